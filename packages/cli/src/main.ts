@@ -1,0 +1,24 @@
+import { CommanderError } from 'commander';
+import { EXIT, exitCodeFor } from './exit-codes.js';
+import { printError } from './output.js';
+import { buildProgram } from './program.js';
+
+/**
+ * Runs the CLI with the given arguments and returns the exit code; never calls
+ * `process.exit` itself so it can be tested in-process as well as through the binary.
+ */
+export async function main(argv: readonly string[]): Promise<number> {
+  const program = buildProgram();
+  try {
+    await program.parseAsync([...argv], { from: 'user' });
+    return typeof process.exitCode === 'number' ? process.exitCode : EXIT.OK;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // help and version print and end with code 0; everything else is a usage error.
+      if (error.exitCode === 0) return EXIT.OK;
+      return EXIT.INVALID_INPUT;
+    }
+    printError(error);
+    return exitCodeFor(error);
+  }
+}

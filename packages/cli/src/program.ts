@@ -1,0 +1,33 @@
+import { Command } from 'commander';
+import { version } from './version.js';
+
+/** The `switchyard` command tree. Each command module registers itself; heavy code loads lazily. */
+export function buildProgram(): Command {
+  const program = new Command('switchyard')
+    .description(
+      'Run a backlog of coding tasks (agent-task/<group>/<task>/PLAN.md) through coding-agent CLIs, ' +
+        'with a validated execution catalog, failover, write-set claims, self-check and review loops.',
+    )
+    .version(version, '-v, --version', 'print the switchyard version')
+    .helpOption('-h, --help', 'show help for a command')
+    .showHelpAfterError('(run with --help for usage)')
+    .exitOverride()
+    .configureOutput({ outputError: (text, write) => write(text) });
+  program.addHelpText(
+    'after',
+    `
+Exit codes:
+  0    all in-scope work archived complete, or nothing wrong found
+  1    internal or control-plane failure (including a held workspace lock)
+  2    invalid input (flags, config, catalog, plan); nothing launched
+  3    the run ended with blocked tasks
+  130  interrupted (SIGINT/SIGTERM)`,
+  );
+  for (const register of COMMANDS) register(program);
+  return program;
+}
+
+type Register = (program: Command) => void;
+
+/** Command registrations, in help order. */
+const COMMANDS: Register[] = [];

@@ -1,0 +1,97 @@
+/**
+ * The one error type of switchyard. Every failure a user can act on carries a stable
+ * `code` (`SY_*`), a message that says what is wrong and how to fix it, and, where it
+ * applies, the file and line or JSON path it is about.
+ */
+
+/** Stable error codes. Documented in the core README; never reuse a code for another meaning. */
+export const ERROR_CODES = {
+  SY_INTERNAL: 'A bug in switchyard.',
+  SY_USAGE: 'Invalid command-line usage (unknown flag, missing argument).',
+  SY_CONFIG_INVALID: 'The project config file is invalid.',
+  SY_CATALOG_NOT_FOUND: 'The execution catalog file does not exist or cannot be read.',
+  SY_CATALOG_PARSE: 'The execution catalog is not valid JSON.',
+  SY_CATALOG_INVALID: 'The execution catalog breaks the catalog contract.',
+  SY_CATALOG_NOT_EXECUTABLE: "A catalog target's command is not executable on this machine.",
+  SY_PREFLIGHT_FAILED: "A target's preflight_command failed.",
+  SY_PLAN_INVALID: 'A PLAN.md breaks the task contract.',
+  SY_GRAPH_INVALID: 'The task graph has an unknown dependency or a cycle.',
+  SY_CLAIM_CONFLICT: 'A write-set claim is held by another task.',
+  SY_STATE_CORRUPT: 'Persisted dispatcher state cannot be read.',
+  SY_PLUGIN_LOAD: 'A plugin failed to load or validate.',
+  SY_PLUGIN_NOT_FOUND: 'No plugin of that name is registered.',
+  SY_PLUGIN_DUPLICATE: 'Two plugins share a name.',
+  SY_RUNNER_SPAWN: 'An agent process could not be started.',
+  SY_LOCK_HELD: 'Another dispatcher holds the workspace lock.',
+  SY_WORK_LOG: 'The work log could not be written or archived.',
+} as const;
+
+export type SwitchyardErrorCode = keyof typeof ERROR_CODES;
+
+/** Where a problem is: a file and line, and/or a JSON path inside a document. */
+export interface ProblemLocation {
+  file?: string;
+  line?: number;
+  /** Dotted JSON path, e.g. `routes.worker.cloud-G01.candidates.0`. */
+  path?: string;
+}
+
+/** One problem found while validating input. Validation collects all of them, never only the first. */
+export interface Problem extends ProblemLocation {
+  code: SwitchyardErrorCode;
+  message: string;
+  /** What to do about it. */
+  hint?: string;
+  severity?: 'error' | 'warning';
+}
+
+const BRAND = Symbol.for('switchyard.error');
+
+export interface SwitchyardErrorOptions extends ErrorOptions, ProblemLocation {
+  hint?: string;
+  /** Every problem, when the error reports a validation that found several. */
+  problems?: Problem[];
+}
+
+export class SwitchyardError extends Error {
+  readonly code: SwitchyardErrorCode;
+  readonly hint: string | undefined;
+  readonly file: string | undefined;
+  readonly line: number | undefined;
+  readonly path: string | undefined;
+  readonly problems: Problem[];
+
+  constructor(code: SwitchyardErrorCode, message: string, options: SwitchyardErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.code = code;
+    this.hint = options.hint;
+    this.file = options.file;
+    this.line = options.line;
+    this.path = options.path;
+    this.problems = options.problems ?? [];
+  }
+
+  /** True for any switchyard error, also one thrown by another copy of this package. */
+  static is(value: unknown): value is SwitchyardError {
+    return (
+      typeof value === 'object' &&
+      value !== null &&
+      (value as Record<symbol, unknown>)[BRAND] === true
+    );
+  }
+}
+Object.defineProperty(SwitchyardError.prototype, 'name', { value: 'SwitchyardError' });
+Object.defineProperty(SwitchyardError.prototype, BRAND, { value: true });
+
+/** Formats a problem as one line: `file:line path: message (hint)`. */
+export function formatProblem(problem: Problem): string {
+  const where = [
+    problem.file && (problem.line ? `${problem.file}:${problem.line}` : problem.file),
+    problem.path,
+  ]
+    .filter(Boolean)
+    .join(' ');
+  const head = where ? `${where}: ` : '';
+  const hint = problem.hint ? `\n    hint: ${problem.hint}` : '';
+  return `${problem.code} ${head}${problem.message}${hint}`;
+}
