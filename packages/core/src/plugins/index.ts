@@ -1,0 +1,2 @@
+export * from './failure-class.js';
+export * from './types.js';

@@ -1,0 +1,79 @@
+import type { AttemptClass } from './failure-class.js';
+
+/** A value or a promise of it: plugin hooks may be sync or async. */
+export type Awaitable<T> = T | Promise<T>;
+
+/** Identity every plugin carries. */
+export interface PluginMeta {
+  /** Unique name, e.g. `@switchyard/classifier-codex` or `my-classifier`. */
+  name: string;
+  version?: string;
+}
+
+/** A terminal event a JSONL runner recognised (error/fatal type or severity, failed status…). */
+export interface TerminalEvent {
+  /** 1-based line number in the stream where the event was read. */
+  line: number;
+  /** The raw line, exactly as the agent printed it (trimmed of the line break). */
+  raw: string;
+  /** The parsed JSON object. */
+  event: Record<string, unknown>;
+  /** Why the runner considers it terminal, e.g. `type=error`, `status=failed+code`. */
+  reason: string;
+}
+
+/**
+ * What classifiers see of a finished attempt: terminal evidence only. Never the model's
+ * prose as a whole, never files the agent read.
+ */
+export interface TerminalEvidence {
+  /** Catalog `agent` identity of the target, e.g. `claude-code`. */
+  agent: string;
+  outputFormat: 'text' | 'jsonl';
+  exitCode: number | null;
+  signal: string | null;
+  /** Last lines of stderr (at most a few hundred), oldest first. */
+  stderrTail: string[];
+  /** Last lines of stdout (at most a few hundred), oldest first. For text output this is the
+   * only place some CLIs print their final error. */
+  stdoutTail: string[];
+  /** Terminal JSONL events, in stream order (empty for text output). */
+  terminalEvents: TerminalEvent[];
+  /** The final JSON event of the stream, when the output is JSONL (result/summary events). */
+  lastEvent?: Record<string, unknown>;
+  /** Lines that announced an internal retry of the agent CLI (not progress), newest last. */
+  retryLines: string[];
+  /** Set when the dispatcher ended the attempt: stall watchdog, retry loop, or cancel. */
+  endedBy?: 'stall' | 'retry-loop' | 'cancel';
+}
+
+/** A classifier's verdict. */
+export interface Classification {
+  class: AttemptClass;
+  confidence: 'certain' | 'likely' | 'weak';
+  /** The exact lines that decided it (copied from the evidence, not paraphrased). */
+  evidence: string[];
+  /** When the evidence names when a quota resets: an ISO-8601 instant. */
+  retryAfter?: string;
+  /** Which classifier decided (filled in by the classifier chain). */
+  classifier?: string;
+}
+
+/** Context a classifier gets besides the evidence. */
+export interface ClassifyContext {
+  /** The instant the attempt ended; relative reset times ("resets in 5m") count from it. */
+  endedAt: Date;
+  /** IANA timezone for wall-clock reset times without a zone ("resets 2:30pm"). */
+  timeZone: string;
+}
+
+/** A classifier plugin: maps terminal evidence to a class, or returns nothing to pass. */
+export interface ClassifierPlugin<O = unknown> {
+  kind: 'classifier';
+  meta: PluginMeta;
+  /** Catalog `agent` identities served, or `'*'` for every agent (generic classifiers run last). */
+  agents: readonly string[] | '*';
+  options?: O;
+  classify(evidence: TerminalEvidence, context: ClassifyContext): Awaitable<Classification | undefined>;
+  dispose?(): Awaitable<void>;
+}
