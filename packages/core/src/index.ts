@@ -1,2 +1,3 @@
 export * from './errors.js';
 export * from './plugins/index.js';
+export * from './process/index.js';

@@ -74,6 +74,9 @@ export interface ClassifierPlugin<O = unknown> {
   /** Catalog `agent` identities served, or `'*'` for every agent (generic classifiers run last). */
   agents: readonly string[] | '*';
   options?: O;
-  classify(evidence: TerminalEvidence, context: ClassifyContext): Awaitable<Classification | undefined>;
+  classify(
+    evidence: TerminalEvidence,
+    context: ClassifyContext,
+  ): Awaitable<Classification | undefined>;
   dispose?(): Awaitable<void>;
 }
