@@ -78,5 +78,26 @@ export interface ClassifierPlugin<O = unknown> {
     evidence: TerminalEvidence,
     context: ClassifyContext,
   ): Awaitable<Classification | undefined>;
+  /**
+   * True when a live output line only announces an internal retry of the agent CLI
+   * ("Retrying in 5s…", "reconnecting…"). Such lines are not progress: an attempt that prints
+   * nothing else for long is ended and classified by what these lines say.
+   */
+  isRetryLine?(line: string): boolean;
   dispose?(): Awaitable<void>;
+}
+
+/**
+ * Turns an agent's raw output into the readable transcript kept as `normalized-output.log`
+ * (assistant text, tool calls, errors). One per agent format; a generic one serves the rest.
+ */
+export interface TranscriptPlugin {
+  kind: 'transcript';
+  meta: PluginMeta;
+  /** Catalog `agent` identities served, or `'*'`. */
+  agents: readonly string[] | '*';
+  /** A readable line (or lines) for one JSONL event, or undefined to skip it. */
+  formatEvent(event: Record<string, unknown>): string | undefined;
+  /** A readable line for one text-mode output line, or undefined to keep it as is. */
+  formatLine?(line: string, stream: 'stdout' | 'stderr'): string | undefined;
 }
