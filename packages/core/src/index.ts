@@ -1,3 +1,5 @@
 export * from './errors.js';
 export * from './plugins/index.js';
 export * from './process/index.js';
+export * from './events/index.js';
+export * from './lock/index.js';

@@ -1,0 +1,105 @@
+import { closeSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { type RunEvent, type RunEventInput, runEventSchema } from './event-schema.js';
+
+/** A subscriber of the run stream; it must not throw (errors are reported, not propagated). */
+export type RunEventListener = (event: RunEvent) => void;
+
+/** Options of {@link createEventBus}. */
+export interface EventBusOptions {
+  /** Id stamped on every event. */
+  runId: string;
+  /** JSONL file the events are appended to (created with its directory), e.g. events.jsonl. */
+  file?: string;
+  /** Validate every event against the schema before emitting (on in tests; cheap anyway). */
+  validate?: boolean;
+  /** Called once when persisting fails; the bus keeps emitting to listeners. */
+  onPersistError?: (error: unknown) => void;
+  /** Clock, for tests. */
+  now?: () => Date;
+}
+
+/** Emits run events to listeners and appends them, one JSON line each, to a file. */
+export interface EventBus {
+  readonly runId: string;
+  emit(event: RunEventInput): RunEvent;
+  on(listener: RunEventListener): () => void;
+  close(): void;
+}
+
+/**
+ * Creates the run's event bus. Lines are written with one `write` each on an O_APPEND
+ * descriptor, so a crash can at worst leave one torn last line, which {@link readEvents}
+ * skips.
+ */
+export function createEventBus(options: EventBusOptions): EventBus {
+  const listeners = new Set<RunEventListener>();
+  const now = options.now ?? (() => new Date());
+  let fd: number | undefined;
+  let persistFailed = false;
+  if (options.file) {
+    try {
+      mkdirSync(dirname(options.file), { recursive: true });
+      fd = openSync(options.file, 'a');
+    } catch (error) {
+      persistFailed = true;
+      options.onPersistError?.(error);
+    }
+  }
+  return {
+    runId: options.runId,
+    emit(input) {
+      const event = { at: now().toISOString(), runId: options.runId, ...input } as RunEvent;
+      if (options.validate) runEventSchema.parse(event);
+      if (fd !== undefined && !persistFailed) {
+        try {
+          writeSync(fd, `${JSON.stringify(event)}\n`);
+        } catch (error) {
+          persistFailed = true;
+          options.onPersistError?.(error);
+        }
+      }
+      for (const listener of listeners) listener(event);
+      return event;
+    },
+    on(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    close() {
+      if (fd !== undefined) closeSync(fd);
+      fd = undefined;
+      listeners.clear();
+    },
+  };
+}
+
+/** Events read back from a JSONL file, plus the line numbers of lines that did not parse. */
+export interface ReadEventsResult {
+  events: RunEvent[];
+  skippedLines: number[];
+}
+
+/** Reads a persisted event file; a missing file is an empty stream. */
+export function readEvents(file: string): ReadEventsResult {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return { events: [], skippedLines: [] };
+  }
+  const events: RunEvent[] = [];
+  const skippedLines: number[] = [];
+  const lines = text.split('\n');
+  lines.forEach((line, index) => {
+    if (line.trim() === '') return;
+    try {
+      const parsed = runEventSchema.safeParse(JSON.parse(line));
+      if (parsed.success) events.push(parsed.data);
+      else skippedLines.push(index + 1);
+    } catch {
+      skippedLines.push(index + 1);
+    }
+  });
+  return { events, skippedLines };
+}

@@ -1,0 +1,190 @@
+import { z } from 'zod';
+import { FAILURE_CLASSES } from '../plugins/failure-class.js';
+
+/**
+ * The typed event stream of a dispatcher run. One stream feeds the terminal renderer,
+ * `run --json` (JSONL on stdout), `agent-task/.switchyard/events.jsonl` (read later by
+ * `status` and the monitor) and nothing else decides anything from it: events report, the
+ * persisted state decides.
+ */
+
+const base = {
+  /** ISO-8601 UTC instant the event was emitted. */
+  at: z.string(),
+  /** Id of the dispatcher run that emitted it (one per `switchyard run`). */
+  runId: z.string(),
+};
+
+const role = z.enum(['worker', 'selfcheck', 'review']);
+const resultClass = z.enum(['success', ...FAILURE_CLASSES]);
+
+/** Where a stage is in the lifecycle, for counts in the live status line. */
+export const countsSchema = z.object({
+  running: z.number().int(),
+  ready: z.number().int(),
+  waiting: z.number().int(),
+  blocked: z.number().int(),
+  done: z.number().int(),
+});
+
+export const runEventSchema = z.discriminatedUnion('type', [
+  z.object({
+    ...base,
+    type: z.literal('run.started'),
+    workspace: z.string(),
+    pid: z.number().int(),
+    catalog: z.object({ source: z.string(), revision: z.string() }),
+    maxParallel: z.number().int(),
+    taskGroup: z.string().optional(),
+    tasks: z.number().int(),
+  }),
+  z.object({
+    ...base,
+    type: z.literal('task.admitted'),
+    task: z.string(),
+    planLoop: z.number().int(),
+  }),
+  z.object({
+    ...base,
+    type: z.literal('task.waiting'),
+    task: z.string(),
+    reason: z.enum(['dependencies', 'claim', 'cooldown', 'parallel']),
+    detail: z.string(),
+  }),
+  z.object({
+    ...base,
+    type: z.literal('stage.decided'),
+    task: z.string(),
+    stage: z.enum(['worker', 'review']),
+    target: z.string(),
+    source: z.enum(['pin', 'with', 'route', 'persisted']),
+    catalogRevision: z.string(),
+  }),
+  z.object({
+    ...base,
+    type: z.literal('attempt.started'),
+    task: z.string(),
+    role,
+    planLoop: z.number().int(),
+    attempt: z.string(),
+    target: z.string(),
+    agent: z.string(),
+    model: z.string(),
+    pid: z.number().int().optional(),
+    attemptDir: z.string(),
+    reattached: z.boolean().optional(),
+  }),
+  z.object({
+    ...base,
+    type: z.literal('attempt.finished'),
+    task: z.string(),
+    role,
+    planLoop: z.number().int(),
+    attempt: z.string(),
+    target: z.string(),
+    result: resultClass,
+    exitCode: z.number().int().nullable(),
+    signal: z.string().nullable(),
+    evidence: z.array(z.string()),
+    durationMs: z.number(),
+    attemptDir: z.string(),
+  }),
+  z.object({
+    ...base,
+    type: z.literal('attempt.retry-scheduled'),
+    task: z.string(),
+    role,
+    target: z.string(),
+    delayMs: z.number(),
+    consecutiveFailures: z.number().int(),
+    reason: z.string(),
+  }),
+  z.object({
+    ...base,
+    type: z.literal('target.failover'),
+    task: z.string(),
+    stage: z.enum(['worker', 'review']),
+    from: z.string(),
+    to: z.string(),
+    class: resultClass,
+    evidence: z.array(z.string()),
+  }),
+  z.object({
+    ...base,
+    type: z.literal('gate.finished'),
+    task: z.string(),
+    planLoop: z.number().int(),
+    command: z.array(z.string()),
+    exitCode: z.number().int().nullable(),
+    passed: z.boolean(),
+    detail: z.string(),
+  }),
+  z.object({
+    ...base,
+    type: z.literal('review.verdict'),
+    task: z.string(),
+    planLoop: z.number().int(),
+    verdict: z.enum(['APPROVED', 'CHANGES_REQUESTED']),
+    findings: z.object({ critical: z.number(), moderate: z.number(), minor: z.number() }),
+  }),
+  z.object({
+    ...base,
+    type: z.literal('task.plan-loop'),
+    task: z.string(),
+    planLoop: z.number().int(),
+    plan: z.string(),
+  }),
+  z.object({
+    ...base,
+    type: z.literal('task.blocked'),
+    task: z.string(),
+    stage: z.string(),
+    reason: z.string(),
+    evidence: z.array(z.string()),
+  }),
+  z.object({
+    ...base,
+    type: z.literal('task.archived'),
+    task: z.string(),
+    archiveDir: z.string(),
+  }),
+  z.object({
+    ...base,
+    type: z.literal('worklog.archived'),
+    group: z.string(),
+    path: z.string(),
+  }),
+  z.object({
+    ...base,
+    type: z.literal('control.failure'),
+    code: z.string(),
+    message: z.string(),
+  }),
+  z.object({
+    ...base,
+    type: z.literal('run.progress'),
+    counts: countsSchema,
+    elapsedMs: z.number(),
+  }),
+  z.object({
+    ...base,
+    type: z.literal('run.finished'),
+    exitCode: z.number().int(),
+    counts: countsSchema,
+    elapsedMs: z.number(),
+    blocked: z.array(z.object({ task: z.string(), reason: z.string() })),
+  }),
+]);
+
+/** One event of the run stream. */
+export type RunEvent = z.infer<typeof runEventSchema>;
+/** The `type` discriminator values. */
+export type RunEventType = RunEvent['type'];
+/** Counts shown in the live status line. */
+export type RunCounts = z.infer<typeof countsSchema>;
+/** An event as given to `emit`: `at` and `runId` are filled in by the bus. */
+export type RunEventInput = RunEvent extends infer E
+  ? E extends RunEvent
+    ? Omit<E, 'at' | 'runId'>
+    : never
+  : never;

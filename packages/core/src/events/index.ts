@@ -1,0 +1,2 @@
+export * from './event-bus.js';
+export * from './event-schema.js';
