@@ -3,3 +3,4 @@ export * from './plugins/index.js';
 export * from './process/index.js';
 export * from './events/index.js';
 export * from './lock/index.js';
+export * from './evidence/index.js';
