@@ -1,0 +1,107 @@
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { parse as parseYaml } from 'yaml';
+import { formatPrinter } from './formats.js';
+import { type FakeAgentScenario, type FakeAgentWhen, scenarioSchema } from './scenario.js';
+import { recordRun } from './state.js';
+import { FakeAgentExit, runStep } from './steps.js';
+
+export const FAKE_AGENT_USAGE = `Usage: switchyard-fake-agent --scenario <file.yaml|json> [--resume <session>] [--model <m>] [--state <file>] [prompt]
+
+A scripted stand-in for a coding-agent CLI. The scenario file (or SWITCHYARD_FAKE_AGENT_SCENARIO)
+says what to print and do; see the @switchyard/testkit README for the format. Unknown flags are
+ignored so catalog argv templates of real CLIs can be reused.`;
+
+/** Loads and validates a scenario file (YAML or JSON). */
+export function loadScenario(file: string): FakeAgentScenario {
+  const parsed = scenarioSchema.safeParse(parseYaml(readFileSync(file, 'utf8')));
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map(
+      (i) => `${file}: ${i.path.join('.') || '(root)'}: ${i.message}`,
+    );
+    throw new Error(`invalid fake-agent scenario\n${lines.join('\n')}`);
+  }
+  return parsed.data;
+}
+
+interface RunFacts {
+  attempt: number;
+  role: string;
+  target: string;
+  task: string;
+  resumed: boolean;
+  env: NodeJS.ProcessEnv;
+}
+
+function matches(when: FakeAgentWhen, facts: RunFacts): boolean {
+  if (when.attempt !== undefined && when.attempt !== facts.attempt) return false;
+  if (when.role !== undefined && when.role !== facts.role) return false;
+  if (when.target !== undefined && when.target !== facts.target) return false;
+  if (when.task !== undefined && when.task !== facts.task) return false;
+  if (when.resumed !== undefined && when.resumed !== facts.resumed) return false;
+  for (const [name, value] of Object.entries(when.env ?? {}))
+    if (facts.env[name] !== value) return false;
+  return true;
+}
+
+/** Runs the fake agent with CLI arguments; returns the exit code. */
+export async function runFakeAgentCli(argv: string[], env = process.env): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    strict: false,
+    allowPositionals: true,
+    options: {
+      scenario: { type: 'string' },
+      resume: { type: 'string' },
+      model: { type: 'string' },
+      state: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) {
+    process.stdout.write(`${FAKE_AGENT_USAGE}\n`);
+    return 0;
+  }
+  const scenarioFile =
+    (values.scenario as string | undefined) ?? env.SWITCHYARD_FAKE_AGENT_SCENARIO;
+  if (!scenarioFile) {
+    process.stderr.write(`switchyard-fake-agent: no scenario given\n${FAKE_AGENT_USAGE}\n`);
+    return 2;
+  }
+  const scenario = loadScenario(resolve(scenarioFile));
+  const resume = values.resume as string | undefined;
+  const sessionId = resume ?? scenario.sessionId ?? randomUUID();
+  const stateFile = resolve(
+    (values.state as string | undefined) ??
+      env.SWITCHYARD_FAKE_AGENT_STATE ??
+      `${scenarioFile}.state.jsonl`,
+  );
+  const key = {
+    role: env.SWITCHYARD_ROLE ?? '',
+    task: env.SWITCHYARD_TASK_ID ?? '',
+    target: env.SWITCHYARD_TARGET_ID ?? '',
+  };
+  const { attempt, sessions } = recordRun(stateFile, key, sessionId);
+  if (resume !== undefined && !sessions.has(resume)) {
+    process.stderr.write(`No conversation found with session ID: ${resume}\n`);
+    return 1;
+  }
+  const facts: RunFacts = { ...key, attempt, resumed: resume !== undefined, env };
+  const steps = scenario.cases.find((c) => matches(c.when, facts))?.steps ?? scenario.steps;
+  const workspace = env.SWITCHYARD_WORKSPACE ?? process.cwd();
+  const model = (values.model as string | undefined) ?? 'fake-model';
+  const printer = formatPrinter(scenario.format, sessionId, workspace, model);
+  const ctx = { format: scenario.format, printer, sessionId, workspace, env };
+  void positionals; // the prompt is accepted like a real CLI's and not interpreted
+  try {
+    for (const line of printer.init()) await runStep({ print: line, stream: 'stdout' }, ctx);
+    for (const step of steps) await runStep(step, ctx);
+    await runStep({ result: 'done' }, ctx);
+  } catch (error) {
+    if (error instanceof FakeAgentExit) return error.code;
+    throw error;
+  }
+  return 0;
+}

@@ -1,0 +1,6 @@
+export * from './cli.js';
+export * from './faults.js';
+export * from './formats.js';
+export * from './scenario.js';
+export * from './state.js';
+export * from './steps.js';

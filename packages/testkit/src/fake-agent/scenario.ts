@@ -1,0 +1,119 @@
+import { z } from 'zod';
+
+/** Output shapes the fake agent can print: a real CLI's JSONL events or plain text. */
+export const FAKE_AGENT_FORMATS = [
+  'claude-code',
+  'codex',
+  'gemini-cli',
+  'qwen-code',
+  'text',
+] as const;
+export type FakeAgentFormat = (typeof FAKE_AGENT_FORMATS)[number];
+
+/** Provider faults the fake agent can print the way the chosen CLI prints them. */
+export const FAKE_FAULTS = [
+  'quota',
+  'overloaded',
+  'context-limit',
+  'model-unavailable',
+  'auth',
+  'server-error',
+  'stream-disconnect',
+  'connection',
+] as const;
+export type FakeFault = (typeof FAKE_FAULTS)[number];
+
+const text = z.string();
+const stream = z.enum(['stdout', 'stderr']).default('stdout');
+
+/** One scripted step. Exactly one key per step object. */
+export const stepSchema = z.union([
+  z.strictObject({ say: text }).describe('An assistant message in the chosen format.'),
+  z
+    .strictObject({
+      tool: z.strictObject({ name: text, input: z.record(z.string(), z.unknown()).default({}) }),
+    })
+    .describe('A tool-call event (text format: a `[tool] name` line).'),
+  z
+    .strictObject({ print: text, stream })
+    .describe('A raw line, printed exactly (no JSON wrapping), to stdout or stderr.'),
+  z
+    .strictObject({
+      write: z.strictObject({ path: text, content: text, append: z.boolean().default(false) }),
+    })
+    .describe(
+      'Write (or append to) a file, relative to the workspace (SWITCHYARD_WORKSPACE or cwd).',
+    ),
+  z
+    .strictObject({ fillChecklist: z.union([z.literal(true), text]) })
+    .describe(
+      'Tick every `- [ ]` item of SWITCHYARD_PLAN; a string is written as each item value.',
+    ),
+  z
+    .strictObject({ review: text, nextPlan: text.optional() })
+    .describe(
+      'Write a review to SWITCHYARD_REVIEW_FILE and, if given, a plan to SWITCHYARD_NEXT_PLAN.',
+    ),
+  z.strictObject({ sleep: z.number().int().nonnegative() }).describe('Sleep that many ms.'),
+  z.strictObject({ hang: z.literal(true) }).describe('Never finish (until killed).'),
+  z.strictObject({ exit: z.number().int().min(0).max(255) }).describe('Exit now with that code.'),
+  z.strictObject({ kill: text }).describe('Kill itself with that signal, e.g. SIGSEGV.'),
+  z
+    .strictObject({
+      spawn: z.strictObject({
+        sleepMs: z.number().int().positive(),
+        count: z.number().int().positive().default(1),
+      }),
+    })
+    .describe('Spawn grandchildren (`sleep`) that outlive this step.'),
+  z
+    .strictObject({ fault: z.enum(FAKE_FAULTS), exitCode: z.number().int().optional() })
+    .describe('Print a provider fault as the chosen CLI prints it, then exit (1 unless exitCode).'),
+  z
+    .strictObject({
+      retryForever: z.strictObject({
+        line: text.optional(),
+        intervalMs: z.number().int().positive().default(500),
+      }),
+    })
+    .describe('Print a retry announcement line (stderr) every intervalMs, forever.'),
+  z
+    .strictObject({
+      flood: z.strictObject({
+        bytes: z.number().int().positive(),
+        lineBytes: z.number().int().positive().default(1024),
+      }),
+    })
+    .describe('Print that many bytes of assistant output quickly (stream-size tests).'),
+  z.strictObject({ result: text }).describe('End with a final result event/line and exit 0.'),
+]);
+export type FakeAgentStep = z.infer<typeof stepSchema>;
+
+/** Conditions on the current run; every given field must match. */
+export const whenSchema = z.strictObject({
+  /** 1-based number of this run among runs of the scenario with the same role + task + target. */
+  attempt: z.number().int().positive().optional(),
+  /** SWITCHYARD_ROLE (worker, selfcheck, review…). */
+  role: text.optional(),
+  /** SWITCHYARD_TARGET_ID. */
+  target: text.optional(),
+  /** SWITCHYARD_TASK_ID. */
+  task: text.optional(),
+  /** True when started with --resume <session>. */
+  resumed: z.boolean().optional(),
+  /** Environment variables that must hold exactly these values. */
+  env: z.record(z.string(), z.string()).optional(),
+});
+
+export const scenarioSchema = z.strictObject({
+  /** Output shape; default `text`. */
+  format: z.enum(FAKE_AGENT_FORMATS).default('text'),
+  /** Session id to emit (default: a random UUID; a resumed run keeps the resumed id). */
+  sessionId: text.optional(),
+  /** Steps when no case matches. Default: say "done" and finish. */
+  steps: z.array(stepSchema).default([{ say: 'done' }]),
+  /** First matching case wins and replaces `steps`. */
+  cases: z.array(z.strictObject({ when: whenSchema, steps: z.array(stepSchema) })).default([]),
+});
+export type FakeAgentScenario = z.infer<typeof scenarioSchema>;
+export type FakeAgentWhen = z.infer<typeof whenSchema>;

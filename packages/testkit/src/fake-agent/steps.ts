@@ -1,0 +1,113 @@
+import { spawn } from 'node:child_process';
+import { appendFileSync, mkdirSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { defaultRetryLine, faultOutput } from './faults.js';
+import type { FormatPrinter } from './formats.js';
+import type { FakeAgentFormat, FakeAgentStep } from './scenario.js';
+
+/** What steps act on. */
+export interface StepContext {
+  format: FakeAgentFormat;
+  printer: FormatPrinter;
+  sessionId: string;
+  workspace: string;
+  env: NodeJS.ProcessEnv;
+}
+
+/** Thrown by a step that ends the run with an exit code. */
+export class FakeAgentExit {
+  constructor(readonly code: number) {}
+}
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+// Synchronous writes: output order across stdout/stderr is kept and nothing is lost at exit.
+function out(lines: string[], fd: 1 | 2 = 1): void {
+  for (const line of lines) writeAll(fd, `${line}\n`);
+}
+
+function writeAll(fd: number, text: string): void {
+  const buf = Buffer.from(text);
+  let off = 0;
+  while (off < buf.length) {
+    try {
+      off += writeSync(fd, buf, off);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') throw error;
+    }
+  }
+}
+
+function requireEnv(ctx: StepContext, name: string): string {
+  const value = ctx.env[name];
+  if (!value) throw new Error(`fake agent: step needs ${name} in the environment`);
+  return value;
+}
+
+/** Runs one step. Resolves when done; throws FakeAgentExit to end the run. */
+export async function runStep(step: FakeAgentStep, ctx: StepContext): Promise<void> {
+  if ('say' in step) return out(ctx.printer.say(step.say));
+  if ('tool' in step) return out(ctx.printer.tool(step.tool.name, step.tool.input));
+  if ('print' in step) return out([step.print], step.stream === 'stderr' ? 2 : 1);
+  if ('write' in step) {
+    const file = resolve(ctx.workspace, step.write.path);
+    mkdirSync(dirname(file), { recursive: true });
+    if (step.write.append) appendFileSync(file, step.write.content);
+    else writeFileSync(file, step.write.content);
+    return out(ctx.printer.tool('Write', { file_path: file }));
+  }
+  if ('fillChecklist' in step) {
+    const plan = requireEnv(ctx, 'SWITCHYARD_PLAN');
+    const value = step.fillChecklist === true ? '' : ` ${step.fillChecklist}`;
+    const text = readFileSync(plan, 'utf8').replace(/^(\s*[-*] )\[ \](.*)$/gm, `$1[x]$2${value}`);
+    writeFileSync(plan, text);
+    return out(ctx.printer.tool('Edit', { file_path: plan }));
+  }
+  if ('review' in step) {
+    writeFileSync(requireEnv(ctx, 'SWITCHYARD_REVIEW_FILE'), step.review);
+    if (step.nextPlan !== undefined)
+      writeFileSync(requireEnv(ctx, 'SWITCHYARD_NEXT_PLAN'), step.nextPlan);
+    return;
+  }
+  if ('sleep' in step) return sleep(step.sleep);
+  if ('hang' in step) return new Promise<void>(() => setInterval(() => {}, 1 << 30));
+  if ('exit' in step) throw new FakeAgentExit(step.exit);
+  if ('kill' in step) {
+    process.kill(process.pid, step.kill as NodeJS.Signals);
+    return sleep(60_000);
+  }
+  if ('spawn' in step) {
+    for (let i = 0; i < step.spawn.count; i++) {
+      spawn('sleep', [String(step.spawn.sleepMs / 1000)], { stdio: 'ignore' }).unref();
+    }
+    return;
+  }
+  if ('fault' in step) {
+    const fault = faultOutput(ctx.format, step.fault, ctx.sessionId);
+    out(fault.stdout, 1);
+    out(fault.stderr, 2);
+    throw new FakeAgentExit(step.exitCode ?? fault.exitCode);
+  }
+  if ('retryForever' in step) {
+    for (let attempt = 1; ; attempt++) {
+      out([step.retryForever.line ?? defaultRetryLine(ctx.format, attempt)], 2);
+      await sleep(step.retryForever.intervalMs);
+    }
+  }
+  if ('flood' in step) {
+    const line = 'x'.repeat(Math.max(1, step.flood.lineBytes - 40));
+    const sample = `${ctx.printer.say(line)[0]!}\n`;
+    const per = Math.max(1, Math.floor((1 << 20) / sample.length));
+    const block = sample.repeat(per);
+    let written = 0;
+    while (written < step.flood.bytes) {
+      writeAll(1, block);
+      written += block.length;
+    }
+    return;
+  }
+  if ('result' in step) {
+    out(ctx.printer.result(step.result));
+    throw new FakeAgentExit(0);
+  }
+}
