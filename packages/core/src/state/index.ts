@@ -1,0 +1,3 @@
+export * from './attempt-probe.js';
+export * from './state-schema.js';
+export * from './state-store.js';

@@ -1,0 +1,126 @@
+import { z } from 'zod';
+import { FAILURE_CLASSES } from '../plugins/failure-class.js';
+
+/**
+ * Durable dispatcher state of one task, one JSON file per task under
+ * `agent-task/.switchyard/tasks/<group>/<task>.json`, always replaced atomically.
+ * It is the single source of truth for recovery: a dispatcher restarted after SIGKILL
+ * reads it, re-attaches or judges every attempt not marked finished, and continues.
+ */
+
+/** Agent stages that select a catalog target. Self-check runs on the worker's decision. */
+export const decisionStageSchema = z.enum(['worker', 'review']);
+/** Roles of an attempt (the value of `SWITCHYARD_ROLE`). */
+export const attemptRoleSchema = z.enum(['worker', 'selfcheck', 'review']);
+/** Where in the lifecycle the task is: the next thing the dispatcher does for it. */
+export const taskPhaseSchema = z.enum(['worker', 'selfcheck', 'gate', 'review', 'archive', 'done']);
+
+/** Which target runs a stage and on what catalog evidence; valid only while both match. */
+export const decisionSchema = z.object({
+  stage: decisionStageSchema,
+  target: z.string(),
+  /** `pin` = PLAN front matter `target`, `with` = `run --with`, `route` = first free candidate. */
+  source: z.enum(['pin', 'with', 'route']),
+  routeId: z.string(),
+  catalogSource: z.string(),
+  catalogRevision: z.string(),
+  /** The catalog target object as it was when decided. */
+  targetSnapshot: z.unknown(),
+  /** The ordered candidates the decision may move along (a pin or `--with` has one). */
+  candidates: z.array(z.string()),
+  /** Candidates already used by this stage (the failover never goes back to one). */
+  used: z.array(z.string()),
+  decidedAt: z.string(),
+});
+
+/** One attempt, recorded with status `starting` BEFORE its process is spawned. */
+export const attemptRecordSchema = z.object({
+  /** Attempt id; also the process marker `SWITCHYARD_ATTEMPT_ID=<id>`. */
+  id: z.string(),
+  role: attemptRoleSchema,
+  planLoop: z.number().int().positive(),
+  target: z.string(),
+  attemptDir: z.string(),
+  status: z.enum(['starting', 'running', 'finished']),
+  pid: z.number().int().optional(),
+  startToken: z.string().optional(),
+  startedAt: z.string(),
+  endedAt: z.string().optional(),
+  result: z.enum(['success', ...FAILURE_CLASSES]).optional(),
+  exitCode: z.number().int().nullable().optional(),
+  signal: z.string().nullable().optional(),
+  evidence: z.array(z.string()).optional(),
+  sessionId: z.string().optional(),
+});
+
+/** Why a task is blocked, with the evidence a human needs. */
+export const blockedSchema = z.object({
+  reason: z.string(),
+  stage: z.string(),
+  class: z.string().optional(),
+  evidence: z.array(z.string()),
+  at: z.string(),
+  /** Set when a changed catalog invalidated a persisted decision. */
+  catalog: z.object({ old: z.string(), new: z.string() }).optional(),
+});
+
+/** Feedback for the next worker attempt (failed DoD gate, unchecked checklist…). */
+export const correctionSchema = z.object({
+  source: z.enum(['gate', 'selfcheck', 'review']),
+  summary: z.string(),
+  evidence: z.array(z.string()),
+  /** File with the full output (e.g. the gate's output log). */
+  file: z.string().optional(),
+});
+
+export const taskStateSchema = z.object({
+  schema_version: z.literal(1),
+  task: z.string(),
+  planLoop: z.number().int().positive(),
+  phase: taskPhaseSchema,
+  decisions: z.object({ worker: decisionSchema.optional(), review: decisionSchema.optional() }),
+  attempts: z.array(attemptRecordSchema),
+  /** Consecutive failures per stage; a success resets that stage only. */
+  failures: z.object({
+    worker: z.number().int(),
+    selfcheck: z.number().int(),
+    review: z.number().int(),
+  }),
+  /** Target id -> ISO instant before which it must not be started (classifier retryAfter). */
+  cooldowns: z.record(z.string(), z.string()),
+  /** Backoff: no attempt of this task before this ISO instant. */
+  notBefore: z.string().optional(),
+  /** Self-check passes that did not fill the checklist, in this plan loop. */
+  selfcheckRetries: z.number().int(),
+  correction: correctionSchema.optional(),
+  /** Attempt id whose evidence the next attempt's prompt points at (after a failover). */
+  failoverFrom: z.string().optional(),
+  blocked: blockedSchema.optional(),
+  updatedAt: z.string(),
+});
+
+export type Decision = z.infer<typeof decisionSchema>;
+export type DecisionStage = z.infer<typeof decisionStageSchema>;
+export type AttemptRole = z.infer<typeof attemptRoleSchema>;
+export type AttemptRecord = z.infer<typeof attemptRecordSchema>;
+export type TaskPhase = z.infer<typeof taskPhaseSchema>;
+export type BlockedInfo = z.infer<typeof blockedSchema>;
+export type Correction = z.infer<typeof correctionSchema>;
+/** Durable state of one task. */
+export type TaskState = z.infer<typeof taskStateSchema>;
+
+/** A fresh state for a task that has never run. */
+export function newTaskState(task: string, now = new Date()): TaskState {
+  return {
+    schema_version: 1,
+    task,
+    planLoop: 1,
+    phase: 'worker',
+    decisions: {},
+    attempts: [],
+    failures: { worker: 0, selfcheck: 0, review: 0 },
+    cooldowns: {},
+    selfcheckRetries: 0,
+    updatedAt: now.toISOString(),
+  };
+}

@@ -1,0 +1,92 @@
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import writeFileAtomic from 'write-file-atomic';
+import { SwitchyardError } from '../errors.js';
+import { type TaskState, taskStateSchema } from './state-schema.js';
+
+/** Reads and atomically replaces the per-task state files under a state directory. */
+export interface StateStore {
+  readonly stateDir: string;
+  /** Path of a task's state file. */
+  fileOf(task: string): string;
+  /** The task's state, or undefined when it has none. Throws `SY_STATE_CORRUPT`. */
+  read(task: string): TaskState | undefined;
+  /** Replaces the task's state atomically (temp file + fsync + rename). */
+  write(state: TaskState): Promise<void>;
+  /** Every task state on disk (sorted by task id). */
+  list(): TaskState[];
+}
+
+/** Opens the store at `<stateDir>/tasks/<group>/<task>.json`. */
+export function openStateStore(stateDir: string): StateStore {
+  const root = join(stateDir, 'tasks');
+  const fileOf = (task: string) => join(root, `${task}.json`);
+  const madeDirs = new Set<string>();
+  const read = (file: string): TaskState => {
+    let raw: unknown;
+    try {
+      raw = JSON.parse(readFileSync(file, 'utf8'));
+    } catch (error) {
+      throw corrupt(file, error instanceof Error ? error.message : String(error), error);
+    }
+    const parsed = taskStateSchema.safeParse(raw);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw corrupt(file, `${issue?.path.join('.') || '(root)'}: ${issue?.message}`, parsed.error);
+    }
+    return parsed.data;
+  };
+  return {
+    stateDir,
+    fileOf,
+    read(task) {
+      const file = fileOf(task);
+      try {
+        return read(file);
+      } catch (error) {
+        if (SwitchyardError.is(error) && (error.cause as NodeJS.ErrnoException)?.code === 'ENOENT')
+          return undefined;
+        throw error;
+      }
+    },
+    async write(state) {
+      const file = fileOf(state.task);
+      const dir = dirname(file);
+      if (!madeDirs.has(dir)) {
+        mkdirSync(dir, { recursive: true });
+        madeDirs.add(dir);
+      }
+      state.updatedAt = new Date().toISOString();
+      await writeFileAtomic(file, `${JSON.stringify(state, null, 1)}\n`);
+    },
+    list() {
+      const states: TaskState[] = [];
+      let groups: string[];
+      try {
+        groups = readdirSync(root);
+      } catch {
+        return states;
+      }
+      for (const group of groups.sort()) {
+        let files: string[];
+        try {
+          files = readdirSync(join(root, group));
+        } catch {
+          continue;
+        }
+        for (const name of files.sort()) {
+          if (name.endsWith('.json')) states.push(read(join(root, group, name)));
+        }
+      }
+      return states;
+    },
+  };
+}
+
+function corrupt(file: string, detail: string, cause: unknown): SwitchyardError {
+  return new SwitchyardError('SY_STATE_CORRUPT', `Cannot read dispatcher state: ${detail}`, {
+    file,
+    cause,
+    hint: 'The file is written atomically, so this means it was edited or damaged by hand. Restore it, or delete it to let the task start over from its PLAN.',
+  });
+}
