@@ -6,3 +6,4 @@ export * from './lock/index.js';
 export * from './evidence/index.js';
 export * from './state/index.js';
 export * from './worklog/index.js';
+export * from './selection/index.js';
