@@ -1,1 +1,2 @@
 export * from './fake-agent/index.js';
+export * from './mock-provider/index.js';

@@ -1,0 +1,158 @@
+import { type HandlerContext, replyWithFault } from './handler.js';
+import { cutConnection, deltas, sendJson, sseEvent, startSse } from './http-util.js';
+
+function half<T>(items: T[], cut: boolean): T[] {
+  return cut ? items.slice(0, Math.max(1, items.length >> 1)) : items;
+}
+
+/** OpenAI Responses API (`POST /v1/responses`), JSON or SSE. */
+export function handleOpenAiResponses(ctx: HandlerContext): void {
+  if (replyWithFault(ctx, 'openai-responses')) return;
+  const { res, model, replyText } = ctx;
+  const created = Math.floor(Date.now() / 1000);
+  const item = {
+    id: 'msg_mock_01',
+    type: 'message',
+    role: 'assistant',
+    status: 'completed',
+    content: [{ type: 'output_text', text: replyText, annotations: [] }],
+  };
+  const usage = {
+    input_tokens: 12,
+    input_tokens_details: { cached_tokens: 0 },
+    output_tokens: 6,
+    output_tokens_details: { reasoning_tokens: 0 },
+    total_tokens: 18,
+  };
+  const response = {
+    id: 'resp_mock_01',
+    object: 'response',
+    created_at: created,
+    model,
+    status: 'completed',
+    output: [item],
+    usage,
+  };
+  if (!ctx.stream) {
+    if (ctx.fault === 'stream-cut') {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"id":"resp_mock_01","object":"response","output":[{"type":"mess');
+      cutConnection(res);
+      return;
+    }
+    sendJson(res, 200, response);
+    return;
+  }
+  startSse(res);
+  let seq = 0;
+  const send = (data: Record<string, unknown>) =>
+    sseEvent(res, { ...data, sequence_number: seq++ }, String(data.type));
+  send({
+    type: 'response.created',
+    response: { ...response, status: 'in_progress', output: [], usage: null },
+  });
+  send({
+    type: 'response.in_progress',
+    response: { ...response, status: 'in_progress', output: [], usage: null },
+  });
+  send({
+    type: 'response.output_item.added',
+    output_index: 0,
+    item: { ...item, status: 'in_progress', content: [] },
+  });
+  send({
+    type: 'response.content_part.added',
+    item_id: item.id,
+    output_index: 0,
+    content_index: 0,
+    part: { type: 'output_text', text: '', annotations: [] },
+  });
+  for (const delta of half(deltas(replyText), ctx.fault === 'stream-cut')) {
+    send({
+      type: 'response.output_text.delta',
+      item_id: item.id,
+      output_index: 0,
+      content_index: 0,
+      delta,
+    });
+  }
+  if (ctx.fault === 'stream-cut') {
+    cutConnection(res);
+    return;
+  }
+  send({
+    type: 'response.output_text.done',
+    item_id: item.id,
+    output_index: 0,
+    content_index: 0,
+    text: replyText,
+  });
+  send({
+    type: 'response.content_part.done',
+    item_id: item.id,
+    output_index: 0,
+    content_index: 0,
+    part: item.content[0],
+  });
+  send({ type: 'response.output_item.done', output_index: 0, item });
+  send({ type: 'response.completed', response });
+  res.end();
+}
+
+/** OpenAI Chat Completions (`POST /v1/chat/completions`), JSON or SSE. */
+export function handleOpenAiChat(ctx: HandlerContext): void {
+  if (replyWithFault(ctx, 'openai-chat')) return;
+  const { res, model, replyText } = ctx;
+  const created = Math.floor(Date.now() / 1000);
+  const usage = { prompt_tokens: 12, completion_tokens: 6, total_tokens: 18 };
+  const base = { id: 'chatcmpl-mock01', created, model };
+  if (!ctx.stream) {
+    if (ctx.fault === 'stream-cut') {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"id":"chatcmpl-mock01","object":"chat.completion","choices":[{"index":0,"mes');
+      cutConnection(res);
+      return;
+    }
+    sendJson(res, 200, {
+      ...base,
+      object: 'chat.completion',
+      choices: [
+        {
+          index: 0,
+          message: { role: 'assistant', content: replyText },
+          finish_reason: 'stop',
+          logprobs: null,
+        },
+      ],
+      usage,
+    });
+    return;
+  }
+  startSse(res);
+  const chunk = (delta: Record<string, unknown>, finish: string | null, extra = {}) =>
+    sseEvent(res, {
+      ...base,
+      object: 'chat.completion.chunk',
+      choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }],
+      ...extra,
+    });
+  chunk({ role: 'assistant', content: '' }, null);
+  for (const content of half(deltas(replyText), ctx.fault === 'stream-cut'))
+    chunk({ content }, null);
+  if (ctx.fault === 'stream-cut') {
+    cutConnection(res);
+    return;
+  }
+  chunk({}, 'stop', { usage });
+  sseEvent(res, '[DONE]');
+  res.end();
+}
+
+/** `GET /v1/models`: one model per requested name is enough for the CLIs' model probes. */
+export function handleOpenAiModels(ctx: HandlerContext, models: string[]): void {
+  if (replyWithFault(ctx, 'openai-chat')) return;
+  sendJson(ctx.res, 200, {
+    object: 'list',
+    data: models.map((id) => ({ id, object: 'model', created: 0, owned_by: 'mock' })),
+  });
+}

@@ -1,0 +1,112 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type MockProvider, refusedUrl, startMockProvider } from './server.js';
+
+let mock: MockProvider;
+beforeAll(async () => {
+  mock = await startMockProvider({ retryAfterSeconds: 7, replyText: 'one two three four' });
+});
+afterAll(() => mock.close());
+
+const post = (url: string, body: unknown, headers: Record<string, string> = {}) =>
+  fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
+
+async function sseData(res: Response): Promise<string[]> {
+  const text = await res.text();
+  return text
+    .split(/\r?\n/)
+    .filter((l) => l.startsWith('data: '))
+    .map((l) => l.slice(6));
+}
+
+describe('mock provider', () => {
+  it('binds 127.0.0.1 on a free port', () => {
+    expect(mock.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(mock.port).toBeGreaterThan(0);
+  });
+
+  it('answers Anthropic Messages as JSON and as SSE', async () => {
+    const json = await (await post(`${mock.url}/v1/messages`, { model: 'claude-x' })).json();
+    expect(json).toMatchObject({
+      type: 'message',
+      model: 'claude-x',
+      stop_reason: 'end_turn',
+      content: [{ text: 'one two three four' }],
+    });
+    const res = await post(`${mock.url}/v1/messages`, { model: 'claude-x', stream: true });
+    expect(res.headers.get('content-type')).toBe('text/event-stream');
+    const events = (await sseData(res)).map((d) => JSON.parse(d).type);
+    expect(events[0]).toBe('message_start');
+    expect(events.at(-1)).toBe('message_stop');
+    expect(events.filter((e) => e === 'content_block_delta')).toHaveLength(4);
+  });
+
+  it('answers OpenAI Responses and Chat Completions streams', async () => {
+    const responses = await sseData(
+      await post(`${mock.url}/v1/responses`, { model: 'gpt-x', stream: true }),
+    );
+    expect(JSON.parse(responses.at(-1)!)).toMatchObject({
+      type: 'response.completed',
+      response: { status: 'completed' },
+    });
+    const chat = await sseData(
+      await post(`${mock.url}/v1/chat/completions`, { model: 'qwen-x', stream: true }),
+    );
+    expect(chat.at(-1)).toBe('[DONE]');
+    const text = chat
+      .slice(0, -1)
+      .map((d) => JSON.parse(d).choices[0].delta.content ?? '')
+      .join('');
+    expect(text).toBe('one two three four');
+  });
+
+  it('answers Gemini generateContent and streamGenerateContent?alt=sse', async () => {
+    const one = (await (
+      await post(`${mock.url}/v1beta/models/gemini-x:generateContent`, {})
+    ).json()) as {
+      candidates: { content: { parts: { text: string }[] } }[];
+    };
+    expect(one.candidates[0]?.content.parts[0]?.text).toBe('one two three four');
+    const chunks = await sseData(
+      await post(`${mock.url}/v1beta/models/gemini-x:streamGenerateContent?alt=sse`, {}),
+    );
+    expect(JSON.parse(chunks.at(-1)!).candidates[0].finishReason).toBe('STOP');
+  });
+
+  it('injects HTTP faults chosen by path prefix or header', async () => {
+    const quota = await post(`${mock.urlFor('rate-limit')}/v1/messages`, { model: 'm' });
+    expect(quota.status).toBe(429);
+    expect(quota.headers.get('retry-after')).toBe('7');
+    expect(await quota.json()).toMatchObject({ error: { type: 'rate_limit_error' } });
+    const overloaded = await post(`${mock.url}/v1/messages`, {}, { 'x-mock-fault': 'overloaded' });
+    expect(overloaded.status).toBe(529);
+    const long = await post(`${mock.urlFor('prompt-too-long')}/v1/chat/completions`, {});
+    expect(await long.json()).toMatchObject({ error: { code: 'context_length_exceeded' } });
+    const model = await post(
+      `${mock.urlFor('unknown-model')}/v1beta/models/nope:generateContent`,
+      {},
+    );
+    expect(model.status).toBe(404);
+    expect(await model.json()).toMatchObject({ error: { status: 'NOT_FOUND' } });
+    expect((await post(`${mock.urlFor('unauthorized')}/v1/responses`, {})).status).toBe(401);
+    expect((await post(`${mock.urlFor('server-error')}/v1/responses`, {})).status).toBe(500);
+    expect(mock.requests.at(-1)).toMatchObject({
+      protocol: 'openai-responses',
+      fault: 'server-error',
+    });
+  });
+
+  it('cuts a stream mid-response', async () => {
+    const res = await post(`${mock.urlFor('stream-cut')}/v1/messages`, { stream: true });
+    expect(res.status).toBe(200);
+    await expect(res.text()).rejects.toThrow();
+  });
+
+  it('gives a refused URL for connection faults', async () => {
+    const url = await refusedUrl();
+    await expect(fetch(`${url}/v1/messages`)).rejects.toThrow();
+  });
+});
