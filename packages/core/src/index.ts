@@ -7,3 +7,5 @@ export * from './evidence/index.js';
 export * from './state/index.js';
 export * from './worklog/index.js';
 export * from './selection/index.js';
+export * from './review/index.js';
+export * from './selfcheck/index.js';

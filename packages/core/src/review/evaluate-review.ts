@@ -1,0 +1,71 @@
+import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import { type ParsedReview, parseReview } from './parse-review.js';
+
+/** The outcome of a review attempt whose process succeeded. */
+export type ReviewOutcome =
+  | { kind: 'approved'; review: ParsedReview }
+  | { kind: 'changes-requested'; review: ParsedReview; nextPlan: string }
+  | { kind: 'review-control-failure'; evidence: string[]; review?: ParsedReview };
+
+/** Input of {@link evaluateReview}. */
+export interface EvaluateReviewInput {
+  /** The `CODE_REVIEW-<N>.md` the reviewer was told to write. */
+  reviewFile: string;
+  /** The `PLAN-<N+1>.md` the reviewer writes when requesting changes. */
+  nextPlanFile: string;
+  /**
+   * Validates the next plan (the task contract's PLAN parser); returns its problems as
+   * lines, empty when valid.
+   */
+  validatePlan: (file: string, source: string) => string[];
+}
+
+/**
+ * Judges the files a reviewer left behind. A missing or malformed review, or
+ * CHANGES_REQUESTED without a valid next plan, is a `review-control-failure` whose evidence
+ * names the file and every problem: the task keeps its target and retries within its budget.
+ */
+export function evaluateReview(input: EvaluateReviewInput): ReviewOutcome {
+  const name = basename(input.reviewFile);
+  let source: string;
+  try {
+    source = readFileSync(input.reviewFile, 'utf8');
+  } catch {
+    return {
+      kind: 'review-control-failure',
+      evidence: [`${name} was not written (expected at ${input.reviewFile})`],
+    };
+  }
+  const review = parseReview(source);
+  if (review.problems.length > 0) {
+    return {
+      kind: 'review-control-failure',
+      review,
+      evidence: review.problems.map((p) => `${name}: ${p}`),
+    };
+  }
+  if (review.verdict === 'APPROVED') return { kind: 'approved', review };
+  const planName = basename(input.nextPlanFile);
+  let plan: string;
+  try {
+    plan = readFileSync(input.nextPlanFile, 'utf8');
+  } catch {
+    return {
+      kind: 'review-control-failure',
+      review,
+      evidence: [
+        `${name}: CHANGES_REQUESTED but ${planName} was not written (expected at ${input.nextPlanFile})`,
+      ],
+    };
+  }
+  const problems = input.validatePlan(input.nextPlanFile, plan);
+  if (problems.length > 0) {
+    return {
+      kind: 'review-control-failure',
+      review,
+      evidence: [`${name}: CHANGES_REQUESTED but ${planName} is invalid`, ...problems],
+    };
+  }
+  return { kind: 'changes-requested', review, nextPlan: input.nextPlanFile };
+}

@@ -1,0 +1,2 @@
+export * from './evaluate-review.js';
+export * from './parse-review.js';
