@@ -9,3 +9,4 @@ export * from './worklog/index.js';
 export * from './selection/index.js';
 export * from './review/index.js';
 export * from './selfcheck/index.js';
+export * from './attempt/index.js';

@@ -1,0 +1,7 @@
+export * from './environment.js';
+export * from './heartbeat.js';
+export * from './layout.js';
+export * from './locator.js';
+export * from './stream-log.js';
+export * from './template.js';
+export * from './workspace-identity.js';

@@ -1,0 +1,149 @@
+import type { AttemptLocator, AttemptLocatorInput } from '../attempt/locator.js';
+import type { Awaitable, PluginMeta, TerminalEvidence, TranscriptPlugin } from './types.js';
+
+/** Output formats a catalog target may declare (`runtime.output_format`). */
+export type OutputFormat = 'text' | 'jsonl';
+
+/** Why the dispatcher ended an attempt before it exited by itself. */
+export type EndedBy = 'stall' | 'retry-loop' | 'cancel';
+
+/** Native-session settings from the target's runtime contract. */
+export interface NativeSessionSpec {
+  /** `runtime.session_path`: where the CLI keeps its session files (`~` allowed). */
+  sessionPath?: string;
+  /** `runtime.native_session_monitor`: count session file growth as progress. */
+  monitor: boolean;
+}
+
+/**
+ * Everything a runner needs to start one attempt. The dispatcher builds it; the runner never
+ * consults the catalog itself.
+ */
+export interface RunnerSpec {
+  attemptId: string;
+  /** Evidence directory of the attempt (created by the runner when missing). */
+  attemptDir: string;
+  /** Catalog `agent` identity (selects classifiers, transcript and session handling). */
+  agent: string;
+  outputFormat: OutputFormat;
+  /** Filled argv (see `fillTemplate`); argv[0] is the executable. Never run through a shell. */
+  argv: readonly string[];
+  /** Working directory: the workspace root. */
+  cwd: string;
+  /** Added to the dispatcher's environment: the target `environment` + SWITCHYARD_* variables
+   * (`attemptEnvironment()`), which must include the SWITCHYARD_ATTEMPT_ID process marker. */
+  env: Readonly<Record<string, string>>;
+  /** No real progress (output bytes that are not retry lines, session growth) for this long
+   * ends the attempt with `endedBy: 'stall'`. */
+  stallTimeoutMs: number;
+  /** Only retry announcements for this long ends it with `endedBy: 'retry-loop'`. */
+  retryLoopTimeoutMs: number;
+  /** From the agent's classifiers: true for a line that only announces an internal retry. */
+  isRetryLine?: (line: string) => boolean;
+  /** Formats `normalized-output.log`; without one, lines are kept as printed. */
+  transcript?: TranscriptPlugin;
+  /** Static locator fields (task, role, target, catalog, runtime snapshot…); the runner adds
+   * process identity, workspace identity, timestamps and the result. */
+  locator: RunnerLocatorFields;
+  nativeSession?: NativeSessionSpec;
+  /** SIGTERM → SIGKILL grace on cancel (default 5000 ms). */
+  killGraceMs?: number;
+  /** Heartbeat interval (default 5000 ms). */
+  heartbeatIntervalMs?: number;
+  /** Tail poll interval (default 100 ms); the final drain at exit is immediate. */
+  pollIntervalMs?: number;
+}
+
+/** Locator fields the dispatcher supplies. */
+export type RunnerLocatorFields = Omit<
+  AttemptLocatorInput,
+  | 'schemaVersion'
+  | 'attemptId'
+  | 'process'
+  | 'workspace'
+  | 'startedAt'
+  | 'endedAt'
+  | 'exitCode'
+  | 'signal'
+  | 'exitObserved'
+  | 'endedBy'
+  | 'result'
+  | 'sessionId'
+>;
+
+/** What the runner observed so far (these are progress; heartbeat mtime never is). */
+export interface ProgressCounters {
+  stdoutBytes: number;
+  stderrBytes: number;
+  lines: number;
+  retryLines: number;
+  /** Size of the native session file, when monitored. */
+  sessionBytes?: number;
+  /** Epoch ms of the last real progress. */
+  lastProgressAt: number;
+}
+
+/** How an attempt's process ended, with the evidence for the classifier chain. */
+export interface RunOutcome {
+  /** Exit code, or null when killed by a signal or when the exit could not be observed. */
+  exitCode: number | null;
+  signal: string | null;
+  /** False for a reattached (non-child) process: only its disappearance was seen, so the
+   * result is judged from the stream's terminal/final events (see runner README). */
+  exitObserved: boolean;
+  endedBy?: EndedBy;
+  /** Ready for `classifyEvidence`. */
+  evidence: TerminalEvidence;
+  counters: ProgressCounters;
+  /** Native session id read from the stream, when the agent family has one. */
+  sessionId?: string;
+  startedAt: Date;
+  endedAt: Date;
+}
+
+/** A running attempt. */
+export interface RunHandle {
+  attemptId: string;
+  pid: number;
+  startToken: string | undefined;
+  /** Resolves once the process group is gone and the evidence files are flushed and fsynced. */
+  done: Promise<RunOutcome>;
+  /** SIGTERM to the process group, SIGKILL after the grace; resolves when `done` does. */
+  cancel(): Promise<RunOutcome>;
+  /** Current counters. */
+  progress(): ProgressCounters;
+  /** Session id seen so far. */
+  sessionId(): string | undefined;
+}
+
+/** Options to resume watching an attempt whose dispatcher died. */
+export interface ReattachOptions {
+  attemptDir: string;
+  stallTimeoutMs: number;
+  retryLoopTimeoutMs: number;
+  isRetryLine?: (line: string) => boolean;
+  transcript?: TranscriptPlugin;
+  nativeSession?: NativeSessionSpec;
+  killGraceMs?: number;
+  heartbeatIntervalMs?: number;
+  pollIntervalMs?: number;
+}
+
+/** A runner plugin: spawns and frames a target's process. */
+export interface RunnerPlugin<O = unknown> {
+  kind: 'runner';
+  meta: PluginMeta;
+  /** Output formats it runs. */
+  outputFormats: readonly OutputFormat[];
+  /** True when it implements native session resume / session monitoring. */
+  nativeSession?: boolean;
+  options?: O;
+  start(spec: RunnerSpec): Awaitable<RunHandle>;
+  /**
+   * Resumes watching a live attempt (same pid + start token + marker per its locator):
+   * tailing restarts at the offsets recorded in stream.log. Returns undefined when that
+   * process is gone (the caller then judges the attempt from its files).
+   */
+  reattach(locator: AttemptLocator, options: ReattachOptions): Awaitable<RunHandle | undefined>;
+  dispose?(): Awaitable<void>;
+}
