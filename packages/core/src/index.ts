@@ -10,3 +10,4 @@ export * from './selection/index.js';
 export * from './review/index.js';
 export * from './selfcheck/index.js';
 export * from './attempt/index.js';
+export * from './prompts/index.js';

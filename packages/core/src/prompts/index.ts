@@ -1,0 +1,2 @@
+export * from './build-prompt.js';
+export * from './templates.js';
