@@ -11,3 +11,6 @@ export * from './review/index.js';
 export * from './selfcheck/index.js';
 export * from './attempt/index.js';
 export * from './prompts/index.js';
+export * from './assets.js';
+export * from './catalog/index.js';
+export * from './config/index.js';

@@ -1,0 +1,46 @@
+/** The two stages every catalog routes: the worker implements a PLAN, the review judges it. */
+export const STAGES = ['worker', 'review'] as const;
+
+/** A stage of the task lifecycle that runs one catalog target. */
+export type Stage = (typeof STAGES)[number];
+
+const groups = Array.from({ length: 10 }, (_, i) => `G${String(i + 1).padStart(2, '0')}`);
+
+/** Every route id a stage must define, exactly: `local-G01`…`local-G10`, `cloud-G01`…`cloud-G10`. */
+export const ROUTE_IDS = [
+  ...groups.map((g) => `local-${g}`),
+  ...groups.map((g) => `cloud-${g}`),
+] as readonly RouteId[];
+
+type Digit = '1' | '2' | '3' | '4' | '5' | '6' | '7' | '8' | '9';
+/** A route id: `local-G01`…`local-G10` or `cloud-G01`…`cloud-G10`. */
+export type RouteId = `${'local' | 'cloud'}-G${`0${Digit}` | '10'}`;
+
+/** The placeholders a runtime template may use; anything else in braces is an error. */
+export const TEMPLATE_PLACEHOLDERS = [
+  'agent',
+  'model',
+  'target_id',
+  'workspace',
+  'attempt_dir',
+  'session_id',
+  'resume_session',
+  'prompt',
+] as const;
+
+/** A placeholder a runtime template may use. */
+export type TemplatePlaceholder = (typeof TEMPLATE_PLACEHOLDERS)[number];
+
+/** The catalog format version this release reads. */
+export const CATALOG_SCHEMA_VERSION = 1;
+
+/** Execution classes: where a target's model runs. */
+export const EXECUTION_CLASSES = ['local_model', 'cloud_model'] as const;
+
+/** How a target's stdout is framed. */
+export const OUTPUT_FORMATS = ['text', 'jsonl'] as const;
+
+/** True when `value` is one of the 20 route ids. */
+export function isRouteId(value: string): value is RouteId {
+  return (ROUTE_IDS as readonly string[]).includes(value);
+}

@@ -1,0 +1,25 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { assetPath } from '../assets.js';
+import { catalogJsonSchema, projectConfigJsonSchema } from './json-schema.js';
+
+const committed = (name: string) => JSON.parse(readFileSync(assetPath('schema', name), 'utf8'));
+
+describe('generated JSON Schemas', () => {
+  it('the committed catalog schema equals the one generated from zod (regenerate: pnpm --filter @switchyard/core generate:schema)', () => {
+    expect(committed('execution-catalog.schema.json')).toEqual(catalogJsonSchema());
+  });
+
+  it('the committed project-config schema equals the generated one', () => {
+    expect(committed('project-config.schema.json')).toEqual(projectConfigJsonSchema());
+  });
+
+  it('describes the contract: exact root keys, all 20 routes per stage, no extra keys', () => {
+    const schema = catalogJsonSchema() as any;
+    expect(schema.additionalProperties).toBe(false);
+    expect(schema.required).toEqual(['schema_version', 'targets', 'routes']);
+    const worker = schema.properties.routes.properties.worker;
+    expect(worker.required).toHaveLength(20);
+    expect(worker.additionalProperties).toBe(false);
+  });
+});

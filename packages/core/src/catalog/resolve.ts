@@ -1,0 +1,121 @@
+import { readFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { assetPath } from '../assets.js';
+import { loadProjectConfig } from '../config/load.js';
+import { type Problem, SwitchyardError } from '../errors.js';
+import { catalogRevision } from './revision.js';
+import type { Catalog } from './schema.js';
+import { validateCatalog } from './validate.js';
+
+/** Where a resolved catalog came from, in resolution order. */
+export type CatalogSourceKind = 'flag' | 'env' | 'config' | 'bundled';
+
+/** A validated catalog with its revision and source; every decision records the latter two. */
+export interface ResolvedCatalog {
+  catalog: Catalog;
+  /** SHA-256 (64 hex) of the canonical catalog. */
+  revision: string;
+  /** `path` is the catalog file, or the config file for an inline catalog. */
+  source: { kind: CatalogSourceKind; path?: string; inline?: boolean };
+}
+
+/** Options of {@link resolveCatalog}. */
+export interface ResolveCatalogOptions {
+  /** `--execution-catalog`, relative to `cwd`. */
+  flagPath?: string;
+  /** Reads AGENT_TASK_EXECUTION_CATALOG (relative to `cwd`) and PATH; default `process.env`. */
+  env?: NodeJS.ProcessEnv;
+  /** Working directory: relative paths and the project-config search start here. */
+  cwd: string;
+  /** Check `command[0]` of every target (default true). */
+  checkExecutables?: boolean;
+  /** Start of the window-coverage year (default now). */
+  now?: Date;
+}
+
+/** The environment variable that names a catalog file. */
+export const CATALOG_ENV = 'AGENT_TASK_EXECUTION_CATALOG';
+
+async function readCatalogFile(path: string): Promise<unknown> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    throw new SwitchyardError(
+      'SY_CATALOG_NOT_FOUND',
+      `Cannot read the execution catalog ${path}.`,
+      {
+        cause: error,
+        file: path,
+        hint: 'check the path given by --execution-catalog, AGENT_TASK_EXECUTION_CATALOG or the config key executionCatalog',
+      },
+    );
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    const position = /position (\d+)/.exec((error as Error).message);
+    const line = position ? text.slice(0, Number(position[1])).split('\n').length : undefined;
+    throw new SwitchyardError(
+      'SY_CATALOG_PARSE',
+      `The execution catalog is not valid JSON: ${(error as Error).message}`,
+      {
+        cause: error,
+        file: path,
+        ...(line ? { line } : {}),
+        hint: 'fix the JSON syntax (a catalog is one JSON object)',
+      },
+    );
+  }
+}
+
+/**
+ * Resolves, reads and fully validates the execution catalog. Order: `flagPath` >
+ * AGENT_TASK_EXECUTION_CATALOG > project config `executionCatalog` (path relative to the
+ * config file, or inline) > the bundled default. Throws SY_CATALOG_* with `.problems`.
+ */
+export async function resolveCatalog(opts: ResolveCatalogOptions): Promise<ResolvedCatalog> {
+  const env = opts.env ?? process.env;
+  let source: ResolvedCatalog['source'];
+  let raw: unknown;
+  let pathPrefix: string | undefined;
+  const fromEnv = env[CATALOG_ENV];
+  if (opts.flagPath) {
+    source = { kind: 'flag', path: resolve(opts.cwd, opts.flagPath) };
+  } else if (fromEnv) {
+    source = { kind: 'env', path: resolve(opts.cwd, fromEnv) };
+  } else {
+    const { config, filepath } = await loadProjectConfig(opts.cwd);
+    const entry = config.executionCatalog;
+    if (typeof entry === 'string' && filepath) {
+      source = { kind: 'config', path: resolve(dirname(filepath), entry) };
+    } else if (entry !== undefined && filepath) {
+      source = { kind: 'config', path: filepath, inline: true };
+      raw = entry;
+      pathPrefix = 'executionCatalog';
+    } else {
+      source = { kind: 'bundled', path: assetPath('default-execution-catalog.json') };
+    }
+  }
+  if (!source.inline) raw = await readCatalogFile(source.path ?? '');
+  const { catalog, problems } = validateCatalog(raw, {
+    ...(source.path ? { file: source.path } : {}),
+    ...(pathPrefix ? { pathPrefix } : {}),
+    checkExecutables: opts.checkExecutables ?? true,
+    env,
+    cwd: opts.cwd,
+    ...(opts.now ? { now: opts.now } : {}),
+  });
+  if (!catalog) throw catalogError(problems, source);
+  return { catalog, revision: catalogRevision(catalog), source };
+}
+
+function catalogError(problems: Problem[], source: ResolvedCatalog['source']): SwitchyardError {
+  const onlyExecutables = problems.every((p) => p.code === 'SY_CATALOG_NOT_EXECUTABLE');
+  const n = problems.length;
+  return new SwitchyardError(
+    onlyExecutables ? 'SY_CATALOG_NOT_EXECUTABLE' : 'SY_CATALOG_INVALID',
+    `The execution catalog (${source.kind}${source.path ? ` ${source.path}` : ''}) has ${n} problem${n === 1 ? '' : 's'}.`,
+    { problems, ...(source.path ? { file: source.path } : {}) },
+  );
+}

@@ -1,0 +1,87 @@
+/**
+ * Catalogs are shared and committed, so they must not embed credentials. Environment values
+ * may instead reference the dispatcher's own environment with `${NAME}` or
+ * `${NAME:-default}`; the reference is expanded when the target is launched.
+ */
+
+const TOKEN_SHAPES: { name: string; pattern: RegExp }[] = [
+  { name: 'an API key (sk-…)', pattern: /\bsk-[A-Za-z0-9_-]{16,}/ },
+  {
+    name: 'a GitHub token',
+    pattern: /\b(gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})/,
+  },
+  { name: 'a GitLab token', pattern: /\bglpat-[A-Za-z0-9_-]{20,}/ },
+  { name: 'an AWS access key id', pattern: /\b(AKIA|ASIA)[0-9A-Z]{16}\b/ },
+  { name: 'a Slack token', pattern: /\bxox[abposr]-[A-Za-z0-9-]{10,}/ },
+  { name: 'a Google API key', pattern: /\bAIza[0-9A-Za-z_-]{30,}/ },
+  { name: 'a JSON Web Token', pattern: /\beyJ[\w-]{8,}\.eyJ[\w-]{8,}\.[\w-]{8,}/ },
+  { name: 'a private key', pattern: /-----BEGIN [A-Z ]*PRIVATE KEY-----/ },
+  { name: 'a URL with a password', pattern: /\b[a-z][a-z0-9+.-]*:\/\/[^/\s:@]+:[^/\s@]+@/i },
+];
+
+const SECRET_NAME = /(KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIALS?)$/i;
+const REFERENCE = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
+
+/** Shannon entropy in bits per character. */
+export function shannonEntropy(value: string): number {
+  const counts = new Map<string, number>();
+  for (const ch of value) counts.set(ch, (counts.get(ch) ?? 0) + 1);
+  let bits = 0;
+  for (const n of counts.values()) {
+    const p = n / value.length;
+    bits -= p * Math.log2(p);
+  }
+  return bits;
+}
+
+/** A long literal that mixes letters and digits with near-random entropy (URLs and paths excepted). */
+function looksRandom(value: string): boolean {
+  if (value.length < 20 || /\s/.test(value) || /^[a-z]+:\/\//i.test(value) || value.includes('/'))
+    return false;
+  if (!/[A-Za-z]/.test(value) || !/[0-9]/.test(value)) return false;
+  return shannonEntropy(value) >= 4;
+}
+
+/** The name of the credential shape `value` contains, if any. */
+export function credentialShape(value: string): string | undefined {
+  for (const shape of TOKEN_SHAPES) if (shape.pattern.test(value)) return shape.name;
+  for (const word of value.split(/[\s=:,;"']+/)) {
+    if (looksRandom(word)) return 'a long high-entropy literal';
+  }
+  return undefined;
+}
+
+/** Why an environment entry looks like an embedded secret, or undefined when it does not. */
+export function secretInEnvironment(name: string, value: string): string | undefined {
+  const defaults = [...value.matchAll(REFERENCE)].map((m) => m[2] ?? '');
+  const literal = value.replace(REFERENCE, '');
+  const shape = credentialShape(literal) ?? defaults.map(credentialShape).find(Boolean);
+  if (shape) return `the value looks like ${shape}`;
+  if (SECRET_NAME.test(name) && literal.trim() !== '' && !/^\d+$/.test(literal.trim())) {
+    return `"${name}" names a credential but has a literal value`;
+  }
+  return undefined;
+}
+
+/** The hint every secret problem carries. */
+export const SECRET_HINT =
+  'do not embed credentials in a catalog; reference the environment instead, e.g. "${MY_API_KEY}", and set MY_API_KEY where switchyard runs';
+
+/**
+ * Expands `${NAME}` / `${NAME:-default}` references against `env`. Names that are unset and
+ * have no default expand to "" and are listed in `missing`.
+ */
+export function expandEnvironmentValue(
+  value: string,
+  env: Readonly<Record<string, string | undefined>>,
+): { value: string; missing: string[] } {
+  const missing: string[] = [];
+  const expanded = value.replace(REFERENCE, (_whole, name: string, fallback?: string) => {
+    const found = env[name];
+    if (found !== undefined && found !== '') return found;
+    if (fallback !== undefined) return fallback;
+    missing.push(name);
+    return '';
+  });
+  return { value: expanded, missing };
+}

@@ -1,0 +1,7 @@
+export { type LoadedProjectConfig, loadProjectConfig } from './load.js';
+export {
+  defineConfig,
+  type ProjectConfig,
+  type ProjectConfigInput,
+  projectConfigSchema,
+} from './schema.js';

@@ -1,0 +1,52 @@
+import { z } from 'zod';
+
+const pluginEntry = z
+  .union([z.string().min(1), z.tuple([z.string().min(1), z.record(z.string(), z.unknown())])])
+  .describe('A plugin: package name or path, or [name, options].');
+
+/** The project config (`switchyard.config.*`, `.switchyardrc*`, or `"switchyard"` in package.json). */
+export const projectConfigSchema = z
+  .strictObject({
+    $schema: z.string().optional().describe('Optional JSON Schema reference for editors.'),
+    executionCatalog: z
+      .union([z.string().min(1), z.record(z.string(), z.unknown())])
+      .optional()
+      .describe(
+        'The execution catalog: a path relative to this config file, or the catalog inline. Overridden by --execution-catalog and AGENT_TASK_EXECUTION_CATALOG.',
+      ),
+    plugins: z.array(pluginEntry).default([]).describe('Plugins loaded after the built-in ones.'),
+    retry: z
+      .strictObject({
+        baseDelayMs: z.number().int().min(0).default(2000).describe('First retry delay.'),
+        maxDelayMs: z.number().int().min(0).default(300_000).describe('Longest retry delay.'),
+      })
+      .default({ baseDelayMs: 2000, maxDelayMs: 300_000 })
+      .describe('Backoff between failed attempts of a task stage.'),
+    maxParallel: z
+      .number()
+      .int()
+      .min(0)
+      .default(3)
+      .describe('Active task stages across the workspace; 0 = unlimited.'),
+    stallTimeoutMs: z
+      .number()
+      .int()
+      .positive()
+      .default(900_000)
+      .describe('An attempt with no stream or session progress for this long is stalled.'),
+    prompts: z
+      .record(z.string().min(1), z.string().min(1))
+      .default({})
+      .describe('Prompt template overrides: template name -> file path relative to this config.'),
+  })
+  .describe('switchyard project config.');
+
+/** The project config with defaults applied. */
+export type ProjectConfig = z.output<typeof projectConfigSchema>;
+/** The project config as written (defaults optional). */
+export type ProjectConfigInput = z.input<typeof projectConfigSchema>;
+
+/** Typed identity for `switchyard.config.ts` / `.mjs`: `export default defineConfig({...})`. */
+export function defineConfig(config: ProjectConfigInput): ProjectConfigInput {
+  return config;
+}
