@@ -52,12 +52,23 @@ export interface WindowFault {
   active: number[];
 }
 
+type Segments = { start: number; offset: number }[];
+const segmentCache = new Map<string, Segments>();
+
+/** Offset segments, cached: a catalog's routes share a few zones and the same year. */
+function cachedSegments(zone: string, from: number, to: number): Segments {
+  const key = `${zone}|${from}|${to}`;
+  let segments = segmentCache.get(key);
+  if (!segments) {
+    if (segmentCache.size > 256) segmentCache.clear();
+    segments = offsetSegments(zone, from, to);
+    segmentCache.set(key, segments);
+  }
+  return segments;
+}
+
 /** Offset (minutes) segments of `zone` over [from, to): offset is constant on each. */
-function offsetSegments(
-  zone: string,
-  from: number,
-  to: number,
-): { start: number; offset: number }[] {
+function offsetSegments(zone: string, from: number, to: number): Segments {
   const offsetAt = (ms: number) => DateTime.fromMillis(ms, { zone }).offset;
   const segments = [{ start: from, offset: offsetAt(from) }];
   const step = 6 * 60 * MINUTE;
@@ -93,7 +104,7 @@ export function findWindowFault(
   const start = Math.floor(from.getTime() / MINUTE) * MINUTE;
   const end = to.getTime();
   const zones = [...new Set(windows.map((w) => w.timezone))];
-  const segmentsByZone = new Map(zones.map((z) => [z, offsetSegments(z, start, end)]));
+  const segmentsByZone = new Map(zones.map((z) => [z, cachedSegments(z, start, end)]));
   const bounds = windows.map((w) => [parseClock(w.start) ?? 0, parseClock(w.end) ?? 0] as const);
 
   const instants = new Set<number>([start]);

@@ -1,4 +1,4 @@
-export { type LoadedProjectConfig, loadProjectConfig } from './load.js';
+export { CONFIG_SEARCH_PLACES, type LoadedProjectConfig, loadProjectConfig } from './load.js';
 export {
   defineConfig,
   type ProjectConfig,

@@ -3,6 +3,26 @@ import { issuesToProblems } from '../catalog/issues.js';
 import { SwitchyardError } from '../errors.js';
 import { type ProjectConfig, projectConfigSchema } from './schema.js';
 
+/** Where the config may live, per directory, first match wins (cosmiconfig's set plus JSON/YAML `switchyard.config.*`). */
+export const CONFIG_SEARCH_PLACES = [
+  'package.json',
+  '.switchyardrc',
+  '.switchyardrc.json',
+  '.switchyardrc.yaml',
+  '.switchyardrc.yml',
+  '.switchyardrc.js',
+  '.switchyardrc.ts',
+  '.switchyardrc.mjs',
+  '.switchyardrc.cjs',
+  'switchyard.config.json',
+  'switchyard.config.yaml',
+  'switchyard.config.yml',
+  'switchyard.config.js',
+  'switchyard.config.ts',
+  'switchyard.config.mjs',
+  'switchyard.config.cjs',
+];
+
 /** The loaded project config and the file it came from (none: all defaults). */
 export interface LoadedProjectConfig {
   config: ProjectConfig;
@@ -15,7 +35,10 @@ export interface LoadedProjectConfig {
  * SY_CONFIG_INVALID listing every problem with its dotted path.
  */
 export async function loadProjectConfig(searchFrom: string): Promise<LoadedProjectConfig> {
-  const explorer = cosmiconfig('switchyard', { searchStrategy: 'global' });
+  const explorer = cosmiconfig('switchyard', {
+    searchStrategy: 'global',
+    searchPlaces: CONFIG_SEARCH_PLACES,
+  });
   let result: Awaited<ReturnType<typeof explorer.search>>;
   try {
     result = await explorer.search(searchFrom);
