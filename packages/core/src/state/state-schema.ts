@@ -51,6 +51,10 @@ export const attemptRecordSchema = z.object({
   signal: z.string().nullable().optional(),
   evidence: z.array(z.string()).optional(),
   sessionId: z.string().optional(),
+  /** Ended by an interrupted run (SIGINT/SIGTERM): not counted against the stage budget. */
+  interrupted: z.boolean().optional(),
+  /** Classifier `retryAfter`, when the evidence named one. */
+  retryAfter: z.string().optional(),
 });
 
 /** Why a task is blocked, with the evidence a human needs. */
@@ -85,6 +89,8 @@ export const taskStateSchema = z.object({
     worker: z.number().int(),
     selfcheck: z.number().int(),
     review: z.number().int(),
+    /** Consecutive failed definition-of-done gates (each sends the worker a correction). */
+    gate: z.number().int().default(0),
   }),
   /** Target id -> ISO instant before which it must not be started (classifier retryAfter). */
   cooldowns: z.record(z.string(), z.string()),
@@ -118,7 +124,7 @@ export function newTaskState(task: string, now = new Date()): TaskState {
     phase: 'worker',
     decisions: {},
     attempts: [],
-    failures: { worker: 0, selfcheck: 0, review: 0 },
+    failures: { worker: 0, selfcheck: 0, review: 0, gate: 0 },
     cooldowns: {},
     selfcheckRetries: 0,
     updatedAt: now.toISOString(),
