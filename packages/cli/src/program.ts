@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { registerCatalog } from './commands/catalog.js';
 import { version } from './version.js';
 
 /** The `switchyard` command tree. Each command module registers itself; heavy code loads lazily. */
@@ -30,4 +31,4 @@ Exit codes:
 type Register = (program: Command) => void;
 
 /** Command registrations, in help order. */
-const COMMANDS: Register[] = [];
+const COMMANDS: Register[] = [registerCatalog];

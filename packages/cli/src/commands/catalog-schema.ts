@@ -1,0 +1,7 @@
+import { catalogJsonSchema, projectConfigJsonSchema } from '@switchyard/core';
+import { printJson } from '../output.js';
+
+/** `switchyard catalog schema`: the JSON Schema generated from the zod validator. */
+export async function catalogSchemaCommand(opts: { projectConfig?: boolean }): Promise<void> {
+  printJson(opts.projectConfig ? projectConfigJsonSchema() : catalogJsonSchema());
+}

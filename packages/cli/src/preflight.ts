@@ -1,0 +1,121 @@
+import {
+  type CatalogTarget,
+  expandEnvironmentValue,
+  renderTemplate,
+  SwitchyardError,
+} from '@switchyard/core';
+import { execa } from 'execa';
+
+/** The outcome of one target's `preflight_command`. */
+export interface PreflightResult {
+  targetId: string;
+  ok: boolean;
+  /** The argv that ran (placeholders filled); empty when the target has no preflight. */
+  command: string[];
+  exitCode?: number;
+  signal?: string;
+  timedOut: boolean;
+  /** Interleaved stdout+stderr tail, kept so a failure can be shown and recorded. */
+  output: string;
+  durationMs: number;
+}
+
+/** Options of {@link runPreflight}. */
+export interface PreflightOptions {
+  /** Working directory (the workspace); also fills `{workspace}`. */
+  cwd: string;
+  /** Base environment (default `process.env`); the target's `environment` is added on top. */
+  env?: NodeJS.ProcessEnv;
+  /** Kill the preflight after this long (default 60 s). */
+  timeoutMs?: number;
+  /** Cancel (e.g. on SIGINT). */
+  signal?: AbortSignal;
+}
+
+const OUTPUT_TAIL = 16 * 1024;
+
+/**
+ * Runs a target's `preflight_command` once before a live run: argv only (no shell), stdin
+ * ignored so nothing waits on a terminal, output kept for the report when it fails.
+ * A target without a preflight passes trivially.
+ */
+export async function runPreflight(
+  targetId: string,
+  target: CatalogTarget,
+  opts: PreflightOptions,
+): Promise<PreflightResult> {
+  const started = performance.now();
+  const argv = target.runtime.preflight_command;
+  if (!argv) return { targetId, ok: true, command: [], timedOut: false, output: '', durationMs: 0 };
+  const values = {
+    agent: target.agent,
+    model: target.model,
+    target_id: targetId,
+    workspace: opts.cwd,
+  };
+  const command = argv.map((a) => renderTemplate(a, values));
+  const base = opts.env ?? process.env;
+  const extra = Object.fromEntries(
+    Object.entries(target.runtime.environment ?? {}).map(([k, v]) => [
+      k,
+      renderTemplate(expandEnvironmentValue(v, base).value, values),
+    ]),
+  );
+  const [file = '', ...args] = command;
+  const result = await execa(file, args, {
+    cwd: opts.cwd,
+    env: { ...base, ...extra },
+    extendEnv: false,
+    stdin: 'ignore',
+    all: true,
+    reject: false,
+    timeout: opts.timeoutMs ?? 60_000,
+    forceKillAfterDelay: 2_000,
+    ...(opts.signal ? { cancelSignal: opts.signal } : {}),
+  });
+  const all = typeof result.all === 'string' ? result.all : '';
+  const output = all.length > OUTPUT_TAIL ? all.slice(-OUTPUT_TAIL) : all;
+  return {
+    targetId,
+    ok: result.exitCode === 0 && !result.failed,
+    command,
+    ...(result.exitCode !== undefined ? { exitCode: result.exitCode } : {}),
+    ...(result.signal ? { signal: result.signal } : {}),
+    timedOut: result.timedOut,
+    // A command that could not start has no output: keep execa's reason (e.g. ENOENT) instead.
+    output: output || (result.failed ? (result.shortMessage ?? '') : ''),
+    durationMs: Math.round(performance.now() - started),
+  };
+}
+
+/** Runs the preflights of the given targets (in order) and throws SY_PREFLIGHT_FAILED listing every failure. */
+export async function assertPreflights(
+  targets: readonly (readonly [string, CatalogTarget])[],
+  opts: PreflightOptions,
+): Promise<PreflightResult[]> {
+  const results: PreflightResult[] = [];
+  for (const [id, target] of targets) results.push(await runPreflight(id, target, opts));
+  const failed = results.filter((r) => !r.ok);
+  if (failed.length > 0) {
+    throw new SwitchyardError(
+      'SY_PREFLIGHT_FAILED',
+      `Preflight failed for ${failed.map((r) => r.targetId).join(', ')}.`,
+      {
+        problems: failed.map((r) => ({
+          code: 'SY_PREFLIGHT_FAILED' as const,
+          path: `targets.${r.targetId}.runtime.preflight_command`,
+          message: `"${r.command.join(' ')}" ${r.timedOut ? 'timed out' : r.signal ? `was killed by ${r.signal}` : `exited ${r.exitCode}`}${r.output ? `:\n${indent(r.output.trimEnd())}` : ''}`,
+          hint: 'run the command yourself to see what it needs (login, a running local server, …)',
+        })),
+      },
+    );
+  }
+  return results;
+}
+
+const indent = (text: string) =>
+  text
+    .split('\n')
+    .slice(-20)
+    .map((l) => `      ${l}`)
+    .join('\n');
