@@ -1,0 +1,165 @@
+import type { ClaimConflict } from '../claims/claim-store.js';
+import type { TaskId } from '../task/types.js';
+
+/** What admission needs to know about one active (not archived) task. */
+export interface AdmissionTask {
+  id: TaskId;
+  /** Canonical write-set paths (claim keys). */
+  writeSet: readonly string[];
+  /** Dependency task ids (active or archived). */
+  dependsOn: readonly TaskId[];
+}
+
+/** The whole state admission decides from. Nothing else is read: the function is pure. */
+export interface AdmissionState {
+  /** Every active task of the physical workspace (all groups). */
+  tasks: readonly AdmissionTask[];
+  /** Tasks archived with `complete.log`. */
+  archivedComplete: ReadonlySet<TaskId>;
+  /** Tasks with live attempt evidence (a running stage), archived or not. */
+  liveAttempts: ReadonlySet<TaskId>;
+  /** Tasks the dispatcher has blocked. */
+  blocked?: ReadonlySet<TaskId>;
+  /** Tasks that cannot run: invalid PLAN, unknown dependency, cycle. */
+  invalid?: ReadonlySet<TaskId>;
+  /** Held claims: path -> holder. */
+  claims: ReadonlyMap<string, TaskId>;
+  /** Active task stages in the whole physical workspace, any task group. */
+  activeStages: number;
+  /** Workspace-wide stage limit; 0 = unlimited. */
+  maxParallel: number;
+  /** `--task-group` scope: only these tasks are admitted (others still hold claims and slots). */
+  scope?: ReadonlySet<TaskId>;
+}
+
+/** Where one task stands. */
+export type AdmissionStatus =
+  | 'admitted'
+  | 'active'
+  | 'waiting-dependencies'
+  | 'waiting-claim'
+  | 'waiting-slot'
+  | 'blocked'
+  | 'dependency-blocked'
+  | 'invalid'
+  | 'out-of-scope';
+
+/** The decision for one task. */
+export interface AdmissionDecision {
+  id: TaskId;
+  status: AdmissionStatus;
+  /** Unfinished dependencies (waiting-dependencies) or the blocked/invalid ones (dependency-blocked). */
+  waitingOn?: TaskId[];
+  /** Paths held by other tasks (waiting-claim). */
+  conflicts?: ClaimConflict[];
+}
+
+/** Result of {@link admit}. */
+export interface AdmissionResult {
+  /** Tasks to start now, in admission order. */
+  admitted: TaskId[];
+  /** One decision per task, in admission order. */
+  decisions: AdmissionDecision[];
+}
+
+const byId = (a: TaskId, b: TaskId) => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * Decides which tasks start now. Order (deterministic): tasks that already hold a claim
+ * first (they were admitted before: a retry, a follow-up plan, a restart), then by task id
+ * in code-point order. A task is ready when every dependency is archived complete and has
+ * no live attempt; it is admitted when ready, none of its paths is held by another task
+ * (held claims plus tasks admitted earlier in this pass), and fewer than `maxParallel`
+ * stages are active in the workspace.
+ */
+export function admit(state: AdmissionState): AdmissionResult {
+  const tasks = new Map(state.tasks.map((t) => [t.id, t]));
+  const holdsClaim = new Set(state.claims.values());
+  const order = [...tasks.keys()].sort(
+    (a, b) => Number(holdsClaim.has(b)) - Number(holdsClaim.has(a)) || byId(a, b),
+  );
+  const stuck = stuckTasks(state, tasks);
+  const taken = new Map(state.claims);
+  for (const id of state.liveAttempts)
+    for (const p of tasks.get(id)?.writeSet ?? []) if (!taken.has(p)) taken.set(p, id);
+  const limit = state.maxParallel > 0 ? state.maxParallel : Number.POSITIVE_INFINITY;
+  let active = state.activeStages;
+  const admitted: TaskId[] = [];
+  const decisions: AdmissionDecision[] = [];
+  for (const id of order) {
+    const task = tasks.get(id) as AdmissionTask;
+    if (state.liveAttempts.has(id)) {
+      decisions.push({ id, status: 'active' });
+      continue;
+    }
+    if (state.invalid?.has(id)) {
+      decisions.push({ id, status: 'invalid' });
+      continue;
+    }
+    if (state.blocked?.has(id)) {
+      decisions.push({ id, status: 'blocked' });
+      continue;
+    }
+    const blockedDeps = task.dependsOn.filter((d) => stuck.has(d));
+    if (blockedDeps.length > 0) {
+      decisions.push({ id, status: 'dependency-blocked', waitingOn: blockedDeps });
+      continue;
+    }
+    const open = task.dependsOn.filter(
+      (d) => !state.archivedComplete.has(d) || state.liveAttempts.has(d),
+    );
+    if (open.length > 0) {
+      decisions.push({ id, status: 'waiting-dependencies', waitingOn: open });
+      continue;
+    }
+    if (state.scope && !state.scope.has(id)) {
+      decisions.push({ id, status: 'out-of-scope' });
+      continue;
+    }
+    const conflicts = task.writeSet.flatMap((path) => {
+      const holder = taken.get(path);
+      return holder !== undefined && holder !== id ? [{ path, holder }] : [];
+    });
+    if (conflicts.length > 0) {
+      decisions.push({ id, status: 'waiting-claim', conflicts });
+      continue;
+    }
+    if (active >= limit) {
+      decisions.push({ id, status: 'waiting-slot' });
+      continue;
+    }
+    for (const path of task.writeSet) taken.set(path, id);
+    active += 1;
+    admitted.push(id);
+    decisions.push({ id, status: 'admitted' });
+  }
+  return { admitted, decisions };
+}
+
+/**
+ * Tasks that cannot finish without a human: blocked, invalid, and everything that depends
+ * on one of them (the dependency closure). Independent tasks are not in it.
+ */
+export function stuckTasks(
+  state: AdmissionState,
+  tasks: ReadonlyMap<TaskId, AdmissionTask>,
+): Set<TaskId> {
+  const dependents = new Map<TaskId, TaskId[]>();
+  for (const task of tasks.values())
+    for (const dep of task.dependsOn) {
+      const list = dependents.get(dep);
+      if (list) list.push(task.id);
+      else dependents.set(dep, [task.id]);
+    }
+  const stuck = new Set<TaskId>([...(state.blocked ?? []), ...(state.invalid ?? [])]);
+  const stack = [...stuck];
+  while (stack.length > 0) {
+    for (const next of dependents.get(stack.pop() as TaskId) ?? []) {
+      if (!stuck.has(next)) {
+        stuck.add(next);
+        stack.push(next);
+      }
+    }
+  }
+  return stuck;
+}

@@ -1,0 +1,2 @@
+export * from './admit.js';
+export * from './collisions.js';

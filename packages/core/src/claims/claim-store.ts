@@ -1,0 +1,183 @@
+import { mkdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import writeFileAtomic from 'write-file-atomic';
+import { SwitchyardError } from '../errors.js';
+import type { TaskId } from '../task/types.js';
+import { acquireFileMutex, type FileMutexOptions } from './file-mutex.js';
+
+/** A task's held claim. */
+export interface ClaimRecord {
+  taskId: TaskId;
+  /** Canonical write-set paths, sorted. */
+  paths: string[];
+  /** When the task first took a claim (ISO 8601). */
+  since: string;
+}
+
+/** A path another task holds. */
+export interface ClaimConflict {
+  path: string;
+  holder: TaskId;
+}
+
+/** Result of {@link ClaimStore.tryClaim}: all paths taken, or none and every conflict. */
+export type ClaimResult = { ok: true; paths: string[] } | { ok: false; conflicts: ClaimConflict[] };
+
+/**
+ * Persistent write-set claims of one workspace, shared by every process that opens the same
+ * state directory. Each mutation runs under a cross-process file mutex and replaces
+ * `claims.json` atomically (write + fsync + rename), so a crash never leaves a half claim.
+ */
+export interface ClaimStore {
+  /** `<stateDir>/claims`. */
+  readonly dir: string;
+  /**
+   * Takes every path for `taskId`, or none: paths already held by the task are kept (a
+   * retry or follow-up plan may add paths); a path held by another task is a conflict.
+   */
+  tryClaim(taskId: TaskId, paths: readonly string[]): Promise<ClaimResult>;
+  /** Releases every path of `taskId` (after its verified archive). Returns the paths released. */
+  release(taskId: TaskId): Promise<string[]>;
+  /** The task holding `path`, if any. */
+  holderOf(path: string): Promise<TaskId | undefined>;
+  /** Every held claim, sorted by task id. */
+  list(): Promise<ClaimRecord[]>;
+  /** The path -> holder index, for admission. */
+  snapshot(): Promise<ReadonlyMap<string, TaskId>>;
+}
+
+interface ClaimsFile {
+  schema_version: 1;
+  tasks: Record<TaskId, { paths: string[]; since: string }>;
+}
+
+interface Loaded {
+  key: string;
+  file: ClaimsFile;
+  index: Map<string, TaskId>;
+}
+
+/** File name of the claims document inside `<stateDir>/claims/`. */
+export const CLAIMS_FILE = 'claims.json';
+
+/** Opens (creating its folder) the claim store under a dispatcher state directory. */
+export async function openClaimStore(
+  stateDir: string,
+  options: FileMutexOptions = {},
+): Promise<ClaimStore> {
+  const dir = join(stateDir, 'claims');
+  mkdirSync(dir, { recursive: true });
+  const dataPath = join(dir, CLAIMS_FILE);
+  const lockPath = join(dir, 'claims.lock');
+  let cache: Loaded | undefined;
+
+  // Re-read only when the file changed (rename gives a new inode; times and size as backup).
+  const load = (): Loaded => {
+    let key = 'absent';
+    try {
+      const s = statSync(dataPath, { bigint: true });
+      key = `${s.ino}:${s.mtimeNs}:${s.ctimeNs}:${s.size}`;
+    } catch {
+      // no claims yet
+    }
+    if (cache && cache.key === key) return cache;
+    const file = key === 'absent' ? emptyFile() : parse(readFileSync(dataPath, 'utf8'), dataPath);
+    const index = new Map<string, TaskId>();
+    for (const [taskId, claim] of Object.entries(file.tasks))
+      for (const p of claim.paths) index.set(p, taskId);
+    cache = { key, file, index };
+    return cache;
+  };
+  const save = (file: ClaimsFile) => {
+    writeFileAtomic.sync(dataPath, `${JSON.stringify(file)}\n`, { fsync: true });
+    cache = undefined;
+  };
+  const locked = async <T>(fn: () => T): Promise<T> => {
+    const release = await acquireFileMutex(lockPath, options);
+    try {
+      return fn();
+    } catch (error) {
+      cache = undefined; // the cached document may hold an unsaved change
+      throw error;
+    } finally {
+      release();
+    }
+  };
+
+  return {
+    dir,
+    tryClaim: (taskId, paths) =>
+      locked(() => {
+        const { file, index } = load();
+        const wanted = [...new Set(paths)];
+        const conflicts: ClaimConflict[] = [];
+        for (const path of wanted) {
+          const holder = index.get(path);
+          if (holder !== undefined && holder !== taskId) conflicts.push({ path, holder });
+        }
+        if (conflicts.length > 0) return { ok: false, conflicts };
+        const current = file.tasks[taskId];
+        const added = wanted.filter((p) => index.get(p) !== taskId);
+        const all = [...(current?.paths ?? []), ...added].sort();
+        if (current === undefined || added.length > 0) {
+          file.tasks[taskId] = { paths: all, since: current?.since ?? new Date().toISOString() };
+          save(file);
+        }
+        return { ok: true, paths: all };
+      }),
+    release: (taskId) =>
+      locked(() => {
+        const { file } = load();
+        const current = file.tasks[taskId];
+        if (!current) return [];
+        delete file.tasks[taskId];
+        save(file);
+        return current.paths;
+      }),
+    holderOf: async (path) => load().index.get(path),
+    list: async () =>
+      Object.entries(load().file.tasks)
+        .map(([taskId, c]) => ({ taskId, paths: [...c.paths], since: c.since }))
+        .sort((a, b) => (a.taskId < b.taskId ? -1 : a.taskId > b.taskId ? 1 : 0)),
+    snapshot: async () => new Map(load().index),
+  };
+}
+
+function emptyFile(): ClaimsFile {
+  return { schema_version: 1, tasks: {} };
+}
+
+function parse(text: string, path: string): ClaimsFile {
+  try {
+    const value = JSON.parse(text) as ClaimsFile;
+    if (value?.schema_version !== 1 || typeof value.tasks !== 'object' || value.tasks === null)
+      throw new Error('unexpected shape');
+    for (const claim of Object.values(value.tasks))
+      if (!Array.isArray(claim.paths)) throw new Error('a claim without paths');
+    return value;
+  } catch (error) {
+    throw new SwitchyardError(
+      'SY_STATE_CORRUPT',
+      `claim store ${path} cannot be read: ${(error as Error).message}`,
+      {
+        file: path,
+        cause: error,
+        hint: 'stop every dispatcher of this workspace, then repair the JSON or restore it from a backup',
+      },
+    );
+  }
+}
+
+/** Reads the claims of a state directory without creating anything (for dry runs). */
+export function readClaims(stateDir: string): ClaimRecord[] {
+  const path = join(stateDir, 'claims', CLAIMS_FILE);
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    return [];
+  }
+  return Object.entries(parse(text, path).tasks)
+    .map(([taskId, c]) => ({ taskId, paths: [...c.paths], since: c.since }))
+    .sort((a, b) => (a.taskId < b.taskId ? -1 : 1));
+}

@@ -1,0 +1,2 @@
+export * from './claim-store.js';
+export * from './file-mutex.js';

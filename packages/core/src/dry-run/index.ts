@@ -1,0 +1,2 @@
+export * from './plan-dry-run.js';
+export * from './report.js';

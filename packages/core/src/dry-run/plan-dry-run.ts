@@ -1,0 +1,212 @@
+import { relative } from 'node:path';
+import { admit } from '../admission/admit.js';
+import { writeSetCollisions } from '../admission/collisions.js';
+import type { ClaimRecord } from '../claims/claim-store.js';
+import type { Problem } from '../errors.js';
+import type { WorkspaceModel } from '../workspace/load.js';
+import {
+  DRY_RUN_SCHEMA_VERSION,
+  type DryRunReport,
+  type DryRunStage,
+  type DryRunTask,
+  toDryRunProblem,
+} from './report.js';
+
+/** The catalog as the dry run sees it; the CLI fills it from the resolved catalog. */
+export interface DryRunRouting {
+  valid: boolean;
+  source?: { kind: string; path?: string };
+  revision?: string;
+  /** Catalog problems (reported, and they make the dry run fail). */
+  problems: Problem[];
+  /** Target ids of the catalog (to check `target` pins and `--with`). */
+  targetIds: ReadonlySet<string>;
+  /** Stage names, in lifecycle order. */
+  stages: readonly string[];
+  /** Candidates of a route for a stage at an instant. */
+  select?: (
+    stage: string,
+    routeId: string,
+    at: Date,
+  ) => { candidates: string[]; window?: DryRunStage['window'] };
+}
+
+/** Input of {@link planDryRun}. */
+export interface DryRunInput {
+  model: WorkspaceModel;
+  routing: DryRunRouting;
+  taskGroup?: string;
+  maxParallel: number;
+  withTarget?: string;
+  retryBlocked?: boolean;
+  /** Held claims (read-only from the state dir). */
+  claims: readonly ClaimRecord[];
+  now: Date;
+}
+
+/** Builds the dry-run report: what a run would do now, and every problem. Launches nothing. */
+export function planDryRun(input: DryRunInput): DryRunReport {
+  const { model, routing } = input;
+  // A Set: a cycle's problem is attached to every member task but reported once.
+  const problems = new Set<Problem>([...routing.problems, ...model.problems]);
+  const push = (...ps: Problem[]) => {
+    for (const p of ps) problems.add(p);
+  };
+  const rel = (file: string | undefined) =>
+    file?.startsWith('/') ? relative(model.workspace, file) || '.' : file;
+  if (input.taskGroup !== undefined && !model.groups.includes(input.taskGroup))
+    push({
+      code: 'SY_USAGE',
+      message: `task group "${input.taskGroup}" does not exist`,
+      hint: `known groups: ${model.groups.join(', ') || '(none)'}`,
+      severity: 'error',
+    });
+  if (input.withTarget !== undefined && routing.valid && !routing.targetIds.has(input.withTarget))
+    push({
+      code: 'SY_USAGE',
+      message: `--with "${input.withTarget}" is not a catalog target`,
+      severity: 'error',
+    });
+  for (const task of model.tasks) {
+    push(...task.problems);
+    if (task.target !== undefined && routing.valid && !routing.targetIds.has(task.target)) {
+      const p: Problem = {
+        code: 'SY_PLAN_INVALID',
+        message: `target "${task.target}" is not a target of the catalog`,
+        file: task.planFile,
+        hint: 'use a target id from `switchyard catalog show`, or remove the pin',
+        severity: 'error',
+      };
+      task.problems.push(p);
+      push(p);
+      task.valid = false;
+    }
+  }
+  const inScope = (group: string) => input.taskGroup === undefined || group === input.taskGroup;
+  const admissionTasks = model.tasks.map((t) => ({
+    id: t.id,
+    writeSet: t.writeSet.flatMap((e) => (e.resolved ? [e.path, e.resolved] : [e.path])),
+    dependsOn: t.dependsOn.map((d) => d.id),
+  }));
+  const claims = new Map<string, string>();
+  for (const record of input.claims) for (const p of record.paths) claims.set(p, record.taskId);
+  const result = admit({
+    tasks: admissionTasks,
+    archivedComplete: new Set(
+      [...model.archived.values()].filter((a) => a.complete).map((a) => a.id),
+    ),
+    liveAttempts: new Set(),
+    invalid: new Set(model.tasks.filter((t) => !t.valid).map((t) => t.id)),
+    claims,
+    activeStages: 0,
+    maxParallel: input.maxParallel,
+    scope: new Set(model.tasks.filter((t) => inScope(t.group)).map((t) => t.id)),
+  });
+  const decisions = new Map(result.decisions.map((d) => [d.id, d]));
+  const collisions = writeSetCollisions(admissionTasks);
+  const serialized = new Map<string, Set<string>>();
+  for (const c of collisions)
+    for (const id of c.tasks) {
+      const set = serialized.get(id) ?? new Set<string>();
+      for (const other of c.tasks) if (other !== id) set.add(other);
+      serialized.set(id, set);
+    }
+  const tasks: DryRunTask[] = model.tasks.map((t) => {
+    const decision = decisions.get(t.id);
+    const stages: Record<string, DryRunStage> = {};
+    for (const stage of routing.stages) stages[stage] = stageFor(t.route, t.target, input, stage);
+    return {
+      id: t.id,
+      group: t.group,
+      plan: t.planFile,
+      plan_loop: t.planLoop,
+      in_scope: inScope(t.group),
+      valid: t.valid,
+      route: t.route ?? null,
+      target: t.target ?? null,
+      depends_on: t.dependsOn.map((d) => d.id),
+      status: decision?.status ?? 'invalid',
+      waiting_on: decision?.waitingOn ?? decision?.conflicts?.map((c) => c.holder) ?? [],
+      write_set: t.writeSet.map((e) => ({
+        path: e.path,
+        line: e.line,
+        ...(e.note ? { note: e.note } : {}),
+        ...(e.resolved ? { resolved: e.resolved } : {}),
+      })),
+      serialized_with: [...(serialized.get(t.id) ?? [])].sort(),
+      stages,
+      checklist: {
+        total: t.checklist.length,
+        checked: t.checklist.filter((c) => c.checked).length,
+      },
+      definition_of_done: t.definitionOfDone
+        ? {
+            command: t.definitionOfDone.command,
+            argv: t.definitionOfDone.argv,
+            assertion: t.definitionOfDone.assertion,
+          }
+        : null,
+      problems: t.problems.map((p) => toDryRunProblem({ ...p, file: rel(p.file) })),
+    };
+  });
+  const all = [...problems].map((p) => toDryRunProblem({ ...p, file: rel(p.file) }));
+  const scoped = tasks.filter((t) => t.in_scope);
+  return {
+    schema_version: DRY_RUN_SCHEMA_VERSION,
+    kind: 'switchyard.dry-run',
+    generated_at: input.now.toISOString(),
+    workspace: model.workspace,
+    options: {
+      task_group: input.taskGroup ?? null,
+      max_parallel: input.maxParallel,
+      with: input.withTarget ?? null,
+      retry_blocked: input.retryBlocked ?? false,
+    },
+    catalog: {
+      valid: routing.valid,
+      source: routing.source ?? null,
+      revision: routing.revision ?? null,
+    },
+    tasks,
+    archived: [...model.archived.values()]
+      .map((a) => ({ id: a.id, complete: a.complete }))
+      .sort((a, b) => (a.id < b.id ? -1 : 1)),
+    collisions,
+    claims: input.claims.map((c) => ({ task: c.taskId, paths: c.paths, since: c.since })),
+    admission: { admitted: result.admitted, active_stages: 0, max_parallel: input.maxParallel },
+    summary: {
+      tasks: tasks.length,
+      in_scope: scoped.length,
+      admitted: result.admitted.length,
+      waiting: scoped.filter((t) => t.status.startsWith('waiting')).length,
+      invalid: scoped.filter((t) => !t.valid).length,
+      errors: all.filter((p) => p.severity === 'error').length,
+      warnings: all.filter((p) => p.severity === 'warning').length,
+    },
+    problems: all,
+  };
+}
+
+function stageFor(
+  route: string | undefined,
+  pin: string | undefined,
+  input: DryRunInput,
+  stage: string,
+): DryRunStage {
+  const routed =
+    route && input.routing.valid && input.routing.select
+      ? input.routing.select(stage, route, input.now)
+      : undefined;
+  const candidates = routed?.candidates ?? [];
+  const out: DryRunStage = pin
+    ? { selected: pin, selected_by: 'pin', candidates }
+    : input.withTarget
+      ? { selected: input.withTarget, selected_by: 'with', candidates }
+      : {
+          selected: candidates[0] ?? null,
+          selected_by: candidates[0] ? 'route' : 'none',
+          candidates,
+        };
+  if (routed?.window) out.window = routed.window;
+  return out;
+}

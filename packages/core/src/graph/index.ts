@@ -1,0 +1,2 @@
+export * from './closure.js';
+export * from './task-graph.js';

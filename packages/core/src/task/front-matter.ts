@@ -1,0 +1,151 @@
+import { isMap, isScalar, isSeq, LineCounter, parseDocument } from 'yaml';
+import { ROUTE_IDS } from '../catalog/constants.js';
+import type { Problem } from '../errors.js';
+import type { PlanFrontMatter } from './types.js';
+
+/** The front matter keys a PLAN may use; any other key is an error (a typo must not drop a dependency). */
+export const FRONT_MATTER_KEYS = ['route', 'depends_on', 'target', 'max_plan_loops'] as const;
+
+const ROUTES = new Set<string>(ROUTE_IDS);
+
+/** A PLAN split into its front matter text and a body whose line numbers match the file. */
+export interface SplitPlan {
+  /** YAML text between the `---` lines, or undefined when there is none. */
+  yaml: string | undefined;
+  /** The body, with the front matter lines blanked so node lines equal file lines. */
+  body: string;
+  /** Line of the closing `---` (0 when there is no front matter). */
+  endLine: number;
+  /** Set when an opening `---` has no closing line. */
+  unterminated: boolean;
+}
+
+/** Splits `---` front matter off a PLAN source. */
+export function splitFrontMatter(source: string): SplitPlan {
+  const text = source.startsWith('\uFEFF') ? source.slice(1) : source;
+  if (!/^---[ \t]*\r?\n/.test(text))
+    return { yaml: undefined, body: text, endLine: 0, unterminated: false };
+  const lines = text.split('\n');
+  for (let i = 1; i < lines.length; i++) {
+    if (/^(---|\.\.\.)[ \t]*\r?$/.test(lines[i] ?? '')) {
+      return {
+        yaml: lines.slice(1, i).join('\n'),
+        body: '\n'.repeat(i + 1) + lines.slice(i + 1).join('\n'),
+        endLine: i + 1,
+        unterminated: false,
+      };
+    }
+  }
+  return { yaml: undefined, body: text, endLine: 0, unterminated: true };
+}
+
+/**
+ * Parses and validates the YAML front matter. `required` is true for `PLAN.md` (route
+ * required); follow-up plans may omit it. Every problem is collected.
+ */
+export function parseFrontMatter(
+  yaml: string | undefined,
+  file: string,
+  required: boolean,
+): { frontMatter: PlanFrontMatter; problems: Problem[] } {
+  const frontMatter: PlanFrontMatter = { dependsOn: [], lines: {} };
+  const problems: Problem[] = [];
+  const err = (message: string, line: number | undefined, hint?: string) =>
+    problems.push({ code: 'SY_PLAN_INVALID', message, file, line, hint, severity: 'error' });
+  if (yaml === undefined) {
+    if (required)
+      err(
+        'missing YAML front matter with a `route`',
+        1,
+        'start the file with `---`, `route: local-G01`, `---`',
+      );
+    return { frontMatter, problems };
+  }
+  const counter = new LineCounter();
+  const doc = parseDocument(yaml, { lineCounter: counter, uniqueKeys: true });
+  // +1: the YAML starts on line 2 of the file, after the opening `---`.
+  const lineOf = (node: unknown) => {
+    const range = (node as { range?: [number, number, number] } | null)?.range;
+    return range ? counter.linePos(range[0]).line + 1 : undefined;
+  };
+  for (const e of doc.errors)
+    err(`front matter: ${e.message.split('\n')[0]}`, (e.linePos?.[0]?.line ?? 0) + 1);
+  if (doc.errors.length > 0) return { frontMatter, problems };
+  const root = doc.contents;
+  if (root === null || (isScalar(root) && (root.value === null || root.value === ''))) {
+    if (required)
+      err(
+        'front matter is empty; `route` is required',
+        2,
+        'add `route: local-G01` (or another route id)',
+      );
+    return { frontMatter, problems };
+  }
+  if (!isMap(root)) {
+    err('front matter must be a YAML mapping', lineOf(root));
+    return { frontMatter, problems };
+  }
+  for (const pair of root.items) {
+    const key = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
+    const line = lineOf(pair.key);
+    const value = pair.value;
+    switch (key) {
+      case 'route': {
+        frontMatter.lines.route = line;
+        const v = isScalar(value) ? value.value : undefined;
+        if (typeof v !== 'string' || !ROUTES.has(v))
+          err(
+            `route ${JSON.stringify(v ?? null)} is not a route id`,
+            line,
+            `use one of local-G01…local-G10, cloud-G01…cloud-G10`,
+          );
+        else frontMatter.route = v;
+        break;
+      }
+      case 'depends_on': {
+        frontMatter.lines.depends_on = line;
+        if (value === null || (isScalar(value) && value.value === null)) break;
+        if (!isSeq(value)) {
+          err(
+            'depends_on must be a list',
+            line,
+            'write `depends_on: [other-task, other-group/task]`',
+          );
+          break;
+        }
+        for (const item of value.items) {
+          const v = isScalar(item) ? item.value : undefined;
+          if (typeof v !== 'string' || v.trim() === '')
+            err('depends_on entries must be non-empty strings', lineOf(item) ?? line);
+          else frontMatter.dependsOn.push({ raw: v.trim(), line: lineOf(item) ?? line });
+        }
+        break;
+      }
+      case 'target': {
+        frontMatter.lines.target = line;
+        const v = isScalar(value) ? value.value : undefined;
+        if (typeof v !== 'string' || v.trim() === '')
+          err('target must be a catalog target id (string)', line);
+        else frontMatter.target = v.trim();
+        break;
+      }
+      case 'max_plan_loops': {
+        frontMatter.lines.max_plan_loops = line;
+        const v = isScalar(value) ? value.value : undefined;
+        if (typeof v !== 'number' || !Number.isInteger(v) || v < 1)
+          err('max_plan_loops must be a positive integer', line, 'e.g. `max_plan_loops: 3`');
+        else frontMatter.maxPlanLoops = v;
+        break;
+      }
+      default:
+        err(
+          `unknown front matter key "${key}"`,
+          line,
+          `allowed keys: ${FRONT_MATTER_KEYS.join(', ')}`,
+        );
+    }
+  }
+  if (required && frontMatter.route === undefined && frontMatter.lines.route === undefined)
+    err('front matter has no `route`', 1, 'add `route: local-G01` (or another route id)');
+  return { frontMatter, problems };
+}

@@ -1,0 +1,84 @@
+import type { Problem } from '../errors.js';
+
+/** A task id: `<group>/<task>`, the folder names under `agent-task/`. */
+export type TaskId = string;
+
+/** A dependency as written in `depends_on`, resolved to a task id. */
+export interface DependencyRef {
+  /** As written: `task` (same group) or `group/task`. */
+  raw: string;
+  /** The resolved task id `<group>/<task>`. */
+  id: TaskId;
+  /** Line of the entry in the PLAN file. */
+  line?: number;
+}
+
+/** The validated YAML front matter of a PLAN file. */
+export interface PlanFrontMatter {
+  /** Route id (`local-G01`…`cloud-G10`); required in `PLAN.md`. */
+  route?: string;
+  /** Dependencies, as written (resolve with the task's group). */
+  dependsOn: { raw: string; line?: number }[];
+  /** Optional pin to one catalog target id for every stage of the task. */
+  target?: string;
+  /** Optional cap on plan loops (positive integer). */
+  maxPlanLoops?: number;
+  /** Line of each key, for messages. */
+  lines: Partial<Record<'route' | 'depends_on' | 'target' | 'max_plan_loops', number>>;
+}
+
+/** One entry of the Modified Files Summary. */
+export interface WriteSetEntry {
+  /** Canonical path: normalized, workspace-relative, POSIX separators, case as written. */
+  path: string;
+  /** The entry text as written in the list item. */
+  raw: string;
+  /** Text after the path (e.g. `— new file`), if any. */
+  note?: string;
+  /** Line of the list item. */
+  line: number;
+  /** Workspace-relative real path when a symlink inside the workspace makes it differ. */
+  resolved?: string;
+}
+
+/** One `- [ ]` / `- [x]` item of the Implementation Checklist. */
+export interface ChecklistItem {
+  checked: boolean;
+  /** Item text without the checkbox. */
+  text: string;
+  line: number;
+}
+
+/** What the Definition of Done asserts about the command's result. */
+export type DoneAssertion =
+  | { kind: 'exit-code'; code: number }
+  | { kind: 'stdout-contains'; text: string }
+  | { kind: 'stdout-matches'; pattern: string };
+
+/** The optional `## Definition of Done`: a command (argv, run without a shell) and an assertion. */
+export interface DefinitionOfDone {
+  /** The command as argv; run in the workspace, without a shell. */
+  argv: string[];
+  /** The command as written. */
+  command: string;
+  assertion: DoneAssertion;
+  line: number;
+}
+
+/** A level-2 section of the plan body. */
+export interface PlanSection {
+  /** Heading text as written. */
+  heading: string;
+  line: number;
+}
+
+/** A parsed PLAN file. `problems` lists every error and warning; the rest is best effort. */
+export interface ParsedPlan {
+  file: string;
+  frontMatter: PlanFrontMatter;
+  sections: PlanSection[];
+  writeSet: WriteSetEntry[];
+  checklist: ChecklistItem[];
+  definitionOfDone?: DefinitionOfDone;
+  problems: Problem[];
+}

@@ -1,0 +1,182 @@
+import { lstatSync, readlinkSync, realpathSync, statSync } from 'node:fs';
+import { dirname, isAbsolute, join, posix, relative, resolve, sep } from 'node:path';
+import picomatch from 'picomatch';
+
+/** Top-level folders a write set may never touch: git internals and the task tree itself. */
+export const FORBIDDEN_ROOTS = ['.git', 'agent-task'] as const;
+
+/** A canonical write-set path, or why the entry is refused. */
+export type WriteSetPathResult =
+  | { ok: true; path: string; resolved?: string }
+  | { ok: false; message: string; hint: string };
+
+/**
+ * Resolves write-set paths against one workspace. Keeps a cache of directory real paths so
+ * checking many entries costs one `realpath` per distinct directory, not per entry.
+ */
+export class WriteSetResolver {
+  readonly workspaceReal: string;
+  readonly #dirs = new Map<
+    string,
+    { real: string; exists: boolean } | { message: string; hint: string }
+  >();
+
+  constructor(workspace: string) {
+    this.workspaceReal = realpathSync.native(workspace);
+    this.#dirs.set('', { real: this.workspaceReal, exists: true });
+  }
+
+  /** Checks one entry (already stripped of backticks and notes) and returns its canonical form. */
+  check(raw: string): WriteSetPathResult {
+    const entry = raw.trim();
+    if (entry === '')
+      return refuse(
+        'empty write-set entry',
+        'write one workspace-relative file path per list item',
+      );
+    if (entry.includes('\\'))
+      return refuse(`"${entry}" uses backslashes`, 'use forward slashes: `src/app/main.ts`');
+    if (isAbsolute(entry) || /^[A-Za-z]:[\\/]/.test(entry) || entry.startsWith('~'))
+      return refuse(
+        `"${entry}" is absolute`,
+        'write the path relative to the workspace root, e.g. `src/main.ts`',
+      );
+    if (entry.endsWith('/'))
+      return refuse(
+        `"${entry}" is a directory (trailing slash)`,
+        'list each file to modify, not its folder',
+      );
+    const normalized = posix.normalize(entry);
+    if (normalized === '..' || normalized.startsWith('../'))
+      return refuse(
+        `"${entry}" escapes the workspace with ".."`,
+        'list only files inside the workspace',
+      );
+    if (normalized === '.' || normalized === '')
+      return refuse(
+        `"${entry}" is the workspace root`,
+        'list the files to modify, not the workspace',
+      );
+    if (isForbidden(normalized))
+      return refuse(
+        `"${entry}" is under ${normalized.split('/')[0]}/`,
+        'write sets may not touch .git/ or agent-task/',
+      );
+    const located = this.#locate(normalized);
+    if (!located.ok) return located;
+    // A literal file named like a glob (e.g. `app/[id].tsx`) is fine once it exists.
+    if (picomatch.scan(entry).isGlob && !located.existsAsFile)
+      return refuse(
+        `"${entry}" is a glob pattern`,
+        'list concrete file paths; a write set has no wildcards',
+      );
+    const resolvedRel = relative(this.workspaceReal, located.real).split(sep).join('/');
+    if (resolvedRel !== normalized && isForbidden(resolvedRel))
+      return refuse(
+        `"${entry}" resolves to ${resolvedRel}`,
+        'write sets may not touch .git/ or agent-task/',
+      );
+    return resolvedRel === normalized
+      ? { ok: true, path: normalized }
+      : { ok: true, path: normalized, resolved: resolvedRel };
+  }
+
+  #locate(
+    rel: string,
+  ):
+    | { ok: true; real: string; existsAsFile: boolean }
+    | { ok: false; message: string; hint: string } {
+    const parent = this.#dir(posix.dirname(rel) === '.' ? '' : posix.dirname(rel));
+    if ('message' in parent) return { ok: false, ...parent };
+    const leaf = join(parent.real, posix.basename(rel));
+    let real = leaf;
+    let existsAsFile = false;
+    if (parent.exists) {
+      let link = false;
+      try {
+        link = lstatSync(leaf).isSymbolicLink();
+        real = link ? realpathSync.native(leaf) : leaf;
+        const stat = statSync(real);
+        if (stat.isDirectory())
+          return {
+            ok: false,
+            message: `"${rel}" is a directory`,
+            hint: 'list each file to modify, not its folder',
+          };
+        existsAsFile = true;
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === 'ENOTDIR')
+          return { ok: false, message: `a parent of "${rel}" is a file`, hint: 'fix the path' };
+        // A dangling symlink: the file would be created at its target.
+        if (link) real = resolve(dirname(leaf), readlinkSync(leaf));
+      }
+    }
+    if (real === this.workspaceReal)
+      return {
+        ok: false,
+        message: `"${rel}" resolves to the workspace root`,
+        hint: 'list files, not the workspace',
+      };
+    if (!real.startsWith(this.workspaceReal + sep))
+      return {
+        ok: false,
+        message: `"${rel}" resolves to ${real}, outside the workspace (symlink)`,
+        hint: 'list files whose real path stays inside the workspace',
+      };
+    return { ok: true, real, existsAsFile };
+  }
+
+  #dir(rel: string): { real: string; exists: boolean } | { message: string; hint: string } {
+    const cached = this.#dirs.get(rel);
+    if (cached) return cached;
+    const parentRel = posix.dirname(rel) === '.' ? '' : posix.dirname(rel);
+    const parent = this.#dir(parentRel);
+    if ('message' in parent) return parent;
+    const path = join(parent.real, posix.basename(rel));
+    let result: { real: string; exists: boolean } | { message: string; hint: string };
+    if (!parent.exists) result = { real: path, exists: false };
+    else {
+      try {
+        const real = realpathSync.native(path);
+        result = statSync(real).isDirectory()
+          ? { real, exists: true }
+          : { message: `a parent of "${rel}/…" is a file`, hint: 'fix the path' };
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code === 'ENOTDIR')
+          result = { message: `a parent of "${rel}" is a file`, hint: 'fix the path' };
+        else result = { real: danglingTarget(path) ?? path, exists: false };
+      }
+    }
+    if (
+      'real' in result &&
+      !(result.real === this.workspaceReal || result.real.startsWith(this.workspaceReal + sep))
+    )
+      result = {
+        message: `"${rel}/" resolves to ${result.real}, outside the workspace (symlink)`,
+        hint: 'keep write sets inside the workspace',
+      };
+    this.#dirs.set(rel, result);
+    return result;
+  }
+}
+
+function danglingTarget(path: string): string | undefined {
+  try {
+    return lstatSync(path).isSymbolicLink()
+      ? resolve(dirname(path), readlinkSync(path))
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function isForbidden(rel: string): boolean {
+  const first = rel.split('/')[0]?.toLowerCase();
+  return FORBIDDEN_ROOTS.some((root) => root === first);
+}
+
+function refuse(message: string, hint: string): WriteSetPathResult {
+  return { ok: false, message, hint };
+}

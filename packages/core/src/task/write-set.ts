@@ -1,0 +1,97 @@
+import type { Problem } from '../errors.js';
+import { lineOf, listItems, type MdAnyNode, type MdSection, sourceOf } from './markdown.js';
+import type { WriteSetEntry } from './types.js';
+import type { WriteSetResolver } from './write-set-path.js';
+
+/**
+ * Splits one list item into path and trailing note. A path in backticks may contain spaces
+ * (`` `docs/My File.md` — rename``); otherwise the path is the first word and a trailing
+ * `:` or `,` is dropped (`src/a.ts: add the flag`). A leading `[ ]`/`[x]` checkbox is ignored.
+ */
+export function splitEntry(
+  item: MdAnyNode,
+  source: string,
+): { raw: string; path: string; note?: string } {
+  const paragraph = item.children?.find((c) => c.type === 'paragraph');
+  if (!paragraph) return { raw: '', path: '' };
+  const raw = sourceOf(paragraph, source).replace(/\s+/g, ' ').trim();
+  const first = paragraph.children?.[0];
+  if (first?.type === 'inlineCode' && typeof first.value === 'string') {
+    const note = raw
+      .slice(raw.indexOf('`', raw.indexOf(first.value) + first.value.length) + 1)
+      .trim();
+    return note ? { raw, path: first.value, note } : { raw, path: first.value };
+  }
+  const text = raw.replace(/^\[[ xX]\]\s+/, '');
+  const space = text.indexOf(' ');
+  const word = space < 0 ? text : text.slice(0, space);
+  const path = word.replace(/[:,;]$/, '').replace(/^`+|`+$/g, '');
+  const note = space < 0 ? '' : text.slice(space + 1).trim();
+  return note ? { raw, path, note } : { raw, path };
+}
+
+/** Reads and canonicalizes the write set of a section; every bad entry is a problem. */
+export function readWriteSet(
+  section: MdSection,
+  source: string,
+  file: string,
+  resolver: WriteSetResolver | undefined,
+): { entries: WriteSetEntry[]; problems: Problem[] } {
+  const problems: Problem[] = [];
+  const entries: WriteSetEntry[] = [];
+  const seen = new Map<string, number>();
+  const items = listItems(section.nodes);
+  if (items.length === 0) {
+    problems.push({
+      code: 'SY_PLAN_INVALID',
+      message: `"## ${section.heading}" lists no files`,
+      file,
+      line: section.line,
+      hint: 'list each file the task modifies as `- path/to/file.ext`',
+      severity: 'error',
+    });
+    return { entries, problems };
+  }
+  for (const item of items) {
+    const line = lineOf(item);
+    const { raw, path, note } = splitEntry(item, source);
+    const checked = resolver
+      ? resolver.check(path)
+      : path.trim() === ''
+        ? {
+            ok: false as const,
+            message: 'empty write-set entry',
+            hint: 'write one file path per list item',
+          }
+        : { ok: true as const, path: path.trim() };
+    if (!checked.ok) {
+      problems.push({
+        code: 'SY_PLAN_INVALID',
+        message: checked.message,
+        file,
+        line,
+        hint: checked.hint,
+        severity: 'error',
+      });
+      continue;
+    }
+    const previous = seen.get(checked.path);
+    if (previous !== undefined) {
+      problems.push({
+        code: 'SY_PLAN_INVALID',
+        message: `"${checked.path}" is listed twice (first on line ${previous})`,
+        file,
+        line,
+        hint: 'list each file once',
+        severity: 'warning',
+      });
+      continue;
+    }
+    seen.set(checked.path, line);
+    const entry: WriteSetEntry = { path: checked.path, raw, line };
+    if (note) entry.note = note;
+    if ('resolved' in checked && checked.resolved) entry.resolved = checked.resolved;
+    entries.push(entry);
+  }
+  return { entries, problems };
+}

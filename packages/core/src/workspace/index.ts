@@ -1,0 +1,3 @@
+export * from './load.js';
+export * from './paths.js';
+export * from './scan.js';

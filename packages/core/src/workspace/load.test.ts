@@ -1,0 +1,117 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { loadWorkspace } from './load.js';
+import { planLoopOf, reviewLoopOf, stateDir } from './paths.js';
+
+let ws: string;
+const write = (rel: string, text: string) => {
+  mkdirSync(dirname(join(ws, rel)), { recursive: true });
+  writeFileSync(join(ws, rel), text);
+};
+const plan = (route: string, files: string[], deps: string[] = [], extra = '') =>
+  `---\nroute: ${route}\n${deps.length ? `depends_on: [${deps.join(', ')}]\n` : ''}${extra}---\n## Modified Files Summary\n\n${files.map((f) => `- ${f}`).join('\n')}\n\n## Implementation Checklist\n\n- [ ] do it\n`;
+
+beforeEach(() => {
+  ws = mkdtempSync(join(tmpdir(), 'sy-load-'));
+});
+afterEach(() => rmSync(ws, { recursive: true, force: true }));
+
+describe('loadWorkspace', () => {
+  it('reads every group, follow-up plans, the archive and reserved names', () => {
+    write(
+      'agent-task/api/add-flag/PLAN.md',
+      plan('cloud-G01', ['src/flag.ts'], ['db/schema', 'old/done']),
+    );
+    write(
+      'agent-task/api/add-flag/PLAN-2.md',
+      '## Modified Files Summary\n\n- src/flag.test.ts\n\n## Implementation Checklist\n\n- [x] fix\n',
+    );
+    write('agent-task/api/add-flag/CODE_REVIEW-1.md', 'Verdict: CHANGES_REQUESTED\n');
+    write('agent-task/db/schema/PLAN.md', plan('local-G02', ['db/schema.sql']));
+    write('agent-task/archive/old/done/complete.log', 'ok\n');
+    write('agent-task/archive/old/half/PLAN.md', 'x');
+    write('agent-task/.switchyard/claims/claims.json', '{}');
+    write('agent-task/.hidden/x/PLAN.md', 'not a task');
+    write('agent-task/api/WORK_LOG.md', 'rows');
+    const model = loadWorkspace(ws);
+    expect(model.groups).toEqual(['api', 'db']);
+    expect(model.tasks.map((t) => t.id)).toEqual(['api/add-flag', 'db/schema']);
+    const task = model.tasks[0];
+    expect(task).toMatchObject({
+      planLoop: 2,
+      planLoops: [1, 2],
+      reviewLoops: [1],
+      route: 'cloud-G01',
+      valid: true,
+    });
+    expect(task?.writeSet.map((e) => e.path)).toEqual(['src/flag.ts', 'src/flag.test.ts']);
+    expect(task?.checklist).toEqual([{ checked: true, text: 'fix', line: 7 }]);
+    expect(task?.dependsOn.map((d) => d.id)).toEqual(['db/schema', 'old/done']);
+    expect([...model.archived.values()]).toEqual([
+      { id: 'old/done', dir: join(ws, 'agent-task/archive/old/done'), complete: true },
+      { id: 'old/half', dir: join(ws, 'agent-task/archive/old/half'), complete: false },
+    ]);
+    expect(model.problems.map((p) => [p.severity, p.message])).toEqual([
+      ['warning', 'archived task old/half has no complete.log; it does not count as complete'],
+    ]);
+  });
+
+  it('marks tasks with unknown dependencies, cycles or bad plans invalid, others stay valid', () => {
+    write('agent-task/g/a/PLAN.md', plan('local-G01', ['a.ts'], ['b']));
+    write('agent-task/g/b/PLAN.md', plan('local-G01', ['b.ts'], ['a']));
+    write('agent-task/g/c/PLAN.md', plan('local-G01', ['c.ts'], ['nope']));
+    write('agent-task/g/d/PLAN.md', plan('local-G01', ['../escape.ts']));
+    write('agent-task/g/e/PLAN.md', plan('local-G01', ['e.ts']));
+    write('agent-task/g/f/notes.md', 'no plan here');
+    const model = loadWorkspace(ws);
+    expect(Object.fromEntries(model.tasks.map((t) => [t.id, t.valid]))).toEqual({
+      'g/a': false,
+      'g/b': false,
+      'g/c': false,
+      'g/d': false,
+      'g/e': true,
+      'g/f': false,
+    });
+    expect(model.tasks.find((t) => t.id === 'g/a')?.problems.map((p) => p.message)).toEqual([
+      'dependency cycle: g/a -> g/b -> g/a',
+    ]);
+    expect(
+      model.tasks.find((t) => t.id === 'g/c')?.problems.map((p) => [p.file, p.line, p.message]),
+    ).toEqual([['agent-task/g/c/PLAN.md', 3, 'task g/c depends on unknown task g/nope']]);
+    expect(model.tasks.find((t) => t.id === 'g/f')?.problems.map((p) => p.message)).toEqual([
+      'task g/f has no PLAN.md',
+    ]);
+  });
+
+  it('refuses a follow-up plan that changes the route', () => {
+    write('agent-task/g/a/PLAN.md', plan('local-G01', ['a.ts']));
+    write('agent-task/g/a/PLAN-2.md', plan('cloud-G01', ['a.ts']));
+    const task = loadWorkspace(ws).tasks[0];
+    expect(task?.valid).toBe(false);
+    expect(task?.problems.map((p) => [p.file, p.line, p.message])).toEqual([
+      ['agent-task/g/a/PLAN-2.md', 2, 'route "cloud-G01" differs from PLAN.md ("local-G01")'],
+    ]);
+  });
+
+  it('reports a workspace without agent-task/', () => {
+    expect(loadWorkspace(ws).problems.map((p) => p.message)).toEqual([
+      `no agent-task/ folder in ${ws}`,
+    ]);
+  });
+});
+
+describe('paths', () => {
+  it('names plan and review loops and the state dir', () => {
+    expect(
+      ['PLAN.md', 'PLAN-2.md', 'PLAN-10.md', 'PLAN-1.md', 'PLAN-02.md', 'plan.md'].map(planLoopOf),
+    ).toEqual([1, 2, 10, undefined, undefined, undefined]);
+    expect(['CODE_REVIEW-1.md', 'CODE_REVIEW-0.md', 'CODE_REVIEW.md'].map(reviewLoopOf)).toEqual([
+      1,
+      undefined,
+      undefined,
+    ]);
+    expect(stateDir('/w')).toBe('/w/agent-task/.switchyard');
+  });
+});

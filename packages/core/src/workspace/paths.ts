@@ -1,0 +1,56 @@
+import { join } from 'node:path';
+import type { TaskId } from '../task/types.js';
+
+/** The task tree under the workspace root. */
+export const AGENT_TASK_DIR = 'agent-task';
+/** Archive group name: `agent-task/archive/<group>/<task>/`. */
+export const ARCHIVE_DIR = 'archive';
+/** Dispatcher state directory name: `agent-task/.switchyard/`. */
+export const STATE_DIR = '.switchyard';
+/** File that marks an archived task as complete. */
+export const COMPLETE_LOG = 'complete.log';
+/** The first plan of a task; follow-ups are `PLAN-2.md`, `PLAN-3.md`, … */
+export const PLAN_FILE = 'PLAN.md';
+
+/** `<workspace>/agent-task`. */
+export function agentTaskDir(workspace: string): string {
+  return join(workspace, AGENT_TASK_DIR);
+}
+
+/** `<workspace>/agent-task/.switchyard`: all dispatcher state (claims, attempts, events). */
+export function stateDir(workspace: string): string {
+  return join(workspace, AGENT_TASK_DIR, STATE_DIR);
+}
+
+/** `<workspace>/agent-task/<group>/<task>`. */
+export function taskDir(workspace: string, id: TaskId): string {
+  return join(workspace, AGENT_TASK_DIR, id);
+}
+
+/** `<workspace>/agent-task/archive/<group>/<task>`. */
+export function archivedTaskDir(workspace: string, id: TaskId): string {
+  return join(workspace, AGENT_TASK_DIR, ARCHIVE_DIR, id);
+}
+
+/** File name of plan loop `n` (1 = `PLAN.md`). */
+export function planFileName(loop: number): string {
+  return loop <= 1 ? PLAN_FILE : `PLAN-${loop}.md`;
+}
+
+/** File name of the review of plan loop `n`. */
+export function reviewFileName(loop: number): string {
+  return `CODE_REVIEW-${loop}.md`;
+}
+
+/** The plan loop of a plan file name (`PLAN.md` = 1, `PLAN-3.md` = 3), or undefined. */
+export function planLoopOf(name: string): number | undefined {
+  if (name === PLAN_FILE) return 1;
+  const m = /^PLAN-([1-9]\d*)\.md$/.exec(name);
+  return m && Number(m[1]) >= 2 ? Number(m[1]) : undefined;
+}
+
+/** The loop number of a review file name (`CODE_REVIEW-2.md` = 2), or undefined. */
+export function reviewLoopOf(name: string): number | undefined {
+  const m = /^CODE_REVIEW-([1-9]\d*)\.md$/.exec(name);
+  return m ? Number(m[1]) : undefined;
+}

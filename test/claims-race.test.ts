@@ -1,0 +1,103 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openClaimStore } from '../packages/core/src/claims/claim-store.js';
+
+const fixtures = join(import.meta.dirname, 'fixtures');
+const hooks = join(fixtures, 'ts-hooks.mjs');
+
+/** Runs a fixture script as a real Node 24 process; resolves with stdout when it ends. */
+function run(
+  script: string,
+  args: string[],
+  untilLine?: string,
+): Promise<{ stdout: string; code: number | null; signal: string | null; pid: number }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', hooks, join(fixtures, script), ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => {
+      stdout += d;
+      if (untilLine && stdout.includes(untilLine))
+        resolve({ stdout, code: null, signal: null, pid: child.pid ?? 0 });
+    });
+    child.stderr.on('data', (d) => {
+      stderr += d;
+    });
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      if (code !== 0 && signal === null) reject(new Error(`${script} exited ${code}: ${stderr}`));
+      resolve({ stdout, code, signal, pid: child.pid ?? 0 });
+    });
+  });
+}
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'sy-claims-'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('claim store across real processes', () => {
+  it('never lets two racing processes hold intersecting write sets', async () => {
+    const occ = join(dir, 'occupied');
+    mkdirSync(occ);
+    const state = join(dir, 'state');
+    const racers = await Promise.all(
+      ['1', '2', '3', '4'].map((r) => run('claims/hammer.mjs', [state, occ, r, '60'])),
+    );
+    const summaries = racers.map(
+      (r) => JSON.parse(r.stdout) as { claimed: number; conflicts: number; violations: string[] },
+    );
+    expect(summaries.flatMap((s) => s.violations)).toEqual([]);
+    // The race really happened: every racer won some claims and lost some to the others.
+    for (const s of summaries) expect(s.claimed).toBeGreaterThan(0);
+    expect(summaries.reduce((n, s) => n + s.conflicts, 0)).toBeGreaterThan(0);
+    const store = await openClaimStore(state);
+    expect(await store.list()).toEqual([]);
+    expect(readdirSync(join(state, 'claims')).sort()).toEqual(['claims.json']);
+  }, 120_000);
+
+  it('keeps claims taken by a process that was SIGKILLed (they survive crashes)', async () => {
+    const state = join(dir, 'state');
+    const result = await run('claims/crash-holding.mjs', [state, 'claims-crash']);
+    expect(result.signal).toBe('SIGKILL');
+    const store = await openClaimStore(state);
+    expect(await store.holderOf('src/held.ts')).toBe('g/crashed');
+    expect(await store.tryClaim('g/next', ['src/other.ts', 'src/free.ts'])).toEqual({
+      ok: false,
+      conflicts: [{ path: 'src/other.ts', holder: 'g/crashed' }],
+    });
+    // all or none: the free path was not taken either
+    expect(await store.holderOf('src/free.ts')).toBeUndefined();
+  }, 60_000);
+
+  it('recovers the store mutex left by a SIGKILLed holder', async () => {
+    const state = join(dir, 'state');
+    await run('claims/crash-holding.mjs', [state, 'mutex-crash']);
+    expect(existsSync(join(state, 'claims', 'claims.lock'))).toBe(true);
+    const store = await openClaimStore(state, { timeoutMs: 5_000 });
+    expect(await store.tryClaim('g/a', ['x.ts'])).toEqual({ ok: true, paths: ['x.ts'] });
+    expect(existsSync(join(state, 'claims', 'claims.lock'))).toBe(false);
+  }, 60_000);
+
+  it('waits for a live holder and then fails with SY_LOCK_HELD naming it', async () => {
+    const state = join(dir, 'state');
+    const holder = await run('claims/crash-holding.mjs', [state, 'mutex-hold'], 'ready');
+    try {
+      const store = await openClaimStore(state, { timeoutMs: 300 });
+      await expect(store.tryClaim('g/a', ['x.ts'])).rejects.toMatchObject({
+        code: 'SY_LOCK_HELD',
+        message: expect.stringContaining(`"pid":${holder.pid}`),
+      });
+    } finally {
+      process.kill(holder.pid, 'SIGKILL');
+    }
+    const lock = readFileSync(join(state, 'claims', 'claims.lock'), 'utf8');
+    expect(JSON.parse(lock).pid).toBe(holder.pid);
+  }, 60_000);
+});
