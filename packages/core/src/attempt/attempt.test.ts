@@ -7,6 +7,7 @@ import { attemptEnvironment, PROCESS_MARKER_VAR } from './environment.js';
 import { formatHeartbeat, readLastHeartbeat } from './heartbeat.js';
 import { attemptPaths } from './layout.js';
 import { readLocator, writeLocator } from './locator.js';
+import { recordClassification } from './record-classification.js';
 import { frameHeader, readStreamLog, scanStreamLog } from './stream-log.js';
 import { fillTemplate } from './template.js';
 import { sameWorkspace, workspaceIdentity } from './workspace-identity.js';
@@ -140,5 +141,43 @@ describe('locator and heartbeat', () => {
     appendFileSync(file, formatHeartbeat(beat) + formatHeartbeat({ ...beat, stdoutBytes: 20 }));
     appendFileSync(file, '{"at":"2026');
     expect((await readLastHeartbeat(file))?.stdoutBytes).toBe(20);
+  });
+});
+
+describe('recordClassification', () => {
+  it('stores the verdict with its exact evidence lines', async () => {
+    const dir = tmp();
+    await writeLocator(dir, {
+      schemaVersion: 1,
+      attemptId: 'a2',
+      taskId: 'g/t',
+      role: 'review',
+      planLoop: 1,
+      targetId: 't',
+      agent: 'a',
+      model: 'm',
+      executionClass: 'local_model',
+      runtime: { command: ['x'], argv: ['x'], outputFormat: 'text' },
+      catalog: { source: 'bundled', revision: 'r' },
+      process: { pid: 9, markerName: PROCESS_MARKER_VAR, marker: 'a2', pgid: 9 },
+      workspace: await workspaceIdentity(dir),
+      startedAt: new Date().toISOString(),
+      result: 'running',
+    });
+    const line = 'API Error: 429 rate limited';
+    const locator = await recordClassification(dir, {
+      class: 'provider-quota',
+      confidence: 'certain',
+      evidence: [line],
+      classifier: 'x',
+      retryAfter: '2026-01-01T10:00:00.000Z',
+    });
+    expect(await readLocator(dir)).toEqual(locator);
+    expect(locator).toMatchObject({
+      result: 'failure',
+      failureClass: 'provider-quota',
+      evidence: [line],
+      retryAfter: '2026-01-01T10:00:00.000Z',
+    });
   });
 });

@@ -1,0 +1,198 @@
+import {
+  type EndedBy,
+  EvidenceCollector,
+  isSameProcessAlive,
+  type OutputFormat,
+  type ProgressCounters,
+  type StreamName,
+  type TerminalEvidence,
+  type TranscriptPlugin,
+} from '@switchyard/core';
+import { EvidenceFiles } from './evidence-files.js';
+import { FileTail } from './file-tail.js';
+import type { AttemptHooks } from './hooks.js';
+
+export interface MonitorOptions {
+  dir: string;
+  paths: { stdoutRaw: string; stderrRaw: string };
+  agent: string;
+  outputFormat: OutputFormat;
+  pid: number;
+  startToken: string | undefined;
+  stallTimeoutMs: number;
+  retryLoopTimeoutMs: number;
+  pollIntervalMs: number;
+  heartbeatIntervalMs: number;
+  isRetryLine?: (line: string) => boolean;
+  transcript?: TranscriptPlugin;
+  hooks: AttemptHooks;
+  offsets?: { stdout: number; stderr: number };
+  /** Called (once) when the watchdog decides to end the attempt. */
+  onWatchdog: (reason: Exclude<EndedBy, 'cancel'>) => void;
+  /** Poll liveness of a non-child process and call this when it is gone. */
+  onVanished?: () => void;
+}
+
+/**
+ * Tails an attempt's stdout.raw/stderr.raw: frames chunks into stream.log, feeds the evidence
+ * collector (line framing, tails, terminal events, retry lines), writes the normalized
+ * transcript, heartbeats, and runs the stall / retry-loop watchdog. One timer, no busy loop.
+ */
+export class AttemptMonitor {
+  readonly #o: MonitorOptions;
+  readonly #files: EvidenceFiles;
+  readonly #tails: Record<StreamName, FileTail>;
+  readonly #collector: EvidenceCollector;
+  readonly counters: ProgressCounters;
+  #retrySince: number | undefined;
+  #priming = false;
+  #timer: NodeJS.Timeout | undefined;
+  #lastBeat = 0;
+  #lastSessionBytes: number | undefined;
+  #stopped = false;
+
+  constructor(options: MonitorOptions) {
+    this.#o = options;
+    this.#files = new EvidenceFiles(options.dir);
+    this.#tails = {
+      stdout: new FileTail(options.paths.stdoutRaw, options.offsets?.stdout ?? 0),
+      stderr: new FileTail(options.paths.stderrRaw, options.offsets?.stderr ?? 0),
+    };
+    this.counters = {
+      stdoutBytes: options.offsets?.stdout ?? 0,
+      stderrBytes: options.offsets?.stderr ?? 0,
+      lines: 0,
+      retryLines: 0,
+      lastProgressAt: Date.now(),
+    };
+    this.#collector = new EvidenceCollector({
+      agent: options.agent,
+      outputFormat: options.outputFormat,
+      ...(options.isRetryLine ? { isRetryLine: options.isRetryLine } : {}),
+      onLine: (line) => {
+        if (line.event && line.stream === 'stdout') this.#o.hooks.onEvent?.(line.event);
+        if (this.#priming) return;
+        this.counters.lines++;
+        if (line.retry) {
+          this.counters.retryLines++;
+          this.#retrySince ??= Date.now();
+        } else {
+          this.counters.lastProgressAt = Date.now();
+          this.#retrySince = undefined;
+        }
+        const text = this.#normalize(line.stream, line.text, line.event);
+        if (text !== undefined) this.#files.normalized(text);
+      },
+    });
+  }
+
+  /** Rebuilds tails/terminal events from output before the resume offsets (reattach), without
+   * writing the transcript again. Reads at most `window` bytes per stream. */
+  prime(window = 1024 * 1024): void {
+    this.#priming = true;
+    for (const stream of ['stdout', 'stderr'] as const) {
+      const end = this.#tails[stream].offset;
+      const start = Math.max(0, end - window);
+      let data = this.#tails[stream].readRange(start, end);
+      if (start > 0) data = data.subarray(data.indexOf(0x0a) + 1);
+      this.#collector.write(stream, data);
+    }
+    this.#collector.end();
+    this.#priming = false;
+  }
+
+  start(): void {
+    this.#heartbeat(true);
+    this.#timer = setInterval(() => this.tick(), this.#o.pollIntervalMs);
+  }
+
+  /** One poll: read new output, check the watchdog, heartbeat when due. */
+  tick(): void {
+    if (this.#stopped) return;
+    // a fast writer: keep reading soon, but yield to the event loop between slices
+    if (this.#drain(8 * 1024 * 1024) >= 8 * 1024 * 1024) setImmediate(() => this.tick());
+    const now = Date.now();
+    const session = this.#o.hooks.sessionBytes?.();
+    if (session !== undefined) {
+      if (this.#lastSessionBytes !== undefined && session > this.#lastSessionBytes)
+        this.counters.lastProgressAt = now;
+      this.#lastSessionBytes = session;
+      this.counters.sessionBytes = session;
+    }
+    if (this.#retrySince !== undefined && now - this.#retrySince >= this.#o.retryLoopTimeoutMs) {
+      this.#o.onWatchdog('retry-loop');
+    } else if (now - this.counters.lastProgressAt >= this.#o.stallTimeoutMs) {
+      this.#o.onWatchdog('stall');
+    }
+    if (
+      this.#o.onVanished &&
+      !isSameProcessAlive({ pid: this.#o.pid, startToken: this.#o.startToken })
+    ) {
+      this.#o.onVanished();
+    }
+    if (now - this.#lastBeat >= this.#o.heartbeatIntervalMs) this.#heartbeat(true);
+  }
+
+  #drain(maxBytes: number): number {
+    let total = 0;
+    for (const stream of ['stdout', 'stderr'] as const) {
+      total += this.#tails[stream].read((chunk, offset) => {
+        this.#files.frame(stream, offset, chunk);
+        const linesBefore = this.counters.lines;
+        this.#collector.write(stream, chunk);
+        if (stream === 'stdout') this.counters.stdoutBytes += chunk.length;
+        else this.counters.stderrBytes += chunk.length;
+        // bytes of a line still being written are progress too (a long line streaming in)
+        if (this.counters.lines === linesBefore) this.counters.lastProgressAt = Date.now();
+      }, maxBytes);
+    }
+    return total;
+  }
+
+  #normalize(
+    stream: StreamName,
+    text: string,
+    event: Record<string, unknown> | undefined,
+  ): string | undefined {
+    const t = this.#o.transcript;
+    if (event && t) return t.formatEvent(event);
+    const formatted = t?.formatLine?.(text, stream);
+    if (formatted !== undefined) return formatted;
+    return stream === 'stderr' ? `[stderr] ${text}` : text;
+  }
+
+  #heartbeat(alive: boolean): void {
+    this.#lastBeat = Date.now();
+    this.#files.heartbeat({
+      at: new Date().toISOString(),
+      pid: this.#o.pid,
+      alive,
+      stdoutBytes: this.counters.stdoutBytes,
+      stderrBytes: this.counters.stderrBytes,
+      lines: this.counters.lines,
+      retryLines: this.counters.retryLines,
+      ...(this.counters.sessionBytes !== undefined
+        ? { sessionBytes: this.counters.sessionBytes }
+        : {}),
+      idleMs: Math.max(0, this.#lastBeat - this.counters.lastProgressAt),
+    });
+  }
+
+  /** Stops polling, reads everything left, writes the last heartbeat, fsyncs, and returns the
+   * evidence for the classifiers. */
+  finish(exit: {
+    exitCode: number | null;
+    signal: string | null;
+    endedBy?: EndedBy;
+  }): TerminalEvidence {
+    this.#stopped = true;
+    if (this.#timer) clearInterval(this.#timer);
+    this.#drain(Number.POSITIVE_INFINITY);
+    const evidence = this.#collector.finish(exit);
+    this.#heartbeat(false);
+    this.#files.close();
+    this.#tails.stdout.close();
+    this.#tails.stderr.close();
+    return evidence;
+  }
+}

@@ -1,0 +1,20 @@
+import { defineRunner, type OutputFormat, type RunnerPlugin } from '@switchyard/core';
+import type { HooksFactory } from './hooks.js';
+import { reattachAttempt, startAttempt } from './run-attempt.js';
+
+/** Builds a runner plugin on the shared attempt runner. */
+export function createRunner(options: {
+  name: string;
+  version?: string;
+  outputFormats: readonly OutputFormat[];
+  nativeSession?: boolean;
+  hooks?: HooksFactory;
+}): RunnerPlugin {
+  return defineRunner({
+    meta: { name: options.name, ...(options.version ? { version: options.version } : {}) },
+    outputFormats: options.outputFormats,
+    ...(options.nativeSession ? { nativeSession: true } : {}),
+    start: (spec) => startAttempt(spec, options.hooks),
+    reattach: (locator, reattach) => reattachAttempt(locator, reattach, options.hooks),
+  });
+}

@@ -1,0 +1,54 @@
+import { closeSync, fsyncSync, openSync, writeSync } from 'node:fs';
+import {
+  attemptPaths,
+  formatHeartbeat,
+  frameHeader,
+  type Heartbeat,
+  type StreamName,
+} from '@switchyard/core';
+
+function writeAll(fd: number, data: Buffer | string): void {
+  const buf = typeof data === 'string' ? Buffer.from(data) : data;
+  let done = 0;
+  while (done < buf.length) done += writeSync(fd, buf, done);
+}
+
+const NL = Buffer.from('\n');
+
+/** The dispatcher-written evidence files of one attempt, appended incrementally. */
+export class EvidenceFiles {
+  readonly #stream: number;
+  readonly #normalized: number;
+  readonly #heartbeat: number;
+
+  constructor(dir: string) {
+    const paths = attemptPaths(dir);
+    this.#stream = openSync(paths.stream, 'a');
+    this.#normalized = openSync(paths.normalized, 'a');
+    this.#heartbeat = openSync(paths.heartbeat, 'a');
+  }
+
+  /** Appends one stream.log frame (see core `stream-log.ts` for the framing). */
+  frame(stream: StreamName, offset: number, data: Buffer): void {
+    writeAll(
+      this.#stream,
+      Buffer.concat([frameHeader(stream, offset, data.length, new Date()), data, NL]),
+    );
+  }
+
+  normalized(line: string): void {
+    writeAll(this.#normalized, `${line}\n`);
+  }
+
+  heartbeat(beat: Heartbeat): void {
+    writeAll(this.#heartbeat, formatHeartbeat(beat));
+  }
+
+  /** fsyncs and closes every file. */
+  close(): void {
+    for (const fd of [this.#stream, this.#normalized, this.#heartbeat]) {
+      fsyncSync(fd);
+      closeSync(fd);
+    }
+  }
+}

@@ -1,0 +1,78 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { findProcessesWithMarker } from '@switchyard/core';
+
+/** Sends a signal to a whole process group; false when the group is empty. */
+export function signalGroup(pgid: number, signal: NodeJS.Signals): boolean {
+  try {
+    process.kill(-pgid, signal);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** PIDs of live (non-zombie) processes in a process group, read from /proc. */
+export function groupMembers(pgid: number): number[] {
+  // Fast path: an empty group answers ESRCH without a /proc scan.
+  try {
+    process.kill(-pgid, 0);
+  } catch {
+    return [];
+  }
+  const members: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    const pid = Number(entry);
+    if (!Number.isInteger(pid) || pid <= 0) continue;
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      // fields[0] is the state, fields[2] the process group id
+      if (fields[0] !== 'Z' && Number(fields[2]) === pgid) members.push(pid);
+    } catch {
+      // the process exited while we looked
+    }
+  }
+  return members;
+}
+
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/**
+ * Ends every process of the attempt: SIGTERM to the group (and to marker-carrying processes
+ * that left it, when `sweepMarker`), SIGKILL to whatever still lives after `graceMs`.
+ * Resolves when none is left.
+ */
+export async function terminateAttempt(opts: {
+  pgid: number;
+  graceMs: number;
+  marker?: { name: string; value: string };
+}): Promise<void> {
+  const survivors = () => {
+    const pids = new Set(groupMembers(opts.pgid));
+    if (opts.marker)
+      for (const pid of findProcessesWithMarker(opts.marker.name, opts.marker.value)) pids.add(pid);
+    pids.delete(process.pid);
+    return [...pids];
+  };
+  let left = survivors();
+  if (left.length === 0) return;
+  signalGroup(opts.pgid, 'SIGTERM');
+  for (const pid of left) killQuietly(pid, 'SIGTERM');
+  const deadline = Date.now() + opts.graceMs;
+  while (Date.now() < deadline) {
+    await sleep(Math.min(50, opts.graceMs));
+    left = survivors();
+    if (left.length === 0) return;
+  }
+  signalGroup(opts.pgid, 'SIGKILL');
+  for (const pid of left) killQuietly(pid, 'SIGKILL');
+  for (let i = 0; i < 100 && survivors().length > 0; i++) await sleep(20);
+}
+
+function killQuietly(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(pid, signal);
+  } catch {
+    // already gone
+  }
+}

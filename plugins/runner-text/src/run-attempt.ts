@@ -1,0 +1,230 @@
+import { closeSync, ftruncateSync, openSync } from 'node:fs';
+import {
+  type AttemptLocator,
+  attemptPaths,
+  type EndedBy,
+  hasEnvironmentMarker,
+  isSameProcessAlive,
+  PROCESS_MARKER_VAR,
+  type ReattachOptions,
+  type RunHandle,
+  type RunnerSpec,
+  type RunOutcome,
+  readStartToken,
+  scanStreamLog,
+  workspaceIdentity,
+  writeLocator,
+} from '@switchyard/core';
+import { AttemptMonitor } from './attempt-monitor.js';
+import type { AttemptHooks, HooksFactory } from './hooks.js';
+import { terminateAttempt } from './process-group.js';
+import { spawnAgent } from './spawn-agent.js';
+
+const DEFAULTS = { killGraceMs: 5000, heartbeatIntervalMs: 5000, pollIntervalMs: 100 };
+
+interface Controller {
+  dir: string;
+  locator: AttemptLocator;
+  monitor: AttemptMonitor;
+  hooks: AttemptHooks;
+  exit: Promise<{ exitCode: number | null; signal: string | null; exitObserved: boolean }>;
+  killGraceMs: number;
+  startedAt: Date;
+}
+
+/** Wires exit, watchdog and cancel into one `done` promise. */
+function control(c: Controller, setEnd: (end: (reason: EndedBy) => void) => void): RunHandle {
+  let endedBy: EndedBy | undefined;
+  const pgid = c.locator.process.pgid;
+  const marker = { name: c.locator.process.markerName, value: c.locator.process.marker };
+  const end = (reason: EndedBy) => {
+    if (endedBy !== undefined) return;
+    endedBy = reason;
+    void terminateAttempt({ pgid, graceMs: c.killGraceMs, marker });
+  };
+  setEnd(end);
+  const done = (async (): Promise<RunOutcome> => {
+    const exit = await c.exit;
+    // the leader is gone; leave no process of its group (or carrying its marker) behind
+    await terminateAttempt({
+      pgid,
+      graceMs: c.killGraceMs,
+      ...(endedBy || !exit.exitObserved ? { marker } : {}),
+    });
+    const evidence = c.monitor.finish({
+      exitCode: exit.exitCode,
+      signal: exit.signal,
+      ...(endedBy ? { endedBy } : {}),
+    });
+    const endedAt = new Date();
+    const sessionId = c.hooks.sessionId?.();
+    await writeLocator(c.dir, {
+      ...c.locator,
+      endedAt: endedAt.toISOString(),
+      exitCode: exit.exitCode,
+      signal: exit.signal,
+      exitObserved: exit.exitObserved,
+      ...(endedBy ? { endedBy } : {}),
+      ...(sessionId ? { sessionId } : {}),
+      // provisional until the dispatcher records the classification (recordClassification)
+      result:
+        exit.exitCode === 0 && !endedBy && evidence.terminalEvents.length === 0
+          ? 'success'
+          : 'failure',
+    });
+    return {
+      exitCode: exit.exitCode,
+      signal: exit.signal,
+      exitObserved: exit.exitObserved,
+      ...(endedBy ? { endedBy } : {}),
+      evidence,
+      counters: { ...c.monitor.counters },
+      ...(sessionId ? { sessionId } : {}),
+      startedAt: c.startedAt,
+      endedAt,
+    };
+  })();
+  return {
+    attemptId: c.locator.attemptId,
+    pid: c.locator.process.pid,
+    startToken: c.locator.process.startToken,
+    done,
+    cancel: () => {
+      end('cancel');
+      return done;
+    },
+    progress: () => ({ ...c.monitor.counters }),
+    sessionId: () => c.hooks.sessionId?.(),
+  };
+}
+
+/** Starts an attempt (see the runner contract in core `runner-types.ts`). */
+export async function startAttempt(spec: RunnerSpec, makeHooks?: HooksFactory): Promise<RunHandle> {
+  if (spec.env[PROCESS_MARKER_VAR] !== spec.attemptId) {
+    throw new Error(
+      `runner spec env must set ${PROCESS_MARKER_VAR}=${spec.attemptId} (use attemptEnvironment())`,
+    );
+  }
+  const startedAt = new Date();
+  const hooks =
+    makeHooks?.({
+      agent: spec.agent,
+      cwd: spec.cwd,
+      startedAt,
+      ...(spec.nativeSession ? { nativeSession: spec.nativeSession } : {}),
+    }) ?? {};
+  const [child, workspace] = await Promise.all([spawnAgent(spec), workspaceIdentity(spec.cwd)]);
+  const locator = await writeLocator(spec.attemptDir, {
+    ...spec.locator,
+    schemaVersion: 1,
+    attemptId: spec.attemptId,
+    process: {
+      pid: child.pid,
+      startToken: readStartToken(child.pid),
+      markerName: PROCESS_MARKER_VAR,
+      marker: spec.attemptId,
+      pgid: child.pid,
+    },
+    workspace,
+    startedAt: startedAt.toISOString(),
+    result: 'running',
+  });
+  let end: (reason: EndedBy) => void = () => {};
+  const monitor = new AttemptMonitor({
+    dir: spec.attemptDir,
+    paths: attemptPaths(spec.attemptDir),
+    agent: spec.agent,
+    outputFormat: spec.outputFormat,
+    pid: child.pid,
+    startToken: locator.process.startToken,
+    stallTimeoutMs: spec.stallTimeoutMs,
+    retryLoopTimeoutMs: spec.retryLoopTimeoutMs,
+    pollIntervalMs: spec.pollIntervalMs ?? DEFAULTS.pollIntervalMs,
+    heartbeatIntervalMs: spec.heartbeatIntervalMs ?? DEFAULTS.heartbeatIntervalMs,
+    ...(spec.isRetryLine ? { isRetryLine: spec.isRetryLine } : {}),
+    ...(spec.transcript ? { transcript: spec.transcript } : {}),
+    hooks,
+    onWatchdog: (reason) => end(reason),
+  });
+  monitor.start();
+  const controller: Controller = {
+    dir: spec.attemptDir,
+    locator,
+    monitor,
+    hooks,
+    exit: child.exit.then((e) => ({ ...e, exitObserved: true })),
+    killGraceMs: spec.killGraceMs ?? DEFAULTS.killGraceMs,
+    startedAt,
+  };
+  return control(controller, (e) => {
+    end = e;
+  });
+}
+
+/**
+ * Resumes watching an attempt started by a dispatcher that died. The process must be the
+ * same (pid + start token) and carry the marker; tailing resumes at the offsets stream.log
+ * recorded (a torn last frame is cut off), and tails/terminal events are rebuilt from the
+ * last MiB of each stream. Its exit status cannot be read (not our child): the outcome has
+ * `exitObserved: false`, `exitCode: null`, and the classifiers judge from the stream.
+ */
+export async function reattachAttempt(
+  locator: AttemptLocator,
+  options: ReattachOptions,
+  makeHooks?: HooksFactory,
+): Promise<RunHandle | undefined> {
+  const { pid, startToken, markerName, marker } = locator.process;
+  if (!isSameProcessAlive({ pid, startToken }) || !hasEnvironmentMarker(pid, markerName, marker))
+    return undefined;
+  const paths = attemptPaths(options.attemptDir);
+  const position = await scanStreamLog(paths.stream);
+  const fd = openSync(paths.stream, 'a');
+  ftruncateSync(fd, position.validBytes);
+  closeSync(fd);
+  const startedAt = new Date(locator.startedAt);
+  const hooks =
+    makeHooks?.({
+      agent: locator.agent,
+      cwd: locator.workspace.realpath,
+      startedAt,
+      ...(options.nativeSession ? { nativeSession: options.nativeSession } : {}),
+      ...(locator.sessionId ? { sessionId: locator.sessionId } : {}),
+    }) ?? {};
+  let end: (reason: EndedBy) => void = () => {};
+  let vanished!: () => void;
+  const gone = new Promise<void>((resolve) => {
+    vanished = resolve;
+  });
+  const monitor = new AttemptMonitor({
+    dir: options.attemptDir,
+    paths,
+    agent: locator.agent,
+    outputFormat: locator.runtime.outputFormat,
+    pid,
+    startToken,
+    stallTimeoutMs: options.stallTimeoutMs,
+    retryLoopTimeoutMs: options.retryLoopTimeoutMs,
+    pollIntervalMs: options.pollIntervalMs ?? DEFAULTS.pollIntervalMs,
+    heartbeatIntervalMs: options.heartbeatIntervalMs ?? DEFAULTS.heartbeatIntervalMs,
+    ...(options.isRetryLine ? { isRetryLine: options.isRetryLine } : {}),
+    ...(options.transcript ? { transcript: options.transcript } : {}),
+    hooks,
+    offsets: { stdout: position.stdout, stderr: position.stderr },
+    onWatchdog: (reason) => end(reason),
+    onVanished: () => vanished(),
+  });
+  monitor.prime();
+  monitor.start();
+  const controller: Controller = {
+    dir: options.attemptDir,
+    locator,
+    monitor,
+    hooks,
+    exit: gone.then(() => ({ exitCode: null, signal: null, exitObserved: false })),
+    killGraceMs: options.killGraceMs ?? DEFAULTS.killGraceMs,
+    startedAt,
+  };
+  return control(controller, (e) => {
+    end = e;
+  });
+}
