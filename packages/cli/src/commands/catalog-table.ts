@@ -1,6 +1,5 @@
 import pc from 'picocolors';
 
-// biome-ignore lint/suspicious/noControlCharactersInRegex: strips ANSI colour codes
 const ANSI = /\u001b\[[0-9;]*m/g;
 const width = (s: string) => s.replace(ANSI, '').length;
 

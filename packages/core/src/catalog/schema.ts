@@ -61,6 +61,7 @@ const environment = z
     }
   })
   .describe(
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: documents the ${NAME} reference syntax
     'Extra environment for the process. Values may reference the dispatcher environment as ${NAME} or ${NAME:-default}; literal credentials are refused.',
   );
 

@@ -65,6 +65,7 @@ export function secretInEnvironment(name: string, value: string): string | undef
 
 /** The hint every secret problem carries. */
 export const SECRET_HINT =
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: shows the ${NAME} reference syntax
   'do not embed credentials in a catalog; reference the environment instead, e.g. "${MY_API_KEY}", and set MY_API_KEY where switchyard runs';
 
 /**
