@@ -1,5 +1,7 @@
 import { Command } from 'commander';
 import { registerCatalog } from './commands/catalog.js';
+import { registerRun } from './commands/run.js';
+import { registerValidatePlan } from './commands/validate-plan.js';
 import { version } from './version.js';
 
 /** The `switchyard` command tree. Each command module registers itself; heavy code loads lazily. */
@@ -31,4 +33,4 @@ Exit codes:
 type Register = (program: Command) => void;
 
 /** Command registrations, in help order. */
-const COMMANDS: Register[] = [registerCatalog];
+const COMMANDS: Register[] = [registerRun, registerValidatePlan, registerCatalog];

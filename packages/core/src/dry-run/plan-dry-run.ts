@@ -52,8 +52,12 @@ export function planDryRun(input: DryRunInput): DryRunReport {
   const push = (...ps: Problem[]) => {
     for (const p of ps) problems.add(p);
   };
-  const rel = (file: string | undefined) =>
-    file?.startsWith('/') ? relative(model.workspace, file) || '.' : file;
+  // Files inside the workspace are shown relative to it; others (a catalog elsewhere) stay absolute.
+  const rel = (file: string | undefined) => {
+    if (!file?.startsWith('/')) return file;
+    const r = relative(model.workspace, file);
+    return r.startsWith('..') ? file : r || '.';
+  };
   if (input.taskGroup !== undefined && !model.groups.includes(input.taskGroup))
     push({
       code: 'SY_USAGE',
@@ -82,6 +86,7 @@ export function planDryRun(input: DryRunInput): DryRunReport {
       task.valid = false;
     }
   }
+  const select = cachedSelect(input, push);
   const inScope = (group: string) => input.taskGroup === undefined || group === input.taskGroup;
   const admissionTasks = model.tasks.map((t) => ({
     id: t.id,
@@ -114,7 +119,8 @@ export function planDryRun(input: DryRunInput): DryRunReport {
   const tasks: DryRunTask[] = model.tasks.map((t) => {
     const decision = decisions.get(t.id);
     const stages: Record<string, DryRunStage> = {};
-    for (const stage of routing.stages) stages[stage] = stageFor(t.route, t.target, input, stage);
+    for (const stage of routing.stages)
+      stages[stage] = stageFor(select(stage, t.route), t.target, input.withTarget);
     return {
       id: t.id,
       group: t.group,
@@ -187,21 +193,50 @@ export function planDryRun(input: DryRunInput): DryRunReport {
   };
 }
 
+type Selected = ReturnType<NonNullable<DryRunRouting['select']>>;
+
+/** Candidates per (stage, route), computed once; a selection error is reported once. */
+function cachedSelect(input: DryRunInput, push: (p: Problem) => void) {
+  const cache = new Map<string, Selected | null>();
+  return (stage: string, route: string | undefined): Selected | undefined => {
+    const { select, valid } = input.routing;
+    if (!route || !valid || !select) return undefined;
+    const key = `${stage}\0${route}`;
+    if (!cache.has(key)) {
+      try {
+        cache.set(key, select(stage, route, input.now));
+      } catch (error) {
+        // e.g. a windowed route with no window now: report it, keep going
+        const e = error as {
+          code?: Problem['code'];
+          message?: string;
+          path?: string;
+          hint?: string;
+        };
+        push({
+          code: e.code ?? 'SY_CATALOG_INVALID',
+          message: e.message ?? String(error),
+          path: e.path,
+          hint: e.hint,
+          severity: 'error',
+        });
+        cache.set(key, null);
+      }
+    }
+    return cache.get(key) ?? undefined;
+  };
+}
+
 function stageFor(
-  route: string | undefined,
+  routed: Selected | undefined,
   pin: string | undefined,
-  input: DryRunInput,
-  stage: string,
+  withTarget: string | undefined,
 ): DryRunStage {
-  const routed =
-    route && input.routing.valid && input.routing.select
-      ? input.routing.select(stage, route, input.now)
-      : undefined;
   const candidates = routed?.candidates ?? [];
   const out: DryRunStage = pin
     ? { selected: pin, selected_by: 'pin', candidates }
-    : input.withTarget
-      ? { selected: input.withTarget, selected_by: 'with', candidates }
+    : withTarget
+      ? { selected: withTarget, selected_by: 'with', candidates }
       : {
           selected: candidates[0] ?? null,
           selected_by: candidates[0] ? 'route' : 'none',

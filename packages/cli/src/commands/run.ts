@@ -1,0 +1,86 @@
+import { type Command, InvalidArgumentError } from 'commander';
+import { EXIT } from '../exit-codes.js';
+
+/** Every option of `switchyard run`, after parsing. */
+export interface RunOptions {
+  workspace?: string;
+  executionCatalog?: string;
+  taskGroup?: string;
+  maxParallel?: number;
+  retryBlocked?: boolean;
+  with?: string;
+  json?: boolean;
+  dryRun?: boolean;
+  validatePlan?: string;
+}
+
+function parseMaxParallel(value: string): number {
+  if (!/^\d+$/.test(value))
+    throw new InvalidArgumentError('must be a whole number >= 0 (0 = unlimited).');
+  return Number(value);
+}
+
+/** `switchyard run`: the dispatcher; `--dry-run` reports what it would do; `--validate-plan` checks one plan. */
+export function registerRun(program: Command): void {
+  program
+    .command('run')
+    .description(
+      'Run every ready task of the workspace to a reviewed, archived result (or --dry-run first).',
+    )
+    .option('--workspace <dir>', 'repository root holding agent-task/ (default: current folder)')
+    .option('--execution-catalog <file>', 'use this catalog instead of the resolved one')
+    .option(
+      '--task-group <group>',
+      'only admit tasks of agent-task/<group>/ (limits still count the whole workspace)',
+    )
+    .option(
+      '--max-parallel <n>',
+      'active task stages in the whole workspace (default: config maxParallel, else 3; 0 = unlimited)',
+      parseMaxParallel,
+    )
+    .option('--retry-blocked', 'retry blocked tasks (re-decides targets after a catalog change)')
+    .option('--with <target>', 'run every stage on this catalog target unless a task pins its own')
+    .option(
+      '--json',
+      'machine output: the dry-run report as one JSON document, a live run as JSONL events',
+    )
+    .option(
+      '--dry-run',
+      'launch nothing: report catalog, tasks, candidates, readiness, claims and problems',
+    )
+    .option('--validate-plan <file>', 'check one PLAN.md like `switchyard validate-plan` and exit')
+    .addHelpText(
+      'after',
+      `
+Run --dry-run before the first live run. It reads every task of every group, shows each
+task's route and the target every stage would use now (a task's "target" pin, else --with,
+else the route's first candidate), dependencies and readiness, write sets and which tasks
+are serialized because their write sets share a file, and every problem. Exit 0 when
+nothing is wrong, 2 otherwise. --json prints one document (schema_version 1, see the CLI
+README).
+
+Examples:
+  $ switchyard run --dry-run
+  $ switchyard run --dry-run --task-group api --max-parallel 2
+  $ switchyard run --dry-run --json --execution-catalog team-catalog.json | jq '.summary'
+  $ switchyard run --validate-plan agent-task/api/add-flag/PLAN.md
+  $ switchyard run --workspace ~/src/app --max-parallel 4`,
+    )
+    .action(async (opts: RunOptions) => {
+      if (opts.validatePlan !== undefined) {
+        const { validatePlanCommand } = await import('./validate-plan.js');
+        return validatePlanCommand(opts.validatePlan, {
+          ...(opts.workspace ? { workspace: opts.workspace } : {}),
+          ...(opts.json ? { json: true } : {}),
+        });
+      }
+      if (opts.dryRun) return (await import('../dry-run.js')).dryRunCommand(opts);
+      // The live run belongs to the dispatcher (packages/cli/src/live-run.ts); this branch is
+      // replaced by the call into it when the dispatcher lands. Until then nothing launches.
+      process.stderr.write(
+        'switchyard run: live runs need the dispatcher, which this build does not include yet. ' +
+          'Use `switchyard run --dry-run` to inspect the workspace.\n',
+      );
+      process.exitCode = EXIT.INVALID_INPUT;
+    });
+}

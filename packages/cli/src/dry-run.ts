@@ -1,0 +1,110 @@
+import { existsSync, statSync } from 'node:fs';
+import { isAbsolute, resolve } from 'node:path';
+import {
+  CATALOG_ENV,
+  type ClaimRecord,
+  type DryRunReport,
+  type DryRunRouting,
+  loadProjectConfig,
+  loadWorkspace,
+  type Problem,
+  planDryRun,
+  type RouteId,
+  readClaims,
+  resolveCatalog,
+  STAGES,
+  type Stage,
+  SwitchyardError,
+  selectCandidates,
+  stateDir,
+} from '@switchyard/core';
+import type { RunOptions } from './commands/run.js';
+import { renderDryRun } from './dry-run-render.js';
+import { EXIT } from './exit-codes.js';
+import { printJson } from './output.js';
+
+const problemsOf = (error: unknown): Problem[] => {
+  if (!SwitchyardError.is(error)) throw error;
+  if (error.problems.length > 0) return error.problems;
+  return [
+    {
+      code: error.code,
+      message: error.message,
+      severity: 'error',
+      ...(error.file ? { file: error.file } : {}),
+      ...(error.line ? { line: error.line } : {}),
+      ...(error.path ? { path: error.path } : {}),
+      ...(error.hint ? { hint: error.hint } : {}),
+    },
+  ];
+};
+
+/** Resolves the catalog for the dry run; an invalid one is reported, not thrown. */
+async function routingFor(workspace: string, opts: RunOptions): Promise<DryRunRouting> {
+  const env = { ...process.env };
+  // relative catalog paths given on the command line or in the environment mean the shell's folder
+  const fromEnv = env[CATALOG_ENV];
+  if (fromEnv && !isAbsolute(fromEnv)) env[CATALOG_ENV] = resolve(fromEnv);
+  try {
+    const resolved = await resolveCatalog({
+      cwd: workspace,
+      env,
+      checkExecutables: true,
+      ...(opts.executionCatalog ? { flagPath: resolve(opts.executionCatalog) } : {}),
+    });
+    return {
+      valid: true,
+      source: resolved.source,
+      revision: resolved.revision,
+      problems: [],
+      targetIds: new Set(Object.keys(resolved.catalog.targets)),
+      stages: STAGES,
+      select: (stage, route, at) =>
+        selectCandidates(resolved.catalog, stage as Stage, route as RouteId, at),
+    };
+  } catch (error) {
+    return { valid: false, problems: problemsOf(error), targetIds: new Set(), stages: STAGES };
+  }
+}
+
+/** Builds the dry-run report for the options (reads files only; launches nothing). */
+export async function buildDryRun(opts: RunOptions, now = new Date()): Promise<DryRunReport> {
+  const workspace = resolve(opts.workspace ?? process.cwd());
+  if (!existsSync(workspace) || !statSync(workspace).isDirectory())
+    throw new SwitchyardError('SY_USAGE', `workspace ${workspace} is not a folder`, {
+      hint: 'pass --workspace <repository root holding agent-task/>',
+    });
+  const early: Problem[] = [];
+  let configMax: number | undefined;
+  try {
+    configMax = (await loadProjectConfig(workspace)).config.maxParallel;
+  } catch (error) {
+    early.push(...problemsOf(error));
+  }
+  const routing = await routingFor(workspace, opts);
+  routing.problems.unshift(...early);
+  let claims: ClaimRecord[] = [];
+  try {
+    claims = readClaims(stateDir(workspace));
+  } catch (error) {
+    routing.problems.push(...problemsOf(error));
+  }
+  return planDryRun({
+    model: loadWorkspace(workspace),
+    routing,
+    ...(opts.taskGroup !== undefined ? { taskGroup: opts.taskGroup } : {}),
+    ...(opts.with !== undefined ? { withTarget: opts.with } : {}),
+    maxParallel: opts.maxParallel ?? configMax ?? 3,
+    retryBlocked: opts.retryBlocked ?? false,
+    claims,
+    now,
+  });
+}
+
+/** `switchyard run --dry-run`: prints the report; exit 0 when nothing is wrong, else 2. */
+export async function dryRunCommand(opts: RunOptions): Promise<void> {
+  const report = await buildDryRun(opts);
+  if (opts.json) printJson(report);
+  else process.stdout.write(renderDryRun(report));
+  process.exitCode = report.summary.errors > 0 ? EXIT.INVALID_INPUT : EXIT.OK;
+}
