@@ -20,3 +20,4 @@ export * from './graph/index.js';
 export * from './claims/index.js';
 export * from './admission/index.js';
 export * from './dry-run/index.js';
+export * from './dispatcher/index.js';

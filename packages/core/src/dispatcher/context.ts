@@ -1,0 +1,53 @@
+import type { Catalog } from '../catalog/schema.js';
+import type { ClaimStore } from '../claims/claim-store.js';
+import type { EventBus } from '../events/event-bus.js';
+import type { RunHandle } from '../plugins/runner-types.js';
+import type { CatalogFacts } from '../selection/decide.js';
+import type { TaskState } from '../state/state-schema.js';
+import type { StateStore } from '../state/state-store.js';
+import type { LoadedTask } from '../workspace/load.js';
+import type { DispatcherOptions } from './types.js';
+import type { WorkLogWriter } from './work-log-writer.js';
+
+/** A task of this run: its contract (from the PLAN files) and its durable state. */
+export interface TaskRuntime {
+  readonly id: string;
+  readonly group: string;
+  /** Re-read when the plan loop changes. */
+  task: LoadedTask;
+  state: TaskState;
+  /** True while a stage of the task runs (the task holds a parallel slot). */
+  busy: boolean;
+  /** Emitted task.admitted in this run already. */
+  announced: boolean;
+}
+
+/** What every stage of a run shares. One per `runDispatcher` call. */
+export interface DispatchContext {
+  readonly options: DispatcherOptions;
+  /** Real path of the workspace. */
+  readonly workspace: string;
+  readonly stateDir: string;
+  readonly catalog: Catalog;
+  readonly catalogFacts: CatalogFacts;
+  readonly store: StateStore;
+  readonly claims: ClaimStore;
+  /** In-memory mirror of the held claims (path -> task); the store is the durable copy. */
+  readonly claimIndex: Map<string, string>;
+  readonly bus: EventBus;
+  readonly workLog: WorkLogWriter;
+  readonly tasks: Map<string, TaskRuntime>;
+  /** Tasks archived complete (found at start, or archived in this run). */
+  readonly archived: Set<string>;
+  /** Running attempts by attempt id, to stop them on interrupt. */
+  readonly handles: Map<string, RunHandle>;
+  /** Control-plane failures seen (each keeps the run from exiting 0). */
+  readonly controlFailures: string[];
+  readonly signal: AbortSignal;
+  now(): Date;
+}
+
+/** Persists a task's state (atomic replace). */
+export function persist(ctx: DispatchContext, rt: TaskRuntime): Promise<void> {
+  return ctx.store.write(rt.state);
+}

@@ -1,0 +1,71 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { SwitchyardError } from '../errors.js';
+import { workLogPath } from '../worklog/work-log.js';
+import type { DispatchContext } from './context.js';
+import { isRunnable } from './scheduler.js';
+import type { BlockedSummary, DispatchResult } from './types.js';
+
+/**
+ * Settles the end of a run: retries queued work-log rows and due group-log archives (both
+ * retryable control-plane failures), then decides the exit code: 130 interrupted,
+ * 1 control-plane failure, 3 in-scope tasks left blocked (each with a one-line reason),
+ * 0 when every in-scope task is archived, every group log archived and nothing active.
+ */
+export function finalizeRun(ctx: DispatchContext, startedAt: number): DispatchResult {
+  const failures = [...ctx.controlFailures];
+  if (!ctx.workLog.flush())
+    failures.push(`work log: ${ctx.workLog.failure ?? 'rows could not be written'}`);
+  const scope = ctx.options.taskGroup;
+  const inScope = [...ctx.tasks.values()].filter((rt) => !scope || rt.group === scope);
+  const groups = new Set(inScope.map((rt) => rt.group));
+  for (const group of groups) {
+    const tasks = [...ctx.tasks.values()].filter((rt) => rt.group === group);
+    if (!tasks.every((rt) => rt.state.phase === 'done')) continue;
+    if (!existsSync(workLogPath(ctx.workspace, group))) continue;
+    try {
+      const path = ctx.workLog.archive(group);
+      if (path) ctx.bus.emit({ type: 'worklog.archived', group, path });
+    } catch (error) {
+      failures.push(SwitchyardError.is(error) ? error.message : String(error));
+    }
+  }
+  const blocked: BlockedSummary[] = [];
+  for (const rt of inScope) {
+    if (rt.state.phase === 'done') continue;
+    blocked.push({ task: rt.id, reason: reasonOf(ctx, rt.id) });
+  }
+  const exitCode = ctx.signal.aborted ? 130 : failures.length > 0 ? 1 : blocked.length > 0 ? 3 : 0;
+  return {
+    exitCode,
+    archived: inScope.filter((rt) => rt.state.phase === 'done').map((rt) => rt.id),
+    blocked,
+    controlFailures: failures,
+    elapsedMs: Date.now() - startedAt,
+  };
+}
+
+function reasonOf(ctx: DispatchContext, id: string, seen = new Set<string>()): string {
+  const rt = ctx.tasks.get(id);
+  if (!rt) return 'unknown task';
+  if (rt.state.blocked) return rt.state.blocked.reason;
+  if (!rt.task.valid)
+    return `invalid plan: ${rt.task.problems.find((p) => p.severity !== 'warning')?.message ?? 'see validate-plan'}`;
+  seen.add(id);
+  for (const dep of rt.task.dependsOn) {
+    if (ctx.archived.has(dep.id) || seen.has(dep.id)) continue;
+    const other = ctx.tasks.get(dep.id);
+    if (!other) return `waits on ${dep.id}, which does not exist`;
+    if (!isRunnable(ctx, other) && other.state.phase !== 'done' && !other.state.blocked) {
+      return `waits on ${dep.id}, outside --task-group ${ctx.options.taskGroup}`;
+    }
+    if (other.state.phase !== 'done') return `waits on ${dep.id} (${reasonOf(ctx, dep.id, seen)})`;
+  }
+  if (ctx.signal.aborted) return 'interrupted';
+  return `unfinished in phase ${rt.state.phase}`;
+}
+
+/** Where the run's evidence lives, for the summary. */
+export function evidencePaths(ctx: DispatchContext): { archive: string; state: string } {
+  return { archive: join(ctx.workspace, 'agent-task', 'archive'), state: ctx.stateDir };
+}

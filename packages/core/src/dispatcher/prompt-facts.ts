@@ -1,0 +1,61 @@
+import { join } from 'node:path';
+import type { CatalogTarget } from '../catalog/schema.js';
+import type { FailoverFacts, PromptContext } from '../prompts/build-prompt.js';
+import type { AttemptRole } from '../state/state-schema.js';
+import { planFileName } from '../workspace/paths.js';
+import type { DispatchContext, TaskRuntime } from './context.js';
+
+/** Absolute path of the task's plan for its current loop. */
+export function currentPlan(rt: TaskRuntime): string {
+  return join(rt.task.dir, planFileName(rt.state.planLoop));
+}
+
+/** The facts every prompt of an attempt carries. */
+export function promptContext(
+  ctx: DispatchContext,
+  rt: TaskRuntime,
+  role: AttemptRole,
+  attemptId: string,
+): PromptContext {
+  return {
+    role,
+    attemptId,
+    task: rt.id,
+    planLoop: rt.state.planLoop,
+    workspace: ctx.workspace,
+    taskDir: rt.task.dir,
+    plan: currentPlan(rt),
+    writeSet: rt.task.writeSet.map((entry) => entry.path),
+  };
+}
+
+/** Where the attempt the task failed over from left its evidence. */
+export function failoverFacts(rt: TaskRuntime): FailoverFacts | undefined {
+  const prior = rt.state.attempts.find((a) => a.id === rt.state.failoverFrom);
+  if (!prior) return undefined;
+  return {
+    priorTarget: prior.target,
+    failureClass: prior.result ?? 'unknown',
+    priorLocator: join(prior.attemptDir, 'locator.json'),
+    priorNormalizedOutput: join(prior.attemptDir, 'normalized-output.log'),
+    priorStream: join(prior.attemptDir, 'stream.log'),
+  };
+}
+
+/**
+ * A native session the new target may resume after a failover: only when both targets
+ * declare the same native-session mechanism and the prior attempt (which ran in this
+ * workspace, as its record proves) reported a session id.
+ */
+export function failoverSession(
+  ctx: DispatchContext,
+  rt: TaskRuntime,
+  target: CatalogTarget,
+): string | undefined {
+  const prior = rt.state.attempts.find((a) => a.id === rt.state.failoverFrom);
+  if (!prior?.sessionId || !target.runtime.resume_command) return undefined;
+  const before = ctx.catalog.targets[prior.target];
+  const mechanism = target.runtime.native_session_monitor;
+  if (!mechanism || before?.runtime.native_session_monitor !== mechanism) return undefined;
+  return prior.sessionId;
+}

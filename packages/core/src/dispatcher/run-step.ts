@@ -1,0 +1,50 @@
+import { SwitchyardError } from '../errors.js';
+import { blockTask } from './apply-failure.js';
+import { type DispatchContext, persist, type TaskRuntime } from './context.js';
+import { runArchiveStage } from './stage-archive.js';
+import { runGateStage } from './stage-gate.js';
+import { runReviewStage } from './stage-review.js';
+import { runSelfcheckStage } from './stage-selfcheck.js';
+import { runWorkerStage } from './stage-worker.js';
+
+/**
+ * Runs the next stage of a task (one attempt, one gate, or the archive) while the task
+ * holds a parallel slot. An error a stage did not expect blocks only this task, with the
+ * error as evidence; one that is not a switchyard error is also a control-plane failure.
+ */
+export async function runStep(ctx: DispatchContext, rt: TaskRuntime): Promise<void> {
+  rt.busy = true;
+  const phase = rt.state.phase;
+  try {
+    if (phase === 'worker') await runWorkerStage(ctx, rt);
+    else if (phase === 'selfcheck') await runSelfcheckStage(ctx, rt);
+    else if (phase === 'gate') await runGateStage(ctx, rt);
+    else if (phase === 'review') await runReviewStage(ctx, rt);
+    else if (phase === 'archive') await runArchiveStage(ctx, rt);
+  } catch (error) {
+    const known = SwitchyardError.is(error);
+    const message = error instanceof Error ? error.message : String(error);
+    if (!known) {
+      ctx.controlFailures.push(`${rt.id} (${phase}): ${message}`);
+      ctx.bus.emit({
+        type: 'control.failure',
+        code: 'SY_INTERNAL',
+        message: `${rt.id} (${phase}): ${message}`,
+      });
+    }
+    blockTask(ctx, rt, {
+      stage: phase,
+      reason: known ? `${error.code}: ${message}` : `internal error: ${message}`,
+      evidence: known
+        ? error.problems.map((p) => p.message)
+        : (error instanceof Error ? (error.stack ?? '') : '').split('\n').slice(0, 8),
+    });
+    try {
+      await persist(ctx, rt);
+    } catch (persistError) {
+      ctx.controlFailures.push(`${rt.id}: cannot persist state: ${String(persistError)}`);
+    }
+  } finally {
+    rt.busy = false;
+  }
+}

@@ -1,0 +1,85 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { newTaskState } from '../state/state-schema.js';
+import type { LoadedTask, WorkspaceModel } from '../workspace/load.js';
+import { planFileName, taskDir } from '../workspace/paths.js';
+import { type DispatchContext, persist } from './context.js';
+import { advancePlanLoop } from './plan-loop.js';
+import { DEFAULT_MAX_PLAN_LOOPS } from './stage-review.js';
+
+/**
+ * One runtime per active task (every group: other groups' claims and dependencies count
+ * even under `--task-group`), with its persisted state or a fresh one. A task archived by a
+ * previous dispatcher that died before marking it done is picked up to finish its archive.
+ */
+export async function buildRuntimes(ctx: DispatchContext, model: WorkspaceModel): Promise<void> {
+  for (const task of model.tasks) {
+    const state = ctx.store.read(task.id) ?? newTaskState(task.id);
+    if (state.attempts.length === 0 && state.planLoop < task.planLoop)
+      state.planLoop = task.planLoop;
+    ctx.tasks.set(task.id, {
+      id: task.id,
+      group: task.group,
+      task,
+      state,
+      busy: false,
+      announced: false,
+    });
+  }
+  for (const state of ctx.store.list()) {
+    if (ctx.tasks.has(state.task) || state.phase !== 'archive') continue;
+    const [group = '', name = ''] = state.task.split('/');
+    const stub: LoadedTask = {
+      id: state.task,
+      group,
+      name,
+      dir: taskDir(ctx.workspace, state.task),
+      planLoops: [],
+      reviewLoops: [],
+      planFile: '',
+      planLoop: state.planLoop,
+      dependsOn: [],
+      writeSet: [],
+      checklist: [],
+      problems: [],
+      valid: true,
+    };
+    ctx.tasks.set(state.task, {
+      id: state.task,
+      group,
+      task: stub,
+      state,
+      busy: false,
+      announced: false,
+    });
+  }
+}
+
+/**
+ * `--retry-blocked`: every blocked task in scope gets a fresh budget. Decisions stay (the
+ * route history is kept) unless a changed catalog blocked the task: then they are dropped
+ * and the stage decides again on the current catalog. A task blocked at the plan-loop cap
+ * continues only when its cap now allows the reviewer's next plan.
+ */
+export async function prepareRetryBlocked(ctx: DispatchContext): Promise<void> {
+  for (const rt of ctx.tasks.values()) {
+    const blocked = rt.state.blocked;
+    if (!blocked || (ctx.options.taskGroup && rt.group !== ctx.options.taskGroup)) continue;
+    const state = rt.state;
+    if (blocked.stage === 'plan-loop-cap') {
+      const cap = rt.task.maxPlanLoops ?? DEFAULT_MAX_PLAN_LOOPS;
+      const next = join(rt.task.dir, planFileName(state.planLoop + 1));
+      if (state.planLoop + 1 > cap || !existsSync(next)) continue;
+      delete state.blocked;
+      await advancePlanLoop(ctx, rt);
+      await persist(ctx, rt);
+      continue;
+    }
+    if (blocked.catalog) state.decisions = {};
+    delete state.blocked;
+    delete state.notBefore;
+    state.failures = { worker: 0, selfcheck: 0, review: 0, gate: 0 };
+    state.selfcheckRetries = 0;
+    await persist(ctx, rt);
+  }
+}

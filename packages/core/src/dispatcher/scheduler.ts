@@ -1,0 +1,147 @@
+import { type AdmissionDecision, admit } from '../admission/admit.js';
+import type { RunCounts } from '../events/event-schema.js';
+import type { DispatchContext, TaskRuntime } from './context.js';
+import { runStep } from './run-step.js';
+
+/** True when the task may run a stage in this run (in scope, not finished, not blocked). */
+export function isRunnable(ctx: DispatchContext, rt: TaskRuntime): boolean {
+  const scope = ctx.options.taskGroup;
+  return rt.state.phase !== 'done' && !rt.state.blocked && (!scope || rt.group === scope);
+}
+
+/** Takes the task's write-set claim (all or none); false while another task holds a path. */
+async function claimFor(ctx: DispatchContext, rt: TaskRuntime): Promise<boolean> {
+  const paths = rt.task.writeSet.map((e) => e.path);
+  if (paths.every((p) => ctx.claimIndex.get(p) === rt.id)) return true;
+  const result = await ctx.claims.tryClaim(rt.id, paths);
+  if (!result.ok) return false;
+  for (const p of result.paths) ctx.claimIndex.set(p, rt.id);
+  return true;
+}
+
+/**
+ * The scheduling loop. Event-driven: it admits what B's admission rules allow (dependency
+ * order, claims, `maxParallel` across the workspace), starts one stage per admitted task,
+ * then sleeps until a stage ends, a backoff/cooldown expires or the run is interrupted —
+ * never on a fixed timer. It returns when nothing runs and nothing more can start.
+ */
+export async function schedule(
+  ctx: DispatchContext,
+  recovering: Map<string, Promise<void>>,
+  onCounts: (counts: RunCounts) => void,
+): Promise<void> {
+  const inflight = new Map<string, Promise<void>>();
+  // `dirty` catches a wake-up that happens while the loop is not waiting yet.
+  let dirty = false;
+  let resolver: (() => void) | undefined;
+  const wake = () => {
+    dirty = true;
+    resolver?.();
+  };
+  const track = (id: string, promise: Promise<void>) => {
+    inflight.set(
+      id,
+      promise.finally(() => {
+        inflight.delete(id);
+        wake();
+      }),
+    );
+  };
+  for (const [id, promise] of recovering) track(id, promise);
+  const onAbort = () => wake();
+  ctx.signal.addEventListener('abort', onAbort);
+  try {
+    for (;;) {
+      const now = ctx.now().getTime();
+      let nextTimer = Number.POSITIVE_INFINITY;
+      let decisions: AdmissionDecision[] = [];
+      if (!ctx.signal.aborted) {
+        const cooling = new Set<string>();
+        for (const rt of ctx.tasks.values()) {
+          const at = rt.state.notBefore ? Date.parse(rt.state.notBefore) : 0;
+          if (at > now && isRunnable(ctx, rt)) {
+            cooling.add(rt.id);
+            nextTimer = Math.min(nextTimer, at);
+          }
+        }
+        const result = admit({
+          tasks: [...ctx.tasks.values()]
+            .filter((rt) => rt.state.phase !== 'done')
+            .map((rt) => ({
+              id: rt.id,
+              writeSet: rt.task.writeSet.map((e) => e.path),
+              dependsOn: rt.task.dependsOn.map((d) => d.id),
+            })),
+          archivedComplete: ctx.archived,
+          liveAttempts: new Set([...inflight.keys(), ...cooling]),
+          blocked: new Set(
+            [...ctx.tasks.values()].filter((rt) => rt.state.blocked).map((rt) => rt.id),
+          ),
+          invalid: new Set(
+            [...ctx.tasks.values()].filter((rt) => !rt.task.valid).map((rt) => rt.id),
+          ),
+          claims: ctx.claimIndex,
+          activeStages: inflight.size,
+          maxParallel: ctx.options.maxParallel,
+          ...(ctx.options.taskGroup
+            ? {
+                scope: new Set(
+                  [...ctx.tasks.values()]
+                    .filter((rt) => rt.group === ctx.options.taskGroup)
+                    .map((rt) => rt.id),
+                ),
+              }
+            : {}),
+        });
+        decisions = result.decisions;
+        for (const id of result.admitted) {
+          const rt = ctx.tasks.get(id)!;
+          if (!(await claimFor(ctx, rt))) continue;
+          if (!rt.announced) {
+            rt.announced = true;
+            ctx.bus.emit({ type: 'task.admitted', task: id, planLoop: rt.state.planLoop });
+          }
+          track(id, runStep(ctx, rt));
+        }
+      }
+      onCounts(countsOf(ctx, decisions, inflight.size));
+      if (inflight.size === 0 && (ctx.signal.aborted || nextTimer === Number.POSITIVE_INFINITY))
+        return;
+      if (dirty) {
+        dirty = false;
+        continue;
+      }
+      await new Promise<void>((resolve) => {
+        const delay = nextTimer - ctx.now().getTime();
+        const timer = Number.isFinite(delay) ? setTimeout(wake, Math.max(0, delay)) : undefined;
+        resolver = () => {
+          if (timer) clearTimeout(timer);
+          resolve();
+        };
+      });
+      resolver = undefined;
+      dirty = false;
+    }
+  } finally {
+    ctx.signal.removeEventListener('abort', onAbort);
+  }
+}
+
+/** Counts for the live status line, from the last admission pass. */
+function countsOf(
+  ctx: DispatchContext,
+  decisions: readonly AdmissionDecision[],
+  running: number,
+): RunCounts {
+  const counts: RunCounts = { running, ready: 0, waiting: 0, blocked: 0, done: 0 };
+  for (const rt of ctx.tasks.values()) if (rt.state.phase === 'done') counts.done += 1;
+  for (const d of decisions) {
+    if (d.status === 'waiting-slot') counts.ready += 1;
+    else if (d.status === 'waiting-dependencies' || d.status === 'waiting-claim')
+      counts.waiting += 1;
+    else if (d.status === 'blocked' || d.status === 'dependency-blocked' || d.status === 'invalid')
+      counts.blocked += 1;
+    else if (d.status === 'active' && !ctx.tasks.get(d.id)?.busy) counts.waiting += 1;
+  }
+  return counts;
+}

@@ -1,0 +1,113 @@
+import { mkdirSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { STAGE_FAILURE_BUDGET } from '../selection/on-failure.js';
+import type { DefinitionOfDone } from '../task/types.js';
+import { blockTask } from './apply-failure.js';
+import { type DispatchContext, persist, type TaskRuntime } from './context.js';
+import type { CommandResult } from './types.js';
+
+/** True when the command result satisfies the plan's assertion; else why not. */
+export function judgeGate(
+  done: DefinitionOfDone,
+  result: CommandResult,
+): { passed: boolean; why: string } {
+  if (result.spawnError)
+    return { passed: false, why: `the command could not start: ${result.spawnError}` };
+  if (result.timedOut) return { passed: false, why: 'the command timed out' };
+  const a = done.assertion;
+  if (a.kind === 'exit-code') {
+    const passed = result.exitCode === a.code;
+    const got =
+      result.exitCode === null ? `signal ${result.signal}` : `exit code ${result.exitCode}`;
+    return {
+      passed,
+      why: passed ? `exit code ${a.code}` : `expected exit code ${a.code}, got ${got}`,
+    };
+  }
+  if (a.kind === 'stdout-contains') {
+    const passed = result.stdout.includes(a.text);
+    return {
+      passed,
+      why: passed ? `stdout contains "${a.text}"` : `stdout does not contain "${a.text}"`,
+    };
+  }
+  const passed = new RegExp(a.pattern).test(result.stdout);
+  return {
+    passed,
+    why: passed ? `stdout matches /${a.pattern}/` : `stdout does not match /${a.pattern}/`,
+  };
+}
+
+/**
+ * Runs the plan's definition-of-done command (argv, no shell, in the workspace) through the
+ * CLI's command runner. A pass moves on to review; a failure goes back to the worker as a
+ * correction carrying the assertion, the output tail and the full output file. Ten
+ * consecutive failed gates block the task.
+ */
+export async function runGateStage(ctx: DispatchContext, rt: TaskRuntime): Promise<void> {
+  const done = rt.task.definitionOfDone;
+  const state = rt.state;
+  if (!done) {
+    state.phase = 'review';
+    return persist(ctx, rt);
+  }
+  const dir = join(ctx.stateDir, 'gates', rt.id);
+  mkdirSync(dir, { recursive: true });
+  const id = `gate.${state.planLoop}.${Date.now().toString(36)}`;
+  const outputFile = join(dir, `${id}.log`);
+  const row = {
+    task: rt.id,
+    planLoop: state.planLoop,
+    role: 'gate' as const,
+    attempt: id,
+    agentModel: done.command,
+    locator: relative(ctx.workspace, outputFile),
+  };
+  ctx.workLog.finish(rt.group, { ...row, kind: 'START', time: ctx.now(), result: 'running' });
+  const result = await ctx.options.runCommand({
+    argv: done.argv,
+    cwd: ctx.workspace,
+    outputFile,
+    signal: ctx.signal,
+  });
+  if (ctx.signal.aborted) return;
+  const verdict = judgeGate(done, result);
+  ctx.workLog.finish(rt.group, {
+    ...row,
+    kind: 'FINISH',
+    time: ctx.now(),
+    result: verdict.passed ? 'success' : 'gate-failed',
+  });
+  ctx.bus.emit({
+    type: 'gate.finished',
+    task: rt.id,
+    planLoop: state.planLoop,
+    command: [...done.argv],
+    exitCode: result.exitCode,
+    passed: verdict.passed,
+    detail: verdict.why,
+  });
+  if (verdict.passed) {
+    state.failures.gate = 0;
+    delete state.correction;
+    state.phase = 'review';
+    return persist(ctx, rt);
+  }
+  state.failures.gate += 1;
+  if (state.failures.gate >= STAGE_FAILURE_BUDGET) {
+    blockTask(ctx, rt, {
+      stage: 'gate',
+      reason: `${state.failures.gate} consecutive failed definition-of-done gates (${verdict.why})`,
+      evidence: [`command: ${done.command}`, ...result.tail.slice(-20), `output: ${outputFile}`],
+    });
+    return persist(ctx, rt);
+  }
+  state.correction = {
+    source: 'gate',
+    summary: `the definition-of-done command \`${done.command}\` failed: ${verdict.why}.`,
+    evidence: result.tail.slice(-40),
+    file: outputFile,
+  };
+  state.phase = 'worker';
+  await persist(ctx, rt);
+}

@@ -1,0 +1,134 @@
+import { rmSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { formatProblem } from '../errors.js';
+import type { Classification } from '../plugins/types.js';
+import { buildPrompt } from '../prompts/build-prompt.js';
+import { evaluateReview } from '../review/evaluate-review.js';
+import type { ParsedReview } from '../review/parse-review.js';
+import type { AttemptRecord } from '../state/state-schema.js';
+import { parsePlan } from '../task/parse-plan.js';
+import { planFileName, reviewFileName } from '../workspace/paths.js';
+import { applyFailure, blockTask } from './apply-failure.js';
+import { attemptDirOf, newAttemptId } from './attempt-spec.js';
+import { type DispatchContext, persist, type TaskRuntime } from './context.js';
+import { ensureDecision } from './ensure-decision.js';
+import { advancePlanLoop } from './plan-loop.js';
+import { currentPlan, failoverFacts, failoverSession, promptContext } from './prompt-facts.js';
+import { runAttempt } from './run-attempt.js';
+
+/** Default cap on plan loops when the PLAN sets no `max_plan_loops`. */
+export const DEFAULT_MAX_PLAN_LOOPS = 5;
+
+const reviewFiles = (rt: TaskRuntime) => ({
+  reviewFile: join(rt.task.dir, reviewFileName(rt.state.planLoop)),
+  nextPlanFile: join(rt.task.dir, planFileName(rt.state.planLoop + 1)),
+});
+
+/** Runs one official review attempt and acts on its verdict. */
+export async function runReviewStage(ctx: DispatchContext, rt: TaskRuntime): Promise<void> {
+  const decision = ensureDecision(ctx, rt, 'review');
+  if (!decision) return persist(ctx, rt);
+  const target = ctx.catalog.targets[decision.target]!;
+  const { reviewFile, nextPlanFile } = reviewFiles(rt);
+  // Outputs of an earlier failed review attempt of this loop must not count for this one.
+  rmSync(reviewFile, { force: true });
+  rmSync(nextPlanFile, { force: true });
+  const attemptId = newAttemptId(rt.id, 'review', rt.state.planLoop);
+  const maxLoops = rt.task.maxPlanLoops ?? DEFAULT_MAX_PLAN_LOOPS;
+  const prompt = buildPrompt({
+    templates: ctx.options.prompts,
+    context: promptContext(ctx, rt, 'review', attemptId),
+    review: {
+      reviewFile,
+      nextPlan: nextPlanFile,
+      loopsLeft: Math.max(0, maxLoops - rt.state.planLoop),
+    },
+    failover: failoverFacts(rt),
+  });
+  const { record, verdict } = await runAttempt(ctx, rt, {
+    attemptId,
+    attemptDir: attemptDirOf(ctx, attemptId),
+    role: 'review',
+    targetId: decision.target,
+    target,
+    prompt,
+    plan: currentPlan(rt),
+    resumeSession: failoverSession(ctx, rt, target),
+    extraEnv: { SWITCHYARD_REVIEW_FILE: reviewFile, SWITCHYARD_NEXT_PLAN: nextPlanFile },
+  });
+  await afterReview(ctx, rt, record, verdict);
+  await persist(ctx, rt);
+}
+
+/**
+ * Review verdict -> archive (APPROVED), plan loop N+1 (CHANGES_REQUESTED with a valid
+ * `PLAN-<N+1>.md`, within `max_plan_loops`), or a `review-control-failure` that keeps the
+ * target and retries within the review budget.
+ */
+export async function afterReview(
+  ctx: DispatchContext,
+  rt: TaskRuntime,
+  record: AttemptRecord,
+  verdict: Classification,
+): Promise<void> {
+  if (verdict.class !== 'success') {
+    applyFailure(ctx, rt, 'review', 'review', record, verdict);
+    return;
+  }
+  const { reviewFile, nextPlanFile } = reviewFiles(rt);
+  const outcome = evaluateReview({
+    reviewFile,
+    nextPlanFile,
+    validatePlan: (file, source) =>
+      parsePlan(source, {
+        file: relative(ctx.workspace, file),
+        workspace: ctx.workspace,
+        followUp: true,
+      })
+        .problems.filter((p) => p.severity !== 'warning')
+        .map(formatProblem),
+  });
+  if (outcome.kind === 'review-control-failure') {
+    record.result = 'review-control-failure';
+    record.evidence = outcome.evidence;
+    const failure: Classification = {
+      class: 'review-control-failure',
+      confidence: 'certain',
+      evidence: outcome.evidence,
+    };
+    applyFailure(ctx, rt, 'review', 'review', record, failure);
+    return;
+  }
+  emitVerdict(ctx, rt, outcome.review);
+  const state = rt.state;
+  state.failures.review = 0;
+  delete state.failoverFrom;
+  delete state.notBefore;
+  if (outcome.kind === 'approved') {
+    state.phase = 'archive';
+    return;
+  }
+  const maxLoops = rt.task.maxPlanLoops ?? DEFAULT_MAX_PLAN_LOOPS;
+  if (state.planLoop + 1 > maxLoops) {
+    blockTask(ctx, rt, {
+      stage: 'plan-loop-cap',
+      reason: `review ${state.planLoop} requested changes but max_plan_loops (${maxLoops}) is reached`,
+      evidence: outcome.review.findings.map(
+        (f) => `${reviewFileName(state.planLoop)}:${f.line}: [${f.severity}] ${f.text}`,
+      ),
+    });
+    return;
+  }
+  await advancePlanLoop(ctx, rt);
+}
+
+function emitVerdict(ctx: DispatchContext, rt: TaskRuntime, review: ParsedReview): void {
+  const count = (s: string) => review.findings.filter((f) => f.severity === s).length;
+  ctx.bus.emit({
+    type: 'review.verdict',
+    task: rt.id,
+    planLoop: rt.state.planLoop,
+    verdict: review.verdict!,
+    findings: { critical: count('CRITICAL'), moderate: count('MODERATE'), minor: count('MINOR') },
+  });
+}

@@ -1,0 +1,109 @@
+import { readFileSync } from 'node:fs';
+import type { Classification } from '../plugins/types.js';
+import { buildPrompt } from '../prompts/build-prompt.js';
+import { acceptChecklist, SELFCHECK_RETRY_LIMIT } from '../selfcheck/accept-checklist.js';
+import type { AttemptRecord } from '../state/state-schema.js';
+import { readChecklist } from '../task/checklist.js';
+import type { ChecklistItem } from '../task/types.js';
+import { applyFailure, blockTask } from './apply-failure.js';
+import { attemptDirOf, newAttemptId } from './attempt-spec.js';
+import { type DispatchContext, persist, type TaskRuntime } from './context.js';
+import { ensureDecision } from './ensure-decision.js';
+import { currentPlan, promptContext } from './prompt-facts.js';
+import { runAttempt } from './run-attempt.js';
+
+/** The checklist of the task's current plan, read fresh (the worker ticks it). */
+export function currentChecklist(rt: TaskRuntime): ChecklistItem[] {
+  const plan = currentPlan(rt);
+  try {
+    return readChecklist(readFileSync(plan, 'utf8'), plan).items;
+  } catch {
+    return [];
+  }
+}
+
+/** The latest native session of this plan loop that ended successfully on the target. */
+export function latestSession(rt: TaskRuntime, target: string): string | undefined {
+  for (let i = rt.state.attempts.length - 1; i >= 0; i--) {
+    const a = rt.state.attempts[i]!;
+    if (a.planLoop !== rt.state.planLoop || a.target !== target) continue;
+    if (a.role === 'review' || a.result !== 'success') continue;
+    if (a.sessionId) return a.sessionId;
+  }
+  return undefined;
+}
+
+/**
+ * One self-check pass on the worker's target. The first pass resumes the worker's native
+ * context when the target can, else starts one; every retry (checklist still open) must
+ * resume the latest successful native context: a target that cannot resume, or a context
+ * that is gone, blocks the task instead of silently starting a new context.
+ */
+export async function runSelfcheckStage(ctx: DispatchContext, rt: TaskRuntime): Promise<void> {
+  const decision = ensureDecision(ctx, rt, 'worker');
+  if (!decision) return persist(ctx, rt);
+  const target = ctx.catalog.targets[decision.target]!;
+  const canResume = target.runtime.resume_command !== undefined;
+  const session = canResume ? latestSession(rt, decision.target) : undefined;
+  if (rt.state.selfcheckRetries > 0 && !session) {
+    const open = currentChecklist(rt).filter((i) => !i.checked || i.text.trim() === '');
+    blockTask(ctx, rt, {
+      stage: 'selfcheck',
+      reason: canResume
+        ? `self-check left ${open.length} checklist item(s) open and the native context to resume is gone`
+        : `self-check left ${open.length} checklist item(s) open and target ${decision.target} cannot resume its native context`,
+      evidence: open.map((i) => `line ${i.line}: [ ] ${i.text}`),
+    });
+    return persist(ctx, rt);
+  }
+  const attemptId = newAttemptId(rt.id, 'selfcheck', rt.state.planLoop);
+  const open = currentChecklist(rt)
+    .filter((i) => !i.checked || i.text.trim() === '')
+    .map((i) => `line ${i.line}: ${i.text || '(empty)'}`);
+  const prompt = buildPrompt({
+    templates: ctx.options.prompts,
+    context: promptContext(ctx, rt, 'selfcheck', attemptId),
+    openItems: open,
+  });
+  const { record, verdict } = await runAttempt(ctx, rt, {
+    attemptId,
+    attemptDir: attemptDirOf(ctx, attemptId),
+    role: 'selfcheck',
+    targetId: decision.target,
+    target,
+    prompt,
+    plan: currentPlan(rt),
+    resumeSession: session,
+  });
+  afterSelfcheck(ctx, rt, record, verdict);
+  await persist(ctx, rt);
+}
+
+/** Self-check verdict -> gate/review when the checklist is complete, else another pass or block. */
+export function afterSelfcheck(
+  ctx: DispatchContext,
+  rt: TaskRuntime,
+  record: AttemptRecord,
+  verdict: Classification,
+): void {
+  if (verdict.class !== 'success') {
+    applyFailure(ctx, rt, 'selfcheck', 'worker', record, verdict);
+    return;
+  }
+  const state = rt.state;
+  state.failures.selfcheck = 0;
+  const check = acceptChecklist(currentChecklist(rt));
+  if (check.accepted) {
+    state.selfcheckRetries = 0;
+    state.phase = rt.task.definitionOfDone ? 'gate' : 'review';
+    return;
+  }
+  state.selfcheckRetries += 1;
+  if (state.selfcheckRetries > SELFCHECK_RETRY_LIMIT) {
+    blockTask(ctx, rt, {
+      stage: 'selfcheck',
+      reason: `self-check did not complete the checklist after ${SELFCHECK_RETRY_LIMIT} retries: ${check.reason}`,
+      evidence: check.open.map((i) => `line ${i.line}: [${i.checked ? 'x' : ' '}] ${i.text}`),
+    });
+  }
+}

@@ -1,0 +1,61 @@
+import type { Classification } from '../plugins/types.js';
+import { buildPrompt } from '../prompts/build-prompt.js';
+import type { AttemptRecord } from '../state/state-schema.js';
+import { applyFailure } from './apply-failure.js';
+import { attemptDirOf, newAttemptId } from './attempt-spec.js';
+import { type DispatchContext, persist, type TaskRuntime } from './context.js';
+import { ensureDecision } from './ensure-decision.js';
+import { currentPlan, failoverFacts, failoverSession, promptContext } from './prompt-facts.js';
+import { runAttempt } from './run-attempt.js';
+
+/** Runs one worker attempt of a task and moves the task on. */
+export async function runWorkerStage(ctx: DispatchContext, rt: TaskRuntime): Promise<void> {
+  const decision = ensureDecision(ctx, rt, 'worker');
+  if (!decision) return persist(ctx, rt);
+  const target = ctx.catalog.targets[decision.target]!;
+  const attemptId = newAttemptId(rt.id, 'worker', rt.state.planLoop);
+  const prompt = buildPrompt({
+    templates: ctx.options.prompts,
+    context: promptContext(ctx, rt, 'worker', attemptId),
+    failover: failoverFacts(rt),
+    correction: rt.state.correction,
+  });
+  const { record, verdict } = await runAttempt(ctx, rt, {
+    attemptId,
+    attemptDir: attemptDirOf(ctx, attemptId),
+    role: 'worker',
+    targetId: decision.target,
+    target,
+    prompt,
+    plan: currentPlan(rt),
+    resumeSession: failoverSession(ctx, rt, target),
+  });
+  afterWorker(ctx, rt, record, verdict);
+  await persist(ctx, rt);
+}
+
+/** Worker verdict -> next phase: self-check (when the completing target requires it), the
+ * definition-of-done gate (when the plan has one), else review. */
+export function afterWorker(
+  ctx: DispatchContext,
+  rt: TaskRuntime,
+  record: AttemptRecord,
+  verdict: Classification,
+): void {
+  if (verdict.class !== 'success') {
+    applyFailure(ctx, rt, 'worker', 'worker', record, verdict);
+    return;
+  }
+  const state = rt.state;
+  state.failures.worker = 0;
+  state.selfcheckRetries = 0;
+  delete state.correction;
+  delete state.failoverFrom;
+  delete state.notBefore;
+  const target = ctx.catalog.targets[record.target];
+  state.phase = target?.selfcheck_required
+    ? 'selfcheck'
+    : rt.task.definitionOfDone
+      ? 'gate'
+      : 'review';
+}

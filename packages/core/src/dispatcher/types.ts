@@ -1,0 +1,99 @@
+import type { ResolvedCatalog } from '../catalog/resolve.js';
+import type { RunEvent } from '../events/event-schema.js';
+import type { WorkspaceLock } from '../lock/workspace-lock.js';
+import type { OutputFormat, RunnerPlugin } from '../plugins/runner-types.js';
+import type { ClassifierPlugin, TranscriptPlugin } from '../plugins/types.js';
+import type { PromptTemplates } from '../prompts/templates.js';
+import type { RetryPolicy } from '../selection/on-failure.js';
+
+/** A command the dispatcher needs run without a shell (definition-of-done gates). */
+export interface CommandRequest {
+  argv: readonly string[];
+  cwd: string;
+  env?: Readonly<Record<string, string>>;
+  /** Where the combined output is written in full (kept as evidence). */
+  outputFile: string;
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+/** How such a command ended. */
+export interface CommandResult {
+  exitCode: number | null;
+  signal: string | null;
+  /** Standard output (may be truncated to a bounded size by the executor). */
+  stdout: string;
+  /** Last lines of stdout+stderr, for the correction shown to the worker. */
+  tail: string[];
+  timedOut: boolean;
+  /** Set when the command could not be started at all (e.g. ENOENT). */
+  spawnError?: string;
+}
+
+/** Runs a command; provided by the CLI (core spawns nothing). */
+export type CommandRunner = (request: CommandRequest) => Promise<CommandResult>;
+
+/** The plugin lookups the dispatcher needs (a `PluginSet` provides them). */
+export interface DispatcherPlugins {
+  runnerFor(format: OutputFormat, needs?: { nativeSession?: boolean }): RunnerPlugin;
+  classifiersFor(agent: string): ClassifierPlugin[];
+  transcriptFor(agent: string): TranscriptPlugin | undefined;
+  isRetryLineFor(agent: string): (line: string) => boolean;
+}
+
+/** Everything a dispatcher run is configured with. */
+export interface DispatcherOptions {
+  /** Workspace root (any path; the run uses its real path). */
+  workspace: string;
+  catalog: ResolvedCatalog;
+  retry: RetryPolicy;
+  /** No real progress for this long ends an attempt as stalled. */
+  stallTimeoutMs: number;
+  /** Only retry announcements for this long ends an attempt (default: stallTimeoutMs). */
+  retryLoopTimeoutMs?: number;
+  /** Active task stages across the workspace; 0 = unlimited. */
+  maxParallel: number;
+  /** `--task-group`: only this group's tasks are run. */
+  taskGroup?: string;
+  /** `--retry-blocked`: blocked tasks in scope get another chance. */
+  retryBlocked?: boolean;
+  /** `--with TARGET`: the target for every stage without a PLAN pin. */
+  runWith?: string;
+  plugins: DispatcherPlugins;
+  runCommand: CommandRunner;
+  prompts: PromptTemplates;
+  /** Receives every event (renderer, --json); events also go to events.jsonl. */
+  onEvent?: (event: RunEvent) => void;
+  /** Aborted on SIGINT/SIGTERM: running agents are stopped, state kept, exit 130. */
+  signal?: AbortSignal;
+  /** IANA zone for wall-clock reset times in provider errors (default: the system zone). */
+  timeZone?: string;
+  /** Grace between SIGTERM and SIGKILL when stopping an agent. */
+  killGraceMs?: number;
+  /** The workspace lock, when the caller took it early (so a second dispatcher fails at
+   * once, before preflights); released when the run ends. Taken by the run otherwise. */
+  lock?: WorkspaceLock;
+}
+
+/** A blocked task in the run summary. */
+export interface BlockedSummary {
+  task: string;
+  reason: string;
+}
+
+/** How the run ended. */
+export interface DispatchResult {
+  /** 0 done, 1 control-plane failure, 3 blocked tasks, 130 interrupted. */
+  exitCode: 0 | 1 | 3 | 130;
+  archived: string[];
+  blocked: BlockedSummary[];
+  /** Control-plane failures that kept the run from exiting 0. */
+  controlFailures: string[];
+  elapsedMs: number;
+}
+
+/** The catalog as decisions see it (a string source, e.g. `flag:/abs/catalog.json`). */
+export function catalogSourceLabel(catalog: ResolvedCatalog): string {
+  const { kind, path } = catalog.source;
+  return path ? `${kind}:${path}` : kind;
+}
