@@ -12,6 +12,9 @@ import { EvidenceFiles } from './evidence-files.js';
 import { FileTail } from './file-tail.js';
 import type { AttemptHooks } from './hooks.js';
 
+/** Bytes read per poll slice before yielding to the event loop. */
+const SLICE = 2 * 1024 * 1024;
+
 export interface MonitorOptions {
   dir: string;
   paths: { stdoutRaw: string; stderrRaw: string };
@@ -110,7 +113,7 @@ export class AttemptMonitor {
   tick(): void {
     if (this.#stopped) return;
     // a fast writer: keep reading soon, but yield to the event loop between slices
-    if (this.#drain(8 * 1024 * 1024) >= 8 * 1024 * 1024) setImmediate(() => this.tick());
+    if (this.#drain(SLICE) >= SLICE) setImmediate(() => this.tick());
     const now = Date.now();
     const session = this.#o.hooks.sessionBytes?.();
     if (session !== undefined) {
@@ -140,6 +143,8 @@ export class AttemptMonitor {
         this.#files.frame(stream, offset, chunk);
         const linesBefore = this.counters.lines;
         this.#collector.write(stream, chunk);
+        // flush per chunk: few lines stay referenced long enough to be promoted (flat RSS)
+        this.#files.flush();
         if (stream === 'stdout') this.counters.stdoutBytes += chunk.length;
         else this.counters.stderrBytes += chunk.length;
         // bytes of a line still being written are progress too (a long line streaming in)

@@ -20,6 +20,8 @@ export class EvidenceFiles {
   readonly #stream: number;
   readonly #normalized: number;
   readonly #heartbeat: number;
+  #pending: string[] = [];
+  #pendingChars = 0;
 
   constructor(dir: string) {
     const paths = attemptPaths(dir);
@@ -36,8 +38,18 @@ export class EvidenceFiles {
     );
   }
 
+  /** Queues a transcript line; written in batches by `flush()` (one syscall per read chunk). */
   normalized(line: string): void {
-    writeAll(this.#normalized, `${line}\n`);
+    this.#pending.push(line);
+    this.#pendingChars += line.length;
+    if (this.#pendingChars > 1 << 20) this.flush();
+  }
+
+  flush(): void {
+    if (this.#pending.length === 0) return;
+    writeAll(this.#normalized, `${this.#pending.join('\n')}\n`);
+    this.#pending = [];
+    this.#pendingChars = 0;
   }
 
   heartbeat(beat: Heartbeat): void {
@@ -46,6 +58,7 @@ export class EvidenceFiles {
 
   /** fsyncs and closes every file. */
   close(): void {
+    this.flush();
     for (const fd of [this.#stream, this.#normalized, this.#heartbeat]) {
       fsyncSync(fd);
       closeSync(fd);

@@ -1,0 +1,51 @@
+import { statSync } from 'node:fs';
+import { createRunner, type HooksFactory } from '@switchyard/runner-text';
+import { findSessionFile } from './session-file.js';
+import { sessionIdFromEvent } from './session-id.js';
+
+export * from './resume.js';
+export * from './session-file.js';
+export * from './session-id.js';
+export * from './session-workspace.js';
+
+const LOOKUP_EVERY_MS = 2000;
+
+/** Per attempt: reads the session id from the stream and, with `native_session_monitor`,
+ * reports the session file's size so its growth counts as progress. */
+export const nativeSessionHooks: HooksFactory = (context) => {
+  let sessionId = context.sessionId;
+  let file: string | undefined;
+  let lastLookup = 0;
+  const monitor =
+    context.nativeSession?.monitor === true ? context.nativeSession.sessionPath : undefined;
+  return {
+    onEvent(event) {
+      sessionId ??= sessionIdFromEvent(context.agent, event);
+    },
+    sessionId: () => sessionId,
+    sessionBytes() {
+      if (monitor === undefined || sessionId === undefined) return undefined;
+      if (file === undefined && Date.now() - lastLookup >= LOOKUP_EVERY_MS) {
+        lastLookup = Date.now();
+        file = findSessionFile(monitor, sessionId);
+      }
+      if (file === undefined) return undefined;
+      try {
+        return statSync(file).size;
+      } catch {
+        return undefined;
+      }
+    },
+  };
+};
+
+/** The native-session runner: text or JSONL output, plus session ids, resume planning and
+ * native session file progress. */
+const runnerNativeSession = createRunner({
+  name: '@switchyard/runner-native-session',
+  version: '0.0.0',
+  outputFormats: ['jsonl', 'text'],
+  nativeSession: true,
+  hooks: nativeSessionHooks,
+});
+export default runnerNativeSession;

@@ -1,0 +1,80 @@
+import { spawn } from 'node:child_process';
+import { readFileSync, rmSync, statSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { attemptPaths, isSameProcessAlive, readLocator, readStreamLog } from '@switchyard/core';
+import { describe, expect, it } from 'vitest';
+import { reattachAttempt, startAttempt } from './run-attempt.js';
+import { nodeScript, testSpec } from './test-helpers.js';
+
+const dist = fileURLToPath(new URL('../dist/index.js', import.meta.url));
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('crash survival', () => {
+  it('the agent outlives a SIGKILLed dispatcher; reattach resumes tailing exactly where it stopped', async () => {
+    const spec = testSpec(['sh', '-c', 'for i in $(seq 1 40); do echo "line $i"; sleep 0.04; done; echo "stderr end" >&2']);
+    // a real dispatcher process running the built runner
+    const dispatcher = spawn(
+      process.execPath,
+      ['--input-type=module', '-e', `const { startAttempt } = await import(${JSON.stringify(dist)}); const h = await startAttempt(${JSON.stringify(spec)}); console.log('started ' + h.pid); await h.done;`],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    const started = await new Promise<string>((resolve) => dispatcher.stdout.once('data', (d: Buffer) => resolve(d.toString())));
+    expect(started).toMatch(/^started \d+/);
+    await sleep(400);
+    dispatcher.kill('SIGKILL');
+    await new Promise((r) => dispatcher.once('exit', r));
+
+    const locator = await readLocator(spec.attemptDir);
+    expect(locator.result).toBe('running');
+    expect(isSameProcessAlive(locator.process)).toBe(true);
+    const paths = attemptPaths(spec.attemptDir);
+    const before = statSync(paths.stdoutRaw).size;
+    await sleep(200);
+    expect(statSync(paths.stdoutRaw).size).toBeGreaterThan(before); // still writing, nobody reading
+
+    const handle = await reattachAttempt(locator, { attemptDir: spec.attemptDir, stallTimeoutMs: 30_000, retryLoopTimeoutMs: 30_000, pollIntervalMs: 20 });
+    expect(handle?.pid).toBe(locator.process.pid);
+    const outcome = await handle!.done;
+    expect(outcome).toMatchObject({ exitObserved: false, exitCode: null });
+    expect(outcome.evidence.stdoutTail.at(-1)).toBe('line 40');
+    expect(outcome.evidence.stdoutTail).toContain('line 1'); // rebuilt from before the crash
+    expect(outcome.evidence.stderrTail).toEqual(['stderr end']);
+    const rebuilt = { stdout: '', stderr: '' };
+    for await (const frame of readStreamLog(paths.stream)) rebuilt[frame.stream] += frame.data.toString();
+    expect(rebuilt.stdout).toBe(readFileSync(paths.stdoutRaw, 'utf8')); // every byte exactly once
+    expect((await readLocator(spec.attemptDir)).exitObserved).toBe(false);
+  });
+
+  it('reattach refuses a process that is gone', async () => {
+    const spec = testSpec(['true']);
+    await (await startAttempt(spec)).done;
+    const locator = await readLocator(spec.attemptDir);
+    expect(await reattachAttempt(locator, { attemptDir: spec.attemptDir, stallTimeoutMs: 1000, retryLoopTimeoutMs: 1000 })).toBeUndefined();
+  });
+});
+
+describe('flat memory', () => {
+  it('streams 200 MB with flat memory', { timeout: 180_000 }, async () => {
+    const total = 200 * 1024 * 1024;
+    const spec = testSpec(
+      nodeScript(`const b = Buffer.alloc(1 << 20, 'abcdefghij'.repeat(6) + 'klm\\n'); let n = 0; const w = () => { while (n < ${total}) { n += b.length; if (!process.stdout.write(b)) return process.stdout.once('drain', w); } }; w();`),
+    );
+    const base = process.memoryUsage().rss;
+    const peak = { firstHalf: base, secondHalf: base };
+    const handle = await startAttempt(spec);
+    const sampler = setInterval(() => {
+      const half = handle.progress().stdoutBytes < total / 2 ? 'firstHalf' : 'secondHalf';
+      peak[half] = Math.max(peak[half], process.memoryUsage().rss);
+    }, 10);
+    const outcome = await handle.done;
+    clearInterval(sampler);
+    expect(outcome.exitCode).toBe(0);
+    expect(outcome.counters.stdoutBytes).toBe(total);
+    expect(outcome.counters.lines).toBe(total / 64);
+    expect(statSync(attemptPaths(spec.attemptDir).stream).size).toBeGreaterThan(total);
+    // bounded, and not growing with the stream: the second 100 MB cost no more than the first
+    expect(Math.max(peak.firstHalf, peak.secondHalf) - base).toBeLessThan(64 * 1024 * 1024);
+    expect(peak.secondHalf - peak.firstHalf).toBeLessThan(24 * 1024 * 1024);
+    rmSync(spec.cwd, { recursive: true, force: true });
+  });
+});
