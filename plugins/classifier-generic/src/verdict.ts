@@ -1,0 +1,90 @@
+import {
+  type Classification,
+  type ClassifyContext,
+  findRetryAfter,
+  isFailoverClass,
+  type TerminalEvidence,
+} from '@switchyard/core';
+import { type FaultRule, matchRules } from './rules.js';
+
+/**
+ * Classifies by the first rule matching a candidate line. `evidenceLine` maps the matched
+ * (possibly derived) line back to the exact line the CLI printed. `retryAfter` is filled when
+ * a failover class's lines name a reset time.
+ */
+export function verdictFromLines(
+  lines: readonly string[],
+  rules: readonly FaultRule[],
+  context: ClassifyContext,
+  evidenceLine: (line: string) => string = (line) => line,
+): Classification | undefined {
+  const hit = matchRules(lines, rules);
+  if (hit === undefined) return undefined;
+  const verdict: Classification = {
+    class: hit.rule.class,
+    confidence: hit.rule.confidence,
+    evidence: [evidenceLine(hit.line)],
+  };
+  if (isFailoverClass(hit.rule.class)) {
+    const at = findRetryAfter([hit.line, ...lines], context);
+    if (at !== undefined) verdict.retryAfter = at;
+  }
+  return verdict;
+}
+
+/**
+ * For attempts the dispatcher ended or a signal killed. A retry loop is classified by what its
+ * retry lines say (e.g. `provider-connection`), so failover is not delayed; otherwise it is a
+ * process termination.
+ */
+export function terminationVerdict(
+  evidence: TerminalEvidence,
+  rules: readonly FaultRule[],
+  context: ClassifyContext,
+): Classification | undefined {
+  if (
+    evidence.endedBy === 'retry-loop' ||
+    (evidence.signal !== null && evidence.retryLines.length > 0)
+  ) {
+    const fromRetries = verdictFromLines(evidence.retryLines, rules, context);
+    if (fromRetries !== undefined) return { ...fromRetries, confidence: 'likely' };
+  }
+  if (evidence.endedBy !== undefined || evidence.signal !== null) {
+    const why = evidence.endedBy ?? `signal ${evidence.signal}`;
+    const last = evidence.retryLines.at(-1) ?? evidence.stderrTail.at(-1);
+    return {
+      class: 'process-termination',
+      confidence: 'certain',
+      evidence: last === undefined ? [`ended by ${why}`] : [`ended by ${why}`, last],
+    };
+  }
+  return undefined;
+}
+
+/** String fields of a JSON event that carry an error's meaning (not the whole line). */
+export function eventText(event: Record<string, unknown>): string {
+  const parts: string[] = [];
+  const take = (obj: Record<string, unknown>, depth: number) => {
+    for (const [key, value] of Object.entries(obj)) {
+      if (typeof value === 'string' || typeof value === 'number') {
+        if (
+          /^(?:type|subtype|message|error|result|status|code|reason|terminal_reason|api_error\w*|detail)$/i.test(
+            key,
+          )
+        ) {
+          parts.push(String(value));
+        }
+      } else if (
+        depth < 2 &&
+        value !== null &&
+        typeof value === 'object' &&
+        !Array.isArray(value) &&
+        /^(?:error|data|cause)$/i.test(key)
+      ) {
+        take(value as Record<string, unknown>, depth + 1);
+      }
+    }
+  };
+  take(event, 0);
+  return parts.join(' | ');
+}
