@@ -8,7 +8,6 @@ import { createRunner } from '@switchyard/runner-text';
  */
 const runnerJsonl = createRunner({
   name: '@switchyard/runner-jsonl',
-  version: '0.0.0',
   outputFormats: ['jsonl'],
 });
 export default runnerJsonl;

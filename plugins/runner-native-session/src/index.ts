@@ -43,7 +43,6 @@ export const nativeSessionHooks: HooksFactory = (context) => {
  * native session file progress. */
 const runnerNativeSession = createRunner({
   name: '@switchyard/runner-native-session',
-  version: '0.0.0',
   outputFormats: ['jsonl', 'text'],
   nativeSession: true,
   hooks: nativeSessionHooks,

@@ -59,7 +59,9 @@ describe('session ids', () => {
     expect(sessionIdFromEvent('other', { type: 'session.start', sessionId: 'o1' })).toBe('o1');
   });
 
-  it('records the session id of a real run, and a resume keeps it', { timeout: 20_000 }, async () => {
+  it('records the session id of a real run, and a resume keeps it', {
+    timeout: 20_000,
+  }, async () => {
     const root = workspace();
     const scenario = join(root, 'scenario.yaml');
     writeFileSync(
@@ -94,7 +96,9 @@ describe('session ids', () => {
 });
 
 describe('native session monitor', () => {
-  it('counts session file growth as progress while stdout is silent', { timeout: 20_000 }, async () => {
+  it('counts session file growth as progress while stdout is silent', {
+    timeout: 20_000,
+  }, async () => {
     const root = workspace();
     const sessions = join(root, 'sessions');
     const id = '2b5e7c8a-1111-4222-8333-944455556666';

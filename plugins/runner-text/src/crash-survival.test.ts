@@ -11,14 +11,24 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('crash survival', () => {
   it('the agent outlives a SIGKILLed dispatcher; reattach resumes tailing exactly where it stopped', async () => {
-    const spec = testSpec(['sh', '-c', 'for i in $(seq 1 40); do echo "line $i"; sleep 0.04; done; echo "stderr end" >&2']);
+    const spec = testSpec([
+      'sh',
+      '-c',
+      'for i in $(seq 1 40); do echo "line $i"; sleep 0.04; done; echo "stderr end" >&2',
+    ]);
     // a real dispatcher process running the built runner
     const dispatcher = spawn(
       process.execPath,
-      ['--input-type=module', '-e', `const { startAttempt } = await import(${JSON.stringify(dist)}); const h = await startAttempt(${JSON.stringify(spec)}); console.log('started ' + h.pid); await h.done;`],
+      [
+        '--input-type=module',
+        '-e',
+        `const { startAttempt } = await import(${JSON.stringify(dist)}); const h = await startAttempt(${JSON.stringify(spec)}); console.log('started ' + h.pid); await h.done;`,
+      ],
       { stdio: ['ignore', 'pipe', 'inherit'] },
     );
-    const started = await new Promise<string>((resolve) => dispatcher.stdout.once('data', (d: Buffer) => resolve(d.toString())));
+    const started = await new Promise<string>((resolve) =>
+      dispatcher.stdout.once('data', (d: Buffer) => resolve(d.toString())),
+    );
     expect(started).toMatch(/^started \d+/);
     await sleep(400);
     dispatcher.kill('SIGKILL');
@@ -32,7 +42,12 @@ describe('crash survival', () => {
     await sleep(200);
     expect(statSync(paths.stdoutRaw).size).toBeGreaterThan(before); // still writing, nobody reading
 
-    const handle = await reattachAttempt(locator, { attemptDir: spec.attemptDir, stallTimeoutMs: 30_000, retryLoopTimeoutMs: 30_000, pollIntervalMs: 20 });
+    const handle = await reattachAttempt(locator, {
+      attemptDir: spec.attemptDir,
+      stallTimeoutMs: 30_000,
+      retryLoopTimeoutMs: 30_000,
+      pollIntervalMs: 20,
+    });
     expect(handle?.pid).toBe(locator.process.pid);
     const outcome = await handle!.done;
     expect(outcome).toMatchObject({ exitObserved: false, exitCode: null });
@@ -40,7 +55,8 @@ describe('crash survival', () => {
     expect(outcome.evidence.stdoutTail).toContain('line 1'); // rebuilt from before the crash
     expect(outcome.evidence.stderrTail).toEqual(['stderr end']);
     const rebuilt = { stdout: '', stderr: '' };
-    for await (const frame of readStreamLog(paths.stream)) rebuilt[frame.stream] += frame.data.toString();
+    for await (const frame of readStreamLog(paths.stream))
+      rebuilt[frame.stream] += frame.data.toString();
     expect(rebuilt.stdout).toBe(readFileSync(paths.stdoutRaw, 'utf8')); // every byte exactly once
     expect((await readLocator(spec.attemptDir)).exitObserved).toBe(false);
   });
@@ -49,7 +65,13 @@ describe('crash survival', () => {
     const spec = testSpec(['true']);
     await (await startAttempt(spec)).done;
     const locator = await readLocator(spec.attemptDir);
-    expect(await reattachAttempt(locator, { attemptDir: spec.attemptDir, stallTimeoutMs: 1000, retryLoopTimeoutMs: 1000 })).toBeUndefined();
+    expect(
+      await reattachAttempt(locator, {
+        attemptDir: spec.attemptDir,
+        stallTimeoutMs: 1000,
+        retryLoopTimeoutMs: 1000,
+      }),
+    ).toBeUndefined();
   });
 });
 
@@ -57,7 +79,9 @@ describe('flat memory', () => {
   it('streams 200 MB with flat memory', { timeout: 180_000 }, async () => {
     const total = 200 * 1024 * 1024;
     const spec = testSpec(
-      nodeScript(`const b = Buffer.alloc(1 << 20, 'abcdefghij'.repeat(6) + 'klm\\n'); let n = 0; const w = () => { while (n < ${total}) { n += b.length; if (!process.stdout.write(b)) return process.stdout.once('drain', w); } }; w();`),
+      nodeScript(
+        `const b = Buffer.alloc(1 << 20, 'abcdefghij'.repeat(6) + 'klm\\n'); let n = 0; const w = () => { while (n < ${total}) { n += b.length; if (!process.stdout.write(b)) return process.stdout.once('drain', w); } }; w();`,
+      ),
     );
     const base = process.memoryUsage().rss;
     const peak = { firstHalf: base, secondHalf: base };

@@ -11,7 +11,6 @@ export * from './spawn-agent.js';
 /** The text runner: output_format "text", lines kept as printed. */
 const runnerText = createRunner({
   name: '@switchyard/runner-text',
-  version: '0.0.0',
   outputFormats: ['text'],
 });
 export default runnerText;

@@ -38,7 +38,9 @@ export interface LoadPluginsOptions {
 const isPath = (spec: string) => spec.startsWith('.') || isAbsolute(spec);
 
 function resolveSpecifier(spec: string, dirs: readonly string[]): string {
-  if (isPath(spec)) return resolve(dirs[0]!, spec);
+  // a path may name a file or a package directory (its package.json main/exports decide)
+  if (isPath(spec))
+    return createRequire(join(dirs[0]!, 'noop.js')).resolve(resolve(dirs[0]!, spec));
   let last: unknown;
   for (const dir of dirs) {
     try {
