@@ -1,5 +1,4 @@
 import { type Command, InvalidArgumentError } from 'commander';
-import { EXIT } from '../exit-codes.js';
 
 /** Every option of `switchyard run`, after parsing. */
 export interface RunOptions {
@@ -75,12 +74,7 @@ Examples:
         });
       }
       if (opts.dryRun) return (await import('../dry-run.js')).dryRunCommand(opts);
-      // The live run belongs to the dispatcher (packages/cli/src/live-run.ts); this branch is
-      // replaced by the call into it when the dispatcher lands. Until then nothing launches.
-      process.stderr.write(
-        'switchyard run: live runs need the dispatcher, which this build does not include yet. ' +
-          'Use `switchyard run --dry-run` to inspect the workspace.\n',
-      );
-      process.exitCode = EXIT.INVALID_INPUT;
+      // The live run: the dispatcher (packages/cli/src/live-run.ts).
+      process.exitCode = await (await import('../live-run.js')).liveRun(opts);
     });
 }

@@ -1,0 +1,50 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type { CommandRequest, CommandResult, CommandRunner } from '@switchyard/core';
+import { execa } from 'execa';
+
+const TAIL_LINES = 60;
+
+/**
+ * Runs a definition-of-done gate for the dispatcher: argv only (never a shell), in the
+ * workspace, stdin ignored, interleaved output kept in full in the request's output file.
+ * Cancelled with the run (SIGTERM, then SIGKILL after 2 s).
+ */
+export const runGateCommand: CommandRunner = async (
+  request: CommandRequest,
+): Promise<CommandResult> => {
+  const [file = '', ...args] = request.argv;
+  const result = await execa(file, args, {
+    cwd: request.cwd,
+    ...(request.env ? { env: request.env } : {}),
+    stdin: 'ignore',
+    all: true,
+    reject: false,
+    stripFinalNewline: false,
+    forceKillAfterDelay: 2_000,
+    ...(request.timeoutMs ? { timeout: request.timeoutMs } : {}),
+    ...(request.signal ? { cancelSignal: request.signal } : {}),
+  });
+  const all = typeof result.all === 'string' ? result.all : '';
+  const spawnError =
+    result.failed &&
+    result.exitCode === undefined &&
+    !result.signal &&
+    !result.isCanceled &&
+    !result.timedOut
+      ? (result.shortMessage ?? result.code ?? 'could not start')
+      : undefined;
+  mkdirSync(dirname(request.outputFile), { recursive: true });
+  writeFileSync(request.outputFile, `$ ${request.argv.join(' ')}\n${all || spawnError || ''}`);
+  return {
+    exitCode: result.exitCode ?? null,
+    signal: result.signal ?? null,
+    stdout: typeof result.stdout === 'string' ? result.stdout : '',
+    tail: all
+      .split('\n')
+      .filter((l) => l.trim() !== '')
+      .slice(-TAIL_LINES),
+    timedOut: result.timedOut,
+    ...(spawnError ? { spawnError } : {}),
+  };
+};

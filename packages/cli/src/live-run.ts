@@ -1,0 +1,161 @@
+import { dirname, isAbsolute, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  acquireWorkspaceLock,
+  assetPath,
+  CATALOG_ENV,
+  type CatalogTarget,
+  isRouteId,
+  loadPlugins,
+  loadProjectConfig,
+  loadPromptTemplates,
+  loadWorkspace,
+  PluginSet,
+  type ResolvedCatalog,
+  type RunEvent,
+  resolveCatalog,
+  runDispatcher,
+  STAGES,
+  SwitchyardError,
+  selectCandidates,
+  stateDir,
+  type WorkspaceLock,
+} from '@switchyard/core';
+import { BUILTIN_PLUGINS } from './builtin-plugins.js';
+import { runGateCommand } from './gate-runner.js';
+import { assertPreflights } from './preflight.js';
+import { createRunRenderer } from './run-renderer.js';
+
+/** Options of a live `switchyard run` (the flags after parsing). */
+export interface LiveRunOptions {
+  workspace?: string;
+  executionCatalog?: string;
+  taskGroup?: string;
+  maxParallel?: number;
+  retryBlocked?: boolean;
+  with?: string;
+  json?: boolean;
+}
+
+/**
+ * A live run: project config discovered from the workspace upward, catalog resolved and
+ * preflighted for the targets the in-scope tasks can use, plugins loaded, then the core
+ * dispatcher with the terminal renderer (or JSONL events with `--json`). SIGINT/SIGTERM stop
+ * the agents and end with 130. Returns the exit code.
+ */
+export async function liveRun(opts: LiveRunOptions): Promise<number> {
+  const workspace = resolve(opts.workspace ?? process.cwd());
+  // A second dispatcher on this workspace fails here, at once, before anything else runs.
+  const lock = acquireWorkspaceLock({ workspace });
+  try {
+    return await liveRunLocked(workspace, lock, opts);
+  } finally {
+    lock.release();
+  }
+}
+
+async function liveRunLocked(
+  workspace: string,
+  lock: WorkspaceLock,
+  opts: LiveRunOptions,
+): Promise<number> {
+  const { config, filepath } = await loadProjectConfig(workspace);
+  const configDir = filepath ? dirname(filepath) : undefined;
+  const catalog = await resolveCatalog({
+    ...(opts.executionCatalog ? { flagPath: resolve(opts.executionCatalog) } : {}),
+    env: absoluteCatalogEnv(process.env),
+    cwd: workspace,
+  });
+  if (opts.with !== undefined && !(opts.with in catalog.catalog.targets)) {
+    throw new SwitchyardError(
+      'SY_USAGE',
+      `--with names target "${opts.with}", which the catalog does not define.`,
+      {
+        hint: `Known targets: ${Object.keys(catalog.catalog.targets).join(', ')}.`,
+      },
+    );
+  }
+  const loaded = await loadPlugins({
+    entries: config.plugins,
+    ...(configDir ? { configDir, configFile: filepath } : {}),
+    fallbackDir: dirname(fileURLToPath(import.meta.url)),
+    builtins: BUILTIN_PLUGINS,
+  });
+  const plugins = new PluginSet(loaded);
+  const prompts = loadPromptTemplates({
+    templatesDir: assetPath('prompts'),
+    overrides: config.prompts,
+    ...(configDir ? { configDir } : {}),
+    ...(filepath ? { configFile: filepath } : {}),
+  });
+  const abort = new AbortController();
+  const onSignal = () => abort.abort();
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  await assertPreflights(usedTargets(catalog, workspace, opts), {
+    cwd: workspace,
+    signal: abort.signal,
+  });
+  const renderer = opts.json ? undefined : createRunRenderer();
+  const onEvent = opts.json
+    ? (event: RunEvent) => process.stdout.write(`${JSON.stringify(event)}\n`)
+    : (event: RunEvent) => renderer!.onEvent(event);
+  try {
+    const result = await runDispatcher({
+      workspace,
+      catalog,
+      retry: config.retry,
+      stallTimeoutMs: config.stallTimeoutMs,
+      maxParallel: opts.maxParallel ?? config.maxParallel,
+      ...(opts.taskGroup ? { taskGroup: opts.taskGroup } : {}),
+      ...(opts.retryBlocked ? { retryBlocked: true } : {}),
+      ...(opts.with ? { runWith: opts.with } : {}),
+      plugins,
+      runCommand: runGateCommand,
+      prompts,
+      onEvent,
+      signal: abort.signal,
+      lock,
+    });
+    renderer?.summary(result, {
+      archive: resolve(workspace, 'agent-task', 'archive'),
+      state: stateDir(workspace),
+    });
+    return result.exitCode;
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    await plugins.dispose();
+  }
+}
+
+/** AGENT_TASK_EXECUTION_CATALOG is relative to where the user runs the command. */
+function absoluteCatalogEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const value = env[CATALOG_ENV];
+  return value && !isAbsolute(value) ? { ...env, [CATALOG_ENV]: resolve(value) } : env;
+}
+
+/** Targets the in-scope tasks can reach now (pins, --with, every candidate of their routes). */
+function usedTargets(
+  catalog: ResolvedCatalog,
+  workspace: string,
+  opts: LiveRunOptions,
+): [string, CatalogTarget][] {
+  const ids = new Set<string>();
+  if (opts.with) ids.add(opts.with);
+  const now = new Date();
+  for (const task of loadWorkspace(workspace).tasks) {
+    if (opts.taskGroup && task.group !== opts.taskGroup) continue;
+    if (task.target) ids.add(task.target);
+    else if (!opts.with && task.route && isRouteId(task.route)) {
+      for (const stage of STAGES) {
+        for (const id of selectCandidates(catalog.catalog, stage, task.route, now).candidates)
+          ids.add(id);
+      }
+    }
+  }
+  return [...ids].flatMap((id) => {
+    const target = catalog.catalog.targets[id];
+    return target ? [[id, target] as [string, CatalogTarget]] : [];
+  });
+}

@@ -1,0 +1,126 @@
+import type { DispatchResult, RunCounts, RunEvent } from '@switchyard/core';
+import pc from 'picocolors';
+
+/** Renders the event stream for a human: one line per significant event, plus a live
+ * status line (counts + elapsed) redrawn in place when the output is a terminal. */
+export interface RunRenderer {
+  onEvent(event: RunEvent): void;
+  summary(result: DispatchResult, where: { archive: string; state: string }): void;
+}
+
+const clock = (ms: number) => {
+  const s = Math.floor(ms / 1000);
+  const hh = Math.floor(s / 3600);
+  const mm = String(Math.floor((s % 3600) / 60)).padStart(2, '0');
+  const ss = String(s % 60).padStart(2, '0');
+  return hh > 0 ? `${hh}:${mm}:${ss}` : `${mm}:${ss}`;
+};
+
+const first = (lines: readonly string[]) => (lines[0] ? `: ${lines[0].slice(0, 160)}` : '');
+
+/** The line for one event, or undefined when the event is not worth a line of its own. */
+export function formatEvent(event: RunEvent): string | undefined {
+  const tag = (label: string, paint: (s: string) => string = (s) => s) => paint(label.padEnd(10));
+  switch (event.type) {
+    case 'run.started':
+      return `${pc.bold('switchyard run')} ${event.workspace} · catalog ${event.catalog.source} (${event.catalog.revision.slice(0, 12)}) · max-parallel ${event.maxParallel || 'unlimited'} · ${event.tasks} task(s)`;
+    case 'task.admitted':
+      return `${tag('admitted', pc.cyan)} ${event.task} (plan loop ${event.planLoop})`;
+    case 'attempt.started':
+      return event.reattached
+        ? `${tag('reattached', pc.cyan)} ${event.task} ${event.role} on ${event.target} (pid ${event.pid})`
+        : undefined;
+    case 'target.failover':
+      return `${tag('failover', pc.yellow)} ${event.task} ${event.stage}: ${event.from} -> ${event.to} (${event.class}${first(event.evidence)})`;
+    case 'attempt.retry-scheduled':
+      return `${tag('retry', pc.yellow)} ${event.task} ${event.role} on ${event.target} in ${(event.delayMs / 1000).toFixed(1)}s (${event.consecutiveFailures}/10, ${event.reason.slice(0, 160)})`;
+    case 'gate.finished':
+      return event.passed
+        ? undefined
+        : `${tag('gate', pc.yellow)} ${event.task} loop ${event.planLoop}: failed (${event.detail}); back to the worker`;
+    case 'review.verdict': {
+      const f = event.findings;
+      const paint = event.verdict === 'APPROVED' ? pc.green : pc.yellow;
+      return `${tag('review', paint)} ${event.task} loop ${event.planLoop}: ${event.verdict} (${f.critical} critical, ${f.moderate} moderate, ${f.minor} minor)`;
+    }
+    case 'task.plan-loop':
+      return `${tag('plan loop', pc.cyan)} ${event.task} -> loop ${event.planLoop} (${event.plan})`;
+    case 'task.blocked':
+      return `${tag('blocked', pc.red)} ${event.task} [${event.stage}] ${event.reason}`;
+    case 'task.archived':
+      return `${tag('archived', pc.green)} ${event.task} -> ${event.archiveDir}`;
+    case 'worklog.archived':
+      return `${tag('work log', pc.green)} ${event.group} -> ${event.path}`;
+    case 'control.failure':
+      return `${tag('failure', pc.red)} ${event.code}: ${event.message}`;
+    default:
+      return undefined;
+  }
+}
+
+/** Formats the status line. */
+export function formatCounts(counts: RunCounts, elapsedMs: number): string {
+  return `[running ${counts.running} · ready ${counts.ready} · waiting ${counts.waiting} · blocked ${counts.blocked} · done ${counts.done} · ${clock(elapsedMs)}]`;
+}
+
+/** A renderer writing to `out`; the status line is drawn only when `out` is a TTY. */
+export function createRunRenderer(out: NodeJS.WriteStream = process.stdout): RunRenderer {
+  const live = out.isTTY === true;
+  let status = '';
+  let counts: RunCounts | undefined;
+  let started = Date.now();
+  let ticker: NodeJS.Timeout | undefined;
+  const draw = () => {
+    if (!live || !counts) return;
+    status = formatCounts(counts, Date.now() - started);
+    out.write(`\r\x1b[2K${pc.dim(status)}`);
+  };
+  const print = (line: string) => {
+    out.write(live && status ? `\r\x1b[2K${line}\n` : `${line}\n`);
+    draw();
+  };
+  return {
+    onEvent(event) {
+      if (event.type === 'run.started') {
+        started = Date.parse(event.at);
+        // The elapsed clock ticks once a second while the run lasts; it never drives work.
+        if (live) ticker = setInterval(draw, 1000).unref();
+      }
+      if (event.type === 'run.progress') {
+        counts = event.counts;
+        draw();
+        return;
+      }
+      if (event.type === 'run.finished') {
+        if (ticker) clearInterval(ticker);
+        if (live && status) out.write('\r\x1b[2K');
+        status = '';
+        return;
+      }
+      const line = formatEvent(event);
+      if (line) print(line);
+    },
+    summary(result, where) {
+      const seconds = (result.elapsedMs / 1000).toFixed(1);
+      const head =
+        result.exitCode === 0
+          ? pc.green(`Done: ${result.archived.length} task(s) archived in ${seconds}s.`)
+          : result.exitCode === 130
+            ? pc.yellow(`Interrupted after ${seconds}s; state is kept, run again to finish.`)
+            : result.exitCode === 3
+              ? pc.red(
+                  `Stopped with ${result.blocked.length} blocked task(s) after ${seconds}s (${result.archived.length} archived).`,
+                )
+              : pc.red(`Control-plane failure after ${seconds}s.`);
+      const lines = [head];
+      for (const b of result.blocked) lines.push(`  ${pc.red('blocked')} ${b.task}: ${b.reason}`);
+      for (const f of result.controlFailures) lines.push(`  ${pc.red('failure')} ${f}`);
+      lines.push(
+        `  archive:   ${where.archive} (each task with complete.log; work logs as work_log_<N>.log)`,
+        `  evidence:  ${where.state} (events.jsonl, attempts/<id>/locator.json, stream.log, normalized-output.log)`,
+        `  exit code: ${result.exitCode}`,
+      );
+      out.write(`${lines.join('\n')}\n`);
+    },
+  };
+}

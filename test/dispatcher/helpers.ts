@@ -1,0 +1,233 @@
+import { spawn } from 'node:child_process';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+/** The built CLI and fake agent (run `pnpm build` first; the test script does). */
+export const CLI = join(root, 'packages/cli/dist/bin.js');
+export const FAKE_AGENT = join(root, 'packages/testkit/dist/fake-agent-bin.js');
+
+const ROUTES = [
+  ...['local', 'cloud'].flatMap((k) =>
+    Array.from({ length: 10 }, (_, i) => `${k}-G${String(i + 1).padStart(2, '0')}`),
+  ),
+];
+
+/** A fake-agent scenario (see the @switchyard/testkit README). */
+export type Scenario = Record<string, unknown>;
+
+/** A catalog target driven by a fake-agent scenario. */
+export interface FakeTarget {
+  scenario: Scenario;
+  /** Catalog agent identity (selects classifiers); default claude-code. */
+  agent?: string;
+  selfcheck?: boolean;
+  /** Give the target a resume_command (native context resume). */
+  resume?: boolean;
+  /** Catalog `native_session_monitor` mechanism name. */
+  native?: string;
+}
+
+/** A temporary workspace with agent-task/, a catalog of fake targets and a fast retry config. */
+export class Workspace {
+  readonly dir = mkdtempSync(join(tmpdir(), 'sy-e2e-'));
+  readonly catalogFile = join(this.dir, '.catalog.json');
+
+  constructor() {
+    mkdirSync(join(this.dir, 'agent-task'), { recursive: true });
+    this.config({});
+  }
+
+  /** Writes switchyard.config.json (fast retries unless overridden). */
+  config(extra: Record<string, unknown>): void {
+    writeFileSync(
+      join(this.dir, 'switchyard.config.json'),
+      JSON.stringify({ retry: { baseDelayMs: 5, maxDelayMs: 20 }, ...extra }, null, 2),
+    );
+  }
+
+  /** Writes the catalog: every route of both stages has `candidates` (default: all targets in order). */
+  catalog(
+    targets: Record<string, FakeTarget>,
+    candidates = Object.keys(targets),
+    reviewCandidates = candidates,
+  ): void {
+    const built: Record<string, unknown> = {};
+    for (const [id, t] of Object.entries(targets)) {
+      const scenarioFile = join(this.dir, `.scenario-${id}.json`);
+      const agent = t.agent ?? 'claude-code';
+      writeFileSync(
+        scenarioFile,
+        JSON.stringify({ format: agent === 'text' ? 'text' : agent, ...t.scenario }),
+      );
+      const base = [process.execPath, FAKE_AGENT, '--scenario', scenarioFile, '--model', '{model}'];
+      built[id] = {
+        agent,
+        model: `model-${id}`,
+        execution_class: 'cloud_model',
+        selfcheck_required: t.selfcheck ?? false,
+        runtime: {
+          command: [...base, '{prompt}'],
+          ...(t.resume
+            ? { resume_command: [...base, '--resume', '{session_id}', '{prompt}'] }
+            : {}),
+          ...(t.native ? { native_session_monitor: t.native } : {}),
+          output_format: agent === 'text' ? 'text' : 'jsonl',
+        },
+      };
+    }
+    const routes = (list: string[]) =>
+      Object.fromEntries(ROUTES.map((r) => [r, { candidates: list }]));
+    writeFileSync(
+      this.catalogFile,
+      JSON.stringify(
+        {
+          schema_version: 1,
+          targets: built,
+          routes: { worker: routes(candidates), review: routes(reviewCandidates) },
+        },
+        null,
+        2,
+      ),
+    );
+  }
+
+  /** Writes agent-task/<id>/PLAN.md (or PLAN-<loop>.md). */
+  task(
+    id: string,
+    opts: {
+      route?: string;
+      dependsOn?: string[];
+      files: string[];
+      checklist?: string[];
+      target?: string;
+      maxPlanLoops?: number;
+      done?: { command: string; assertion: string };
+    },
+  ): string {
+    const dir = join(this.dir, 'agent-task', id);
+    mkdirSync(dir, { recursive: true });
+    const fm = [
+      `route: ${opts.route ?? 'cloud-G01'}`,
+      ...(opts.dependsOn ? [`depends_on: [${opts.dependsOn.join(', ')}]`] : []),
+      ...(opts.target ? [`target: ${opts.target}`] : []),
+      ...(opts.maxPlanLoops ? [`max_plan_loops: ${opts.maxPlanLoops}`] : []),
+    ];
+    const body = [
+      '---',
+      ...fm,
+      '---',
+      `# ${id}`,
+      '',
+      '## Modified Files Summary',
+      '',
+      ...opts.files.map((f) => `- ${f}`),
+      '',
+      '## Implementation Checklist',
+      '',
+      ...(opts.checklist ?? ['do the work']).map((c) => `- [ ] ${c}`),
+      '',
+      ...(opts.done
+        ? [
+            '## Definition of Done',
+            '',
+            `Command: \`${opts.done.command}\``,
+            `Assertion: ${opts.done.assertion}`,
+            '',
+          ]
+        : []),
+    ].join('\n');
+    const file = join(dir, 'PLAN.md');
+    writeFileSync(file, body);
+    return file;
+  }
+
+  path(...parts: string[]): string {
+    return join(this.dir, ...parts);
+  }
+
+  exists(...parts: string[]): boolean {
+    return existsSync(this.path(...parts));
+  }
+
+  read(...parts: string[]): string {
+    return readFileSync(this.path(...parts), 'utf8');
+  }
+
+  /** Every event of every run on this workspace (events.jsonl). */
+  events(): Array<Record<string, unknown> & { type: string }> {
+    const file = this.path('agent-task', '.switchyard', 'events.jsonl');
+    if (!existsSync(file)) return [];
+    return readFileSync(file, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
+  }
+
+  /** Attempt directories kept under the state dir. */
+  attempts(): string[] {
+    const dir = this.path('agent-task', '.switchyard', 'attempts');
+    return existsSync(dir) ? readdirSync(dir).sort() : [];
+  }
+
+  /** Runs `switchyard run` on this workspace with the test catalog. */
+  run(
+    args: string[] = [],
+    opts: { env?: Record<string, string>; onSpawn?: (pid: number) => void } = {},
+  ): Promise<RunResult> {
+    return runCli(
+      ['run', '--workspace', this.dir, '--execution-catalog', this.catalogFile, ...args],
+      opts,
+    );
+  }
+}
+
+/** Exit code and output of a CLI run. */
+export interface RunResult {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Spawns the built CLI with Node 24 (the vitest process's own node). */
+export function runCli(
+  args: string[],
+  opts: { env?: Record<string, string>; cwd?: string; onSpawn?: (pid: number) => void } = {},
+): Promise<RunResult> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], {
+      cwd: opts.cwd ?? root,
+      env: { ...process.env, NO_COLOR: '1', ...opts.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => {
+      stdout += d;
+    });
+    child.stderr.on('data', (d) => {
+      stderr += d;
+    });
+    child.on('error', reject);
+    if (child.pid) opts.onSpawn?.(child.pid);
+    child.on('close', (code, signal) => resolvePromise({ code, signal, stdout, stderr }));
+  });
+}
+
+/** Index of the first event matching, or -1. */
+export function indexOfEvent(
+  events: Array<Record<string, unknown>>,
+  match: Record<string, unknown>,
+): number {
+  return events.findIndex((e) => Object.entries(match).every(([k, v]) => e[k] === v));
+}
