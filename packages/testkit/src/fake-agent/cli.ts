@@ -70,7 +70,13 @@ export async function runFakeAgentCli(argv: string[], env = process.env): Promis
     process.stderr.write(`switchyard-fake-agent: no scenario given\n${FAKE_AGENT_USAGE}\n`);
     return 2;
   }
-  const scenario = loadScenario(resolve(scenarioFile));
+  let scenario: FakeAgentScenario;
+  try {
+    scenario = loadScenario(resolve(scenarioFile));
+  } catch (error) {
+    process.stderr.write(`switchyard-fake-agent: ${(error as Error).message}\n`);
+    return 2;
+  }
   const resume = values.resume as string | undefined;
   const sessionId = resume ?? scenario.sessionId ?? randomUUID();
   const stateFile = resolve(

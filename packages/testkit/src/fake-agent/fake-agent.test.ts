@@ -1,0 +1,138 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const bin = fileURLToPath(new URL('../../dist/fake-agent-bin.js', import.meta.url));
+
+function setup(scenario: string) {
+  const dir = mkdtempSync(join(tmpdir(), 'sy-fake-'));
+  const file = join(dir, 'scenario.yaml');
+  writeFileSync(file, scenario);
+  const run = (args: string[] = [], env: Record<string, string> = {}) => {
+    const r = spawnSync(process.execPath, [bin, '--scenario', file, ...args, 'the prompt'], {
+      cwd: dir,
+      env: { PATH: process.env.PATH ?? '', SWITCHYARD_WORKSPACE: dir, ...env },
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+    return {
+      code: r.status,
+      signal: r.signal,
+      stdout: r.stdout,
+      stderr: r.stderr,
+      events: r.stdout.split('\n').filter(Boolean),
+    };
+  };
+  return { dir, file, run };
+}
+
+describe('switchyard-fake-agent', () => {
+  it('keys behaviour on attempt number and role (state file), like a flaky target', () => {
+    const { run } = setup(`format: claude-code
+cases:
+  - when: { role: worker, attempt: 1 }
+    steps: [{ fault: quota }]
+  - when: { role: review }
+    steps: [{ say: reviewing }]
+steps:
+  - write: { path: src/out.txt, content: "done\\n" }
+  - result: finished
+`);
+    const worker = {
+      SWITCHYARD_ROLE: 'worker',
+      SWITCHYARD_TASK_ID: 'g/t',
+      SWITCHYARD_TARGET_ID: 'a',
+    };
+    const first = run([], worker);
+    expect(first.code).toBe(1);
+    expect(JSON.parse(first.events.at(-1)!)).toMatchObject({
+      type: 'result',
+      is_error: true,
+      result: expect.stringMatching(/^API Error: 429 /),
+    });
+    const second = run([], worker);
+    expect(second.code).toBe(0);
+    expect(JSON.parse(second.events[0]!)).toMatchObject({
+      type: 'system',
+      subtype: 'init',
+      session_id: expect.any(String),
+    });
+    expect(JSON.parse(second.events.at(-1)!)).toMatchObject({
+      type: 'result',
+      is_error: false,
+      result: 'finished',
+    });
+    // another target counts its own attempts
+    expect(run([], { ...worker, SWITCHYARD_TARGET_ID: 'b' }).code).toBe(1);
+    expect(run([], { SWITCHYARD_ROLE: 'review' }).stdout).toContain('reviewing');
+  });
+
+  it('edits workspace files, fills the checklist, writes the review and next plan', () => {
+    const { dir, run } = setup(`format: codex
+steps:
+  - write: { path: src/a.ts, content: "export const a = 1;\\n" }
+  - fillChecklist: done
+  - review: "verdict: changes requested"
+    nextPlan: "# next plan"
+`);
+    const plan = join(dir, 'PLAN.md');
+    writeFileSync(plan, '## Implementation Checklist\n\n- [ ] add a\n- [ ] test a\n');
+    const r = run([], {
+      SWITCHYARD_PLAN: plan,
+      SWITCHYARD_REVIEW_FILE: join(dir, 'REVIEW.md'),
+      SWITCHYARD_NEXT_PLAN: join(dir, 'PLAN-2.md'),
+    });
+    expect(r.code).toBe(0);
+    expect(readFileSync(join(dir, 'src/a.ts'), 'utf8')).toBe('export const a = 1;\n');
+    expect(readFileSync(plan, 'utf8')).toBe(
+      '## Implementation Checklist\n\n- [x] add a done\n- [x] test a done\n',
+    );
+    expect(readFileSync(join(dir, 'REVIEW.md'), 'utf8')).toBe('verdict: changes requested');
+    expect(readFileSync(join(dir, 'PLAN-2.md'), 'utf8')).toBe('# next plan');
+    expect(JSON.parse(r.events[0]!)).toMatchObject({ type: 'thread.started' });
+    expect(JSON.parse(r.events.at(-1)!)).toMatchObject({ type: 'turn.completed' });
+  });
+
+  it('honours resume only for a session it issued', () => {
+    const { run } = setup(
+      'format: gemini-cli\nsessionId: 11111111-2222-4333-8444-555555555555\nsteps: [{ say: hi }]\n',
+    );
+    expect(run().code).toBe(0);
+    const resumed = run(['--resume', '11111111-2222-4333-8444-555555555555']);
+    expect(resumed.code).toBe(0);
+    expect(JSON.parse(resumed.events[0]!)).toMatchObject({
+      type: 'init',
+      session_id: '11111111-2222-4333-8444-555555555555',
+    });
+    const unknown = run(['--resume', 'nope']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toBe('No conversation found with session ID: nope\n');
+  });
+
+  it('crashes by exit code or signal, and rejects an invalid scenario with every problem', () => {
+    expect(setup('steps: [{ print: bye, stream: stderr }, { exit: 7 }]').run().code).toBe(7);
+    expect(setup('steps: [{ kill: SIGSEGV }]').run().signal).toBe('SIGSEGV');
+    const bad = setup('format: nope\nsteps: [{ sleep: -1 }, { unknown: 1 }]\n').run();
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/^switchyard-fake-agent: invalid fake-agent scenario/);
+    expect(bad.stderr).toContain('format');
+    expect(bad.stderr).toContain('steps.0');
+    expect(bad.stderr).toContain('steps.1');
+  });
+
+  it('prints provider faults in each CLI shape (text mode on stderr)', () => {
+    const text = setup('steps: [{ fault: overloaded }]').run();
+    expect(text.code).toBe(1);
+    expect(text.stderr).toMatch(/^API Error: 529 .*overloaded_error/m);
+    const codex = setup('format: codex\nsteps: [{ fault: context-limit }]').run();
+    expect(codex.events.map((l) => JSON.parse(l).type)).toEqual([
+      'thread.started',
+      'turn.started',
+      'error',
+      'turn.failed',
+    ]);
+  });
+});
