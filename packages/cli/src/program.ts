@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { registerCatalog } from './commands/catalog.js';
+import { registerClassify } from './commands/classify.js';
 import { registerPlugins } from './commands/plugins.js';
 import { registerRun } from './commands/run.js';
 import { registerValidatePlan } from './commands/validate-plan.js';
@@ -34,4 +35,10 @@ Exit codes:
 type Register = (program: Command) => void;
 
 /** Command registrations, in help order. */
-const COMMANDS: Register[] = [registerRun, registerValidatePlan, registerCatalog, registerPlugins];
+const COMMANDS: Register[] = [
+  registerRun,
+  registerValidatePlan,
+  registerCatalog,
+  registerPlugins,
+  registerClassify,
+];
