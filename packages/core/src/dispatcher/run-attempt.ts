@@ -8,6 +8,7 @@ import type { Classification } from '../plugins/types.js';
 import type { AttemptRecord } from '../state/state-schema.js';
 import { type AttemptInputs, attemptArgv, attemptEnv, locatorFields } from './attempt-spec.js';
 import { type DispatchContext, persist, type TaskRuntime } from './context.js';
+import { judgeUnobservedExit } from './unobserved-exit.js';
 
 /** A finished attempt: its (finalized, not yet persisted) record and its verdict. */
 export interface AttemptResult {
@@ -167,10 +168,13 @@ export async function awaitAttempt(
         evidence: ['stopped: the run was interrupted'],
         classifier: 'dispatcher',
       }
-    : await classifyEvidence(outcome.evidence, ctx.options.plugins.classifiersFor(agent), {
-        endedAt: outcome.endedAt,
-        timeZone: ctx.options.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone,
-      });
+    : judgeUnobservedExit(
+        outcome,
+        await classifyEvidence(outcome.evidence, ctx.options.plugins.classifiersFor(agent), {
+          endedAt: outcome.endedAt,
+          timeZone: ctx.options.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone,
+        }),
+      );
   record.exitCode = outcome.exitCode;
   record.signal = outcome.signal;
   if (outcome.sessionId !== undefined) record.sessionId = outcome.sessionId;

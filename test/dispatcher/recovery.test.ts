@@ -1,0 +1,94 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { Workspace } from './helpers.js';
+
+const approve = { when: { role: 'review' }, steps: [{ review: 'Verdict: APPROVED\n' }] };
+
+async function until(check: () => boolean, ms = 20_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+const alive = (pid: number) => {
+  try {
+    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.[0] !== 'Z';
+  } catch {
+    return false;
+  }
+};
+
+describe('switchyard run: restart after a dispatcher crash', { timeout: 120_000 }, () => {
+  it('re-attaches the agent a SIGKILLed dispatcher left running instead of starting it twice', async () => {
+    const ws = new Workspace();
+    ws.catalog({
+      a: { scenario: { cases: [approve], steps: [{ sleep: 2500 }, { fillChecklist: true }] } },
+    });
+    ws.task('g/crash', { files: ['src/c.ts'] });
+    let pid = 0;
+    const first = ws.run([], {
+      onSpawn: (p) => {
+        pid = p;
+      },
+    });
+    await until(() => ws.events().some((e) => e.type === 'attempt.started'));
+    const agentPid = ws.events().find((e) => e.type === 'attempt.started')?.pid as number;
+    process.kill(pid, 'SIGKILL');
+    expect((await first).signal).toBe('SIGKILL');
+    expect(alive(agentPid)).toBe(true);
+
+    const second = await ws.run();
+    expect(second.code).toBe(0);
+    const reattached = ws
+      .events()
+      .filter((e) => e.type === 'attempt.started' && e.reattached === true);
+    expect(reattached).toEqual([
+      expect.objectContaining({ task: 'g/crash', role: 'worker', pid: agentPid }),
+    ]);
+    // The fake agent records every run it made: one worker run, one review run.
+    const runs = readFileSync(ws.path('.scenario-a.json.state.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(runs.map((r) => r.role)).toEqual(['worker', 'review']);
+    expect(ws.exists('agent-task/archive/g/crash/complete.log')).toBe(true);
+  });
+
+  it('fails closed when the catalog changed under a persisted decision; --retry-blocked re-decides', async () => {
+    const ws = new Workspace();
+    const scenario = {
+      cases: [approve, { when: { role: 'worker', attempt: 1 }, steps: [{ hang: true }] }],
+      steps: [{ fillChecklist: true }],
+    };
+    ws.catalog({ a: { scenario } });
+    ws.task('g/cat', { files: ['src/k.ts'] });
+    let pid = 0;
+    const first = ws.run([], {
+      onSpawn: (p) => {
+        pid = p;
+      },
+    });
+    // Wait until the agent has recorded its run (it counts attempts), then stop the dispatcher.
+    await until(() => existsSync(ws.path('.scenario-a.json.state.jsonl')));
+    process.kill(pid, 'SIGTERM');
+    expect((await first).code).toBe(130);
+
+    const catalog = JSON.parse(readFileSync(ws.catalogFile, 'utf8'));
+    catalog.targets.a.model = 'model-a-v2';
+    writeFileSync(ws.catalogFile, JSON.stringify(catalog));
+    const blocked = await ws.run();
+    expect(blocked.code).toBe(3);
+    expect(blocked.stdout).toContain('g/cat: catalog changed');
+    const event = ws.events().findLast((e) => e.type === 'task.blocked');
+    expect(event?.evidence).toEqual([
+      expect.stringMatching(/^decided revision: [0-9a-f]{64} \(flag:/),
+      expect.stringMatching(/^current revision: [0-9a-f]{64} \(flag:/),
+    ]);
+
+    const retried = await ws.run(['--retry-blocked']);
+    expect(retried.code).toBe(0);
+    expect(ws.exists('agent-task/archive/g/cat/complete.log')).toBe(true);
+  });
+});
