@@ -90,7 +90,7 @@ export async function buildDryRun(opts: RunOptions, now = new Date()): Promise<D
     routing.problems.push(...problemsOf(error));
   }
   return planDryRun({
-    model: loadWorkspace(workspace),
+    model: loadWorkspace(workspace, { cache: true }),
     routing,
     ...(opts.taskGroup !== undefined ? { taskGroup: opts.taskGroup } : {}),
     ...(opts.with !== undefined ? { withTarget: opts.with } : {}),

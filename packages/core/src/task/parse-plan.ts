@@ -6,7 +6,7 @@ import { parseFrontMatter, splitFrontMatter } from './front-matter.js';
 import { parseSections } from './markdown.js';
 import { CHECKLIST_HEADINGS, DONE_HEADING, pickSection, WRITE_SET_HEADINGS } from './sections.js';
 import type { ParsedPlan } from './types.js';
-import { readWriteSet } from './write-set.js';
+import { listWriteSetEntries, type RawWriteSetEntry, resolveWriteSet } from './write-set.js';
 import { WriteSetResolver } from './write-set-path.js';
 
 /** Options of {@link parsePlan}. */
@@ -21,8 +21,25 @@ export interface ParsePlanOptions {
   followUp?: boolean;
 }
 
-/** Parses one PLAN source against the task contract; never throws for bad content. */
-export function parsePlan(source: string, options: ParsePlanOptions): ParsedPlan {
+/**
+ * Everything a PLAN says that does not depend on the file system: JSON-serializable, so it
+ * can be cached by file identity. {@link finishPlan} adds the write-set path checks.
+ */
+export interface PlanSource {
+  file: string;
+  frontMatter: ParsedPlan['frontMatter'];
+  sections: ParsedPlan['sections'];
+  writeSetEntries: RawWriteSetEntry[];
+  checklist: ParsedPlan['checklist'];
+  definitionOfDone?: ParsedPlan['definitionOfDone'];
+  problems: ParsedPlan['problems'];
+}
+
+/** Parses a PLAN source (front matter, sections, entries, checklist, Definition of Done). Pure. */
+export function readPlanSource(
+  source: string,
+  options: { file: string; followUp?: boolean },
+): PlanSource {
   const { file } = options;
   const split = splitFrontMatter(source);
   const problems: Problem[] = [];
@@ -37,24 +54,22 @@ export function parsePlan(source: string, options: ParsePlanOptions): ParsedPlan
   const fm = parseFrontMatter(split.yaml, file, !options.followUp);
   problems.push(...fm.problems);
   const sections = parseSections(split.body);
-  const resolver =
-    options.resolver ?? (options.workspace ? new WriteSetResolver(options.workspace) : undefined);
-  const plan: ParsedPlan = {
+  const plan: PlanSource = {
     file,
     frontMatter: fm.frontMatter,
     sections: sections
       .filter((s) => s.depth === 2)
       .map((s) => ({ heading: s.heading, line: s.line })),
-    writeSet: [],
+    writeSetEntries: [],
     checklist: [],
     problems,
   };
   const ws = pickSection(sections, WRITE_SET_HEADINGS, file, true);
   problems.push(...ws.problems);
   if (ws.section) {
-    const read = readWriteSet(ws.section, split.body, file, resolver);
-    plan.writeSet = read.entries;
-    problems.push(...read.problems);
+    const listed = listWriteSetEntries(ws.section, split.body, file);
+    plan.writeSetEntries = listed.entries;
+    problems.push(...listed.problems);
   }
   const cl = pickSection(sections, CHECKLIST_HEADINGS, file, true);
   problems.push(...cl.problems);
@@ -70,8 +85,32 @@ export function parsePlan(source: string, options: ParsePlanOptions): ParsedPlan
     if (read.done) plan.definitionOfDone = read.done;
     problems.push(...read.problems);
   }
-  problems.sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
   return plan;
+}
+
+/** Checks the write-set paths of a parsed source and returns the complete plan. */
+export function finishPlan(source: PlanSource, resolver: WriteSetResolver | undefined): ParsedPlan {
+  const resolved = resolveWriteSet(source.writeSetEntries, source.file, resolver);
+  const problems = [...source.problems, ...resolved.problems].sort(
+    (a, b) => (a.line ?? 0) - (b.line ?? 0),
+  );
+  const plan: ParsedPlan = {
+    file: source.file,
+    frontMatter: source.frontMatter,
+    sections: source.sections,
+    writeSet: resolved.entries,
+    checklist: source.checklist,
+    problems,
+  };
+  if (source.definitionOfDone) plan.definitionOfDone = source.definitionOfDone;
+  return plan;
+}
+
+/** Parses one PLAN source against the task contract; never throws for bad content. */
+export function parsePlan(source: string, options: ParsePlanOptions): ParsedPlan {
+  const resolver =
+    options.resolver ?? (options.workspace ? new WriteSetResolver(options.workspace) : undefined);
+  return finishPlan(readPlanSource(source, options), resolver);
 }
 
 /** Reads and parses a PLAN file; an unreadable file is one problem. */

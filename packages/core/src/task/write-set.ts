@@ -30,31 +30,56 @@ export function splitEntry(
   return note ? { raw, path, note } : { raw, path };
 }
 
-/** Reads and canonicalizes the write set of a section; every bad entry is a problem. */
-export function readWriteSet(
+/** A write-set entry as written, before its path is checked against the workspace. */
+export interface RawWriteSetEntry {
+  raw: string;
+  /** The path part (backticks and note removed), not yet canonical. */
+  path: string;
+  note?: string;
+  line: number;
+}
+
+/** Lists the entries of a write-set section; an empty section is a problem. Pure (no fs). */
+export function listWriteSetEntries(
   section: MdSection,
   source: string,
+  file: string,
+): { entries: RawWriteSetEntry[]; problems: Problem[] } {
+  const items = listItems(section.nodes);
+  if (items.length === 0)
+    return {
+      entries: [],
+      problems: [
+        {
+          code: 'SY_PLAN_INVALID',
+          message: `"## ${section.heading}" lists no files`,
+          file,
+          line: section.line,
+          hint: 'list each file the task modifies as `- path/to/file.ext`',
+          severity: 'error',
+        },
+      ],
+    };
+  return {
+    entries: items.map((item) => ({ ...splitEntry(item, source), line: lineOf(item) })),
+    problems: [],
+  };
+}
+
+/**
+ * Canonicalizes entries: with a resolver every refusal rule applies (absolute, `..`, globs,
+ * directories, root, symlink escapes, .git/, agent-task/); without one only emptiness is
+ * checked. Duplicates are warnings.
+ */
+export function resolveWriteSet(
+  raw: readonly RawWriteSetEntry[],
   file: string,
   resolver: WriteSetResolver | undefined,
 ): { entries: WriteSetEntry[]; problems: Problem[] } {
   const problems: Problem[] = [];
   const entries: WriteSetEntry[] = [];
   const seen = new Map<string, number>();
-  const items = listItems(section.nodes);
-  if (items.length === 0) {
-    problems.push({
-      code: 'SY_PLAN_INVALID',
-      message: `"## ${section.heading}" lists no files`,
-      file,
-      line: section.line,
-      hint: 'list each file the task modifies as `- path/to/file.ext`',
-      severity: 'error',
-    });
-    return { entries, problems };
-  }
-  for (const item of items) {
-    const line = lineOf(item);
-    const { raw, path, note } = splitEntry(item, source);
+  for (const { raw: text, path, note, line } of raw) {
     const checked = resolver
       ? resolver.check(path)
       : path.trim() === ''
@@ -88,7 +113,7 @@ export function readWriteSet(
       continue;
     }
     seen.set(checked.path, line);
-    const entry: WriteSetEntry = { path: checked.path, raw, line };
+    const entry: WriteSetEntry = { path: checked.path, raw: text, line };
     if (note) entry.note = note;
     if ('resolved' in checked && checked.resolved) entry.resolved = checked.resolved;
     entries.push(entry);

@@ -102,6 +102,39 @@ describe('loadWorkspace', () => {
   });
 });
 
+describe('loadWorkspace with the plan cache', () => {
+  it('reuses unchanged plans, re-parses changed ones and always re-checks paths', async () => {
+    const { existsSync, symlinkSync, mkdirSync: mk } = await import('node:fs');
+    write('agent-task/g/a/PLAN.md', plan('local-G01', ['src/a.ts']));
+    write('agent-task/g/b/PLAN.md', plan('local-G01', ['linked/b.ts']));
+    const first = loadWorkspace(ws, { cache: true });
+    expect(first.tasks.flatMap((t) => t.problems)).toEqual([]);
+    expect(existsSync(join(stateDir(ws), 'cache', 'plans.json'))).toBe(true);
+    // same files: same result from the cache
+    const second = loadWorkspace(ws, { cache: true });
+    expect(second.tasks.map((t) => t.writeSet)).toEqual(first.tasks.map((t) => t.writeSet));
+    // a changed plan is parsed again
+    write('agent-task/g/a/PLAN.md', plan('cloud-G09', ['src/a.ts', 'src/extra.ts']));
+    const third = loadWorkspace(ws, { cache: true });
+    expect(third.tasks[0]).toMatchObject({ route: 'cloud-G09' });
+    expect(third.tasks[0]?.writeSet.map((e) => e.path)).toEqual(['src/a.ts', 'src/extra.ts']);
+    // the plan did not change, but the workspace did: a symlink now escapes
+    const outside = mkdtempSync(join(tmpdir(), 'sy-out-'));
+    mk(join(outside, 'x'));
+    symlinkSync(outside, join(ws, 'linked'));
+    const fourth = loadWorkspace(ws, { cache: true });
+    expect(fourth.tasks[1]?.valid).toBe(false);
+    expect(fourth.tasks[1]?.problems[0]?.message).toMatch(/outside the workspace/);
+    rmSync(outside, { recursive: true, force: true });
+  });
+
+  it('ignores a corrupt cache file', () => {
+    write('agent-task/g/a/PLAN.md', plan('local-G01', ['src/a.ts']));
+    write('agent-task/.switchyard/cache/plans.json', '{not json');
+    expect(loadWorkspace(ws, { cache: true }).tasks[0]?.valid).toBe(true);
+  });
+});
+
 describe('paths', () => {
   it('names plan and review loops and the state dir', () => {
     expect(

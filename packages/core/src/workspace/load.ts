@@ -1,17 +1,20 @@
+import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { Problem } from '../errors.js';
 import { buildTaskGraph, type TaskGraph } from '../graph/task-graph.js';
-import { hasErrors, parsePlanFile } from '../task/parse-plan.js';
+import { finishPlan, hasErrors, parsePlanFile, readPlanSource } from '../task/parse-plan.js';
 import { resolveDependency } from '../task/task-id.js';
 import type {
   ChecklistItem,
   DefinitionOfDone,
   DependencyRef,
+  ParsedPlan,
   TaskId,
   WriteSetEntry,
 } from '../task/types.js';
 import { WriteSetResolver } from '../task/write-set-path.js';
-import { planFileName } from './paths.js';
+import { planFileName, stateDir } from './paths.js';
+import { PlanCache } from './plan-cache.js';
 import { type ArchivedTask, type ScannedTask, scanWorkspace } from './scan.js';
 
 /** An active task with its contract read from its plans. */
@@ -48,11 +51,25 @@ export interface WorkspaceModel {
   problems: Problem[];
 }
 
+/** Options of {@link loadWorkspace}. */
+export interface LoadWorkspaceOptions {
+  /**
+   * Reuse parsed plans from `agent-task/.switchyard/cache/plans.json` when a file's size,
+   * mtime, ctime and inode are unchanged (write-set paths are always re-checked).
+   */
+  cache?: boolean;
+}
+
 /** Reads `agent-task/` of a workspace: scan, parse every plan, check write sets, build the graph. */
-export function loadWorkspace(workspace: string): WorkspaceModel {
+export function loadWorkspace(
+  workspace: string,
+  options: LoadWorkspaceOptions = {},
+): WorkspaceModel {
   const scan = scanWorkspace(workspace);
   const resolver = new WriteSetResolver(workspace);
-  const tasks = scan.tasks.map((t) => loadTask(workspace, t, resolver));
+  const cache = options.cache ? new PlanCache(stateDir(workspace)) : undefined;
+  const tasks = scan.tasks.map((t) => loadTask(workspace, t, resolver, cache));
+  cache?.save();
   const byId = new Map(tasks.map((t) => [t.id, t]));
   const byDir = new Map(tasks.map((t) => [t.dir, t]));
   for (const problem of scan.problems) {
@@ -84,7 +101,35 @@ export function loadWorkspace(workspace: string): WorkspaceModel {
   };
 }
 
-function loadTask(workspace: string, scanned: ScannedTask, resolver: WriteSetResolver): LoadedTask {
+function readPlan(
+  path: string,
+  file: string,
+  followUp: boolean,
+  resolver: WriteSetResolver,
+  cache?: PlanCache,
+): ParsedPlan {
+  const key = cache ? PlanCache.keyOf(path) : undefined;
+  if (!cache || key === undefined) return parsePlanFile(path, { file, resolver, followUp });
+  let source = cache.get(file, key);
+  if (!source) {
+    let text: string;
+    try {
+      text = readFileSync(path, 'utf8');
+    } catch {
+      return parsePlanFile(path, { file, resolver, followUp }); // reports the read error
+    }
+    source = readPlanSource(text, { file, followUp });
+    cache.set(file, key, source);
+  }
+  return finishPlan(source, resolver);
+}
+
+function loadTask(
+  workspace: string,
+  scanned: ScannedTask,
+  resolver: WriteSetResolver,
+  cache?: PlanCache,
+): LoadedTask {
   const planFile = relative(workspace, join(scanned.dir, 'PLAN.md')).split('\\').join('/');
   const task: LoadedTask = {
     ...scanned,
@@ -101,11 +146,7 @@ function loadTask(workspace: string, scanned: ScannedTask, resolver: WriteSetRes
     const file = relative(workspace, join(scanned.dir, planFileName(loop)))
       .split('\\')
       .join('/');
-    const plan = parsePlanFile(join(scanned.dir, planFileName(loop)), {
-      file,
-      resolver,
-      followUp: loop > 1,
-    });
+    const plan = readPlan(join(scanned.dir, planFileName(loop)), file, loop > 1, resolver, cache);
     task.problems.push(...plan.problems);
     const fm = plan.frontMatter;
     if (loop === 1) {
