@@ -1,7 +1,10 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { fakeBinDir, runCli, tempDir } from './catalog-helpers.js';
+
+// Each test spawns real processes (the built CLI, Node); allow for a loaded machine.
+vi.setConfig({ testTimeout: 60_000 });
 
 async function init(agents: string[], extra: string[] = []) {
   const cwd = await tempDir();
@@ -13,7 +16,7 @@ async function init(agents: string[], extra: string[] = []) {
 describe('switchyard catalog init', () => {
   it('writes a valid catalog using only the one agent CLI installed', async () => {
     const r = await init(['claude']);
-    expect(r.exitCode).toBe(0);
+    expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/wrote .*execution-catalog\.json/);
     expect(r.stdout).toMatch(/"executionCatalog": "\.\/execution-catalog\.json"/);
     const catalog = JSON.parse(await readFile(join(r.cwd, 'execution-catalog.json'), 'utf8'));
@@ -30,7 +33,7 @@ describe('switchyard catalog init', () => {
         env: { PATH: r.PATH },
       },
     );
-    expect(validate.exitCode).toBe(0);
+    expect(validate.exitCode, validate.stderr).toBe(0);
     expect(validate.stdout).toMatch(
       /targets {3}2 \(2 cloud_model\); commands executable on this machine/,
     );
@@ -38,7 +41,7 @@ describe('switchyard catalog init', () => {
 
   it('keeps local routes on local-model targets when a local-capable CLI is installed', async () => {
     const r = await init(['qwen'], ['--json']);
-    expect(r.exitCode).toBe(0);
+    expect(r.exitCode, r.stderr).toBe(0);
     const report = JSON.parse(r.stdout);
     expect(report.kept).toEqual(['qwen-coder-plus', 'qwen-local']);
     expect(report.revision).toMatch(/^[0-9a-f]{64}$/);
@@ -51,22 +54,22 @@ describe('switchyard catalog init', () => {
 
   it('refuses to overwrite without --force', async () => {
     const first = await init(['codex']);
-    expect(first.exitCode).toBe(0);
+    expect(first.exitCode, first.stderr).toBe(0);
     const again = await runCli(['catalog', 'init'], { cwd: first.cwd, env: { PATH: first.PATH } });
-    expect(again.exitCode).toBe(2);
+    expect(again.exitCode, again.stderr).toBe(2);
     expect(again.stderr).toMatch(/already exists/);
     expect(again.stderr).toMatch(/--force/);
     const forced = await runCli(['catalog', 'init', '--force', '--output', 'cfg/catalog.json'], {
       cwd: first.cwd,
       env: { PATH: first.PATH },
     });
-    expect(forced.exitCode).toBe(0);
+    expect(forced.exitCode, forced.stderr).toBe(0);
     expect(forced.stdout).toMatch(/"executionCatalog": "\.\/cfg\/catalog\.json"/);
   });
 
   it('fails clearly when no agent CLI is installed', async () => {
     const r = await init([]);
-    expect(r.exitCode).toBe(2);
+    expect(r.exitCode, r.stderr).toBe(2);
     expect(r.stderr).toMatch(/No agent CLI of the default catalog is installed/);
     expect(r.stderr).toMatch(/install at least one of: claude, codex, gemini, qwen/);
   });

@@ -2,8 +2,11 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CatalogTarget } from '@switchyard/core';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { assertPreflights, runPreflight } from '../src/preflight.js';
+
+// Each test spawns real processes (the built CLI, Node); allow for a loaded machine.
+vi.setConfig({ testTimeout: 60_000 });
 
 const target = (preflight?: string[], environment?: Record<string, string>): CatalogTarget => ({
   agent: 'fake-agent',

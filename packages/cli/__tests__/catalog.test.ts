@@ -1,7 +1,10 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { fakeBinDir, runCli, tempDir } from './catalog-helpers.js';
+
+// Each test spawns real processes (the built CLI, Node); allow for a loaded machine.
+vi.setConfig({ testTimeout: 60_000 });
 
 const ALL_AGENTS = ['claude', 'codex', 'gemini', 'qwen'];
 let agents: string;
@@ -16,7 +19,7 @@ beforeAll(async () => {
 describe('switchyard catalog validate', () => {
   it('exits 0 with source, revision and coverage when every agent is installed', async () => {
     const r = await runCli(['catalog', 'validate'], { env: { PATH: agents } });
-    expect(r.exitCode).toBe(0);
+    expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/execution catalog is valid/);
     expect(r.stdout).toMatch(/source {4}bundled default .*default-execution-catalog\.json/);
     expect(r.stdout).toMatch(/revision {2}[0-9a-f]{64}\n/);
@@ -29,14 +32,14 @@ describe('switchyard catalog validate', () => {
     const r = await runCli(['catalog', 'validate'], {
       env: { PATH: await fakeBinDir(['claude']) },
     });
-    expect(r.exitCode).toBe(2);
+    expect(r.exitCode, r.stderr).toBe(2);
     const missing = r.stderr.match(/SY_CATALOG_NOT_EXECUTABLE/g) ?? [];
     expect(missing).toHaveLength(5);
     expect(r.stderr).toMatch(/targets\.codex-gpt-5\.runtime\.command\.0: target "codex-gpt-5"/);
     expect(r.stderr).toMatch(/--skip-command-check/);
     expect(r.stderr).toMatch(/is invalid: 5 problems/);
     const skipped = await runCli(['catalog', 'validate', '--skip-command-check']);
-    expect(skipped.exitCode).toBe(0);
+    expect(skipped.exitCode, skipped.stderr).toBe(0);
     expect(skipped.stdout).toMatch(/not checked \(--skip-command-check\)/);
   });
 
@@ -53,7 +56,7 @@ describe('switchyard catalog validate', () => {
       cwd: dir,
       env: { PATH: agents },
     });
-    expect(human.exitCode).toBe(2);
+    expect(human.exitCode, human.stderr).toBe(2);
     for (const path of [
       'owner',
       'routes.review.cloud-G03',
@@ -72,7 +75,7 @@ describe('switchyard catalog validate', () => {
         env: { PATH: agents },
       },
     );
-    expect(json.exitCode).toBe(2);
+    expect(json.exitCode, json.stderr).toBe(2);
     const doc = JSON.parse(json.stdout);
     expect(doc.valid).toBe(false);
     expect(doc.problems).toHaveLength(5);
@@ -100,7 +103,7 @@ describe('switchyard catalog validate', () => {
         cwd: dir,
         env: { PATH: agents, ...env },
       });
-      expect(r.exitCode).toBe(0);
+      expect(r.exitCode, r.stderr).toBe(0);
       return JSON.parse(r.stdout);
     };
     const env = { AGENT_TASK_EXECUTION_CATALOG: 'env.json' };
@@ -122,18 +125,18 @@ describe('switchyard catalog validate', () => {
     const broken = await runCli(['catalog', 'validate', '--execution-catalog', 'broken.json'], {
       cwd: dir,
     });
-    expect(broken.exitCode).toBe(2);
+    expect(broken.exitCode, broken.stderr).toBe(2);
     expect(broken.stderr).toMatch(/SY_CATALOG_PARSE .*broken\.json:1: /);
     const missing = await runCli(['catalog', 'validate', '--execution-catalog', 'nope.json'], {
       cwd: dir,
     });
-    expect(missing.exitCode).toBe(2);
+    expect(missing.exitCode, missing.stderr).toBe(2);
     expect(missing.stderr).toMatch(/SY_CATALOG_NOT_FOUND/);
   });
 
   it('rejects unknown flags with exit 2', async () => {
     const r = await runCli(['catalog', 'validate', '--no-such-flag']);
-    expect(r.exitCode).toBe(2);
+    expect(r.exitCode, r.stderr).toBe(2);
     expect(r.stderr).toMatch(/unknown option '--no-such-flag'/);
   });
 });
@@ -141,7 +144,7 @@ describe('switchyard catalog validate', () => {
 describe('switchyard catalog show', () => {
   it('shows the window active at --at, per stage (JSON)', async () => {
     const day = await runCli(['catalog', 'show', '--at', '2027-07-01T14:00:00Z', '--json']);
-    expect(day.exitCode).toBe(0);
+    expect(day.exitCode, day.stderr).toBe(0);
     const doc = JSON.parse(day.stdout);
     expect(doc.at).toBe('2027-07-01T14:00:00.000Z');
     expect(doc.source.kind).toBe('bundled');
@@ -165,7 +168,7 @@ describe('switchyard catalog show', () => {
 
   it('prints readable tables for humans, with no agent CLI installed', async () => {
     const r = await runCli(['catalog', 'show', '--at', '2027-01-15T03:00:00-05:00']);
-    expect(r.exitCode).toBe(0);
+    expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/Revision {11}[0-9a-f]{64}/);
     expect(r.stdout).toMatch(/At {17}2027-01-15T08:00:00\.000Z/);
     expect(r.stdout).toMatch(/Targets \(7\)/);
@@ -179,7 +182,7 @@ describe('switchyard catalog show', () => {
 
   it('rejects a malformed --at with exit 2', async () => {
     const r = await runCli(['catalog', 'show', '--at', 'tomorrow']);
-    expect(r.exitCode).toBe(2);
+    expect(r.exitCode, r.stderr).toBe(2);
     expect(r.stderr).toMatch(/SY_USAGE .*not an ISO-8601 time/);
   });
 });
@@ -187,7 +190,7 @@ describe('switchyard catalog show', () => {
 describe('switchyard catalog schema', () => {
   it('prints the generated JSON Schema, equal to the bundled asset', async () => {
     const r = await runCli(['catalog', 'schema']);
-    expect(r.exitCode).toBe(0);
+    expect(r.exitCode, r.stderr).toBe(0);
     const asset = new URL('../../../assets/schema/execution-catalog.schema.json', import.meta.url);
     expect(JSON.parse(r.stdout)).toEqual(JSON.parse(await readFile(asset, 'utf8')));
     const config = await runCli(['catalog', 'schema', '--project-config']);
@@ -198,7 +201,7 @@ describe('switchyard catalog schema', () => {
 describe('switchyard catalog --help', () => {
   it.each(['validate', 'show', 'schema', 'init'])('teaches %s with examples', async (sub) => {
     const r = await runCli(['catalog', sub, '--help']);
-    expect(r.exitCode).toBe(0);
+    expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/Examples:\n {2}\$ switchyard catalog/);
   });
 });

@@ -14,7 +14,9 @@ function hintFor(issue: z.core.$ZodIssue): string | undefined {
     case 'unrecognized_keys':
       return 'remove the key (unknown keys are rejected everywhere; check the spelling against `switchyard catalog schema`)';
     case 'invalid_type':
-      return `give a value of type ${issue.expected}`;
+      return `give a value of type ${issue.expected === 'record' ? 'object' : issue.expected}`;
+    case 'invalid_key':
+      return 'rename the key';
     case 'invalid_value':
       return `use one of: ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
     case 'too_small':
@@ -33,6 +35,13 @@ const isMissing = (issue: z.core.$ZodIssue) =>
 function messageFor(issue: z.core.$ZodIssue): string {
   if (isMissing(issue)) {
     return `missing required key "${String(issue.path.at(-1) ?? '')}"`;
+  }
+  if (issue.code === 'invalid_key') {
+    const inner = issue.issues.map((i) => i.message).join('; ');
+    return `invalid key "${String(issue.path.at(-1) ?? '')}"${inner ? `: ${inner}` : ''}`;
+  }
+  if (issue.code === 'invalid_type' && issue.expected === 'record') {
+    return issue.message.replace('expected record', 'expected an object');
   }
   if (issue.code === 'unrecognized_keys') {
     return `unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}`;

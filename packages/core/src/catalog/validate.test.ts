@@ -81,6 +81,21 @@ describe('validateCatalog: structure', () => {
     );
   });
 
+  it('rejects malformed target ids and non-object sections', () => {
+    const raw = validCatalog();
+    raw.targets['bad id!'] = raw.targets['cloud-a'];
+    const { problems } = check(raw);
+    expect(problems.map((p) => [p.path, p.message])).toEqual([
+      ['targets.bad id!', 'invalid key "bad id!": use letters, digits, ".", "_" and "-"'],
+    ]);
+    expect(
+      check({ schema_version: 1, targets: [], routes: 'x' }).problems.map((p) => p.message),
+    ).toEqual([
+      'Invalid input: expected an object, received array',
+      'Invalid input: expected object, received string',
+    ]);
+  });
+
   it('requires a stage to exist', () => {
     const raw = validCatalog();
     delete raw.routes.review;
