@@ -72,7 +72,7 @@ steps:
     const outcome = await (await runner.start(s)).done;
     expect(outcome.exitCode).toBe(1);
     expect(outcome.evidence.terminalEvents).toHaveLength(1);
-    expect(outcome.evidence.terminalEvents[0]!.raw).toContain('API Error: 429');
+    expect(outcome.evidence.terminalEvents[0]!.raw).toContain('API Error: Request rejected (429)');
     expect(outcome.evidence.lastEvent).toMatchObject({ type: 'result', is_error: true });
     const normalized = readFileSync(attemptPaths(s.attemptDir).normalized, 'utf8');
     expect(normalized).toContain('assistant: [{"type":"text","text":"The docs say the quota');

@@ -99,7 +99,14 @@ export async function runFakeAgentCli(argv: string[], env = process.env): Promis
   const workspace = env.SWITCHYARD_WORKSPACE ?? process.cwd();
   const model = (values.model as string | undefined) ?? 'fake-model';
   const printer = formatPrinter(scenario.format, sessionId, workspace, model);
-  const ctx = { format: scenario.format, printer, sessionId, workspace, env };
+  const ctx = {
+    format: scenario.format,
+    textOf: scenario.textOf,
+    printer,
+    sessionId,
+    workspace,
+    env,
+  };
   void positionals; // the prompt is accepted like a real CLI's and not interpreted
   try {
     for (const line of printer.init()) await runStep({ print: line, stream: 'stdout' }, ctx);

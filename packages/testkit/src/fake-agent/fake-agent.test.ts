@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { capturedFault } from './faults.js';
+import { FAKE_FAULTS } from './scenario.js';
 
 const bin = fileURLToPath(new URL('../../dist/fake-agent-bin.js', import.meta.url));
 
@@ -51,7 +53,7 @@ steps:
     expect(JSON.parse(first.events.at(-1)!)).toMatchObject({
       type: 'result',
       is_error: true,
-      result: expect.stringMatching(/^API Error: 429 /),
+      result: expect.stringMatching(/^API Error: Request rejected \(429\)/),
     });
     const second = run([], worker);
     expect(second.code).toBe(0);
@@ -123,16 +125,41 @@ steps:
     expect(bad.stderr).toContain('steps.1');
   });
 
-  it('prints provider faults in each CLI shape (text mode on stderr)', () => {
-    const text = setup('steps: [{ fault: overloaded }]').run();
+  it('prints provider faults exactly as the real CLIs printed them (captures)', () => {
+    const text = setup('steps: [{ fault: quota }]').run();
     expect(text.code).toBe(1);
-    expect(text.stderr).toMatch(/^API Error: 529 .*overloaded_error/m);
-    const codex = setup('format: codex\nsteps: [{ fault: context-limit }]').run();
-    expect(codex.events.map((l) => JSON.parse(l).type)).toEqual([
+    expect(text.stdout).toBe(
+      'API Error: Request rejected (429) · Rate limit reached: you have exceeded your request quota. Please try again in 30s.\n',
+    );
+    const codex = setup('format: codex\nsessionId: s-1\nsteps: [{ fault: quota }]').run();
+    expect(codex.code).toBe(1);
+    expect(codex.events.slice(0, 2).map((l) => JSON.parse(l).type)).toEqual([
       'thread.started',
       'turn.started',
-      'error',
-      'turn.failed',
     ]);
+    expect(codex.events.at(-1)).toBe(
+      '{"type":"turn.failed","error":{"message":"exceeded retry limit, last status: 429 Too Many Requests"}}',
+    );
+  });
+});
+
+describe('captured faults', () => {
+  it('cover every fault for each CLI in both modes, with the session id swapped in', () => {
+    for (const cli of ['claude-code', 'codex', 'gemini-cli', 'qwen-code'] as const) {
+      for (const fault of FAKE_FAULTS) {
+        const jsonl = capturedFault(cli, fault, 'my-session');
+        const text = capturedFault('text', fault, 'my-session', cli);
+        expect(jsonl, `${cli} jsonl ${fault}`).toBeDefined();
+        expect(text, `${cli} text ${fault}`).toBeDefined();
+        expect(jsonl!.exitCode + text!.exitCode).toBeGreaterThan(0);
+      }
+    }
+    const claude = capturedFault('claude-code', 'quota', 'my-session')!;
+    expect(claude.stdout.at(-1)).toContain('"session_id":"my-session"');
+    expect(JSON.parse(claude.stdout.at(-1)!)).toMatchObject({
+      type: 'result',
+      is_error: true,
+      api_error_status: 429,
+    });
   });
 });

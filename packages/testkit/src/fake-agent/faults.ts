@@ -1,3 +1,4 @@
+import captured from './captured-faults.json' with { type: 'json' };
 import type { FakeAgentFormat, FakeFault } from './scenario.js';
 
 /** What a CLI prints for a provider fault: stdout lines, stderr lines, exit code. */
@@ -39,11 +40,62 @@ function apiError(fault: FakeFault): string {
   return `API Error: ${m.status} ${json({ type: 'error', error: { type: m.type, message: m.message } })}`;
 }
 
+/** Fault names of the real-CLI captures (test/agent-contract/fixtures). */
+const CAPTURE_NAMES: Record<FakeFault, string> = {
+  quota: 'rate-limit',
+  overloaded: 'overloaded',
+  'context-limit': 'prompt-too-long',
+  'model-unavailable': 'unknown-model',
+  auth: 'unauthorized',
+  'server-error': 'server-error',
+  'stream-disconnect': 'stream-cut',
+  connection: 'connection-refused',
+};
+
+interface Capture {
+  session: string | null;
+  stdout: string[];
+  stderr: string[];
+  exitCode: number;
+}
+
 /**
- * Fault output per CLI format. Templates follow the shapes the real CLIs print; the captured
- * real outputs under test/agent-contract/fixtures are the reference to align them with.
+ * What the real CLI printed for this fault, captured against the mock provider
+ * (`scripts/import-captures.mjs` imports them): the CLI is the format itself for JSONL
+ * formats, `textOf` for `text`. The captured session id is replaced by the fake agent's.
+ * Undefined when no capture exists.
  */
+export function capturedFault(
+  format: FakeAgentFormat,
+  fault: FakeFault,
+  sessionId: string,
+  textOf = 'claude-code',
+): FaultOutput | undefined {
+  const cli = format === 'text' ? textOf : format;
+  const mode = format === 'text' ? 'text' : 'jsonl';
+  const capture = (captured as Record<string, Capture>)[`${cli}/${mode}/${CAPTURE_NAMES[fault]}`];
+  if (!capture) return undefined;
+  const swap = (line: string) =>
+    capture.session ? line.replaceAll(capture.session, sessionId) : line;
+  return {
+    stdout: capture.stdout.map(swap),
+    stderr: capture.stderr.map(swap),
+    exitCode: capture.exitCode,
+  };
+}
+
+/** Fault output: the real CLI's captured output when there is one, else a template. */
 export function faultOutput(
+  format: FakeAgentFormat,
+  fault: FakeFault,
+  sessionId: string,
+  textOf?: string,
+): FaultOutput {
+  return capturedFault(format, fault, sessionId, textOf) ?? templateFault(format, fault, sessionId);
+}
+
+/** A fault in the CLI's shape (from its documented error formats), for faults without a capture. */
+export function templateFault(
   format: FakeAgentFormat,
   fault: FakeFault,
   sessionId: string,

@@ -108,6 +108,8 @@ export const whenSchema = z.strictObject({
 export const scenarioSchema = z.strictObject({
   /** Output shape; default `text`. */
   format: z.enum(FAKE_AGENT_FORMATS).default('text'),
+  /** For `format: text`: which CLI's text-mode fault output to replay (default claude-code). */
+  textOf: z.enum(['claude-code', 'codex', 'gemini-cli', 'qwen-code']).default('claude-code'),
   /** Session id to emit (default: a random UUID; a resumed run keeps the resumed id). */
   sessionId: text.optional(),
   /** Steps when no case matches. Default: say "done" and finish. */

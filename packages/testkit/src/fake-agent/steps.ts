@@ -8,6 +8,8 @@ import type { FakeAgentFormat, FakeAgentStep } from './scenario.js';
 /** What steps act on. */
 export interface StepContext {
   format: FakeAgentFormat;
+  /** CLI whose text-mode faults to replay. */
+  textOf: string;
   printer: FormatPrinter;
   sessionId: string;
   workspace: string;
@@ -83,7 +85,7 @@ export async function runStep(step: FakeAgentStep, ctx: StepContext): Promise<vo
     return;
   }
   if ('fault' in step) {
-    const fault = faultOutput(ctx.format, step.fault, ctx.sessionId);
+    const fault = faultOutput(ctx.format, step.fault, ctx.sessionId, ctx.textOf);
     out(fault.stdout, 1);
     out(fault.stderr, 2);
     throw new FakeAgentExit(step.exitCode ?? fault.exitCode);
