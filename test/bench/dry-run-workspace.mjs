@@ -33,7 +33,10 @@ export function generateWorkspace(root, tasks, seed = 42) {
     const deps = new Set();
     for (let d = rand(4); d > 0 && ids.length > 0; d--) deps.add(ids[ids.length - 1 - rand(Math.min(ids.length, 300))]);
     const files = new Set();
-    for (let f = 1 + rand(4); f > 0; f--) files.add(`src/m${rand(pool / 20 + 1)}/file-${rand(pool)}.ts`);
+    for (let f = 1 + rand(4); f > 0; f--) {
+      const k = rand(pool);
+      files.add(`src/m${k % 50}/file-${k}.ts`);
+    }
     const depList = [...deps].map((d) => (d.startsWith(`${group}/`) ? d.slice(group.length + 1) : d));
     const plan = `---
 route: ${rand(2) ? 'cloud' : 'local'}-G${String(1 + rand(10)).padStart(2, '0')}
