@@ -23,6 +23,7 @@ const file = join(outDir, 'classify-stream.jsonl');
 
 // --- the measured pipeline, run as a child reading stdin -------------------------------
 const PIPELINE = `
+import { readSync } from 'node:fs';
 import { EvidenceCollector, classifyEvidence } from ${JSON.stringify(join(root, 'packages/core/dist/index.js'))};
 import claude from ${JSON.stringify(join(root, 'plugins/classifier-claude-code/dist/index.js'))};
 import generic from ${JSON.stringify(join(root, 'plugins/classifier-generic/dist/index.js'))};
@@ -39,7 +40,10 @@ const collector = new EvidenceCollector({
     if (out !== undefined) transcriptBytes += out.length + 1;
   },
 });
-for await (const chunk of process.stdin) collector.write('stdout', chunk);
+// read stdin synchronously in 1 MiB chunks: the per-chunk async overhead of a 64 KiB pipe read
+// loop would otherwise dominate
+const buf = Buffer.allocUnsafe(1 << 20);
+for (let n; (n = readSync(0, buf, 0, buf.length, null)) > 0; ) collector.write('stdout', buf.subarray(0, n));
 const evidence = collector.finish({ exitCode: 1, signal: null });
 const verdict = await classifyEvidence(evidence, classifiers, { endedAt: new Date(), timeZone: 'UTC' });
 process.stdout.write(JSON.stringify({ class: verdict.class, evidence: verdict.evidence[0]?.slice(0, 80), transcriptBytes, maxRssKb: process.resourceUsage().maxRSS }));
