@@ -1,4 +1,5 @@
-import { existsSync, mkdirSync, renameSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, rmdirSync, writeFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { SwitchyardError } from '../errors.js';
 import { isGroupLogArchivable } from '../worklog/work-log.js';
@@ -40,11 +41,12 @@ export async function runArchiveStage(ctx: DispatchContext, rt: TaskRuntime): Pr
   }
   await ctx.claims.release(rt.id);
   for (const [path, holder] of ctx.claimIndex) if (holder === rt.id) ctx.claimIndex.delete(path);
-  for (const attempt of rt.state.attempts) {
-    if (attempt.status === 'finished' && attempt.result === 'success') {
-      rmSync(attempt.attemptDir, { recursive: true, force: true });
-    }
-  }
+  // Off the event loop: other tasks' agents keep being watched meanwhile.
+  await Promise.all(
+    rt.state.attempts
+      .filter((a) => a.status === 'finished' && a.result === 'success')
+      .map((a) => rm(a.attemptDir, { recursive: true, force: true })),
+  );
   rt.state.phase = 'done';
   delete rt.state.notBefore;
   await persist(ctx, rt);
