@@ -90,8 +90,11 @@ async function liveRunLocked(
   });
   const abort = new AbortController();
   const onSignal = () => abort.abort();
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  // `on`, not `once`: execa's signal-exit handler re-raises the signal (killing the process
+  // before the agents are stopped and the state persisted) when it finds itself the only
+  // listener left, which a consumed `once` listener would make it.
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
   await assertPreflights(usedTargets(catalog, workspace, opts), {
     cwd: workspace,
     signal: abort.signal,

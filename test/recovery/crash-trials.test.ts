@@ -1,0 +1,227 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { afterAll, describe, expect, it } from 'vitest';
+import {
+  agentProcesses,
+  executions,
+  overlaps,
+  planText,
+  seededRandom,
+  sleep,
+  TrialWorkspace,
+} from './kit.js';
+
+/**
+ * SIGKILL the dispatcher at random moments, restart it, and prove the seed's recovery
+ * contract: every task archived exactly once, no task ever had two stages running at once,
+ * no two claim-colliding tasks ran at once, no claim orphaned, no agent left, exit 0 at the
+ * end. Replay a failure with SWITCHYARD_CRASH_SEED=<seed printed below>.
+ */
+const TRIALS = Number(process.env.SWITCHYARD_CRASH_TRIALS ?? 20);
+const SEED = Number(process.env.SWITCHYARD_CRASH_SEED ?? Date.now() % 2 ** 31);
+console.log(`crash trials: ${TRIALS} trials, seed ${SEED} (replay: SWITCHYARD_CRASH_SEED=${SEED})`);
+
+/** Backlog: dependencies (within and across groups), two claim collisions, a review loop and
+ * a quota failover. `files` sharing a path are serialized by claims. */
+const BACKLOG: Record<string, { files: string[]; dependsOn?: string[] }> = {
+  'core/a': { files: ['src/shared.ts', 'src/a.ts'] },
+  'core/b': { files: ['src/b.ts'], dependsOn: ['a'] },
+  'core/c': { files: ['src/shared.ts'] },
+  'core/d': { files: ['src/d.ts'], dependsOn: ['b', 'c'] },
+  'ui/e': { files: ['ui/e.ts'], dependsOn: ['core/a'] },
+  'ui/f': { files: ['ui/e.ts', 'ui/f.ts'] },
+  'ui/g': { files: ['ui/g.ts'], dependsOn: ['e', 'f'] },
+  'ui/h': { files: ['ui/h.ts'] },
+};
+
+const work = [{ say: 'working' }, { sleep: 120 }, { fillChecklist: true }, { result: 'done' }];
+const slow = [{ say: 'working' }, { sleep: 6000 }, { fillChecklist: true }, { result: 'done' }];
+const approve = {
+  when: { role: 'review' },
+  steps: [{ sleep: 60 }, { review: 'Verdict: APPROVED\n' }],
+};
+const plan2 = planText('core/d follow-up', {
+  files: ['src/d.ts'],
+  checklist: ['address the review'],
+})
+  .split('\n')
+  .slice(4)
+  .join('\n');
+
+function backlog(): TrialWorkspace {
+  const ws = new TrialWorkspace('sy-crash-');
+  ws.catalog({
+    primary: {
+      cases: [
+        {
+          when: { role: 'review', task: 'core/d', attempt: 1 },
+          steps: [
+            { sleep: 40 },
+            {
+              review: 'Verdict: CHANGES_REQUESTED\n\n- [MODERATE] handle the empty case\n',
+              nextPlan: plan2,
+            },
+          ],
+        },
+        { when: { role: 'worker', task: 'ui/g', attempt: 1 }, steps: [{ fault: 'quota' }] },
+        approve,
+        // Long workers: a kill often lands while they run, so the restart must re-attach.
+        { when: { role: 'worker', task: 'core/a' }, steps: slow },
+        { when: { role: 'worker', task: 'ui/h' }, steps: slow },
+      ],
+      steps: work,
+    },
+    backup: { cases: [approve], steps: work },
+  });
+  for (const [id, spec] of Object.entries(BACKLOG)) ws.task(id, spec);
+  return ws;
+}
+
+interface TrialOutcome {
+  trial: number;
+  kills: string[];
+  codes: Array<number | null>;
+  executions: number;
+  reattached: number;
+}
+
+/** When to kill: a time after spawn, or just after the k-th attempt event of this run (so
+ * kills land during real work: before a spawn is recorded, mid-attempt, mid-archive...). */
+type KillPoint = { afterMs: number } | { afterEvents: number; plusMs: number };
+
+function killPoint(random: () => number): KillPoint {
+  if (random() < 0.25) return { afterMs: 300 + Math.floor(random() * 2700) };
+  return { afterEvents: 1 + Math.floor(random() * 8), plusMs: Math.floor(random() * 700) };
+}
+
+async function waitFor(
+  ws: TrialWorkspace,
+  point: KillPoint,
+  baseline: number,
+  exited: () => boolean,
+): Promise<void> {
+  if ('afterMs' in point) return sleep(point.afterMs);
+  const attemptEvents = () =>
+    ws.events().filter((e) => e.type.startsWith('attempt.')).length - baseline;
+  while (!exited() && attemptEvents() < point.afterEvents) await sleep(20);
+  await sleep(point.plusMs);
+}
+
+const describePoint = (p: KillPoint) =>
+  'afterMs' in p ? `${p.afterMs}ms` : `event ${p.afterEvents}+${p.plusMs}ms`;
+
+async function trial(
+  n: number,
+  random: () => number,
+): Promise<{ ws: TrialWorkspace; outcome: TrialOutcome }> {
+  const ws = backlog();
+  const points = Array.from({ length: 1 + Math.floor(random() * 3) }, () => killPoint(random));
+  const codes: Array<number | null> = [];
+  for (const point of points) {
+    const baseline = ws.events().filter((e) => e.type.startsWith('attempt.')).length;
+    const run = ws.start(['--max-parallel', '3']);
+    let done = false;
+    void run.exited.then(() => {
+      done = true;
+    });
+    await waitFor(ws, point, baseline, () => done);
+    if (!done) run.kill('SIGKILL');
+    const exit = await run.exited;
+    codes.push(exit.code);
+    // Sometimes restart at once (agents still running: re-attach), sometimes let them finish.
+    if (random() < 0.4) await sleep(Math.floor(random() * 400));
+  }
+  const final = ws.start(['--max-parallel', '3']);
+  const exit = await final.exited;
+  codes.push(exit.code);
+  if (exit.code !== 0)
+    throw new Error(`trial ${n}: final run exited ${exit.code}\n${final.stdout}\n${final.stderr}`);
+  const reattached = ws.events().filter((e) => e.type === 'attempt.started' && e.reattached).length;
+  const kills = points.map(describePoint);
+  return {
+    ws,
+    outcome: { trial: n, kills, codes, executions: executions(ws.stages()).length, reattached },
+  };
+}
+
+describe('crash recovery: SIGKILL the dispatcher at random moments', { timeout: 600_000 }, () => {
+  const random = seededRandom(SEED);
+  const plans = Array.from({ length: TRIALS }, (_, i) => ({
+    n: i + 1,
+    seed: Math.floor(random() * 2 ** 31),
+  }));
+  const outcomes: TrialOutcome[] = [];
+
+  it.concurrent.each(plans)(
+    'trial $n (seed $seed) recovers: all archived once, no overlap, no orphan',
+    async ({ n, seed }) => {
+      const { ws, outcome } = await trial(n, seededRandom(seed));
+      outcomes.push(outcome);
+      const events = ws.events();
+      for (const id of Object.keys(BACKLOG)) {
+        const [group, name] = id.split('/') as [string, string];
+        expect(ws.exists('agent-task/archive', group, name, 'complete.log'), `${id} archived`).toBe(
+          true,
+        );
+        expect(ws.exists('agent-task', group, name), `${id} not left active`).toBe(false);
+        expect(
+          events.filter((e) => e.type === 'task.archived' && e.task === id),
+          `${id} archived once`,
+        ).toHaveLength(1);
+        const state = JSON.parse(
+          readFileSync(ws.path('agent-task/.switchyard/tasks', `${id}.json`), 'utf8'),
+        );
+        expect(state.phase).toBe('done');
+        expect(state.attempts.filter((a: { status: string }) => a.status !== 'finished')).toEqual(
+          [],
+        );
+      }
+      // No duplicate archive folder (a second archive of the same task would need another name).
+      for (const group of ['core', 'ui']) {
+        const names = readdirSync(ws.path('agent-task/archive', group)).filter(
+          (f) => !f.startsWith('work_log_'),
+        );
+        expect(names.sort()).toEqual(
+          Object.keys(BACKLOG)
+            .filter((id) => id.startsWith(`${group}/`))
+            .map((id) => id.split('/')[1]),
+        );
+        expect(
+          readdirSync(ws.path('agent-task/archive', group)).filter((f) => f.startsWith('work_log_'))
+            .length,
+        ).toBeGreaterThan(0);
+        expect(existsSync(ws.path('agent-task', group, 'WORK_LOG.md'))).toBe(false);
+      }
+      const execs = executions(ws.stages());
+      expect(
+        execs.filter((e) => e.end === undefined),
+        'every agent execution ended',
+      ).toEqual([]);
+      expect(overlaps(execs), 'no task ran two stages at once').toEqual([]);
+      const claimGroup = (task: string) =>
+        task === 'core/a' || task === 'core/c'
+          ? 'src/shared.ts'
+          : task === 'ui/e' || task === 'ui/f'
+            ? 'ui/e.ts'
+            : task;
+      expect(
+        overlaps(execs, (e) => claimGroup(e.task)),
+        'claim-colliding tasks never ran at once',
+      ).toEqual([]);
+      expect(ws.claims(), 'no claim orphaned').toEqual({});
+      expect(agentProcesses(ws.dir), 'no agent process left').toEqual([]);
+      // The review loop and the quota failover happened exactly as scripted.
+      expect(ws.exists('agent-task/archive/core/d/PLAN-2.md')).toBe(true);
+      expect(events.some((e) => e.type === 'target.failover' && e.task === 'ui/g')).toBe(true);
+    },
+  );
+
+  afterAll(() => {
+    outcomes.sort((a, b) => a.trial - b.trial);
+    console.log(`crash trials (seed ${SEED}): ${outcomes.length}/${TRIALS} recovered`);
+    for (const o of outcomes) {
+      console.log(
+        `trial ${String(o.trial).padStart(2)}: kills at ${o.kills.join(', ')}; exits ${o.codes.map((c) => c ?? 'KILL').join(' ')}; ${o.executions} agent executions, ${o.reattached} re-attached`,
+      );
+    }
+  });
+});
