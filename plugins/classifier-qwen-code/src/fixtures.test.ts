@@ -29,4 +29,20 @@ describe('qwen-code classifier on real qwen-code output', () => {
       }
     },
   );
+
+  it.each(['text', 'jsonl'] as const)(
+    '%s: a clean exit whose prose talks about quota and 429s is success',
+    async (mode) => {
+      const clean = captures.find((c) => c.mode === mode && c.fault === 'none')!;
+      const prose =
+        'API Error: Request rejected (429) rate limit quota exceeded RESOURCE_EXHAUSTED';
+      const run = {
+        ...clean,
+        stdout: clean.stdout.split('done.').join(prose),
+        stderr: clean.stderr.split('done.').join(prose),
+      };
+      expect(run.stdout + run.stderr).toContain(prose);
+      expect((await classifyCapture(run, classifiers)).class).toBe('success');
+    },
+  );
 });
