@@ -7,6 +7,8 @@ import { detectTerminalEvent } from './terminal-event.js';
 
 export type StreamName = 'stdout' | 'stderr';
 
+const TAIL_HEAD_BYTES = 16 * 1024;
+
 /** A framed, decoded output line as the collector hands it to `onLine`. */
 export interface CollectedLine {
   stream: StreamName;
@@ -93,7 +95,13 @@ export class EvidenceCollector {
 
   #line(stream: StreamName, framed: FramedLine): void {
     const text = framed.bytes.toString('utf8');
-    this.#tails[stream].push(text);
+    // A tail entry of a long line is decoded on its own: a slice of `text` would keep the
+    // whole (up to maxLineBytes) string alive for as long as the line stays in the tail.
+    const head =
+      framed.bytes.length > TAIL_HEAD_BYTES
+        ? framed.bytes.toString('utf8', 0, TAIL_HEAD_BYTES)
+        : text;
+    this.#tails[stream].push(head);
     let event: Record<string, unknown> | undefined;
     if (this.#opts.outputFormat === 'jsonl' && !framed.truncated) {
       event = parseJsonObjectLine(text);
@@ -104,7 +112,7 @@ export class EvidenceCollector {
       }
     }
     const retry = this.#opts.isRetryLine?.(text) === true;
-    if (retry) this.#retries.push(text);
+    if (retry) this.#retries.push(head);
     this.#opts.onLine?.({
       stream,
       lineNumber: framed.lineNumber,
