@@ -114,21 +114,25 @@ export async function startAttempt(spec: RunnerSpec, makeHooks?: HooksFactory): 
       ...(spec.nativeSession ? { nativeSession: spec.nativeSession } : {}),
     }) ?? {};
   const [child, workspace] = await Promise.all([spawnAgent(spec), workspaceIdentity(spec.cwd)]);
-  const locator = await writeLocator(spec.attemptDir, {
-    ...spec.locator,
-    schemaVersion: 1,
-    attemptId: spec.attemptId,
-    process: {
-      pid: child.pid,
-      startToken: readStartToken(child.pid),
-      markerName: PROCESS_MARKER_VAR,
-      marker: spec.attemptId,
-      pgid: child.pid,
+  const locator = await writeLocator(
+    spec.attemptDir,
+    {
+      ...spec.locator,
+      schemaVersion: 1,
+      attemptId: spec.attemptId,
+      process: {
+        pid: child.pid,
+        startToken: readStartToken(child.pid),
+        markerName: PROCESS_MARKER_VAR,
+        marker: spec.attemptId,
+        pgid: child.pid,
+      },
+      workspace,
+      startedAt: startedAt.toISOString(),
+      result: 'running',
     },
-    workspace,
-    startedAt: startedAt.toISOString(),
-    result: 'running',
-  });
+    { fsync: false },
+  );
   let end: (reason: EndedBy) => void = () => {};
   const monitor = new AttemptMonitor({
     dir: spec.attemptDir,

@@ -6,6 +6,7 @@ import { SwitchyardError } from '../errors.js';
 import { attemptEnvironment, PROCESS_MARKER_VAR } from './environment.js';
 import { formatHeartbeat, readLastHeartbeat } from './heartbeat.js';
 import { attemptPaths } from './layout.js';
+import { probeAttemptProcess } from './liveness.js';
 import { readLocator, writeLocator } from './locator.js';
 import { recordClassification } from './record-classification.js';
 import { frameHeader, readStreamLog, scanStreamLog } from './stream-log.js';
@@ -179,5 +180,32 @@ describe('recordClassification', () => {
       evidence: [line],
       retryAfter: '2026-01-01T10:00:00.000Z',
     });
+  });
+});
+
+describe('probeAttemptProcess', () => {
+  it('tells a live attempt process from a gone or reused pid', async () => {
+    const { spawn } = await import('node:child_process');
+    const child = spawn('sleep', ['30'], {
+      stdio: 'ignore',
+      env: { ...process.env, [PROCESS_MARKER_VAR]: 'probe-1' },
+    });
+    const pid = child.pid!;
+    const { readStartToken, hasEnvironmentMarker } = await import('../process/process-identity.js');
+    for (let i = 0; i < 50 && !hasEnvironmentMarker(pid, PROCESS_MARKER_VAR, 'probe-1'); i++)
+      await new Promise((r) => setTimeout(r, 20));
+    const proc = {
+      pid,
+      startToken: readStartToken(pid),
+      markerName: PROCESS_MARKER_VAR,
+      marker: 'probe-1',
+      pgid: pid,
+    };
+    expect(probeAttemptProcess({ process: proc })).toBe('alive');
+    expect(probeAttemptProcess({ process: { ...proc, marker: 'other' } })).toBe('reused');
+    expect(probeAttemptProcess({ process: { ...proc, startToken: 'x:1' } })).toBe('reused');
+    child.kill('SIGKILL');
+    await new Promise((r) => child.once('exit', r));
+    expect(probeAttemptProcess({ process: proc })).toBe('gone');
   });
 });

@@ -1,6 +1,7 @@
 export * from './environment.js';
 export * from './heartbeat.js';
 export * from './layout.js';
+export * from './liveness.js';
 export * from './locator.js';
 export * from './record-classification.js';
 export * from './stream-log.js';

@@ -79,14 +79,19 @@ export type AttemptLocator = z.infer<typeof locatorSchema>;
 export type AttemptLocatorInput = z.input<typeof locatorSchema>;
 export type WorkspaceIdentity = z.infer<typeof workspaceIdentitySchema>;
 
-/** Writes `locator.json` atomically (write + fsync + rename) after validating it. */
+/**
+ * Writes `locator.json` atomically (temp file + rename) after validating it. `fsync`
+ * (default true) also flushes it to disk; the launch-time write may skip that, since a
+ * dispatcher crash keeps the page cache and the final write is fsynced.
+ */
 export async function writeLocator(
   dir: string,
   locator: AttemptLocatorInput,
+  options: { fsync?: boolean } = {},
 ): Promise<AttemptLocator> {
   const value = locatorSchema.parse(locator);
   await writeFileAtomic(join(dir, ATTEMPT_FILES.locator), `${JSON.stringify(value, null, 2)}\n`, {
-    fsync: true,
+    fsync: options.fsync ?? true,
   });
   return value;
 }
