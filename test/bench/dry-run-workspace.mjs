@@ -31,13 +31,16 @@ export function generateWorkspace(root, tasks, seed = 42) {
       continue;
     }
     const deps = new Set();
-    for (let d = rand(4); d > 0 && ids.length > 0; d--) deps.add(ids[ids.length - 1 - rand(Math.min(ids.length, 300))]);
+    for (let d = rand(4); d > 0 && ids.length > 0; d--)
+      deps.add(ids[ids.length - 1 - rand(Math.min(ids.length, 300))]);
     const files = new Set();
     for (let f = 1 + rand(4); f > 0; f--) {
       const k = rand(pool);
       files.add(`src/m${k % 50}/file-${k}.ts`);
     }
-    const depList = [...deps].map((d) => (d.startsWith(`${group}/`) ? d.slice(group.length + 1) : d));
+    const depList = [...deps].map((d) =>
+      d.startsWith(`${group}/`) ? d.slice(group.length + 1) : d,
+    );
     const plan = `---
 route: ${rand(2) ? 'cloud' : 'local'}-G${String(1 + rand(10)).padStart(2, '0')}
 ${depList.length ? `depends_on: [${depList.join(', ')}]\n` : ''}---
@@ -67,9 +70,22 @@ Assertion: exit code 0
   const routes = { worker: {}, review: {} };
   for (const stage of ['worker', 'review'])
     for (const kind of ['local', 'cloud'])
-      for (let g = 1; g <= 10; g++) routes[stage][`${kind}-G${String(g).padStart(2, '0')}`] = { candidates: ['t-a', 't-b'] };
-  const target = (model) => ({ agent: 'bench', model, execution_class: 'cloud_model', runtime: { command: ['true', '{prompt}'] } });
+      for (let g = 1; g <= 10; g++)
+        routes[stage][`${kind}-G${String(g).padStart(2, '0')}`] = { candidates: ['t-a', 't-b'] };
+  const target = (model) => ({
+    agent: 'bench',
+    model,
+    execution_class: 'cloud_model',
+    runtime: { command: ['true', '{prompt}'] },
+  });
   const catalog = join(root, 'catalog.json');
-  writeFileSync(catalog, JSON.stringify({ schema_version: 1, targets: { 't-a': target('a'), 't-b': target('b') }, routes }));
+  writeFileSync(
+    catalog,
+    JSON.stringify({
+      schema_version: 1,
+      targets: { 't-a': target('a'), 't-b': target('b') },
+      routes,
+    }),
+  );
   return { ws, catalog, archived };
 }

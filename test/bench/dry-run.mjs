@@ -47,12 +47,18 @@ for (const tasks of sizes) {
     // The first run parses every plan (cold); later runs reuse the plan cache (warm).
     let cold = 0;
     for (let i = 0; i <= RUNS; i++) {
-      baseline.push(time(() => execFileSync(process.execPath, ['-e', baselineScript, ws], { env })).ms);
+      baseline.push(
+        time(() => execFileSync(process.execPath, ['-e', baselineScript, ws], { env })).ms,
+      );
       const run = time(() =>
-        execFileSync(process.execPath, [BIN, 'run', '--dry-run', '--json', '--workspace', ws, '--execution-catalog', catalog], {
-          env,
-          maxBuffer: 1 << 30,
-        }),
+        execFileSync(
+          process.execPath,
+          [BIN, 'run', '--dry-run', '--json', '--workspace', ws, '--execution-catalog', catalog],
+          {
+            env,
+            maxBuffer: 1 << 30,
+          },
+        ),
       );
       if (i === 0) cold = run.ms;
       else cli.push(run.ms);
@@ -67,7 +73,13 @@ for (const tasks of sizes) {
       ),
     );
     const plan = time(() =>
-      planDryRun({ model, routing: { valid: false, problems: [], targetIds: new Set(), stages: [] }, maxParallel: 3, claims: [], now: new Date() }),
+      planDryRun({
+        model,
+        routing: { valid: false, problems: [], targetIds: new Set(), stages: [] },
+        maxParallel: 3,
+        claims: [],
+        now: new Date(),
+      }),
     );
     const row = {
       tasks,
@@ -112,8 +124,15 @@ for (const held of [1_000, 10_000]) {
     const store = await openClaimStore(root);
     const { writeFileSync } = await import('node:fs');
     const tasksDoc = {};
-    for (let i = 0; i < held; i++) tasksDoc[`g/t${i}`] = { paths: [`a/${i}.ts`, `b/${i}.ts`, `c/${i}.ts`], since: new Date().toISOString() };
-    writeFileSync(join(root, 'claims', 'claims.json'), JSON.stringify({ schema_version: 1, tasks: tasksDoc }));
+    for (let i = 0; i < held; i++)
+      tasksDoc[`g/t${i}`] = {
+        paths: [`a/${i}.ts`, `b/${i}.ts`, `c/${i}.ts`],
+        since: new Date().toISOString(),
+      };
+    writeFileSync(
+      join(root, 'claims', 'claims.json'),
+      JSON.stringify({ schema_version: 1, tasks: tasksDoc }),
+    );
     await store.holderOf('warm-up'); // loads and indexes once
     const ops = 2_000;
     const t = performance.now();
@@ -122,7 +141,9 @@ for (const held of [1_000, 10_000]) {
       if (r.ok) throw new Error('expected a conflict');
     }
     const ms = performance.now() - t;
-    console.log(`claims: ${held} held claims (${held * 3} paths): ${(ms / ops).toFixed(3)} ms per conflicting tryClaim (mutex + lookup)`);
+    console.log(
+      `claims: ${held} held claims (${held * 3} paths): ${(ms / ops).toFixed(3)} ms per conflicting tryClaim (mutex + lookup)`,
+    );
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
