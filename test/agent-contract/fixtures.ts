@@ -13,6 +13,7 @@ export interface Capture {
   exitCode: number | null;
   signal: string | null;
   timedOut: boolean;
+  cancelled?: boolean;
   elapsedMs: number;
   stdout: string;
   stderr: string;
@@ -29,6 +30,7 @@ export const EXPECTED_CLASS: Record<string, string> = {
   'server-error': 'provider-connection',
   'stream-cut': 'provider-stream-disconnect',
   'connection-refused': 'provider-connection',
+  hang: 'process-termination',
 };
 
 export const FIXTURES_DIR = join(dirname(fileURLToPath(import.meta.url)), 'fixtures');

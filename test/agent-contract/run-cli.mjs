@@ -16,6 +16,7 @@ export const CAPTURE_FAULTS = [
   'server-error',
   'stream-cut',
   'connection-refused',
+  'hang',
 ];
 
 const MAX_LINE = 3000;
@@ -45,6 +46,9 @@ export function trimOutput(text) {
  * fresh temp dir, stdin closed, in its own process group; kills the group after `timeoutMs`.
  */
 export async function runCli({ agent, mode, fault, base, timeoutMs = 120_000 }) {
+  // `hang`: the provider never answers; the run is cancelled like the dispatcher cancels an
+  // attempt (SIGTERM to the group, SIGKILL after a grace period).
+  const cancelAfterMs = fault === 'hang' ? 10_000 : undefined;
   const spec = AGENTS[agent];
   const root = await mkdtemp(join(tmpdir(), `sy-contract-${agent}-`));
   const home = join(root, 'home');
@@ -79,11 +83,29 @@ export async function runCli({ agent, mode, fault, base, timeoutMs = 120_000 }) 
       process.kill(-child.pid, 'SIGKILL');
     } catch {}
   }, timeoutMs);
+  let cancelled = false;
+  let graceTimer;
+  const cancelTimer =
+    cancelAfterMs === undefined
+      ? undefined
+      : setTimeout(() => {
+          cancelled = true;
+          try {
+            process.kill(-child.pid, 'SIGTERM');
+          } catch {}
+          graceTimer = setTimeout(() => {
+            try {
+              process.kill(-child.pid, 'SIGKILL');
+            } catch {}
+          }, 5000);
+        }, cancelAfterMs);
   const [exitCode, signal] = await new Promise((resolve, reject) => {
     child.on('error', reject);
     child.on('close', (code, sig) => resolve([code, sig]));
   });
   clearTimeout(timer);
+  clearTimeout(cancelTimer);
+  clearTimeout(graceTimer);
   try {
     process.kill(-child.pid, 'SIGKILL'); // leave no helper processes behind
   } catch {}
@@ -104,6 +126,7 @@ export async function runCli({ agent, mode, fault, base, timeoutMs = 120_000 }) 
     exitCode,
     signal,
     timedOut,
+    cancelled,
     elapsedMs,
     stdout: trimOutput(scrub(Buffer.concat(out).toString('utf8'))),
     stderr: trimOutput(scrub(Buffer.concat(err).toString('utf8'))),

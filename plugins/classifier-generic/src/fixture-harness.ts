@@ -12,6 +12,8 @@ export interface CapturedRun {
   exitCode: number | null;
   signal: string | null;
   timedOut: boolean;
+  /** True when the capture cancelled the run on purpose (SIGTERM to its group). */
+  cancelled?: boolean;
   stdout: string;
   stderr: string;
 }
@@ -33,7 +35,7 @@ export async function classifyCapture(
     stderr: run.stderr,
     exitCode: run.exitCode,
     signal: run.signal,
-    endedBy: run.timedOut ? 'retry-loop' : undefined,
+    endedBy: run.cancelled ? 'cancel' : run.timedOut ? 'retry-loop' : undefined,
     isRetryLine: (line) => hooks.some((h) => h(line)),
   });
   return classifyEvidence(evidence, classifiers, { endedAt, timeZone: 'UTC' });

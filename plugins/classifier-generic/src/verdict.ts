@@ -42,10 +42,10 @@ export function terminationVerdict(
   rules: readonly FaultRule[],
   context: ClassifyContext,
 ): Classification | undefined {
-  if (
+  const retryLoop =
     evidence.endedBy === 'retry-loop' ||
-    (evidence.signal !== null && evidence.retryLines.length > 0)
-  ) {
+    (evidence.endedBy === undefined && evidence.signal !== null && evidence.retryLines.length > 0);
+  if (retryLoop) {
     const fromRetries = verdictFromLines(evidence.retryLines, rules, context);
     if (fromRetries !== undefined) return { ...fromRetries, confidence: 'likely' };
   }

@@ -8,6 +8,7 @@ export const MOCK_FAULTS = [
   'unauthorized',
   'server-error',
   'stream-cut',
+  'hang',
 ] as const;
 
 export type MockFault = (typeof MOCK_FAULTS)[number];
@@ -37,7 +38,7 @@ interface FaultText {
 
 // Messages mirror what the real providers return for each fault, so the CLIs print what
 // they would print in production.
-const FAULTS: Record<Exclude<MockFault, 'none' | 'stream-cut'>, FaultText> = {
+const FAULTS: Record<Exclude<MockFault, 'none' | 'stream-cut' | 'hang'>, FaultText> = {
   'rate-limit': {
     status: 429,
     anthropicType: 'rate_limit_error',
@@ -90,14 +91,14 @@ const FAULTS: Record<Exclude<MockFault, 'none' | 'stream-cut'>, FaultText> = {
   },
 };
 
-/** The error reply for a fault in one protocol, or undefined for `none`/`stream-cut`. */
+/** The error reply for a fault in one protocol, or undefined for `none`/`stream-cut`/`hang`. */
 export function faultReply(
   fault: MockFault,
   protocol: MockProtocol,
   model: string,
   retryAfterSeconds: number,
 ): FaultReply | undefined {
-  if (fault === 'none' || fault === 'stream-cut') return undefined;
+  if (fault === 'none' || fault === 'stream-cut' || fault === 'hang') return undefined;
   const f = FAULTS[fault];
   const message = f.message(model);
   // 529 is Anthropic's overloaded status; the others answer 503 for the same condition.

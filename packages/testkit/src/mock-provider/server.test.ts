@@ -105,6 +105,18 @@ describe('mock provider', () => {
     await expect(res.text()).rejects.toThrow();
   });
 
+  it('hangs without answering', async () => {
+    const controller = new AbortController();
+    const pending = post(`${mock.urlFor('hang')}/v1/messages`, {}).catch((e: Error) => e);
+    const timer = setTimeout(() => controller.abort(), 300);
+    const raced = await Promise.race([
+      pending,
+      new Promise((r) => setTimeout(() => r('still waiting'), 250)),
+    ]);
+    clearTimeout(timer);
+    expect(raced).toBe('still waiting');
+  });
+
   it('gives a refused URL for connection faults', async () => {
     const url = await refusedUrl();
     await expect(fetch(`${url}/v1/messages`)).rejects.toThrow();

@@ -97,6 +97,8 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
       replyText: options.replyText ?? 'Hello from the mock provider. The task is done.',
       retryAfterSeconds: options.retryAfterSeconds ?? 30,
     };
+    // `hang`: accept the request and never answer (the client's cancel or timeout ends it)
+    if (fault === 'hang' && r.op !== 'models') return;
     switch (r.op) {
       case 'messages':
         return handleAnthropicMessages(ctx);
