@@ -1,6 +1,6 @@
 import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { openClaimStore } from '@switchyard/core';
+import { newTaskState, openClaimStore, openStateStore } from '@switchyard/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from './catalog-helpers.js';
 import { makeWorkspace, plan, SYSTEM_PATH, writeCatalog } from './dry-run-helpers.js';
@@ -159,6 +159,32 @@ describe('switchyard run --dry-run', { timeout: 60_000 }, () => {
       'api/add-flag': 'waiting-claim',
       'db/schema': 'admitted',
     });
+  });
+
+  it('shows tasks the dispatcher blocked, delays only their dependents, and --retry-blocked lifts them', async () => {
+    const f = fixture();
+    const state = newTaskState('api/add-flag');
+    state.blocked = {
+      reason: '10 consecutive worker failures',
+      stage: 'worker',
+      evidence: ['stream.log'],
+      at: new Date().toISOString(),
+    };
+    await openStateStore(join(f.ws, 'agent-task/.switchyard')).write(state);
+    const { doc, exitCode } = await dryRun(f);
+    expect(exitCode).toBe(0);
+    expect(statusOf(doc)).toMatchObject({
+      'api/add-flag': 'blocked',
+      'api/use-flag': 'dependency-blocked',
+      'docs/readme': 'dependency-blocked',
+      'db/schema': 'admitted', // its claim rival is blocked, not holding the file
+      'docs/guide': 'admitted',
+    });
+    expect(doc.tasks.find((t: { id: string }) => t.id === 'api/add-flag').blocked).toBe(
+      '10 consecutive worker failures',
+    );
+    const retry = await dryRun(f, '--retry-blocked');
+    expect(statusOf(retry.doc)['api/add-flag']).toBe('admitted');
   });
 
   it('exits 2 with every problem: cycle, unknown dependency, bad plan, bad pin, unknown group', async () => {

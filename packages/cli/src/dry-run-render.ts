@@ -39,6 +39,7 @@ export function renderDryRun(report: DryRunReport): string {
     const fallbacks = Object.entries(t.stages).filter(([, s]) => s.candidates.length > 1);
     for (const [stage, s] of fallbacks)
       out.push(`  ${stage.padEnd(10)}  candidates ${s.candidates.join(' > ')}`);
+    if (t.blocked) out.push(`  blocked     ${t.blocked}`);
     if (t.depends_on.length) out.push(`  depends on  ${t.depends_on.join(', ')}`);
     if (t.waiting_on.length) out.push(`  waiting on  ${t.waiting_on.join(', ')}`);
     out.push(`  write set   ${t.write_set.map((e) => e.path).join(', ') || '(none)'}`);

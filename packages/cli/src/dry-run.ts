@@ -1,5 +1,5 @@
 import { existsSync, statSync } from 'node:fs';
-import { isAbsolute, resolve } from 'node:path';
+import { isAbsolute, join, resolve } from 'node:path';
 import {
   CATALOG_ENV,
   type ClaimRecord,
@@ -7,8 +7,10 @@ import {
   type DryRunRouting,
   loadProjectConfig,
   loadWorkspace,
+  openStateStore,
   type Problem,
   planDryRun,
+  probeAttempt,
   type RouteId,
   readClaims,
   resolveCatalog,
@@ -66,6 +68,23 @@ async function routingFor(workspace: string, opts: RunOptions): Promise<DryRunRo
   }
 }
 
+/** Blocked tasks and tasks with a live attempt, from the dispatcher's per-task state. */
+function readDispatcherState(dir: string, problems: Problem[]) {
+  const blocked = new Map<string, string>();
+  const live = new Set<string>();
+  if (!existsSync(join(dir, 'tasks'))) return { blocked, live };
+  try {
+    for (const state of openStateStore(dir).list()) {
+      if (state.blocked) blocked.set(state.task, state.blocked.reason);
+      if (state.attempts.some((a) => a.status !== 'finished' && probeAttempt(a).state === 'live'))
+        live.add(state.task);
+    }
+  } catch (error) {
+    problems.push(...problemsOf(error));
+  }
+  return { blocked, live };
+}
+
 /** Builds the dry-run report for the options (reads files only; launches nothing). */
 export async function buildDryRun(opts: RunOptions, now = new Date()): Promise<DryRunReport> {
   const workspace = resolve(opts.workspace ?? process.cwd());
@@ -88,7 +107,10 @@ export async function buildDryRun(opts: RunOptions, now = new Date()): Promise<D
   } catch (error) {
     routing.problems.push(...problemsOf(error));
   }
+  const dispatcher = readDispatcherState(stateDir(workspace), routing.problems);
   return planDryRun({
+    blocked: dispatcher.blocked,
+    liveAttempts: dispatcher.live,
     model: loadWorkspace(workspace, { cache: true }),
     routing,
     ...(opts.taskGroup !== undefined ? { taskGroup: opts.taskGroup } : {}),

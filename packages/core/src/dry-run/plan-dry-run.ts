@@ -41,6 +41,10 @@ export interface DryRunInput {
   retryBlocked?: boolean;
   /** Held claims (read-only from the state dir). */
   claims: readonly ClaimRecord[];
+  /** Tasks the dispatcher blocked, with the reason (ignored with `retryBlocked`). */
+  blocked?: ReadonlyMap<string, string>;
+  /** Tasks with a live attempt now (each is one active stage). */
+  liveAttempts?: ReadonlySet<string>;
   now: Date;
 }
 
@@ -100,10 +104,11 @@ export function planDryRun(input: DryRunInput): DryRunReport {
     archivedComplete: new Set(
       [...model.archived.values()].filter((a) => a.complete).map((a) => a.id),
     ),
-    liveAttempts: new Set(),
+    liveAttempts: input.liveAttempts ?? new Set(),
+    ...(input.blocked && !input.retryBlocked ? { blocked: new Set(input.blocked.keys()) } : {}),
     invalid: new Set(model.tasks.filter((t) => !t.valid).map((t) => t.id)),
     claims,
-    activeStages: 0,
+    activeStages: input.liveAttempts?.size ?? 0,
     maxParallel: input.maxParallel,
     scope: new Set(model.tasks.filter((t) => inScope(t.group)).map((t) => t.id)),
   });
@@ -132,6 +137,7 @@ export function planDryRun(input: DryRunInput): DryRunReport {
       target: t.target ?? null,
       depends_on: t.dependsOn.map((d) => d.id),
       status: decision?.status ?? 'invalid',
+      blocked: input.blocked?.get(t.id) ?? null,
       waiting_on: decision?.waitingOn ?? decision?.conflicts?.map((c) => c.holder) ?? [],
       write_set: t.writeSet.map((e) => ({
         path: e.path,
@@ -179,7 +185,11 @@ export function planDryRun(input: DryRunInput): DryRunReport {
       .sort((a, b) => (a.id < b.id ? -1 : 1)),
     collisions,
     claims: input.claims.map((c) => ({ task: c.taskId, paths: c.paths, since: c.since })),
-    admission: { admitted: result.admitted, active_stages: 0, max_parallel: input.maxParallel },
+    admission: {
+      admitted: result.admitted,
+      active_stages: input.liveAttempts?.size ?? 0,
+      max_parallel: input.maxParallel,
+    },
     summary: {
       tasks: tasks.length,
       in_scope: scoped.length,

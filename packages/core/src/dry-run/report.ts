@@ -29,6 +29,8 @@ export interface DryRunTask {
   depends_on: string[];
   /** Admission status now (see AdmissionStatus). */
   status: AdmissionStatus;
+  /** Why the dispatcher blocked the task (from its state), or null. */
+  blocked: string | null;
   /** Dependencies still open (or blocked/invalid ones). */
   waiting_on: string[];
   write_set: { path: string; line: number; note?: string; resolved?: string }[];
