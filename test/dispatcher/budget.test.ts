@@ -26,7 +26,7 @@ describe('switchyard run: budgets and self-check (fake agents as real processes)
     ws.task('g/y', { files: ['src/y.ts'] });
     ws.task('g/z', { files: ['src/z.ts'], dependsOn: ['x'] });
     const result = await ws.run();
-    expect(result.code).toBe(3);
+    expect(result.code, result.stderr).toBe(3);
     expect(result.stdout).toContain(
       'blocked g/x: 10 consecutive failures in the worker stage (last: generic-error on a)',
     );
@@ -65,7 +65,7 @@ describe('switchyard run: budgets and self-check (fake agents as real processes)
     });
     ws.task('g/sc', { files: ['src/s.ts'], checklist: ['parse', 'test'] });
     const result = await ws.run();
-    expect(result.code).toBe(0);
+    expect(result.code, result.stderr).toBe(0);
     const roles = ws
       .events()
       .filter((e) => e.type === 'attempt.started')
@@ -81,7 +81,7 @@ describe('switchyard run: budgets and self-check (fake agents as real processes)
     });
     ws.task('g/nores', { files: ['src/n.ts'] });
     const result = await ws.run();
-    expect(result.code).toBe(3);
+    expect(result.code, result.stderr).toBe(3);
     expect(result.stdout).toContain('target s cannot resume its native context');
     expect(
       ws

@@ -49,14 +49,14 @@ describe('switchyard run: lock, interrupt and exit codes', { timeout: 120_000 },
     const started = Date.now();
     const second = await ws.run();
     expect(Date.now() - started).toBeLessThan(10_000);
-    expect(second.code).toBe(1);
+    expect(second.code, second.stderr).toBe(1);
     expect(second.stderr).toContain('SY_LOCK_HELD');
     expect(second.stderr).toContain(`pid ${firstPid} on`);
     expect(agentsOf(ws.dir).length).toBeGreaterThan(0);
 
     process.kill(firstPid, 'SIGINT');
     const interrupted = await first;
-    expect(interrupted.code).toBe(130);
+    expect(interrupted.code, interrupted.stderr).toBe(130);
     expect(interrupted.stdout).toContain('Interrupted');
     expect(agentsOf(ws.dir)).toEqual([]);
     // State kept: the claim is still held; the next run finishes the task.
@@ -64,7 +64,7 @@ describe('switchyard run: lock, interrupt and exit codes', { timeout: 120_000 },
       JSON.parse(ws.read('agent-task/.switchyard/claims/claims.json')).tasks['g/long'],
     ).toBeDefined();
     const again = await ws.run();
-    expect(again.code).toBe(0);
+    expect(again.code, again.stderr).toBe(0);
     expect(ws.exists('agent-task/archive/g/long/complete.log')).toBe(true);
   });
 
@@ -74,7 +74,7 @@ describe('switchyard run: lock, interrupt and exit codes', { timeout: 120_000 },
     ws.task('g/ok', { files: ['src/ok.ts'] });
     ws.task('g/bad', { files: ['../outside.ts'] });
     const result = await ws.run();
-    expect(result.code).toBe(2);
+    expect(result.code, result.stderr).toBe(2);
     expect(result.stderr).toContain('SY_PLAN_INVALID');
     expect(result.stderr).toContain('escapes the workspace');
     expect(ws.events()).toEqual([]);
@@ -87,7 +87,7 @@ describe('switchyard run: lock, interrupt and exit codes', { timeout: 120_000 },
     ws.task('g/ok', { files: ['src/ok.ts'] });
     expect((await ws.run(['--no-such-flag'])).code).toBe(2);
     const withBad = await ws.run(['--with', 'ghost']);
-    expect(withBad.code).toBe(2);
+    expect(withBad.code, withBad.stderr).toBe(2);
     expect(withBad.stderr).toContain('--with names target "ghost"');
   });
 
@@ -103,7 +103,7 @@ describe('switchyard run: lock, interrupt and exit codes', { timeout: 120_000 },
       ws.catalogFile,
       '--json',
     ]);
-    expect(result.code).toBe(0);
+    expect(result.code, result.stderr).toBe(0);
     const events = result.stdout
       .trim()
       .split('\n')

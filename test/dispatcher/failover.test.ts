@@ -31,7 +31,7 @@ describe('switchyard run: failover (fake agents printing real CLI faults)', {
     );
     ws.task('g/q', { files: ['src/q.ts'] });
     const result = await ws.run();
-    expect(result.code).toBe(0);
+    expect(result.code, result.stderr).toBe(0);
     const events = ws.events();
     const failovers = events.filter((e) => e.type === 'target.failover');
     expect(failovers).toHaveLength(1);
@@ -82,7 +82,7 @@ describe('switchyard run: failover (fake agents printing real CLI faults)', {
     });
     ws.task('g/e', { files: ['src/e.ts'] });
     const result = await ws.run();
-    expect(result.code).toBe(0);
+    expect(result.code, result.stderr).toBe(0);
     const events = ws.events();
     expect(events.filter((e) => e.type === 'target.failover')).toEqual([]);
     expect(events.filter((e) => e.type === 'attempt.started').map((e) => e.target)).toEqual([
@@ -113,7 +113,7 @@ describe('switchyard run: failover (fake agents printing real CLI faults)', {
     });
     ws.task('g/prose', { files: ['src/p.ts'] });
     const result = await ws.run();
-    expect(result.code).toBe(0);
+    expect(result.code, result.stderr).toBe(0);
     const events = ws.events();
     expect(events.filter((e) => e.type === 'target.failover')).toEqual([]);
     expect(events.filter((e) => e.type === 'attempt.finished').map((e) => e.result)).toEqual([

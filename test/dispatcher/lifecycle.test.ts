@@ -26,7 +26,7 @@ describe('switchyard run: lifecycle end to end (fake agents as real processes)',
     ws.task('g/d', { files: ['src/shared.ts'] });
     const result = await ws.run(['--max-parallel', '4']);
     expect(result.stderr).toBe('');
-    expect(result.code).toBe(0);
+    expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toContain('Done: 4 task(s) archived');
     for (const t of ['a', 'b', 'c', 'd'])
       expect(ws.exists('agent-task/archive/g', t, 'complete.log')).toBe(true);
@@ -41,6 +41,15 @@ describe('switchyard run: lifecycle end to end (fake agents as real processes)',
     expect(started('g/b')).toBeGreaterThan(archived('g/a'));
     const [first, second] = started('g/c') < started('g/d') ? ['g/c', 'g/d'] : ['g/d', 'g/c'];
     expect(started(second)).toBeGreaterThan(archived(first));
+    expect(events.find((e) => e.type === 'task.waiting' && e.task === second)).toMatchObject({
+      reason: 'claim',
+      detail: `src/shared.ts held by ${first}`,
+    });
+    expect(result.stdout).toContain(`${second}: src/shared.ts held by ${first}`);
+    expect(events.find((e) => e.type === 'task.waiting' && e.task === 'g/b')).toMatchObject({
+      reason: 'dependencies',
+      detail: 'waits on g/a',
+    });
     // Claims released, successful attempt evidence deleted, every run event recorded.
     expect(JSON.parse(ws.read('agent-task/.switchyard/claims/claims.json')).tasks).toEqual({});
     expect(ws.attempts()).toEqual([]);
@@ -70,7 +79,7 @@ describe('switchyard run: lifecycle end to end (fake agents as real processes)',
       done: { command: `${process.execPath} check.cjs`, assertion: 'exit code 0' },
     });
     const result = await ws.run();
-    expect(result.code).toBe(0);
+    expect(result.code, result.stderr).toBe(0);
     const gates = ws.events().filter((e) => e.type === 'gate.finished');
     expect(gates.map((g) => g.passed)).toEqual([false, true]);
     expect(gates[0]).toMatchObject({ detail: 'expected exit code 0, got exit code 1' });
@@ -107,7 +116,7 @@ describe('switchyard run: lifecycle end to end (fake agents as real processes)',
     });
     ws.task('g/loop', { files: ['src/a.ts'] });
     const result = await ws.run();
-    expect(result.code).toBe(0);
+    expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toMatch(/review\s+g\/loop loop 1: CHANGES_REQUESTED \(1 critical/);
     expect(result.stdout).toMatch(/plan loop\s+g\/loop -> loop 2/);
     for (const f of [
@@ -151,7 +160,7 @@ describe('switchyard run: lifecycle end to end (fake agents as real processes)',
     });
     ws.task('g/capped', { files: ['src/a.ts'], maxPlanLoops: 1 });
     const result = await ws.run();
-    expect(result.code).toBe(3);
+    expect(result.code, result.stderr).toBe(3);
     expect(result.stdout).toContain(
       'g/capped: review 1 requested changes but max_plan_loops (1) is reached',
     );

@@ -33,14 +33,19 @@ describe('switchyard run: restart after a dispatcher crash', { timeout: 120_000 
         pid = p;
       },
     });
-    await until(() => ws.events().some((e) => e.type === 'attempt.started'));
+    await Promise.race([
+      until(() => ws.events().some((e) => e.type === 'attempt.started')),
+      first.then((r) => {
+        throw new Error(`the run ended before its agent started: ${r.stderr}`);
+      }),
+    ]);
     const agentPid = ws.events().find((e) => e.type === 'attempt.started')?.pid as number;
     process.kill(pid, 'SIGKILL');
     expect((await first).signal).toBe('SIGKILL');
     expect(alive(agentPid)).toBe(true);
 
     const second = await ws.run();
-    expect(second.code).toBe(0);
+    expect(second.code, second.stderr).toBe(0);
     const reattached = ws
       .events()
       .filter((e) => e.type === 'attempt.started' && e.reattached === true);
@@ -79,7 +84,7 @@ describe('switchyard run: restart after a dispatcher crash', { timeout: 120_000 
     catalog.targets.a.model = 'model-a-v2';
     writeFileSync(ws.catalogFile, JSON.stringify(catalog));
     const blocked = await ws.run();
-    expect(blocked.code).toBe(3);
+    expect(blocked.code, blocked.stderr).toBe(3);
     expect(blocked.stdout).toContain('g/cat: catalog changed');
     const event = ws.events().findLast((e) => e.type === 'task.blocked');
     expect(event?.evidence).toEqual([
@@ -88,7 +93,7 @@ describe('switchyard run: restart after a dispatcher crash', { timeout: 120_000 
     ]);
 
     const retried = await ws.run(['--retry-blocked']);
-    expect(retried.code).toBe(0);
+    expect(retried.code, retried.stderr).toBe(0);
     expect(ws.exists('agent-task/archive/g/cat/complete.log')).toBe(true);
   });
 });

@@ -30,6 +30,10 @@ export function formatEvent(event: RunEvent): string | undefined {
       return event.reattached
         ? `${tag('reattached', pc.cyan)} ${event.task} ${event.role} on ${event.target} (pid ${event.pid})`
         : undefined;
+    case 'task.waiting':
+      return event.reason === 'claim'
+        ? `${tag('waiting', pc.dim)} ${event.task}: ${event.detail}`
+        : undefined;
     case 'target.failover':
       return `${tag('failover', pc.yellow)} ${event.task} ${event.stage}: ${event.from} -> ${event.to} (${event.class}${first(event.evidence)})`;
     case 'attempt.retry-scheduled':

@@ -20,6 +20,8 @@ export interface TaskRuntime {
   busy: boolean;
   /** Emitted task.admitted in this run already. */
   announced: boolean;
+  /** The last waiting reason announced (task.waiting is emitted when it changes). */
+  waitingOn?: string;
 }
 
 /** What every stage of a run shares. One per `runDispatcher` call. */

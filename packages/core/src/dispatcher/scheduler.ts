@@ -94,6 +94,7 @@ export async function schedule(
             : {}),
         });
         decisions = result.decisions;
+        announceWaits(ctx, decisions);
         for (const id of result.admitted) {
           const rt = ctx.tasks.get(id)!;
           if (!(await claimFor(ctx, rt))) continue;
@@ -124,6 +125,28 @@ export async function schedule(
     }
   } finally {
     ctx.signal.removeEventListener('abort', onAbort);
+  }
+}
+
+/** Emits `task.waiting` when a task starts waiting on dependencies or on a held claim. */
+function announceWaits(ctx: DispatchContext, decisions: readonly AdmissionDecision[]): void {
+  for (const d of decisions) {
+    const rt = ctx.tasks.get(d.id);
+    if (!rt) continue;
+    let wait: { reason: 'dependencies' | 'claim'; detail: string } | undefined;
+    if (d.status === 'waiting-claim') {
+      const held = d.conflicts ?? [];
+      wait = {
+        reason: 'claim',
+        detail: held.map((c) => `${c.path} held by ${c.holder}`).join(', '),
+      };
+    } else if (d.status === 'waiting-dependencies') {
+      wait = { reason: 'dependencies', detail: `waits on ${(d.waitingOn ?? []).join(', ')}` };
+    }
+    const key = wait ? `${wait.reason}:${wait.detail}` : undefined;
+    if (key === rt.waitingOn) continue;
+    rt.waitingOn = key;
+    if (wait && isRunnable(ctx, rt)) ctx.bus.emit({ type: 'task.waiting', task: rt.id, ...wait });
   }
 }
 

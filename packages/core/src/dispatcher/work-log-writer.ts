@@ -1,15 +1,28 @@
+import { closeSync, fsync, fsyncSync, openSync, writeSync } from 'node:fs';
 import { SwitchyardError } from '../errors.js';
-import { appendWorkLog, archiveWorkLog, type WorkLogRow } from '../worklog/work-log.js';
+import {
+  archiveWorkLog,
+  formatWorkLogRow,
+  WORK_LOG_HEADER,
+  type WorkLogRow,
+  workLogPath,
+} from '../worklog/work-log.js';
 
 /**
- * Writes work-log rows for the run. A failed write is a retryable control-plane failure:
+ * Writes the run's work-log rows. Each row is written with one `write()` on an O_APPEND
+ * descriptor kept open per group (in order, before the caller goes on, so it survives a
+ * crash of the dispatcher) and fsynced in the background, coalesced, so the disk flush
+ * never blocks the scheduling loop. A failed write is a retryable control-plane failure:
  * FINISH rows that could not be written stay queued (in order, per group) and are retried
- * on every later write and at the end of the run; while any stay queued the run cannot
- * exit 0.
+ * on every later write and at the end of the run; while any stay queued, or an fsync
+ * failed, the run cannot exit 0.
  */
 export class WorkLogWriter {
   readonly #pending = new Map<string, WorkLogRow[]>();
+  readonly #fds = new Map<string, number>();
+  readonly #syncing = new Set<string>();
   #lastError: string | undefined;
+  #syncError: string | undefined;
 
   constructor(private readonly workspace: string) {}
 
@@ -30,7 +43,7 @@ export class WorkLogWriter {
     }
   }
 
-  /** Retries every queued row; true when nothing is left queued. */
+  /** Retries every queued row and flushes every log to disk; true when all is written. */
   flush(): boolean {
     for (const group of [...this.#pending.keys()]) {
       try {
@@ -39,18 +52,20 @@ export class WorkLogWriter {
         // stays queued
       }
     }
-    return this.#pending.size === 0;
+    for (const group of [...this.#fds.keys()]) this.#close(group);
+    return this.#pending.size === 0 && this.#syncError === undefined;
   }
 
-  /** Archives a group's log (after flushing its queued rows). Throws `SY_WORK_LOG`. */
+  /** Archives a group's log (after writing its queued rows). Throws `SY_WORK_LOG`. */
   archive(group: string): string | undefined {
     if (this.#pending.has(group)) this.#write(group, [], false);
+    this.#close(group);
     return archiveWorkLog(this.workspace, group);
   }
 
-  /** The last write error while rows are still queued, else undefined. */
+  /** Why the log is not fully written, or undefined when it is. */
   get failure(): string | undefined {
-    return this.#pending.size > 0 ? this.#lastError : undefined;
+    return this.#pending.size > 0 ? this.#lastError : this.#syncError;
   }
 
   #write(group: string, rows: WorkLogRow[], dropOnFailure: boolean): void {
@@ -58,14 +73,68 @@ export class WorkLogWriter {
     const all = [...queued, ...rows];
     if (all.length === 0) return;
     try {
-      appendWorkLog(this.workspace, group, all);
+      writeSync(this.#fd(group), all.map(formatWorkLogRow).join(''));
       this.#pending.delete(group);
+      this.#sync(group);
     } catch (error) {
-      this.#lastError = error instanceof Error ? error.message : String(error);
+      this.#drop(group);
+      this.#lastError = SwitchyardError.is(error)
+        ? error.message
+        : `Cannot write the work log ${workLogPath(this.workspace, group)}: ${error instanceof Error ? error.message : String(error)}`;
       const keep = dropOnFailure ? queued : all;
       if (keep.length > 0) this.#pending.set(group, keep);
-      if (SwitchyardError.is(error)) throw error;
-      throw new SwitchyardError('SY_WORK_LOG', this.#lastError, { cause: error });
+      throw new SwitchyardError('SY_WORK_LOG', this.#lastError, {
+        cause: error,
+        file: workLogPath(this.workspace, group),
+      });
+    }
+  }
+
+  #fd(group: string): number {
+    const open = this.#fds.get(group);
+    if (open !== undefined) return open;
+    const file = workLogPath(this.workspace, group);
+    let fd: number;
+    try {
+      fd = openSync(file, 'wx');
+      writeSync(fd, WORK_LOG_HEADER(group));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      fd = openSync(file, 'a');
+    }
+    this.#fds.set(group, fd);
+    return fd;
+  }
+
+  /** One background fsync per group at a time; rows written meanwhile ride on the next. */
+  #sync(group: string): void {
+    const fd = this.#fds.get(group);
+    if (fd === undefined || this.#syncing.has(group)) return;
+    this.#syncing.add(group);
+    fsync(fd, (error) => {
+      this.#syncing.delete(group);
+      if (error) this.#syncError = `Cannot flush the work log of ${group}: ${error.message}`;
+    });
+  }
+
+  #close(group: string): void {
+    const fd = this.#fds.get(group);
+    if (fd === undefined) return;
+    try {
+      fsyncSync(fd);
+    } catch (error) {
+      this.#syncError = `Cannot flush the work log of ${group}: ${error instanceof Error ? error.message : String(error)}`;
+    }
+    this.#drop(group);
+  }
+
+  #drop(group: string): void {
+    const fd = this.#fds.get(group);
+    this.#fds.delete(group);
+    // An fsync may still be queued on this descriptor: close it once that is done.
+    if (fd !== undefined) {
+      if (this.#syncing.has(group)) fsync(fd, () => closeSync(fd));
+      else closeSync(fd);
     }
   }
 }

@@ -32,7 +32,8 @@ export interface WorkLogRow {
   locator: string;
 }
 
-const HEADER = (group: string) =>
+/** The first lines of a new work log. */
+export const WORK_LOG_HEADER = (group: string): string =>
   `# Work log: ${group}\n\n` +
   'Written by the switchyard dispatcher, one row per attempt start and finish. Do not edit.\n\n' +
   '| time (UTC) | event | task | plan loop | role | attempt | agent/model | result | locator |\n' +
@@ -76,7 +77,7 @@ export function appendWorkLog(workspace: string, group: string, rows: WorkLogRow
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       fd = openSync(file, 'a');
     }
-    const text = (created ? HEADER(group) : '') + rows.map(formatWorkLogRow).join('');
+    const text = (created ? WORK_LOG_HEADER(group) : '') + rows.map(formatWorkLogRow).join('');
     writeSync(fd, text);
     fsyncSync(fd);
   } catch (error) {
