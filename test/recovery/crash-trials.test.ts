@@ -35,6 +35,7 @@ const BACKLOG: Record<string, { files: string[]; dependsOn?: string[] }> = {
 
 const work = [{ say: 'working' }, { sleep: 120 }, { fillChecklist: true }, { result: 'done' }];
 const slow = [{ say: 'working' }, { sleep: 6000 }, { fillChecklist: true }, { result: 'done' }];
+const slower = [{ say: 'working' }, { sleep: 15_000 }, { fillChecklist: true }, { result: 'done' }];
 const approve = {
   when: { role: 'review' },
   steps: [{ sleep: 60 }, { review: 'Verdict: APPROVED\n' }],
@@ -66,7 +67,7 @@ function backlog(): TrialWorkspace {
         approve,
         // Long workers: a kill often lands while they run, so the restart must re-attach.
         { when: { role: 'worker', task: 'core/a' }, steps: slow },
-        { when: { role: 'worker', task: 'ui/h' }, steps: slow },
+        { when: { role: 'worker', task: 'ui/h' }, steps: slower },
       ],
       steps: work,
     },
@@ -80,6 +81,7 @@ interface TrialOutcome {
   trial: number;
   kills: string[];
   codes: Array<number | null>;
+  notes: string[];
   executions: number;
   reattached: number;
 }
@@ -116,6 +118,7 @@ async function trial(
   const ws = backlog();
   const points = Array.from({ length: 1 + Math.floor(random() * 3) }, () => killPoint(random));
   const codes: Array<number | null> = [];
+  const notes: string[] = [];
   for (const point of points) {
     const baseline = ws.events().filter((e) => e.type.startsWith('attempt.')).length;
     const run = ws.start(['--max-parallel', '3']);
@@ -127,6 +130,9 @@ async function trial(
     if (!done) run.kill('SIGKILL');
     const exit = await run.exited;
     codes.push(exit.code);
+    // A run that ended on its own before the kill must have ended cleanly.
+    if (exit.code !== null && exit.code !== 0)
+      notes.push(`run exited ${exit.code}: ${(run.stdout + run.stderr).slice(-600)}`);
     // Sometimes restart at once (agents still running: re-attach), sometimes let them finish.
     if (random() < 0.4) await sleep(Math.floor(random() * 400));
   }
@@ -139,7 +145,14 @@ async function trial(
   const kills = points.map(describePoint);
   return {
     ws,
-    outcome: { trial: n, kills, codes, executions: executions(ws.stages()).length, reattached },
+    outcome: {
+      trial: n,
+      kills,
+      codes,
+      notes,
+      executions: executions(ws.stages()).length,
+      reattached,
+    },
   };
 }
 
@@ -156,6 +169,7 @@ describe('crash recovery: SIGKILL the dispatcher at random moments', { timeout: 
     async ({ n, seed }) => {
       const { ws, outcome } = await trial(n, seededRandom(seed));
       outcomes.push(outcome);
+      expect(outcome.notes, 'a run that ended before its kill ended cleanly').toEqual([]);
       const events = ws.events();
       for (const id of Object.keys(BACKLOG)) {
         const [group, name] = id.split('/') as [string, string];
@@ -217,10 +231,13 @@ describe('crash recovery: SIGKILL the dispatcher at random moments', { timeout: 
 
   afterAll(() => {
     outcomes.sort((a, b) => a.trial - b.trial);
-    console.log(`crash trials (seed ${SEED}): ${outcomes.length}/${TRIALS} recovered`);
+    const reattached = outcomes.reduce((sum, o) => sum + o.reattached, 0);
+    console.log(
+      `crash trials (seed ${SEED}): ${outcomes.length}/${TRIALS} completed; ${reattached} attempts re-attached after a kill`,
+    );
     for (const o of outcomes) {
       console.log(
-        `trial ${String(o.trial).padStart(2)}: kills at ${o.kills.join(', ')}; exits ${o.codes.map((c) => c ?? 'KILL').join(' ')}; ${o.executions} agent executions, ${o.reattached} re-attached`,
+        `trial ${String(o.trial).padStart(2)}: kills at ${o.kills.join(', ')}; exits ${o.codes.map((c) => c ?? 'KILL').join(' ')}; ${o.executions} agent executions, ${o.reattached} re-attached${o.notes.length ? `\n  ${o.notes.join('\n  ')}` : ''}`,
       );
     }
   });

@@ -1,8 +1,10 @@
 import { Command } from 'commander';
 import { registerCatalog } from './commands/catalog.js';
 import { registerClassify } from './commands/classify.js';
+import { registerDemo } from './commands/demo.js';
 import { registerPlugins } from './commands/plugins.js';
 import { registerRun } from './commands/run.js';
+import { registerStatus } from './commands/status.js';
 import { registerValidatePlan } from './commands/validate-plan.js';
 import { version } from './version.js';
 
@@ -37,8 +39,10 @@ type Register = (program: Command) => void;
 /** Command registrations, in help order. */
 const COMMANDS: Register[] = [
   registerRun,
+  registerStatus,
   registerValidatePlan,
   registerCatalog,
   registerPlugins,
   registerClassify,
+  registerDemo,
 ];

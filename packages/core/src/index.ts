@@ -21,3 +21,4 @@ export * from './claims/index.js';
 export * from './admission/index.js';
 export * from './dry-run/index.js';
 export * from './dispatcher/index.js';
+export * from './status/index.js';

@@ -1,0 +1,43 @@
+import { resolve } from 'node:path';
+import type { Command } from 'commander';
+
+/** Options of `switchyard status`. */
+export interface StatusOptions {
+  workspace?: string;
+  json?: boolean;
+}
+
+/** `switchyard status`: what runs, waits, is blocked and is done, from persisted state. */
+export function registerStatus(program: Command): void {
+  program
+    .command('status')
+    .description('Show what is running (PID, target, since), waiting, blocked (why) and done.')
+    .option('--workspace <dir>', 'repository root holding agent-task/ (default: current folder)')
+    .option('--json', 'print one JSON document (schema_version 1)')
+    .addHelpText(
+      'after',
+      `
+Reads the dispatcher's persisted state (agent-task/.switchyard/), the plans and /proc; it
+never talks to a running dispatcher and never changes anything, so it is safe during a run,
+after it, and after a crash. "orphaned" marks an agent still running with no dispatcher
+watching it: the next \`switchyard run\` re-attaches to it instead of starting it again.
+Exit 0 when the report was built, 2 when the folder has no agent-task/.
+
+Examples:
+  $ switchyard status
+  $ switchyard status --workspace ~/src/app
+  $ switchyard status --json | jq '.blocked[] | {task, reason}'
+  $ watch -n 2 switchyard status`,
+    )
+    .action(async (opts: StatusOptions) => {
+      const { buildStatus, gatherStatus } = await import('@switchyard/core');
+      const report = buildStatus(gatherStatus(resolve(opts.workspace ?? process.cwd())));
+      if (opts.json) {
+        const { printJson } = await import('../output.js');
+        printJson(report);
+        return;
+      }
+      const { renderStatus } = await import('../status-render.js');
+      process.stdout.write(renderStatus(report));
+    });
+}

@@ -1,0 +1,58 @@
+import type { StatusReport } from '@switchyard/core';
+import pc from 'picocolors';
+
+/** "3m12s ago" style age of an ISO instant relative to the report time. */
+function age(iso: string | undefined, now: string): string {
+  if (!iso) return '';
+  const s = Math.max(0, Math.round((Date.parse(now) - Date.parse(iso)) / 1000));
+  if (s < 60) return `${s}s`;
+  if (s < 3600) return `${Math.floor(s / 60)}m${String(s % 60).padStart(2, '0')}s`;
+  return `${Math.floor(s / 3600)}h${String(Math.floor((s % 3600) / 60)).padStart(2, '0')}m`;
+}
+
+function dispatcherLine(r: StatusReport): string {
+  const d = r.dispatcher;
+  const last = d.lastRun;
+  switch (d.state) {
+    case 'running':
+      return `${pc.green('running')} (pid ${d.pid} on ${d.host}, since ${d.since}, ${age(d.since, r.generatedAt)})`;
+    case 'stopped':
+      return `stopped; last run ${last?.runId} ended ${last?.finishedAt} with exit ${last?.exitCode}`;
+    case 'crashed':
+      return `${pc.red('crashed')}: run ${last?.runId ?? '?'} (pid ${d.pid}) ended without finishing; \`switchyard run\` recovers it (re-attaches live agents, judges the rest)`;
+    default:
+      return 'never run on this workspace';
+  }
+}
+
+/** The human report of `switchyard status`. */
+export function renderStatus(r: StatusReport): string {
+  const out: string[] = [];
+  const width = Math.max(
+    8,
+    ...[...r.running, ...r.waiting, ...r.blocked, ...r.done].map((e) => e.task.length),
+  );
+  const name = (task: string) => task.padEnd(width);
+  out.push(`${pc.bold('switchyard status')} ${r.workspace}`);
+  out.push(`dispatcher: ${dispatcherLine(r)}`);
+  out.push('');
+  out.push(pc.bold(`running (${r.counts.running})`));
+  for (const e of r.running) {
+    const note = e.supervision === 'watched' ? '' : ` ${pc.yellow(e.supervision)}`;
+    out.push(
+      `  ${name(e.task)}  ${e.role.padEnd(9)} loop ${e.planLoop}  on ${e.target}  pid ${e.pid ?? '-'}  since ${e.since} (${age(e.since, r.generatedAt)})${note}`,
+    );
+  }
+  out.push(pc.bold(`waiting (${r.counts.waiting})`));
+  for (const e of r.waiting) out.push(`  ${name(e.task)}  ${e.why}`);
+  out.push(pc.bold(`blocked (${r.counts.blocked})`));
+  for (const e of r.blocked) {
+    out.push(`  ${name(e.task)}  ${pc.red(`[${e.stage}]`)} ${e.reason}`);
+    for (const line of e.evidence.slice(0, 4))
+      out.push(`  ${' '.repeat(width)}    ${pc.dim(line.slice(0, 200))}`);
+  }
+  out.push(pc.bold(`done (${r.counts.done})`));
+  for (const e of r.done) out.push(`  ${name(e.task)}  ${pc.dim(e.archiveDir)}`);
+  out.push('');
+  return `${out.join('\n')}\n`;
+}

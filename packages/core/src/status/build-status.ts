@@ -1,0 +1,245 @@
+import { type AdmissionDecision, admit } from '../admission/admit.js';
+import type { RunEvent } from '../events/event-schema.js';
+import type { LockHolder } from '../lock/workspace-lock.js';
+import type { AttemptRecord, TaskState } from '../state/state-schema.js';
+import { describeWaiting } from './describe-waiting.js';
+import type {
+  BlockedEntry,
+  DispatcherStatus,
+  RunningEntry,
+  StatusReport,
+  WaitingEntry,
+} from './status-types.js';
+
+/** An active (not archived) task as status needs it. */
+export interface StatusTask {
+  id: string;
+  dependsOn: string[];
+  writeSet: string[];
+  /** First error of an invalid plan; undefined when the plan is valid. */
+  invalid?: string;
+}
+
+/** Everything the report is built from; gathered by {@link gatherStatus} (or a test). */
+export interface StatusInput {
+  workspace: string;
+  now: Date;
+  tasks: StatusTask[];
+  /** Ids of tasks archived with `complete.log`. */
+  archived: string[];
+  states: TaskState[];
+  /** Held claims: path -> task. */
+  claims: ReadonlyMap<string, string>;
+  /** Persisted run events (events.jsonl), oldest first. */
+  events: readonly RunEvent[];
+  /** The lock file's holder and whether that process still lives. */
+  lock?: { holder: LockHolder; alive: boolean };
+  /** Live PID of each unfinished attempt (absent = no process found). */
+  liveAttempts: ReadonlyMap<string, number>;
+}
+
+const DEFAULT_MAX_PARALLEL = 3;
+
+/**
+ * Builds the status report. Pure: every fact comes from `input`. A task is exactly one of
+ * running (an unfinished attempt with a live process), blocked (its persisted reason),
+ * done (archived complete) or waiting (with the admission rule that holds it back).
+ */
+export function buildStatus(input: StatusInput): StatusReport {
+  const dispatcher = dispatcherStatus(input);
+  const states = new Map(input.states.map((s) => [s.task, s]));
+  const archived = new Set(input.archived);
+  const running: RunningEntry[] = [];
+  const waiting: WaitingEntry[] = [];
+  const blocked: BlockedEntry[] = [];
+  const liveTasks = new Set<string>();
+  const pending: StatusTask[] = [];
+
+  for (const task of input.tasks) {
+    const state = states.get(task.id);
+    const open = state?.attempts.filter((a) => a.status !== 'finished') ?? [];
+    const live = open.filter((a) => input.liveAttempts.has(a.id));
+    if (live.length > 0 || (open.length > 0 && dispatcher.state === 'running')) {
+      liveTasks.add(task.id);
+      for (const a of live.length > 0 ? live : open)
+        running.push(runningEntry(a, task.id, input, dispatcher.state));
+      continue;
+    }
+    if (state?.blocked) {
+      blocked.push({
+        task: task.id,
+        stage: state.blocked.stage,
+        reason: state.blocked.reason,
+        evidence: state.blocked.evidence,
+        since: state.blocked.at,
+        ...(state.blocked.class ? { class: state.blocked.class } : {}),
+        ...(state.blocked.catalog ? { catalog: state.blocked.catalog } : {}),
+      });
+      continue;
+    }
+    if (task.invalid) {
+      blocked.push({
+        task: task.id,
+        stage: 'plan',
+        reason: `invalid plan: ${task.invalid}`,
+        evidence: [],
+      });
+      continue;
+    }
+    if (open.length > 0) {
+      waiting.push({
+        task: task.id,
+        kind: 'interrupted',
+        why: `attempt ${open[0]!.id} ended while no dispatcher watched it; the next run judges it from its evidence`,
+        phase: state!.phase,
+        planLoop: state!.planLoop,
+      });
+      continue;
+    }
+    pending.push(task);
+  }
+
+  const decisions = admissionOf(
+    input,
+    pending,
+    liveTasks,
+    running.length,
+    maxParallelOf(input.events),
+  );
+  for (const task of pending) {
+    const state = states.get(task.id);
+    const decision = decisions.get(task.id);
+    waiting.push(
+      describeWaiting(task.id, state, decision, input.now, dispatcher.state === 'running'),
+    );
+  }
+  // A task archived on disk whose state is not marked done yet finishes on the next run.
+  const done = input.archived.map((task) => ({ task, archiveDir: `agent-task/archive/${task}` }));
+  for (const state of input.states) {
+    if (
+      state.phase === 'archive' &&
+      !input.tasks.some((t) => t.id === state.task) &&
+      !archived.has(state.task)
+    ) {
+      waiting.push({
+        task: state.task,
+        kind: 'archive',
+        why: 'approved; the archive move finishes on the next run',
+        phase: 'archive',
+        planLoop: state.planLoop,
+      });
+    }
+  }
+  const byTask = <T extends { task: string }>(a: T, b: T) =>
+    a.task < b.task ? -1 : a.task > b.task ? 1 : 0;
+  return {
+    schema_version: 1,
+    workspace: input.workspace,
+    generatedAt: input.now.toISOString(),
+    dispatcher,
+    running: running.sort(byTask),
+    waiting: waiting.sort(byTask),
+    blocked: blocked.sort(byTask),
+    done: done.sort(byTask),
+    counts: {
+      running: running.length,
+      waiting: waiting.length,
+      blocked: blocked.length,
+      done: done.length,
+    },
+  };
+}
+
+function runningEntry(
+  a: AttemptRecord,
+  task: string,
+  input: StatusInput,
+  state: DispatcherStatus['state'],
+): RunningEntry {
+  const pid = input.liveAttempts.get(a.id) ?? a.pid;
+  return {
+    task,
+    role: a.role,
+    planLoop: a.planLoop,
+    attempt: a.id,
+    target: a.target,
+    ...(pid !== undefined ? { pid } : {}),
+    since: a.startedAt,
+    supervision: !input.liveAttempts.has(a.id)
+      ? 'starting'
+      : state === 'running'
+        ? 'watched'
+        : 'orphaned',
+    attemptDir: a.attemptDir,
+  };
+}
+
+function admissionOf(
+  input: StatusInput,
+  pending: StatusTask[],
+  live: Set<string>,
+  activeStages: number,
+  maxParallel: number,
+): Map<string, AdmissionDecision> {
+  const blocked = new Set(input.states.filter((s) => s.blocked).map((s) => s.task));
+  const result = admit({
+    tasks: input.tasks.map((t) => ({ id: t.id, writeSet: t.writeSet, dependsOn: t.dependsOn })),
+    archivedComplete: new Set(input.archived),
+    liveAttempts: live,
+    blocked,
+    invalid: new Set(input.tasks.filter((t) => t.invalid).map((t) => t.id)),
+    claims: input.claims,
+    activeStages,
+    maxParallel,
+  });
+  const wanted = new Set(pending.map((t) => t.id));
+  return new Map(result.decisions.filter((d) => wanted.has(d.id)).map((d) => [d.id, d]));
+}
+
+/** `--max-parallel` of the last run (the limit the next run most likely uses). */
+function maxParallelOf(events: readonly RunEvent[]): number {
+  for (let i = events.length - 1; i >= 0; i--) {
+    const e = events[i]!;
+    if (e.type === 'run.started') return e.maxParallel;
+  }
+  return DEFAULT_MAX_PARALLEL;
+}
+
+function dispatcherStatus(input: StatusInput): DispatcherStatus {
+  let started: Extract<RunEvent, { type: 'run.started' }> | undefined;
+  let finished: Extract<RunEvent, { type: 'run.finished' }> | undefined;
+  for (const e of input.events) {
+    if (e.type === 'run.started') {
+      started = e;
+      finished = undefined;
+    } else if (e.type === 'run.finished' && started && e.runId === started.runId) finished = e;
+  }
+  const lastRun = started
+    ? {
+        runId: started.runId,
+        startedAt: started.at,
+        ...(finished ? { finishedAt: finished.at, exitCode: finished.exitCode } : {}),
+      }
+    : undefined;
+  if (input.lock?.alive) {
+    const { holder } = input.lock;
+    return {
+      state: 'running',
+      pid: holder.pid,
+      host: holder.host,
+      since: holder.since,
+      ...(lastRun ? { lastRun } : {}),
+    };
+  }
+  if (!started)
+    return {
+      state: input.lock ? 'crashed' : 'never-run',
+      ...(input.lock ? { pid: input.lock.holder.pid } : {}),
+    };
+  const crashed = !finished || input.lock !== undefined;
+  return {
+    state: crashed ? 'crashed' : 'stopped',
+    pid: started.pid,
+    ...(lastRun ? { lastRun } : {}),
+  };
+}

@@ -1,0 +1,71 @@
+import type { AdmissionDecision } from '../admission/admit.js';
+import type { TaskState } from '../state/state-schema.js';
+import type { WaitingEntry } from './status-types.js';
+
+const NEXT: Record<string, string> = {
+  worker: 'worker',
+  selfcheck: 'self-check',
+  gate: 'definition-of-done gate',
+  review: 'review',
+  archive: 'archive',
+};
+
+/**
+ * The waiting line of a task that has no running attempt, is not blocked and not done: a
+ * backoff first (it outranks admission), else what admission says holds it back.
+ */
+export function describeWaiting(
+  task: string,
+  state: TaskState | undefined,
+  decision: AdmissionDecision | undefined,
+  now: Date,
+  dispatcherRunning: boolean,
+): WaitingEntry {
+  const phase = state?.phase ?? 'worker';
+  const base = { task, phase, planLoop: state?.planLoop ?? 1 };
+  const next = NEXT[phase] ?? phase;
+  if (state?.notBefore && Date.parse(state.notBefore) > now.getTime()) {
+    const failures = Math.max(...Object.values(state.failures));
+    return {
+      ...base,
+      kind: 'backoff',
+      why: `retry of the ${next} after ${failures} consecutive failure(s), not before ${state.notBefore}`,
+      until: state.notBefore,
+    };
+  }
+  switch (decision?.status) {
+    case 'waiting-dependencies':
+      return {
+        ...base,
+        kind: 'dependencies',
+        why: `waits on ${(decision.waitingOn ?? []).join(', ')}`,
+      };
+    case 'dependency-blocked':
+      return {
+        ...base,
+        kind: 'dependency-blocked',
+        why: `waits on blocked ${(decision.waitingOn ?? []).join(', ')}`,
+      };
+    case 'waiting-claim': {
+      const c = decision.conflicts ?? [];
+      const list = c.map((x) => `${x.path} (held by ${x.holder})`).join(', ');
+      return { ...base, kind: 'claim', why: `write set collides with an active claim: ${list}` };
+    }
+    case 'waiting-slot':
+      return {
+        ...base,
+        kind: 'slot',
+        why: `ready; waits for a free slot (max-parallel) to run the ${next}`,
+      };
+    case 'out-of-scope':
+      return { ...base, kind: 'out-of-scope', why: 'outside the --task-group of the run' };
+    default:
+      return {
+        ...base,
+        kind: 'ready',
+        why: dispatcherRunning
+          ? `ready; the dispatcher starts the ${next} next`
+          : `ready; the next \`switchyard run\` starts the ${next}`,
+      };
+  }
+}

@@ -1,0 +1,68 @@
+import { existsSync, realpathSync } from 'node:fs';
+import { join } from 'node:path';
+import { readClaims } from '../claims/claim-store.js';
+import { SwitchyardError } from '../errors.js';
+import { readEvents } from '../events/event-bus.js';
+import { readLockHolder } from '../lock/workspace-lock.js';
+import { isSameProcessAlive } from '../process/process-identity.js';
+import { probeAttempt } from '../state/attempt-probe.js';
+import { openStateStore } from '../state/state-store.js';
+import { loadWorkspace } from '../workspace/load.js';
+import { agentTaskDir, stateDir as stateDirOf } from '../workspace/paths.js';
+import type { StatusInput } from './build-status.js';
+
+/**
+ * Reads everything `switchyard status` needs from disk and /proc: the task plans, each
+ * task's persisted state, claims, the event log, the lock holder, and which unfinished
+ * attempts still have a live process (PID + start token + marker). Reads only; safe while a
+ * dispatcher runs. Throws `SY_USAGE` when the folder has no `agent-task/`.
+ */
+export function gatherStatus(workspaceDir: string, now = new Date()): StatusInput {
+  if (!existsSync(agentTaskDir(workspaceDir))) {
+    throw new SwitchyardError('SY_USAGE', `${workspaceDir} has no agent-task/ folder.`, {
+      hint: 'Run `switchyard status` in the repository root, or pass --workspace <dir>.',
+    });
+  }
+  const workspace = realpathSync(workspaceDir);
+  const stateDir = stateDirOf(workspace);
+  const model = loadWorkspace(workspace);
+  const states = openStateStore(stateDir).list();
+  const liveAttempts = new Map<string, number>();
+  for (const state of states) {
+    for (const record of state.attempts) {
+      if (record.status === 'finished') continue;
+      const probe = probeAttempt(record);
+      if (probe.state === 'live') liveAttempts.set(record.id, probe.pid);
+    }
+  }
+  const holder = readLockHolder(stateDir);
+  const claims = new Map<string, string>();
+  for (const claim of readClaims(stateDir))
+    for (const path of claim.paths) claims.set(path, claim.taskId);
+  return {
+    workspace,
+    now,
+    tasks: model.tasks.map((t) => {
+      const problem = t.problems.find((p) => p.severity !== 'warning');
+      return {
+        id: t.id,
+        dependsOn: t.dependsOn.map((d) => d.id),
+        writeSet: t.writeSet.map((e) => e.path),
+        ...(t.valid ? {} : { invalid: problem?.message ?? 'see `switchyard validate-plan`' }),
+      };
+    }),
+    archived: [...model.archived.values()].filter((a) => a.complete).map((a) => a.id),
+    states,
+    claims,
+    events: readEvents(join(stateDir, 'events.jsonl')).events,
+    ...(holder
+      ? {
+          lock: {
+            holder,
+            alive: isSameProcessAlive({ pid: holder.pid, startToken: holder.startToken }),
+          },
+        }
+      : {}),
+    liveAttempts,
+  };
+}

@@ -1,0 +1,99 @@
+/** What `switchyard status` reports: a snapshot built from persisted state, never from a
+ * running dispatcher's memory, so it reads the same during a run, after it and after a crash. */
+
+/** Whether a dispatcher works on the workspace now. */
+export type DispatcherState =
+  /** The lock is held by a live process. */
+  | 'running'
+  /** The last run finished (or none ever ran). */
+  | 'stopped'
+  /** The last run never finished: its process is gone (SIGKILL, power loss, OOM…). */
+  | 'crashed'
+  /** No run ever started on the workspace. */
+  | 'never-run';
+
+/** The dispatcher part of the report. */
+export interface DispatcherStatus {
+  state: DispatcherState;
+  /** Holder of the workspace lock (running), or the PID of the last run. */
+  pid?: number;
+  host?: string;
+  /** When the running dispatcher took the lock. */
+  since?: string;
+  lastRun?: {
+    runId: string;
+    startedAt: string;
+    finishedAt?: string;
+    exitCode?: number;
+  };
+}
+
+/** A stage attempt that has a process (or had one that nobody has judged yet). */
+export interface RunningEntry {
+  task: string;
+  role: string;
+  planLoop: number;
+  attempt: string;
+  target: string;
+  pid?: number;
+  /** When the attempt started (ISO 8601). */
+  since: string;
+  /** `watched`: a live dispatcher awaits it; `orphaned`: alive, no dispatcher (the next run
+   * re-attaches); `starting`: recorded, process not seen yet. */
+  supervision: 'watched' | 'orphaned' | 'starting';
+  attemptDir: string;
+}
+
+/** Why a task that is neither running, blocked nor done does not run now. */
+export type WaitingKind =
+  | 'dependencies'
+  | 'claim'
+  | 'slot'
+  | 'ready'
+  | 'backoff'
+  | 'dependency-blocked'
+  | 'interrupted'
+  | 'archive'
+  | 'out-of-scope';
+
+export interface WaitingEntry {
+  task: string;
+  kind: WaitingKind;
+  /** One line a human can act on. */
+  why: string;
+  /** The next stage the task runs. */
+  phase: string;
+  planLoop: number;
+  /** Backoff or cooldown end (ISO 8601), for `backoff`. */
+  until?: string;
+}
+
+export interface BlockedEntry {
+  task: string;
+  stage: string;
+  reason: string;
+  evidence: string[];
+  since?: string;
+  class?: string;
+  /** Set when a changed catalog invalidated a persisted decision. */
+  catalog?: { old: string; new: string };
+}
+
+export interface DoneEntry {
+  task: string;
+  /** Workspace-relative archive folder. */
+  archiveDir: string;
+}
+
+/** The whole report (`switchyard status --json` prints it). */
+export interface StatusReport {
+  schema_version: 1;
+  workspace: string;
+  generatedAt: string;
+  dispatcher: DispatcherStatus;
+  running: RunningEntry[];
+  waiting: WaitingEntry[];
+  blocked: BlockedEntry[];
+  done: DoneEntry[];
+  counts: { running: number; waiting: number; blocked: number; done: number };
+}
