@@ -185,19 +185,19 @@ export class AttemptMonitor {
 
   /** Stops polling, reads everything left, writes the last heartbeat, fsyncs, and returns the
    * evidence for the classifiers. */
-  finish(exit: {
+  async finish(exit: {
     exitCode: number | null;
     signal: string | null;
     endedBy?: EndedBy;
-  }): TerminalEvidence {
+  }): Promise<TerminalEvidence> {
     this.#stopped = true;
     if (this.#timer) clearInterval(this.#timer);
     this.#drain(Number.POSITIVE_INFINITY);
     const evidence = this.#collector.finish(exit);
     this.#heartbeat(false);
-    this.#files.close();
     this.#tails.stdout.close();
     this.#tails.stderr.close();
+    await this.#files.close();
     return evidence;
   }
 }

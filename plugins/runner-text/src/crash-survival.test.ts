@@ -43,7 +43,9 @@ describe('crash survival', () => {
 
     const locator = await readLocator(spec.attemptDir);
     expect(locator.result).toBe('running');
-    expect(isSameProcessAlive(locator.process)).toBe(true);
+    expect(
+      isSameProcessAlive({ pid: locator.process.pid, startToken: locator.process.startToken }),
+    ).toBe(true);
     const paths = attemptPaths(spec.attemptDir);
     const before = statSync(paths.stdoutRaw).size;
     await sleep(200);

@@ -1,4 +1,5 @@
-import { closeSync, fsyncSync, openSync, writeSync } from 'node:fs';
+import { close, fsync, openSync, writeSync } from 'node:fs';
+import { promisify } from 'node:util';
 import {
   attemptPaths,
   formatHeartbeat,
@@ -14,6 +15,8 @@ function writeAll(fd: number, data: Buffer | string): void {
 }
 
 const NL = Buffer.from('\n');
+const fsyncAsync = promisify(fsync);
+const closeAsync = promisify(close);
 
 /** The dispatcher-written evidence files of one attempt, appended incrementally. */
 export class EvidenceFiles {
@@ -56,12 +59,17 @@ export class EvidenceFiles {
     writeAll(this.#heartbeat, formatHeartbeat(beat));
   }
 
-  /** fsyncs and closes every file. */
-  close(): void {
+  /** fsyncs (concurrently, off the event loop) and closes every file. */
+  async close(): Promise<void> {
     this.flush();
-    for (const fd of [this.#stream, this.#normalized, this.#heartbeat]) {
-      fsyncSync(fd);
-      closeSync(fd);
-    }
+    await Promise.all(
+      [this.#stream, this.#normalized, this.#heartbeat].map(async (fd) => {
+        try {
+          await fsyncAsync(fd);
+        } finally {
+          await closeAsync(fd);
+        }
+      }),
+    );
   }
 }

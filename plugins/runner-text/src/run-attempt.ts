@@ -20,7 +20,7 @@ import type { AttemptHooks, HooksFactory } from './hooks.js';
 import { terminateAttempt } from './process-group.js';
 import { spawnAgent } from './spawn-agent.js';
 
-const DEFAULTS = { killGraceMs: 5000, heartbeatIntervalMs: 5000, pollIntervalMs: 100 };
+const DEFAULTS = { killGraceMs: 5000, heartbeatIntervalMs: 5000, pollIntervalMs: 250 };
 
 interface Controller {
   dir: string;
@@ -51,7 +51,7 @@ function control(c: Controller, setEnd: (end: (reason: EndedBy) => void) => void
       graceMs: c.killGraceMs,
       ...(endedBy || !exit.exitObserved ? { marker } : {}),
     });
-    const evidence = c.monitor.finish({
+    const evidence = await c.monitor.finish({
       exitCode: exit.exitCode,
       signal: exit.signal,
       ...(endedBy ? { endedBy } : {}),

@@ -50,7 +50,7 @@ export interface RunnerSpec {
   killGraceMs?: number;
   /** Heartbeat interval (default 5000 ms). */
   heartbeatIntervalMs?: number;
-  /** Tail poll interval (default 100 ms); the final drain at exit is immediate. */
+  /** Tail poll interval (default 250 ms); the final drain at exit is immediate. */
   pollIntervalMs?: number;
 }
 
