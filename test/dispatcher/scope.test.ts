@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { Workspace } from './helpers.js';
+
+const approve = { when: { role: 'review' }, steps: [{ review: 'Verdict: APPROVED\n' }] };
+
+describe('switchyard run: scope and review control (fake agents as real processes)', {
+  timeout: 120_000,
+}, () => {
+  it('runs only --task-group, leaving other groups untouched, and archives that group log', async () => {
+    const ws = new Workspace();
+    ws.catalog({ a: { scenario: { cases: [approve], steps: [{ fillChecklist: true }] } } });
+    ws.task('api/one', { files: ['src/api.ts'] });
+    ws.task('api/two', { files: ['src/api2.ts'], dependsOn: ['one'] });
+    ws.task('web/page', { files: ['src/web.ts'] });
+    const result = await ws.run(['--task-group', 'api']);
+    expect(result.code, result.stderr).toBe(0);
+    expect(ws.exists('agent-task/archive/api/one/complete.log')).toBe(true);
+    expect(ws.exists('agent-task/archive/api/two/complete.log')).toBe(true);
+    expect(ws.exists('agent-task/archive/api/work_log_1.log')).toBe(true);
+    expect(ws.exists('agent-task/web/page/PLAN.md')).toBe(true);
+    expect(ws.events().some((e) => e.task === 'web/page' && e.type === 'attempt.started')).toBe(
+      false,
+    );
+    expect((await ws.run(['--task-group', 'nope'])).code).toBe(2);
+  });
+
+  it('treats a malformed review as review-control-failure: same target, retried, then archived', async () => {
+    const ws = new Workspace();
+    ws.catalog({
+      a: {
+        scenario: {
+          cases: [
+            { when: { role: 'review', attempt: 1 }, steps: [{ review: 'Looks fine to me.\n' }] },
+            approve,
+          ],
+          steps: [{ fillChecklist: true }],
+        },
+      },
+      b: { scenario: { cases: [approve], steps: [{ fillChecklist: true }] } },
+    });
+    ws.task('g/r', { files: ['src/r.ts'] });
+    const result = await ws.run();
+    expect(result.code, result.stderr).toBe(0);
+    const events = ws.events();
+    expect(events.filter((e) => e.type === 'target.failover')).toEqual([]);
+    const retry = events.find((e) => e.type === 'attempt.retry-scheduled');
+    expect(retry).toMatchObject({ role: 'review', target: 'a' });
+    expect(String(retry?.reason)).toMatch(
+      /^review-control-failure: CODE_REVIEW-1.md: no verdict line/,
+    );
+    const reviews = events.filter((e) => e.type === 'attempt.started' && e.role === 'review');
+    expect(reviews.map((e) => e.target)).toEqual(['a', 'a']);
+  });
+});
