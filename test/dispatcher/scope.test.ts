@@ -50,5 +50,11 @@ describe('switchyard run: scope and review control (fake agents as real processe
     );
     const reviews = events.filter((e) => e.type === 'attempt.started' && e.role === 'review');
     expect(reviews.map((e) => e.target)).toEqual(['a', 'a']);
+    const finished = ws
+      .read('agent-task/archive/g/work_log_1.log')
+      .split('\n')
+      .filter((l) => l.includes('| FINISH |') && l.includes('| review |'))
+      .map((l) => l.split(' | ')[7]);
+    expect(finished).toEqual(['review-control-failure', 'success']);
   });
 });

@@ -8,6 +8,7 @@ import type { Classification } from '../plugins/types.js';
 import type { AttemptRecord } from '../state/state-schema.js';
 import { type AttemptInputs, attemptArgv, attemptEnv, locatorFields } from './attempt-spec.js';
 import { type DispatchContext, persist, type TaskRuntime } from './context.js';
+import { judgeReviewAttempt } from './review-judge.js';
 import { judgeUnobservedExit } from './unobserved-exit.js';
 
 /** A finished attempt: its (finalized, not yet persisted) record and its verdict. */
@@ -161,7 +162,7 @@ export async function awaitAttempt(
   }
   const agent = outcome.evidence.agent;
   if (outcome.endedBy === 'cancel' && ctx.signal.aborted) record.interrupted = true;
-  const verdict: Classification = record.interrupted
+  const classified: Classification = record.interrupted
     ? {
         class: 'process-termination',
         confidence: 'certain',
@@ -175,6 +176,7 @@ export async function awaitAttempt(
           timeZone: ctx.options.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone,
         }),
       );
+  const verdict = record.role === 'review' ? judgeReviewAttempt(ctx, rt, classified) : classified;
   record.exitCode = outcome.exitCode;
   record.signal = outcome.signal;
   if (outcome.sessionId !== undefined) record.sessionId = outcome.sessionId;

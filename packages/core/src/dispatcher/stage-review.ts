@@ -1,28 +1,20 @@
 import { rmSync } from 'node:fs';
-import { join, relative } from 'node:path';
-import { formatProblem } from '../errors.js';
 import type { Classification } from '../plugins/types.js';
 import { buildPrompt } from '../prompts/build-prompt.js';
-import { evaluateReview } from '../review/evaluate-review.js';
 import type { ParsedReview } from '../review/parse-review.js';
 import type { AttemptRecord } from '../state/state-schema.js';
-import { parsePlan } from '../task/parse-plan.js';
-import { planFileName, reviewFileName } from '../workspace/paths.js';
+import { reviewFileName } from '../workspace/paths.js';
 import { applyFailure, blockTask } from './apply-failure.js';
 import { attemptDirOf, newAttemptId } from './attempt-spec.js';
 import { type DispatchContext, persist, type TaskRuntime } from './context.js';
 import { ensureDecision } from './ensure-decision.js';
 import { advancePlanLoop } from './plan-loop.js';
 import { currentPlan, failoverFacts, failoverSession, promptContext } from './prompt-facts.js';
+import { judgeReviewFiles, reviewFiles } from './review-judge.js';
 import { runAttempt } from './run-attempt.js';
 
 /** Default cap on plan loops when the PLAN sets no `max_plan_loops`. */
 export const DEFAULT_MAX_PLAN_LOOPS = 5;
-
-const reviewFiles = (rt: TaskRuntime) => ({
-  reviewFile: join(rt.task.dir, reviewFileName(rt.state.planLoop)),
-  nextPlanFile: join(rt.task.dir, planFileName(rt.state.planLoop + 1)),
-});
 
 /** Runs one official review attempt and acts on its verdict. */
 export async function runReviewStage(ctx: DispatchContext, rt: TaskRuntime): Promise<void> {
@@ -75,19 +67,9 @@ export async function afterReview(
     applyFailure(ctx, rt, 'review', 'review', record, verdict);
     return;
   }
-  const { reviewFile, nextPlanFile } = reviewFiles(rt);
-  const outcome = evaluateReview({
-    reviewFile,
-    nextPlanFile,
-    validatePlan: (file, source) =>
-      parsePlan(source, {
-        file: relative(ctx.workspace, file),
-        workspace: ctx.workspace,
-        followUp: true,
-      })
-        .problems.filter((p) => p.severity !== 'warning')
-        .map(formatProblem),
-  });
+  // Normally judged when the attempt ended (judgeReviewAttempt); judged again here in case
+  // the files changed since (a restart).
+  const outcome = judgeReviewFiles(ctx, rt);
   if (outcome.kind === 'review-control-failure') {
     record.result = 'review-control-failure';
     record.evidence = outcome.evidence;

@@ -1,0 +1,51 @@
+import { join, relative } from 'node:path';
+import { formatProblem } from '../errors.js';
+import type { Classification } from '../plugins/types.js';
+import { evaluateReview, type ReviewOutcome } from '../review/evaluate-review.js';
+import { parsePlan } from '../task/parse-plan.js';
+import { planFileName, reviewFileName } from '../workspace/paths.js';
+import type { DispatchContext, TaskRuntime } from './context.js';
+
+/** The review file and the next plan of the task's current loop. */
+export function reviewFiles(rt: TaskRuntime): { reviewFile: string; nextPlanFile: string } {
+  return {
+    reviewFile: join(rt.task.dir, reviewFileName(rt.state.planLoop)),
+    nextPlanFile: join(rt.task.dir, planFileName(rt.state.planLoop + 1)),
+  };
+}
+
+/** Judges the files the reviewer left (review contract + next plan against the task contract). */
+export function judgeReviewFiles(ctx: DispatchContext, rt: TaskRuntime): ReviewOutcome {
+  return evaluateReview({
+    ...reviewFiles(rt),
+    validatePlan: (file, source) =>
+      parsePlan(source, {
+        file: relative(ctx.workspace, file),
+        workspace: ctx.workspace,
+        followUp: true,
+      })
+        .problems.filter((p) => p.severity !== 'warning')
+        .map(formatProblem),
+  });
+}
+
+/**
+ * A review attempt whose process succeeded still fails when its files break the review
+ * contract: the verdict becomes `review-control-failure` with the problems as evidence, so the
+ * work log, the events and the locator all say so.
+ */
+export function judgeReviewAttempt(
+  ctx: DispatchContext,
+  rt: TaskRuntime,
+  verdict: Classification,
+): Classification {
+  if (verdict.class !== 'success') return verdict;
+  const outcome = judgeReviewFiles(ctx, rt);
+  if (outcome.kind !== 'review-control-failure') return verdict;
+  return {
+    class: 'review-control-failure',
+    confidence: 'certain',
+    evidence: outcome.evidence,
+    classifier: 'dispatcher',
+  };
+}
