@@ -98,6 +98,18 @@ function control(c: Controller, setEnd: (end: (reason: EndedBy) => void) => void
   };
 }
 
+// A workspace's identity does not change while a dispatcher runs: resolve it once per path.
+const identities = new Map<string, ReturnType<typeof workspaceIdentity>>();
+function cachedWorkspaceIdentity(dir: string): ReturnType<typeof workspaceIdentity> {
+  let identity = identities.get(dir);
+  if (!identity) {
+    identity = workspaceIdentity(dir);
+    identity.catch(() => identities.delete(dir));
+    identities.set(dir, identity);
+  }
+  return identity;
+}
+
 /** Starts an attempt (see the runner contract in core `runner-types.ts`). */
 export async function startAttempt(spec: RunnerSpec, makeHooks?: HooksFactory): Promise<RunHandle> {
   if (spec.env[PROCESS_MARKER_VAR] !== spec.attemptId) {
@@ -113,7 +125,10 @@ export async function startAttempt(spec: RunnerSpec, makeHooks?: HooksFactory): 
       startedAt,
       ...(spec.nativeSession ? { nativeSession: spec.nativeSession } : {}),
     }) ?? {};
-  const [child, workspace] = await Promise.all([spawnAgent(spec), workspaceIdentity(spec.cwd)]);
+  const [child, workspace] = await Promise.all([
+    spawnAgent(spec),
+    cachedWorkspaceIdentity(spec.cwd),
+  ]);
   const locator = await writeLocator(
     spec.attemptDir,
     {
