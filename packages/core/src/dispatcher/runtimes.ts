@@ -14,7 +14,9 @@ import { DEFAULT_MAX_PLAN_LOOPS } from './stage-review.js';
  */
 export async function buildRuntimes(ctx: DispatchContext, model: WorkspaceModel): Promise<void> {
   for (const task of model.tasks) {
-    const state = ctx.store.read(task.id) ?? newTaskState(task.id);
+    let state = ctx.store.read(task.id) ?? newTaskState(task.id);
+    // An active folder whose state says done was put back by hand: it runs again from scratch.
+    if (state.phase === 'done') state = newTaskState(task.id);
     if (state.attempts.length === 0 && state.planLoop < task.planLoop)
       state.planLoop = task.planLoop;
     ctx.tasks.set(task.id, {

@@ -1,0 +1,132 @@
+import { Writable } from 'node:stream';
+import type { RunEvent } from '@switchyard/core';
+import { describe, expect, it } from 'vitest';
+import { createRunRenderer, formatCounts, formatEvent } from './run-renderer.js';
+
+const at = '2026-11-30T12:00:00.000Z';
+const base = { at, runId: 'r' };
+
+function capture(isTTY: boolean) {
+  const chunks: string[] = [];
+  const out = new Writable({
+    write(chunk, _enc, done) {
+      chunks.push(String(chunk));
+      done();
+    },
+  }) as unknown as NodeJS.WriteStream;
+  (out as { isTTY?: boolean }).isTTY = isTTY;
+  return { out, text: () => chunks.join('') };
+}
+
+describe('run renderer', () => {
+  it('formats significant events as one line each and skips the rest', () => {
+    const line = (e: RunEvent) => formatEvent(e)?.replace(/\x1b\[[0-9;]*m/g, '');
+    expect(
+      line({
+        ...base,
+        type: 'target.failover',
+        task: 'g/t',
+        stage: 'worker',
+        from: 'a',
+        to: 'b',
+        class: 'provider-quota',
+        evidence: ['API Error: 429'],
+      }),
+    ).toBe('failover   g/t worker: a -> b (provider-quota: API Error: 429)');
+    expect(
+      line({
+        ...base,
+        type: 'task.blocked',
+        task: 'g/t',
+        stage: 'worker',
+        reason: '10 consecutive failures',
+        evidence: [],
+      }),
+    ).toBe('blocked    g/t [worker] 10 consecutive failures');
+    expect(
+      line({
+        ...base,
+        type: 'task.archived',
+        task: 'g/t',
+        archiveDir: '/w/agent-task/archive/g/t',
+      }),
+    ).toBe('archived   g/t -> /w/agent-task/archive/g/t');
+    expect(formatEvent({ ...base, type: 'task.admitted', task: 'g/t', planLoop: 1 })).toContain(
+      'g/t (plan loop 1)',
+    );
+    expect(
+      formatEvent({
+        ...base,
+        type: 'attempt.finished',
+        task: 'g/t',
+        role: 'worker',
+        planLoop: 1,
+        attempt: 'x',
+        target: 'a',
+        result: 'success',
+        exitCode: 0,
+        signal: null,
+        evidence: [],
+        durationMs: 5,
+        attemptDir: '/d',
+      }),
+    ).toBeUndefined();
+    expect(formatCounts({ running: 2, ready: 1, waiting: 3, blocked: 0, done: 4 }, 65_000)).toBe(
+      '[running 2 · ready 1 · waiting 3 · blocked 0 · done 4 · 01:05]',
+    );
+  });
+
+  it('redraws the status line in place on a terminal and never on a pipe', () => {
+    const tty = capture(true);
+    const renderer = createRunRenderer(tty.out);
+    renderer.onEvent({
+      ...base,
+      type: 'run.started',
+      workspace: '/w',
+      pid: 1,
+      catalog: { source: 'bundled', revision: 'f'.repeat(64) },
+      maxParallel: 3,
+      tasks: 2,
+    });
+    renderer.onEvent({
+      ...base,
+      type: 'run.progress',
+      counts: { running: 1, ready: 0, waiting: 1, blocked: 0, done: 0 },
+      elapsedMs: 10,
+    });
+    renderer.onEvent({ ...base, type: 'task.archived', task: 'g/t', archiveDir: '/a' });
+    renderer.onEvent({
+      ...base,
+      type: 'run.finished',
+      exitCode: 0,
+      counts: { running: 0, ready: 0, waiting: 0, blocked: 0, done: 2 },
+      elapsedMs: 20,
+      blocked: [],
+    });
+    expect(tty.text()).toContain('\r\x1b[2K');
+    expect(tty.text()).toContain('[running 1 · ready 0 · waiting 1 · blocked 0 · done 0');
+    const pipe = capture(false);
+    const plain = createRunRenderer(pipe.out);
+    plain.onEvent({
+      ...base,
+      type: 'run.progress',
+      counts: { running: 1, ready: 0, waiting: 0, blocked: 0, done: 0 },
+      elapsedMs: 10,
+    });
+    plain.onEvent({ ...base, type: 'task.archived', task: 'g/t', archiveDir: '/a' });
+    expect(pipe.text()).not.toContain('\r');
+    expect(pipe.text()).not.toContain('[running');
+    plain.summary(
+      {
+        exitCode: 3,
+        archived: ['g/a'],
+        blocked: [{ task: 'g/b', reason: 'why' }],
+        controlFailures: [],
+        elapsedMs: 1500,
+      },
+      { archive: '/w/agent-task/archive', state: '/w/agent-task/.switchyard' },
+    );
+    expect(pipe.text()).toContain('blocked g/b: why');
+    expect(pipe.text()).toContain('exit code: 3');
+  });
+});
