@@ -110,4 +110,31 @@ console.log(
 console.log(
   `peak RSS       ${rssMb.toFixed(0)} MB (goal < 150 MB) ${rssMb < 150 ? 'OK' : 'ABOVE GOAL'}`,
 );
+// Where the time goes: the same file in this process, framing only and framing + JSON.parse.
+const core = await import(join(root, 'packages/core/dist/index.js'));
+const { openSync, readSync, closeSync } = await import('node:fs');
+function inProcess(onLine) {
+  const framer = new core.LineFramer(onLine);
+  const fd = openSync(file, 'r');
+  const buf = Buffer.allocUnsafe(1 << 20);
+  const t0 = process.hrtime.bigint();
+  for (;;) {
+    const n = readSync(fd, buf, 0, buf.length, null);
+    if (n === 0) break;
+    framer.push(buf.subarray(0, n));
+  }
+  framer.end();
+  closeSync(fd);
+  return mb / (Number(process.hrtime.bigint() - t0) / 1e9);
+}
+let sink = 0;
+const framing = inProcess((l) => {
+  sink += l.totalBytes;
+});
+const parsing = inProcess((l) => {
+  if (core.parseJsonObjectLine(l.bytes.toString('utf8'))) sink++;
+});
+console.log(
+  `reference      framing only ${framing.toFixed(0)} MB/s, framing + JSON.parse ${parsing.toFixed(0)} MB/s (in process)`,
+);
 if (!values.keep) rmSync(file);
