@@ -95,15 +95,21 @@ async function liveRunLocked(
   // listener left, which a consumed `once` listener would make it.
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
-  await assertPreflights(usedTargets(catalog, workspace, opts), {
-    cwd: workspace,
-    signal: abort.signal,
-  });
   const renderer = opts.json ? undefined : createRunRenderer();
   const onEvent = opts.json
     ? (event: RunEvent) => process.stdout.write(`${JSON.stringify(event)}\n`)
     : (event: RunEvent) => renderer!.onEvent(event);
   try {
+    try {
+      await assertPreflights(usedTargets(catalog, workspace, opts), {
+        cwd: workspace,
+        signal: abort.signal,
+      });
+    } catch (error) {
+      // Interrupted during the preflights: nothing was launched, but it is an interrupt.
+      if (abort.signal.aborted) return 130;
+      throw error;
+    }
     const result = await runDispatcher({
       workspace,
       catalog,

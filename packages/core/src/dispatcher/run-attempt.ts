@@ -154,6 +154,8 @@ export async function awaitAttempt(
   agentModel: string,
 ): Promise<AttemptResult> {
   ctx.handles.set(record.id, handle);
+  // Interrupted while this attempt was being launched: stop it like the others.
+  if (ctx.signal.aborted) void handle.cancel();
   let outcome: RunOutcome;
   try {
     outcome = await handle.done;
