@@ -48,7 +48,8 @@ export const runEventSchema = z.discriminatedUnion('type', [
     ...base,
     type: z.literal('task.waiting'),
     task: z.string(),
-    reason: z.enum(['dependencies', 'claim', 'cooldown', 'parallel']),
+    /** A backoff or cooldown is reported by `attempt.retry-scheduled` instead. */
+    reason: z.enum(['dependencies', 'claim']),
     detail: z.string(),
   }),
   z.object({
