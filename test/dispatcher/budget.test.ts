@@ -25,12 +25,17 @@ describe('switchyard run: budgets and self-check (fake agents as real processes)
     ws.task('g/x', { files: ['src/x.ts'] });
     ws.task('g/y', { files: ['src/y.ts'] });
     ws.task('g/z', { files: ['src/z.ts'], dependsOn: ['x'] });
+    // Shares a file with g/x: the blocked task keeps its claim, so this one waits too.
+    ws.task('g/xz', { files: ['src/x.ts'] });
     const result = await ws.run();
     expect(result.code, result.stderr).toBe(3);
     expect(result.stdout).toContain(
       'blocked g/x: 10 consecutive failures in the worker stage (last: generic-error on a)',
     );
     expect(result.stdout).toMatch(/blocked g\/z: waits on g\/x/);
+    expect(result.stdout).toContain(
+      'blocked g/xz: waits for src/x.ts, claimed by g/x (10 consecutive failures',
+    );
     expect(ws.exists('agent-task/archive/g/y/complete.log')).toBe(true);
     expect(
       ws.events().filter((e) => e.type === 'attempt.started' && e.task === 'g/x'),

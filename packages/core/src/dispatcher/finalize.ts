@@ -61,6 +61,12 @@ function reasonOf(ctx: DispatchContext, id: string, seen = new Set<string>()): s
     }
     if (other.state.phase !== 'done') return `waits on ${dep.id} (${reasonOf(ctx, dep.id, seen)})`;
   }
+  for (const entry of rt.task.writeSet) {
+    const holder = ctx.claimIndex.get(entry.path);
+    if (holder && holder !== id && !seen.has(holder)) {
+      return `waits for ${entry.path}, claimed by ${holder} (${reasonOf(ctx, holder, seen)})`;
+    }
+  }
   if (ctx.signal.aborted) return 'interrupted';
   return `unfinished in phase ${rt.state.phase}`;
 }
