@@ -3,6 +3,7 @@ import type { RunEvent } from '../events/event-schema.js';
 import type { LockHolder } from '../lock/workspace-lock.js';
 import type { AttemptRecord, TaskState } from '../state/state-schema.js';
 import { describeWaiting } from './describe-waiting.js';
+import { dispatcherStatus, maxParallelOf } from './dispatcher-status.js';
 import type {
   BlockedEntry,
   DispatcherStatus,
@@ -37,8 +38,6 @@ export interface StatusInput {
   /** Live PID of each unfinished attempt (absent = no process found). */
   liveAttempts: ReadonlyMap<string, number>;
 }
-
-const DEFAULT_MAX_PARALLEL = 3;
 
 /**
  * Builds the status report. Pure: every fact comes from `input`. A task is exactly one of
@@ -194,52 +193,4 @@ function admissionOf(
   });
   const wanted = new Set(pending.map((t) => t.id));
   return new Map(result.decisions.filter((d) => wanted.has(d.id)).map((d) => [d.id, d]));
-}
-
-/** `--max-parallel` of the last run (the limit the next run most likely uses). */
-function maxParallelOf(events: readonly RunEvent[]): number {
-  for (let i = events.length - 1; i >= 0; i--) {
-    const e = events[i]!;
-    if (e.type === 'run.started') return e.maxParallel;
-  }
-  return DEFAULT_MAX_PARALLEL;
-}
-
-function dispatcherStatus(input: StatusInput): DispatcherStatus {
-  let started: Extract<RunEvent, { type: 'run.started' }> | undefined;
-  let finished: Extract<RunEvent, { type: 'run.finished' }> | undefined;
-  for (const e of input.events) {
-    if (e.type === 'run.started') {
-      started = e;
-      finished = undefined;
-    } else if (e.type === 'run.finished' && started && e.runId === started.runId) finished = e;
-  }
-  const lastRun = started
-    ? {
-        runId: started.runId,
-        startedAt: started.at,
-        ...(finished ? { finishedAt: finished.at, exitCode: finished.exitCode } : {}),
-      }
-    : undefined;
-  if (input.lock?.alive) {
-    const { holder } = input.lock;
-    return {
-      state: 'running',
-      pid: holder.pid,
-      host: holder.host,
-      since: holder.since,
-      ...(lastRun ? { lastRun } : {}),
-    };
-  }
-  if (!started)
-    return {
-      state: input.lock ? 'crashed' : 'never-run',
-      ...(input.lock ? { pid: input.lock.holder.pid } : {}),
-    };
-  const crashed = !finished || input.lock !== undefined;
-  return {
-    state: crashed ? 'crashed' : 'stopped',
-    pid: started.pid,
-    ...(lastRun ? { lastRun } : {}),
-  };
 }
