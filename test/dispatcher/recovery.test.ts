@@ -24,7 +24,7 @@ describe('switchyard run: restart after a dispatcher crash', { timeout: 120_000 
   it('re-attaches the agent a SIGKILLed dispatcher left running instead of starting it twice', async () => {
     const ws = new Workspace();
     ws.catalog({
-      a: { scenario: { cases: [approve], steps: [{ sleep: 2500 }, { fillChecklist: true }] } },
+      a: { scenario: { cases: [approve], steps: [{ sleep: 8000 }, { fillChecklist: true }] } },
     });
     ws.task('g/crash', { files: ['src/c.ts'] });
     let pid = 0;
