@@ -9,14 +9,13 @@ const BOX = /^\[([ xX])\](?:\s+|$)/;
 /** The `- [ ]` / `- [x]` items of a checklist section, nested items included, in order. */
 export function readChecklistSection(
   section: MdSection,
-  source: string,
   file: string,
 ): { items: ChecklistItem[]; problems: Problem[] } {
   const items: ChecklistItem[] = [];
   const problems: Problem[] = [];
   for (const item of allListItems(section.nodes)) {
     const paragraph = item.children?.find((c) => c.type === 'paragraph');
-    const text = paragraph ? sourceOf(paragraph, source).replace(/\s+/g, ' ').trim() : '';
+    const text = paragraph ? sourceOf(paragraph).replace(/\s+/g, ' ').trim() : '';
     const box = BOX.exec(text);
     if (!box) {
       problems.push({
@@ -58,6 +57,6 @@ export function readChecklist(
   const { body } = splitFrontMatter(source);
   const picked = pickSection(parseSections(body), CHECKLIST_HEADINGS, file, true);
   if (!picked.section) return { items: [], problems: picked.problems };
-  const read = readChecklistSection(picked.section, body, file);
+  const read = readChecklistSection(picked.section, file);
   return { items: read.items, problems: [...picked.problems, ...read.problems] };
 }

@@ -32,7 +32,6 @@ export function parseAssertion(text: string): DoneAssertion | { error: string } 
  */
 export function readDefinitionOfDone(
   section: MdSection,
-  source: string,
   file: string,
 ): { done?: DefinitionOfDone; problems: Problem[] } {
   const problems: Problem[] = [];
@@ -47,7 +46,7 @@ export function readDefinitionOfDone(
     ),
   ];
   for (const block of blocks) {
-    sourceOf(block, source)
+    sourceOf(block)
       .split('\n')
       .forEach((rawLine, offset) => {
         const m = /^\s*(command|assertion)\s*:\s*(.*)$/i.exec(rawLine);

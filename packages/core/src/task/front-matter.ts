@@ -25,16 +25,24 @@ export function splitFrontMatter(source: string): SplitPlan {
   const text = source.startsWith('\uFEFF') ? source.slice(1) : source;
   if (!/^---[ \t]*\r?\n/.test(text))
     return { yaml: undefined, body: text, endLine: 0, unterminated: false };
-  const lines = text.split('\n');
-  for (let i = 1; i < lines.length; i++) {
-    if (/^(---|\.\.\.)[ \t]*\r?$/.test(lines[i] ?? '')) {
+  // Walk line starts with indexOf instead of splitting the whole file: only the front
+  // matter lines are looked at.
+  const closing = /^(---|\.\.\.)[ \t]*\r?$/;
+  let line = 1; // 0-based index of the line starting at `start`
+  for (let start = text.indexOf('\n') + 1; start > 0; line++) {
+    const next = text.indexOf('\n', start);
+    const end = next < 0 ? text.length : next;
+    if (closing.test(text.slice(start, end))) {
+      const yamlStart = text.indexOf('\n') + 1;
       return {
-        yaml: lines.slice(1, i).join('\n'),
-        body: '\n'.repeat(i + 1) + lines.slice(i + 1).join('\n'),
-        endLine: i + 1,
+        // CRLF files: the last YAML line's `\r` would otherwise end up in its value.
+        yaml: text.slice(yamlStart, Math.max(yamlStart, start - 1)).replace(/\r$/, ''),
+        body: '\n'.repeat(line + 1) + (next < 0 ? '' : text.slice(next + 1)),
+        endLine: line + 1,
         unterminated: false,
       };
     }
+    start = next + 1;
   }
   return { yaml: undefined, body: text, endLine: 0, unterminated: true };
 }

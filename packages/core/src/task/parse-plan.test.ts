@@ -203,6 +203,15 @@ depends_on: setup
     expect(found[0]?.message).toMatch(/front matter:/);
     expect(found[0]?.line).toBeGreaterThanOrEqual(3);
   });
+
+  it('reads a plan with CRLF line endings like the same plan with LF', () => {
+    const crlf = parse(good.replace(/\n/g, '\r\n'));
+    const lf = parse(good);
+    expect(crlf.problems).toEqual([]);
+    expect(crlf.writeSet).toEqual(lf.writeSet);
+    expect(crlf.checklist).toEqual(lf.checklist);
+    expect(crlf.definitionOfDone).toEqual(lf.definitionOfDone);
+  });
 });
 
 describe('readChecklist', () => {

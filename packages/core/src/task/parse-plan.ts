@@ -67,21 +67,21 @@ export function readPlanSource(
   const ws = pickSection(sections, WRITE_SET_HEADINGS, file, true);
   problems.push(...ws.problems);
   if (ws.section) {
-    const listed = listWriteSetEntries(ws.section, split.body, file);
+    const listed = listWriteSetEntries(ws.section, file);
     plan.writeSetEntries = listed.entries;
     problems.push(...listed.problems);
   }
   const cl = pickSection(sections, CHECKLIST_HEADINGS, file, true);
   problems.push(...cl.problems);
   if (cl.section) {
-    const read = readChecklistSection(cl.section, split.body, file);
+    const read = readChecklistSection(cl.section, file);
     plan.checklist = read.items;
     problems.push(...read.problems);
   }
   const dod = pickSection(sections, [DONE_HEADING], file, false);
   problems.push(...dod.problems);
   if (dod.section) {
-    const read = readDefinitionOfDone(dod.section, split.body, file);
+    const read = readDefinitionOfDone(dod.section, file);
     if (read.done) plan.definitionOfDone = read.done;
     problems.push(...read.problems);
   }

@@ -12,7 +12,17 @@ export const CHECKLIST_HEADINGS = ['Implementation Checklist', 'Checklist'] as c
 /** Heading of the optional Definition of Done. */
 export const DONE_HEADING = 'Definition of Done';
 
+const normalized = new WeakMap<MdSection, string>();
 const norm = (s: string) => s.replace(/\s+/g, ' ').trim().toLowerCase();
+// Each PLAN is searched for three sections; normalize each heading once.
+const keyOf = (section: MdSection) => {
+  let key = normalized.get(section);
+  if (key === undefined) {
+    key = norm(section.heading);
+    normalized.set(section, key);
+  }
+  return key;
+};
 
 /**
  * Finds the one section named by `headings` (current heading first, then legacy ones).
@@ -25,7 +35,7 @@ export function pickSection(
   required: boolean,
 ): { section?: MdSection; problems: Problem[] } {
   const wanted = headings.map(norm);
-  const found = sections.filter((s) => s.depth === 2 && wanted.includes(norm(s.heading)));
+  const found = sections.filter((s) => s.depth === 2 && wanted.includes(keyOf(s)));
   const problems: Problem[] = [];
   const [current] = headings;
   if (found.length === 0) {
@@ -49,7 +59,7 @@ export function pickSection(
       severity: 'error',
     });
   const section = found[0];
-  if (section && norm(section.heading) !== wanted[0])
+  if (section && keyOf(section) !== wanted[0])
     problems.push({
       code: 'SY_PLAN_INVALID',
       message: `legacy heading "## ${section.heading}"`,

@@ -21,14 +21,28 @@ export class WriteSetResolver {
     { real: string; exists: boolean } | { message: string; hint: string }
   >();
 
+  // Tasks often list the same files (that is what claims serialize): check each path once.
+  readonly #checked = new Map<string, WriteSetPathResult>();
+
   constructor(workspace: string) {
     this.workspaceReal = realpathSync.native(workspace);
     this.#dirs.set('', { real: this.workspaceReal, exists: true });
   }
 
-  /** Checks one entry (already stripped of backticks and notes) and returns its canonical form. */
+  /**
+   * Checks one entry (already stripped of backticks and notes) and returns its canonical
+   * form. Results are remembered: one resolver sees the workspace as it was when first asked.
+   */
   check(raw: string): WriteSetPathResult {
-    const entry = raw.trim();
+    let result = this.#checked.get(raw);
+    if (!result) {
+      result = this.#check(raw.trim());
+      this.#checked.set(raw, result);
+    }
+    return result;
+  }
+
+  #check(entry: string): WriteSetPathResult {
     if (entry === '')
       return refuse(
         'empty write-set entry',
@@ -94,9 +108,11 @@ export class WriteSetResolver {
     if (parent.exists) {
       let link = false;
       try {
-        link = lstatSync(leaf).isSymbolicLink();
+        // lstat alone answers for a plain file or folder; only a symlink needs its target.
+        const lstat = lstatSync(leaf);
+        link = lstat.isSymbolicLink();
         real = link ? realpathSync.native(leaf) : leaf;
-        const stat = statSync(real);
+        const stat = link ? statSync(real) : lstat;
         if (stat.isDirectory())
           return {
             ok: false,

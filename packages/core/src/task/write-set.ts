@@ -8,13 +8,10 @@ import type { WriteSetResolver } from './write-set-path.js';
  * (`` `docs/My File.md` — rename``); otherwise the path is the first word and a trailing
  * `:` or `,` is dropped (`src/a.ts: add the flag`). A leading `[ ]`/`[x]` checkbox is ignored.
  */
-export function splitEntry(
-  item: MdAnyNode,
-  source: string,
-): { raw: string; path: string; note?: string } {
+export function splitEntry(item: MdAnyNode): { raw: string; path: string; note?: string } {
   const paragraph = item.children?.find((c) => c.type === 'paragraph');
   if (!paragraph) return { raw: '', path: '' };
-  const raw = sourceOf(paragraph, source).replace(/\s+/g, ' ').trim();
+  const raw = sourceOf(paragraph).replace(/\s+/g, ' ').trim();
   const first = paragraph.children?.[0];
   if (first?.type === 'inlineCode' && typeof first.value === 'string') {
     const note = raw
@@ -42,7 +39,6 @@ export interface RawWriteSetEntry {
 /** Lists the entries of a write-set section; an empty section is a problem. Pure (no fs). */
 export function listWriteSetEntries(
   section: MdSection,
-  source: string,
   file: string,
 ): { entries: RawWriteSetEntry[]; problems: Problem[] } {
   const items = listItems(section.nodes);
@@ -61,7 +57,7 @@ export function listWriteSetEntries(
       ],
     };
   return {
-    entries: items.map((item) => ({ ...splitEntry(item, source), line: lineOf(item) })),
+    entries: items.map((item) => ({ ...splitEntry(item), line: lineOf(item) })),
     problems: [],
   };
 }

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import type { Problem } from '../errors.js';
 import { buildTaskGraph, type TaskGraph } from '../graph/task-graph.js';
 import { finishPlan, hasErrors, parsePlanFile, readPlanSource } from '../task/parse-plan.js';
@@ -13,7 +13,7 @@ import type {
   WriteSetEntry,
 } from '../task/types.js';
 import { WriteSetResolver } from '../task/write-set-path.js';
-import { planFileName, stateDir } from './paths.js';
+import { AGENT_TASK_DIR, PLAN_FILE, planFileName, stateDir } from './paths.js';
 import { PlanCache } from './plan-cache.js';
 import { type ArchivedTask, type ScannedTask, scanWorkspace } from './scan.js';
 
@@ -130,7 +130,9 @@ function loadTask(
   resolver: WriteSetResolver,
   cache?: PlanCache,
 ): LoadedTask {
-  const planFile = relative(workspace, join(scanned.dir, 'PLAN.md')).split('\\').join('/');
+  // Workspace-relative names built from the scanned names (path.relative per plan is slow).
+  const taskRel = `${AGENT_TASK_DIR}/${scanned.group}/${scanned.name}`;
+  const planFile = `${taskRel}/${PLAN_FILE}`;
   const task: LoadedTask = {
     ...scanned,
     planFile,
@@ -143,9 +145,7 @@ function loadTask(
   };
   const paths = new Set<string>();
   for (const loop of scanned.planLoops) {
-    const file = relative(workspace, join(scanned.dir, planFileName(loop)))
-      .split('\\')
-      .join('/');
+    const file = `${taskRel}/${planFileName(loop)}`;
     const plan = readPlan(join(scanned.dir, planFileName(loop)), file, loop > 1, resolver, cache);
     task.problems.push(...plan.problems);
     const fm = plan.frontMatter;

@@ -4,7 +4,7 @@ import writeFileAtomic from 'write-file-atomic';
 import type { PlanSource } from '../task/parse-plan.js';
 
 /** Bumped whenever parsing changes, so old cache entries are never used. */
-export const PLAN_CACHE_VERSION = 1;
+export const PLAN_CACHE_VERSION = 2;
 
 interface CacheFile {
   version: number;
@@ -63,9 +63,11 @@ export class PlanCache {
     if (!this.#dirty && Object.keys(this.#next).length === Object.keys(this.#old).length) return;
     try {
       mkdirSync(dirname(this.#path), { recursive: true });
+      // No fsync: a cache lost in a crash is rebuilt, and a torn one is ignored on load.
       writeFileAtomic.sync(
         this.#path,
         JSON.stringify({ version: PLAN_CACHE_VERSION, entries: this.#next }),
+        { fsync: false },
       );
     } catch {
       // read-only workspace: run without a cache
