@@ -1,0 +1,98 @@
+import { join, relative } from 'node:path';
+import { recordClassification } from '../attempt/record-classification.js';
+import { classifyEvidence } from '../evidence/classify-evidence.js';
+import type { RunHandle, RunOutcome } from '../plugins/runner-types.js';
+import type { Classification } from '../plugins/types.js';
+import type { AttemptRecord } from '../state/state-schema.js';
+import type { DispatchContext, TaskRuntime } from './context.js';
+import { judgeReviewAttempt } from './review-judge.js';
+import { judgeUnobservedExit } from './unobserved-exit.js';
+
+/** A finished attempt: its (finalized, not yet persisted) record and its verdict. */
+export interface AttemptResult {
+  record: AttemptRecord;
+  verdict: Classification;
+}
+
+/** Awaits a started (or re-attached) attempt, classifies it and finalizes its record. */
+export async function awaitAttempt(
+  ctx: DispatchContext,
+  rt: TaskRuntime,
+  record: AttemptRecord,
+  handle: RunHandle,
+  agentModel: string,
+): Promise<AttemptResult> {
+  ctx.handles.set(record.id, handle);
+  // Interrupted while this attempt was being launched: stop it like the others.
+  if (ctx.signal.aborted) void handle.cancel();
+  let outcome: RunOutcome;
+  try {
+    outcome = await handle.done;
+  } finally {
+    ctx.handles.delete(record.id);
+  }
+  const agent = outcome.evidence.agent;
+  if (outcome.endedBy === 'cancel' && ctx.signal.aborted) record.interrupted = true;
+  const classified: Classification = record.interrupted
+    ? {
+        class: 'process-termination',
+        confidence: 'certain',
+        evidence: ['stopped: the run was interrupted'],
+        classifier: 'dispatcher',
+      }
+    : judgeUnobservedExit(
+        outcome,
+        await classifyEvidence(outcome.evidence, ctx.options.plugins.classifiersFor(agent), {
+          endedAt: outcome.endedAt,
+          timeZone: ctx.options.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone,
+        }),
+      );
+  const verdict = record.role === 'review' ? judgeReviewAttempt(ctx, rt, classified) : classified;
+  record.exitCode = outcome.exitCode;
+  record.signal = outcome.signal;
+  if (outcome.sessionId !== undefined) record.sessionId = outcome.sessionId;
+  // The evidence directory explains itself; a missing or broken locator only loses that note.
+  await recordClassification(record.attemptDir, verdict).catch(() => undefined);
+  const locator = relative(ctx.workspace, join(record.attemptDir, 'locator.json'));
+  ctx.workLog.finish(rt.group, {
+    kind: 'FINISH',
+    time: ctx.now(),
+    task: rt.id,
+    planLoop: record.planLoop,
+    role: record.role,
+    attempt: record.id,
+    agentModel,
+    result: record.interrupted ? 'interrupted' : verdict.class,
+    locator,
+  });
+  const result = finish(ctx, record, verdict);
+  ctx.bus.emit({
+    type: 'attempt.finished',
+    task: rt.id,
+    role: record.role,
+    planLoop: record.planLoop,
+    attempt: record.id,
+    target: record.target,
+    result: verdict.class,
+    exitCode: outcome.exitCode,
+    signal: outcome.signal,
+    evidence: verdict.evidence,
+    durationMs: outcome.endedAt.getTime() - outcome.startedAt.getTime(),
+    attemptDir: record.attemptDir,
+  });
+  return result;
+}
+
+/** Marks a record finished with a verdict (in memory; the caller persists). */
+export function finish(
+  ctx: DispatchContext,
+  record: AttemptRecord,
+  verdict: Classification,
+): AttemptResult {
+  record.status = 'finished';
+  record.endedAt = ctx.now().toISOString();
+  record.result = verdict.class;
+  record.evidence = verdict.evidence;
+  if (verdict.retryAfter !== undefined) record.retryAfter = verdict.retryAfter;
+  return { record, verdict };
+}
