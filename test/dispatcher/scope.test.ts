@@ -24,6 +24,27 @@ describe('switchyard run: scope and review control (fake agents as real processe
     expect((await ws.run(['--task-group', 'nope'])).code).toBe(2);
   });
 
+  it('runs a PLAN pin over --with over the route, for every stage', async () => {
+    const ws = new Workspace();
+    const ok = { scenario: { cases: [approve], steps: [{ fillChecklist: true }] } };
+    ws.catalog({ a: ok, b: ok, c: ok }, ['a']);
+    ws.task('g/pinned', { files: ['src/p.ts'], target: 'b' });
+    ws.task('g/free', { files: ['src/f.ts'] });
+    const result = await ws.run(['--with', 'c']);
+    expect(result.code, result.stderr).toBe(0);
+    const on = (task: string) =>
+      ws
+        .events()
+        .filter((e) => e.type === 'attempt.started' && e.task === task)
+        .map((e) => `${e.role}:${e.target}`);
+    expect(on('g/pinned')).toEqual(['worker:b', 'review:b']);
+    expect(on('g/free')).toEqual(['worker:c', 'review:c']);
+    const decided = ws.events().filter((e) => e.type === 'stage.decided');
+    expect(new Set(decided.map((e) => `${e.task}:${e.source}`))).toEqual(
+      new Set(['g/pinned:pin', 'g/free:with']),
+    );
+  });
+
   it('treats a malformed review as review-control-failure: same target, retried, then archived', async () => {
     const ws = new Workspace();
     ws.catalog({
