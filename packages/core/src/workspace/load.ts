@@ -68,7 +68,7 @@ export function loadWorkspace(
   const scan = scanWorkspace(workspace);
   const resolver = new WriteSetResolver(workspace);
   const cache = options.cache ? new PlanCache(stateDir(workspace)) : undefined;
-  const tasks = scan.tasks.map((t) => loadTask(workspace, t, resolver, cache));
+  const tasks = scan.tasks.map((t) => loadTask(t, resolver, cache));
   cache?.save();
   const byId = new Map(tasks.map((t) => [t.id, t]));
   const byDir = new Map(tasks.map((t) => [t.dir, t]));
@@ -125,7 +125,6 @@ function readPlan(
 }
 
 function loadTask(
-  workspace: string,
   scanned: ScannedTask,
   resolver: WriteSetResolver,
   cache?: PlanCache,
