@@ -1,3 +1,4 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { Workspace } from './helpers.js';
 
@@ -22,6 +23,18 @@ describe('switchyard run: scope and review control (fake agents as real processe
       false,
     );
     expect((await ws.run(['--task-group', 'nope'])).code).toBe(2);
+  });
+
+  it('archives a group work log an earlier run left behind', async () => {
+    const ws = new Workspace();
+    ws.catalog({ a: { scenario: { cases: [approve], steps: [{ fillChecklist: true }] } } });
+    ws.task('g/t', { files: ['src/t.ts'] });
+    mkdirSync(ws.path('agent-task/old'));
+    writeFileSync(ws.path('agent-task/old/WORK_LOG.md'), '# Work log: old\n');
+    const result = await ws.run();
+    expect(result.code, result.stderr).toBe(0);
+    expect(ws.read('agent-task/archive/old/work_log_1.log')).toBe('# Work log: old\n');
+    expect(ws.exists('agent-task/old')).toBe(false);
   });
 
   it('runs a PLAN pin over --with over the route, for every stage', async () => {

@@ -1,9 +1,10 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { SwitchyardError } from '../errors.js';
 import { workLogPath } from '../worklog/work-log.js';
 import type { DispatchContext } from './context.js';
 import { isRunnable } from './scheduler.js';
+import { removeIfEmpty } from './stage-archive.js';
 import type { BlockedSummary, DispatchResult } from './types.js';
 
 /**
@@ -19,6 +20,9 @@ export function finalizeRun(ctx: DispatchContext, startedAt: number): DispatchRe
   const scope = ctx.options.taskGroup;
   const inScope = [...ctx.tasks.values()].filter((rt) => !scope || rt.group === scope);
   const groups = new Set(inScope.map((rt) => rt.group));
+  // A group log left behind by an earlier run whose tasks are all archived is due as well.
+  for (const group of groupsWithLog(ctx.workspace))
+    if (!scope || group === scope) groups.add(group);
   for (const group of groups) {
     const tasks = [...ctx.tasks.values()].filter((rt) => rt.group === group);
     if (!tasks.every((rt) => rt.state.phase === 'done')) continue;
@@ -26,6 +30,7 @@ export function finalizeRun(ctx: DispatchContext, startedAt: number): DispatchRe
     try {
       const path = ctx.workLog.archive(group);
       if (path) ctx.bus.emit({ type: 'worklog.archived', group, path });
+      removeIfEmpty(join(ctx.workspace, 'agent-task', group));
     } catch (error) {
       failures.push(SwitchyardError.is(error) ? error.message : String(error));
     }
@@ -71,7 +76,16 @@ function reasonOf(ctx: DispatchContext, id: string, seen = new Set<string>()): s
   return `unfinished in phase ${rt.state.phase}`;
 }
 
-/** Where the run's evidence lives, for the summary. */
-export function evidencePaths(ctx: DispatchContext): { archive: string; state: string } {
-  return { archive: join(ctx.workspace, 'agent-task', 'archive'), state: ctx.stateDir };
+/** Groups under agent-task/ that have a WORK_LOG.md. */
+function groupsWithLog(workspace: string): string[] {
+  let entries: string[];
+  try {
+    entries = readdirSync(join(workspace, 'agent-task'));
+  } catch {
+    return [];
+  }
+  return entries.filter(
+    (group) =>
+      !group.startsWith('.') && group !== 'archive' && existsSync(workLogPath(workspace, group)),
+  );
 }

@@ -70,11 +70,7 @@ export function archiveGroupLogIfDone(ctx: DispatchContext, group: string): void
   try {
     const path = ctx.workLog.archive(group);
     if (path) ctx.bus.emit({ type: 'worklog.archived', group, path });
-    try {
-      rmdirSync(join(ctx.workspace, 'agent-task', group));
-    } catch {
-      // not empty (the user keeps other files there): leave it
-    }
+    removeIfEmpty(join(ctx.workspace, 'agent-task', group));
   } catch (error) {
     // Retried when the run ends; still failing then, it keeps the run from exiting 0.
     const message = SwitchyardError.is(error) ? error.message : String(error);
@@ -96,4 +92,13 @@ function completeLogText(ctx: DispatchContext, rt: TaskRuntime): string {
     `catalog revision: ${ctx.catalogFacts.revision} (${ctx.catalogFacts.source})`,
     '',
   ].join('\n');
+}
+
+/** Removes a group folder left empty by the archive (one the user keeps files in stays). */
+export function removeIfEmpty(dir: string): void {
+  try {
+    rmdirSync(dir);
+  } catch {
+    // not empty, or already gone
+  }
 }
