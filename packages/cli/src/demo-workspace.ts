@@ -6,6 +6,7 @@ import {
   readdirSync,
   readFileSync,
   realpathSync,
+  renameSync,
   writeFileSync,
 } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -49,6 +50,15 @@ export async function createDemoWorkspace(dir?: string): Promise<DemoWorkspace> 
   const ws = realpathSync(target);
   const demo = assetPath('demo');
   cpSync(join(demo, 'backlog'), ws, { recursive: true });
+  // The plans ship as PLAN.md.txt so repository formatters leave their front matter alone.
+  for (const entry of readdirSync(join(ws, 'agent-task'), { recursive: true, encoding: 'utf8' })) {
+    if (entry.endsWith('.md.txt')) {
+      renameSync(
+        join(ws, 'agent-task', entry),
+        join(ws, 'agent-task', entry.slice(0, -'.txt'.length)),
+      );
+    }
+  }
   const scenarios = join(ws, '.switchyard-demo');
   mkdirSync(scenarios, { recursive: true });
   for (const name of ['worker-swift.json', 'worker-steady.json', 'reviewer.json']) {
