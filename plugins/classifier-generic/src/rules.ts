@@ -67,9 +67,19 @@ export const PROVIDER_RULES: readonly FaultRule[] = [
     name: 'server-error',
     class: 'provider-connection',
     confidence: 'likely',
-    pattern: /\b50[0-4]\b|internal server error|\bINTERNAL\b|server_error|high demand|api_error/i,
+    pattern: /\b50[0-4]\b|internal server error|server_error|high demand|api_error/i,
+  },
+  {
+    // gRPC status names are upper case; case-insensitively they match `node:internal/...`.
+    name: 'server-error-status',
+    class: 'provider-connection',
+    confidence: 'likely',
+    pattern: /\bINTERNAL\b/,
   },
 ];
+
+/** A JavaScript stack frame (`    at fn (file:12:34)`): its numbers are never HTTP statuses. */
+const STACK_FRAME = /^\s*at\s.*:\d+(?::\d+)?\)?\s*$/;
 
 /** The first rule (in priority order) matching any line, with the newest matching line. */
 export function matchRules(
@@ -79,7 +89,7 @@ export function matchRules(
   for (const rule of rules) {
     for (let i = lines.length - 1; i >= 0; i--) {
       const line = lines[i]!;
-      if (rule.pattern.test(line)) return { rule, line };
+      if (!STACK_FRAME.test(line) && rule.pattern.test(line)) return { rule, line };
     }
   }
   return undefined;
