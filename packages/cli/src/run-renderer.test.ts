@@ -33,6 +33,21 @@ describe('run renderer', () => {
         evidence: ['API Error: 429'],
       }),
     ).toBe('failover   g/t worker: a -> b (provider-quota: API Error: 429)');
+    // a JSON terminal event is shown by its message, not as the raw object
+    expect(
+      line({
+        ...base,
+        type: 'target.failover',
+        task: 'g/t',
+        stage: 'worker',
+        from: 'a',
+        to: 'b',
+        class: 'provider-quota',
+        evidence: [
+          '{"type":"result","is_error":true,"usage":{"input_tokens":0},"result":"API Error: 429 rate limited"}',
+        ],
+      }),
+    ).toBe('failover   g/t worker: a -> b (provider-quota: API Error: 429 rate limited)');
     expect(
       line({
         ...base,

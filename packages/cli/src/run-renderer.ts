@@ -16,7 +16,26 @@ const clock = (ms: number) => {
   return hh > 0 ? `${hh}:${mm}:${ss}` : `${mm}:${ss}`;
 };
 
-const first = (lines: readonly string[]) => (lines[0] ? `: ${lines[0].slice(0, 160)}` : '');
+const first = (lines: readonly string[]) =>
+  lines[0] ? `: ${readable(lines[0]).replace(/\s+/g, ' ').slice(0, 160)}` : '';
+
+/** For a JSON event line, its message (`result`, `message`, `error.message`…) instead of the raw object. */
+function readable(line: string): string {
+  if (!line.trimStart().startsWith('{')) return line;
+  try {
+    const event = JSON.parse(line) as Record<string, unknown>;
+    const error = event.error as Record<string, unknown> | string | undefined;
+    const candidates = [
+      event.result,
+      event.message,
+      typeof error === 'object' ? error?.message : error,
+    ];
+    const message = candidates.find((value) => typeof value === 'string' && value.trim() !== '');
+    return typeof message === 'string' ? message : line;
+  } catch {
+    return line;
+  }
+}
 
 /** The line for one event, or undefined when the event is not worth a line of its own. */
 export function formatEvent(event: RunEvent): string | undefined {
