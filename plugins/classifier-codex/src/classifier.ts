@@ -4,6 +4,7 @@ import {
   type ClassifierOptions,
   createAgentClassifier,
   eventText,
+  finalEventSuccess,
 } from '@switchyard/classifier-generic';
 import type { ClassifierPlugin } from '@switchyard/core';
 
@@ -15,10 +16,7 @@ const spec: AgentClassifierSpec = {
   agents: ['codex'],
   // {"type":"error","message":"Reconnecting... 1/1 (...)"} and, in text mode, "ERROR: Reconnecting..."
   retryLine: RECONNECT,
-  success(evidence) {
-    if (evidence.outputFormat === 'text') return undefined;
-    return evidence.lastEvent?.type === 'turn.completed' ? evidence.stdoutTail.at(-1) : undefined;
-  },
+  success: finalEventSuccess((last) => last.type === 'turn.completed'),
   candidates(evidence, stderrLines): Candidate[] {
     const out: Candidate[] = [];
     // `turn.failed` and `error` events; "Reconnecting..." events only announce a retry.

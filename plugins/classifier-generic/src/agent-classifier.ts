@@ -6,7 +6,7 @@ import {
 } from '@switchyard/core';
 import { type ClassifierOptions, parseClassifierOptions } from './options.js';
 import { type FaultRule, PROVIDER_RULES } from './rules.js';
-import { terminationVerdict, verdictFromLines } from './verdict.js';
+import { eventText, terminationVerdict, verdictFromLines } from './verdict.js';
 
 /** A terminal line to match (`match`, may be derived) and the exact line it came from. */
 export interface Candidate {
@@ -27,6 +27,39 @@ export interface AgentClassifierSpec {
   retryLine: RegExp;
   /** Agent-specific rules, checked before the shared provider rules. */
   rules?: readonly FaultRule[];
+}
+
+/**
+ * `success` for CLIs that end a clean JSON run with a final event saying so: quotes the last
+ * stdout line when `isClean(lastEvent)`. Text mode has nothing terminal to quote.
+ */
+export function finalEventSuccess(
+  isClean: (event: Record<string, unknown>) => boolean,
+): AgentClassifierSpec['success'] {
+  return (evidence) => {
+    if (evidence.outputFormat === 'text') return undefined;
+    const last = evidence.lastEvent;
+    return last !== undefined && isClean(last) ? evidence.stdoutTail.at(-1) : undefined;
+  };
+}
+
+/**
+ * `candidates` for CLIs that report errors in terminal JSON events and, on a failed exit, on
+ * stderr: every terminal event, then the stderr tail minus `notice` lines (startup chatter).
+ */
+export function eventAndStderrCandidates(notice: RegExp): AgentClassifierSpec['candidates'] {
+  return (evidence, stderrLines) => {
+    const out: Candidate[] = evidence.terminalEvents.map((e) => ({
+      match: eventText(e.event),
+      line: e.raw,
+    }));
+    if (evidence.exitCode !== 0) {
+      for (const line of evidence.stderrTail.slice(-stderrLines)) {
+        if (!notice.test(line)) out.push({ match: line, line });
+      }
+    }
+    return out;
+  };
 }
 
 /** Stack frames and blank lines are never evidence. */
