@@ -15,7 +15,9 @@ function capture(isTTY: boolean) {
     },
   }) as unknown as NodeJS.WriteStream;
   (out as { isTTY?: boolean }).isTTY = isTTY;
-  return { out, text: () => chunks.join('') };
+  // Colour codes depend on the environment (picocolors colours under CI=true); cursor control
+  // sequences such as `\x1b[2K` are what these tests check, so only colours are stripped.
+  return { out, text: () => chunks.join('').replace(/\x1b\[[0-9;]*m/g, '') };
 }
 
 describe('run renderer', () => {
