@@ -1,0 +1,33 @@
+#!/usr/bin/env node
+// Runs the benchmarks, one after another, each printing its figures and its ratio against a
+// baseline measured in the same run. Run from the repo root after `pnpm build`:
+//   npx -y pnpm@10.34.9 --filter @switchyard/e2e bench            (all of them)
+//   npx -y pnpm@10.34.9 --filter @switchyard/e2e bench dry-run    (only the named ones)
+// Names: catalog-windows, dry-run, classify, runner-overhead, dispatch. The goals each one
+// checks are in the comment at the top of its file; none of them fails a build.
+import { spawnSync } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const ALL = ['catalog-windows', 'dry-run', 'classify', 'runner-overhead', 'dispatch'];
+const wanted = process.argv.slice(2);
+const unknown = wanted.filter((name) => !ALL.includes(name));
+if (unknown.length > 0) {
+  console.error(`unknown benchmark(s): ${unknown.join(', ')}; known: ${ALL.join(', ')}`);
+  process.exit(2);
+}
+let failed = 0;
+for (const name of wanted.length > 0 ? wanted : ALL) {
+  console.log(`\n=== ${name} ===`);
+  // From the repo root, as every benchmark expects; Node is the pinned one running this script.
+  const run = spawnSync(process.execPath, [join(here, `${name}.mjs`)], {
+    cwd: join(here, '..', '..'),
+    stdio: 'inherit',
+  });
+  if (run.status !== 0) {
+    failed += 1;
+    console.error(`${name} exited with ${run.status ?? run.signal}`);
+  }
+}
+process.exit(failed === 0 ? 0 : 1);
