@@ -5,13 +5,13 @@ import type { ParsedReview } from '../review/parse-review.js';
 import type { AttemptRecord } from '../state/state-schema.js';
 import { reviewFileName } from '../workspace/paths.js';
 import { applyFailure, blockTask } from './apply-failure.js';
-import { attemptDirOf, newAttemptId } from './attempt-spec.js';
+import { newAttemptId } from './attempt-spec.js';
 import { type DispatchContext, persist, type TaskRuntime } from './context.js';
 import { ensureDecision } from './ensure-decision.js';
 import { advancePlanLoop } from './plan-loop.js';
-import { currentPlan, failoverFacts, failoverSession, promptContext } from './prompt-facts.js';
+import { failoverFacts, failoverSession, promptContext } from './prompt-facts.js';
 import { judgeReviewFiles, reviewFiles } from './review-judge.js';
-import { runAttempt } from './run-attempt.js';
+import { runStageAttempt } from './stage-attempt.js';
 
 /** Default cap on plan loops when the PLAN sets no `max_plan_loops`. */
 export const DEFAULT_MAX_PLAN_LOOPS = 5;
@@ -37,14 +37,12 @@ export async function runReviewStage(ctx: DispatchContext, rt: TaskRuntime): Pro
     },
     failover: failoverFacts(rt),
   });
-  const { record, verdict } = await runAttempt(ctx, rt, {
+  const { record, verdict } = await runStageAttempt(ctx, rt, {
     attemptId,
-    attemptDir: attemptDirOf(ctx, attemptId),
     role: 'review',
     targetId: decision.target,
     target,
     prompt,
-    plan: currentPlan(rt),
     resumeSession: failoverSession(ctx, rt, target),
     extraEnv: { SWITCHYARD_REVIEW_FILE: reviewFile, SWITCHYARD_NEXT_PLAN: nextPlanFile },
   });

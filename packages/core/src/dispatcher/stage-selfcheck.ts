@@ -6,11 +6,11 @@ import type { AttemptRecord } from '../state/state-schema.js';
 import { readChecklist } from '../task/checklist.js';
 import type { ChecklistItem } from '../task/types.js';
 import { applyFailure, blockTask } from './apply-failure.js';
-import { attemptDirOf, newAttemptId } from './attempt-spec.js';
+import { newAttemptId } from './attempt-spec.js';
 import { type DispatchContext, persist, type TaskRuntime } from './context.js';
 import { ensureDecision } from './ensure-decision.js';
 import { currentPlan, promptContext } from './prompt-facts.js';
-import { runAttempt } from './run-attempt.js';
+import { runStageAttempt } from './stage-attempt.js';
 
 /** The checklist of the task's current plan, read fresh (the worker ticks it). */
 export function currentChecklist(rt: TaskRuntime): ChecklistItem[] {
@@ -65,14 +65,12 @@ export async function runSelfcheckStage(ctx: DispatchContext, rt: TaskRuntime): 
     context: promptContext(ctx, rt, 'selfcheck', attemptId),
     openItems: open,
   });
-  const { record, verdict } = await runAttempt(ctx, rt, {
+  const { record, verdict } = await runStageAttempt(ctx, rt, {
     attemptId,
-    attemptDir: attemptDirOf(ctx, attemptId),
     role: 'selfcheck',
     targetId: decision.target,
     target,
     prompt,
-    plan: currentPlan(rt),
     resumeSession: session,
   });
   afterSelfcheck(ctx, rt, record, verdict);

@@ -2,11 +2,11 @@ import type { Classification } from '../plugins/types.js';
 import { buildPrompt } from '../prompts/build-prompt.js';
 import type { AttemptRecord } from '../state/state-schema.js';
 import { applyFailure } from './apply-failure.js';
-import { attemptDirOf, newAttemptId } from './attempt-spec.js';
+import { newAttemptId } from './attempt-spec.js';
 import { type DispatchContext, persist, type TaskRuntime } from './context.js';
 import { ensureDecision } from './ensure-decision.js';
-import { currentPlan, failoverFacts, failoverSession, promptContext } from './prompt-facts.js';
-import { runAttempt } from './run-attempt.js';
+import { failoverFacts, failoverSession, promptContext } from './prompt-facts.js';
+import { runStageAttempt } from './stage-attempt.js';
 
 /** Runs one worker attempt of a task and moves the task on. */
 export async function runWorkerStage(ctx: DispatchContext, rt: TaskRuntime): Promise<void> {
@@ -20,14 +20,12 @@ export async function runWorkerStage(ctx: DispatchContext, rt: TaskRuntime): Pro
     failover: failoverFacts(rt),
     correction: rt.state.correction,
   });
-  const { record, verdict } = await runAttempt(ctx, rt, {
+  const { record, verdict } = await runStageAttempt(ctx, rt, {
     attemptId,
-    attemptDir: attemptDirOf(ctx, attemptId),
     role: 'worker',
     targetId: decision.target,
     target,
     prompt,
-    plan: currentPlan(rt),
     resumeSession: failoverSession(ctx, rt, target),
   });
   afterWorker(ctx, rt, record, verdict);
