@@ -1,18 +1,10 @@
+import { TEMPLATE_PLACEHOLDERS, type TemplatePlaceholder } from '../catalog/constants.js';
 import { SwitchyardError } from '../errors.js';
 
-/** Placeholders a catalog argv template may use. */
-export const TEMPLATE_KEYS = [
-  'agent',
-  'model',
-  'target_id',
-  'workspace',
-  'attempt_dir',
-  'session_id',
-  'resume_session',
-  'prompt',
-] as const;
+/** Placeholders a catalog argv template may use (the catalog's list, under this module's name). */
+export const TEMPLATE_KEYS = TEMPLATE_PLACEHOLDERS;
 
-export type TemplateKey = (typeof TEMPLATE_KEYS)[number];
+export type TemplateKey = TemplatePlaceholder;
 export type TemplateValues = Partial<Record<TemplateKey, string>>;
 
 const PLACEHOLDER = /\{([a-z_]+)\}/g;
