@@ -1,14 +1,9 @@
 import { type Command, InvalidArgumentError } from 'commander';
+// type-only: live-run.js itself is loaded lazily, only for a live run
+import type { LiveRunOptions } from '../live-run.js';
 
 /** Every option of `switchyard run`, after parsing. */
-export interface RunOptions {
-  workspace?: string;
-  executionCatalog?: string;
-  taskGroup?: string;
-  maxParallel?: number;
-  retryBlocked?: boolean;
-  with?: string;
-  json?: boolean;
+export interface RunOptions extends LiveRunOptions {
   dryRun?: boolean;
   validatePlan?: string;
 }
