@@ -1,6 +1,12 @@
-import { isMap, isScalar, isSeq, LineCounter, parseDocument } from 'yaml';
+import { isMap, isScalar, LineCounter, parseDocument } from 'yaml';
 import { ROUTE_IDS } from '../catalog/constants.js';
 import type { Problem } from '../errors.js';
+import {
+  type FrontMatterPair,
+  pairOfYamlNode,
+  readSimpleFrontMatter,
+  yamlFileLine,
+} from './front-matter-pairs.js';
 import type { PlanFrontMatter } from './types.js';
 
 /** The front matter keys a PLAN may use; any other key is an error (a typo must not drop a dependency). */
@@ -69,51 +75,26 @@ export function parseFrontMatter(
       );
     return { frontMatter, problems };
   }
-  const counter = new LineCounter();
-  const doc = parseDocument(yaml, { lineCounter: counter, uniqueKeys: true });
-  // +1: the YAML starts on line 2 of the file, after the opening `---`.
-  const lineOf = (node: unknown) => {
-    const range = (node as { range?: [number, number, number] } | null)?.range;
-    return range ? counter.linePos(range[0]).line + 1 : undefined;
-  };
-  for (const e of doc.errors)
-    err(`front matter: ${e.message.split('\n')[0]}`, (e.linePos?.[0]?.line ?? 0) + 1);
-  if (doc.errors.length > 0) return { frontMatter, problems };
-  const root = doc.contents;
-  if (root === null || (isScalar(root) && (root.value === null || root.value === ''))) {
-    if (required)
-      err(
-        'front matter is empty; `route` is required',
-        2,
-        'add `route: local-G01` (or another route id)',
-      );
-    return { frontMatter, problems };
-  }
-  if (!isMap(root)) {
-    err('front matter must be a YAML mapping', lineOf(root));
-    return { frontMatter, problems };
-  }
-  for (const pair of root.items) {
-    const key = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
-    const line = lineOf(pair.key);
-    const value = pair.value;
+  const pairs = readSimpleFrontMatter(yaml) ?? readYamlPairs(yaml, err, required);
+  if (!pairs) return { frontMatter, problems };
+  for (const { key, line, value } of pairs) {
+    const scalar = value?.kind === 'scalar' ? value.value : undefined;
     switch (key) {
       case 'route': {
         frontMatter.lines.route = line;
-        const v = isScalar(value) ? value.value : undefined;
-        if (typeof v !== 'string' || !ROUTES.has(v))
+        if (typeof scalar !== 'string' || !ROUTES.has(scalar))
           err(
-            `route ${JSON.stringify(v ?? null)} is not a route id`,
+            `route ${JSON.stringify(scalar ?? null)} is not a route id`,
             line,
             `use one of local-G01…local-G10, cloud-G01…cloud-G10`,
           );
-        else frontMatter.route = v;
+        else frontMatter.route = scalar;
         break;
       }
       case 'depends_on': {
         frontMatter.lines.depends_on = line;
-        if (value === null || (isScalar(value) && value.value === null)) break;
-        if (!isSeq(value)) {
+        if (value === null || (value.kind === 'scalar' && value.value === null)) break;
+        if (value.kind !== 'seq') {
           err(
             'depends_on must be a list',
             line,
@@ -122,27 +103,25 @@ export function parseFrontMatter(
           break;
         }
         for (const item of value.items) {
-          const v = isScalar(item) ? item.value : undefined;
+          const v = item.value;
           if (typeof v !== 'string' || v.trim() === '')
-            err('depends_on entries must be non-empty strings', lineOf(item) ?? line);
-          else frontMatter.dependsOn.push({ raw: v.trim(), line: lineOf(item) ?? line });
+            err('depends_on entries must be non-empty strings', item.line ?? line);
+          else frontMatter.dependsOn.push({ raw: v.trim(), line: item.line ?? line });
         }
         break;
       }
       case 'target': {
         frontMatter.lines.target = line;
-        const v = isScalar(value) ? value.value : undefined;
-        if (typeof v !== 'string' || v.trim() === '')
+        if (typeof scalar !== 'string' || scalar.trim() === '')
           err('target must be a catalog target id (string)', line);
-        else frontMatter.target = v.trim();
+        else frontMatter.target = scalar.trim();
         break;
       }
       case 'max_plan_loops': {
         frontMatter.lines.max_plan_loops = line;
-        const v = isScalar(value) ? value.value : undefined;
-        if (typeof v !== 'number' || !Number.isInteger(v) || v < 1)
+        if (typeof scalar !== 'number' || !Number.isInteger(scalar) || scalar < 1)
           err('max_plan_loops must be a positive integer', line, 'e.g. `max_plan_loops: 3`');
-        else frontMatter.maxPlanLoops = v;
+        else frontMatter.maxPlanLoops = scalar;
         break;
       }
       default:
@@ -156,4 +135,36 @@ export function parseFrontMatter(
   if (required && frontMatter.route === undefined && frontMatter.lines.route === undefined)
     err('front matter has no `route`', 1, 'add `route: local-G01` (or another route id)');
   return { frontMatter, problems };
+}
+
+/**
+ * Parses front matter with the full YAML parser: its pairs, or undefined after reporting
+ * syntax errors (with their lines), an empty document or a root that is not a mapping.
+ */
+export function readYamlPairs(
+  yaml: string,
+  err: (message: string, line: number | undefined, hint?: string) => void,
+  required: boolean,
+): FrontMatterPair[] | undefined {
+  const counter = new LineCounter();
+  const doc = parseDocument(yaml, { lineCounter: counter, uniqueKeys: true });
+  const lineOf = (node: unknown) => yamlFileLine(counter, node);
+  for (const e of doc.errors)
+    err(`front matter: ${e.message.split('\n')[0]}`, (e.linePos?.[0]?.line ?? 0) + 1);
+  if (doc.errors.length > 0) return undefined;
+  const root = doc.contents;
+  if (root === null || (isScalar(root) && (root.value === null || root.value === ''))) {
+    if (required)
+      err(
+        'front matter is empty; `route` is required',
+        2,
+        'add `route: local-G01` (or another route id)',
+      );
+    return undefined;
+  }
+  if (!isMap(root)) {
+    err('front matter must be a YAML mapping', lineOf(root));
+    return undefined;
+  }
+  return root.items.map((pair) => pairOfYamlNode(pair, lineOf));
 }
