@@ -2,7 +2,8 @@ import { cp } from 'node:fs/promises';
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: ['src/index.ts'],
+  // plan-worker: the thread entry of the plan parse pool, loaded next to the bundle.
+  entry: { index: 'src/index.ts', 'plan-worker': 'src/workspace/plan-worker.ts' },
   format: ['esm'],
   dts: true,
   clean: true,

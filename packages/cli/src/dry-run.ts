@@ -6,7 +6,7 @@ import {
   type DryRunReport,
   type DryRunRouting,
   loadProjectConfig,
-  loadWorkspace,
+  loadWorkspaceAsync,
   openStateStore,
   type Problem,
   planDryRun,
@@ -85,13 +85,34 @@ function readDispatcherState(dir: string, problems: Problem[]) {
   return { blocked, live };
 }
 
+/** `SWITCHYARD_PARSE_WORKERS=<n>`: plan parse threads (0 = parse on the main thread). */
+function parallelFromEnv(): { workers?: number } {
+  const raw = process.env.SWITCHYARD_PARSE_WORKERS;
+  if (raw === undefined || !/^\d+$/.test(raw)) return {};
+  return { workers: Number(raw) };
+}
+
 /** Builds the dry-run report for the options (reads files only; launches nothing). */
 export async function buildDryRun(opts: RunOptions, now = new Date()): Promise<DryRunReport> {
+  const { report, cacheWritten } = await prepareDryRun(opts, now);
+  await cacheWritten;
+  return report;
+}
+
+/** The report, and the plan cache write still going on in the background. */
+async function prepareDryRun(
+  opts: RunOptions,
+  now: Date,
+): Promise<{ report: DryRunReport; cacheWritten: Promise<void> }> {
   const workspace = resolve(opts.workspace ?? process.cwd());
   if (!existsSync(workspace) || !statSync(workspace).isDirectory())
     throw new SwitchyardError('SY_USAGE', `workspace ${workspace} is not a folder`, {
       hint: 'pass --workspace <repository root holding agent-task/>',
     });
+  // Plans parse in worker threads (large workspaces) while the catalog and state are read.
+  const model = loadWorkspaceAsync(workspace, { cache: true, parallel: parallelFromEnv() });
+  // An early failure below must not leave the load's rejection unobserved.
+  model.catch(() => {});
   const early: Problem[] = [];
   let configMax: number | undefined;
   try {
@@ -108,10 +129,11 @@ export async function buildDryRun(opts: RunOptions, now = new Date()): Promise<D
     routing.problems.push(...problemsOf(error));
   }
   const dispatcher = readDispatcherState(stateDir(workspace), routing.problems);
-  return planDryRun({
+  const loaded = await model;
+  const report = planDryRun({
     blocked: dispatcher.blocked,
     liveAttempts: dispatcher.live,
-    model: loadWorkspace(workspace, { cache: true }),
+    model: loaded,
     routing,
     ...(opts.taskGroup !== undefined ? { taskGroup: opts.taskGroup } : {}),
     ...(opts.with !== undefined ? { withTarget: opts.with } : {}),
@@ -120,13 +142,15 @@ export async function buildDryRun(opts: RunOptions, now = new Date()): Promise<D
     claims,
     now,
   });
+  return { report, cacheWritten: loaded.cacheWritten };
 }
 
 /** `switchyard run --dry-run`: prints the report; exit 0 when nothing is wrong, else 2. */
 export async function dryRunCommand(opts: RunOptions): Promise<void> {
-  const report = await buildDryRun(opts);
+  const { report, cacheWritten } = await prepareDryRun(opts, new Date());
   // Compact: a 10,000-task report is ~15 MB pretty-printed; pipe through `jq` to read it.
   if (opts.json) process.stdout.write(`${JSON.stringify(report)}\n`);
   else process.stdout.write(renderDryRun(report));
   process.exitCode = report.summary.errors > 0 ? EXIT.INVALID_INPUT : EXIT.OK;
+  await cacheWritten; // written while the report was printed
 }

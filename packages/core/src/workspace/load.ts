@@ -2,7 +2,13 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Problem } from '../errors.js';
 import { buildTaskGraph, type TaskGraph } from '../graph/task-graph.js';
-import { finishPlan, hasErrors, parsePlanFile, readPlanSource } from '../task/parse-plan.js';
+import {
+  finishPlan,
+  hasErrors,
+  type PlanSource,
+  parsePlanFile,
+  readPlanSource,
+} from '../task/parse-plan.js';
 import { resolveDependency } from '../task/task-id.js';
 import type {
   ChecklistItem,
@@ -15,7 +21,15 @@ import type {
 import { WriteSetResolver } from '../task/write-set-path.js';
 import { AGENT_TASK_DIR, PLAN_FILE, planFileName, stateDir } from './paths.js';
 import { PlanCache } from './plan-cache.js';
-import { type ArchivedTask, type ScannedTask, scanWorkspace } from './scan.js';
+import type { PlanJob } from './plan-job.js';
+import { type ParallelParseOptions, PlanParsePool, parseWorkerCount } from './plan-pool.js';
+import {
+  type ArchivedTask,
+  countTaskFolders,
+  type ScannedTask,
+  scanWorkspace,
+  type WorkspaceScan,
+} from './scan.js';
 
 /** An active task with its contract read from its plans. */
 export interface LoadedTask extends ScannedTask {
@@ -68,8 +82,108 @@ export function loadWorkspace(
   const scan = scanWorkspace(workspace);
   const resolver = new WriteSetResolver(workspace);
   const cache = options.cache ? new PlanCache(stateDir(workspace)) : undefined;
-  const tasks = scan.tasks.map((t) => loadTask(t, resolver, cache));
+  const tasks = scan.tasks.map((t) =>
+    assembleTask(
+      t,
+      planJobsOf(t).map((job) => readPlan(job, resolver, cache)),
+    ),
+  );
   cache?.save();
+  return finishModel(workspace, scan, resolver, tasks);
+}
+
+/** Options of {@link loadWorkspaceAsync}. */
+export interface LoadWorkspaceAsyncOptions extends LoadWorkspaceOptions {
+  /** Worker threads for parsing many plans (by default when there are 500 or more to parse). */
+  parallel?: ParallelParseOptions;
+}
+
+/** A model from {@link loadWorkspaceAsync}. */
+export interface LoadedWorkspaceModel extends WorkspaceModel {
+  /**
+   * Settles when the plan cache is written (it is written in the background so the caller
+   * can go on; it never rejects: the cache is optional). Await it before exiting.
+   */
+  cacheWritten: Promise<void>;
+}
+
+/**
+ * {@link loadWorkspace} for large workspaces: plans that are not cached are parsed in
+ * worker threads. The model is the same as `loadWorkspace` gives (results are merged in
+ * scan order); small workspaces are read on the calling thread.
+ */
+export async function loadWorkspaceAsync(
+  workspace: string,
+  options: LoadWorkspaceAsyncOptions = {},
+): Promise<LoadedWorkspaceModel> {
+  const cache = options.cache ? new PlanCache(stateDir(workspace)) : undefined;
+  // Nothing cached and many tasks: start the threads now, so they boot during the scan.
+  let pool =
+    !cache || cache.empty ? startPool(countTaskFolders(workspace), options.parallel) : undefined;
+  try {
+    const scan = scanWorkspace(workspace);
+    const resolver = new WriteSetResolver(workspace);
+    const jobsByTask = scan.tasks.map(planJobsOf);
+    const jobs = jobsByTask.flat();
+    const plans: (ParsedPlan | undefined)[] = new Array(jobs.length);
+    const misses: number[] = [];
+    const lookUp = cache && !cache.empty; // with no entries, skip the stat calls
+    for (let i = 0; i < jobs.length; i++) {
+      const job = jobs[i] as PlanJob;
+      const key = lookUp ? PlanCache.keyOf(job.path) : undefined;
+      const hit = key === undefined ? undefined : cache?.get(job.file, key);
+      if (hit) plans[i] = finishPlan(hit, resolver);
+      else misses.push(i);
+    }
+    pool ??= startPool(misses.length, options.parallel);
+    if (pool && misses.length > 0)
+      await pool.parse(
+        misses.map((i) => jobs[i] as PlanJob),
+        (k, { key, json }) => {
+          if (json === undefined) return; // unreadable: readPlan below reports it
+          const i = misses[k] as number;
+          const source = JSON.parse(json) as PlanSource;
+          plans[i] = finishPlan(source, resolver);
+          if (cache && key !== undefined) cache.set((jobs[i] as PlanJob).file, key, source, json);
+        },
+      );
+    let at = 0;
+    const tasks = scan.tasks.map((t, n) =>
+      assembleTask(
+        t,
+        (jobsByTask[n] as PlanJob[]).map((job) => plans[at++] ?? readPlan(job, resolver, cache)),
+      ),
+    );
+    const cacheWritten = cache ? cache.saveAsync() : Promise.resolve();
+    return { ...finishModel(workspace, scan, resolver, tasks), cacheWritten };
+  } finally {
+    await pool?.close();
+  }
+}
+
+function startPool(plans: number, options?: ParallelParseOptions): PlanParsePool | undefined {
+  const workers = parseWorkerCount(plans, options);
+  return workers > 0 ? new PlanParsePool(workers) : undefined;
+}
+
+/** The plan files of a task, in loop order. */
+function planJobsOf(scanned: ScannedTask): PlanJob[] {
+  // Workspace-relative names built from the scanned names (path.relative per plan is slow).
+  const taskRel = `${AGENT_TASK_DIR}/${scanned.group}/${scanned.name}`;
+  return scanned.planLoops.map((loop) => ({
+    path: join(scanned.dir, planFileName(loop)),
+    file: `${taskRel}/${planFileName(loop)}`,
+    followUp: loop > 1,
+  }));
+}
+
+/** Attaches scan and graph problems to their tasks and builds the model. */
+function finishModel(
+  workspace: string,
+  scan: WorkspaceScan,
+  resolver: WriteSetResolver,
+  tasks: LoadedTask[],
+): WorkspaceModel {
   const byId = new Map(tasks.map((t) => [t.id, t]));
   const byDir = new Map(tasks.map((t) => [t.dir, t]));
   for (const problem of scan.problems) {
@@ -101,13 +215,8 @@ export function loadWorkspace(
   };
 }
 
-function readPlan(
-  path: string,
-  file: string,
-  followUp: boolean,
-  resolver: WriteSetResolver,
-  cache?: PlanCache,
-): ParsedPlan {
+function readPlan(job: PlanJob, resolver: WriteSetResolver, cache?: PlanCache): ParsedPlan {
+  const { path, file, followUp } = job;
   const key = cache ? PlanCache.keyOf(path) : undefined;
   if (!cache || key === undefined) return parsePlanFile(path, { file, resolver, followUp });
   let source = cache.get(file, key);
@@ -124,14 +233,9 @@ function readPlan(
   return finishPlan(source, resolver);
 }
 
-function loadTask(
-  scanned: ScannedTask,
-  resolver: WriteSetResolver,
-  cache?: PlanCache,
-): LoadedTask {
-  // Workspace-relative names built from the scanned names (path.relative per plan is slow).
-  const taskRel = `${AGENT_TASK_DIR}/${scanned.group}/${scanned.name}`;
-  const planFile = `${taskRel}/${PLAN_FILE}`;
+/** Builds a task from its parsed plans (one per plan loop, in loop order). */
+function assembleTask(scanned: ScannedTask, plans: ParsedPlan[]): LoadedTask {
+  const planFile = `${AGENT_TASK_DIR}/${scanned.group}/${scanned.name}/${PLAN_FILE}`;
   const task: LoadedTask = {
     ...scanned,
     planFile,
@@ -143,9 +247,9 @@ function loadTask(
     valid: true,
   };
   const paths = new Set<string>();
-  for (const loop of scanned.planLoops) {
-    const file = `${taskRel}/${planFileName(loop)}`;
-    const plan = readPlan(join(scanned.dir, planFileName(loop)), file, loop > 1, resolver, cache);
+  scanned.planLoops.forEach((loop, n) => {
+    const plan = plans[n] as ParsedPlan;
+    const { file } = plan;
     task.problems.push(...plan.problems);
     const fm = plan.frontMatter;
     if (loop === 1) {
@@ -186,7 +290,7 @@ function loadTask(
       task.checklist = plan.checklist;
       if (plan.definitionOfDone) task.definitionOfDone = plan.definitionOfDone;
     }
-  }
+  });
   if (task.planLoops.length === 0) task.valid = false;
   if (hasErrors(task.problems)) task.valid = false;
   return task;

@@ -1,7 +1,9 @@
-import { mkdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import type { PlanSource } from '../task/parse-plan.js';
+import { fileIdentity } from './file-identity.js';
 
 /** Bumped whenever parsing changes, so old cache entries are never used. */
 export const PLAN_CACHE_VERSION = 2;
@@ -21,6 +23,8 @@ export class PlanCache {
   readonly #path: string;
   readonly #old: CacheFile['entries'];
   readonly #next: CacheFile['entries'] = {};
+  // JSON text of new entries parsed elsewhere (worker threads): written as is, not re-encoded.
+  readonly #json = new Map<string, string>();
   #dirty = false;
 
   constructor(stateDir: string) {
@@ -37,12 +41,13 @@ export class PlanCache {
 
   /** The identity of a file now, or undefined when it cannot be stat'ed. */
   static keyOf(path: string): string | undefined {
-    try {
-      const s = statSync(path, { bigint: true });
-      return `${s.size}:${s.mtimeNs}:${s.ctimeNs}:${s.ino}`;
-    } catch {
-      return undefined;
-    }
+    return fileIdentity(path);
+  }
+
+  /** True when the cache file held no usable entry (every plan must be parsed). */
+  get empty(): boolean {
+    for (const _ in this.#old) return false;
+    return true;
   }
 
   /** The cached parse of `file` when its identity is still `key`. */
@@ -53,24 +58,53 @@ export class PlanCache {
     return hit.plan;
   }
 
-  set(file: string, key: string, plan: PlanSource): void {
+  /** Stores the parse of `file` at identity `key`; `json` is `plan` already encoded, if known. */
+  set(file: string, key: string, plan: PlanSource, json?: string): void {
     this.#next[file] = { key, plan };
+    if (json !== undefined) this.#json.set(file, json);
+    else this.#json.delete(file);
     this.#dirty = true;
   }
 
   /** Writes the entries used by this load (dropping files that are gone) when anything changed. */
   save(): void {
-    if (!this.#dirty && Object.keys(this.#next).length === Object.keys(this.#old).length) return;
+    if (!this.#changed()) return;
     try {
       mkdirSync(dirname(this.#path), { recursive: true });
       // No fsync: a cache lost in a crash is rebuilt, and a torn one is ignored on load.
-      writeFileAtomic.sync(
-        this.#path,
-        JSON.stringify({ version: PLAN_CACHE_VERSION, entries: this.#next }),
-        { fsync: false },
-      );
+      writeFileAtomic.sync(this.#path, this.#encode(), { fsync: false });
     } catch {
       // read-only workspace: run without a cache
     }
+  }
+
+  /**
+   * {@link save}, with the file written off this thread (libuv's pool), so a caller can
+   * print its results meanwhile. Same atomic write (temporary file, rename; the temporary
+   * file is removed if the process exits first); never rejects.
+   */
+  async saveAsync(): Promise<void> {
+    if (!this.#changed()) return;
+    try {
+      await mkdir(dirname(this.#path), { recursive: true });
+      await writeFileAtomic(this.#path, Buffer.from(this.#encode()), { fsync: false });
+    } catch {
+      // read-only workspace: run without a cache
+    }
+  }
+
+  #changed(): boolean {
+    return this.#dirty || Object.keys(this.#next).length !== Object.keys(this.#old).length;
+  }
+
+  // The same text as JSON.stringify({ version, entries }), reusing entries' known JSON.
+  #encode(): string {
+    const parts: string[] = [];
+    for (const file in this.#next) {
+      const entry = this.#next[file] as CacheFile['entries'][string];
+      const plan = this.#json.get(file) ?? JSON.stringify(entry.plan);
+      parts.push(`${JSON.stringify(file)}:{"key":${JSON.stringify(entry.key)},"plan":${plan}}`);
+    }
+    return `{"version":${PLAN_CACHE_VERSION},"entries":{${parts.join(',')}}}`;
   }
 }

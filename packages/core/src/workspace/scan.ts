@@ -87,6 +87,18 @@ export function scanWorkspace(workspace: string): WorkspaceScan {
   return scan;
 }
 
+/**
+ * Roughly how many task folders a workspace has (one listing per group, no per-task reads):
+ * enough to decide early whether parsing is worth spreading over threads.
+ */
+export function countTaskFolders(workspace: string): number {
+  const root = join(workspace, AGENT_TASK_DIR);
+  let count = 0;
+  for (const group of dirs(root))
+    if (!isReservedGroupName(group.name)) count += dirs(join(root, group.name)).length;
+  return count;
+}
+
 function scanTask(root: string, group: string, name: string, scan: WorkspaceScan): ScannedTask {
   const dir = join(root, group, name);
   const task: ScannedTask = {

@@ -1,0 +1,115 @@
+import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { PlanJob, PlanJobResult } from './plan-job.js';
+
+/** How plans are parsed in worker threads; see {@link PlanParsePool}. */
+export interface ParallelParseOptions {
+  /** Worker threads to use; 0 parses on the calling thread. Default: the CPUs (at most 4). */
+  workers?: number;
+  /** Fewer plans to parse than this are parsed on the calling thread. Default 500. */
+  minPlans?: number;
+}
+
+/** Plans below this count parse faster on the calling thread than a pool can start. */
+export const PARALLEL_MIN_PLANS = 500;
+
+// The worker script sits next to the bundle (dist/); from the TypeScript sources there is
+// none, and plans are parsed on the calling thread.
+const WORKER_URL = new URL('./plan-worker.js', import.meta.url);
+let workerScriptExists: boolean | undefined;
+
+/** The number of workers to use for `plans` plans (0 = parse on the calling thread). */
+export function parseWorkerCount(plans: number, options: ParallelParseOptions = {}): number {
+  if (plans < (options.minPlans ?? PARALLEL_MIN_PLANS)) return 0;
+  workerScriptExists ??= WORKER_URL.protocol === 'file:' && existsSync(fileURLToPath(WORKER_URL));
+  if (!workerScriptExists) return 0;
+  const cpus = availableParallelism();
+  const wanted = options.workers ?? (cpus >= 2 ? Math.min(cpus, 4) : 0);
+  return Math.max(0, Math.min(wanted, Math.ceil(plans / 50)));
+}
+
+type Settle = { resolve: () => void; reject: (error: unknown) => void };
+
+/**
+ * Worker threads that read and parse plans. Threads start booting when the pool is made
+ * (so that overlaps the workspace scan); {@link parse} hands out batches as threads free up
+ * and reports each result with its job index, so the outcome never depends on timing.
+ */
+export class PlanParsePool {
+  readonly #workers: Worker[] = [];
+  #failure: unknown;
+  #run?: Settle & { jobs: readonly PlanJob[]; next: number; running: number; size: number };
+  #onResult: (index: number, result: PlanJobResult) => void = () => {};
+
+  constructor(workers: number) {
+    for (let i = 0; i < workers; i++) {
+      const worker = new Worker(WORKER_URL);
+      worker.on('message', (done: { id: number; results: PlanJobResult[] }) => {
+        const run = this.#run;
+        if (!run) return;
+        run.running--;
+        try {
+          for (let k = 0; k < done.results.length; k++)
+            this.#onResult(done.id + k, done.results[k] as PlanJobResult);
+        } catch (error) {
+          this.#fail(error);
+          return;
+        }
+        this.#feed(worker);
+      });
+      worker.on('error', (error) => this.#fail(error));
+      worker.on('exit', (code) => {
+        if (code !== 0) this.#fail(new Error(`plan parse worker exited with code ${code}`));
+      });
+      this.#workers.push(worker);
+    }
+  }
+
+  /** Parses every job; `onResult` runs on this thread as batches come back. */
+  parse(
+    jobs: readonly PlanJob[],
+    onResult: (index: number, result: PlanJobResult) => void,
+  ): Promise<void> {
+    if (this.#failure !== undefined) return Promise.reject(this.#failure);
+    if (jobs.length === 0) return Promise.resolve();
+    this.#onResult = onResult;
+    // Small enough to balance the threads, large enough that messaging stays cheap.
+    const size = Math.max(25, Math.min(400, Math.ceil(jobs.length / (this.#workers.length * 6))));
+    return new Promise<void>((resolve, reject) => {
+      this.#run = { resolve, reject, jobs, next: 0, running: 0, size };
+      for (const worker of this.#workers) this.#feed(worker);
+    });
+  }
+
+  /** Stops the threads. */
+  async close(): Promise<void> {
+    const workers = this.#workers.splice(0);
+    await Promise.all(workers.map((w) => w.terminate()));
+  }
+
+  #feed(worker: Worker): void {
+    const run = this.#run;
+    if (!run) return;
+    if (run.next >= run.jobs.length) {
+      if (run.running === 0) {
+        this.#run = undefined;
+        run.resolve();
+      }
+      return;
+    }
+    const id = run.next;
+    run.next = Math.min(run.jobs.length, id + run.size);
+    run.running++;
+    worker.postMessage({ id, jobs: run.jobs.slice(id, run.next) });
+  }
+
+  #fail(error: unknown): void {
+    if (this.#workers.length === 0) return; // closed: exits are expected
+    this.#failure ??= error;
+    const run = this.#run;
+    this.#run = undefined;
+    run?.reject(error);
+  }
+}
