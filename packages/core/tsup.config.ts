@@ -3,7 +3,14 @@ import { defineConfig } from 'tsup';
 
 export default defineConfig({
   // plan-worker: the thread entry of the plan parse pool, loaded next to the bundle.
-  entry: { index: 'src/index.ts', 'plan-worker': 'src/workspace/plan-worker.ts' },
+  // Subpath entries (package.json exports) load only what a command needs; shared code is
+  // split into chunks, so every entry sees the same modules.
+  entry: {
+    index: 'src/index.ts',
+    errors: 'src/errors.ts',
+    'dry-run': 'src/dry-run-entry.ts',
+    'plan-worker': 'src/workspace/plan-worker.ts',
+  },
   format: ['esm'],
   dts: true,
   clean: true,

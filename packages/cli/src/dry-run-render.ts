@@ -1,4 +1,5 @@
-import { type DryRunReport, formatProblem } from '@switchyard/core';
+import type { DryRunReport } from '@switchyard/core';
+import { formatProblem } from '@switchyard/core/errors';
 import pc from 'picocolors';
 
 const STATUS_COLOR: Record<string, (s: string) => string> = {

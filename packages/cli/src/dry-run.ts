@@ -1,25 +1,28 @@
 import { existsSync, statSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
+import type {
+  ClaimRecord,
+  DryRunReport,
+  DryRunRouting,
+  Problem,
+  RouteId,
+  Stage,
+} from '@switchyard/core';
+// The dry-run subpath: only what this command needs is loaded (not the dispatcher, etc.).
 import {
   CATALOG_ENV,
-  type ClaimRecord,
-  type DryRunReport,
-  type DryRunRouting,
   loadProjectConfig,
   loadWorkspaceAsync,
   openStateStore,
-  type Problem,
   planDryRun,
   probeAttempt,
-  type RouteId,
   readClaims,
   resolveCatalog,
   STAGES,
-  type Stage,
   SwitchyardError,
   selectCandidates,
   stateDir,
-} from '@switchyard/core';
+} from '@switchyard/core/dry-run';
 import type { RunOptions } from './commands/run.js';
 import { renderDryRun } from './dry-run-render.js';
 import { EXIT } from './exit-codes.js';

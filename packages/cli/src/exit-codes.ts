@@ -1,4 +1,5 @@
-import { SwitchyardError, type SwitchyardErrorCode } from '@switchyard/core';
+// The errors subpath: start-up does not load the rest of core.
+import { SwitchyardError, type SwitchyardErrorCode } from '@switchyard/core/errors';
 
 /** Documented exit codes of every `switchyard` command. */
 export const EXIT = {

@@ -1,4 +1,5 @@
-import { formatProblem, type Problem, SwitchyardError } from '@switchyard/core';
+// The errors subpath: start-up does not load the rest of core.
+import { formatProblem, type Problem, SwitchyardError } from '@switchyard/core/errors';
 import pc from 'picocolors';
 
 /** Writes one JSON document (pretty) to stdout. */

@@ -1,0 +1,14 @@
+// `@switchyard/core/dry-run`: what `switchyard run --dry-run` needs, without the dispatcher,
+// review parsing, prompts or plugins, so the command loads less. Same objects as the root
+// entry (shared chunks): `SwitchyardError.is` and friends work across both.
+export { STAGES } from './catalog/constants.js';
+export { CATALOG_ENV, resolveCatalog } from './catalog/resolve.js';
+export { selectCandidates } from './catalog/select.js';
+export { type ClaimRecord, readClaims } from './claims/claim-store.js';
+export { loadProjectConfig } from './config/load.js';
+export * from './dry-run/index.js';
+export * from './errors.js';
+export { probeAttempt } from './state/attempt-probe.js';
+export { openStateStore } from './state/state-store.js';
+export { loadWorkspaceAsync } from './workspace/load.js';
+export { stateDir } from './workspace/paths.js';
