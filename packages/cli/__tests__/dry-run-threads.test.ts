@@ -66,4 +66,15 @@ describe('switchyard run --dry-run over a large workspace', { timeout: 120_000 }
     const cached = await dryRun('2');
     expect(cached).toEqual(single);
   });
+
+  it('re-parses a plan changed after it was cached', async () => {
+    await dryRun('2'); // fills the cache
+    w.write('agent-task/g4/t450/PLAN.md', '---\nroute: nowhere\n---\n');
+    const threaded = await dryRun('2');
+    expect(threaded.doc.problems).toContainEqual(
+      expect.objectContaining({ file: 'agent-task/g4/t450/PLAN.md', line: 2 }),
+    );
+    dropCache();
+    expect(threaded).toEqual(await dryRun('0'));
+  });
 });

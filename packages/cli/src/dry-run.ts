@@ -152,8 +152,11 @@ async function prepareDryRun(
 export async function dryRunCommand(opts: RunOptions): Promise<void> {
   const { report, cacheWritten } = await prepareDryRun(opts, new Date());
   // Compact: a 10,000-task report is ~15 MB pretty-printed; pipe through `jq` to read it.
-  if (opts.json) process.stdout.write(`${JSON.stringify(report)}\n`);
-  else process.stdout.write(renderDryRun(report));
+  if (opts.json) {
+    // Two writes: appending the newline to a ~10 MB document would copy it once more.
+    process.stdout.write(JSON.stringify(report));
+    process.stdout.write('\n');
+  } else process.stdout.write(renderDryRun(report));
   process.exitCode = report.summary.errors > 0 ? EXIT.INVALID_INPUT : EXIT.OK;
   await cacheWritten; // written while the report was printed
 }

@@ -1,5 +1,5 @@
 import { lstatSync, readlinkSync, realpathSync, statSync } from 'node:fs';
-import { dirname, isAbsolute, join, posix, relative, resolve, sep } from 'node:path';
+import { dirname, isAbsolute, join, posix, resolve, sep } from 'node:path';
 import picomatch from 'picomatch';
 
 /** Top-level folders a write set may never touch: git internals and the task tree itself. */
@@ -24,8 +24,12 @@ export class WriteSetResolver {
   // Tasks often list the same files (that is what claims serialize): check each path once.
   readonly #checked = new Map<string, WriteSetPathResult>();
 
+  // `<workspace real path>/`: every accepted real path starts with it.
+  readonly #prefix: string;
+
   constructor(workspace: string) {
     this.workspaceReal = realpathSync.native(workspace);
+    this.#prefix = this.workspaceReal + sep;
     this.#dirs.set('', { real: this.workspaceReal, exists: true });
   }
 
@@ -79,12 +83,16 @@ export class WriteSetResolver {
     const located = this.#locate(normalized);
     if (!located.ok) return located;
     // A literal file named like a glob (e.g. `app/[id].tsx`) is fine once it exists.
-    if (picomatch.scan(entry).isGlob && !located.existsAsFile)
+    // Without any glob character picomatch cannot see a glob: skip asking it.
+    if (GLOB_CHARS.test(entry) && picomatch.scan(entry).isGlob && !located.existsAsFile)
       return refuse(
         `"${entry}" is a glob pattern`,
         'list concrete file paths; a write set has no wildcards',
       );
-    const resolvedRel = relative(this.workspaceReal, located.real).split(sep).join('/');
+    // #locate only accepts real paths strictly inside the workspace: the relative path is
+    // the rest after "<workspace>/" (path.relative would resolve both paths again).
+    const inside = located.real.slice(this.#prefix.length);
+    const resolvedRel = sep === '/' ? inside : inside.split(sep).join('/');
     if (resolvedRel !== normalized && isForbidden(resolvedRel))
       return refuse(
         `"${entry}" resolves to ${resolvedRel}`,
@@ -134,7 +142,7 @@ export class WriteSetResolver {
         message: `"${rel}" resolves to the workspace root`,
         hint: 'list files, not the workspace',
       };
-    if (!real.startsWith(this.workspaceReal + sep))
+    if (!real.startsWith(this.#prefix))
       return {
         ok: false,
         message: `"${rel}" resolves to ${real}, outside the workspace (symlink)`,
@@ -187,6 +195,9 @@ function danglingTarget(path: string): string | undefined {
     return undefined;
   }
 }
+
+// Characters without which picomatch finds no glob (wildcards, classes, braces, extglobs, `!`).
+const GLOB_CHARS = /[*?[\]{}()!+@]/;
 
 function isForbidden(rel: string): boolean {
   const first = rel.split('/')[0]?.toLowerCase();

@@ -1,5 +1,5 @@
 export * from './load.js';
 export * from './paths.js';
 export * from './plan-cache.js';
-export { PARALLEL_MIN_PLANS, type ParallelParseOptions } from './plan-pool.js';
+export { PARALLEL_MIN_TASKS, type ParallelParseOptions } from './plan-pool.js';
 export * from './scan.js';

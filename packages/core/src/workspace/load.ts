@@ -25,11 +25,15 @@ import type { PlanJob } from './plan-job.js';
 import { type ParallelParseOptions, PlanParsePool, parseWorkerCount } from './plan-pool.js';
 import {
   type ArchivedTask,
-  countTaskFolders,
+  finishScan,
+  listTaskFolders,
+  readTaskFolder,
   type ScannedTask,
   scanWorkspace,
+  type TaskFolderContents,
   type WorkspaceScan,
 } from './scan.js';
+import type { TaskJob } from './task-job.js';
 
 /** An active task with its contract read from its plans. */
 export interface LoadedTask extends ScannedTask {
@@ -79,22 +83,27 @@ export function loadWorkspace(
   workspace: string,
   options: LoadWorkspaceOptions = {},
 ): WorkspaceModel {
-  const scan = scanWorkspace(workspace);
-  const resolver = new WriteSetResolver(workspace);
   const cache = options.cache ? new PlanCache(stateDir(workspace)) : undefined;
+  const model = loadScanned(workspace, scanWorkspace(workspace), cache);
+  cache?.save();
+  return model;
+}
+
+/** Parses the plans of a scan on this thread and builds the model (the cache is not saved). */
+function loadScanned(workspace: string, scan: WorkspaceScan, cache?: PlanCache): WorkspaceModel {
+  const resolver = new WriteSetResolver(workspace);
   const tasks = scan.tasks.map((t) =>
     assembleTask(
       t,
       planJobsOf(t).map((job) => readPlan(job, resolver, cache)),
     ),
   );
-  cache?.save();
   return finishModel(workspace, scan, resolver, tasks);
 }
 
 /** Options of {@link loadWorkspaceAsync}. */
 export interface LoadWorkspaceAsyncOptions extends LoadWorkspaceOptions {
-  /** Worker threads for parsing many plans (by default when there are 500 or more to parse). */
+  /** Worker threads for large workspaces (by default from 500 task folders). */
   parallel?: ParallelParseOptions;
 }
 
@@ -116,54 +125,58 @@ export async function loadWorkspaceAsync(
   workspace: string,
   options: LoadWorkspaceAsyncOptions = {},
 ): Promise<LoadedWorkspaceModel> {
+  const listing = listTaskFolders(workspace);
+  const workers = parseWorkerCount(listing.folders.length, options.parallel);
+  // Threads boot while this one reads the plan cache.
+  const pool = workers > 0 ? new PlanParsePool(workers) : undefined;
   const cache = options.cache ? new PlanCache(stateDir(workspace)) : undefined;
-  // Nothing cached and many tasks: start the threads now, so they boot during the scan.
-  let pool =
-    !cache || cache.empty ? startPool(countTaskFolders(workspace), options.parallel) : undefined;
+  if (!pool) {
+    const scan = finishScan(
+      listing,
+      listing.folders.map((f) => readTaskFolder(f.dir)),
+    );
+    const model = loadScanned(workspace, scan, cache);
+    return { ...model, cacheWritten: cache ? cache.saveAsync() : Promise.resolve() };
+  }
+  // Threads read the task folders, take plan identities and parse what the cache lacks;
+  // this thread merges results by folder index as they arrive.
   try {
-    const scan = scanWorkspace(workspace);
     const resolver = new WriteSetResolver(workspace);
-    const jobsByTask = scan.tasks.map(planJobsOf);
-    const jobs = jobsByTask.flat();
-    const plans: (ParsedPlan | undefined)[] = new Array(jobs.length);
-    const misses: number[] = [];
-    const lookUp = cache && !cache.empty; // with no entries, skip the stat calls
-    for (let i = 0; i < jobs.length; i++) {
-      const job = jobs[i] as PlanJob;
-      const key = lookUp ? PlanCache.keyOf(job.path) : undefined;
-      const hit = key === undefined ? undefined : cache?.get(job.file, key);
-      if (hit) plans[i] = finishPlan(hit, resolver);
-      else misses.push(i);
-    }
-    pool ??= startPool(misses.length, options.parallel);
-    if (pool && misses.length > 0)
-      await pool.parse(
-        misses.map((i) => jobs[i] as PlanJob),
-        (k, { key, json }) => {
-          if (json === undefined) return; // unreadable: readPlan below reports it
-          const i = misses[k] as number;
-          const source = JSON.parse(json) as PlanSource;
-          plans[i] = finishPlan(source, resolver);
-          if (cache && key !== undefined) cache.set((jobs[i] as PlanJob).file, key, source, json);
-        },
-      );
-    let at = 0;
-    const tasks = scan.tasks.map((t, n) =>
+    const cachedKeys = cache?.keysByFolder();
+    const jobs: TaskJob[] = listing.folders.map((f) => {
+      const rel = `${AGENT_TASK_DIR}/${f.group}/${f.name}`;
+      const cached = cachedKeys?.get(rel);
+      return cached ? { dir: f.dir, rel, cached } : { dir: f.dir, rel };
+    });
+    const contents: TaskFolderContents[] = new Array(jobs.length);
+    const plans: (ParsedPlan | undefined)[][] = new Array(jobs.length);
+    await pool.parse(jobs, (i, { planLoops, reviewLoops, plans: results }) => {
+      const { rel } = jobs[i] as TaskJob;
+      contents[i] = { planLoops, reviewLoops };
+      plans[i] = results.map(({ key, json, hit }, k) => {
+        const file = `${rel}/${planFileName(planLoops[k] as number)}`;
+        if (hit && key !== undefined) {
+          const source = cache?.get(file, key);
+          return source && finishPlan(source, resolver);
+        }
+        if (json === undefined) return undefined; // unreadable: readPlan below reports it
+        const source = JSON.parse(json) as PlanSource;
+        if (cache && key !== undefined) cache.set(file, key, source, json);
+        return finishPlan(source, resolver);
+      });
+    });
+    const scan = finishScan(listing, contents);
+    const tasks = scan.tasks.map((t, i) =>
       assembleTask(
         t,
-        (jobsByTask[n] as PlanJob[]).map((job) => plans[at++] ?? readPlan(job, resolver, cache)),
+        planJobsOf(t).map((job, k) => plans[i]?.[k] ?? readPlan(job, resolver, cache)),
       ),
     );
     const cacheWritten = cache ? cache.saveAsync() : Promise.resolve();
     return { ...finishModel(workspace, scan, resolver, tasks), cacheWritten };
   } finally {
-    await pool?.close();
+    await pool.close();
   }
-}
-
-function startPool(plans: number, options?: ParallelParseOptions): PlanParsePool | undefined {
-  const workers = parseWorkerCount(plans, options);
-  return workers > 0 ? new PlanParsePool(workers) : undefined;
 }
 
 /** The plan files of a task, in loop order. */

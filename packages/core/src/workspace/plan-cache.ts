@@ -50,6 +50,22 @@ export class PlanCache {
     return true;
   }
 
+  /** The cached identity of each plan, by task folder (`agent-task/g/t`) and file name. */
+  keysByFolder(): Map<string, Record<string, string>> {
+    const folders = new Map<string, Record<string, string>>();
+    for (const file in this.#old) {
+      const slash = file.lastIndexOf('/');
+      const folder = file.slice(0, slash);
+      let keys = folders.get(folder);
+      if (!keys) {
+        keys = {};
+        folders.set(folder, keys);
+      }
+      keys[file.slice(slash + 1)] = (this.#old[file] as CacheFile['entries'][string]).key;
+    }
+    return folders;
+  }
+
   /** The cached parse of `file` when its identity is still `key`. */
   get(file: string, key: string): PlanSource | undefined {
     const hit = this.#old[file];

@@ -2,57 +2,57 @@ import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { PlanJob, PlanJobResult } from './plan-job.js';
+import type { TaskJob, TaskJobResult } from './task-job.js';
 
 /** How plans are parsed in worker threads; see {@link PlanParsePool}. */
 export interface ParallelParseOptions {
   /** Worker threads to use; 0 parses on the calling thread. Default: the CPUs (at most 4). */
   workers?: number;
-  /** Fewer plans to parse than this are parsed on the calling thread. Default 500. */
-  minPlans?: number;
+  /** Workspaces with fewer task folders than this are read on the calling thread. Default 500. */
+  minTasks?: number;
 }
 
-/** Plans below this count parse faster on the calling thread than a pool can start. */
-export const PARALLEL_MIN_PLANS = 500;
+/** Below this many tasks, reading on the calling thread is faster than starting a pool. */
+export const PARALLEL_MIN_TASKS = 500;
 
 // The worker script sits next to the bundle (dist/); from the TypeScript sources there is
 // none, and plans are parsed on the calling thread.
 const WORKER_URL = new URL('./plan-worker.js', import.meta.url);
 let workerScriptExists: boolean | undefined;
 
-/** The number of workers to use for `plans` plans (0 = parse on the calling thread). */
-export function parseWorkerCount(plans: number, options: ParallelParseOptions = {}): number {
-  if (plans < (options.minPlans ?? PARALLEL_MIN_PLANS)) return 0;
+/** The number of workers to use for `tasks` task folders (0 = read on the calling thread). */
+export function parseWorkerCount(tasks: number, options: ParallelParseOptions = {}): number {
+  if (tasks < (options.minTasks ?? PARALLEL_MIN_TASKS)) return 0;
   workerScriptExists ??= WORKER_URL.protocol === 'file:' && existsSync(fileURLToPath(WORKER_URL));
   if (!workerScriptExists) return 0;
   const cpus = availableParallelism();
   const wanted = options.workers ?? (cpus >= 2 ? Math.min(cpus, 4) : 0);
-  return Math.max(0, Math.min(wanted, Math.ceil(plans / 50)));
+  return Math.max(0, Math.min(wanted, Math.ceil(tasks / 50)));
 }
 
 type Settle = { resolve: () => void; reject: (error: unknown) => void };
 
 /**
- * Worker threads that read and parse plans. Threads start booting when the pool is made
- * (so that overlaps the workspace scan); {@link parse} hands out batches as threads free up
- * and reports each result with its job index, so the outcome never depends on timing.
+ * Worker threads that read task folders and parse their plans. Threads start booting when
+ * the pool is made; {@link parse} hands out batches as threads free up and reports each
+ * result with its job index, so the outcome never depends on timing.
  */
 export class PlanParsePool {
   readonly #workers: Worker[] = [];
   #failure: unknown;
-  #run?: Settle & { jobs: readonly PlanJob[]; next: number; running: number; size: number };
-  #onResult: (index: number, result: PlanJobResult) => void = () => {};
+  #run?: Settle & { jobs: readonly TaskJob[]; next: number; running: number; size: number };
+  #onResult: (index: number, result: TaskJobResult) => void = () => {};
 
   constructor(workers: number) {
     for (let i = 0; i < workers; i++) {
       const worker = new Worker(WORKER_URL);
-      worker.on('message', (done: { id: number; results: PlanJobResult[] }) => {
+      worker.on('message', (done: { id: number; results: TaskJobResult[] }) => {
         const run = this.#run;
         if (!run) return;
         run.running--;
         try {
           for (let k = 0; k < done.results.length; k++)
-            this.#onResult(done.id + k, done.results[k] as PlanJobResult);
+            this.#onResult(done.id + k, done.results[k] as TaskJobResult);
         } catch (error) {
           this.#fail(error);
           return;
@@ -67,10 +67,10 @@ export class PlanParsePool {
     }
   }
 
-  /** Parses every job; `onResult` runs on this thread as batches come back. */
+  /** Runs every job; `onResult` runs on this thread as batches come back. */
   parse(
-    jobs: readonly PlanJob[],
-    onResult: (index: number, result: PlanJobResult) => void,
+    jobs: readonly TaskJob[],
+    onResult: (index: number, result: TaskJobResult) => void,
   ): Promise<void> {
     if (this.#failure !== undefined) return Promise.reject(this.#failure);
     if (jobs.length === 0) return Promise.resolve();

@@ -44,26 +44,57 @@ const dirs = (path: string): Dirent[] => {
 
 /** Scans `<workspace>/agent-task/` (all groups, and the archive). Sorted, deterministic. */
 export function scanWorkspace(workspace: string): WorkspaceScan {
+  const listing = listTaskFolders(workspace);
+  return finishScan(
+    listing,
+    listing.folders.map((f) => readTaskFolder(f.dir)),
+  );
+}
+
+/** A task folder found by {@link listTaskFolders} (its contents not read yet). */
+export interface TaskFolder {
+  group: string;
+  name: string;
+  /** Absolute folder path. */
+  dir: string;
+}
+
+/** The groups and task folders of a workspace, and its archive; one listing per group. */
+export interface TaskFolderListing {
+  folders: TaskFolder[];
+  archived: Map<TaskId, ArchivedTask>;
+  groups: string[];
+  /** Problems found so far (no agent-task/, archived tasks without complete.log). */
+  problems: Problem[];
+}
+
+/** Lists the archive, the groups and their task folders, sorted; reads no task folder. */
+export function listTaskFolders(workspace: string): TaskFolderListing {
   const root = join(workspace, AGENT_TASK_DIR);
-  const scan: WorkspaceScan = { tasks: [], archived: new Map(), groups: [], problems: [] };
+  const listing: TaskFolderListing = {
+    folders: [],
+    archived: new Map(),
+    groups: [],
+    problems: [],
+  };
   if (!existsSync(root)) {
-    scan.problems.push({
+    listing.problems.push({
       code: 'SY_PLAN_INVALID',
       message: `no ${AGENT_TASK_DIR}/ folder in ${workspace}`,
       file: root,
       hint: 'create agent-task/<group>/<task>/PLAN.md, or pass --workspace',
       severity: 'error',
     });
-    return scan;
+    return listing;
   }
   for (const group of dirs(join(root, ARCHIVE_DIR))) {
     for (const task of dirs(join(root, ARCHIVE_DIR, group.name))) {
       const id = taskId(group.name, task.name);
       const dir = join(root, ARCHIVE_DIR, group.name, task.name);
       const complete = existsSync(join(dir, COMPLETE_LOG));
-      scan.archived.set(id, { id, dir, complete });
+      listing.archived.set(id, { id, dir, complete });
       if (!complete)
-        scan.problems.push({
+        listing.problems.push({
           code: 'SY_PLAN_INVALID',
           message: `archived task ${id} has no ${COMPLETE_LOG}; it does not count as complete`,
           file: dir,
@@ -77,67 +108,80 @@ export function scanWorkspace(workspace: string): WorkspaceScan {
     .filter((g) => !isReservedGroupName(g) && isValidName(g))
     .sort();
   for (const group of groups) {
-    scan.groups.push(group);
+    listing.groups.push(group);
     const names = dirs(join(root, group))
       .map((d) => d.name)
       .filter((n) => !n.startsWith('.'))
       .sort();
-    for (const name of names) scan.tasks.push(scanTask(root, group, name, scan));
+    for (const name of names) listing.folders.push({ group, name, dir: join(root, group, name) });
   }
-  return scan;
+  return listing;
 }
 
-/**
- * Roughly how many task folders a workspace has (one listing per group, no per-task reads):
- * enough to decide early whether parsing is worth spreading over threads.
- */
-export function countTaskFolders(workspace: string): number {
-  const root = join(workspace, AGENT_TASK_DIR);
-  let count = 0;
-  for (const group of dirs(root))
-    if (!isReservedGroupName(group.name)) count += dirs(join(root, group.name)).length;
-  return count;
+/** The plan and review loops present in a task folder, ascending. */
+export interface TaskFolderContents {
+  planLoops: number[];
+  reviewLoops: number[];
 }
 
-function scanTask(root: string, group: string, name: string, scan: WorkspaceScan): ScannedTask {
-  const dir = join(root, group, name);
-  const task: ScannedTask = {
-    id: taskId(group, name),
-    group,
-    name,
-    dir,
-    planLoops: [],
-    reviewLoops: [],
-  };
+/** Reads one task folder (an unreadable one has no plans, reported as "no PLAN.md"). */
+export function readTaskFolder(dir: string): TaskFolderContents {
+  const contents: TaskFolderContents = { planLoops: [], reviewLoops: [] };
   let entries: string[] = [];
   try {
     entries = readdirSync(dir);
   } catch {
-    // an unreadable folder shows up as "no PLAN.md" below
+    // an unreadable folder shows up as "no PLAN.md"
   }
   for (const entry of entries) {
     const plan = planLoopOf(entry);
-    if (plan !== undefined) task.planLoops.push(plan);
+    if (plan !== undefined) contents.planLoops.push(plan);
     const review = reviewLoopOf(entry);
-    if (review !== undefined) task.reviewLoops.push(review);
+    if (review !== undefined) contents.reviewLoops.push(review);
   }
-  task.planLoops.sort((a, b) => a - b);
-  task.reviewLoops.sort((a, b) => a - b);
-  if (task.planLoops[0] !== 1)
-    scan.problems.push({
-      code: 'SY_PLAN_INVALID',
-      message: `task ${task.id} has no PLAN.md`,
-      file: dir,
-      hint: 'write agent-task/<group>/<task>/PLAN.md, or remove the folder',
-      severity: 'error',
-    });
-  if (scan.archived.has(task.id))
-    scan.problems.push({
-      code: 'SY_PLAN_INVALID',
-      message: `task ${task.id} is both active and archived`,
-      file: dir,
-      hint: 'remove one of the two folders',
-      severity: 'error',
-    });
-  return task;
+  contents.planLoops.sort((a, b) => a - b);
+  contents.reviewLoops.sort((a, b) => a - b);
+  return contents;
+}
+
+/** The scan from a listing and the contents of each of its folders (same order). */
+export function finishScan(
+  listing: TaskFolderListing,
+  contents: readonly TaskFolderContents[],
+): WorkspaceScan {
+  const scan: WorkspaceScan = {
+    tasks: [],
+    archived: listing.archived,
+    groups: listing.groups,
+    problems: [...listing.problems],
+  };
+  listing.folders.forEach((folder, i) => {
+    const { planLoops, reviewLoops } = contents[i] as TaskFolderContents;
+    const task: ScannedTask = {
+      id: taskId(folder.group, folder.name),
+      group: folder.group,
+      name: folder.name,
+      dir: folder.dir,
+      planLoops,
+      reviewLoops,
+    };
+    if (task.planLoops[0] !== 1)
+      scan.problems.push({
+        code: 'SY_PLAN_INVALID',
+        message: `task ${task.id} has no PLAN.md`,
+        file: folder.dir,
+        hint: 'write agent-task/<group>/<task>/PLAN.md, or remove the folder',
+        severity: 'error',
+      });
+    if (scan.archived.has(task.id))
+      scan.problems.push({
+        code: 'SY_PLAN_INVALID',
+        message: `task ${task.id} is both active and archived`,
+        file: folder.dir,
+        hint: 'remove one of the two folders',
+        severity: 'error',
+      });
+    scan.tasks.push(task);
+  });
+  return scan;
 }
