@@ -9,6 +9,8 @@ import type { ParsedPlan } from './types.js';
 import { listWriteSetEntries, type RawWriteSetEntry, resolveWriteSet } from './write-set.js';
 import { WriteSetResolver } from './write-set-path.js';
 
+const DONE_HEADINGS = [DONE_HEADING] as const;
+
 /** Options of {@link parsePlan}. */
 export interface ParsePlanOptions {
   /** File name used in problems. */
@@ -78,7 +80,7 @@ export function readPlanSource(
     plan.checklist = read.items;
     problems.push(...read.problems);
   }
-  const dod = pickSection(sections, [DONE_HEADING], file, false);
+  const dod = pickSection(sections, DONE_HEADINGS, file, false);
   problems.push(...dod.problems);
   if (dod.section) {
     const read = readDefinitionOfDone(dod.section, file);

@@ -24,6 +24,17 @@ const keyOf = (section: MdSection) => {
   return key;
 };
 
+// The heading lists are module constants: normalize each list once, not per plan.
+const wantedCache = new WeakMap<readonly string[], string[]>();
+const wantedKeys = (headings: readonly string[]) => {
+  let keys = wantedCache.get(headings);
+  if (!keys) {
+    keys = headings.map(norm);
+    wantedCache.set(headings, keys);
+  }
+  return keys;
+};
+
 /**
  * Finds the one section named by `headings` (current heading first, then legacy ones).
  * Two matching sections are an error; a legacy heading is a warning.
@@ -34,7 +45,7 @@ export function pickSection(
   file: string,
   required: boolean,
 ): { section?: MdSection; problems: Problem[] } {
-  const wanted = headings.map(norm);
+  const wanted = wantedKeys(headings);
   const found = sections.filter((s) => s.depth === 2 && wanted.includes(keyOf(s)));
   const problems: Problem[] = [];
   const [current] = headings;

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { loadWorkspace } from './load.js';
+import { loadWorkspace, loadWorkspaceAsync } from './load.js';
 import { planLoopOf, reviewLoopOf, stateDir } from './paths.js';
 
 let ws: string;
@@ -132,6 +132,38 @@ describe('loadWorkspace with the plan cache', () => {
     write('agent-task/g/a/PLAN.md', plan('local-G01', ['src/a.ts']));
     write('agent-task/.switchyard/cache/plans.json', '{not json');
     expect(loadWorkspace(ws, { cache: true }).tasks[0]?.valid).toBe(true);
+  });
+});
+
+describe('loadWorkspaceAsync', () => {
+  it('gives the model loadWorkspace gives, and shares its plan cache', async () => {
+    write('agent-task/g/a/PLAN.md', plan('local-G01', ['src/a.ts']));
+    write('agent-task/g/b/PLAN.md', plan('nowhere', ['../up.ts'], ['a', 'missing']));
+    write('agent-task/g/b/PLAN-2.md', '## Modified Files Summary\n\n- src/b.ts\n');
+    write('agent-task/h/empty/notes.md', 'no plan\n');
+    write('agent-task/archive/g/old/PLAN.md', plan('local-G01', ['src/o.ts']));
+    const strip = ({ graph: _graph, ...model }: ReturnType<typeof loadWorkspace>) => model;
+    const sync = loadWorkspace(ws);
+    const loaded = await loadWorkspaceAsync(ws, { cache: true });
+    await loaded.cacheWritten;
+    const { cacheWritten: _written, ...model } = loaded;
+    expect(strip(model)).toEqual(strip(sync));
+    expect(model.graph.problems).toEqual(sync.graph.problems);
+    const cacheFile = join(stateDir(ws), 'cache', 'plans.json');
+    const { readFileSync, statSync } = await import('node:fs');
+    const entries = Object.keys(JSON.parse(readFileSync(cacheFile, 'utf8')).entries);
+    expect(entries.sort()).toEqual([
+      'agent-task/g/a/PLAN.md',
+      'agent-task/g/b/PLAN-2.md',
+      'agent-task/g/b/PLAN.md',
+    ]);
+    // unchanged plans: served from the cache (not rewritten), same model
+    const before = statSync(cacheFile).mtimeMs;
+    const again = await loadWorkspaceAsync(ws, { cache: true });
+    await again.cacheWritten;
+    expect(statSync(cacheFile).mtimeMs).toBe(before);
+    const { cacheWritten: _again, ...againModel } = again;
+    expect(strip(againModel)).toEqual(strip(sync));
   });
 });
 

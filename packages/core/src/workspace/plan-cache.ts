@@ -23,8 +23,9 @@ export class PlanCache {
   readonly #path: string;
   readonly #old: CacheFile['entries'];
   readonly #next: CacheFile['entries'] = {};
-  // JSON text of new entries parsed elsewhere (worker threads): written as is, not re-encoded.
-  readonly #json = new Map<string, string>();
+  // Encoded entries (`"file":{"key":…,"plan":…}`) of plans parsed elsewhere (worker threads),
+  // built when they arrive so that saving only joins them; their JSON is not re-encoded.
+  readonly #encoded = new Map<string, string>();
   #dirty = false;
 
   constructor(stateDir: string) {
@@ -77,8 +78,8 @@ export class PlanCache {
   /** Stores the parse of `file` at identity `key`; `json` is `plan` already encoded, if known. */
   set(file: string, key: string, plan: PlanSource, json?: string): void {
     this.#next[file] = { key, plan };
-    if (json !== undefined) this.#json.set(file, json);
-    else this.#json.delete(file);
+    if (json !== undefined) this.#encoded.set(file, encodeEntry(file, key, json));
+    else this.#encoded.delete(file);
     this.#dirty = true;
   }
 
@@ -118,9 +119,13 @@ export class PlanCache {
     const parts: string[] = [];
     for (const file in this.#next) {
       const entry = this.#next[file] as CacheFile['entries'][string];
-      const plan = this.#json.get(file) ?? JSON.stringify(entry.plan);
-      parts.push(`${JSON.stringify(file)}:{"key":${JSON.stringify(entry.key)},"plan":${plan}}`);
+      parts.push(
+        this.#encoded.get(file) ?? encodeEntry(file, entry.key, JSON.stringify(entry.plan)),
+      );
     }
     return `{"version":${PLAN_CACHE_VERSION},"entries":{${parts.join(',')}}}`;
   }
 }
+
+const encodeEntry = (file: string, key: string, planJson: string) =>
+  `${JSON.stringify(file)}:{"key":${JSON.stringify(key)},"plan":${planJson}}`;
