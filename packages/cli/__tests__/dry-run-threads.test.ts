@@ -1,6 +1,6 @@
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from './catalog-helpers.js';
 import { makeWorkspace, plan, SYSTEM_PATH, writeCatalog } from './dry-run-helpers.js';
@@ -38,7 +38,10 @@ const dryRun = async (workers: string, env: Record<string, string> = {}) => {
   return { exitCode: r.exitCode, doc, stderr: r.stderr };
 };
 const cacheFile = join(w.ws, 'agent-task', '.switchyard', 'cache', 'plans.json');
-const dropCache = () => rmSync(cacheFile, { force: true });
+const dropCache = () => {
+  rmSync(cacheFile, { force: true });
+  rmSync(join(dirname(cacheFile), 'plan-keys.json'), { force: true });
+};
 
 describe('switchyard run --dry-run over a large workspace', { timeout: 120_000 }, () => {
   it('reports the same with plans parsed in threads, on one thread, and from the cache', async () => {
@@ -73,6 +76,22 @@ describe('switchyard run --dry-run over a large workspace', { timeout: 120_000 }
     const threaded = await dryRun('2');
     expect(threaded.doc.problems).toContainEqual(
       expect.objectContaining({ file: 'agent-task/g4/t450/PLAN.md', line: 2 }),
+    );
+    dropCache();
+    expect(threaded).toEqual(await dryRun('0'));
+  });
+
+  it('never serves a stale plan when plan-keys.json and plans.json come from different runs', async () => {
+    await dryRun('2');
+    const stale = `${cacheFile}.stale`;
+    copyFileSync(cacheFile, stale);
+    w.write('agent-task/g5/t520/PLAN.md', '---\nroute: local-G02\n---\n## Checklist\n');
+    await dryRun('2'); // plans.json and plan-keys.json now know the new plan
+    copyFileSync(stale, cacheFile); // as if a crash kept the old plans.json
+    rmSync(stale);
+    const threaded = await dryRun('2');
+    expect(threaded.doc.problems).toContainEqual(
+      expect.objectContaining({ file: 'agent-task/g5/t520/PLAN.md', severity: 'warning' }),
     );
     dropCache();
     expect(threaded).toEqual(await dryRun('0'));

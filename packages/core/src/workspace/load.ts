@@ -127,9 +127,11 @@ export async function loadWorkspaceAsync(
 ): Promise<LoadedWorkspaceModel> {
   const listing = listTaskFolders(workspace);
   const workers = parseWorkerCount(listing.folders.length, options.parallel);
-  // Threads boot while this one reads the plan cache.
   const pool = workers > 0 ? new PlanParsePool(workers) : undefined;
-  const cache = options.cache ? new PlanCache(stateDir(workspace)) : undefined;
+  // With threads, plans.json is read while they work (they only need plan-keys.json).
+  const cache = options.cache
+    ? new PlanCache(stateDir(workspace), { deferLoad: !!pool })
+    : undefined;
   if (!pool) {
     const scan = finishScan(
       listing,
@@ -142,7 +144,7 @@ export async function loadWorkspaceAsync(
   // this thread merges results by folder index as they arrive.
   try {
     const resolver = new WriteSetResolver(workspace);
-    const cachedKeys = cache?.keysByFolder();
+    const cachedKeys = cache ? PlanCache.readKeysByFolder(stateDir(workspace)) : undefined;
     const jobs: TaskJob[] = listing.folders.map((f) => {
       const rel = `${AGENT_TASK_DIR}/${f.group}/${f.name}`;
       const cached = cachedKeys?.get(rel);
@@ -150,7 +152,8 @@ export async function loadWorkspaceAsync(
     });
     const contents: TaskFolderContents[] = new Array(jobs.length);
     const plans: (ParsedPlan | undefined)[][] = new Array(jobs.length);
-    await pool.parse(jobs, (i, { planLoops, reviewLoops, plans: results }) => {
+    // Results are handled once this thread is free again, so after the cache is read.
+    const parsed = pool.parse(jobs, (i, { planLoops, reviewLoops, plans: results }) => {
       const { rel } = jobs[i] as TaskJob;
       contents[i] = { planLoops, reviewLoops };
       plans[i] = results.map(({ key, json, hit }, k) => {
@@ -165,6 +168,8 @@ export async function loadWorkspaceAsync(
         return finishPlan(source, resolver);
       });
     });
+    cache?.load();
+    await parsed;
     const scan = finishScan(listing, contents);
     const tasks = scan.tasks.map((t, i) =>
       assembleTask(

@@ -13,31 +13,61 @@ interface CacheFile {
   entries: Record<string, { key: string; plan: PlanSource }>;
 }
 
+interface KeysFile {
+  version: number;
+  keys: Record<string, string>;
+}
+
 /**
  * Parsed PLAN sources keyed by file identity (size, mtime, ctime, inode), kept in
  * `<stateDir>/cache/plans.json`. Only the file-system-independent part is cached: write-set
  * paths are checked against the workspace on every load. The cache is an optimization;
  * an unreadable or unwritable cache is ignored.
+ *
+ * `plan-keys.json` next to it repeats just the identities, small enough to read before the
+ * big file so threads can start checking plans at once. It is only a hint: a hit is always
+ * confirmed against the entry's own key in `plans.json` (so the two files being from
+ * different runs, e.g. after a crash between their writes, costs a re-parse, never a stale
+ * plan).
  */
 export class PlanCache {
   readonly #path: string;
-  readonly #old: CacheFile['entries'];
+  #old: CacheFile['entries'] = {};
+  #loaded = false;
   readonly #next: CacheFile['entries'] = {};
   // Encoded entries (`"file":{"key":…,"plan":…}`) of plans parsed elsewhere (worker threads),
   // built when they arrive so that saving only joins them; their JSON is not re-encoded.
   readonly #encoded = new Map<string, string>();
   #dirty = false;
 
-  constructor(stateDir: string) {
+  /** Reads the cache file now, or only on {@link load} with `deferLoad`. */
+  constructor(stateDir: string, options: { deferLoad?: boolean } = {}) {
     this.#path = join(stateDir, 'cache', 'plans.json');
-    let old: CacheFile['entries'] = {};
+    if (!options.deferLoad) this.load();
+  }
+
+  /** Reads `plans.json` (once); until then every lookup misses. */
+  load(): void {
+    if (this.#loaded) return;
+    this.#loaded = true;
     try {
       const file = JSON.parse(readFileSync(this.#path, 'utf8')) as CacheFile;
-      if (file.version === PLAN_CACHE_VERSION && file.entries) old = file.entries;
+      if (file.version === PLAN_CACHE_VERSION && file.entries) this.#old = file.entries;
     } catch {
       // no cache yet, or unreadable: start empty
     }
-    this.#old = old;
+  }
+
+  /** The identities in `plan-keys.json`, by task folder and file name (empty when absent). */
+  static readKeysByFolder(stateDir: string): Map<string, Record<string, string>> {
+    let keys: Record<string, string> = {};
+    try {
+      const file = JSON.parse(readFileSync(keysPath(stateDir), 'utf8')) as KeysFile;
+      if (file.version === PLAN_CACHE_VERSION && file.keys) keys = file.keys;
+    } catch {
+      // no keys file: every plan is checked against plans.json on the main thread
+    }
+    return byFolder(keys);
   }
 
   /** The identity of a file now, or undefined when it cannot be stat'ed. */
@@ -49,22 +79,6 @@ export class PlanCache {
   get empty(): boolean {
     for (const _ in this.#old) return false;
     return true;
-  }
-
-  /** The cached identity of each plan, by task folder (`agent-task/g/t`) and file name. */
-  keysByFolder(): Map<string, Record<string, string>> {
-    const folders = new Map<string, Record<string, string>>();
-    for (const file in this.#old) {
-      const slash = file.lastIndexOf('/');
-      const folder = file.slice(0, slash);
-      let keys = folders.get(folder);
-      if (!keys) {
-        keys = {};
-        folders.set(folder, keys);
-      }
-      keys[file.slice(slash + 1)] = (this.#old[file] as CacheFile['entries'][string]).key;
-    }
-    return folders;
   }
 
   /** The cached parse of `file` when its identity is still `key`. */
@@ -90,6 +104,7 @@ export class PlanCache {
       mkdirSync(dirname(this.#path), { recursive: true });
       // No fsync: a cache lost in a crash is rebuilt, and a torn one is ignored on load.
       writeFileAtomic.sync(this.#path, this.#encode(), { fsync: false });
+      writeFileAtomic.sync(this.#keysPath(), this.#encodeKeys(), { fsync: false });
     } catch {
       // read-only workspace: run without a cache
     }
@@ -105,6 +120,7 @@ export class PlanCache {
     try {
       await mkdir(dirname(this.#path), { recursive: true });
       await writeFileAtomic(this.#path, Buffer.from(this.#encode()), { fsync: false });
+      await writeFileAtomic(this.#keysPath(), this.#encodeKeys(), { fsync: false });
     } catch {
       // read-only workspace: run without a cache
     }
@@ -112,6 +128,17 @@ export class PlanCache {
 
   #changed(): boolean {
     return this.#dirty || Object.keys(this.#next).length !== Object.keys(this.#old).length;
+  }
+
+  #keysPath(): string {
+    return join(dirname(this.#path), 'plan-keys.json');
+  }
+
+  #encodeKeys(): string {
+    const keys: Record<string, string> = {};
+    for (const file in this.#next)
+      keys[file] = (this.#next[file] as CacheFile['entries'][string]).key;
+    return JSON.stringify({ version: PLAN_CACHE_VERSION, keys });
   }
 
   // The same text as JSON.stringify({ version, entries }), reusing entries' known JSON.
@@ -125,6 +152,24 @@ export class PlanCache {
     }
     return `{"version":${PLAN_CACHE_VERSION},"entries":{${parts.join(',')}}}`;
   }
+}
+
+const keysPath = (stateDir: string) => join(stateDir, 'cache', 'plan-keys.json');
+
+// file -> key, grouped by folder (`agent-task/g/t`) and file name (`PLAN.md`).
+function byFolder(keys: Record<string, string>): Map<string, Record<string, string>> {
+  const folders = new Map<string, Record<string, string>>();
+  for (const file in keys) {
+    const slash = file.lastIndexOf('/');
+    const folder = file.slice(0, slash);
+    let names = folders.get(folder);
+    if (!names) {
+      names = {};
+      folders.set(folder, names);
+    }
+    names[file.slice(slash + 1)] = keys[file] as string;
+  }
+  return folders;
 }
 
 const encodeEntry = (file: string, key: string, planJson: string) =>

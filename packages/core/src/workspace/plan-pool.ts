@@ -30,6 +30,8 @@ export function parseWorkerCount(tasks: number, options: ParallelParseOptions = 
   return Math.max(0, Math.min(wanted, Math.ceil(tasks / 50)));
 }
 
+const QUEUED = 3;
+
 type Settle = { resolve: () => void; reject: (error: unknown) => void };
 
 /**
@@ -39,6 +41,7 @@ type Settle = { resolve: () => void; reject: (error: unknown) => void };
  */
 export class PlanParsePool {
   readonly #workers: Worker[] = [];
+  readonly #queued = new Map<Worker, number>();
   #failure: unknown;
   #run?: Settle & { jobs: readonly TaskJob[]; next: number; running: number; size: number };
   #onResult: (index: number, result: TaskJobResult) => void = () => {};
@@ -50,6 +53,7 @@ export class PlanParsePool {
         const run = this.#run;
         if (!run) return;
         run.running--;
+        this.#queued.set(worker, (this.#queued.get(worker) ?? 1) - 1);
         try {
           for (let k = 0; k < done.results.length; k++)
             this.#onResult(done.id + k, done.results[k] as TaskJobResult);
@@ -76,7 +80,7 @@ export class PlanParsePool {
     if (jobs.length === 0) return Promise.resolve();
     this.#onResult = onResult;
     // Small enough to balance the threads, large enough that messaging stays cheap.
-    const size = Math.max(25, Math.min(400, Math.ceil(jobs.length / (this.#workers.length * 6))));
+    const size = Math.max(25, Math.min(250, Math.ceil(jobs.length / (this.#workers.length * 8))));
     return new Promise<void>((resolve, reject) => {
       this.#run = { resolve, reject, jobs, next: 0, running: 0, size };
       for (const worker of this.#workers) this.#feed(worker);
@@ -89,20 +93,22 @@ export class PlanParsePool {
     await Promise.all(workers.map((w) => w.terminate()));
   }
 
+  // Keeps up to QUEUED batches at each thread, so threads keep working while this thread is
+  // busy (e.g. reading the plan cache) and cannot hand out the next batch at once.
   #feed(worker: Worker): void {
     const run = this.#run;
     if (!run) return;
-    if (run.next >= run.jobs.length) {
-      if (run.running === 0) {
-        this.#run = undefined;
-        run.resolve();
-      }
-      return;
+    while (run.next < run.jobs.length && (this.#queued.get(worker) ?? 0) < QUEUED) {
+      const id = run.next;
+      run.next = Math.min(run.jobs.length, id + run.size);
+      run.running++;
+      this.#queued.set(worker, (this.#queued.get(worker) ?? 0) + 1);
+      worker.postMessage({ id, jobs: run.jobs.slice(id, run.next) });
     }
-    const id = run.next;
-    run.next = Math.min(run.jobs.length, id + run.size);
-    run.running++;
-    worker.postMessage({ id, jobs: run.jobs.slice(id, run.next) });
+    if (run.next >= run.jobs.length && run.running === 0) {
+      this.#run = undefined;
+      run.resolve();
+    }
   }
 
   #fail(error: unknown): void {
