@@ -4,8 +4,9 @@
 // process, read by a preloaded module; less sensitive to machine load than wall time) of cold
 // runs (no plan cache) and warm runs (plan cache filled), the load average, the in-process
 // phases (also with plans parsed in worker threads), the CLI's main-thread share of its CPU
-// time, a cold run with parse threads turned off (SWITCHYARD_PARSE_WORKERS=0), a baseline measured in the same run (a node process that only lists and reads every
-// PLAN.md), the ratio to it, and how time per task scales from 2,500 to 10,000 tasks.
+// time, a cold run with parse threads turned off (SWITCHYARD_PARSE_WORKERS=0), a baseline
+// measured in the same run (a node process that only lists and reads every PLAN.md), the
+// ratio to it, and how time per task scales from 2,500 to 10,000 tasks.
 // Run: npx -y pnpm@10.34.9 build && npx -y pnpm@10.34.9 exec node test/bench/dry-run.mjs [tasks]
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
