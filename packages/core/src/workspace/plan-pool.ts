@@ -6,7 +6,7 @@ import type { TaskJob, TaskJobResult } from './task-job.js';
 
 /** How plans are parsed in worker threads; see {@link PlanParsePool}. */
 export interface ParallelParseOptions {
-  /** Worker threads to use; 0 parses on the calling thread. Default: the CPUs (at most 4). */
+  /** Worker threads to use; 0 parses on the calling thread. Default: CPUs - 1 from 3 CPUs (at most 4), else 0. */
   workers?: number;
   /** Workspaces with fewer task folders than this are read on the calling thread. Default 500. */
   minTasks?: number;
@@ -25,8 +25,12 @@ export function parseWorkerCount(tasks: number, options: ParallelParseOptions = 
   if (tasks < (options.minTasks ?? PARALLEL_MIN_TASKS)) return 0;
   workerScriptExists ??= WORKER_URL.protocol === 'file:' && existsSync(fileURLToPath(WORKER_URL));
   if (!workerScriptExists) return 0;
+  // By default one thread per CPU beside the main thread's (at most 4): with only two CPUs
+  // the main thread and GC compete with both parse threads, and each thread's own JIT
+  // warm-up and the JSON hand-over cost more than the parallel parse saves (measured with
+  // test/bench/dry-run.mjs on a 2-CPU machine).
   const cpus = availableParallelism();
-  const wanted = options.workers ?? (cpus >= 2 ? Math.min(cpus, 4) : 0);
+  const wanted = options.workers ?? (cpus >= 3 ? Math.min(cpus - 1, 4) : 0);
   return Math.max(0, Math.min(wanted, Math.ceil(tasks / 50)));
 }
 
