@@ -38,6 +38,18 @@ describe('retryLinePredicate', () => {
     expect(predicate('Reconnecting!!! 1/5')).toBe(false);
   });
 
+  it('keeps the answer when one hint holds another', () => {
+    const predicate = retryLinePredicate([
+      classifier('a', (l) => l.includes('api_retry'), ['api_retry']),
+      classifier('b', (l) => /retrying/i.test(l), ['Retry']),
+      classifier('c', (l) => l.includes('Ünicode retry'), ['Ünicode retry']),
+    ]);
+    expect(predicate('{"subtype":"api_retry"}')).toBe(true);
+    expect(predicate('RETRYING now')).toBe(true);
+    expect(predicate('Ünicode retry')).toBe(true);
+    expect(predicate('api call')).toBe(false);
+  });
+
   it('runs hooks without hints on every line, and is false without hooks', () => {
     const predicate = retryLinePredicate([
       classifier('hinted', (l) => l === 'x retry', ['retry']),

@@ -2,6 +2,19 @@ import type { ClassifierPlugin } from '../plugins/types.js';
 
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
+const ASCII = /^[\x00-\x7f]*$/;
+
+/** One case-insensitive alternation of the hints. An ASCII hint holding another ASCII hint is
+ * dropped (the shorter one matches wherever it does), so the regex stays short. */
+function hintPattern(hints: readonly string[]): RegExp {
+  const unique = [...new Set(hints.map((h) => (ASCII.test(h) ? h.toLowerCase() : h)))];
+  const ascii = unique.filter((h) => ASCII.test(h));
+  const needed = unique.filter(
+    (h) => !ASCII.test(h) || !ascii.some((o) => o !== h && h.includes(o)),
+  );
+  return new RegExp(needed.map(escapeRegExp).join('|'), 'i');
+}
+
 /**
  * One predicate for the retry-line hooks of the given classifiers: true when any of them
  * calls the line a retry. The `retryHints` of all classifiers that declare them become one
@@ -25,7 +38,7 @@ export function retryLinePredicate(
       unhinted.push(hook);
     }
   }
-  const hint = hints.length > 0 ? new RegExp(hints.map(escapeRegExp).join('|'), 'i') : undefined;
+  const hint = hints.length > 0 ? hintPattern(hints) : undefined;
   return (line) =>
     (hint?.test(line) === true && hinted.some((h) => h(line))) || unhinted.some((h) => h(line));
 }
