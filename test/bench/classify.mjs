@@ -24,18 +24,17 @@ const file = join(outDir, 'classify-stream.jsonl');
 // --- the measured pipeline, run as a child reading stdin -------------------------------
 const PIPELINE = `
 import { readSync } from 'node:fs';
-import { EvidenceCollector, classifyEvidence, retryLinePredicate } from ${JSON.stringify(join(root, 'packages/core/dist/index.js'))};
+import { EvidenceCollector, classifyEvidence } from ${JSON.stringify(join(root, 'packages/core/dist/index.js'))};
 import claude from ${JSON.stringify(join(root, 'plugins/classifier-claude-code/dist/index.js'))};
 import generic from ${JSON.stringify(join(root, 'plugins/classifier-generic/dist/index.js'))};
 const plugins = [...claude(), ...generic()];
 const classifiers = plugins.filter((p) => p.kind === 'classifier');
 const transcript = plugins.find((p) => p.kind === 'transcript');
 let transcriptBytes = 0;
-// every classifier's retry hook, run only on lines matching one of their retryHints
 const collector = new EvidenceCollector({
   agent: 'claude-code',
   outputFormat: 'jsonl',
-  isRetryLine: retryLinePredicate(classifiers),
+  isRetryLine: (l) => classifiers.some((c) => c.isRetryLine?.(l)),
   onLine: (line) => {
     const out = line.event ? transcript.formatEvent(line.event) : line.text;
     if (out !== undefined) transcriptBytes += out.length + 1;

@@ -33,7 +33,6 @@ const spec: AgentClassifierSpec = {
   agents: ['claude-code'],
   // stream-json: {"type":"system","subtype":"api_retry","attempt":1,"error_status":429,...}
   retryLine: /"subtype"\s*:\s*"api_retry"/,
-  retryHints: ['api_retry'],
   success(evidence) {
     if (evidence.outputFormat === 'text') return undefined; // nothing terminal to quote
     const result = resultEvent(evidence);

@@ -16,7 +16,6 @@ const spec: AgentClassifierSpec = {
   agents: ['codex'],
   // {"type":"error","message":"Reconnecting... 1/1 (...)"} and, in text mode, "ERROR: Reconnecting..."
   retryLine: RECONNECT,
-  retryHints: ['Reconnecting...'],
   success: finalEventSuccess((last) => last.type === 'turn.completed'),
   candidates(evidence, stderrLines): Candidate[] {
     const out: Candidate[] = [];

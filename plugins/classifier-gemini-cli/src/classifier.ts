@@ -16,7 +16,6 @@ const spec: AgentClassifierSpec = {
   agents: ['gemini-cli'],
   // "Attempt 1 failed: ... Retrying after 5128ms..." / "Attempt 1 failed. Retrying with backoff..."
   retryLine: /Retrying (?:after \d+ms|with backoff)/,
-  retryHints: ['Retrying '],
   success: finalEventSuccess((last) => last.type === 'result' && last.status === 'success'),
   // stream-json/json: {"type":"result","status":"error","error":{"type":..,"message":"[API Error: ..]"}}
   candidates: eventAndStderrCandidates(NOTICE),

@@ -25,9 +25,6 @@ export interface AgentClassifierSpec {
   success(evidence: TerminalEvidence): string | undefined;
   /** Lines that only announce an internal retry of the CLI. */
   retryLine: RegExp;
-  /** Substrings (case-insensitive), one of which every `retryLine` match contains: lets the
-   * collector skip the regex on all other lines (see `ClassifierPlugin.retryHints`). */
-  retryHints: readonly string[];
   /** Agent-specific rules, checked before the shared provider rules. */
   rules?: readonly FaultRule[];
 }
@@ -103,6 +100,5 @@ export function createAgentClassifier(
       return { class: 'generic-error', confidence: 'likely', evidence: [candidates.at(-1)!.line] };
     },
     isRetryLine: (line) => spec.retryLine.test(line),
-    retryHints: spec.retryHints,
   });
 }

@@ -3,7 +3,6 @@ import {
   type ClassifierPlugin,
   classifyEvidence,
   collectEvidence,
-  retryLinePredicate,
 } from '@switchyard/core';
 
 /** The recorded shape of one real CLI run (see test/agent-contract/run-cli.mjs). */
@@ -28,6 +27,7 @@ export async function classifyCapture(
   classifiers: ClassifierPlugin[],
   endedAt = new Date('2026-11-30T12:00:00Z'),
 ): Promise<Classification> {
+  const hooks = classifiers.flatMap((c) => (c.isRetryLine ? [c.isRetryLine.bind(c)] : []));
   const evidence = collectEvidence({
     agent: run.agent,
     outputFormat: run.mode,
@@ -36,7 +36,7 @@ export async function classifyCapture(
     exitCode: run.exitCode,
     signal: run.signal,
     endedBy: run.cancelled ? 'cancel' : run.timedOut ? 'retry-loop' : undefined,
-    isRetryLine: retryLinePredicate(classifiers),
+    isRetryLine: (line) => hooks.some((h) => h(line)),
   });
   return classifyEvidence(evidence, classifiers, { endedAt, timeZone: 'UTC' });
 }

@@ -6,8 +6,6 @@ import { eventText, terminationVerdict, verdictFromLines } from './verdict.js';
 const NAME = '@switchyard/classifier-generic';
 const RETRY_LINE =
   /\b(?:retrying|reconnecting|retry(?:ing)? in \d|attempt \d+(?:\/\d+)? failed|will retry|backing off)\b/i;
-// every RETRY_LINE match contains one of these (retrying, retry in, will retry: "retry")
-const RETRY_HINTS = ['retry', 'reconnecting', 'attempt', 'backing off'];
 
 /**
  * The classifier of last resort, for every agent: terminal JSONL events, and — only when the
@@ -39,6 +37,5 @@ export function genericClassifier(raw?: ClassifierOptions): ClassifierPlugin<Cla
       return failed ? verdict : { ...verdict, confidence: 'weak' };
     },
     isRetryLine: (line) => RETRY_LINE.test(line),
-    retryHints: RETRY_HINTS,
   });
 }

@@ -16,7 +16,6 @@ const spec: AgentClassifierSpec = {
   // stderr "Retrying in 60s (attempt 1/1): [API Error: 429 ...]", "Retrying provider attempt (...)",
   // stream-json {"type":"system","subtype":"retry",...}
   retryLine: /^Retrying in \d+s \(attempt|^Retrying provider attempt|"subtype"\s*:\s*"retry"/,
-  retryHints: ['Retrying ', '"retry"'],
   success: finalEventSuccess((last) => last.type === 'result' && last.is_error === false),
   // {"type":"result","subtype":"error_during_execution","is_error":true,"error":{"message":"[API Error: ..]"}}
   candidates: eventAndStderrCandidates(NOTICE),

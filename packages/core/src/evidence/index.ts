@@ -4,6 +4,5 @@ export * from './evidence-collector.js';
 export * from './json-line.js';
 export * from './line-framer.js';
 export * from './retry-after.js';
-export * from './retry-hints.js';
 export * from './tail-buffer.js';
 export * from './terminal-event.js';

@@ -33,7 +33,6 @@ const classifier = z.object({
   agents,
   classify: fn('classify'),
   isRetryLine: optionalFn('isRetryLine'),
-  retryHints: z.array(z.string().min(1, 'retryHints must be non-empty strings')).optional(),
   dispose: optionalFn('dispose'),
 });
 

@@ -84,13 +84,6 @@ export interface ClassifierPlugin<O = unknown> {
    * nothing else for long is ended and classified by what these lines say.
    */
   isRetryLine?(line: string): boolean;
-  /**
-   * Substrings, matched case-insensitively, at least one of which every line `isRetryLine`
-   * accepts contains (a superset test). `retryLinePredicate` tests all hints of an agent's
-   * classifiers as one regex and calls `isRetryLine` only on lines that match — a handful of a
-   * long stream. Without hints, `isRetryLine` sees every line.
-   */
-  retryHints?: readonly string[];
   dispose?(): Awaitable<void>;
 }
 
