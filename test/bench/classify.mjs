@@ -96,6 +96,7 @@ writeFileSync(script, PIPELINE);
 time(`cat '${file}' > /dev/null`); // warm the page cache for both runs
 const base = time(`cat '${file}' | cat > /dev/null`);
 const ours = time(`cat '${file}' | '${node}' '${script}'`);
+const startup = time(`'${node}' '${script}' < /dev/null`); // node + module imports, no input
 const result = JSON.parse(ours.stdout);
 const ratio = base.s / ours.s;
 const rssMb = result.maxRssKb / 1024;
@@ -109,6 +110,10 @@ console.log(
 );
 console.log(
   `peak RSS       ${rssMb.toFixed(0)} MB (goal < 150 MB) ${rssMb < 150 ? 'OK' : 'ABOVE GOAL'}`,
+);
+const streaming = ours.s - startup.s;
+console.log(
+  `breakdown      startup ${startup.s.toFixed(2)} s (node + imports, empty input); streaming ${streaming.toFixed(2)} s = ${(mb / streaming).toFixed(0)} MB/s`,
 );
 // Where the time goes: the same file in this process, framing only and framing + JSON.parse.
 const core = await import(join(root, 'packages/core/dist/index.js'));
@@ -131,10 +136,19 @@ let sink = 0; // read below so the per-line work is not optimised away
 const framing = inProcess((l) => {
   sink += l.totalBytes;
 });
+const decoding = inProcess((l) => {
+  sink += l.bytes.toString().length;
+});
 const parsing = inProcess((l) => {
   if (core.parseJsonObjectLine(l.bytes.toString('utf8'))) sink++;
 });
+const claude = (await import(join(root, 'plugins/classifier-claude-code/dist/index.js'))).default;
+const formatter = claude().find((p) => p.kind === 'transcript');
+const formatting = inProcess((l) => {
+  const event = core.parseJsonObjectLine(l.bytes.toString());
+  if (event && formatter.formatEvent(event) !== undefined) sink++;
+});
 console.log(
-  `reference      framing only ${framing.toFixed(0)} MB/s, framing + JSON.parse ${parsing.toFixed(0)} MB/s (in process)`,
+  `reference      framing only ${framing.toFixed(0)} MB/s, + utf8 decode ${decoding.toFixed(0)} MB/s, + JSON.parse ${parsing.toFixed(0)} MB/s, + formatEvent ${formatting.toFixed(0)} MB/s (in process, per-line floors)`,
 );
 if (!values.keep) rmSync(file);

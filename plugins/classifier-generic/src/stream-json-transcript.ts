@@ -23,15 +23,19 @@ export function formatStreamJsonEvent(event: Obj): string | undefined {
       return undefined;
     case 'assistant':
     case 'user': {
-      const lines = blocks(event.message).flatMap((b) => {
-        if (b.type === 'text') return [`${event.type}: ${b.text}`];
-        if (b.type === 'tool_use') return [`tool ${b.name}: ${short(b.input)}`];
-        if (b.type === 'tool_result')
-          return [`tool result${b.is_error ? ' (error)' : ''}: ${short(b.content)}`];
-        if (b.type === 'thinking') return [`thinking: ${short(b.thinking)}`];
-        return [];
-      });
-      return lines.length > 0 ? lines.join('\n') : undefined;
+      // a plain loop and string: this runs for most lines of a long stream
+      let out: string | undefined;
+      for (const b of blocks(event.message)) {
+        let line: string;
+        if (b.type === 'text') line = `${event.type}: ${b.text}`;
+        else if (b.type === 'tool_use') line = `tool ${b.name}: ${short(b.input)}`;
+        else if (b.type === 'tool_result')
+          line = `tool result${b.is_error ? ' (error)' : ''}: ${short(b.content)}`;
+        else if (b.type === 'thinking') line = `thinking: ${short(b.thinking)}`;
+        else continue;
+        out = out === undefined ? line : `${out}\n${line}`;
+      }
+      return out;
     }
     case 'result':
       return `[result] ${event.is_error ? 'error' : 'ok'} ${event.subtype ?? ''}: ${short(event.result ?? (event.error as Obj | undefined)?.message ?? '', 500)}`;

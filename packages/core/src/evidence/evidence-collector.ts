@@ -94,7 +94,7 @@ export class EvidenceCollector {
   }
 
   #line(stream: StreamName, framed: FramedLine): void {
-    const text = framed.bytes.toString('utf8');
+    const text = framed.bytes.toString(); // utf8; the no-argument call is Node's fast path
     // A tail entry of a long line is decoded on its own: a slice of `text` would keep the
     // whole (up to maxLineBytes) string alive for as long as the line stays in the tail.
     const head =
