@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import writeFileAtomic from 'write-file-atomic';
 import { SwitchyardError } from '../errors.js';
+import { replaceFileSync } from '../state/atomic-file.js';
 import type { TaskId } from '../task/types.js';
 import { acquireFileMutex, type FileMutexOptions } from './file-mutex.js';
 
@@ -89,7 +89,7 @@ export async function openClaimStore(
     return cache;
   };
   const save = (file: ClaimsFile) => {
-    writeFileAtomic.sync(dataPath, `${JSON.stringify(file)}\n`, { fsync: true });
+    replaceFileSync(dataPath, `${JSON.stringify(file)}\n`, { durable: true });
     cache = undefined;
   };
   const locked = async <T>(fn: () => T): Promise<T> => {
