@@ -129,7 +129,9 @@ async function dispatcherRun() {
   const cpuFile = join(ws.dir, 'cpu.json');
   const started = process.hrtime.bigint();
   const run = startDispatcher(ws, ['--max-parallel', String(J)], cpuFile);
+  const helperCpu = sampleHelperCpu(run.child.pid);
   const code = await run.exited;
+  helperCpu.stop();
   const wallMs = Number(process.hrtime.bigint() - started) / 1e6;
   if (code !== 0) throw new Error(`dispatcher exited ${code}\n${run.output().slice(-3000)}`);
   const archived = readdirSync(join(ws.dir, 'agent-task', 'archive', 'bench')).filter((n) =>
@@ -141,7 +143,7 @@ async function dispatcherRun() {
   const attempts = evs.filter((e) => e.type === 'attempt.finished').length;
   const startupMs = runStarted ? Date.parse(runStarted.at) - (Date.now() - wallMs) : Number.NaN;
   if (!opts.keep) rmSync(ws.dir, { recursive: true, force: true });
-  return { wallMs, archived, attempts, cpu, startupMs };
+  return { wallMs, archived, attempts, cpu, startupMs, helperMs: helperCpu.ms() };
 }
 
 const ticksPerSecond =
@@ -150,6 +152,31 @@ function cpuTicks(pid) {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return Number(f[11]) + Number(f[12]); // utime + stime of the process itself
+}
+
+/** CPU time of the dispatcher's spawn helper (its child running spawn-helper.js), sampled
+ * from /proc until the run ends: agents are started there, so it counts as dispatcher cost. */
+function sampleHelperCpu(dispatcherPid) {
+  const last = new Map();
+  const sample = () => {
+    for (const entry of readdirSync('/proc')) {
+      if (!/^\d+$/.test(entry)) continue;
+      try {
+        const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+        const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        if (Number(f[1]) !== dispatcherPid) continue;
+        if (!readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes('spawn-helper')) continue;
+        last.set(entry, Number(f[11]) + Number(f[12]));
+      } catch {
+        // gone meanwhile
+      }
+    }
+  };
+  const timer = setInterval(sample, 250);
+  return {
+    stop: () => clearInterval(timer),
+    ms: () => ([...last.values()].reduce((a, b) => a + b, 0) * 1000) / ticksPerSecond,
+  };
 }
 
 async function watchRun() {
@@ -211,6 +238,9 @@ console.log(
 );
 console.log(
   `  dispatcher CPU (own process, children excluded): user ${fmt(disp.cpu.userMs)} + sys ${fmt(disp.cpu.systemMs)} = ${fmt(cpuMs)}, ${(cpuMs / disp.attempts).toFixed(1)} ms per attempt`,
+);
+console.log(
+  `  + its spawn helper (sampled every 250 ms): ${fmt(disp.helperMs)}; together ${((cpuMs + disp.helperMs) / disp.attempts).toFixed(1)} ms per attempt`,
 );
 const watch = await watchRun();
 console.log(

@@ -137,7 +137,7 @@ export async function startAttempt(spec: RunnerSpec, makeHooks?: HooksFactory): 
       attemptId: spec.attemptId,
       process: {
         pid: child.pid,
-        startToken: readStartToken(child.pid),
+        startToken: child.startToken ?? readStartToken(child.pid),
         markerName: PROCESS_MARKER_VAR,
         marker: spec.attemptId,
         pgid: child.pid,
@@ -171,7 +171,7 @@ export async function startAttempt(spec: RunnerSpec, makeHooks?: HooksFactory): 
     locator,
     monitor,
     hooks,
-    exit: child.exit.then((e) => ({ ...e, exitObserved: true })),
+    exit: child.exit,
     killGraceMs: spec.killGraceMs ?? DEFAULTS.killGraceMs,
     startedAt,
   };
