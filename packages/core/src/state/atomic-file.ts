@@ -19,7 +19,9 @@ const queues = new Map<string, Promise<void>>();
 /**
  * Replaces `file` atomically: write a temp file beside it, optionally fsync, rename over.
  * Readers see the old or the new content, never a mix. Lean on purpose (no realpath, chown
- * or chmod per write): these files are created and owned by switchyard itself.
+ * or chmod per write): these files are created and owned by switchyard itself. A write that
+ * is not durable and has nothing queued before it is done synchronously: four syscalls on a
+ * small file cost less than handing each to the thread pool.
  */
 export function replaceFile(
   file: string,
@@ -27,6 +29,14 @@ export function replaceFile(
   options: ReplaceFileOptions,
 ): Promise<void> {
   const previous = queues.get(file);
+  if (!previous && !options.durable) {
+    try {
+      replaceFileSync(file, data, options);
+      return Promise.resolve();
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
   const run = async () => {
     const temp = tempOf(file);
     const handle = await open(temp, 'w');
