@@ -58,20 +58,27 @@ function control(c: Controller, setEnd: (end: (reason: EndedBy) => void) => void
     });
     const endedAt = new Date();
     const sessionId = c.hooks.sessionId?.();
-    await writeLocator(c.dir, {
-      ...c.locator,
-      endedAt: endedAt.toISOString(),
-      exitCode: exit.exitCode,
-      signal: exit.signal,
-      exitObserved: exit.exitObserved,
-      ...(endedBy ? { endedBy } : {}),
-      ...(sessionId ? { sessionId } : {}),
-      // provisional until the dispatcher records the classification (recordClassification)
-      result:
-        exit.exitCode === 0 && !endedBy && evidence.terminalEvents.length === 0
-          ? 'success'
-          : 'failure',
-    });
+    // Not fsynced: the dispatcher's classification rewrite right after is (recordClassification).
+    // A dispatcher crash keeps the page cache; after a power loss the agent is dead anyway and
+    // a stale 'running' locator is judged dead by its start token (the boot id changed).
+    await writeLocator(
+      c.dir,
+      {
+        ...c.locator,
+        endedAt: endedAt.toISOString(),
+        exitCode: exit.exitCode,
+        signal: exit.signal,
+        exitObserved: exit.exitObserved,
+        ...(endedBy ? { endedBy } : {}),
+        ...(sessionId ? { sessionId } : {}),
+        // provisional until the dispatcher records the classification (recordClassification)
+        result:
+          exit.exitCode === 0 && !endedBy && evidence.terminalEvents.length === 0
+            ? 'success'
+            : 'failure',
+      },
+      { fsync: false },
+    );
     return {
       exitCode: exit.exitCode,
       signal: exit.signal,

@@ -19,41 +19,26 @@ const queues = new Map<string, Promise<void>>();
 /**
  * Replaces `file` atomically: write a temp file beside it, optionally fsync, rename over.
  * Readers see the old or the new content, never a mix. Lean on purpose (no realpath, chown
- * or chmod per write): these files are created and owned by switchyard itself. A write that
- * is not durable and has nothing queued before it is done synchronously: four syscalls on a
- * small file cost less than handing each to the thread pool.
+ * or chmod per write): these files are created and owned by switchyard itself. The temp file
+ * of a write that is not durable is written synchronously (page cache only: cheaper than
+ * three thread-pool round trips); the rename always goes to the thread pool, since ext4
+ * starts writeback when a rename replaces a file.
  */
 export function replaceFile(
   file: string,
   data: string,
   options: ReplaceFileOptions,
 ): Promise<void> {
-  const previous = queues.get(file);
-  if (!previous && !options.durable) {
-    try {
-      replaceFileSync(file, data, options);
-      return Promise.resolve();
-    } catch (error) {
-      return Promise.reject(error);
-    }
-  }
   const run = async () => {
     const temp = tempOf(file);
-    const handle = await open(temp, 'w');
-    try {
-      await handle.writeFile(data);
-      if (options.durable) await handle.sync();
-    } catch (error) {
-      await handle.close();
-      await unlink(temp).catch(() => undefined);
-      throw error;
-    }
-    await handle.close();
+    if (options.durable) await writeDurably(temp, data);
+    else writeTemp(temp, data, false);
     await rename(temp, file).catch(async (error) => {
       await unlink(temp).catch(() => undefined);
       throw error;
     });
   };
+  const previous = queues.get(file);
   const done = previous ? previous.then(run, run) : run();
   const tail = done.then(
     () => undefined,
@@ -66,21 +51,39 @@ export function replaceFile(
   return done;
 }
 
-/** The synchronous {@link replaceFile} (for callers inside a critical section). */
-export function replaceFileSync(file: string, data: string, options: ReplaceFileOptions): void {
-  const temp = tempOf(file);
+async function writeDurably(temp: string, data: string): Promise<void> {
+  const handle = await open(temp, 'w');
+  try {
+    await handle.writeFile(data);
+    await handle.sync();
+  } catch (error) {
+    await handle.close();
+    await unlink(temp).catch(() => undefined);
+    throw error;
+  }
+  await handle.close();
+}
+
+/** Writes (and optionally fsyncs) the temp file; removes it again when that fails. */
+function writeTemp(temp: string, data: string, durable: boolean): void {
   const fd = openSync(temp, 'w');
   try {
     const bytes = Buffer.from(data);
     for (let written = 0; written < bytes.length; )
       written += writeSync(fd, bytes, written, bytes.length - written);
-    if (options.durable) fsyncSync(fd);
+    if (durable) fsyncSync(fd);
   } catch (error) {
     closeSync(fd);
     unlinkQuietly(temp);
     throw error;
   }
   closeSync(fd);
+}
+
+/** The synchronous {@link replaceFile} (for callers inside a critical section). */
+export function replaceFileSync(file: string, data: string, options: ReplaceFileOptions): void {
+  const temp = tempOf(file);
+  writeTemp(temp, data, options.durable);
   try {
     renameSync(temp, file);
   } catch (error) {
