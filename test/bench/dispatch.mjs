@@ -154,7 +154,15 @@ async function dispatcherRun() {
   const attempts = evs.filter((e) => e.type === 'attempt.finished').length;
   const startupMs = runStarted ? Date.parse(runStarted.at) - (Date.now() - wallMs) : Number.NaN;
   if (!opts.keep) rmSync(ws.dir, { recursive: true, force: true });
-  return { wallMs, archived, attempts, cpu, startupMs, helperMs: helperCpu.ms(), agentsMs: helperCpu.ms('agents') };
+  return {
+    wallMs,
+    archived,
+    attempts,
+    cpu,
+    startupMs,
+    helperMs: helperCpu.ms(),
+    agentsMs: helperCpu.ms('agents'),
+  };
 }
 
 const ticksPerSecond =
@@ -177,7 +185,10 @@ function sampleHelperCpu(dispatcherPid) {
         const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
         if (Number(f[1]) !== dispatcherPid) continue;
         if (!readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes('spawn-helper')) continue;
-        last.set(entry, { self: Number(f[11]) + Number(f[12]), agents: Number(f[13]) + Number(f[14]) });
+        last.set(entry, {
+          self: Number(f[11]) + Number(f[12]),
+          agents: Number(f[13]) + Number(f[14]),
+        });
       } catch {
         // gone meanwhile
       }
