@@ -141,7 +141,8 @@ export class SpawnHelperClient {
     child.stdout?.on('data', (chunk: string) => this.#read(chunk));
     child.stdin?.on('error', () => {}); // EPIPE when it died: handled on exit
     child.on('error', () => {});
-    child.once('exit', () => this.#lost(child));
+    // 'close', not 'exit': replies the helper wrote before it died are read first
+    child.once('close', () => this.#lost(child));
     return child;
   }
 
