@@ -1,7 +1,8 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: ['src/index.ts'],
+  // the spawn helper runs as its own small process (see spawn-client.ts)
+  entry: ['src/index.ts', 'src/spawn-helper.ts'],
   format: ['esm'],
   dts: true,
   clean: true,

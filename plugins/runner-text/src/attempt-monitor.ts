@@ -15,6 +15,34 @@ import type { AttemptHooks } from './hooks.js';
 /** Bytes read per poll slice before yielding to the event loop. */
 const SLICE = 2 * 1024 * 1024;
 
+// Every monitor of this process with the same poll interval shares one timer: a dispatcher
+// watching many agents wakes once per interval, not once per agent.
+const pollers = new Map<number, { timer: NodeJS.Timeout; ticks: Set<() => void> }>();
+
+/** Calls `tick` every `intervalMs` (with the others of that interval); returns the leave. */
+function joinPolling(intervalMs: number, tick: () => void): () => void {
+  let poller = pollers.get(intervalMs);
+  if (!poller) {
+    const ticks = new Set<() => void>();
+    poller = {
+      ticks,
+      timer: setInterval(() => {
+        for (const t of ticks) t();
+      }, intervalMs),
+    };
+    pollers.set(intervalMs, poller);
+  }
+  const own = poller;
+  own.ticks.add(tick);
+  return () => {
+    own.ticks.delete(tick);
+    if (own.ticks.size === 0 && pollers.get(intervalMs) === own) {
+      clearInterval(own.timer);
+      pollers.delete(intervalMs);
+    }
+  };
+}
+
 export interface MonitorOptions {
   dir: string;
   paths: { stdoutRaw: string; stderrRaw: string };
@@ -39,7 +67,8 @@ export interface MonitorOptions {
 /**
  * Tails an attempt's stdout.raw/stderr.raw: frames chunks into stream.log, feeds the evidence
  * collector (line framing, tails, terminal events, retry lines), writes the normalized
- * transcript, heartbeats, and runs the stall / retry-loop watchdog. One timer, no busy loop.
+ * transcript, heartbeats, and runs the stall / retry-loop watchdog. One shared timer, no busy
+ * loop.
  */
 export class AttemptMonitor {
   readonly #o: MonitorOptions;
@@ -49,7 +78,7 @@ export class AttemptMonitor {
   readonly counters: ProgressCounters;
   #retrySince: number | undefined;
   #priming = false;
-  #timer: NodeJS.Timeout | undefined;
+  #leavePolling: (() => void) | undefined;
   #lastBeat = 0;
   #lastSessionBytes: number | undefined;
   #stopped = false;
@@ -106,7 +135,7 @@ export class AttemptMonitor {
 
   start(): void {
     this.#heartbeat(true);
-    this.#timer = setInterval(() => this.tick(), this.#o.pollIntervalMs);
+    this.#leavePolling = joinPolling(this.#o.pollIntervalMs, () => this.tick());
   }
 
   /** One poll: read new output, check the watchdog, heartbeat when due. */
@@ -191,7 +220,7 @@ export class AttemptMonitor {
     endedBy?: EndedBy;
   }): Promise<TerminalEvidence> {
     this.#stopped = true;
-    if (this.#timer) clearInterval(this.#timer);
+    this.#leavePolling?.();
     this.#drain(Number.POSITIVE_INFINITY);
     const evidence = this.#collector.finish(exit);
     this.#heartbeat(false);

@@ -7,6 +7,7 @@ export * from './hooks.js';
 export * from './process-group.js';
 export * from './run-attempt.js';
 export * from './spawn-agent.js';
+export * from './spawn-client.js';
 
 /** The text runner: output_format "text", lines kept as printed. */
 const runnerText = createRunner({

@@ -58,20 +58,27 @@ function control(c: Controller, setEnd: (end: (reason: EndedBy) => void) => void
     });
     const endedAt = new Date();
     const sessionId = c.hooks.sessionId?.();
-    await writeLocator(c.dir, {
-      ...c.locator,
-      endedAt: endedAt.toISOString(),
-      exitCode: exit.exitCode,
-      signal: exit.signal,
-      exitObserved: exit.exitObserved,
-      ...(endedBy ? { endedBy } : {}),
-      ...(sessionId ? { sessionId } : {}),
-      // provisional until the dispatcher records the classification (recordClassification)
-      result:
-        exit.exitCode === 0 && !endedBy && evidence.terminalEvents.length === 0
-          ? 'success'
-          : 'failure',
-    });
+    // Not fsynced: the dispatcher's classification rewrite right after is (recordClassification).
+    // A dispatcher crash keeps the page cache; after a power loss the agent is dead anyway and
+    // a stale 'running' locator is judged dead by its start token (the boot id changed).
+    await writeLocator(
+      c.dir,
+      {
+        ...c.locator,
+        endedAt: endedAt.toISOString(),
+        exitCode: exit.exitCode,
+        signal: exit.signal,
+        exitObserved: exit.exitObserved,
+        ...(endedBy ? { endedBy } : {}),
+        ...(sessionId ? { sessionId } : {}),
+        // provisional until the dispatcher records the classification (recordClassification)
+        result:
+          exit.exitCode === 0 && !endedBy && evidence.terminalEvents.length === 0
+            ? 'success'
+            : 'failure',
+      },
+      { fsync: false },
+    );
     return {
       exitCode: exit.exitCode,
       signal: exit.signal,
@@ -137,7 +144,7 @@ export async function startAttempt(spec: RunnerSpec, makeHooks?: HooksFactory): 
       attemptId: spec.attemptId,
       process: {
         pid: child.pid,
-        startToken: readStartToken(child.pid),
+        startToken: child.startToken ?? readStartToken(child.pid),
         markerName: PROCESS_MARKER_VAR,
         marker: spec.attemptId,
         pgid: child.pid,
@@ -171,7 +178,7 @@ export async function startAttempt(spec: RunnerSpec, makeHooks?: HooksFactory): 
     locator,
     monitor,
     hooks,
-    exit: child.exit.then((e) => ({ ...e, exitObserved: true })),
+    exit: child.exit,
     killGraceMs: spec.killGraceMs ?? DEFAULTS.killGraceMs,
     startedAt,
   };

@@ -1,24 +1,32 @@
+import { spawn } from 'node:child_process';
 import { closeSync, mkdirSync, openSync } from 'node:fs';
-import { attemptPaths, SwitchyardError } from '@switchyard/core';
-import { execa, type Result } from 'execa';
+import { attemptPaths, PROCESS_MARKER_VAR, SwitchyardError } from '@switchyard/core';
+import { type AgentExit, HelperSpawnError, SpawnHelperClient } from './spawn-client.js';
+
+export type { AgentExit } from './spawn-client.js';
 
 export interface SpawnedAgent {
   pid: number;
+  /** Start token read right after the start (before the process could be reaped), if known. */
+  startToken?: string;
   /** Settles when the child exits (never rejects). */
-  exit: Promise<{ exitCode: number | null; signal: string | null }>;
+  exit: Promise<AgentExit>;
+}
+
+export interface SpawnAgentSpec {
+  attemptDir: string;
+  argv: readonly string[];
+  cwd: string;
+  env: Readonly<Record<string, string>>;
 }
 
 /**
  * Starts the agent: argv without a shell, stdin from /dev/null, its own process group, and
  * stdout/stderr going straight to `stdout.raw`/`stderr.raw` (O_APPEND fds owned by the child),
- * so the agent keeps writing its output if the dispatcher dies.
+ * so the agent keeps writing its output if the dispatcher dies. The launch goes through the
+ * spawn helper (spawn-client.ts) when it runs, else from this process.
  */
-export async function spawnAgent(spec: {
-  attemptDir: string;
-  argv: readonly string[];
-  cwd: string;
-  env: Readonly<Record<string, string>>;
-}): Promise<SpawnedAgent> {
+export async function spawnAgent(spec: SpawnAgentSpec): Promise<SpawnedAgent> {
   const [file, ...args] = spec.argv;
   if (!file)
     throw new SwitchyardError('SY_RUNNER_SPAWN', 'The agent argv is empty.', {
@@ -26,41 +34,69 @@ export async function spawnAgent(spec: {
     });
   mkdirSync(spec.attemptDir, { recursive: true });
   const paths = attemptPaths(spec.attemptDir);
-  const out = openSync(paths.stdoutRaw, 'a');
-  const err = openSync(paths.stderrRaw, 'a');
-  let child: ReturnType<typeof execa>;
+  // the agent's environment: this process's, extended by the attempt's
+  const env = { ...process.env, ...spec.env };
   try {
-    child = execa(file, args, {
-      cwd: spec.cwd,
-      env: spec.env,
-      extendEnv: true,
-      stdin: 'ignore',
-      // execa passes integer fds straight to spawn(); its types only list 1 and 2 here
-      stdout: out as unknown as 'ignore',
-      stderr: err as unknown as 'ignore',
-      detached: true,
-      cleanup: false,
-      reject: false,
-      buffer: false,
-    });
-  } finally {
-    // the child holds its own copies of the fds
-    closeSync(out);
-    closeSync(err);
-  }
-  if (child.pid === undefined) {
-    const failed = (await child) as Result & { shortMessage?: string; code?: string };
+    const helper = SpawnHelperClient.shared();
+    const marker = spec.env[PROCESS_MARKER_VAR];
+    if (helper?.usable && marker !== undefined) {
+      try {
+        return await helper.spawn({
+          file,
+          args,
+          cwd: spec.cwd,
+          env,
+          stdout: paths.stdoutRaw,
+          stderr: paths.stderrRaw,
+          marker: { name: PROCESS_MARKER_VAR, value: marker },
+        });
+      } catch (error) {
+        // the helper itself failed (any agent it may have started is killed): start from here
+        if (!(error instanceof HelperSpawnError && error.code === 'EHELPER')) throw error;
+      }
+    }
+    return await spawnDirect(file, args, spec.cwd, env, paths);
+  } catch (error) {
+    if (SwitchyardError.is(error)) throw error;
     throw new SwitchyardError(
       'SY_RUNNER_SPAWN',
-      `Could not start ${file}: ${failed.shortMessage ?? failed.code ?? 'unknown error'}`,
+      `Could not start ${file}: ${error instanceof Error ? error.message : String(error)}`,
       {
+        cause: error,
         hint: 'Check that the command exists and is executable (catalog runtime.command) and that the workspace exists.',
       },
     );
   }
-  const exit = (child as unknown as Promise<Result>).then((result) => ({
-    exitCode: result.exitCode ?? null,
-    signal: result.signal ?? null,
-  }));
-  return { pid: child.pid, exit };
+}
+
+/** The same launch from this process (when no helper can run). */
+async function spawnDirect(
+  file: string,
+  args: readonly string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+  paths: { stdoutRaw: string; stderrRaw: string },
+): Promise<SpawnedAgent> {
+  const out = openSync(paths.stdoutRaw, 'a');
+  let err: number | undefined;
+  let child: ReturnType<typeof spawn>;
+  try {
+    err = openSync(paths.stderrRaw, 'a');
+    child = spawn(file, args, { cwd, env, detached: true, stdio: ['ignore', out, err] });
+  } finally {
+    // the child holds its own copies of the fds
+    closeSync(out);
+    if (err !== undefined) closeSync(err);
+  }
+  const pid = child.pid;
+  if (pid === undefined) {
+    throw await new Promise<Error>((resolve) => child.once('error', resolve));
+  }
+  child.on('error', () => {
+    // after a successful start only kill() can fail, and agents are signalled by group
+  });
+  const exit = new Promise<AgentExit>((resolve) =>
+    child.once('exit', (exitCode, signal) => resolve({ exitCode, signal, exitObserved: true })),
+  );
+  return { pid, exit };
 }

@@ -1,8 +1,8 @@
-import { readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import writeFileAtomic from 'write-file-atomic';
 import { z } from 'zod';
 import { SwitchyardError } from '../errors.js';
+import { replaceFile } from '../state/atomic-file.js';
 import { ATTEMPT_FILES } from './layout.js';
 
 const iso = z.iso.datetime({ offset: true });
@@ -92,14 +92,7 @@ export async function writeLocator(
   const value = locatorSchema.parse(locator);
   const file = join(dir, ATTEMPT_FILES.locator);
   const text = `${JSON.stringify(value, null, 2)}\n`;
-  if (options.fsync === false) {
-    // fast path for the launch write (a few ms less per attempt): temp file + rename is still atomic
-    const tmp = `${file}.${process.pid}.tmp`;
-    await writeFile(tmp, text);
-    await rename(tmp, file);
-  } else {
-    await writeFileAtomic(file, text, { fsync: true });
-  }
+  await replaceFile(file, text, { durable: options.fsync !== false });
   return value;
 }
 

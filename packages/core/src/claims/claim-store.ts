@@ -1,7 +1,7 @@
 import { mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import writeFileAtomic from 'write-file-atomic';
 import { SwitchyardError } from '../errors.js';
+import { replaceFile } from '../state/atomic-file.js';
 import type { TaskId } from '../task/types.js';
 import { acquireFileMutex, type FileMutexOptions } from './file-mutex.js';
 
@@ -88,26 +88,37 @@ export async function openClaimStore(
     cache = { key, file, index };
     return cache;
   };
-  const save = (file: ClaimsFile) => {
-    writeFileAtomic.sync(dataPath, `${JSON.stringify(file)}\n`, { fsync: true });
+  const save = async (file: ClaimsFile) => {
+    // the cached document now holds an unsaved change: readers meanwhile see the file
     cache = undefined;
+    // fsynced (other processes and a restart after a power loss rely on it), in the thread
+    // pool: the mutex stays held, the event loop does not wait
+    await replaceFile(dataPath, `${JSON.stringify(file)}\n`, { durable: true });
   };
-  const locked = async <T>(fn: () => T): Promise<T> => {
-    const release = await acquireFileMutex(lockPath, options);
-    try {
-      return fn();
-    } catch (error) {
-      cache = undefined; // the cached document may hold an unsaved change
-      throw error;
-    } finally {
-      release();
-    }
+  // Mutations of this process take turns here first, so only other processes ever wait on
+  // the file mutex (whose retry sleeps would otherwise delay them too).
+  let turn: Promise<unknown> = Promise.resolve();
+  const locked = <T>(fn: () => T | Promise<T>): Promise<T> => {
+    const run = async () => {
+      const release = await acquireFileMutex(lockPath, options);
+      try {
+        return await fn();
+      } catch (error) {
+        cache = undefined; // the cached document may hold an unsaved change
+        throw error;
+      } finally {
+        release();
+      }
+    };
+    const result = turn.then(run, run);
+    turn = result.catch(() => undefined);
+    return result;
   };
 
   return {
     dir,
     tryClaim: (taskId, paths) =>
-      locked(() => {
+      locked(async (): Promise<ClaimResult> => {
         const { file, index } = load();
         const wanted = [...new Set(paths)];
         const conflicts: ClaimConflict[] = [];
@@ -121,17 +132,17 @@ export async function openClaimStore(
         const all = [...(current?.paths ?? []), ...added].sort();
         if (current === undefined || added.length > 0) {
           file.tasks[taskId] = { paths: all, since: current?.since ?? new Date().toISOString() };
-          save(file);
+          await save(file);
         }
         return { ok: true, paths: all };
       }),
     release: (taskId) =>
-      locked(() => {
+      locked(async () => {
         const { file } = load();
         const current = file.tasks[taskId];
         if (!current) return [];
         delete file.tasks[taskId];
-        save(file);
+        await save(file);
         return current.paths;
       }),
     holderOf: async (path) => load().index.get(path),

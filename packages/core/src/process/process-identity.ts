@@ -35,7 +35,12 @@ export function readStartToken(pid: number): string | undefined {
   // the last ')'. starttime is field 22 overall, i.e. index 19 of the fields after it.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   const startTime = fields[19];
-  return startTime ? `${readBootId()}:${startTime}` : undefined;
+  return startTime ? startTokenOf(startTime) : undefined;
+}
+
+/** The start token from a starttime (field 22 of /proc/<pid>/stat) read by another process. */
+export function startTokenOf(startTime: string): string {
+  return `${readBootId()}:${startTime}`;
 }
 
 /** The identity of a process now. */

@@ -1,7 +1,7 @@
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import writeFileAtomic from 'write-file-atomic';
 import { SwitchyardError } from '../errors.js';
+import { replaceFile } from './atomic-file.js';
 import { type TaskState, taskStateSchema } from './state-schema.js';
 
 /** Reads and atomically replaces the per-task state files under a state directory. */
@@ -11,7 +11,7 @@ export interface StateStore {
   fileOf(task: string): string;
   /** The task's state, or undefined when it has none. Throws `SY_STATE_CORRUPT`. */
   read(task: string): TaskState | undefined;
-  /** Replaces the task's state atomically (temp file + fsync + rename). */
+  /** Replaces the task's state atomically (temp file + rename; see the write for why no fsync). */
   write(state: TaskState): Promise<void>;
   /** Every task state on disk (sorted by task id). */
   list(): TaskState[];
@@ -57,7 +57,12 @@ export function openStateStore(stateDir: string): StateStore {
         madeDirs.add(dir);
       }
       state.updatedAt = new Date().toISOString();
-      await writeFileAtomic(file, `${JSON.stringify(state, null, 1)}\n`);
+      // Atomic without fsync: a dispatcher crash keeps the page cache, so the rename is the
+      // commit point. A power loss may lose recent writes, but every agent dies with the
+      // machine, so an older record can only make a stage run again later, never beside
+      // itself; a torn or empty file fails to parse and stops the run as SY_STATE_CORRUPT
+      // naming the file. Claims, which other processes rely on, stay fsynced.
+      await replaceFile(file, `${JSON.stringify(state, null, 1)}\n`, { durable: false });
     },
     list() {
       const states: TaskState[] = [];

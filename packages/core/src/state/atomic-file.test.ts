@@ -1,0 +1,41 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { replaceFile, replaceFileSync } from './atomic-file.js';
+
+const dirs: string[] = [];
+const tempDir = () => {
+  const dir = mkdtempSync(join(tmpdir(), 'sy-atomic-'));
+  dirs.push(dir);
+  return dir;
+};
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('replaceFile', () => {
+  it('keeps the content of the last call when replacements of one file overlap, leaving no temp file', async () => {
+    const file = join(tempDir(), 'state.json');
+    const big = 'x'.repeat(1 << 20);
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        replaceFile(file, i % 2 ? `${i}\n` : `${i}${big}\n`, { durable: i % 3 === 0 }),
+      ),
+    );
+    expect(readFileSync(file, 'utf8')).toBe('19\n');
+    expect(readdirSync(join(file, '..'))).toEqual(['state.json']);
+  });
+
+  it('rejects when the directory is missing; the sync variant replaces in place', async () => {
+    const dir = tempDir();
+    await expect(
+      replaceFile(join(dir, 'missing', 'f.json'), '{}', { durable: true }),
+    ).rejects.toMatchObject({ code: 'ENOENT' });
+    const file = join(dir, 'f.json');
+    replaceFileSync(file, 'old\n', { durable: true });
+    replaceFileSync(file, 'new\n', { durable: false });
+    expect(readFileSync(file, 'utf8')).toBe('new\n');
+    expect(readdirSync(dir)).toEqual(['f.json']);
+  });
+});

@@ -1,0 +1,101 @@
+import { closeSync, fsyncSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { open, rename, unlink } from 'node:fs/promises';
+
+/**
+ * Options of {@link replaceFile} / {@link replaceFileSync}. `durable` fsyncs the data before
+ * the rename, so the new content also survives a power loss; without it the replacement is
+ * still atomic for any process crash (the page cache keeps both the data and the rename).
+ */
+export interface ReplaceFileOptions {
+  durable: boolean;
+}
+
+let sequence = 0;
+const tempOf = (file: string) => `${file}.${process.pid}.${++sequence}.tmp`;
+
+// Replacements of one file run one after another, so the last call's content is what stays.
+const queues = new Map<string, Promise<void>>();
+
+/**
+ * Replaces `file` atomically: write a temp file beside it, optionally fsync, rename over.
+ * Readers see the old or the new content, never a mix. Lean on purpose (no realpath, chown
+ * or chmod per write): these files are created and owned by switchyard itself. The temp file
+ * of a write that is not durable is written synchronously (page cache only: cheaper than
+ * three thread-pool round trips); the rename always goes to the thread pool, since ext4
+ * starts writeback when a rename replaces a file.
+ */
+export function replaceFile(
+  file: string,
+  data: string,
+  options: ReplaceFileOptions,
+): Promise<void> {
+  const run = async () => {
+    const temp = tempOf(file);
+    if (options.durable) await writeDurably(temp, data);
+    else writeTemp(temp, data, false);
+    await rename(temp, file).catch(async (error) => {
+      await unlink(temp).catch(() => undefined);
+      throw error;
+    });
+  };
+  const previous = queues.get(file);
+  const done = previous ? previous.then(run, run) : run();
+  const tail = done.then(
+    () => undefined,
+    () => undefined,
+  );
+  queues.set(file, tail);
+  void tail.then(() => {
+    if (queues.get(file) === tail) queues.delete(file);
+  });
+  return done;
+}
+
+async function writeDurably(temp: string, data: string): Promise<void> {
+  const handle = await open(temp, 'w');
+  try {
+    await handle.writeFile(data);
+    await handle.sync();
+  } catch (error) {
+    await handle.close();
+    await unlink(temp).catch(() => undefined);
+    throw error;
+  }
+  await handle.close();
+}
+
+/** Writes (and optionally fsyncs) the temp file; removes it again when that fails. */
+function writeTemp(temp: string, data: string, durable: boolean): void {
+  const fd = openSync(temp, 'w');
+  try {
+    const bytes = Buffer.from(data);
+    for (let written = 0; written < bytes.length; )
+      written += writeSync(fd, bytes, written, bytes.length - written);
+    if (durable) fsyncSync(fd);
+  } catch (error) {
+    closeSync(fd);
+    unlinkQuietly(temp);
+    throw error;
+  }
+  closeSync(fd);
+}
+
+/** The synchronous {@link replaceFile} (for callers inside a critical section). */
+export function replaceFileSync(file: string, data: string, options: ReplaceFileOptions): void {
+  const temp = tempOf(file);
+  writeTemp(temp, data, options.durable);
+  try {
+    renameSync(temp, file);
+  } catch (error) {
+    unlinkQuietly(temp);
+    throw error;
+  }
+}
+
+function unlinkQuietly(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch {
+    // already gone
+  }
+}
