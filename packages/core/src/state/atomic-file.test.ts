@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { replaceFile, replaceFileSync } from './atomic-file.js';
+import { replaceFile } from './atomic-file.js';
 
 const dirs: string[] = [];
 const tempDir = () => {
@@ -27,15 +27,12 @@ describe('replaceFile', () => {
     expect(readdirSync(join(file, '..'))).toEqual(['state.json']);
   });
 
-  it('rejects when the directory is missing; the sync variant replaces in place', async () => {
+  it('rejects when the directory is missing, leaving no temp file', async () => {
     const dir = tempDir();
-    await expect(
-      replaceFile(join(dir, 'missing', 'f.json'), '{}', { durable: true }),
-    ).rejects.toMatchObject({ code: 'ENOENT' });
-    const file = join(dir, 'f.json');
-    replaceFileSync(file, 'old\n', { durable: true });
-    replaceFileSync(file, 'new\n', { durable: false });
-    expect(readFileSync(file, 'utf8')).toBe('new\n');
-    expect(readdirSync(dir)).toEqual(['f.json']);
+    for (const durable of [true, false])
+      await expect(
+        replaceFile(join(dir, 'missing', 'f.json'), '{}', { durable }),
+      ).rejects.toMatchObject({ code: 'ENOENT' });
+    expect(readdirSync(dir)).toEqual([]);
   });
 });

@@ -1,8 +1,8 @@
-import { closeSync, fsyncSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, openSync, unlinkSync, writeSync } from 'node:fs';
 import { open, rename, unlink } from 'node:fs/promises';
 
 /**
- * Options of {@link replaceFile} / {@link replaceFileSync}. `durable` fsyncs the data before
+ * Options of {@link replaceFile}. `durable` fsyncs the data before
  * the rename, so the new content also survives a power loss; without it the replacement is
  * still atomic for any process crash (the page cache keeps both the data and the rename).
  */
@@ -32,7 +32,7 @@ export function replaceFile(
   const run = async () => {
     const temp = tempOf(file);
     if (options.durable) await writeDurably(temp, data);
-    else writeTemp(temp, data, false);
+    else writeTemp(temp, data);
     await rename(temp, file).catch(async (error) => {
       await unlink(temp).catch(() => undefined);
       throw error;
@@ -64,32 +64,19 @@ async function writeDurably(temp: string, data: string): Promise<void> {
   await handle.close();
 }
 
-/** Writes (and optionally fsyncs) the temp file; removes it again when that fails. */
-function writeTemp(temp: string, data: string, durable: boolean): void {
+/** Writes the temp file (page cache only); removes it again when that fails. */
+function writeTemp(temp: string, data: string): void {
   const fd = openSync(temp, 'w');
   try {
     const bytes = Buffer.from(data);
     for (let written = 0; written < bytes.length; )
       written += writeSync(fd, bytes, written, bytes.length - written);
-    if (durable) fsyncSync(fd);
   } catch (error) {
     closeSync(fd);
     unlinkQuietly(temp);
     throw error;
   }
   closeSync(fd);
-}
-
-/** The synchronous {@link replaceFile} (for callers inside a critical section). */
-export function replaceFileSync(file: string, data: string, options: ReplaceFileOptions): void {
-  const temp = tempOf(file);
-  writeTemp(temp, data, options.durable);
-  try {
-    renameSync(temp, file);
-  } catch (error) {
-    unlinkQuietly(temp);
-    throw error;
-  }
 }
 
 function unlinkQuietly(path: string): void {
