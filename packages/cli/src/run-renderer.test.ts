@@ -23,7 +23,7 @@ function capture(isTTY: boolean) {
 describe('run renderer', () => {
   it('formats significant events as one line each and skips the rest', () => {
     const line = (e: RunEvent) => formatEvent(e)?.replace(/\x1b\[[0-9;]*m/g, '');
-    expect(
+    const failover = (evidence: string[]) =>
       line({
         ...base,
         type: 'target.failover',
@@ -32,23 +32,16 @@ describe('run renderer', () => {
         from: 'a',
         to: 'b',
         class: 'provider-quota',
-        evidence: ['API Error: 429'],
-      }),
-    ).toBe('failover   g/t worker: a -> b (provider-quota: API Error: 429)');
+        evidence,
+      });
+    expect(failover(['API Error: 429'])).toBe(
+      'failover   g/t worker: a -> b (provider-quota: API Error: 429)',
+    );
     // a JSON terminal event is shown by its message, not as the raw object
     expect(
-      line({
-        ...base,
-        type: 'target.failover',
-        task: 'g/t',
-        stage: 'worker',
-        from: 'a',
-        to: 'b',
-        class: 'provider-quota',
-        evidence: [
-          '{"type":"result","is_error":true,"usage":{"input_tokens":0},"result":"API Error: 429 rate limited"}',
-        ],
-      }),
+      failover([
+        '{"type":"result","is_error":true,"usage":{"input_tokens":0},"result":"API Error: 429 rate limited"}',
+      ]),
     ).toBe('failover   g/t worker: a -> b (provider-quota: API Error: 429 rate limited)');
     expect(
       line({
