@@ -26,6 +26,7 @@ import {
 import type { RunOptions } from './commands/run.js';
 import { renderDryRun } from './dry-run-render.js';
 import { EXIT } from './exit-codes.js';
+import { encodeJsonChunks } from './json-chunks.js';
 
 const problemsOf = (error: unknown): Problem[] => {
   if (!SwitchyardError.is(error)) throw error;
@@ -153,8 +154,10 @@ export async function dryRunCommand(opts: RunOptions): Promise<void> {
   const { report, cacheWritten } = await prepareDryRun(opts, new Date());
   // Compact: a 10,000-task report is ~15 MB pretty-printed; pipe through `jq` to read it.
   if (opts.json) {
-    // Two writes: appending the newline to a ~10 MB document would copy it once more.
-    process.stdout.write(JSON.stringify(report));
+    // Written in pieces (stdout to a file or pipe is written synchronously): see json-chunks.
+    encodeJsonChunks(report as unknown as Record<string, unknown>, (chunk) =>
+      process.stdout.write(chunk),
+    );
     process.stdout.write('\n');
   } else process.stdout.write(renderDryRun(report));
   process.exitCode = report.summary.errors > 0 ? EXIT.INVALID_INPUT : EXIT.OK;
