@@ -11,6 +11,7 @@ import type {
 // The dry-run subpath: only what this command needs is loaded (not the dispatcher, etc.).
 import {
   CATALOG_ENV,
+  encodeJsonChunks,
   loadProjectConfig,
   loadWorkspaceAsync,
   openStateStore,
@@ -26,7 +27,6 @@ import {
 import type { RunOptions } from './commands/run.js';
 import { renderDryRun } from './dry-run-render.js';
 import { EXIT } from './exit-codes.js';
-import { encodeJsonChunks } from './json-chunks.js';
 
 const problemsOf = (error: unknown): Problem[] => {
   if (!SwitchyardError.is(error)) throw error;
@@ -154,10 +154,8 @@ export async function dryRunCommand(opts: RunOptions): Promise<void> {
   const { report, cacheWritten } = await prepareDryRun(opts, new Date());
   // Compact: a 10,000-task report is ~15 MB pretty-printed; pipe through `jq` to read it.
   if (opts.json) {
-    // Written in pieces (stdout to a file or pipe is written synchronously): see json-chunks.
-    encodeJsonChunks(report as unknown as Record<string, unknown>, (chunk) =>
-      process.stdout.write(chunk),
-    );
+    // Written in pieces (stdout to a file or pipe is written synchronously).
+    encodeJsonChunks(report, (chunk) => process.stdout.write(chunk));
     process.stdout.write('\n');
   } else process.stdout.write(renderDryRun(report));
   process.exitCode = report.summary.errors > 0 ? EXIT.INVALID_INPUT : EXIT.OK;

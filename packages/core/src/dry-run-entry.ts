@@ -8,6 +8,7 @@ export { type ClaimRecord, readClaims } from './claims/claim-store.js';
 export { loadProjectConfig } from './config/load.js';
 export * from './dry-run/index.js';
 export * from './errors.js';
+export { encodeJsonChunks } from './json/index.js';
 export { probeAttempt } from './state/attempt-probe.js';
 export { openStateStore } from './state/state-store.js';
 export { loadWorkspaceAsync } from './workspace/load.js';

@@ -104,12 +104,16 @@ describe('loadWorkspace', () => {
 
 describe('loadWorkspace with the plan cache', () => {
   it('reuses unchanged plans, re-parses changed ones and always re-checks paths', async () => {
-    const { existsSync, symlinkSync, mkdirSync: mk } = await import('node:fs');
-    write('agent-task/g/a/PLAN.md', plan('local-G01', ['src/a.ts']));
+    const { readFileSync, symlinkSync, mkdirSync: mk } = await import('node:fs');
+    write('agent-task/g/a/PLAN.md', plan('local-G01', ['`src/a.ts` — first change']));
     write('agent-task/g/b/PLAN.md', plan('local-G01', ['linked/b.ts']));
     const first = loadWorkspace(ws, { cache: true });
     expect(first.tasks.flatMap((t) => t.problems)).toEqual([]);
-    expect(existsSync(join(stateDir(ws), 'cache', 'plans.json'))).toBe(true);
+    const cacheFile = join(stateDir(ws), 'cache', 'plans.json');
+    // written entry by entry, yet the same compact JSON one stringify gives
+    const cached = readFileSync(cacheFile, 'utf8');
+    expect(cached).toContain('— first change');
+    expect(cached).toBe(JSON.stringify(JSON.parse(cached)));
     // same files: same result from the cache
     const second = loadWorkspace(ws, { cache: true });
     expect(second.tasks.map((t) => t.writeSet)).toEqual(first.tasks.map((t) => t.writeSet));

@@ -2,6 +2,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
+import { Utf8ChunkWriter } from '../json/json-chunks.js';
 import type { PlanSource } from '../task/parse-plan.js';
 import { fileIdentity } from './file-identity.js';
 
@@ -119,7 +120,7 @@ export class PlanCache {
     if (!this.#changed()) return;
     try {
       await mkdir(dirname(this.#path), { recursive: true });
-      await writeFileAtomic(this.#path, Buffer.from(this.#encode()), { fsync: false });
+      await writeFileAtomic(this.#path, this.#encode(), { fsync: false });
       await writeFileAtomic(this.#keysPath(), this.#encodeKeys(), { fsync: false });
     } catch {
       // read-only workspace: run without a cache
@@ -141,16 +142,22 @@ export class PlanCache {
     return JSON.stringify({ version: PLAN_CACHE_VERSION, keys });
   }
 
-  // The same text as JSON.stringify({ version, entries }), reusing entries' known JSON.
-  #encode(): string {
-    const parts: string[] = [];
+  // The same bytes as JSON.stringify({ version, entries }), reusing entries' known JSON,
+  // encoded entry by entry (see encodeJsonChunks: one big string of them is slow).
+  #encode(): Buffer {
+    const chunks: Buffer[] = [];
+    const out = new Utf8ChunkWriter((chunk) => chunks.push(chunk));
+    out.push(`{"version":${PLAN_CACHE_VERSION},"entries":{`);
+    let first = true;
     for (const file in this.#next) {
       const entry = this.#next[file] as CacheFile['entries'][string];
-      parts.push(
-        this.#encoded.get(file) ?? encodeEntry(file, entry.key, JSON.stringify(entry.plan)),
-      );
+      out.push(first ? '' : ',');
+      out.push(this.#encoded.get(file) ?? encodeEntry(file, entry.key, JSON.stringify(entry.plan)));
+      first = false;
     }
-    return `{"version":${PLAN_CACHE_VERSION},"entries":{${parts.join(',')}}}`;
+    out.push('}}');
+    out.flush();
+    return Buffer.concat(chunks);
   }
 }
 

@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { encodeJsonChunks } from './json-chunks.js';
+import { encodeJsonChunks, Utf8ChunkWriter } from './json-chunks.js';
 
-const encode = (value: Record<string, unknown>, chunkBytes?: number) => {
+const encode = (value: object, chunkBytes?: number) => {
   const chunks: Buffer[] = [];
   encodeJsonChunks(value, (c) => chunks.push(c), chunkBytes);
   return chunks;
 };
 
 describe('encodeJsonChunks', () => {
-  const samples: Record<string, unknown>[] = [
+  const samples: object[] = [
     {},
     { a: [] },
     { a: 1, b: 'x', c: null, d: true, e: { f: [1, 2] } },
@@ -19,6 +19,15 @@ describe('encodeJsonChunks', () => {
     { ['key "quoted"']: ['x'], '': 0 },
     { toJSON: () => ({ replaced: [1, 2] }) } as unknown as Record<string, unknown>,
     { toJSON: () => 'plain' } as unknown as Record<string, unknown>,
+    { nested: { a: undefined, b: 1, c: { d: undefined } }, empty: {}, map: new Map([[1, 2]]) },
+    { boxed: new String('text'), num: new Number(3), inf: Number.POSITIVE_INFINITY, neg: -0 },
+    {
+      bare: Object.assign(Object.create(null), { x: [1] }),
+      cls: new (class {
+        y = 2;
+      })(),
+    },
+    [1, { a: 'é' }, undefined],
   ];
 
   it.each(samples.map((s, i) => [i, s] as const))('sample %i equals JSON.stringify', (_, s) => {
@@ -37,5 +46,15 @@ describe('encodeJsonChunks', () => {
     expect(Buffer.concat(chunks).toString()).toBe(JSON.stringify(report));
     expect(chunks.length).toBeGreaterThan(100);
     for (const chunk of chunks) expect(chunk.length).toBeLessThanOrEqual(4_096);
+  });
+
+  it('never splits a character between chunks', () => {
+    const chunks: Buffer[] = [];
+    const writer = new Utf8ChunkWriter((c) => chunks.push(Buffer.from(c)), 7);
+    const pieces = ['ab', '—', 'c👍', 'défg', '—', 'x'.repeat(20), 'é'];
+    for (const piece of pieces) writer.push(piece);
+    writer.flush();
+    for (const chunk of chunks) expect(Buffer.from(chunk.toString()).equals(chunk)).toBe(true);
+    expect(Buffer.concat(chunks).toString()).toBe(pieces.join(''));
   });
 });
