@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { replaceFile } from './atomic-file.js';
+import { replaceFile, replaceFileSync } from './atomic-file.js';
 
 const dirs: string[] = [];
 const tempDir = () => {
@@ -33,6 +33,24 @@ describe('replaceFile', () => {
       await expect(
         replaceFile(join(dir, 'missing', 'f.json'), '{}', { durable }),
       ).rejects.toMatchObject({ code: 'ENOENT' });
+    expect(readdirSync(dir)).toEqual([]);
+  });
+});
+
+describe('replaceFileSync', () => {
+  it('replaces a file with bytes or text, leaving no temp file', () => {
+    const dir = tempDir();
+    const file = join(dir, 'plans.json');
+    replaceFileSync(file, Buffer.from('{"a":"—"}'));
+    expect(readFileSync(file, 'utf8')).toBe('{"a":"—"}');
+    replaceFileSync(file, '{}');
+    expect(readFileSync(file, 'utf8')).toBe('{}');
+    expect(readdirSync(dir)).toEqual(['plans.json']);
+  });
+
+  it('throws when the directory is missing, leaving no temp file', () => {
+    const dir = tempDir();
+    expect(() => replaceFileSync(join(dir, 'missing', 'f.json'), '{}')).toThrow(/ENOENT/);
     expect(readdirSync(dir)).toEqual([]);
   });
 });

@@ -1,4 +1,4 @@
-import { closeSync, openSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { open, rename, unlink } from 'node:fs/promises';
 
 /**
@@ -26,7 +26,7 @@ const queues = new Map<string, Promise<void>>();
  */
 export function replaceFile(
   file: string,
-  data: string,
+  data: string | Uint8Array,
   options: ReplaceFileOptions,
 ): Promise<void> {
   const run = async () => {
@@ -51,7 +51,22 @@ export function replaceFile(
   return done;
 }
 
-async function writeDurably(temp: string, data: string): Promise<void> {
+/**
+ * {@link replaceFile} on this thread, not durable (no fsync): for files that are only an
+ * optimization (a cache), written by callers that cannot wait.
+ */
+export function replaceFileSync(file: string, data: string | Uint8Array): void {
+  const temp = tempOf(file);
+  writeTemp(temp, data);
+  try {
+    renameSync(temp, file);
+  } catch (error) {
+    unlinkQuietly(temp);
+    throw error;
+  }
+}
+
+async function writeDurably(temp: string, data: string | Uint8Array): Promise<void> {
   const handle = await open(temp, 'w');
   try {
     await handle.writeFile(data);
@@ -65,10 +80,10 @@ async function writeDurably(temp: string, data: string): Promise<void> {
 }
 
 /** Writes the temp file (page cache only); removes it again when that fails. */
-function writeTemp(temp: string, data: string): void {
+function writeTemp(temp: string, data: string | Uint8Array): void {
   const fd = openSync(temp, 'w');
   try {
-    const bytes = Buffer.from(data);
+    const bytes = typeof data === 'string' ? Buffer.from(data) : data;
     for (let written = 0; written < bytes.length; )
       written += writeSync(fd, bytes, written, bytes.length - written);
   } catch (error) {

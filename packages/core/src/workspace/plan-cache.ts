@@ -1,8 +1,8 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import writeFileAtomic from 'write-file-atomic';
 import { Utf8ChunkWriter } from '../json/json-chunks.js';
+import { replaceFile, replaceFileSync } from '../state/atomic-file.js';
 import type { PlanSource } from '../task/parse-plan.js';
 import { fileIdentity } from './file-identity.js';
 
@@ -104,24 +104,24 @@ export class PlanCache {
     try {
       mkdirSync(dirname(this.#path), { recursive: true });
       // No fsync: a cache lost in a crash is rebuilt, and a torn one is ignored on load.
-      writeFileAtomic.sync(this.#path, this.#encode(), { fsync: false });
-      writeFileAtomic.sync(this.#keysPath(), this.#encodeKeys(), { fsync: false });
+      replaceFileSync(this.#path, this.#encode());
+      replaceFileSync(this.#keysPath(), this.#encodeKeys());
     } catch {
       // read-only workspace: run without a cache
     }
   }
 
   /**
-   * {@link save}, with the file written off this thread (libuv's pool), so a caller can
-   * print its results meanwhile. Same atomic write (temporary file, rename; the temporary
-   * file is removed if the process exits first); never rejects.
+   * {@link save}, once the cache folder exists (made off this thread), so a caller can print
+   * its results meanwhile. Same atomic write (temporary file, rename); never rejects. A crash
+   * between the two leaves the temporary file, never a torn cache.
    */
   async saveAsync(): Promise<void> {
     if (!this.#changed()) return;
     try {
       await mkdir(dirname(this.#path), { recursive: true });
-      await writeFileAtomic(this.#path, this.#encode(), { fsync: false });
-      await writeFileAtomic(this.#keysPath(), this.#encodeKeys(), { fsync: false });
+      await replaceFile(this.#path, this.#encode(), { durable: false });
+      await replaceFile(this.#keysPath(), this.#encodeKeys(), { durable: false });
     } catch {
       // read-only workspace: run without a cache
     }
