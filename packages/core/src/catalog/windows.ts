@@ -1,4 +1,8 @@
-import { DateTime, IANAZone } from 'luxon';
+import type * as Luxon from 'luxon';
+import { lazyRequire } from '../lazy-require.js';
+
+// Only catalogs with time windows need luxon.
+const luxon = lazyRequire<typeof Luxon>('luxon');
 
 /** The parts of a time window the coverage rules need. */
 export interface WindowSpec {
@@ -21,7 +25,7 @@ export function parseClock(value: string): number | undefined {
 
 /** True when `zone` is a valid IANA time zone name. */
 export function isValidTimezone(zone: string): boolean {
-  return IANAZone.isValidZone(zone);
+  return luxon().IANAZone.isValidZone(zone);
 }
 
 /** True when local minute-of-day `minute` falls in [start, end), wrapping past midnight. */
@@ -32,7 +36,7 @@ export function clockInWindow(minute: number, start: number, end: number): boole
 
 /** Local minute of day of instant `ms` in `zone` (luxon, DST-aware). */
 export function localMinute(ms: number, zone: string): number {
-  const local = DateTime.fromMillis(ms, { zone });
+  const local = luxon().DateTime.fromMillis(ms, { zone });
   return local.hour * 60 + local.minute;
 }
 
@@ -69,6 +73,7 @@ function cachedSegments(zone: string, from: number, to: number): Segments {
 
 /** Offset (minutes) segments of `zone` over [from, to): offset is constant on each. */
 function offsetSegments(zone: string, from: number, to: number): Segments {
+  const { DateTime } = luxon();
   const offsetAt = (ms: number) => DateTime.fromMillis(ms, { zone }).offset;
   const segments = [{ start: from, offset: offsetAt(from) }];
   const step = 6 * 60 * MINUTE;

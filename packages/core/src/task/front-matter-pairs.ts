@@ -1,4 +1,9 @@
-import { isScalar, isSeq, type LineCounter, type Pair } from 'yaml';
+import type * as Yaml from 'yaml';
+import type { LineCounter, Pair } from 'yaml';
+import { lazyRequire } from '../lazy-require.js';
+
+/** The `yaml` package, loaded only for front matter the fast reader does not take. */
+export const yamlModule = lazyRequire<typeof Yaml>('yaml');
 
 /**
  * A front matter value reduced to what validation looks at: a scalar's value, a sequence's
@@ -22,6 +27,7 @@ export function pairOfYamlNode(
   pair: Pair,
   fileLineOf: (node: unknown) => number | undefined,
 ): FrontMatterPair {
+  const { isScalar, isSeq } = yamlModule();
   const key = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
   const value = pair.value;
   let reduced: FrontMatterValue | null;

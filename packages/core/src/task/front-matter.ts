@@ -1,4 +1,3 @@
-import { isMap, isScalar, LineCounter, parseDocument } from 'yaml';
 import { ROUTE_IDS } from '../catalog/constants.js';
 import type { Problem } from '../errors.js';
 import {
@@ -6,6 +5,7 @@ import {
   pairOfYamlNode,
   readSimpleFrontMatter,
   yamlFileLine,
+  yamlModule,
 } from './front-matter-pairs.js';
 import type { PlanFrontMatter } from './types.js';
 
@@ -146,6 +146,7 @@ export function readYamlPairs(
   err: (message: string, line: number | undefined, hint?: string) => void,
   required: boolean,
 ): FrontMatterPair[] | undefined {
+  const { isMap, isScalar, LineCounter, parseDocument } = yamlModule();
   const counter = new LineCounter();
   const doc = parseDocument(yaml, { lineCounter: counter, uniqueKeys: true });
   const lineOf = (node: unknown) => yamlFileLine(counter, node);

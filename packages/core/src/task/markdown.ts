@@ -1,4 +1,8 @@
-import markdownIt, { type MarkdownIt, type Token } from 'markdown-it';
+import type markdownItModule from 'markdown-it';
+import type { MarkdownIt, Token } from 'markdown-it';
+import { lazyRequire } from '../lazy-require.js';
+
+const markdownIt = lazyRequire<typeof markdownItModule>('markdown-it');
 
 /** A block or inline node of a parsed PLAN body (a small tree built from markdown-it tokens). */
 export interface MdAnyNode {
@@ -27,7 +31,7 @@ export interface MdSection {
 // building a parser compiles its rule chains.
 let parser: MarkdownIt | undefined;
 const md = () => {
-  parser ??= markdownIt('commonmark');
+  parser ??= markdownIt()('commonmark');
   return parser;
 };
 

@@ -1,6 +1,10 @@
 import { lstatSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, posix, resolve, sep } from 'node:path';
-import picomatch from 'picomatch';
+import type picomatchModule from 'picomatch';
+import { lazyRequire } from '../lazy-require.js';
+
+// Only entries with a glob character need picomatch.
+const picomatch = lazyRequire<typeof picomatchModule>('picomatch');
 
 /** Top-level folders a write set may never touch: git internals and the task tree itself. */
 export const FORBIDDEN_ROOTS = ['.git', 'agent-task'] as const;
@@ -84,7 +88,7 @@ export class WriteSetResolver {
     if (!located.ok) return located;
     // A literal file named like a glob (e.g. `app/[id].tsx`) is fine once it exists.
     // Without any glob character picomatch cannot see a glob: skip asking it.
-    if (GLOB_CHARS.test(entry) && picomatch.scan(entry).isGlob && !located.existsAsFile)
+    if (GLOB_CHARS.test(entry) && picomatch().scan(entry).isGlob && !located.existsAsFile)
       return refuse(
         `"${entry}" is a glob pattern`,
         'list concrete file paths; a write set has no wildcards',
