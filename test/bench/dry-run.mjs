@@ -6,10 +6,11 @@
 // phases (also with plans parsed in worker threads), the CLI's main-thread share of its CPU
 // time, a cold run with two parse threads (SWITCHYARD_PARSE_WORKERS=2), a baseline
 // measured in the same run (a node process that only lists and reads every PLAN.md), the
-// ratio to it, and how time per task scales from 2,500 to 10,000 tasks.
+// ratio to it, the fixed cost of a dry run (a workspace without tasks), and how time per task
+// scales from 2,500 to 10,000 tasks.
 // Run: npx -y pnpm@10.34.9 build && npx -y pnpm@10.34.9 exec node test/bench/dry-run.mjs [tasks]
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -50,6 +51,34 @@ const root = join(process.argv[1], 'agent-task'); let n = 0;
 for (const g of readdirSync(root)) { if (g === 'archive' || g.startsWith('.')) continue;
   for (const t of readdirSync(join(root, g))) { n += readFileSync(join(root, g, t, 'PLAN.md'), 'utf8').length; } }
 console.log(n);`;
+
+// Fixed cost of a dry run (node start-up, module loading, config and catalog), measured on
+// a workspace without tasks; the rest of the figures below grows with the tasks.
+function fixedCost() {
+  const root = mkdtempSync(join(tmpdir(), 'sy-bench-dry-empty-'));
+  try {
+    const { ws, catalog } = generateWorkspace(root, 0);
+    mkdirSync(join(ws, 'agent-task'));
+    const runs = [];
+    for (let i = 0; i < RUNS; i++)
+      runs.push(
+        time(() =>
+          execFileSync(
+            process.execPath,
+            [BIN, 'run', '--dry-run', '--json', '--workspace', ws, '--execution-catalog', catalog],
+            { env },
+          ),
+        ).ms,
+      );
+    return median(runs);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+const fixedMs = fixedCost();
+console.log(
+  `fixed cost: dry run of a workspace without tasks ${fixedMs.toFixed(0)} ms (median of ${RUNS})`,
+);
 
 const rows = [];
 for (const tasks of sizes) {
@@ -134,6 +163,8 @@ for (const tasks of sizes) {
       cliMs: med(warm, 'ms'),
       cliCpuMs: med(warm, 'cpuMs'),
       coldMs: med(cold, 'ms'),
+      coldMinMs: Math.min(...cold.map((r) => r.ms)),
+      warmMinMs: Math.min(...warm.map((r) => r.ms)),
       coldCpuMs: med(cold, 'cpuMs'),
       coldMainMs: med(cold, 'mainMs'),
       coldThreadsMs: med(coldThreads, 'ms'),
@@ -150,7 +181,7 @@ for (const tasks of sizes) {
     rows.push(row);
     console.log(
       `${String(tasks).padStart(6)} tasks (${archived} archived, ${row.paths} write-set paths, ${row.collisions} shared paths, ${row.errors} errors), load average ${load()}:\n` +
-        `  CLI dry run (median of ${RUNS}): cold ${row.coldMs.toFixed(0)} ms wall / ${row.coldCpuMs.toFixed(0)} ms CPU, warm ${row.cliMs.toFixed(0)} ms wall / ${row.cliCpuMs.toFixed(0)} ms CPU · baseline read-all ${row.baselineMs.toFixed(0)} ms · warm/baseline ${(row.cliMs / row.baselineMs).toFixed(1)}x\n` +
+        `  CLI dry run (median of ${RUNS}): cold ${row.coldMs.toFixed(0)} ms wall / ${row.coldCpuMs.toFixed(0)} ms CPU, warm ${row.cliMs.toFixed(0)} ms wall / ${row.cliCpuMs.toFixed(0)} ms CPU (fastest run: cold ${row.coldMinMs.toFixed(0)} ms, warm ${row.warmMinMs.toFixed(0)} ms) · baseline read-all ${row.baselineMs.toFixed(0)} ms · warm/baseline ${(row.cliMs / row.baselineMs).toFixed(1)}x\n` +
         `  CLI main-thread CPU (the rest: parse threads if any, GC helpers): cold ${row.coldMainMs.toFixed(0)} ms, warm ${row.warmMainMs.toFixed(0)} ms · cold with 2 parse threads (SWITCHYARD_PARSE_WORKERS=2) ${row.coldThreadsMs.toFixed(0)} ms wall / ${row.coldThreadsCpuMs.toFixed(0)} ms CPU\n` +
         `  in-process (no cache): load+parse ${row.loadMs.toFixed(0)} ms wall / ${row.loadCpuMs.toFixed(0)} ms CPU, with 2 threads ${row.loadAsyncMs.toFixed(0)} ms wall / ${row.loadAsyncCpuMs.toFixed(0)} ms CPU, graph ${row.graphMs.toFixed(0)} ms, admission+report ${row.planMs.toFixed(0)} ms` +
         `${tasks >= 10_000 ? `\n  goal <= 2000 ms wall: cold ${row.coldMs <= 2000 ? 'met' : 'NOT met'}, warm ${row.cliMs <= 2000 ? 'met' : 'NOT met'}` : ''}`,
