@@ -12,3 +12,17 @@ export function fileIdentity(path: string): string | undefined {
     return undefined;
   }
 }
+
+/**
+ * File times come from a coarse kernel clock (one tick is up to ~10 ms), so a file rewritten
+ * within the tick it was read in, at the same size, keeps its identity. An identity whose
+ * change time is this close to now may still change unseen; callers must not cache by it.
+ */
+const RACY_MS = 100n;
+
+/** True when the file of `key` changed too recently for its identity to be trusted. */
+export function isRacyIdentity(key: string, nowMs = Date.now()): boolean {
+  const ctimeNs = key.split(':')[2];
+  if (ctimeNs === undefined || !/^\d+$/.test(ctimeNs)) return true;
+  return BigInt(ctimeNs) >= (BigInt(nowMs) - RACY_MS) * 1_000_000n;
+}

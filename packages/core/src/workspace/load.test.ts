@@ -102,11 +102,15 @@ describe('loadWorkspace', () => {
   });
 });
 
+// Plans changed in the last 100 ms are not cached (their identity may still change unseen).
+const outOfRacyWindow = () => new Promise((resolve) => setTimeout(resolve, 150));
+
 describe('loadWorkspace with the plan cache', () => {
   it('reuses unchanged plans, re-parses changed ones and always re-checks paths', async () => {
     const { readFileSync, symlinkSync, mkdirSync: mk } = await import('node:fs');
     write('agent-task/g/a/PLAN.md', plan('local-G01', ['`src/a.ts` — first change']));
     write('agent-task/g/b/PLAN.md', plan('local-G01', ['linked/b.ts']));
+    await outOfRacyWindow();
     const first = loadWorkspace(ws, { cache: true });
     expect(first.tasks.flatMap((t) => t.problems)).toEqual([]);
     const cacheFile = join(stateDir(ws), 'cache', 'plans.json');
@@ -132,6 +136,23 @@ describe('loadWorkspace with the plan cache', () => {
     rmSync(outside, { recursive: true, force: true });
   });
 
+  it('does not cache a plan changed moments ago: a same-size rewrite in that moment is seen', async () => {
+    const { readFileSync } = await import('node:fs');
+    const unchecked = `${plan('local-G01', ['src/a.ts'])}\n## Implementation Checklist\n\n- [ ] step\n`;
+    write('agent-task/g/a/PLAN.md', unchecked);
+    expect(loadWorkspace(ws, { cache: true }).tasks[0]?.checklist[0]?.checked).toBe(false);
+    // the same size, and (on a coarse file clock) possibly the same mtime and ctime
+    write('agent-task/g/a/PLAN.md', unchecked.replace('- [ ]', '- [x]'));
+    expect(loadWorkspace(ws, { cache: true }).tasks[0]?.checklist[0]?.checked).toBe(true);
+    const cached = JSON.parse(readFileSync(join(stateDir(ws), 'cache', 'plans.json'), 'utf8'));
+    expect(cached.entries).toEqual({});
+    // once the file has settled it is cached
+    await outOfRacyWindow();
+    loadWorkspace(ws, { cache: true });
+    const settled = JSON.parse(readFileSync(join(stateDir(ws), 'cache', 'plans.json'), 'utf8'));
+    expect(Object.keys(settled.entries)).toEqual(['agent-task/g/a/PLAN.md']);
+  });
+
   it('ignores a corrupt cache file', () => {
     write('agent-task/g/a/PLAN.md', plan('local-G01', ['src/a.ts']));
     write('agent-task/.switchyard/cache/plans.json', '{not json');
@@ -146,6 +167,7 @@ describe('loadWorkspaceAsync', () => {
     write('agent-task/g/b/PLAN-2.md', '## Modified Files Summary\n\n- src/b.ts\n');
     write('agent-task/h/empty/notes.md', 'no plan\n');
     write('agent-task/archive/g/old/PLAN.md', plan('local-G01', ['src/o.ts']));
+    await outOfRacyWindow();
     const strip = ({ graph: _graph, ...model }: ReturnType<typeof loadWorkspace>) => model;
     const sync = loadWorkspace(ws);
     const loaded = await loadWorkspaceAsync(ws, { cache: true });

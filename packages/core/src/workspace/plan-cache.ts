@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { Utf8ChunkWriter } from '../json/json-chunks.js';
 import { replaceFile, replaceFileSync } from '../state/atomic-file.js';
 import type { PlanSource } from '../task/parse-plan.js';
-import { fileIdentity } from './file-identity.js';
+import { fileIdentity, isRacyIdentity } from './file-identity.js';
 
 /** Bumped whenever parsing changes, so old cache entries are never used. */
 export const PLAN_CACHE_VERSION = 2;
@@ -90,12 +90,21 @@ export class PlanCache {
     return hit.plan;
   }
 
-  /** Stores the parse of `file` at identity `key`; `json` is `plan` already encoded, if known. */
+  /**
+   * Stores the parse of `file` at identity `key`; `json` is `plan` already encoded, if known.
+   * A file changed in the last moments is not stored (see isRacyIdentity): it is parsed again
+   * next time rather than risk a stale entry that would stay.
+   */
   set(file: string, key: string, plan: PlanSource, json?: string): void {
+    this.#dirty = true;
+    if (isRacyIdentity(key)) {
+      delete this.#next[file];
+      this.#encoded.delete(file);
+      return;
+    }
     this.#next[file] = { key, plan };
     if (json !== undefined) this.#encoded.set(file, encodeEntry(file, key, json));
     else this.#encoded.delete(file);
-    this.#dirty = true;
   }
 
   /** Writes the entries used by this load (dropping files that are gone) when anything changed. */
