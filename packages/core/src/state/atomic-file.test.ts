@@ -1,4 +1,5 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -52,5 +53,24 @@ describe('replaceFileSync', () => {
     const dir = tempDir();
     expect(() => replaceFileSync(join(dir, 'missing', 'f.json'), '{}')).toThrow(/ENOENT/);
     expect(readdirSync(dir)).toEqual([]);
+  });
+});
+
+describe('stale temp files', () => {
+  it('removes those of dead writers on the first replacement in a folder, keeps live ones', async () => {
+    const dir = tempDir();
+    // a PID that surely ended: a child that has exited
+    const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], {
+      encoding: 'utf8',
+    }).stdout;
+    writeFileSync(join(dir, `state.json.${dead}.3.tmp`), '{"torn');
+    writeFileSync(join(dir, `other.json.${process.ppid}.1.tmp`), '{"live writer');
+    writeFileSync(join(dir, 'notes.tmp'), 'not ours');
+    await replaceFile(join(dir, 'state.json'), '{}', { durable: false });
+    expect(readdirSync(dir).sort()).toEqual([
+      'notes.tmp',
+      `other.json.${process.ppid}.1.tmp`,
+      'state.json',
+    ]);
   });
 });

@@ -1,5 +1,6 @@
-import { closeSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { open, rename, unlink } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 
 /**
  * Options of {@link replaceFile}. `durable` fsyncs the data before
@@ -30,6 +31,7 @@ export function replaceFile(
   options: ReplaceFileOptions,
 ): Promise<void> {
   const run = async () => {
+    sweepStaleTemps(dirname(file));
     const temp = tempOf(file);
     if (options.durable) await writeDurably(temp, data);
     else writeTemp(temp, data);
@@ -56,6 +58,7 @@ export function replaceFile(
  * optimization (a cache), written by callers that cannot wait.
  */
 export function replaceFileSync(file: string, data: string | Uint8Array): void {
+  sweepStaleTemps(dirname(file));
   const temp = tempOf(file);
   writeTemp(temp, data);
   try {
@@ -99,5 +102,39 @@ function unlinkQuietly(path: string): void {
     unlinkSync(path);
   } catch {
     // already gone
+  }
+}
+
+// Folders already swept by this process.
+const swept = new Set<string>();
+const TEMP_NAME = /\.(\d+)\.\d+\.tmp$/;
+
+/**
+ * Removes temp files left in `dir` by writers that died between writing and renaming (a
+ * SIGKILL): once per folder per process, before its first replacement. A temp file whose
+ * writer is alive (or whose PID was reused) is left alone; it can only be renamed by it.
+ */
+function sweepStaleTemps(dir: string): void {
+  if (swept.has(dir)) return;
+  swept.add(dir);
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return; // no folder yet: nothing to sweep
+  }
+  for (const name of names) {
+    const pid = Number(TEMP_NAME.exec(name)?.[1] ?? Number.NaN);
+    if (Number.isInteger(pid) && pid !== process.pid && !isAlive(pid))
+      unlinkQuietly(join(dir, name));
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM'; // exists, owned by another user
   }
 }
