@@ -57,27 +57,7 @@ export function encodeJsonChunks(
     const whole = JSON.stringify(object);
     if (whole !== undefined) out.push(whole);
   } else if (Array.isArray(object)) encodeArray(object, out);
-  else {
-    out.push('{');
-    let first = true;
-    for (const key of Object.keys(object)) {
-      const item = (object as Record<string, unknown>)[key];
-      const prefix = `${first ? '' : ','}${JSON.stringify(key)}:`;
-      if (Array.isArray(item)) {
-        out.push(prefix);
-        encodeArray(item, out);
-      } else if (isPlainObject(item)) {
-        out.push(prefix);
-        encodeProperties(item, out);
-      } else {
-        const encoded = JSON.stringify(item);
-        if (encoded === undefined) continue; // undefined, functions, symbols: key left out
-        out.push(prefix + encoded);
-      }
-      first = false;
-    }
-    out.push('}');
-  }
+  else encodeProperties(object as Record<string, unknown>, out, 1);
   out.flush();
 }
 
@@ -88,13 +68,29 @@ function encodeArray(items: readonly unknown[], out: Utf8ChunkWriter): void {
   out.push(']');
 }
 
-function encodeProperties(object: Record<string, unknown>, out: Utf8ChunkWriter): void {
+// An object's properties one by one; down to `depth` more levels, arrays and object literals
+// are split into their elements too.
+function encodeProperties(
+  object: Record<string, unknown>,
+  out: Utf8ChunkWriter,
+  depth: number,
+): void {
   out.push('{');
   let first = true;
   for (const key of Object.keys(object)) {
-    const encoded = JSON.stringify(object[key]);
-    if (encoded === undefined) continue;
-    out.push(`${first ? '' : ','}${JSON.stringify(key)}:${encoded}`);
+    const item = object[key];
+    const prefix = `${first ? '' : ','}${JSON.stringify(key)}:`;
+    if (depth > 0 && Array.isArray(item)) {
+      out.push(prefix);
+      encodeArray(item, out);
+    } else if (depth > 0 && isPlainObject(item)) {
+      out.push(prefix);
+      encodeProperties(item, out, depth - 1);
+    } else {
+      const encoded = JSON.stringify(item);
+      if (encoded === undefined) continue; // undefined, functions, symbols: key left out
+      out.push(prefix + encoded);
+    }
     first = false;
   }
   out.push('}');
