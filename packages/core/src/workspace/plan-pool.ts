@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { TaskJob, TaskJobResult } from './task-job.js';
+import { runTaskJob, type TaskJob, type TaskJobResult } from './task-job.js';
 
 /** How plans are parsed in worker threads; see {@link PlanParsePool}. */
 export interface ParallelParseOptions {
@@ -41,7 +41,8 @@ type Settle = { resolve: () => void; reject: (error: unknown) => void };
 /**
  * Worker threads that read task folders and parse their plans. Threads start booting when
  * the pool is made; {@link parse} hands out batches as threads free up and reports each
- * result with its job index, so the outcome never depends on timing.
+ * result with its job index, so the outcome never depends on timing. The calling thread
+ * takes batches from the same queue between handling results, rather than wait.
  */
 export class PlanParsePool {
   readonly #workers: Worker[] = [];
@@ -75,7 +76,10 @@ export class PlanParsePool {
     }
   }
 
-  /** Runs every job; `onResult` runs on this thread as batches come back. */
+  /**
+   * Runs every job; `onResult` runs on this thread as batches come back. This thread starts
+   * taking batches itself once the current task (e.g. reading the plan cache) is done.
+   */
   parse(
     jobs: readonly TaskJob[],
     onResult: (index: number, result: TaskJobResult) => void,
@@ -88,6 +92,7 @@ export class PlanParsePool {
     return new Promise<void>((resolve, reject) => {
       this.#run = { resolve, reject, jobs, next: 0, running: 0, size };
       for (const worker of this.#workers) this.#feed(worker);
+      setImmediate(() => this.#runHere());
     });
   }
 
@@ -109,7 +114,31 @@ export class PlanParsePool {
       this.#queued.set(worker, (this.#queued.get(worker) ?? 0) + 1);
       worker.postMessage({ id, jobs: run.jobs.slice(id, run.next) });
     }
-    if (run.next >= run.jobs.length && run.running === 0) {
+    this.#settleIfDone();
+  }
+
+  // One batch on this thread, then a turn of the event loop (worker results, other I/O).
+  #runHere(): void {
+    const run = this.#run;
+    if (!run || run.next >= run.jobs.length) return;
+    const id = run.next;
+    run.next = Math.min(run.jobs.length, id + run.size);
+    run.running++;
+    try {
+      const results = run.jobs.slice(id, run.next).map(runTaskJob);
+      for (let k = 0; k < results.length; k++) this.#onResult(id + k, results[k] as TaskJobResult);
+    } catch (error) {
+      this.#fail(error);
+      return;
+    }
+    run.running--;
+    this.#settleIfDone();
+    setImmediate(() => this.#runHere());
+  }
+
+  #settleIfDone(): void {
+    const run = this.#run;
+    if (run && run.next >= run.jobs.length && run.running === 0) {
       this.#run = undefined;
       run.resolve();
     }

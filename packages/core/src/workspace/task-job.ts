@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { fileIdentity } from './file-identity.js';
 import { planFileName } from './paths.js';
-import type { PlanJob, PlanJobResult } from './plan-job.js';
+import { type PlanJob, type PlanJobResult, runPlanJob } from './plan-job.js';
 import { readTaskFolder, type TaskFolderContents } from './scan.js';
 
 /** One task folder for a pool thread: find its plans, take their identities, parse misses. */
@@ -50,4 +50,11 @@ export function inspectTaskFolder(job: TaskJob): {
     return result;
   });
   return { result: { ...contents, plans }, pending };
+}
+
+/** Runs a task job on this thread: inspects the folder and parses the plans the cache lacks. */
+export function runTaskJob(job: TaskJob): TaskJobResult {
+  const { result, pending } = inspectTaskFolder(job);
+  for (const plan of pending) Object.assign(plan.result, runPlanJob(plan.job));
+  return result;
 }
