@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type MockProvider, refusedUrl, startMockProvider } from './server.js';
 
 let mock: MockProvider;
@@ -7,11 +7,17 @@ beforeAll(async () => {
 });
 afterAll(() => mock.close());
 
-const post = (url: string, body: unknown, headers: Record<string, string> = {}) =>
+const post = (
+  url: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+  signal?: AbortSignal,
+) =>
   fetch(url, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...headers },
     body: JSON.stringify(body),
+    signal,
   });
 
 async function sseData(res: Response): Promise<string[]> {
@@ -105,16 +111,41 @@ describe('mock provider', () => {
     await expect(res.text()).rejects.toThrow();
   });
 
-  it('hangs without answering', async () => {
+  it('hangs without answering until the client cancels', async () => {
     const controller = new AbortController();
-    const pending = post(`${mock.urlFor('hang')}/v1/messages`, {}).catch((e: Error) => e);
-    const timer = setTimeout(() => controller.abort(), 300);
-    const raced = await Promise.race([
-      pending,
-      new Promise((r) => setTimeout(() => r('still waiting'), 250)),
-    ]);
-    clearTimeout(timer);
-    expect(raced).toBe('still waiting');
+    const seen = mock.requests.length;
+    let settled = false;
+    const pending = post(
+      `${mock.urlFor('hang')}/v1/messages`,
+      { model: 'hang-x' },
+      {},
+      controller.signal,
+    )
+      .then(
+        (res) => res,
+        (e: Error) => e,
+      )
+      .finally(() => {
+        settled = true;
+      });
+    // the mock has taken the request …
+    await vi.waitFor(
+      () => expect(mock.requests.slice(seen).map((r) => r.fault)).toContain('hang'),
+      {
+        timeout: 10_000,
+        interval: 5,
+      },
+    );
+    // … and a request sent after it is answered while it is still unanswered
+    const later = await post(`${mock.url}/v1/messages`, { model: 'after-hang' });
+    expect(later.status).toBe(200);
+    await later.text();
+    expect(settled).toBe(false);
+    // the client's cancel is what ends it
+    controller.abort();
+    const outcome = await pending;
+    expect(outcome).toBeInstanceOf(Error);
+    expect((outcome as Error).name).toBe('AbortError');
   });
 
   it('gives a refused URL for connection faults', async () => {
