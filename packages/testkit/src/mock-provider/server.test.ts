@@ -111,6 +111,67 @@ describe('mock provider', () => {
     await expect(res.text()).rejects.toThrow();
   });
 
+  it('makes a scripted tool call when the conversation matches and the tool is offered', async () => {
+    const tools = await startMockProvider({
+      replyText: 'finished',
+      toolCalls: [{ when: '# Do work', name: 'Bash', input: { command: 'echo hi' } }],
+    });
+    interface Reply {
+      stop_reason: string;
+      content: { type: string; id?: string; name?: string; text?: string; input?: unknown }[];
+    }
+    const send = async (body: Record<string, unknown>) =>
+      (await (await post(`${tools.url}/v1/messages`, body)).json()) as Reply;
+    try {
+      const offer = { model: 'claude-x', tools: [{ name: 'Bash' }, { name: 'Read' }] };
+      const user = { role: 'user', content: [{ type: 'text', text: '# Do work\nnow' }] };
+      const call = await send({ ...offer, messages: [user] });
+      expect(call).toMatchObject({
+        stop_reason: 'tool_use',
+        content: [{ type: 'tool_use', name: 'Bash', input: { command: 'echo hi' } }],
+      });
+      // streamed: the input arrives as one input_json_delta
+      const res = await post(`${tools.url}/v1/messages`, {
+        ...offer,
+        messages: [user],
+        stream: true,
+      });
+      const events = (await sseData(res)).map((d) => JSON.parse(d));
+      expect(events.find((e) => e.type === 'content_block_start').content_block).toMatchObject({
+        type: 'tool_use',
+        name: 'Bash',
+      });
+      const delta = events.find((e) => e.type === 'content_block_delta').delta;
+      expect(JSON.parse(delta.partial_json)).toEqual({ command: 'echo hi' });
+      expect(events.find((e) => e.type === 'message_delta').delta.stop_reason).toBe('tool_use');
+      // the tool's result came back: the final text
+      const id = call.content[0]?.id;
+      const done = await send({
+        ...offer,
+        messages: [
+          user,
+          { role: 'assistant', content: [{ type: 'tool_use', id, name: 'Bash', input: {} }] },
+          { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: 'hi' }] },
+        ],
+      });
+      expect(done).toMatchObject({ stop_reason: 'end_turn', content: [{ text: 'finished' }] });
+      // a request that does not offer the tool, or does not match, gets text
+      const noTool = await send({ model: 'claude-x', messages: [user] });
+      expect(noTool.content).toEqual([{ type: 'text', text: 'finished' }]);
+      const noMatch = await send({ ...offer, messages: [{ role: 'user', content: 'other' }] });
+      expect(noMatch.content).toEqual([{ type: 'text', text: 'finished' }]);
+      expect(tools.requests.map((r) => r.toolCall)).toEqual([
+        'Bash',
+        'Bash',
+        undefined,
+        undefined,
+        undefined,
+      ]);
+    } finally {
+      await tools.close();
+    }
+  });
+
   it('hangs without answering until the client cancels', async () => {
     const controller = new AbortController();
     const seen = mock.requests.length;
