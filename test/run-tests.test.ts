@@ -107,7 +107,8 @@ function runRunner(project: string, cwdOrRoot: 'cwd' | 'root' = 'cwd'): Promise<
   });
 }
 
-describe('test/run-tests.mjs summary line', () => {
+// Each case starts a whole vitest run; a loaded machine makes that slow, never wrong.
+describe('test/run-tests.mjs summary line', { timeout: 120_000 }, () => {
   const failures = Object.keys(PROJECTS).filter((name) => name !== 'clean');
   it.each(failures)('%s: failed >= 1 and exit 1', async (project) => {
     const result = await runRunner(project);
