@@ -50,6 +50,18 @@ const PROJECTS: Record<string, string> = {
     import { it } from 'vitest';
     throw new Error('broken module');
     it('never collected', () => {});`,
+  'hooks-beside-skips': `
+    import { afterAll, beforeAll, describe, it } from 'vitest';
+    describe('teardown fails', () => {
+      afterAll(() => { throw new Error('teardown failed'); });
+      it('passes', () => {});
+      it.skip('skipped on purpose', () => {});
+    });
+    describe('setup fails', () => {
+      beforeAll(() => { throw new Error('setup failed'); });
+      it('never runs', () => {});
+      it.todo('todo');
+    });`,
   clean: `
     import { it } from 'vitest';
     it('one', () => {});
@@ -125,6 +137,11 @@ describe('test/run-tests.mjs summary line', { timeout: 120_000 }, () => {
   it('counts a throwing afterAll once, next to the tests that passed', async () => {
     const result = await runRunner('throwing-after-all');
     expect(result.counts, result.output).toEqual({ passed: 2, failed: 1, skipped: 0 });
+  });
+
+  it('keeps .skip and .todo tests skipped next to failing hooks', async () => {
+    const result = await runRunner('hooks-beside-skips');
+    expect(result.counts, result.output).toEqual({ passed: 1, failed: 2, skipped: 2 });
   });
 
   it('counts a clean run exactly, skipped and todo tests included, and exits 0', async () => {

@@ -5,7 +5,7 @@
 // (an import error, a throwing beforeAll/afterAll), and every error vitest saw outside a test.
 import { writeFileSync } from 'node:fs';
 
-/** True when `entity` (a suite or module) or one of its ancestors failed on its own errors. */
+/** True when a suite or the module above `test` has errors of its own (a hook, the import). */
 function underFailedHook(test) {
   for (let node = test.parent; node; node = node.type === 'module' ? undefined : node.parent) {
     if (node.errors().length > 0) return true;
@@ -19,8 +19,9 @@ export function tallyModule(module) {
   const failedUnder = new Set();
   for (const test of module.children.allTests()) {
     const state = test.result().state;
-    const failed =
-      state === 'failed' || state === 'pending' || (state === 'skipped' && underFailedHook(test));
+    // A test meant to run (not .skip/.todo) that was skipped: its suite's hook failed.
+    const hookSkipped = state === 'skipped' && test.options.mode === 'run' && underFailedHook(test);
+    const failed = state === 'failed' || state === 'pending' || hookSkipped;
     if (failed) {
       tally.failed += 1;
       for (let node = test.parent; node; node = node.type === 'module' ? undefined : node.parent)
