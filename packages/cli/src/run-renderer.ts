@@ -1,4 +1,4 @@
-import type { DispatchResult, RunCounts, RunEvent } from '@switchyard/core';
+import { type DispatchResult, phaseLabel, type RunCounts, type RunEvent } from '@switchyard/core';
 import pc from 'picocolors';
 
 /** Renders the event stream for a human: one line per significant event, plus a live
@@ -54,9 +54,9 @@ export function formatEvent(event: RunEvent): string | undefined {
         ? `${tag('waiting', pc.dim)} ${event.task}: ${event.detail}`
         : undefined;
     case 'target.failover':
-      return `${tag('failover', pc.yellow)} ${event.task} ${event.stage}: ${event.from} -> ${event.to} (${event.class}${first(event.evidence)})`;
+      return `${tag('failover', pc.yellow)} ${event.task} ${phaseLabel(event.stage)}: ${event.from} -> ${event.to} (${event.class}${first(event.evidence)})`;
     case 'attempt.retry-scheduled':
-      return `${tag('retry', pc.yellow)} ${event.task} ${event.role} on ${event.target} in ${(event.delayMs / 1000).toFixed(1)}s (${event.consecutiveFailures}/10, ${event.reason.slice(0, 160)})`;
+      return `${tag('retry', pc.yellow)} ${event.task} ${phaseLabel(event.role)} on ${event.target} in ${(event.delayMs / 1000).toFixed(1)}s (${event.consecutiveFailures}/10, ${event.reason.slice(0, 160)})`;
     case 'gate.finished':
       return event.passed
         ? undefined

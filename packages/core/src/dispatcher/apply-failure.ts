@@ -1,11 +1,13 @@
+import type { BudgetStageName } from '../lifecycle/lifecycle-table.js';
 import type { FailureClass } from '../plugins/failure-class.js';
 import type { Classification } from '../plugins/types.js';
 import { decideAfterFailure } from '../selection/on-failure.js';
 import type { AttemptRecord, BlockedInfo, DecisionStage } from '../state/state-schema.js';
+import { advance } from './advance.js';
 import type { DispatchContext, TaskRuntime } from './context.js';
 
 /** Which failure counter an attempt counts against. */
-export type BudgetStage = 'worker' | 'selfcheck' | 'review' | 'gate';
+export type BudgetStage = BudgetStageName;
 
 /** Blocks a task: records why, with evidence, and emits `task.blocked`. */
 export function blockTask(
@@ -39,7 +41,8 @@ export function applyFailure(
   if (record.interrupted) return;
   const state = rt.state;
   const decision = state.decisions[decisionStage];
-  state.failures[budget] += 1;
+  if (state.phase === budget) advance(rt, 'failed');
+  else state.failures[budget] += 1;
   const failureClass = verdict.class as FailureClass;
   if (!decision) {
     blockTask(ctx, rt, {

@@ -4,6 +4,7 @@ import { buildPrompt } from '../prompts/build-prompt.js';
 import type { ParsedReview } from '../review/parse-review.js';
 import type { AttemptRecord } from '../state/state-schema.js';
 import { reviewFileName } from '../workspace/paths.js';
+import { advance } from './advance.js';
 import { applyFailure, blockTask } from './apply-failure.js';
 import { newAttemptId } from './attempt-spec.js';
 import { type DispatchContext, persist, type TaskRuntime } from './context.js';
@@ -81,15 +82,13 @@ export async function afterReview(
   }
   emitVerdict(ctx, rt, outcome.review);
   const state = rt.state;
-  state.failures.review = 0;
-  delete state.failoverFrom;
-  delete state.notBefore;
   if (outcome.kind === 'approved') {
-    state.phase = 'archive';
+    advance(rt, 'approved');
     return;
   }
   const maxLoops = rt.task.maxPlanLoops ?? DEFAULT_MAX_PLAN_LOOPS;
   if (state.planLoop + 1 > maxLoops) {
+    state.failures.review = 0;
     blockTask(ctx, rt, {
       stage: 'plan-loop-cap',
       reason: `review ${state.planLoop} requested changes but max_plan_loops (${maxLoops}) is reached`,

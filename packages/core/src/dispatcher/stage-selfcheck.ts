@@ -5,6 +5,7 @@ import { acceptChecklist, SELFCHECK_RETRY_LIMIT } from '../selfcheck/accept-chec
 import type { AttemptRecord } from '../state/state-schema.js';
 import { readChecklist } from '../task/checklist.js';
 import type { ChecklistItem } from '../task/types.js';
+import { advance } from './advance.js';
 import { applyFailure, blockTask } from './apply-failure.js';
 import { newAttemptId } from './attempt-spec.js';
 import { type DispatchContext, persist, type TaskRuntime } from './context.js';
@@ -88,16 +89,13 @@ export function afterSelfcheck(
     applyFailure(ctx, rt, 'selfcheck', 'worker', record, verdict);
     return;
   }
-  const state = rt.state;
-  state.failures.selfcheck = 0;
   const check = acceptChecklist(currentChecklist(rt));
   if (check.accepted) {
-    state.selfcheckRetries = 0;
-    state.phase = rt.task.definitionOfDone ? 'gate' : 'review';
+    advance(rt, 'passed');
     return;
   }
-  state.selfcheckRetries += 1;
-  if (state.selfcheckRetries > SELFCHECK_RETRY_LIMIT) {
+  advance(rt, 'checklist-open');
+  if (rt.state.selfcheckRetries > SELFCHECK_RETRY_LIMIT) {
     blockTask(ctx, rt, {
       stage: 'selfcheck',
       reason: `self-check did not complete the checklist after ${SELFCHECK_RETRY_LIMIT} retries: ${check.reason}`,

@@ -1,6 +1,7 @@
 import type { Classification } from '../plugins/types.js';
 import { buildPrompt } from '../prompts/build-prompt.js';
 import type { AttemptRecord } from '../state/state-schema.js';
+import { advance } from './advance.js';
 import { applyFailure } from './apply-failure.js';
 import { newAttemptId } from './attempt-spec.js';
 import { type DispatchContext, persist, type TaskRuntime } from './context.js';
@@ -44,16 +45,6 @@ export function afterWorker(
     applyFailure(ctx, rt, 'worker', 'worker', record, verdict);
     return;
   }
-  const state = rt.state;
-  state.failures.worker = 0;
-  state.selfcheckRetries = 0;
-  delete state.correction;
-  delete state.failoverFrom;
-  delete state.notBefore;
   const target = ctx.catalog.targets[record.target];
-  state.phase = target?.selfcheck_required
-    ? 'selfcheck'
-    : rt.task.definitionOfDone
-      ? 'gate'
-      : 'review';
+  advance(rt, 'passed', { facts: { selfcheckRequired: target?.selfcheck_required === true } });
 }

@@ -1,4 +1,11 @@
 import { z } from 'zod';
+import {
+  ATTEMPT_ROLES,
+  CORRECTION_SOURCES,
+  DECISION_STAGES,
+  INITIAL_PHASE,
+  PHASES,
+} from '../lifecycle/lifecycle-table.js';
 import { FAILURE_CLASSES } from '../plugins/failure-class.js';
 
 /**
@@ -9,11 +16,11 @@ import { FAILURE_CLASSES } from '../plugins/failure-class.js';
  */
 
 /** Agent stages that select a catalog target. Self-check runs on the worker's decision. */
-export const decisionStageSchema = z.enum(['worker', 'review']);
+export const decisionStageSchema = z.enum(DECISION_STAGES);
 /** Roles of an attempt (the value of `SWITCHYARD_ROLE`). */
-export const attemptRoleSchema = z.enum(['worker', 'selfcheck', 'review']);
+export const attemptRoleSchema = z.enum(ATTEMPT_ROLES);
 /** Where in the lifecycle the task is: the next thing the dispatcher does for it. */
-export const taskPhaseSchema = z.enum(['worker', 'selfcheck', 'gate', 'review', 'archive', 'done']);
+export const taskPhaseSchema = z.enum(PHASES);
 
 /** Which target runs a stage and on what catalog evidence; valid only while both match. */
 export const decisionSchema = z.object({
@@ -70,7 +77,7 @@ export const blockedSchema = z.object({
 
 /** Feedback for the next worker attempt (failed DoD gate, unchecked checklist…). */
 export const correctionSchema = z.object({
-  source: z.enum(['gate', 'selfcheck', 'review']),
+  source: z.enum(CORRECTION_SOURCES),
   summary: z.string(),
   evidence: z.array(z.string()),
   /** File with the full output (e.g. the gate's output log). */
@@ -121,7 +128,7 @@ export function newTaskState(task: string, now = new Date()): TaskState {
     schema_version: 1,
     task,
     planLoop: 1,
-    phase: 'worker',
+    phase: INITIAL_PHASE,
     decisions: {},
     attempts: [],
     failures: { worker: 0, selfcheck: 0, review: 0, gate: 0 },

@@ -9,6 +9,7 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { SwitchyardError } from '../errors.js';
+import type { WorkLogRoleName } from '../lifecycle/lifecycle-table.js';
 
 /** File name of a group's dispatcher-owned work log. */
 export const WORK_LOG_FILE = 'WORK_LOG.md';
@@ -21,7 +22,7 @@ export interface WorkLogRow {
   /** Task id `<group>/<task>`. */
   task: string;
   planLoop: number;
-  role: 'worker' | 'selfcheck' | 'review' | 'gate';
+  role: WorkLogRoleName;
   /** Attempt id (also the process marker). */
   attempt: string;
   /** `agent/model` display of the selected target, or a short label for a gate. */
