@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { STAGE_FAILURE_BUDGET } from '../selection/on-failure.js';
 import type { DefinitionOfDone } from '../task/types.js';
+import { planFileName } from '../workspace/paths.js';
 import { advance } from './advance.js';
 import { blockTask } from './apply-failure.js';
 import { type DispatchContext, persist, type TaskRuntime } from './context.js';
@@ -58,9 +59,11 @@ export async function runGateStage(ctx: DispatchContext, rt: TaskRuntime): Promi
   const outputFile = join(dir, `${id}.log`);
   const row = {
     task: rt.id,
+    artifact: planFileName(state.planLoop),
     planLoop: state.planLoop,
     role: 'gate' as const,
-    attempt: id,
+    // Failed gates of this loop so far + 1 (a passed gate leaves the stage).
+    attempt: String(state.failures.gate + 1),
     agentModel: done.command,
     locator: relative(ctx.workspace, outputFile),
   };

@@ -2,7 +2,7 @@ import { rmSync } from 'node:fs';
 import type { Classification } from '../plugins/types.js';
 import { buildPrompt } from '../prompts/build-prompt.js';
 import type { ParsedReview } from '../review/parse-review.js';
-import type { AttemptRecord } from '../state/state-schema.js';
+import type { AttemptRecord, Correction } from '../state/state-schema.js';
 import { reviewFileName } from '../workspace/paths.js';
 import { advance } from './advance.js';
 import { applyFailure, blockTask } from './apply-failure.js';
@@ -37,6 +37,7 @@ export async function runReviewStage(ctx: DispatchContext, rt: TaskRuntime): Pro
       loopsLeft: Math.max(0, maxLoops - rt.state.planLoop),
     },
     failover: failoverFacts(rt),
+    correction: reviewCorrection(rt),
   });
   const { record, verdict } = await runStageAttempt(ctx, rt, {
     attemptId,
@@ -99,6 +100,22 @@ export async function afterReview(
     return;
   }
   await advancePlanLoop(ctx, rt);
+}
+
+/**
+ * When the previous review attempt of this loop left files that broke the review contract,
+ * the next one is told exactly what was wrong (not the same prompt again).
+ */
+export function reviewCorrection(rt: TaskRuntime): Correction | undefined {
+  const previous = rt.state.attempts.findLast(
+    (a) => a.role === 'review' && a.planLoop === rt.state.planLoop && a.status === 'finished',
+  );
+  if (previous?.result !== 'review-control-failure') return undefined;
+  return {
+    source: 'review',
+    summary: `the previous review attempt's ${reviewFileName(rt.state.planLoop)} was rejected; write it again and fix every problem below.`,
+    evidence: previous.evidence ?? [],
+  };
 }
 
 function emitVerdict(ctx: DispatchContext, rt: TaskRuntime, review: ParsedReview): void {

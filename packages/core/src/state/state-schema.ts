@@ -6,7 +6,7 @@ import {
   INITIAL_PHASE,
   PHASES,
 } from '../lifecycle/lifecycle-table.js';
-import { FAILURE_CLASSES } from '../plugins/failure-class.js';
+import { FAILURE_CLASSES, FAILURE_REASONS } from '../plugins/failure-class.js';
 
 /**
  * Durable dispatcher state of one task, one JSON file per task under
@@ -33,7 +33,7 @@ export const decisionSchema = z.object({
   catalogRevision: z.string(),
   /** The catalog target object as it was when decided. */
   targetSnapshot: z.unknown(),
-  /** The ordered candidates the decision may move along (a pin or `--with` has one). */
+  /** The ordered candidates the decision may move along (a pin or `--with` first). */
   candidates: z.array(z.string()),
   /** Candidates already used by this stage (the failover never goes back to one). */
   used: z.array(z.string()),
@@ -62,6 +62,8 @@ export const attemptRecordSchema = z.object({
   interrupted: z.boolean().optional(),
   /** Classifier `retryAfter`, when the evidence named one. */
   retryAfter: z.string().optional(),
+  /** Classifier `reason` (e.g. `authentication`), when it gave one. */
+  reason: z.enum(FAILURE_REASONS).optional(),
 });
 
 /** Why a task is blocked, with the evidence a human needs. */
