@@ -1,4 +1,4 @@
-import { readFileSync, symlinkSync } from 'node:fs';
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Workspace } from './helpers.js';
@@ -324,5 +324,37 @@ describe('task contract (issue 11)', { timeout: 120_000 }, () => {
     const line = result.stdout.split('\n').find((l) => l.startsWith('retry'));
     expect(line).toContain('Tool permission request failed: Bash is not allowed here');
     expect(line).not.toContain('{');
+  });
+
+  it('A.5: native resume is planned by the runner plugin, which refuses a session of another workspace', async () => {
+    const ws = new Workspace();
+    const sessionId = '6f1d2c3b-4a5e-4f60-8a7b-9c0d1e2f3a4b';
+    const sessions = ws.path('.sessions');
+    mkdirSync(join(sessions, 'proj'), { recursive: true });
+    // The session file records another project's working directory.
+    writeFileSync(
+      join(sessions, 'proj', `${sessionId}.jsonl`),
+      `${JSON.stringify({ type: 'user', cwd: '/elsewhere/other-project', sessionId })}\n`,
+    );
+    ws.catalog({
+      s: {
+        selfcheck: true,
+        resume: true,
+        native: 'claude-code',
+        sessionPath: sessions,
+        scenario: {
+          sessionId,
+          cases: [approve],
+          steps: [{ say: 'implemented, checklist not ticked yet' }],
+        },
+      },
+    });
+    ws.task('g/foreign', { files: ['src/f.ts'] });
+    const result = await ws.run();
+    expect(result.code, result.stderr).toBe(3);
+    const blocked = ws.events().find((e) => e.type === 'task.blocked');
+    expect(String(blocked?.reason)).toMatch(/belongs to another workspace/);
+    // The first self-check pass started a new context; the retry was refused, not resumed.
+    expect(started(ws.events(), 'selfcheck')).toHaveLength(1);
   });
 });

@@ -6,11 +6,12 @@ import type { AttemptRecord, Correction } from '../state/state-schema.js';
 import { reviewFileName } from '../workspace/paths.js';
 import { advance } from './advance.js';
 import { applyFailure, blockTask } from './apply-failure.js';
-import { newAttemptId } from './attempt-spec.js';
+import { attemptDirOf, newAttemptId } from './attempt-spec.js';
 import { type DispatchContext, persist, type TaskRuntime } from './context.js';
 import { ensureDecision } from './ensure-decision.js';
+import { failoverResume } from './native-resume.js';
 import { advancePlanLoop } from './plan-loop.js';
-import { failoverFacts, failoverSession, promptContext } from './prompt-facts.js';
+import { failoverFacts, promptContext } from './prompt-facts.js';
 import { judgeReviewFiles, reviewFiles } from './review-judge.js';
 import { runStageAttempt } from './stage-attempt.js';
 
@@ -45,7 +46,12 @@ export async function runReviewStage(ctx: DispatchContext, rt: TaskRuntime): Pro
     targetId: decision.target,
     target,
     prompt,
-    resumeSession: failoverSession(ctx, rt, target),
+    resumeArgv: await failoverResume(ctx, rt, {
+      targetId: decision.target,
+      target,
+      attemptDir: attemptDirOf(ctx, attemptId),
+      prompt,
+    }),
     extraEnv: { SWITCHYARD_REVIEW_FILE: reviewFile, SWITCHYARD_NEXT_PLAN: nextPlanFile },
   });
   await afterReview(ctx, rt, record, verdict);

@@ -3,10 +3,11 @@ import { buildPrompt } from '../prompts/build-prompt.js';
 import type { AttemptRecord } from '../state/state-schema.js';
 import { advance } from './advance.js';
 import { applyFailure } from './apply-failure.js';
-import { newAttemptId } from './attempt-spec.js';
+import { attemptDirOf, newAttemptId } from './attempt-spec.js';
 import { type DispatchContext, persist, type TaskRuntime } from './context.js';
 import { ensureDecision } from './ensure-decision.js';
-import { failoverFacts, failoverSession, promptContext } from './prompt-facts.js';
+import { failoverResume } from './native-resume.js';
+import { failoverFacts, promptContext } from './prompt-facts.js';
 import { runStageAttempt } from './stage-attempt.js';
 
 /** Runs one worker attempt of a task and moves the task on. */
@@ -27,7 +28,12 @@ export async function runWorkerStage(ctx: DispatchContext, rt: TaskRuntime): Pro
     targetId: decision.target,
     target,
     prompt,
-    resumeSession: failoverSession(ctx, rt, target),
+    resumeArgv: await failoverResume(ctx, rt, {
+      targetId: decision.target,
+      target,
+      attemptDir: attemptDirOf(ctx, attemptId),
+      prompt,
+    }),
   });
   afterWorker(ctx, rt, record, verdict);
   await persist(ctx, rt);
