@@ -1,36 +1,44 @@
 #!/usr/bin/env node
-// Runs every vitest project and ends with the plain line `N passed, N failed` that CI reads.
-// Exit status: vitest's own (non-zero when any test failed or could not run).
+// Runs vitest and ends with the plain line `N passed, N failed, N skipped` that CI reads.
+// `failed` counts everything vitest reports as a failure (see runner/summary-reporter.mjs),
+// and is at least 1 whenever vitest exits non-zero, so the line never says `0 failed` for a
+// failed run. Exit status: 0 only when vitest exited 0 and nothing failed, else vitest's (or 1).
+// Runs the project in the current directory (or the one given with vitest's own `--root`) with
+// this repository's vitest, so a scratch project can be run through it too.
 import { spawn } from 'node:child_process';
 import { readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
-const report = join(tmpdir(), `switchyard-vitest-${process.pid}.json`);
+const here = dirname(fileURLToPath(import.meta.url));
+const repoBin = join(here, '..', 'node_modules', '.bin');
+const summaryFile = join(tmpdir(), `switchyard-vitest-${process.pid}.json`);
 const args = [
-  'vitest',
   'run',
   '--reporter=default',
-  '--reporter=json',
-  `--outputFile.json=${report}`,
+  `--reporter=${join(here, 'runner', 'summary-reporter.mjs')}`,
   ...process.argv.slice(2),
 ];
-const child = spawn('pnpm', ['exec', ...args], { stdio: 'inherit' });
-const code = await new Promise((resolve) => child.on('close', (c, s) => resolve(c ?? (s ? 1 : 0))));
+// Like `pnpm exec`: the repository's bin folder (vitest, the pinned node) comes first on PATH.
+const env = {
+  ...process.env,
+  PATH: `${repoBin}${delimiter}${process.env.PATH ?? ''}`,
+  SWITCHYARD_SUMMARY_FILE: summaryFile,
+};
+const child = spawn(join(repoBin, 'vitest'), args, { stdio: 'inherit', env });
+const code = await new Promise((resolve) => {
+  child.on('error', () => resolve(1));
+  child.on('close', (c, s) => resolve(c ?? (s ? 1 : 0)));
+});
 
-let passed = 0;
-let failed = 0;
+let summary = { passed: 0, failed: 0, skipped: 0 };
 try {
-  const json = JSON.parse(await readFile(report, 'utf8'));
-  passed = json.numPassedTests ?? 0;
-  failed = json.numFailedTests ?? 0;
-  // A file that fails to load has no test results; count it as a failure so it is seen.
-  for (const file of json.testResults ?? []) {
-    if (file.status === 'failed' && (file.assertionResults ?? []).length === 0) failed += 1;
-  }
+  summary = { ...summary, ...JSON.parse(await readFile(summaryFile, 'utf8')) };
 } catch {
-  failed += 1;
+  // vitest ended before reporting (a crash or a bad config): the run failed.
 }
-await rm(report, { force: true });
-console.log(`${passed} passed, ${failed} failed`);
-process.exit(code === 0 && failed === 0 ? 0 : code || 1);
+await rm(summaryFile, { force: true });
+if (code !== 0 && summary.failed === 0) summary.failed = 1;
+console.log(`${summary.passed} passed, ${summary.failed} failed, ${summary.skipped} skipped`);
+process.exit(code === 0 && summary.failed === 0 ? 0 : code || 1);

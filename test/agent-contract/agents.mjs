@@ -21,14 +21,15 @@ function version(pkg) {
 }
 
 /**
- * Per agent: `pkg`, `bin(mode)` => [command, ...prefix], `args[mode]`, `apiBase(mockBase)` (the
+ * Per agent: `pkg`, `command(modulesDir?)` => [command, ...prefix] (from the node_modules here
+ * by default; the smoke run passes its cache's), `args[mode]`, `apiBase(mockBase)` (the
  * base URL the CLI wants), `setup({ home, base })` => extra env. `retryKnob` documents the
  * CLI's own retry setting, which the captures set low so a fault surfaces in seconds.
  */
 export const AGENTS = {
   'claude-code': {
     pkg: '@anthropic-ai/claude-code',
-    command: () => [join(modules, '@anthropic-ai/claude-code-linux-x64/claude')],
+    command: (dir = modules) => [join(dir, '@anthropic-ai/claude-code-linux-x64/claude')],
     args: {
       text: ['-p', PROMPT, '--output-format', 'text'],
       jsonl: ['-p', PROMPT, '--output-format', 'stream-json', '--verbose'],
@@ -45,8 +46,8 @@ export const AGENTS = {
   },
   codex: {
     pkg: '@openai/codex',
-    command: () => [
-      join(modules, '@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex'),
+    command: (dir = modules) => [
+      join(dir, '@openai/codex-linux-x64/vendor/x86_64-unknown-linux-musl/bin/codex'),
     ],
     args: {
       text: ['exec', '--skip-git-repo-check', PROMPT],

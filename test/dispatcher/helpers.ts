@@ -35,6 +35,8 @@ export interface FakeTarget {
   resume?: boolean;
   /** Catalog `native_session_monitor` mechanism name. */
   native?: string;
+  /** Catalog `session_path`: where the agent's native session files live. */
+  sessionPath?: string;
 }
 
 /** A temporary workspace with agent-task/, a catalog of fake targets and a fast retry config. */
@@ -81,6 +83,7 @@ export class Workspace {
             ? { resume_command: [...base, '--resume', '{session_id}', '{prompt}'] }
             : {}),
           ...(t.native ? { native_session_monitor: t.native } : {}),
+          ...(t.sessionPath ? { session_path: t.sessionPath } : {}),
           output_format: agent === 'text' ? 'text' : 'jsonl',
         },
       };

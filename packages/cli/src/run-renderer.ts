@@ -1,4 +1,10 @@
-import type { DispatchResult, RunCounts, RunEvent } from '@switchyard/core';
+import {
+  type DispatchResult,
+  evidenceMessage,
+  phaseLabel,
+  type RunCounts,
+  type RunEvent,
+} from '@switchyard/core';
 import pc from 'picocolors';
 
 /** Renders the event stream for a human: one line per significant event, plus a live
@@ -16,26 +22,12 @@ const clock = (ms: number) => {
   return hh > 0 ? `${hh}:${mm}:${ss}` : `${mm}:${ss}`;
 };
 
-const first = (lines: readonly string[]) =>
-  lines[0] ? `: ${readable(lines[0]).replace(/\s+/g, ' ').slice(0, 160)}` : '';
+/** At most `max` characters, marked with `…` when cut. */
+const clip = (text: string, max: number) =>
+  text.length > max ? `${text.slice(0, max - 1)}…` : text;
 
-/** For a JSON event line, its message (`result`, `message`, `error.message`…) instead of the raw object. */
-function readable(line: string): string {
-  if (!line.trimStart().startsWith('{')) return line;
-  try {
-    const event = JSON.parse(line) as Record<string, unknown>;
-    const error = event.error as Record<string, unknown> | string | undefined;
-    const candidates = [
-      event.result,
-      event.message,
-      typeof error === 'object' ? error?.message : error,
-    ];
-    const message = candidates.find((value) => typeof value === 'string' && value.trim() !== '');
-    return typeof message === 'string' ? message : line;
-  } catch {
-    return line;
-  }
-}
+const first = (lines: readonly string[]) =>
+  lines[0] ? `: ${clip(evidenceMessage(lines[0]).replace(/\s+/g, ' '), 160)}` : '';
 
 /** The line for one event, or undefined when the event is not worth a line of its own. */
 export function formatEvent(event: RunEvent): string | undefined {
@@ -54,9 +46,9 @@ export function formatEvent(event: RunEvent): string | undefined {
         ? `${tag('waiting', pc.dim)} ${event.task}: ${event.detail}`
         : undefined;
     case 'target.failover':
-      return `${tag('failover', pc.yellow)} ${event.task} ${event.stage}: ${event.from} -> ${event.to} (${event.class}${first(event.evidence)})`;
+      return `${tag('failover', pc.yellow)} ${event.task} ${phaseLabel(event.stage)}: ${event.from} -> ${event.to} (${event.class}${first(event.evidence)})`;
     case 'attempt.retry-scheduled':
-      return `${tag('retry', pc.yellow)} ${event.task} ${event.role} on ${event.target} in ${(event.delayMs / 1000).toFixed(1)}s (${event.consecutiveFailures}/10, ${event.reason.slice(0, 160)})`;
+      return `${tag('retry', pc.yellow)} ${event.task} ${phaseLabel(event.role)} on ${event.target} in ${(event.delayMs / 1000).toFixed(1)}s (${event.consecutiveFailures}/10, ${clip(event.reason, 160)})`;
     case 'gate.finished':
       return event.passed
         ? undefined

@@ -11,6 +11,7 @@ export * from './events/index.js';
 export * from './evidence/index.js';
 export * from './graph/index.js';
 export * from './json/index.js';
+export * from './lifecycle/index.js';
 export * from './lock/index.js';
 export * from './plugins/index.js';
 export * from './process/index.js';

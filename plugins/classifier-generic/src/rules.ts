@@ -1,4 +1,4 @@
-import type { Classification, FailureClass } from '@switchyard/core';
+import type { Classification, FailureClass, FailureReason } from '@switchyard/core';
 
 /** One provider-fault rule: a pattern over a terminal line and the class it means. */
 export interface FaultRule {
@@ -7,6 +7,8 @@ export interface FaultRule {
   pattern: RegExp;
   /** Short name, for docs and tests. */
   name: string;
+  /** The verdict's `reason`, when the rule knows more than the class. */
+  reason?: FailureReason;
 }
 
 /**
@@ -25,9 +27,10 @@ export const PROVIDER_RULES: readonly FaultRule[] = [
   {
     name: 'auth',
     class: 'generic-error',
+    reason: 'authentication',
     confidence: 'certain',
     pattern:
-      /\b401\b|\bunauthori[sz]ed\b|invalid[ _-]?(?:api[ _-]?key|x-api-key)|incorrect api key|authentication[ _](?:error|failed)|UNAUTHENTICATED|API key not valid/i,
+      /\b401\b|\b403 forbidden\b|\bunauthori[sz]ed\b|invalid[ _-]?(?:api[ _-]?key|x-api-key)|incorrect api key|authentication[ _](?:error|failed)|UNAUTHENTICATED|API key not valid/i,
   },
   {
     name: 'rate-limit',

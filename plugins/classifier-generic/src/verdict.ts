@@ -25,6 +25,7 @@ export function verdictFromLines(
     confidence: hit.rule.confidence,
     evidence: [evidenceLine(hit.line)],
   };
+  if (hit.rule.reason !== undefined) verdict.reason = hit.rule.reason;
   if (isFailoverClass(hit.rule.class)) {
     const at = findRetryAfter([hit.line, ...lines], context);
     if (at !== undefined) verdict.retryAfter = at;

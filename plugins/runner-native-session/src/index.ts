@@ -1,5 +1,7 @@
 import { statSync } from 'node:fs';
+import type { RunnerPlugin } from '@switchyard/core';
 import { createRunner, type HooksFactory } from '@switchyard/runner-text';
+import { planResume } from './resume.js';
 import { findSessionFile } from './session-file.js';
 import { sessionIdFromEvent } from './session-id.js';
 
@@ -41,10 +43,13 @@ export const nativeSessionHooks: HooksFactory = (context) => {
 
 /** The native-session runner: text or JSONL output, plus session ids, resume planning and
  * native session file progress. */
-const runnerNativeSession = createRunner({
-  name: '@switchyard/runner-native-session',
-  outputFormats: ['jsonl', 'text'],
-  nativeSession: true,
-  hooks: nativeSessionHooks,
-});
+const runnerNativeSession: RunnerPlugin = {
+  ...createRunner({
+    name: '@switchyard/runner-native-session',
+    outputFormats: ['jsonl', 'text'],
+    nativeSession: true,
+    hooks: nativeSessionHooks,
+  }),
+  planResume,
+};
 export default runnerNativeSession;

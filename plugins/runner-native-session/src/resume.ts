@@ -1,23 +1,16 @@
 import { realpathSync } from 'node:fs';
-import { fillTemplate, type TemplateValues } from '@switchyard/core';
+import { fillTemplate, type ResumePlan, type ResumeRequest } from '@switchyard/core';
 import { findSessionFile } from './session-file.js';
 import { sessionBelongsToWorkspace } from './session-workspace.js';
 
-/** A resume decision: the argv to run, or why native resume is not possible. */
-export type ResumePlan = { argv: string[]; sessionFile?: string } | { reason: string };
+export type { ResumePlan } from '@switchyard/core';
 
 /**
  * Plans a native resume of `sessionId`: fills `{session_id}`/`{resume_session}` (and the
  * other values) into the target's `resume_command`. When the target declares a
  * `session_path`, the session file must exist there and belong to this workspace.
  */
-export function planResume(input: {
-  resumeCommand: readonly string[] | undefined;
-  sessionId: string | undefined;
-  workspace: string;
-  sessionPath?: string;
-  values: TemplateValues;
-}): ResumePlan {
+export function planResume(input: ResumeRequest): ResumePlan {
   if (!input.resumeCommand || input.resumeCommand.length === 0)
     return { reason: 'the target has no resume_command' };
   if (!input.sessionId)

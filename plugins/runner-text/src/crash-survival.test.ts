@@ -1,21 +1,54 @@
 import { spawn } from 'node:child_process';
-import { readFileSync, rmSync, statSync } from 'node:fs';
+import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { attemptPaths, isSameProcessAlive, readLocator, readStreamLog } from '@switchyard/core';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { reattachAttempt, startAttempt } from './run-attempt.js';
 import { nodeScript, testSpec } from './test-helpers.js';
 
 const dist = fileURLToPath(new URL('../dist/index.js', import.meta.url));
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Waits until `condition` holds (checked every 10 ms; the test's timeout bounds the wait). */
+async function until(condition: () => boolean | Promise<boolean>): Promise<void> {
+  await vi.waitFor(async () => expect(await condition()).toBe(true), {
+    timeout: 25_000,
+    interval: 10,
+  });
+}
+
+/** The stdout the stream log holds so far (frames may split lines anywhere). */
+async function streamedStdout(streamLog: string): Promise<string> {
+  let text = '';
+  try {
+    for await (const frame of readStreamLog(streamLog))
+      if (frame.stream === 'stdout') text += frame.data.toString();
+  } catch {
+    // not written yet
+  }
+  return text;
+}
 
 describe('crash survival', () => {
   it('the agent outlives a SIGKILLed dispatcher; reattach resumes tailing exactly where it stopped', async () => {
+    // The agent writes in three parts, each after a gate file appears in its folder: before the
+    // crash, while no dispatcher reads, after the reattach.
+    const gate = (name: string) => `while [ ! -e ${name} ]; do sleep 0.01; done`;
+    const lines = (from: number, to: number) =>
+      `for i in $(seq ${from} ${to}); do echo "line $i"; done`;
     const spec = testSpec([
       'sh',
       '-c',
-      'for i in $(seq 1 40); do echo "line $i"; sleep 0.04; done; echo "stderr end" >&2',
+      `${lines(1, 20)}; ${gate('crashed')}; ${lines(21, 30)}; ${gate('reattached')}; ${lines(31, 40)}; echo "stderr end" >&2`,
     ]);
+    const openGate = (name: string) => writeFileSync(join(spec.cwd, name), '');
+    const paths = attemptPaths(spec.attemptDir);
+    const fileHas = (path: string, text: string) => {
+      try {
+        return readFileSync(path).includes(text);
+      } catch {
+        return false;
+      }
+    };
     // a real dispatcher process running the built runner
     const dispatcher = spawn(
       process.execPath,
@@ -30,6 +63,7 @@ describe('crash survival', () => {
     dispatcher.stderr.on('data', (d: Buffer) => {
       stderr += d.toString();
     });
+    const exited = new Promise((r) => dispatcher.once('exit', r));
     const started = await new Promise<string>((resolve, reject) => {
       dispatcher.stdout.once('data', (d: Buffer) => resolve(d.toString()));
       dispatcher.once('exit', (code) =>
@@ -37,19 +71,22 @@ describe('crash survival', () => {
       );
     });
     expect(started).toMatch(/^started \d+/);
-    await sleep(400);
+    // the dispatcher has tailed the first part into the stream log, then dies
+    await until(async () => (await streamedStdout(paths.stream)).includes('line 20\n'));
     dispatcher.kill('SIGKILL');
-    await new Promise((r) => dispatcher.once('exit', r));
+    await exited;
 
     const locator = await readLocator(spec.attemptDir);
     expect(locator.result).toBe('running');
     expect(
       isSameProcessAlive({ pid: locator.process.pid, startToken: locator.process.startToken }),
     ).toBe(true);
-    const paths = attemptPaths(spec.attemptDir);
+    // still writing, nobody reading
     const before = statSync(paths.stdoutRaw).size;
-    await sleep(200);
-    expect(statSync(paths.stdoutRaw).size).toBeGreaterThan(before); // still writing, nobody reading
+    openGate('crashed');
+    await until(() => fileHas(paths.stdoutRaw, 'line 30\n'));
+    expect(statSync(paths.stdoutRaw).size).toBeGreaterThan(before);
+    expect(await streamedStdout(paths.stream)).not.toContain('line 21\n');
 
     const handle = await reattachAttempt(locator, {
       attemptDir: spec.attemptDir,
@@ -58,6 +95,7 @@ describe('crash survival', () => {
       pollIntervalMs: 20,
     });
     expect(handle?.pid).toBe(locator.process.pid);
+    openGate('reattached');
     const outcome = await handle!.done;
     expect(outcome).toMatchObject({ exitObserved: false, exitCode: null });
     expect(outcome.evidence.stdoutTail.at(-1)).toBe('line 40');

@@ -7,7 +7,7 @@ import {
   readLocator,
   readStreamLog,
 } from '@switchyard/core';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { groupMembers } from './process-group.js';
 import { startAttempt } from './run-attempt.js';
 import { nodeScript, testSpec } from './test-helpers.js';
@@ -79,8 +79,10 @@ describe('startAttempt (text)', () => {
       'sleep 300 & sleep 300 & (trap "" TERM; sleep 300) & echo started; wait',
     ]);
     const handle = await startAttempt(spec);
-    for (let i = 0; i < 100 && handle.progress().lines === 0; i++)
-      await new Promise((r) => setTimeout(r, 20));
+    await vi.waitFor(() => expect(handle.progress().lines).toBeGreaterThan(0), {
+      timeout: 20_000,
+      interval: 20,
+    });
     expect(groupMembers(handle.pid).length).toBeGreaterThanOrEqual(4);
     const outcome = await handle.cancel();
     expect(outcome.endedBy).toBe('cancel');

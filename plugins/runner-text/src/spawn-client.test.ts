@@ -1,9 +1,9 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isSameProcessAlive, PROCESS_MARKER_VAR } from '@switchyard/core';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type HelperSpawnRequest, SpawnHelperClient } from './spawn-client.js';
 
 const ENTRY = fileURLToPath(new URL('./spawn-helper.ts', import.meta.url));
@@ -28,6 +28,10 @@ function request(argv: string[], marker = `m-${process.pid}-${Date.now()}-${Math
   return req;
 }
 
+/** A shell agent that waits in its folder until {@link openGate} creates `gate`, then runs `then`. */
+const GATED = (then: string) => `while [ ! -e gate ]; do sleep 0.01; done; ${then}`;
+const openGate = (req: HelperSpawnRequest) => writeFileSync(join(req.cwd, 'gate'), '');
+
 /** ppid and process group of a live process, from /proc. */
 function parentAndGroup(pid: number): { ppid: number; pgid: number } {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
@@ -38,7 +42,11 @@ function parentAndGroup(pid: number): { ppid: number; pgid: number } {
 describe('spawn helper', () => {
   it('starts agents from one helper process, each leading its own group, with exit status and output', async () => {
     const client = new SpawnHelperClient(ENTRY);
-    const ok = request(['sh', '-c', 'echo "out $SWITCHYARD_ATTEMPT_ID"; echo err >&2; sleep 0.3']);
+    const ok = request([
+      'sh',
+      '-c',
+      `echo "out $SWITCHYARD_ATTEMPT_ID"; echo err >&2; ${GATED('')}`,
+    ]);
     const failing = request(['sh', '-c', 'exit 3']);
     const killed = request(['sh', '-c', 'kill -TERM $$']);
     const [a, b, c] = await Promise.all([ok, failing, killed].map((r) => client.spawn(r)));
@@ -48,6 +56,7 @@ describe('spawn helper', () => {
     expect(isSameProcessAlive({ pid: a.pid, startToken: a.startToken })).toBe(true);
     expect(parentAndGroup(a.pid)).toEqual({ ppid: client.pid, pgid: a.pid });
     expect(client.pid).not.toBe(process.pid);
+    openGate(ok);
     expect(await a.exit).toEqual({ exitCode: 0, signal: null, exitObserved: true });
     expect(await b.exit).toEqual({ exitCode: 3, signal: null, exitObserved: true });
     expect(await c.exit).toEqual({ exitCode: null, signal: 'SIGTERM', exitObserved: true });
@@ -65,13 +74,15 @@ describe('spawn helper', () => {
 
   it('agents outlive a killed helper; their end is still seen, and the next launch starts a new helper', async () => {
     const client = new SpawnHelperClient(ENTRY);
-    const req = request(['sh', '-c', 'sleep 0.6; echo finished']);
+    const req = request(['sh', '-c', GATED('echo finished')]);
     const agent = await client.spawn(req);
     const helper = client.pid;
     if (helper === undefined) throw new Error('no helper');
     process.kill(helper, 'SIGKILL');
-    await new Promise((r) => setTimeout(r, 100));
+    // the client notices the helper's end (its pipes close) and forgets it
+    await vi.waitFor(() => expect(client.pid).toBeUndefined(), { timeout: 20_000, interval: 10 });
     expect(isSameProcessAlive({ pid: agent.pid, startToken: agent.startToken })).toBe(true);
+    openGate(req);
     expect(await agent.exit).toEqual({ exitCode: null, signal: null, exitObserved: false });
     expect(readFileSync(req.stdout, 'utf8')).toBe('finished\n');
     const next = await client.spawn(request(['true']));

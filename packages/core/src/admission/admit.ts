@@ -8,6 +8,9 @@ export interface AdmissionTask {
   writeSet: readonly string[];
   /** Dependency task ids (active or archived). */
   dependsOn: readonly TaskId[];
+  /** Its next stage takes no `maxParallel` agent slot (a definition-of-done gate, the
+   * archive): admitted whatever the slot count, and not counted. */
+  slotFree?: boolean;
 }
 
 /** The whole state admission decides from. Nothing else is read: the function is pure. */
@@ -124,12 +127,12 @@ export function admit(state: AdmissionState): AdmissionResult {
       decisions.push({ id, status: 'waiting-claim', conflicts });
       continue;
     }
-    if (active >= limit) {
+    if (!task.slotFree && active >= limit) {
       decisions.push({ id, status: 'waiting-slot' });
       continue;
     }
     for (const path of task.writeSet) taken.set(path, id);
-    active += 1;
+    if (!task.slotFree) active += 1;
     admitted.push(id);
     decisions.push({ id, status: 'admitted' });
   }

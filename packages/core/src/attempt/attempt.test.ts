@@ -1,7 +1,7 @@
 import { appendFileSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { SwitchyardError } from '../errors.js';
 import { attemptEnvironment, PROCESS_MARKER_VAR } from './environment.js';
 import { formatHeartbeat, readLastHeartbeat } from './heartbeat.js';
@@ -192,8 +192,10 @@ describe('probeAttemptProcess', () => {
     });
     const pid = child.pid!;
     const { readStartToken, hasEnvironmentMarker } = await import('../process/process-identity.js');
-    for (let i = 0; i < 50 && !hasEnvironmentMarker(pid, PROCESS_MARKER_VAR, 'probe-1'); i++)
-      await new Promise((r) => setTimeout(r, 20));
+    await vi.waitFor(
+      () => expect(hasEnvironmentMarker(pid, PROCESS_MARKER_VAR, 'probe-1')).toBe(true),
+      { timeout: 20_000, interval: 20 },
+    );
     const proc = {
       pid,
       startToken: readStartToken(pid),

@@ -1,5 +1,8 @@
-/** The two stages every catalog routes: the worker implements a PLAN, the review judges it. */
-export const STAGES = ['worker', 'review'] as const;
+import { DECISION_STAGES } from '../lifecycle/lifecycle-table.js';
+
+/** The stages every catalog routes (the lifecycle's decision stages): the worker implements a
+ * PLAN, the review judges it. */
+export const STAGES = DECISION_STAGES;
 
 /** A stage of the task lifecycle that runs one catalog target. */
 export type Stage = (typeof STAGES)[number];

@@ -1,11 +1,14 @@
+import { evidenceMessage } from '../evidence/evidence-message.js';
+import type { BudgetStageName } from '../lifecycle/lifecycle-table.js';
 import type { FailureClass } from '../plugins/failure-class.js';
 import type { Classification } from '../plugins/types.js';
 import { decideAfterFailure } from '../selection/on-failure.js';
 import type { AttemptRecord, BlockedInfo, DecisionStage } from '../state/state-schema.js';
+import { advance } from './advance.js';
 import type { DispatchContext, TaskRuntime } from './context.js';
 
 /** Which failure counter an attempt counts against. */
-export type BudgetStage = 'worker' | 'selfcheck' | 'review' | 'gate';
+export type BudgetStage = BudgetStageName;
 
 /** Blocks a task: records why, with evidence, and emits `task.blocked`. */
 export function blockTask(
@@ -24,6 +27,21 @@ export function blockTask(
 }
 
 /**
+ * A control-plane failure (the dispatcher's own files, not the agent) holds the task for the
+ * rest of this run without charging its stage: the run exits 1 and the next run continues.
+ */
+export function haltTask(
+  ctx: DispatchContext,
+  rt: TaskRuntime,
+  code: string,
+  message: string,
+): void {
+  rt.halted = message;
+  ctx.controlFailures.push(`${rt.id}: ${message}`);
+  ctx.bus.emit({ type: 'control.failure', code, message: `${rt.id}: ${message}` });
+}
+
+/**
  * Applies the failover rules to a failed attempt: counts it against the stage budget, then
  * fails over to the next unused candidate, schedules a retry (backoff, cooldowns), or
  * blocks. An interrupted attempt (the run was stopped) counts for nothing.
@@ -37,10 +55,16 @@ export function applyFailure(
   verdict: Classification,
 ): void {
   if (record.interrupted) return;
+  if (verdict.class === 'work-log-failure') {
+    haltTask(ctx, rt, 'SY_WORK_LOG', verdict.evidence[0] ?? 'the work log cannot be written');
+    return;
+  }
   const state = rt.state;
   const decision = state.decisions[decisionStage];
-  state.failures[budget] += 1;
+  if (state.phase === budget) advance(rt, 'failed');
+  else state.failures[budget] += 1;
   const failureClass = verdict.class as FailureClass;
+  if (verdict.reason !== undefined) record.reason = verdict.reason;
   if (!decision) {
     blockTask(ctx, rt, {
       stage: budget,
@@ -48,6 +72,11 @@ export function applyFailure(
       evidence: verdict.evidence,
       class: failureClass,
     });
+    return;
+  }
+  const authBlock = authenticationBlock(rt, record, verdict);
+  if (authBlock) {
+    blockTask(ctx, rt, { ...authBlock, stage: budget, class: failureClass });
     return;
   }
   const action = decideAfterFailure({
@@ -87,7 +116,10 @@ export function applyFailure(
     });
     return;
   }
-  if (action.target !== record.target) state.failoverFrom = record.id;
+  // Once the stage carries failover context, it always cites the latest failed attempt.
+  if (action.target !== record.target || state.failoverFrom !== undefined) {
+    state.failoverFrom = record.id;
+  }
   ctx.bus.emit({
     type: 'attempt.retry-scheduled',
     task: rt.id,
@@ -95,6 +127,28 @@ export function applyFailure(
     target: action.target,
     delayMs: action.delayMs,
     consecutiveFailures: state.failures[budget],
-    reason: `${failureClass}${verdict.evidence[0] ? `: ${verdict.evidence[0]}` : ''}`,
+    reason: `${failureClass}${verdict.evidence[0] ? `: ${evidenceMessage(verdict.evidence[0])}` : ''}`,
   });
+}
+
+/**
+ * A rejected credential is not fixed by waiting: the second authentication failure in a row
+ * on the same target (one retry, for a key rotated meanwhile) blocks the stage at once.
+ */
+function authenticationBlock(
+  rt: TaskRuntime,
+  record: AttemptRecord,
+  verdict: Classification,
+): { reason: string; evidence: string[] } | undefined {
+  if (verdict.reason !== 'authentication') return undefined;
+  const earlier = rt.state.attempts.filter(
+    (a) => a !== record && a.role === record.role && a.status === 'finished' && !a.interrupted,
+  );
+  const previous = earlier.at(-1);
+  if (previous?.reason !== 'authentication' || previous.target !== record.target) return undefined;
+  const message = verdict.evidence[0] ? evidenceMessage(verdict.evidence[0]) : verdict.class;
+  return {
+    reason: `authentication failed for target ${record.target}: ${message}`,
+    evidence: [...verdict.evidence],
+  };
 }

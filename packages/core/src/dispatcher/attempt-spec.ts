@@ -33,15 +33,16 @@ export interface AttemptInputs {
   prompt: string;
   /** Absolute plan of this loop. */
   plan: string;
-  /** Native session to resume (self-check retries, same-mechanism failover). */
-  resumeSession?: string | undefined;
+  /** The resume argv the runner plugin planned (self-check retries, same-mechanism
+   * failover); the target's `command` otherwise. */
+  resumeArgv?: readonly string[] | undefined;
   /** Role-specific SWITCHYARD_* additions (review file, next plan). */
   extraEnv?: Readonly<Record<string, string>>;
 }
 
 /**
- * The argv of an attempt: `runtime.command`, or `runtime.resume_command` when resuming a
- * native session; `{prompt}` stays one argv element.
+ * The argv of an attempt: the resume argv the runner plugin planned, else `runtime.command`
+ * filled in; `{prompt}` stays one argv element.
  */
 export function attemptArgv(ctx: DispatchContext, inputs: AttemptInputs): string[] {
   const runtime = inputs.target.runtime;
@@ -53,11 +54,7 @@ export function attemptArgv(ctx: DispatchContext, inputs: AttemptInputs): string
     attempt_dir: inputs.attemptDir,
     prompt: inputs.prompt,
   };
-  if (inputs.resumeSession !== undefined && runtime.resume_command) {
-    values.session_id = inputs.resumeSession;
-    values.resume_session = inputs.resumeSession;
-    return fillTemplate(runtime.resume_command, values);
-  }
+  if (inputs.resumeArgv !== undefined) return [...inputs.resumeArgv];
   return fillTemplate(runtime.command, values);
 }
 

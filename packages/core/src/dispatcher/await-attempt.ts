@@ -1,4 +1,3 @@
-import { join, relative } from 'node:path';
 import { recordClassification } from '../attempt/record-classification.js';
 import { classifyEvidence } from '../evidence/classify-evidence.js';
 import type { RunHandle, RunOutcome } from '../plugins/runner-types.js';
@@ -7,6 +6,7 @@ import type { AttemptRecord } from '../state/state-schema.js';
 import type { DispatchContext, TaskRuntime } from './context.js';
 import { judgeReviewAttempt } from './review-judge.js';
 import { judgeUnobservedExit } from './unobserved-exit.js';
+import { attemptRowFields } from './work-log-row.js';
 
 /** A finished attempt: its (finalized, not yet persisted) record and its verdict. */
 export interface AttemptResult {
@@ -53,17 +53,11 @@ export async function awaitAttempt(
   if (outcome.sessionId !== undefined) record.sessionId = outcome.sessionId;
   // The evidence directory explains itself; a missing or broken locator only loses that note.
   await recordClassification(record.attemptDir, verdict).catch(() => undefined);
-  const locator = relative(ctx.workspace, join(record.attemptDir, 'locator.json'));
   ctx.workLog.finish(rt.group, {
+    ...attemptRowFields(ctx, rt, record, agentModel),
     kind: 'FINISH',
     time: ctx.now(),
-    task: rt.id,
-    planLoop: record.planLoop,
-    role: record.role,
-    attempt: record.id,
-    agentModel,
     result: record.interrupted ? 'interrupted' : verdict.class,
-    locator,
   });
   const result = finish(ctx, record, verdict);
   ctx.bus.emit({

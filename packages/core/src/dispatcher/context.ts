@@ -22,6 +22,9 @@ export interface TaskRuntime {
   announced: boolean;
   /** The last waiting reason announced (task.waiting is emitted when it changes). */
   waitingOn?: string;
+  /** Set when a control-plane failure (e.g. the work log cannot be written) holds the task
+   * for the rest of this run: it is not blocked, nothing is charged, the run exits 1. */
+  halted?: string;
 }
 
 /** What every stage of a run shares. One per `runDispatcher` call. */

@@ -113,6 +113,7 @@ describe('WorkLogWriter', () => {
       kind,
       time: new Date('2026-01-01T00:00:00Z'),
       task: 'g/t',
+      artifact: 'PLAN.md',
       planLoop: 1,
       role: 'worker' as const,
       attempt,

@@ -54,6 +54,7 @@ function reasonOf(ctx: DispatchContext, id: string, seen = new Set<string>()): s
   const rt = ctx.tasks.get(id);
   if (!rt) return 'unknown task';
   if (rt.state.blocked) return rt.state.blocked.reason;
+  if (rt.halted) return `held by a control-plane failure: ${rt.halted}`;
   if (!rt.task.valid)
     return `invalid plan: ${rt.task.problems.find((p) => p.severity !== 'warning')?.message ?? 'see validate-plan'}`;
   seen.add(id);

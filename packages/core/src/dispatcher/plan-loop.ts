@@ -1,5 +1,6 @@
 import { loadWorkspace } from '../workspace/load.js';
 import { planFileName } from '../workspace/paths.js';
+import { advance } from './advance.js';
 import { blockTask } from './apply-failure.js';
 import type { DispatchContext, TaskRuntime } from './context.js';
 import { currentPlan } from './prompt-facts.js';
@@ -11,13 +12,7 @@ import { currentPlan } from './prompt-facts.js';
  */
 export async function advancePlanLoop(ctx: DispatchContext, rt: TaskRuntime): Promise<void> {
   const state = rt.state;
-  state.planLoop += 1;
-  state.phase = 'worker';
-  state.selfcheckRetries = 0;
-  state.failures.worker = 0;
-  state.failures.selfcheck = 0;
-  state.failures.gate = 0;
-  delete state.correction;
+  advance(rt, 'changes-requested');
   reloadTask(ctx, rt);
   ctx.bus.emit({
     type: 'task.plan-loop',

@@ -1,5 +1,5 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { SwitchyardError } from '../errors.js';
 import type { RunHandle, RunnerPlugin } from '../plugins/runner-types.js';
 import type { Classification } from '../plugins/types.js';
@@ -7,6 +7,7 @@ import type { AttemptRecord } from '../state/state-schema.js';
 import { type AttemptInputs, attemptArgv, attemptEnv, locatorFields } from './attempt-spec.js';
 import { type AttemptResult, awaitAttempt, finish } from './await-attempt.js';
 import { type DispatchContext, persist, type TaskRuntime } from './context.js';
+import { attemptRowFields } from './work-log-row.js';
 
 /** Picks the runner for a target: a native-session runner when the target monitors one. */
 export function runnerForTarget(
@@ -52,16 +53,8 @@ export async function runAttempt(
   const argv = attemptArgv(ctx, inputs);
   await persist(ctx, rt);
 
-  const locatorPath = relative(ctx.workspace, join(inputs.attemptDir, 'locator.json'));
   const agentModel = `${inputs.target.agent}/${inputs.target.model}`;
-  const row = {
-    task: rt.id,
-    planLoop: rt.state.planLoop,
-    role: inputs.role,
-    attempt: record.id,
-    agentModel,
-    locator: locatorPath,
-  };
+  const row = attemptRowFields(ctx, rt, record, agentModel);
   try {
     ctx.workLog.start(rt.group, { ...row, kind: 'START', time: now, result: 'running' });
   } catch (error) {

@@ -1,4 +1,5 @@
 import { SwitchyardError } from '../errors.js';
+import { FINAL_PHASE, type LifecycleStage } from '../lifecycle/lifecycle-table.js';
 import { blockTask } from './apply-failure.js';
 import { type DispatchContext, persist, type TaskRuntime } from './context.js';
 import { runArchiveStage } from './stage-archive.js';
@@ -6,6 +7,17 @@ import { runGateStage } from './stage-gate.js';
 import { runReviewStage } from './stage-review.js';
 import { runSelfcheckStage } from './stage-selfcheck.js';
 import { runWorkerStage } from './stage-worker.js';
+
+/** The handler of each lifecycle stage (a new row of the table needs one here). */
+export const STAGE_HANDLERS: Readonly<
+  Record<LifecycleStage, (ctx: DispatchContext, rt: TaskRuntime) => Promise<void>>
+> = {
+  worker: runWorkerStage,
+  selfcheck: runSelfcheckStage,
+  gate: runGateStage,
+  review: runReviewStage,
+  archive: runArchiveStage,
+};
 
 /**
  * Runs the next stage of a task (one attempt, one gate, or the archive) while the task
@@ -16,13 +28,9 @@ export async function runStep(ctx: DispatchContext, rt: TaskRuntime): Promise<vo
   rt.busy = true;
   const phase = rt.state.phase;
   try {
-    if (phase === 'worker') await runWorkerStage(ctx, rt);
-    else if (phase === 'selfcheck') await runSelfcheckStage(ctx, rt);
-    else if (phase === 'gate') await runGateStage(ctx, rt);
-    else if (phase === 'review') await runReviewStage(ctx, rt);
-    else if (phase === 'archive') await runArchiveStage(ctx, rt);
+    if (phase !== FINAL_PHASE) await STAGE_HANDLERS[phase](ctx, rt);
   } catch (error) {
-    const known = SwitchyardError.is(error);
+    const known = SwitchyardError.is(error) && error.code !== 'SY_INTERNAL';
     const message = error instanceof Error ? error.message : String(error);
     if (!known) {
       ctx.controlFailures.push(`${rt.id} (${phase}): ${message}`);

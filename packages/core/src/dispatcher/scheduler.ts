@@ -1,12 +1,18 @@
 import { type AdmissionDecision, admit } from '../admission/admit.js';
 import type { RunCounts } from '../events/event-schema.js';
+import { takesAgentSlot } from '../lifecycle/lifecycle-table.js';
 import type { DispatchContext, TaskRuntime } from './context.js';
 import { runStep } from './run-step.js';
 
 /** True when the task may run a stage in this run (in scope, not finished, not blocked). */
 export function isRunnable(ctx: DispatchContext, rt: TaskRuntime): boolean {
   const scope = ctx.options.taskGroup;
-  return rt.state.phase !== 'done' && !rt.state.blocked && (!scope || rt.group === scope);
+  return (
+    rt.state.phase !== 'done' &&
+    !rt.state.blocked &&
+    rt.halted === undefined &&
+    (!scope || rt.group === scope)
+  );
 }
 
 /** Takes the task's write-set claim (all or none); false while another task holds a path. */
@@ -31,6 +37,8 @@ export async function schedule(
   onCounts: (counts: RunCounts) => void,
 ): Promise<void> {
   const inflight = new Map<string, Promise<void>>();
+  // Tasks whose running stage holds a `maxParallel` agent slot (gates and archives do not).
+  const holdingSlot = new Set<string>();
   // `dirty` catches a wake-up that happens while the loop is not waiting yet.
   let dirty = false;
   let resolver: (() => void) | undefined;
@@ -38,16 +46,18 @@ export async function schedule(
     dirty = true;
     resolver?.();
   };
-  const track = (id: string, promise: Promise<void>) => {
+  const track = (id: string, promise: Promise<void>, slot: boolean) => {
+    if (slot) holdingSlot.add(id);
     inflight.set(
       id,
       promise.finally(() => {
         inflight.delete(id);
+        holdingSlot.delete(id);
         wake();
       }),
     );
   };
-  for (const [id, promise] of recovering) track(id, promise);
+  for (const [id, promise] of recovering) track(id, promise, true);
   const onAbort = () => wake();
   ctx.signal.addEventListener('abort', onAbort);
   try {
@@ -71,17 +81,20 @@ export async function schedule(
               id: rt.id,
               writeSet: rt.task.writeSet.map((e) => e.path),
               dependsOn: rt.task.dependsOn.map((d) => d.id),
+              slotFree: !takesAgentSlot(rt.state.phase),
             })),
           archivedComplete: ctx.archived,
           liveAttempts: new Set([...inflight.keys(), ...cooling]),
           blocked: new Set(
-            [...ctx.tasks.values()].filter((rt) => rt.state.blocked).map((rt) => rt.id),
+            [...ctx.tasks.values()]
+              .filter((rt) => rt.state.blocked || rt.halted !== undefined)
+              .map((rt) => rt.id),
           ),
           invalid: new Set(
             [...ctx.tasks.values()].filter((rt) => !rt.task.valid).map((rt) => rt.id),
           ),
           claims: ctx.claimIndex,
-          activeStages: inflight.size,
+          activeStages: holdingSlot.size,
           maxParallel: ctx.options.maxParallel,
           ...(ctx.options.taskGroup
             ? {
@@ -102,7 +115,7 @@ export async function schedule(
             rt.announced = true;
             ctx.bus.emit({ type: 'task.admitted', task: id, planLoop: rt.state.planLoop });
           }
-          track(id, runStep(ctx, rt));
+          track(id, runStep(ctx, rt), takesAgentSlot(rt.state.phase));
         }
       }
       onCounts(countsOf(ctx, decisions, inflight.size));

@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { SwitchyardError } from '../errors.js';
 import { isGroupLogArchivable } from '../worklog/work-log.js';
 import { archivedTaskDir, COMPLETE_LOG, reviewFileName } from '../workspace/paths.js';
+import { advance } from './advance.js';
 import { blockTask } from './apply-failure.js';
 import { type DispatchContext, persist, type TaskRuntime } from './context.js';
 
@@ -47,8 +48,7 @@ export async function runArchiveStage(ctx: DispatchContext, rt: TaskRuntime): Pr
       .filter((a) => a.status === 'finished' && a.result === 'success')
       .map((a) => rm(a.attemptDir, { recursive: true, force: true })),
   );
-  rt.state.phase = 'done';
-  delete rt.state.notBefore;
+  advance(rt, 'passed');
   await persist(ctx, rt);
   ctx.archived.add(rt.id);
   ctx.bus.emit({ type: 'task.archived', task: rt.id, archiveDir: target });

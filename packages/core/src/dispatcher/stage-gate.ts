@@ -2,6 +2,8 @@ import { mkdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { STAGE_FAILURE_BUDGET } from '../selection/on-failure.js';
 import type { DefinitionOfDone } from '../task/types.js';
+import { planFileName } from '../workspace/paths.js';
+import { advance } from './advance.js';
 import { blockTask } from './apply-failure.js';
 import { type DispatchContext, persist, type TaskRuntime } from './context.js';
 import type { CommandResult } from './types.js';
@@ -48,7 +50,7 @@ export async function runGateStage(ctx: DispatchContext, rt: TaskRuntime): Promi
   const done = rt.task.definitionOfDone;
   const state = rt.state;
   if (!done) {
-    state.phase = 'review';
+    advance(rt, 'passed');
     return persist(ctx, rt);
   }
   const dir = join(ctx.stateDir, 'gates', rt.id);
@@ -57,9 +59,11 @@ export async function runGateStage(ctx: DispatchContext, rt: TaskRuntime): Promi
   const outputFile = join(dir, `${id}.log`);
   const row = {
     task: rt.id,
+    artifact: planFileName(state.planLoop),
     planLoop: state.planLoop,
     role: 'gate' as const,
-    attempt: id,
+    // Failed gates of this loop so far + 1 (a passed gate leaves the stage).
+    attempt: String(state.failures.gate + 1),
     agentModel: done.command,
     locator: relative(ctx.workspace, outputFile),
   };
@@ -88,13 +92,11 @@ export async function runGateStage(ctx: DispatchContext, rt: TaskRuntime): Promi
     detail: verdict.why,
   });
   if (verdict.passed) {
-    state.failures.gate = 0;
-    delete state.correction;
-    state.phase = 'review';
+    advance(rt, 'passed');
     return persist(ctx, rt);
   }
-  state.failures.gate += 1;
-  if (state.failures.gate >= STAGE_FAILURE_BUDGET) {
+  if (state.failures.gate + 1 >= STAGE_FAILURE_BUDGET) {
+    state.failures.gate += 1;
     blockTask(ctx, rt, {
       stage: 'gate',
       reason: `${state.failures.gate} consecutive failed definition-of-done gates (${verdict.why})`,
@@ -102,12 +104,13 @@ export async function runGateStage(ctx: DispatchContext, rt: TaskRuntime): Promi
     });
     return persist(ctx, rt);
   }
-  state.correction = {
-    source: 'gate',
-    summary: `the definition-of-done command \`${done.command}\` failed: ${verdict.why}.`,
-    evidence: result.tail.slice(-40),
-    file: outputFile,
-  };
-  state.phase = 'worker';
+  advance(rt, 'gate-failed', {
+    correction: {
+      source: 'gate',
+      summary: `the definition-of-done command \`${done.command}\` failed: ${verdict.why}.`,
+      evidence: result.tail.slice(-40),
+      file: outputFile,
+    },
+  });
   await persist(ctx, rt);
 }

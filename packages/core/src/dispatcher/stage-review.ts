@@ -2,14 +2,16 @@ import { rmSync } from 'node:fs';
 import type { Classification } from '../plugins/types.js';
 import { buildPrompt } from '../prompts/build-prompt.js';
 import type { ParsedReview } from '../review/parse-review.js';
-import type { AttemptRecord } from '../state/state-schema.js';
+import type { AttemptRecord, Correction } from '../state/state-schema.js';
 import { reviewFileName } from '../workspace/paths.js';
+import { advance } from './advance.js';
 import { applyFailure, blockTask } from './apply-failure.js';
-import { newAttemptId } from './attempt-spec.js';
+import { attemptDirOf, newAttemptId } from './attempt-spec.js';
 import { type DispatchContext, persist, type TaskRuntime } from './context.js';
 import { ensureDecision } from './ensure-decision.js';
+import { failoverResume } from './native-resume.js';
 import { advancePlanLoop } from './plan-loop.js';
-import { failoverFacts, failoverSession, promptContext } from './prompt-facts.js';
+import { failoverFacts, promptContext } from './prompt-facts.js';
 import { judgeReviewFiles, reviewFiles } from './review-judge.js';
 import { runStageAttempt } from './stage-attempt.js';
 
@@ -36,6 +38,7 @@ export async function runReviewStage(ctx: DispatchContext, rt: TaskRuntime): Pro
       loopsLeft: Math.max(0, maxLoops - rt.state.planLoop),
     },
     failover: failoverFacts(rt),
+    correction: reviewCorrection(rt),
   });
   const { record, verdict } = await runStageAttempt(ctx, rt, {
     attemptId,
@@ -43,7 +46,12 @@ export async function runReviewStage(ctx: DispatchContext, rt: TaskRuntime): Pro
     targetId: decision.target,
     target,
     prompt,
-    resumeSession: failoverSession(ctx, rt, target),
+    resumeArgv: await failoverResume(ctx, rt, {
+      targetId: decision.target,
+      target,
+      attemptDir: attemptDirOf(ctx, attemptId),
+      prompt,
+    }),
     extraEnv: { SWITCHYARD_REVIEW_FILE: reviewFile, SWITCHYARD_NEXT_PLAN: nextPlanFile },
   });
   await afterReview(ctx, rt, record, verdict);
@@ -81,15 +89,13 @@ export async function afterReview(
   }
   emitVerdict(ctx, rt, outcome.review);
   const state = rt.state;
-  state.failures.review = 0;
-  delete state.failoverFrom;
-  delete state.notBefore;
   if (outcome.kind === 'approved') {
-    state.phase = 'archive';
+    advance(rt, 'approved');
     return;
   }
   const maxLoops = rt.task.maxPlanLoops ?? DEFAULT_MAX_PLAN_LOOPS;
   if (state.planLoop + 1 > maxLoops) {
+    state.failures.review = 0;
     blockTask(ctx, rt, {
       stage: 'plan-loop-cap',
       reason: `review ${state.planLoop} requested changes but max_plan_loops (${maxLoops}) is reached`,
@@ -100,6 +106,22 @@ export async function afterReview(
     return;
   }
   await advancePlanLoop(ctx, rt);
+}
+
+/**
+ * When the previous review attempt of this loop left files that broke the review contract,
+ * the next one is told exactly what was wrong (not the same prompt again).
+ */
+export function reviewCorrection(rt: TaskRuntime): Correction | undefined {
+  const previous = rt.state.attempts.findLast(
+    (a) => a.role === 'review' && a.planLoop === rt.state.planLoop && a.status === 'finished',
+  );
+  if (previous?.result !== 'review-control-failure') return undefined;
+  return {
+    source: 'review',
+    summary: `the previous review attempt's ${reviewFileName(rt.state.planLoop)} was rejected; write it again and fix every problem below.`,
+    evidence: previous.evidence ?? [],
+  };
 }
 
 function emitVerdict(ctx: DispatchContext, rt: TaskRuntime, review: ParsedReview): void {

@@ -5,10 +5,12 @@ import { acceptChecklist, SELFCHECK_RETRY_LIMIT } from '../selfcheck/accept-chec
 import type { AttemptRecord } from '../state/state-schema.js';
 import { readChecklist } from '../task/checklist.js';
 import type { ChecklistItem } from '../task/types.js';
+import { advance } from './advance.js';
 import { applyFailure, blockTask } from './apply-failure.js';
-import { newAttemptId } from './attempt-spec.js';
+import { attemptDirOf, newAttemptId } from './attempt-spec.js';
 import { type DispatchContext, persist, type TaskRuntime } from './context.js';
 import { ensureDecision } from './ensure-decision.js';
+import { planNativeResume } from './native-resume.js';
 import { currentPlan, promptContext } from './prompt-facts.js';
 import { runStageAttempt } from './stage-attempt.js';
 
@@ -45,33 +47,43 @@ export async function runSelfcheckStage(ctx: DispatchContext, rt: TaskRuntime): 
   const target = ctx.catalog.targets[decision.target]!;
   const canResume = target.runtime.resume_command !== undefined;
   const session = canResume ? latestSession(rt, decision.target) : undefined;
-  if (rt.state.selfcheckRetries > 0 && !session) {
-    const open = currentChecklist(rt).filter((i) => !i.checked || i.text.trim() === '');
-    blockTask(ctx, rt, {
-      stage: 'selfcheck',
-      reason: canResume
-        ? `self-check left ${open.length} checklist item(s) open and the native context to resume is gone`
-        : `self-check left ${open.length} checklist item(s) open and target ${decision.target} cannot resume its native context`,
-      evidence: open.map((i) => `line ${i.line}: [ ] ${i.text}`),
-    });
-    return persist(ctx, rt);
-  }
   const attemptId = newAttemptId(rt.id, 'selfcheck', rt.state.planLoop);
-  const open = currentChecklist(rt)
-    .filter((i) => !i.checked || i.text.trim() === '')
-    .map((i) => `line ${i.line}: ${i.text || '(empty)'}`);
+  const openItems = currentChecklist(rt).filter((i) => !i.checked || i.text.trim() === '');
   const prompt = buildPrompt({
     templates: ctx.options.prompts,
     context: promptContext(ctx, rt, 'selfcheck', attemptId),
-    openItems: open,
+    openItems: openItems.map((i) => `line ${i.line}: ${i.text || '(empty)'}`),
   });
+  // The runner plugin plans the resume (and refuses a session of another workspace).
+  const plan = session
+    ? await planNativeResume(ctx, {
+        targetId: decision.target,
+        target,
+        sessionId: session,
+        attemptDir: attemptDirOf(ctx, attemptId),
+        prompt,
+      })
+    : undefined;
+  if (rt.state.selfcheckRetries > 0 && !(plan && 'argv' in plan)) {
+    const why = !canResume
+      ? `target ${decision.target} cannot resume its native context`
+      : plan && 'reason' in plan
+        ? `its native context cannot be resumed: ${plan.reason}`
+        : 'the native context to resume is gone';
+    blockTask(ctx, rt, {
+      stage: 'selfcheck',
+      reason: `self-check left ${openItems.length} checklist item(s) open and ${why}`,
+      evidence: openItems.map((i) => `line ${i.line}: [ ] ${i.text}`),
+    });
+    return persist(ctx, rt);
+  }
   const { record, verdict } = await runStageAttempt(ctx, rt, {
     attemptId,
     role: 'selfcheck',
     targetId: decision.target,
     target,
     prompt,
-    resumeSession: session,
+    resumeArgv: plan && 'argv' in plan ? plan.argv : undefined,
   });
   afterSelfcheck(ctx, rt, record, verdict);
   await persist(ctx, rt);
@@ -88,16 +100,13 @@ export function afterSelfcheck(
     applyFailure(ctx, rt, 'selfcheck', 'worker', record, verdict);
     return;
   }
-  const state = rt.state;
-  state.failures.selfcheck = 0;
   const check = acceptChecklist(currentChecklist(rt));
   if (check.accepted) {
-    state.selfcheckRetries = 0;
-    state.phase = rt.task.definitionOfDone ? 'gate' : 'review';
+    advance(rt, 'passed');
     return;
   }
-  state.selfcheckRetries += 1;
-  if (state.selfcheckRetries > SELFCHECK_RETRY_LIMIT) {
+  advance(rt, 'checklist-open');
+  if (rt.state.selfcheckRetries > SELFCHECK_RETRY_LIMIT) {
     blockTask(ctx, rt, {
       stage: 'selfcheck',
       reason: `self-check did not complete the checklist after ${SELFCHECK_RETRY_LIMIT} retries: ${check.reason}`,

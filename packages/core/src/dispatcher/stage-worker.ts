@@ -1,11 +1,13 @@
 import type { Classification } from '../plugins/types.js';
 import { buildPrompt } from '../prompts/build-prompt.js';
 import type { AttemptRecord } from '../state/state-schema.js';
+import { advance } from './advance.js';
 import { applyFailure } from './apply-failure.js';
-import { newAttemptId } from './attempt-spec.js';
+import { attemptDirOf, newAttemptId } from './attempt-spec.js';
 import { type DispatchContext, persist, type TaskRuntime } from './context.js';
 import { ensureDecision } from './ensure-decision.js';
-import { failoverFacts, failoverSession, promptContext } from './prompt-facts.js';
+import { failoverResume } from './native-resume.js';
+import { failoverFacts, promptContext } from './prompt-facts.js';
 import { runStageAttempt } from './stage-attempt.js';
 
 /** Runs one worker attempt of a task and moves the task on. */
@@ -26,7 +28,12 @@ export async function runWorkerStage(ctx: DispatchContext, rt: TaskRuntime): Pro
     targetId: decision.target,
     target,
     prompt,
-    resumeSession: failoverSession(ctx, rt, target),
+    resumeArgv: await failoverResume(ctx, rt, {
+      targetId: decision.target,
+      target,
+      attemptDir: attemptDirOf(ctx, attemptId),
+      prompt,
+    }),
   });
   afterWorker(ctx, rt, record, verdict);
   await persist(ctx, rt);
@@ -44,16 +51,6 @@ export function afterWorker(
     applyFailure(ctx, rt, 'worker', 'worker', record, verdict);
     return;
   }
-  const state = rt.state;
-  state.failures.worker = 0;
-  state.selfcheckRetries = 0;
-  delete state.correction;
-  delete state.failoverFrom;
-  delete state.notBefore;
   const target = ctx.catalog.targets[record.target];
-  state.phase = target?.selfcheck_required
-    ? 'selfcheck'
-    : rt.task.definitionOfDone
-      ? 'gate'
-      : 'review';
+  advance(rt, 'passed', { facts: { selfcheckRequired: target?.selfcheck_required === true } });
 }

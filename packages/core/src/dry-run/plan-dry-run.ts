@@ -3,6 +3,7 @@ import { admit } from '../admission/admit.js';
 import { writeSetCollisions } from '../admission/collisions.js';
 import type { ClaimRecord } from '../claims/claim-store.js';
 import type { Problem } from '../errors.js';
+import { candidateOrder } from '../selection/decide.js';
 import type { WorkspaceModel } from '../workspace/load.js';
 import {
   DRY_RUN_SCHEMA_VERSION,
@@ -242,7 +243,8 @@ function stageFor(
   pin: string | undefined,
   withTarget: string | undefined,
 ): DryRunStage {
-  const candidates = routed?.candidates ?? [];
+  // The order the run tries them in: an explicit target first, the route's others as failover.
+  const candidates = candidateOrder(pin ?? withTarget, routed?.candidates ?? []);
   const out: DryRunStage = pin
     ? { selected: pin, selected_by: 'pin', candidates }
     : withTarget

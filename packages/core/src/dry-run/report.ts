@@ -10,7 +10,8 @@ export interface DryRunStage {
   selected: string | null;
   /** Why that target: `pin`, `with`, `route`, or `none` (no catalog / no candidate). */
   selected_by: 'pin' | 'with' | 'route' | 'none';
-  /** The route's ordered candidates at this instant. */
+  /** The order the stage tries targets in now: a pin or `--with` first, then the route's
+   * other candidates (failover). */
   candidates: string[];
   /** The time window in force, when the route uses windows. */
   window?: { index: number; timezone: string; start: string; end: string };

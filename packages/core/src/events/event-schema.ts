@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ATTEMPT_ROLES, DECISION_STAGES } from '../lifecycle/lifecycle-table.js';
 import { FAILURE_CLASSES } from '../plugins/failure-class.js';
 
 /**
@@ -15,7 +16,8 @@ const base = {
   runId: z.string(),
 };
 
-const role = z.enum(['worker', 'selfcheck', 'review']);
+const role = z.enum(ATTEMPT_ROLES);
+const decisionStage = z.enum(DECISION_STAGES);
 const resultClass = z.enum(['success', ...FAILURE_CLASSES]);
 
 /** Where a stage is in the lifecycle, for counts in the live status line. */
@@ -56,7 +58,7 @@ export const runEventSchema = z.discriminatedUnion('type', [
     ...base,
     type: z.literal('stage.decided'),
     task: z.string(),
-    stage: z.enum(['worker', 'review']),
+    stage: decisionStage,
     target: z.string(),
     source: z.enum(['pin', 'with', 'route', 'persisted']),
     catalogRevision: z.string(),
@@ -104,7 +106,7 @@ export const runEventSchema = z.discriminatedUnion('type', [
     ...base,
     type: z.literal('target.failover'),
     task: z.string(),
-    stage: z.enum(['worker', 'review']),
+    stage: decisionStage,
     from: z.string(),
     to: z.string(),
     class: resultClass,

@@ -1,6 +1,7 @@
 export * from './build-evidence.js';
 export * from './classify-evidence.js';
 export * from './evidence-collector.js';
+export { evidenceMessage } from './evidence-message.js';
 export * from './json-line.js';
 export * from './line-framer.js';
 export * from './retry-after.js';

@@ -5,6 +5,7 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SwitchyardError } from '../errors.js';
+import { readStartToken } from '../process/process-identity.js';
 import { acquireWorkspaceLock, LOCK_FILE_NAME, readLockHolder } from './workspace-lock.js';
 
 function workspace(): string {
@@ -44,7 +45,7 @@ describe('workspace lock', () => {
   it('holds while another live process owns it and takes over once that process is gone', async () => {
     const ws = workspace();
     const child = spawn('sleep', ['30'], { stdio: 'ignore' });
-    await new Promise((r) => setTimeout(r, 50));
+    await once(child, 'spawn');
     const held = acquireWorkspaceLock({ workspace: ws, pid: child.pid! });
     expect(held.holder.pid).toBe(child.pid);
     expect(() => acquireWorkspaceLock({ workspace: ws })).toThrow(/pid \d+/);
@@ -72,9 +73,22 @@ describe('workspace lock', () => {
         workspace: ws,
       }),
     );
-    acquireWorkspaceLock({ workspace: ws }).release();
+    const mine = { pid: process.pid, startToken: readStartToken(process.pid), host: hostname() };
+    expect(mine.startToken).toBeDefined();
+    expect(mine.startToken).not.toBe('other-boot:1');
+    const overReused = acquireWorkspaceLock({ workspace: ws });
+    // the stale lock was replaced by ours: our start token, a fresh time
+    expect(readLockHolder(stateDir)).toEqual(overReused.holder);
+    expect(overReused.holder).toMatchObject(mine);
+    expect(overReused.holder.since).not.toBe('2020-01-01T00:00:00Z');
+    overReused.release();
+    expect(readLockHolder(stateDir)).toBeUndefined();
     writeFileSync(join(stateDir, LOCK_FILE_NAME), '{"pid": 12');
-    acquireWorkspaceLock({ workspace: ws }).release();
+    const overTorn = acquireWorkspaceLock({ workspace: ws });
+    expect(readLockHolder(stateDir)).toEqual(overTorn.holder);
+    expect(overTorn.holder).toMatchObject(mine);
+    overTorn.release();
+    expect(existsSync(join(stateDir, LOCK_FILE_NAME))).toBe(false);
   });
 
   it('fails closed for a lock taken on another host', () => {

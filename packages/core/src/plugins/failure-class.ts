@@ -23,6 +23,14 @@ export const FAILURE_CLASSES = [...FAILOVER_CLASSES, ...NON_FAILOVER_CLASSES] as
 export type FailoverClass = (typeof FAILOVER_CLASSES)[number];
 export type FailureClass = (typeof FAILURE_CLASSES)[number];
 
+/**
+ * Why a failure happened, when a classifier can tell more than its class. `authentication`
+ * (HTTP 401/403, invalid API key) is a `generic-error` that retrying will not fix: the stage
+ * blocks after at most one retry.
+ */
+export const FAILURE_REASONS = ['authentication'] as const;
+export type FailureReason = (typeof FAILURE_REASONS)[number];
+
 /** A classifier's verdict may also be `success` (the attempt did its job). */
 export type AttemptClass = FailureClass | 'success';
 

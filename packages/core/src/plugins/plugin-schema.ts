@@ -24,6 +24,7 @@ const runner = z.object({
   nativeSession: z.boolean().optional(),
   start: fn('start'),
   reattach: fn('reattach'),
+  planResume: optionalFn('planResume'),
   dispose: optionalFn('dispose'),
 });
 

@@ -1,4 +1,5 @@
 import type { AttemptLocator, AttemptLocatorInput } from '../attempt/locator.js';
+import type { TemplateValues } from '../attempt/template.js';
 import type { Awaitable, PluginMeta, TerminalEvidence, TranscriptPlugin } from './types.js';
 
 /** Output formats a catalog target may declare (`runtime.output_format`). */
@@ -129,6 +130,23 @@ export interface ReattachOptions {
   pollIntervalMs?: number;
 }
 
+/** What a native resume is planned from. */
+export interface ResumeRequest {
+  /** The target's `runtime.resume_command`. */
+  resumeCommand: readonly string[] | undefined;
+  /** The native session to resume. */
+  sessionId: string | undefined;
+  /** Real path of the workspace: a session recorded elsewhere must not be resumed. */
+  workspace: string;
+  /** The target's `runtime.session_path`, where its session files live. */
+  sessionPath?: string;
+  /** Template values besides `{session_id}` / `{resume_session}` (prompt, model…). */
+  values: TemplateValues;
+}
+
+/** A resume decision: the argv to run, or why native resume is not possible. */
+export type ResumePlan = { argv: string[]; sessionFile?: string } | { reason: string };
+
 /** A runner plugin: spawns and frames a target's process. */
 export interface RunnerPlugin<O = unknown> {
   kind: 'runner';
@@ -145,5 +163,11 @@ export interface RunnerPlugin<O = unknown> {
    * process is gone (the caller then judges the attempt from its files).
    */
   reattach(locator: AttemptLocator, options: ReattachOptions): Awaitable<RunHandle | undefined>;
+  /**
+   * Plans resuming a native session (runners with `nativeSession`): the resume argv, or why
+   * not — e.g. the session file belongs to another workspace. The dispatcher never builds a
+   * resume command itself.
+   */
+  planResume?(request: ResumeRequest): Awaitable<ResumePlan>;
   dispose?(): Awaitable<void>;
 }

@@ -1,4 +1,4 @@
-import type { AttemptClass } from './failure-class.js';
+import type { AttemptClass, FailureReason } from './failure-class.js';
 
 /** A value or a promise of it: plugin hooks may be sync or async. */
 export type Awaitable<T> = T | Promise<T>;
@@ -55,6 +55,8 @@ export interface Classification {
   evidence: string[];
   /** When the evidence names when a quota resets: an ISO-8601 instant. */
   retryAfter?: string;
+  /** What the class alone does not say, e.g. `authentication` for a rejected API key. */
+  reason?: FailureReason;
   /** Which classifier decided (filled in by the classifier chain). */
   classifier?: string;
 }

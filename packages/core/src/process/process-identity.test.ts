@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   findProcessesWithMarker,
   hasEnvironmentMarker,
@@ -31,9 +31,10 @@ describe('process identity', () => {
     });
     const pid = child.pid!;
     // the exec into `sleep` may not have happened yet; wait until the environment is readable
-    for (let i = 0; i < 50 && !hasEnvironmentMarker(pid, 'SWITCHYARD_ATTEMPT_ID', marker); i++) {
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    await vi.waitFor(
+      () => expect(hasEnvironmentMarker(pid, 'SWITCHYARD_ATTEMPT_ID', marker)).toBe(true),
+      { timeout: 20_000, interval: 20 },
+    );
     expect(hasEnvironmentMarker(pid, 'SWITCHYARD_ATTEMPT_ID', marker)).toBe(true);
     expect(hasEnvironmentMarker(pid, 'SWITCHYARD_ATTEMPT_ID', 'other')).toBe(false);
     expect(findProcessesWithMarker('SWITCHYARD_ATTEMPT_ID', marker)).toEqual([pid]);

@@ -1,8 +1,9 @@
+import type { AttemptRoleName } from '../lifecycle/lifecycle-table.js';
 import { fillPromptTemplate, type PromptTemplates } from './templates.js';
 
 /** Facts common to every prompt of an attempt. Paths are absolute. */
 export interface PromptContext {
-  role: 'worker' | 'selfcheck' | 'review';
+  role: AttemptRoleName;
   attemptId: string;
   task: string;
   planLoop: number;

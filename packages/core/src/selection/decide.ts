@@ -27,14 +27,26 @@ export interface DecideInput {
 }
 
 /**
+ * The ordered candidates of a stage: an explicit target (pin or `--with`) first, then the
+ * route's other candidates in route order, which stay available as failover.
+ */
+export function candidateOrder(
+  explicit: string | undefined,
+  routeCandidates: readonly string[],
+): string[] {
+  if (explicit === undefined) return [...routeCandidates];
+  return [explicit, ...routeCandidates.filter((c) => c !== explicit)];
+}
+
+/**
  * Decides which target runs a stage: the task's pin, else the run's `--with`, else the first
- * candidate of the resolved route. A pin or `--with` is an explicit choice with no hidden
- * fallback: its candidate list is that one target.
+ * candidate of the resolved route. A pin or `--with` is tried first; the route's other
+ * candidates follow it as failover (`candidateOrder`).
  */
 export function decideTarget(input: DecideInput): Decision {
   const explicit = input.pin ?? input.runWith;
   const source = input.pin ? 'pin' : input.runWith ? 'with' : 'route';
-  const candidates = explicit ? [explicit] : [...input.routeCandidates];
+  const candidates = candidateOrder(explicit, input.routeCandidates);
   const target = candidates[0];
   if (target === undefined || !(target in input.catalog.targets)) {
     const what = explicit

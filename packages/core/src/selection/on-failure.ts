@@ -68,9 +68,9 @@ export type FailureAction =
  * - only the five failover classes advance, at once (no backoff, no retry on the same
  *   target first), to the next UNUSED candidate of the decision;
  * - every other class keeps the target and retries after exponential backoff;
- * - with no unused candidate left, the stage retries on the candidate that is usable first
- *   (the current one on ties), waiting for the longer of the backoff and its cooldown
- *   (a classifier's `retryAfter`).
+ * - with no unused candidate left, the stage never wraps around to a used one: it retries
+ *   on the current target, waiting for the longer of the backoff and its cooldown (a
+ *   classifier's `retryAfter`), until the budget blocks it.
  */
 export function decideAfterFailure(input: FailureInput): FailureAction {
   const { decision, now } = input;
@@ -107,12 +107,7 @@ export function decideAfterFailure(input: FailureInput): FailureAction {
       };
     }
   }
-  let target = decision.target;
-  if (input.allowFailover !== false && isFailoverClass(input.failureClass)) {
-    for (const candidate of decision.candidates) {
-      if (readyAt(candidate) < readyAt(target)) target = candidate;
-    }
-  }
+  const target = decision.target;
   const at = Math.max(
     now.getTime() + backoffDelay(input.consecutiveFailures, input.retry),
     readyAt(target),
@@ -122,10 +117,7 @@ export function decideAfterFailure(input: FailureInput): FailureAction {
     target,
     delayMs: at - now.getTime(),
     notBefore: new Date(at).toISOString(),
-    decision:
-      target === decision.target
-        ? decision
-        : { ...decision, target, targetSnapshot: input.targets[target] },
+    decision,
     cooldowns,
   };
 }

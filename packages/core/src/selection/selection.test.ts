@@ -48,7 +48,7 @@ describe('decideTarget', () => {
     expect(d.targetSnapshot).toBe(targets.a);
   });
 
-  it('prefers the PLAN pin over --with over the route, each without hidden fallback', () => {
+  it('prefers the PLAN pin over --with over the route, keeping the route as failover after it', () => {
     const base = {
       stage: 'review' as const,
       routeId: 'local-G02',
@@ -58,12 +58,13 @@ describe('decideTarget', () => {
     expect(decideTarget({ ...base, pin: 'c', runWith: 'b' })).toMatchObject({
       target: 'c',
       source: 'pin',
-      candidates: ['c'],
+      candidates: ['c', 'a', 'b'],
+      used: ['c'],
     });
     expect(decideTarget({ ...base, runWith: 'b' })).toMatchObject({
       target: 'b',
       source: 'with',
-      candidates: ['b'],
+      candidates: ['b', 'a'],
     });
   });
 
@@ -149,7 +150,7 @@ describe('decideAfterFailure', () => {
     expect(fail({ consecutiveFailures: 9 }).kind).toBe('retry');
   });
 
-  it('with every candidate used, retries on the one usable first, honouring retryAfter cooldowns', () => {
+  it('with every candidate used, stays on the current target (no wrap-around), honouring its retryAfter cooldown', () => {
     const d = { ...decide(), target: 'c', used: ['a', 'b', 'c'] };
     const cooldowns = { a: '2026-11-30T12:10:00Z', b: '2026-11-30T12:05:00Z' };
     const action = fail({
@@ -160,14 +161,18 @@ describe('decideAfterFailure', () => {
     });
     expect(action).toMatchObject({
       kind: 'retry',
-      target: 'b',
-      notBefore: '2026-11-30T12:05:00.000Z',
-      delayMs: 300_000,
+      target: 'c',
+      notBefore: '2026-11-30T13:00:00.000Z',
+      delayMs: 3_600_000,
     });
     if (action.kind === 'retry') {
       expect(action.cooldowns.c).toBe('2026-11-30T13:00:00Z');
-      expect(action.decision.targetSnapshot).toBe(targets.b);
+      expect(action.decision).toBe(d);
     }
+    // an earlier-usable used candidate is never gone back to
+    expect(
+      fail({ decision: { ...d, target: 'b' }, failureClass: 'context-limit', cooldowns }),
+    ).toMatchObject({ kind: 'retry', target: 'b', notBefore: '2026-11-30T12:05:00.000Z' });
     // a single pinned target waits for its own reset
     const pinned = decideTarget({
       stage: 'worker',

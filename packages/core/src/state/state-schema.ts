@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { FAILURE_CLASSES } from '../plugins/failure-class.js';
+import {
+  ATTEMPT_ROLES,
+  CORRECTION_SOURCES,
+  DECISION_STAGES,
+  INITIAL_PHASE,
+  PHASES,
+} from '../lifecycle/lifecycle-table.js';
+import { FAILURE_CLASSES, FAILURE_REASONS } from '../plugins/failure-class.js';
 
 /**
  * Durable dispatcher state of one task, one JSON file per task under
@@ -9,11 +16,11 @@ import { FAILURE_CLASSES } from '../plugins/failure-class.js';
  */
 
 /** Agent stages that select a catalog target. Self-check runs on the worker's decision. */
-export const decisionStageSchema = z.enum(['worker', 'review']);
+export const decisionStageSchema = z.enum(DECISION_STAGES);
 /** Roles of an attempt (the value of `SWITCHYARD_ROLE`). */
-export const attemptRoleSchema = z.enum(['worker', 'selfcheck', 'review']);
+export const attemptRoleSchema = z.enum(ATTEMPT_ROLES);
 /** Where in the lifecycle the task is: the next thing the dispatcher does for it. */
-export const taskPhaseSchema = z.enum(['worker', 'selfcheck', 'gate', 'review', 'archive', 'done']);
+export const taskPhaseSchema = z.enum(PHASES);
 
 /** Which target runs a stage and on what catalog evidence; valid only while both match. */
 export const decisionSchema = z.object({
@@ -26,7 +33,7 @@ export const decisionSchema = z.object({
   catalogRevision: z.string(),
   /** The catalog target object as it was when decided. */
   targetSnapshot: z.unknown(),
-  /** The ordered candidates the decision may move along (a pin or `--with` has one). */
+  /** The ordered candidates the decision may move along (a pin or `--with` first). */
   candidates: z.array(z.string()),
   /** Candidates already used by this stage (the failover never goes back to one). */
   used: z.array(z.string()),
@@ -55,6 +62,8 @@ export const attemptRecordSchema = z.object({
   interrupted: z.boolean().optional(),
   /** Classifier `retryAfter`, when the evidence named one. */
   retryAfter: z.string().optional(),
+  /** Classifier `reason` (e.g. `authentication`), when it gave one. */
+  reason: z.enum(FAILURE_REASONS).optional(),
 });
 
 /** Why a task is blocked, with the evidence a human needs. */
@@ -70,7 +79,7 @@ export const blockedSchema = z.object({
 
 /** Feedback for the next worker attempt (failed DoD gate, unchecked checklist…). */
 export const correctionSchema = z.object({
-  source: z.enum(['gate', 'selfcheck', 'review']),
+  source: z.enum(CORRECTION_SOURCES),
   summary: z.string(),
   evidence: z.array(z.string()),
   /** File with the full output (e.g. the gate's output log). */
@@ -121,7 +130,7 @@ export function newTaskState(task: string, now = new Date()): TaskState {
     schema_version: 1,
     task,
     planLoop: 1,
-    phase: 'worker',
+    phase: INITIAL_PHASE,
     decisions: {},
     attempts: [],
     failures: { worker: 0, selfcheck: 0, review: 0, gate: 0 },

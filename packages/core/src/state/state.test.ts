@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { processIdentity } from '../process/process-identity.js';
 import { ATTEMPT_MARKER_ENV, probeAttempt } from './attempt-probe.js';
 import { type AttemptRecord, newTaskState } from './state-schema.js';
@@ -74,10 +74,10 @@ describe('attempt probe', () => {
       env: { ...process.env, [ATTEMPT_MARKER_ENV]: id },
     });
     const pid = child.pid!;
-    for (let i = 0; i < 50; i++) {
-      if (probeAttempt(record({ id })).state === 'live') break;
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    await vi.waitFor(() => expect(probeAttempt(record({ id })).state).toBe('live'), {
+      timeout: 20_000,
+      interval: 20,
+    });
     const { startToken } = processIdentity(pid);
     expect(probeAttempt(record({ id }))).toEqual({ state: 'live', pid, startToken });
     expect(probeAttempt(record({ id, status: 'running', pid, startToken }))).toEqual({

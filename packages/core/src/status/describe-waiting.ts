@@ -1,14 +1,7 @@
 import type { AdmissionDecision } from '../admission/admit.js';
+import { INITIAL_PHASE, phaseLabel } from '../lifecycle/lifecycle-table.js';
 import type { TaskState } from '../state/state-schema.js';
 import type { WaitingEntry } from './status-types.js';
-
-const NEXT: Record<string, string> = {
-  worker: 'worker',
-  selfcheck: 'self-check',
-  gate: 'definition-of-done gate',
-  review: 'review',
-  archive: 'archive',
-};
 
 /**
  * The waiting line of a task that has no running attempt, is not blocked and not done: a
@@ -21,9 +14,9 @@ export function describeWaiting(
   now: Date,
   dispatcherRunning: boolean,
 ): WaitingEntry {
-  const phase = state?.phase ?? 'worker';
+  const phase = state?.phase ?? INITIAL_PHASE;
   const base = { task, phase, planLoop: state?.planLoop ?? 1 };
-  const next = NEXT[phase] ?? phase;
+  const next = phaseLabel(phase);
   if (state?.notBefore && Date.parse(state.notBefore) > now.getTime()) {
     const failures = Math.max(...Object.values(state.failures));
     return {

@@ -22,6 +22,7 @@ const row = (over: Partial<WorkLogRow> = {}): WorkLogRow => ({
   kind: 'START',
   time: new Date('2026-11-30T12:00:01.250Z'),
   task: 'g1/t1',
+  artifact: 'PLAN.md',
   planLoop: 1,
   role: 'worker',
   attempt: 'a1',
@@ -34,7 +35,7 @@ const row = (over: Partial<WorkLogRow> = {}): WorkLogRow => ({
 describe('work log', () => {
   it('formats a row with UTC seconds and escapes cell separators', () => {
     expect(formatWorkLogRow(row({ result: 'a|b\nc' }))).toBe(
-      '| 2026-11-30T12:00:01Z | START | g1/t1 | 1 | worker | a1 | agent-x/model-y | a\\|b c | .switchyard/attempts/a1/locator.json |\n',
+      '| 2026-11-30T12:00:01Z | START | g1/t1/PLAN.md | 1 | worker | a1 | agent-x/model-y | a\\|b c | .switchyard/attempts/a1/locator.json |\n',
     );
   });
 

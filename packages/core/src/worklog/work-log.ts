@@ -9,6 +9,7 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import { SwitchyardError } from '../errors.js';
+import type { WorkLogRoleName } from '../lifecycle/lifecycle-table.js';
 
 /** File name of a group's dispatcher-owned work log. */
 export const WORK_LOG_FILE = 'WORK_LOG.md';
@@ -20,9 +21,13 @@ export interface WorkLogRow {
   time: Date;
   /** Task id `<group>/<task>`. */
   task: string;
+  /** The task artifact the row is about, in the task folder: the plan an attempt works on
+   * (`PLAN-2.md`) or the review it writes (`CODE_REVIEW-1.md`). */
+  artifact: string;
   planLoop: number;
-  role: 'worker' | 'selfcheck' | 'review' | 'gate';
-  /** Attempt id (also the process marker). */
+  role: WorkLogRoleName;
+  /** Attempt ordinal of this stage in this plan loop (1, 2, …); the attempt id is in the
+   * locator path. */
   attempt: string;
   /** `agent/model` display of the selected target, or a short label for a gate. */
   agentModel: string;
@@ -36,7 +41,7 @@ export interface WorkLogRow {
 export const WORK_LOG_HEADER = (group: string): string =>
   `# Work log: ${group}\n\n` +
   'Written by the switchyard dispatcher, one row per attempt start and finish. Do not edit.\n\n' +
-  '| time (UTC) | event | task | plan loop | role | attempt | agent/model | result | locator |\n' +
+  '| time (UTC) | event | task artifact | plan loop | role | attempt | agent/model | result | locator |\n' +
   '| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n';
 
 /** Formats one row as a Markdown table line; `|` and line breaks in cells are escaped. */
@@ -44,7 +49,7 @@ export function formatWorkLogRow(row: WorkLogRow): string {
   const cells = [
     row.time.toISOString().replace(/\.\d{3}Z$/, 'Z'),
     row.kind,
-    row.task,
+    `${row.task}/${row.artifact}`,
     String(row.planLoop),
     row.role,
     row.attempt,

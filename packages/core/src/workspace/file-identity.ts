@@ -24,5 +24,5 @@ const RACY_MS = 100n;
 export function isRacyIdentity(key: string, nowMs = Date.now()): boolean {
   const ctimeNs = key.split(':')[2];
   if (ctimeNs === undefined || !/^\d+$/.test(ctimeNs)) return true;
-  return BigInt(ctimeNs) >= (BigInt(nowMs) - RACY_MS) * 1_000_000n;
+  return BigInt(ctimeNs) >= (BigInt(Math.floor(nowMs)) - RACY_MS) * 1_000_000n;
 }

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -102,16 +102,19 @@ describe('loadWorkspace', () => {
   });
 });
 
-// Plans changed in the last 100 ms are not cached (their identity may still change unseen).
-const outOfRacyWindow = () => new Promise((resolve) => setTimeout(resolve, 150));
+// Plans changed in the last 100 ms of the cache's clock are not cached (their identity may
+// still change unseen). The tests set that clock instead of waiting on the real one.
+/** A clock a minute ahead: every file written so far has settled. */
+const settled = () => Date.now() + 60_000;
+/** A clock stopped at the change time of `rel`: that file changed this very moment. */
+const changedJustNow = (rel: string) => () => statSync(join(ws, rel)).ctimeMs;
 
 describe('loadWorkspace with the plan cache', () => {
   it('reuses unchanged plans, re-parses changed ones and always re-checks paths', async () => {
     const { readFileSync, symlinkSync, mkdirSync: mk } = await import('node:fs');
     write('agent-task/g/a/PLAN.md', plan('local-G01', ['`src/a.ts` — first change']));
     write('agent-task/g/b/PLAN.md', plan('local-G01', ['linked/b.ts']));
-    await outOfRacyWindow();
-    const first = loadWorkspace(ws, { cache: true });
+    const first = loadWorkspace(ws, { cache: true, now: settled });
     expect(first.tasks.flatMap((t) => t.problems)).toEqual([]);
     const cacheFile = join(stateDir(ws), 'cache', 'plans.json');
     // written entry by entry, yet the same compact JSON one stringify gives
@@ -119,18 +122,18 @@ describe('loadWorkspace with the plan cache', () => {
     expect(cached).toContain('— first change');
     expect(cached).toBe(JSON.stringify(JSON.parse(cached)));
     // same files: same result from the cache
-    const second = loadWorkspace(ws, { cache: true });
+    const second = loadWorkspace(ws, { cache: true, now: settled });
     expect(second.tasks.map((t) => t.writeSet)).toEqual(first.tasks.map((t) => t.writeSet));
     // a changed plan is parsed again
     write('agent-task/g/a/PLAN.md', plan('cloud-G09', ['src/a.ts', 'src/extra.ts']));
-    const third = loadWorkspace(ws, { cache: true });
+    const third = loadWorkspace(ws, { cache: true, now: settled });
     expect(third.tasks[0]).toMatchObject({ route: 'cloud-G09' });
     expect(third.tasks[0]?.writeSet.map((e) => e.path)).toEqual(['src/a.ts', 'src/extra.ts']);
     // the plan did not change, but the workspace did: a symlink now escapes
     const outside = mkdtempSync(join(tmpdir(), 'sy-out-'));
     mk(join(outside, 'x'));
     symlinkSync(outside, join(ws, 'linked'));
-    const fourth = loadWorkspace(ws, { cache: true });
+    const fourth = loadWorkspace(ws, { cache: true, now: settled });
     expect(fourth.tasks[1]?.valid).toBe(false);
     expect(fourth.tasks[1]?.problems[0]?.message).toMatch(/outside the workspace/);
     rmSync(outside, { recursive: true, force: true });
@@ -139,18 +142,18 @@ describe('loadWorkspace with the plan cache', () => {
   it('does not cache a plan changed moments ago: a same-size rewrite in that moment is seen', async () => {
     const { readFileSync } = await import('node:fs');
     const unchecked = `${plan('local-G01', ['src/a.ts'])}\n## Implementation Checklist\n\n- [ ] step\n`;
+    const now = changedJustNow('agent-task/g/a/PLAN.md');
     write('agent-task/g/a/PLAN.md', unchecked);
-    expect(loadWorkspace(ws, { cache: true }).tasks[0]?.checklist[0]?.checked).toBe(false);
+    expect(loadWorkspace(ws, { cache: true, now }).tasks[0]?.checklist[0]?.checked).toBe(false);
     // the same size, and (on a coarse file clock) possibly the same mtime and ctime
     write('agent-task/g/a/PLAN.md', unchecked.replace('- [ ]', '- [x]'));
-    expect(loadWorkspace(ws, { cache: true }).tasks[0]?.checklist[0]?.checked).toBe(true);
+    expect(loadWorkspace(ws, { cache: true, now }).tasks[0]?.checklist[0]?.checked).toBe(true);
     const cached = JSON.parse(readFileSync(join(stateDir(ws), 'cache', 'plans.json'), 'utf8'));
     expect(cached.entries).toEqual({});
     // once the file has settled it is cached
-    await outOfRacyWindow();
-    loadWorkspace(ws, { cache: true });
-    const settled = JSON.parse(readFileSync(join(stateDir(ws), 'cache', 'plans.json'), 'utf8'));
-    expect(Object.keys(settled.entries)).toEqual(['agent-task/g/a/PLAN.md']);
+    loadWorkspace(ws, { cache: true, now: settled });
+    const later = JSON.parse(readFileSync(join(stateDir(ws), 'cache', 'plans.json'), 'utf8'));
+    expect(Object.keys(later.entries)).toEqual(['agent-task/g/a/PLAN.md']);
   });
 
   it('ignores a corrupt cache file', () => {
@@ -167,10 +170,9 @@ describe('loadWorkspaceAsync', () => {
     write('agent-task/g/b/PLAN-2.md', '## Modified Files Summary\n\n- src/b.ts\n');
     write('agent-task/h/empty/notes.md', 'no plan\n');
     write('agent-task/archive/g/old/PLAN.md', plan('local-G01', ['src/o.ts']));
-    await outOfRacyWindow();
     const strip = ({ graph: _graph, ...model }: ReturnType<typeof loadWorkspace>) => model;
     const sync = loadWorkspace(ws);
-    const loaded = await loadWorkspaceAsync(ws, { cache: true });
+    const loaded = await loadWorkspaceAsync(ws, { cache: true, now: settled });
     await loaded.cacheWritten;
     const { cacheWritten: _written, ...model } = loaded;
     expect(strip(model)).toEqual(strip(sync));
@@ -185,7 +187,7 @@ describe('loadWorkspaceAsync', () => {
     ]);
     // unchanged plans: served from the cache (not rewritten), same model
     const before = statSync(cacheFile).mtimeMs;
-    const again = await loadWorkspaceAsync(ws, { cache: true });
+    const again = await loadWorkspaceAsync(ws, { cache: true, now: settled });
     await again.cacheWritten;
     expect(statSync(cacheFile).mtimeMs).toBe(before);
     const { cacheWritten: _again, ...againModel } = again;

@@ -76,6 +76,11 @@ export interface LoadWorkspaceOptions {
    * mtime, ctime and inode are unchanged (write-set paths are always re-checked).
    */
   cache?: boolean;
+  /**
+   * The clock (ms since the epoch) the cache compares file change times with: a plan changed
+   * in the last 100 ms of it is not cached. Defaults to `Date.now`; tests inject their own.
+   */
+  now?: () => number;
 }
 
 /** Reads `agent-task/` of a workspace: scan, parse every plan, check write sets, build the graph. */
@@ -83,7 +88,9 @@ export function loadWorkspace(
   workspace: string,
   options: LoadWorkspaceOptions = {},
 ): WorkspaceModel {
-  const cache = options.cache ? new PlanCache(stateDir(workspace)) : undefined;
+  const cache = options.cache
+    ? new PlanCache(stateDir(workspace), { now: options.now })
+    : undefined;
   const model = loadScanned(workspace, scanWorkspace(workspace), cache);
   cache?.save();
   return model;
@@ -130,7 +137,7 @@ export async function loadWorkspaceAsync(
   const pool = workers > 0 ? new PlanParsePool(workers) : undefined;
   // With threads, plans.json is read while they work (they only need plan-keys.json).
   const cache = options.cache
-    ? new PlanCache(stateDir(workspace), { deferLoad: !!pool })
+    ? new PlanCache(stateDir(workspace), { deferLoad: !!pool, now: options.now })
     : undefined;
   if (!pool) {
     const scan = finishScan(

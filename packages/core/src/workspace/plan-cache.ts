@@ -40,10 +40,15 @@ export class PlanCache {
   // built when they arrive so that saving only joins them; their JSON is not re-encoded.
   readonly #encoded = new Map<string, string>();
   #dirty = false;
+  readonly #now: () => number;
 
-  /** Reads the cache file now, or only on {@link load} with `deferLoad`. */
-  constructor(stateDir: string, options: { deferLoad?: boolean } = {}) {
+  /**
+   * Reads the cache file now, or only on {@link load} with `deferLoad`. `now` is the clock the
+   * recent-change rule compares file times with (tests pass their own).
+   */
+  constructor(stateDir: string, options: { deferLoad?: boolean; now?: () => number } = {}) {
     this.#path = join(stateDir, 'cache', 'plans.json');
+    this.#now = options.now ?? Date.now;
     if (!options.deferLoad) this.load();
   }
 
@@ -97,7 +102,7 @@ export class PlanCache {
    */
   set(file: string, key: string, plan: PlanSource, json?: string): void {
     this.#dirty = true;
-    if (isRacyIdentity(key)) {
+    if (isRacyIdentity(key, this.#now())) {
       delete this.#next[file];
       this.#encoded.delete(file);
       return;

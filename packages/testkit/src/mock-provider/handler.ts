@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { faultReply, type MockFault, type MockProtocol } from './faults.js';
 import { sendJson } from './http-util.js';
+import type { MockToolCall } from './tool-calls.js';
 
 /** What a protocol handler gets for one request. */
 export interface HandlerContext {
@@ -11,6 +12,7 @@ export interface HandlerContext {
   stream: boolean;
   replyText: string;
   retryAfterSeconds: number;
+  toolCalls: readonly MockToolCall[];
 }
 
 /** Sends the fault's error reply when the fault is an HTTP error; true when it did. */

@@ -1,2 +1,3 @@
 export * from './faults.js';
 export * from './server.js';
+export type { MockToolCall } from './tool-calls.js';

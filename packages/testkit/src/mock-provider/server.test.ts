@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type MockProvider, refusedUrl, startMockProvider } from './server.js';
 
 let mock: MockProvider;
@@ -7,11 +7,17 @@ beforeAll(async () => {
 });
 afterAll(() => mock.close());
 
-const post = (url: string, body: unknown, headers: Record<string, string> = {}) =>
+const post = (
+  url: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+  signal?: AbortSignal,
+) =>
   fetch(url, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...headers },
     body: JSON.stringify(body),
+    signal,
   });
 
 async function sseData(res: Response): Promise<string[]> {
@@ -105,16 +111,102 @@ describe('mock provider', () => {
     await expect(res.text()).rejects.toThrow();
   });
 
-  it('hangs without answering', async () => {
+  it('makes a scripted tool call when the conversation matches and the tool is offered', async () => {
+    const tools = await startMockProvider({
+      replyText: 'finished',
+      toolCalls: [{ when: '# Do work', name: 'Bash', input: { command: 'echo hi' } }],
+    });
+    interface Reply {
+      stop_reason: string;
+      content: { type: string; id?: string; name?: string; text?: string; input?: unknown }[];
+    }
+    const send = async (body: Record<string, unknown>) =>
+      (await (await post(`${tools.url}/v1/messages`, body)).json()) as Reply;
+    try {
+      const offer = { model: 'claude-x', tools: [{ name: 'Bash' }, { name: 'Read' }] };
+      const user = { role: 'user', content: [{ type: 'text', text: '# Do work\nnow' }] };
+      const call = await send({ ...offer, messages: [user] });
+      expect(call).toMatchObject({
+        stop_reason: 'tool_use',
+        content: [{ type: 'tool_use', name: 'Bash', input: { command: 'echo hi' } }],
+      });
+      // streamed: the input arrives as one input_json_delta
+      const res = await post(`${tools.url}/v1/messages`, {
+        ...offer,
+        messages: [user],
+        stream: true,
+      });
+      const events = (await sseData(res)).map((d) => JSON.parse(d));
+      expect(events.find((e) => e.type === 'content_block_start').content_block).toMatchObject({
+        type: 'tool_use',
+        name: 'Bash',
+      });
+      const delta = events.find((e) => e.type === 'content_block_delta').delta;
+      expect(JSON.parse(delta.partial_json)).toEqual({ command: 'echo hi' });
+      expect(events.find((e) => e.type === 'message_delta').delta.stop_reason).toBe('tool_use');
+      // the tool's result came back: the final text
+      const id = call.content[0]?.id;
+      const done = await send({
+        ...offer,
+        messages: [
+          user,
+          { role: 'assistant', content: [{ type: 'tool_use', id, name: 'Bash', input: {} }] },
+          { role: 'user', content: [{ type: 'tool_result', tool_use_id: id, content: 'hi' }] },
+        ],
+      });
+      expect(done).toMatchObject({ stop_reason: 'end_turn', content: [{ text: 'finished' }] });
+      // a request that does not offer the tool, or does not match, gets text
+      const noTool = await send({ model: 'claude-x', messages: [user] });
+      expect(noTool.content).toEqual([{ type: 'text', text: 'finished' }]);
+      const noMatch = await send({ ...offer, messages: [{ role: 'user', content: 'other' }] });
+      expect(noMatch.content).toEqual([{ type: 'text', text: 'finished' }]);
+      expect(tools.requests.map((r) => r.toolCall)).toEqual([
+        'Bash',
+        'Bash',
+        undefined,
+        undefined,
+        undefined,
+      ]);
+    } finally {
+      await tools.close();
+    }
+  });
+
+  it('hangs without answering until the client cancels', async () => {
     const controller = new AbortController();
-    const pending = post(`${mock.urlFor('hang')}/v1/messages`, {}).catch((e: Error) => e);
-    const timer = setTimeout(() => controller.abort(), 300);
-    const raced = await Promise.race([
-      pending,
-      new Promise((r) => setTimeout(() => r('still waiting'), 250)),
-    ]);
-    clearTimeout(timer);
-    expect(raced).toBe('still waiting');
+    const seen = mock.requests.length;
+    let settled = false;
+    const pending = post(
+      `${mock.urlFor('hang')}/v1/messages`,
+      { model: 'hang-x' },
+      {},
+      controller.signal,
+    )
+      .then(
+        (res) => res,
+        (e: Error) => e,
+      )
+      .finally(() => {
+        settled = true;
+      });
+    // the mock has taken the request …
+    await vi.waitFor(
+      () => expect(mock.requests.slice(seen).map((r) => r.fault)).toContain('hang'),
+      {
+        timeout: 10_000,
+        interval: 5,
+      },
+    );
+    // … and a request sent after it is answered while it is still unanswered
+    const later = await post(`${mock.url}/v1/messages`, { model: 'after-hang' });
+    expect(later.status).toBe(200);
+    await later.text();
+    expect(settled).toBe(false);
+    // the client's cancel is what ends it
+    controller.abort();
+    const outcome = await pending;
+    expect(outcome).toBeInstanceOf(Error);
+    expect((outcome as Error).name).toBe('AbortError');
   });
 
   it('gives a refused URL for connection faults', async () => {

@@ -6,6 +6,7 @@ import { handleGemini, handleGeminiCountTokens } from './gemini.js';
 import type { HandlerContext } from './handler.js';
 import { readJsonBody, sendJson } from './http-util.js';
 import { handleOpenAiChat, handleOpenAiModels, handleOpenAiResponses } from './openai.js';
+import type { MockToolCall } from './tool-calls.js';
 
 export interface MockProviderOptions {
   /** Fault for requests that don't choose one by path or header (default `none`). */
@@ -16,6 +17,12 @@ export interface MockProviderOptions {
   replyText?: string;
   /** Port to bind on 127.0.0.1 (default 0: a free port). */
   port?: number;
+  /**
+   * Tool calls to make instead of a text reply (Anthropic Messages only): the first whose
+   * `when` text is in the conversation and whose tool the request offers; once the tool's
+   * result comes back, the reply is `replyText`.
+   */
+  toolCalls?: readonly MockToolCall[];
 }
 
 /** One request the mock answered. */
@@ -26,6 +33,8 @@ export interface MockRequest {
   fault: MockFault;
   model: string;
   stream: boolean;
+  /** Name of the tool the reply called, when it was a scripted tool call. */
+  toolCall?: string;
 }
 
 export interface MockProvider {
@@ -80,14 +89,15 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
     const model = r.model ?? (typeof body.model === 'string' ? body.model : 'mock-model');
     models.add(model);
     const stream = r.op === 'streamGenerateContent' || body.stream === true;
-    requests.push({
+    const record: MockRequest = {
       method: req.method ?? 'GET',
       path,
       protocol: r.protocol,
       fault,
       model,
       stream,
-    });
+    };
+    requests.push(record);
     const ctx: HandlerContext = {
       res,
       body,
@@ -96,12 +106,16 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
       stream,
       replyText: options.replyText ?? 'Hello from the mock provider. The task is done.',
       retryAfterSeconds: options.retryAfterSeconds ?? 30,
+      toolCalls: options.toolCalls ?? [],
     };
     // `hang`: accept the request and never answer (the client's cancel or timeout ends it)
     if (fault === 'hang' && r.op !== 'models') return;
     switch (r.op) {
-      case 'messages':
-        return handleAnthropicMessages(ctx);
+      case 'messages': {
+        const toolCall = handleAnthropicMessages(ctx);
+        if (toolCall) record.toolCall = toolCall;
+        return;
+      }
       case 'count':
         return handleAnthropicCountTokens(ctx);
       case 'responses':

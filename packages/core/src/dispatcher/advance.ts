@@ -1,0 +1,77 @@
+import { SwitchyardError } from '../errors.js';
+import type { Effect, LifecycleFacts, Outcome } from '../lifecycle/lifecycle-table.js';
+import { transition } from '../lifecycle/transition.js';
+import type { Correction, TaskState } from '../state/state-schema.js';
+import type { TaskRuntime } from './context.js';
+
+/** What a stage handler reports besides the outcome. */
+export interface AdvanceInput {
+  /** Facts the table's guards read; `hasGate` defaults to the plan's definition of done. */
+  facts?: Partial<LifecycleFacts>;
+  /** For `record-correction`: what the worker is told next. */
+  correction?: Correction;
+}
+
+/**
+ * Moves a task by the lifecycle table: the only place a task's phase changes. Performs the
+ * transition's state effects in order (in memory; the caller persists). An outcome the table
+ * does not declare for the phase is a dispatcher bug and throws.
+ */
+export function advance(rt: TaskRuntime, outcome: Outcome, input: AdvanceInput = {}): void {
+  const state = rt.state;
+  const facts: LifecycleFacts = {
+    selfcheckRequired: false,
+    hasGate: rt.task.definitionOfDone !== undefined,
+    ...input.facts,
+  };
+  const from = state.phase;
+  const next = transition(state, outcome, facts);
+  if (!next.ok) {
+    throw new SwitchyardError('SY_INTERNAL', `lifecycle of ${rt.id}: ${next.reason}`);
+  }
+  for (const effect of next.effects) applyEffect(state, from, effect, input);
+  state.phase = next.state.phase;
+  state.planLoop = next.state.planLoop;
+}
+
+function applyEffect(
+  state: TaskState,
+  from: TaskState['phase'],
+  effect: Effect,
+  input: AdvanceInput,
+): void {
+  const budget = from === 'done' || from === 'archive' ? undefined : from;
+  switch (effect) {
+    case 'reset-failures':
+      if (budget) state.failures[budget] = 0;
+      return;
+    case 'count-failure':
+      if (budget) state.failures[budget] += 1;
+      return;
+    case 'reset-selfcheck-retries':
+      state.selfcheckRetries = 0;
+      return;
+    case 'count-selfcheck-retry':
+      state.selfcheckRetries += 1;
+      return;
+    case 'clear-correction':
+      delete state.correction;
+      return;
+    case 'record-correction':
+      if (input.correction) state.correction = input.correction;
+      return;
+    case 'clear-failover':
+      delete state.failoverFrom;
+      return;
+    case 'clear-backoff':
+      delete state.notBefore;
+      return;
+    case 'start-plan-loop':
+      state.selfcheckRetries = 0;
+      state.failures.worker = 0;
+      state.failures.selfcheck = 0;
+      state.failures.gate = 0;
+      delete state.correction;
+      return;
+  }
+}

@@ -1,0 +1,245 @@
+/**
+ * The task lifecycle, declared once. Every stage a task goes through is one row: what runs
+ * it (an agent attempt, a command, the archive), which catalog decision picks its target,
+ * whether it has a failure budget, takes a `max_parallel` agent slot or writes work-log rows,
+ * and where each outcome leads. The state and event schemas, the work-log vocabulary, the
+ * status view and the run renderer derive their stage lists from this table; the dispatcher
+ * moves a task only through `transition()` (./transition.ts). Adding a stage (worktree apply,
+ * source definition of done, rollback, escalation…) is a row here plus its handler in the
+ * dispatcher's stage map.
+ */
+
+/** The stages, in lifecycle order. */
+export const LIFECYCLE_STAGES = ['worker', 'selfcheck', 'gate', 'review', 'archive'] as const;
+export type LifecycleStage = (typeof LIFECYCLE_STAGES)[number];
+
+/** A task's phase: the stage the dispatcher runs next, or `done` once it is archived. */
+export const PHASES = [...LIFECYCLE_STAGES, 'done'] as const;
+export type Phase = (typeof PHASES)[number];
+
+/** The phase of a task that has never run. */
+export const INITIAL_PHASE = 'worker' satisfies Phase;
+/** The phase of an archived, verified task. */
+export const FINAL_PHASE = 'done' satisfies Phase;
+
+/** What a stage's outcome may be (what its handler reports to `transition`). */
+export const OUTCOMES = [
+  /** The stage did its job (worker finished, checklist complete, gate passed, archived). */
+  'passed',
+  /** An attempt failed: counted against the stage budget; failover/retry stay in the stage. */
+  'failed',
+  /** Self-check ended with checklist items still open: another pass of the same stage. */
+  'checklist-open',
+  /** The definition-of-done gate failed: back to the worker with a correction. */
+  'gate-failed',
+  /** The review approved the work. */
+  'approved',
+  /** The review requested changes with a valid next plan: plan loop N+1 starts. */
+  'changes-requested',
+] as const;
+export type Outcome = (typeof OUTCOMES)[number];
+
+/** Facts about the task a transition may depend on (guards of the table). */
+export interface LifecycleFacts {
+  /** The worker's target has `selfcheck_required`. */
+  selfcheckRequired: boolean;
+  /** The plan has a definition-of-done command. */
+  hasGate: boolean;
+}
+export type Fact = keyof LifecycleFacts;
+export const FACTS = ['selfcheckRequired', 'hasGate'] as const satisfies readonly Fact[];
+
+/** State changes a transition asks the dispatcher to perform, in order. */
+export const EFFECTS = [
+  /** Reset the failure counter of the stage being left. */
+  'reset-failures',
+  /** Count one failure against the stage's budget. */
+  'count-failure',
+  'reset-selfcheck-retries',
+  'count-selfcheck-retry',
+  'clear-correction',
+  /** Keep the correction (failed gate output) for the worker's next prompt. */
+  'record-correction',
+  /** Forget the failed attempt the next prompt cited. */
+  'clear-failover',
+  /** Forget the backoff instant. */
+  'clear-backoff',
+  /** Plan loop N+1: counters of worker, self-check and gate start over. */
+  'start-plan-loop',
+] as const;
+export type Effect = (typeof EFFECTS)[number];
+
+/** Where an outcome leads: the first branch whose fact holds (no `if`: always). */
+export interface Branch {
+  if?: Fact;
+  to: Phase;
+}
+
+/** One outcome of a stage: the ordered branches and the effects to perform. */
+export interface OutcomeRow {
+  next: readonly Branch[];
+  effects: readonly Effect[];
+}
+
+/** How a stage runs. */
+export type StageKind = 'agent' | 'command' | 'archive';
+
+/** One row of the lifecycle table. */
+export interface StageRow {
+  kind: StageKind;
+  /** Human name, for status lines and messages. */
+  label: string;
+  /** The catalog decision whose target runs the stage (agent stages). */
+  decision?: 'worker' | 'review';
+  /** The stage has its own consecutive-failure budget. */
+  budget: boolean;
+  /** The stage takes one of the `max_parallel` agent slots while it runs. */
+  agentSlot: boolean;
+  /** The stage writes START/FINISH rows to the group's work log. */
+  workLog: boolean;
+  /** A failover-class failure may move the stage to another candidate. */
+  failover: boolean;
+  outcomes: Partial<Record<Outcome, OutcomeRow>>;
+}
+
+const afterWorkerDone: readonly Branch[] = [
+  { if: 'selfcheckRequired', to: 'selfcheck' },
+  { if: 'hasGate', to: 'gate' },
+  { to: 'review' },
+];
+const stay = (stage: LifecycleStage, ...effects: Effect[]): OutcomeRow => ({
+  next: [{ to: stage }],
+  effects,
+});
+
+/** The table. */
+export const LIFECYCLE: Readonly<Record<LifecycleStage, StageRow>> = {
+  worker: {
+    kind: 'agent',
+    label: 'worker',
+    decision: 'worker',
+    budget: true,
+    agentSlot: true,
+    workLog: true,
+    failover: true,
+    outcomes: {
+      passed: {
+        next: afterWorkerDone,
+        effects: [
+          'reset-failures',
+          'reset-selfcheck-retries',
+          'clear-correction',
+          'clear-failover',
+          'clear-backoff',
+        ],
+      },
+      failed: stay('worker', 'count-failure'),
+    },
+  },
+  selfcheck: {
+    kind: 'agent',
+    label: 'self-check',
+    decision: 'worker',
+    budget: true,
+    agentSlot: true,
+    workLog: true,
+    // Self-check resumes the worker's context: a provider fault never moves its target.
+    failover: false,
+    outcomes: {
+      passed: {
+        next: [{ if: 'hasGate', to: 'gate' }, { to: 'review' }],
+        effects: ['reset-failures', 'reset-selfcheck-retries'],
+      },
+      'checklist-open': stay('selfcheck', 'reset-failures', 'count-selfcheck-retry'),
+      failed: stay('selfcheck', 'count-failure'),
+    },
+  },
+  gate: {
+    kind: 'command',
+    label: 'definition-of-done gate',
+    budget: true,
+    agentSlot: false,
+    workLog: true,
+    failover: false,
+    outcomes: {
+      passed: { next: [{ to: 'review' }], effects: ['reset-failures', 'clear-correction'] },
+      'gate-failed': { next: [{ to: 'worker' }], effects: ['count-failure', 'record-correction'] },
+    },
+  },
+  review: {
+    kind: 'agent',
+    label: 'review',
+    decision: 'review',
+    budget: true,
+    agentSlot: true,
+    workLog: true,
+    failover: true,
+    outcomes: {
+      approved: {
+        next: [{ to: 'archive' }],
+        effects: ['reset-failures', 'clear-failover', 'clear-backoff'],
+      },
+      'changes-requested': {
+        next: [{ to: 'worker' }],
+        effects: ['reset-failures', 'clear-failover', 'clear-backoff', 'start-plan-loop'],
+      },
+      failed: stay('review', 'count-failure'),
+    },
+  },
+  archive: {
+    kind: 'archive',
+    label: 'archive',
+    budget: false,
+    agentSlot: false,
+    workLog: false,
+    failover: false,
+    outcomes: {
+      // The archive handler has moved the folder and released the claim by then.
+      passed: { next: [{ to: 'done' }], effects: ['clear-backoff'] },
+    },
+  },
+};
+
+/** The stages whose row passes `test`, in lifecycle order (a non-empty tuple for zod enums). */
+const stagesWhere = <S extends LifecycleStage>(test: (row: StageRow) => boolean) =>
+  LIFECYCLE_STAGES.filter((s) => test(LIFECYCLE[s])) as unknown as readonly [S, ...S[]];
+
+/** Stages run by an agent attempt: the values of an attempt's role (`SWITCHYARD_ROLE`). */
+export const ATTEMPT_ROLES = stagesWhere<'worker' | 'selfcheck' | 'review'>(
+  (r) => r.kind === 'agent',
+);
+export type AttemptRoleName = 'worker' | 'selfcheck' | 'review';
+/** Stages that decide a catalog target of their own (self-check runs on the worker's). */
+export const DECISION_STAGES = ['worker', 'review'] as const satisfies readonly LifecycleStage[];
+export type DecisionStageName = (typeof DECISION_STAGES)[number];
+/** Stages with a consecutive-failure budget (the keys of a task state's `failures`). */
+export const BUDGET_STAGES = stagesWhere<'worker' | 'selfcheck' | 'gate' | 'review'>(
+  (r) => r.budget,
+);
+export type BudgetStageName = 'worker' | 'selfcheck' | 'gate' | 'review';
+/** Stages that write work-log rows (the log's role column). */
+export const WORK_LOG_ROLES = stagesWhere<'worker' | 'selfcheck' | 'gate' | 'review'>(
+  (r) => r.workLog,
+);
+export type WorkLogRoleName = BudgetStageName;
+/** Sources of a correction shown to the next worker attempt. */
+export const CORRECTION_SOURCES = [
+  'gate',
+  'selfcheck',
+  'review',
+] as const satisfies readonly LifecycleStage[];
+
+/** The row of a phase, or undefined for `done`. */
+export function stageRow(phase: Phase): StageRow | undefined {
+  return phase === FINAL_PHASE ? undefined : LIFECYCLE[phase];
+}
+
+/** Human label of a phase (`self-check`, `definition-of-done gate`, `done`). */
+export function phaseLabel(phase: string): string {
+  return (LIFECYCLE as Record<string, StageRow | undefined>)[phase]?.label ?? phase;
+}
+
+/** True when running this phase takes a `max_parallel` agent slot. */
+export function takesAgentSlot(phase: Phase): boolean {
+  return stageRow(phase)?.agentSlot ?? false;
+}

@@ -1,0 +1,104 @@
+import { describe, expect, it } from 'vitest';
+import {
+  ATTEMPT_ROLES,
+  BUDGET_STAGES,
+  DECISION_STAGES,
+  EFFECTS,
+  FACTS,
+  FINAL_PHASE,
+  INITIAL_PHASE,
+  LIFECYCLE,
+  LIFECYCLE_STAGES,
+  type LifecycleFacts,
+  OUTCOMES,
+  PHASES,
+  type Phase,
+  takesAgentSlot,
+  WORK_LOG_ROLES,
+} from './lifecycle-table.js';
+import { transition } from './transition.js';
+
+/** Every combination of the table's facts. */
+const factSets: LifecycleFacts[] = FACTS.reduce<LifecycleFacts[]>(
+  (sets, fact) =>
+    sets.flatMap((s) => [
+      { ...s, [fact]: false },
+      { ...s, [fact]: true },
+    ]),
+  [{} as LifecycleFacts],
+);
+
+describe('transition (generated from the lifecycle table)', () => {
+  const cases = PHASES.flatMap((phase) =>
+    OUTCOMES.flatMap((outcome) => factSets.map((facts) => ({ phase, outcome, facts }))),
+  );
+
+  it(`covers every phase × outcome × facts (${cases.length} cases)`, () => {
+    expect(cases.length).toBe(PHASES.length * OUTCOMES.length * 2 ** FACTS.length);
+    for (const { phase, outcome, facts } of cases) {
+      const result = transition({ phase, planLoop: 3 }, outcome, facts);
+      const row = phase === FINAL_PHASE ? undefined : LIFECYCLE[phase].outcomes[outcome];
+      const label = `${phase} × ${outcome} × ${JSON.stringify(facts)}`;
+      if (!row) {
+        expect(result.ok, label).toBe(false);
+        continue;
+      }
+      expect(result.ok, label).toBe(true);
+      if (!result.ok) continue;
+      // The next phase is a valid phase and the first declared branch whose fact holds.
+      expect(PHASES, label).toContain(result.state.phase);
+      const branch = row.next.find((b) => b.if === undefined || facts[b.if]);
+      expect(result.state.phase, label).toBe(branch?.to);
+      // The effects are exactly the row's, each a declared effect.
+      expect(result.effects, label).toEqual(row.effects);
+      for (const effect of result.effects) expect(EFFECTS, label).toContain(effect);
+      // Only a new plan loop changes the loop number, by one.
+      expect(result.state.planLoop, label).toBe(row.effects.includes('start-plan-loop') ? 4 : 3);
+    }
+  });
+
+  it('declares only valid targets, and every outcome row ends with an unconditional branch', () => {
+    for (const stage of LIFECYCLE_STAGES) {
+      for (const [outcome, row] of Object.entries(LIFECYCLE[stage].outcomes)) {
+        expect(OUTCOMES, `${stage}/${outcome}`).toContain(outcome);
+        expect(row!.next.at(-1)?.if, `${stage}/${outcome}`).toBeUndefined();
+        for (const b of row!.next) expect(PHASES).toContain(b.to);
+      }
+    }
+  });
+
+  it('reaches every stage from the initial phase and done from every stage', () => {
+    const edges = (p: Phase): Phase[] =>
+      p === FINAL_PHASE
+        ? []
+        : Object.values(LIFECYCLE[p].outcomes).flatMap((r) => r!.next.map((b) => b.to));
+    const reach = (from: Phase) => {
+      const seen = new Set<Phase>([from]);
+      const queue = [from];
+      while (queue.length > 0)
+        for (const n of edges(queue.shift()!))
+          if (!seen.has(n)) {
+            seen.add(n);
+            queue.push(n);
+          }
+      return seen;
+    };
+    expect([...reach(INITIAL_PHASE)].sort()).toEqual([...PHASES].sort());
+    for (const stage of LIFECYCLE_STAGES) expect(reach(stage).has(FINAL_PHASE), stage).toBe(true);
+  });
+
+  it('a done task refuses every outcome', () => {
+    for (const outcome of OUTCOMES) {
+      expect(transition({ phase: 'done', planLoop: 1 }, outcome, factSets[0]!).ok).toBe(false);
+    }
+  });
+
+  it('derives the vocabularies other modules use from the rows', () => {
+    expect([...ATTEMPT_ROLES]).toEqual(['worker', 'selfcheck', 'review']);
+    expect([...BUDGET_STAGES]).toEqual(['worker', 'selfcheck', 'gate', 'review']);
+    expect([...WORK_LOG_ROLES]).toEqual(['worker', 'selfcheck', 'gate', 'review']);
+    for (const s of DECISION_STAGES) expect(LIFECYCLE[s].decision).toBe(s);
+    // Gates and the archive never hold an agent slot.
+    expect(PHASES.filter(takesAgentSlot)).toEqual(['worker', 'selfcheck', 'review']);
+  });
+});
