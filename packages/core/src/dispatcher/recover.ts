@@ -24,15 +24,17 @@ export async function applyVerdict(
 }
 
 /**
- * Reconciles one task's unfinished attempts after a restart. An attempt whose process is
- * still alive (PID + start token + marker) is re-attached and awaited, never duplicated; the
- * returned promise settles when it has been judged and the task moved on. A gone one is
- * judged from its evidence at once. Returns undefined when nothing is running.
+ * Reconciles one task's unfinished attempts after a restart. A gone attempt is judged from
+ * its evidence at once. An attempt whose process is still alive (PID + start token + marker)
+ * is re-attached, never duplicated: the returned `live` promise settles when it has been
+ * judged and the task moved on. It is returned unawaited (boxed, so an async function does
+ * not adopt it) so that the caller re-attaches every task's orphan at once and schedules
+ * independent work while they run.
  */
 export async function recoverTask(
   ctx: DispatchContext,
   rt: TaskRuntime,
-): Promise<Promise<void> | undefined> {
+): Promise<{ live?: Promise<void> }> {
   const open = rt.state.attempts.filter((a) => a.status !== 'finished');
   let live: Promise<void> | undefined;
   for (const record of open) {
@@ -46,7 +48,7 @@ export async function recoverTask(
     await applyVerdict(ctx, rt, record, verdict);
     await persist(ctx, rt);
   }
-  return live;
+  return live ? { live } : {};
 }
 
 async function watchLive(

@@ -76,7 +76,7 @@ export async function runDispatcher(options: DispatcherOptions): Promise<Dispatc
     });
     const recovering = new Map<string, Promise<void>>();
     for (const rt of ctx.tasks.values()) {
-      const live = await recoverTask(ctx, rt);
+      const { live } = await recoverTask(ctx, rt);
       if (live) recovering.set(rt.id, live);
     }
     const stop = () => {
