@@ -65,12 +65,12 @@ describe('restart after a SIGKILL with several live agents', () => {
       () =>
         new Set(
           ws
-            .stages()
-            .filter((s) => s.ev === 'start')
-            .map((s) => s.task),
+            .events()
+            .filter((e) => e.type === 'attempt.started')
+            .map((e) => e.task),
         ).size === 5,
       60_000,
-      'five workers running',
+      'five workers started (locators written)',
     );
     first.kill('SIGKILL');
     expect((await first.exited).signal).toBe('SIGKILL');

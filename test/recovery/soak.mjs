@@ -3,14 +3,16 @@
 // run). `pnpm --filter @switchyard/e2e soak [trials] [seed]`, after `pnpm build`. Prints per
 // trial kills, exits and repeated agent runs, and a summary line; exits non-zero on any failure.
 import { spawn } from 'node:child_process';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const [trials = process.env.SWITCHYARD_CRASH_TRIALS ?? '100', seed] = process.argv.slice(2);
 const env = { ...process.env, SWITCHYARD_CRASH_TRIALS: trials };
 if (seed) env.SWITCHYARD_CRASH_SEED = seed;
-const child = spawn('pnpm', ['exec', 'vitest', 'run', 'recovery/crash-trials.test.ts'], {
-  cwd: dirname(dirname(fileURLToPath(import.meta.url))),
+const root = dirname(dirname(fileURLToPath(import.meta.url)));
+const vitest = join(root, 'node_modules', 'vitest', 'vitest.mjs');
+const child = spawn(process.execPath, [vitest, 'run', 'recovery/crash-trials.test.ts'], {
+  cwd: root,
   env,
   stdio: 'inherit',
 });

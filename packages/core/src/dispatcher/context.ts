@@ -22,6 +22,9 @@ export interface TaskRuntime {
   announced: boolean;
   /** The last waiting reason announced (task.waiting is emitted when it changes). */
   waitingOn?: string;
+  /** Set when the user moved the unfinished task's folder to the archive (this path): its
+   * leftover attempts are recovered, then the task is settled, never run on. */
+  archivedByHand?: string;
 }
 
 /** What every stage of a run shares. One per `runDispatcher` call. */

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { newTaskState } from '../state/state-schema.js';
 import type { LoadedTask, WorkspaceModel } from '../workspace/load.js';
-import { planFileName, taskDir } from '../workspace/paths.js';
+import { archivedTaskDir, planFileName, taskDir } from '../workspace/paths.js';
 import { type DispatchContext, persist } from './context.js';
 import { advancePlanLoop } from './plan-loop.js';
 import { DEFAULT_MAX_PLAN_LOOPS } from './stage-review.js';
@@ -29,7 +29,13 @@ export async function buildRuntimes(ctx: DispatchContext, model: WorkspaceModel)
     });
   }
   for (const state of ctx.store.list()) {
-    if (ctx.tasks.has(state.task) || state.phase !== 'archive') continue;
+    if (ctx.tasks.has(state.task) || state.phase === 'done') continue;
+    // Moved to the archive by hand before it was done (maybe while its agent ran): its
+    // attempts are recovered and it counts as archived only once settled (see recover.ts).
+    const archivedDir = archivedTaskDir(ctx.workspace, state.task);
+    const byHand = state.phase !== 'archive' && existsSync(archivedDir);
+    if (state.phase !== 'archive' && !byHand) continue;
+    if (byHand) ctx.archived.delete(state.task);
     const [group = '', name = ''] = state.task.split('/');
     const stub: LoadedTask = {
       id: state.task,
@@ -53,6 +59,7 @@ export async function buildRuntimes(ctx: DispatchContext, model: WorkspaceModel)
       state,
       busy: false,
       announced: false,
+      ...(byHand ? { archivedByHand: archivedDir } : {}),
     });
   }
 }
