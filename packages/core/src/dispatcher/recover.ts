@@ -3,6 +3,7 @@ import { join, relative } from 'node:path';
 import { readLocator } from '../attempt/locator.js';
 import type { Classification } from '../plugins/types.js';
 import { isSameProcessAlive } from '../process/process-identity.js';
+import { checkDecision } from '../selection/decide.js';
 import { probeAttempt } from '../state/attempt-probe.js';
 import type { AttemptRecord } from '../state/state-schema.js';
 import { workLogPath } from '../worklog/work-log.js';
@@ -53,7 +54,8 @@ export async function recoverTask(
     const verdict = await judgeGoneAttempt(ctx, record);
     finish(ctx, record, verdict);
     finishRowIfMissing(ctx, rt, record, verdict);
-    if (!rt.archivedByHand) await applyVerdict(ctx, rt, record, verdict);
+    if (!rt.archivedByHand && !blockedByCatalogChange(ctx, rt, record))
+      await applyVerdict(ctx, rt, record, verdict);
     await persist(ctx, rt);
   }
   if (rt.archivedByHand) {
@@ -61,6 +63,35 @@ export async function recoverTask(
     else await settleArchivedByHand(ctx, rt);
   }
   return live ? { live } : {};
+}
+
+/**
+ * An attempt left by an earlier dispatcher ran on a decision of the catalog as it was then.
+ * When the catalog changed since, its result is not accepted on the new one (a worker
+ * decided on one revision, reviewed on another): the task fails closed, blocked with both
+ * revisions until `--retry-blocked` decides again. True when it blocked the task.
+ */
+function blockedByCatalogChange(
+  ctx: DispatchContext,
+  rt: TaskRuntime,
+  record: AttemptRecord,
+): boolean {
+  if (record.interrupted) return false;
+  const decision = rt.state.decisions[record.role === 'review' ? 'review' : 'worker'];
+  if (!decision) return false;
+  const check = checkDecision(decision, ctx.catalogFacts);
+  if (check.valid) return false;
+  blockTask(ctx, rt, {
+    stage: decision.stage,
+    reason: `catalog changed while attempt ${record.id} ran: ${check.reason}`,
+    evidence: [
+      `decided revision: ${check.oldRevision} (${decision.catalogSource})`,
+      `current revision: ${check.newRevision} (${ctx.catalogFacts.source})`,
+      `attempt ${record.id} ended ${record.result ?? 'unjudged'}; its result is not used`,
+    ],
+    catalog: { old: check.oldRevision, new: check.newRevision },
+  });
+  return true;
 }
 
 /**
@@ -180,7 +211,8 @@ async function watchLive(
       finishRowIfMissing(ctx, rt, record, verdict);
     }
     if (record.status !== 'finished') finish(ctx, record, verdict);
-    if (!rt.archivedByHand) await applyVerdict(ctx, rt, record, verdict);
+    if (!rt.archivedByHand && !blockedByCatalogChange(ctx, rt, record))
+      await applyVerdict(ctx, rt, record, verdict);
     await persist(ctx, rt);
   } finally {
     rt.busy = false;

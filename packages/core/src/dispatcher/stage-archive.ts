@@ -89,9 +89,19 @@ function completeLogText(ctx: DispatchContext, rt: TaskRuntime): string {
     `approved review: ${reviewFileName(s.planLoop)}`,
     `attempts: ${s.attempts.length} (${failed.length} failed, evidence kept under agent-task/.switchyard/attempts/)`,
     `targets: ${targets.join(', ')}`,
-    `catalog revision: ${ctx.catalogFacts.revision} (${ctx.catalogFacts.source})`,
+    `catalog revisions used: ${revisionsUsed(rt).join(', ') || 'none recorded'}`,
+    `archived under catalog revision: ${ctx.catalogFacts.revision} (${ctx.catalogFacts.source})`,
     '',
   ].join('\n');
+}
+
+/** Every catalog revision the task's attempts and standing decisions were decided on. */
+function revisionsUsed(rt: TaskRuntime): string[] {
+  const revisions = [
+    ...rt.state.attempts.map((a) => a.catalogRevision),
+    ...Object.values(rt.state.decisions).map((d) => d?.catalogRevision),
+  ];
+  return [...new Set(revisions.filter((r): r is string => r !== undefined))];
 }
 
 /** Removes a group folder left empty by the archive (one the user keeps files in stays). */

@@ -55,6 +55,8 @@ export const attemptRecordSchema = z.object({
   interrupted: z.boolean().optional(),
   /** Classifier `retryAfter`, when the evidence named one. */
   retryAfter: z.string().optional(),
+  /** Catalog revision of the decision the attempt ran on (listed in `complete.log`). */
+  catalogRevision: z.string().optional(),
 });
 
 /** Why a task is blocked, with the evidence a human needs. */
