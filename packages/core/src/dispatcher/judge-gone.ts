@@ -10,6 +10,16 @@ import { judgeUnobservedExit } from './unobserved-exit.js';
 
 const TAIL_BYTES = 256 * 1024;
 
+type Locator = Awaited<ReturnType<typeof readLocator>>;
+/** What judging a gone attempt needs of its locator (all of it, when it was written). */
+type GoneFacts = Pick<
+  Locator,
+  'agent' | 'endedAt' | 'exitCode' | 'signal' | 'endedBy' | 'sessionId'
+> & {
+  runtime: Pick<Locator['runtime'], 'outputFormat'>;
+  process: Pick<Locator['process'], 'pid'>;
+};
+
 function readTail(file: string): Buffer {
   try {
     const size = statSync(file).size;
@@ -39,20 +49,31 @@ export async function judgeGoneAttempt(
   ctx: DispatchContext,
   record: AttemptRecord,
 ): Promise<Classification> {
-  let locator: Awaited<ReturnType<typeof readLocator>>;
+  const paths = attemptPaths(record.attemptDir);
+  let locator: GoneFacts;
   try {
     locator = await readLocator(record.attemptDir);
   } catch {
-    return {
-      class: 'process-termination',
-      confidence: 'certain',
-      evidence: [
-        `attempt ${record.id} left no locator.json: its process never started or died at once`,
-      ],
-      classifier: 'dispatcher',
-    };
+    // The dispatcher died between the spawn and the locator: the agent may still have run
+    // (and ended) with its output in stdout.raw. Judge that output as the target's agent.
+    const target = ctx.catalog.targets[record.target];
+    if (target && readTail(paths.stdoutRaw).length + readTail(paths.stderrRaw).length > 0) {
+      locator = {
+        agent: target.agent,
+        runtime: { outputFormat: target.runtime.output_format },
+        process: { pid: record.pid ?? 0 },
+      };
+    } else {
+      return {
+        class: 'process-termination',
+        confidence: 'certain',
+        evidence: [
+          `attempt ${record.id} left no locator.json: its process never started or died at once`,
+        ],
+        classifier: 'dispatcher',
+      };
+    }
   }
-  const paths = attemptPaths(record.attemptDir);
   const observed = locator.endedAt !== undefined;
   const evidence = collectEvidence({
     agent: locator.agent,
