@@ -9,6 +9,7 @@ import type { AttemptRecord } from '../state/state-schema.js';
 import { workLogPath } from '../worklog/work-log.js';
 import { COMPLETE_LOG } from '../workspace/paths.js';
 import { blockTask } from './apply-failure.js';
+import { collectAuxiliaryLogs } from './auxiliary-logs.js';
 import { awaitAttempt, finish } from './await-attempt.js';
 import { startsWithoutFinish } from './completion-facts.js';
 import { type DispatchContext, persist, type TaskRuntime } from './context.js';
@@ -53,6 +54,7 @@ export async function recoverTask(
     }
     const verdict = await judgeGoneAttempt(ctx, record);
     finish(ctx, record, verdict);
+    collectAuxiliaryLogs(ctx, record);
     finishRowIfMissing(ctx, rt, record, verdict);
     if (!rt.archivedByHand && !blockedByCatalogChange(ctx, rt, record))
       await applyVerdict(ctx, rt, record, verdict);
