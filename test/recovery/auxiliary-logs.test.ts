@@ -9,7 +9,7 @@ describe('runtime.auxiliary_logs', () => {
     timeout: 120_000,
   }, async () => {
     const ws = new TrialWorkspace('sy-aux-logs-');
-    const big = `${'x'.repeat(79)}\n`.repeat(20_000) + 'LAST LINE\n'; // ~1.6 MB
+    const big = `${`${'x'.repeat(79)}\n`.repeat(20_000)}LAST LINE\n`; // ~1.6 MB
     ws.catalog({
       t: {
         cases: [
