@@ -5,6 +5,7 @@ import {
   executions,
   overlaps,
   planText,
+  type StageLine,
   seededRandom,
   sleep,
   TrialWorkspace,
@@ -18,7 +19,16 @@ import {
  */
 const TRIALS = Number(process.env.SWITCHYARD_CRASH_TRIALS ?? 20);
 const SEED = Number(process.env.SWITCHYARD_CRASH_SEED ?? Date.now() % 2 ** 31);
-console.log(`crash trials: ${TRIALS} trials, seed ${SEED} (replay: SWITCHYARD_CRASH_SEED=${SEED})`);
+/** Replays single trials by their own seed (comma-separated), e.g. one a soak reported. */
+const TRIAL_SEEDS = (process.env.SWITCHYARD_CRASH_TRIAL_SEEDS ?? '')
+  .split(',')
+  .filter((s) => s.trim() !== '')
+  .map(Number);
+console.log(
+  TRIAL_SEEDS.length > 0
+    ? `crash trials: replaying trial seeds ${TRIAL_SEEDS.join(', ')}`
+    : `crash trials: ${TRIALS} trials, seed ${SEED} (replay: SWITCHYARD_CRASH_SEED=${SEED})`,
+);
 
 /** Backlog: dependencies (within and across groups), two claim collisions, a review loop and
  * a quota failover. `files` sharing a path are serialized by claims. */
@@ -84,6 +94,26 @@ interface TrialOutcome {
   notes: string[];
   executions: number;
   reattached: number;
+  /** Agent runs that succeeded again after the stage had already succeeded. */
+  repeated: number;
+  ms: number;
+}
+
+/** Successful runs the backlog needs per task and role (core/d has a second plan loop). */
+const NEEDED_SUCCESSES = (task: string) => (task === 'core/d' ? 2 : 1);
+
+/** Agent runs that ended with exit 0 beyond what the backlog needs: repeated work. */
+function repeatedSuccesses(lines: readonly StageLine[]): number {
+  const successes = new Map<string, number>();
+  for (const line of lines) {
+    if (line.ev !== 'end' || line.rc !== 0) continue;
+    const key = `${line.task}\u0000${line.role}`;
+    successes.set(key, (successes.get(key) ?? 0) + 1);
+  }
+  let repeated = 0;
+  for (const [key, count] of successes)
+    repeated += Math.max(0, count - NEEDED_SUCCESSES(key.split('\u0000')[0]!));
+  return repeated;
 }
 
 /** When to kill: a time after spawn, or just after the k-th attempt event of this run (so
@@ -115,6 +145,7 @@ async function trial(
   n: number,
   random: () => number,
 ): Promise<{ ws: TrialWorkspace; outcome: TrialOutcome }> {
+  const began = Date.now();
   const ws = backlog();
   const points = Array.from({ length: 1 + Math.floor(random() * 3) }, () => killPoint(random));
   const codes: Array<number | null> = [];
@@ -152,16 +183,22 @@ async function trial(
       notes,
       executions: executions(ws.stages()).length,
       reattached,
+      repeated: repeatedSuccesses(ws.stages()),
+      ms: Date.now() - began,
     },
   };
 }
 
 describe('crash recovery: SIGKILL the dispatcher at random moments', { timeout: 600_000 }, () => {
   const random = seededRandom(SEED);
-  const plans = Array.from({ length: TRIALS }, (_, i) => ({
-    n: i + 1,
-    seed: Math.floor(random() * 2 ** 31),
-  }));
+  const plans =
+    TRIAL_SEEDS.length > 0
+      ? TRIAL_SEEDS.map((seed, i) => ({ n: i + 1, seed }))
+      : Array.from({ length: TRIALS }, (_, i) => ({
+          n: i + 1,
+          seed: Math.floor(random() * 2 ** 31),
+        }));
+  const began = Date.now();
   const outcomes: TrialOutcome[] = [];
 
   it.concurrent.each(plans)(
@@ -170,6 +207,7 @@ describe('crash recovery: SIGKILL the dispatcher at random moments', { timeout: 
       const { ws, outcome } = await trial(n, seededRandom(seed));
       outcomes.push(outcome);
       expect(outcome.notes, 'a run that ended before its kill ended cleanly').toEqual([]);
+      expect(outcome.repeated, 'no successful agent run was repeated').toBe(0);
       const events = ws.events();
       for (const id of Object.keys(BACKLOG)) {
         const [group, name] = id.split('/') as [string, string];
@@ -232,12 +270,14 @@ describe('crash recovery: SIGKILL the dispatcher at random moments', { timeout: 
   afterAll(() => {
     outcomes.sort((a, b) => a.trial - b.trial);
     const reattached = outcomes.reduce((sum, o) => sum + o.reattached, 0);
+    const repeated = outcomes.reduce((sum, o) => sum + o.repeated, 0);
+    const slowest = Math.max(0, ...outcomes.map((o) => o.ms));
     console.log(
-      `crash trials (seed ${SEED}): ${outcomes.length}/${TRIALS} completed; ${reattached} attempts re-attached after a kill`,
+      `crash trials (seed ${SEED}): ${outcomes.length}/${plans.length} completed; ${reattached} attempts re-attached after a kill; ${repeated} successful agent runs repeated; ${Math.round((Date.now() - began) / 1000)} s wall, slowest trial ${Math.round(slowest / 1000)} s`,
     );
     for (const o of outcomes) {
       console.log(
-        `trial ${String(o.trial).padStart(2)}: kills at ${o.kills.join(', ')}; exits ${o.codes.map((c) => c ?? 'KILL').join(' ')}; ${o.executions} agent executions, ${o.reattached} re-attached${o.notes.length ? `\n  ${o.notes.join('\n  ')}` : ''}`,
+        `trial ${String(o.trial).padStart(2)}: kills at ${o.kills.join(', ')}; exits ${o.codes.map((c) => c ?? 'KILL').join(' ')}; ${o.executions} agent executions, ${o.reattached} re-attached, ${o.repeated} repeated, ${Math.round(o.ms / 1000)} s${o.notes.length ? `\n  ${o.notes.join('\n  ')}` : ''}`,
       );
     }
   });

@@ -52,10 +52,14 @@ describe('switchyard demo', () => {
     expect(
       readFileSync(join(dir, 'agent-task/archive/cli/main/CODE_REVIEW-2.md'), 'utf8'),
     ).toContain('Verdict: APPROVED');
-    // The failed quota attempt's evidence is kept; successful ones were cleaned up.
-    const kept = readdirSync(join(dir, 'agent-task/.switchyard/attempts'));
-    expect(kept).toHaveLength(1);
-    expect(kept[0]).toMatch(/^core\.format\.worker\.1\./);
+    // The failed quota attempt's evidence is kept whole; successful ones keep only what the
+    // logs cite (locator, prompt, normalized transcript).
+    const attempts = join(dir, 'agent-task/.switchyard/attempts');
+    const whole = readdirSync(attempts).filter((a) => existsSync(join(attempts, a, 'stdout.raw')));
+    expect(whole).toHaveLength(1);
+    expect(whole[0]).toMatch(/^core\.format\.worker\.1\./);
+    for (const a of readdirSync(attempts))
+      expect(existsSync(join(attempts, a, 'locator.json')), a).toBe(true);
     // What the fake agents wrote is a working program, in a real git repository.
     const tally = spawnSync(process.execPath, [join(dir, 'bin/tally.js')], {
       input: 'the cat saw the dog\n',

@@ -141,12 +141,12 @@ export class TrialWorkspace {
     return existsSync(this.path(...parts));
   }
 
-  /** Starts `switchyard run` on the workspace (Node 24, the test's own node). */
-  start(args: string[] = []): Dispatcher {
+  /** Starts `switchyard run` (or `retry`) on the workspace (Node 24, the test's own node). */
+  start(args: string[] = [], command: 'run' | 'retry' = 'run'): Dispatcher {
     return new Dispatcher(
       spawn(
         process.execPath,
-        [CLI, 'run', '--workspace', this.dir, '--execution-catalog', this.catalogFile, ...args],
+        [CLI, command, '--workspace', this.dir, '--execution-catalog', this.catalogFile, ...args],
         { env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] },
       ),
     );

@@ -33,6 +33,8 @@ export interface LiveRunOptions {
   taskGroup?: string;
   maxParallel?: number;
   retryBlocked?: boolean;
+  /** `switchyard retry <task>…`: retry these blocked tasks. */
+  retryTasks?: string[];
   with?: string;
   json?: boolean;
 }
@@ -118,6 +120,7 @@ async function liveRunLocked(
       maxParallel: opts.maxParallel ?? config.maxParallel,
       ...(opts.taskGroup ? { taskGroup: opts.taskGroup } : {}),
       ...(opts.retryBlocked ? { retryBlocked: true } : {}),
+      ...(opts.retryTasks ? { retryTasks: opts.retryTasks } : {}),
       ...(opts.with ? { runWith: opts.with } : {}),
       plugins,
       runCommand: runGateCommand,

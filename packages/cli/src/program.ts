@@ -3,6 +3,7 @@ import { registerCatalog } from './commands/catalog.js';
 import { registerClassify } from './commands/classify.js';
 import { registerDemo } from './commands/demo.js';
 import { registerPlugins } from './commands/plugins.js';
+import { registerRetry } from './commands/retry.js';
 import { registerRun } from './commands/run.js';
 import { registerStatus } from './commands/status.js';
 import { registerValidatePlan } from './commands/validate-plan.js';
@@ -39,6 +40,7 @@ type Register = (program: Command) => void;
 /** Command registrations, in help order. */
 const COMMANDS: Register[] = [
   registerRun,
+  registerRetry,
   registerStatus,
   registerValidatePlan,
   registerCatalog,

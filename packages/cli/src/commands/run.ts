@@ -8,7 +8,7 @@ export interface RunOptions extends LiveRunOptions {
   validatePlan?: string;
 }
 
-function parseMaxParallel(value: string): number {
+export function parseMaxParallel(value: string): number {
   if (!/^\d+$/.test(value))
     throw new InvalidArgumentError('must be a whole number >= 0 (0 = unlimited).');
   return Number(value);
@@ -32,7 +32,10 @@ export function registerRun(program: Command): void {
       'active task stages in the whole workspace (default: config maxParallel, else 3; 0 = unlimited)',
       parseMaxParallel,
     )
-    .option('--retry-blocked', 'retry blocked tasks (re-decides targets after a catalog change)')
+    .option(
+      '--retry-blocked',
+      'retry every blocked task in scope for its own reason, keeping its history (`switchyard retry` picks tasks)',
+    )
     .option('--with <target>', 'run every stage on this catalog target unless a task pins its own')
     .option(
       '--json',

@@ -3,6 +3,7 @@ import { classifyEvidence } from '../evidence/classify-evidence.js';
 import type { RunHandle, RunOutcome } from '../plugins/runner-types.js';
 import type { Classification } from '../plugins/types.js';
 import type { AttemptRecord } from '../state/state-schema.js';
+import { collectAuxiliaryLogs } from './auxiliary-logs.js';
 import type { DispatchContext, TaskRuntime } from './context.js';
 import { judgeReviewAttempt } from './review-judge.js';
 import { judgeUnobservedExit } from './unobserved-exit.js';
@@ -51,6 +52,7 @@ export async function awaitAttempt(
   record.exitCode = outcome.exitCode;
   record.signal = outcome.signal;
   if (outcome.sessionId !== undefined) record.sessionId = outcome.sessionId;
+  collectAuxiliaryLogs(ctx, record);
   // The evidence directory explains itself; a missing or broken locator only loses that note.
   await recordClassification(record.attemptDir, verdict).catch(() => undefined);
   ctx.workLog.finish(rt.group, {

@@ -25,6 +25,9 @@ export interface TaskRuntime {
   /** Set when a control-plane failure (e.g. the work log cannot be written) holds the task
    * for the rest of this run: it is not blocked, nothing is charged, the run exits 1. */
   halted?: string;
+  /** Set when the user moved the unfinished task's folder to the archive (this path): its
+   * leftover attempts are recovered, then the task is settled, never run on. */
+  archivedByHand?: string;
 }
 
 /** What every stage of a run shares. One per `runDispatcher` call. */

@@ -2,6 +2,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { SwitchyardError } from '../errors.js';
 import { workLogPath } from '../worklog/work-log.js';
+import { completionFacts } from './completion-facts.js';
 import type { DispatchContext } from './context.js';
 import { isRunnable } from './scheduler.js';
 import { removeIfEmpty } from './stage-archive.js';
@@ -10,8 +11,9 @@ import type { BlockedSummary, DispatchResult } from './types.js';
 /**
  * Settles the end of a run: retries queued work-log rows and due group-log archives (both
  * retryable control-plane failures), then decides the exit code: 130 interrupted,
- * 1 control-plane failure, 3 in-scope tasks left blocked (each with a one-line reason),
- * 0 when every in-scope task is archived, every group log archived and nothing active.
+ * 1 control-plane failure (also an agent still alive, a START row without FINISH), 3 in-scope
+ * tasks left blocked or archived without `complete.log` (each with a one-line reason), 0 when
+ * every in-scope task is archived complete, every group log archived and nothing active.
  */
 export function finalizeRun(ctx: DispatchContext, startedAt: number): DispatchResult {
   const failures = [...ctx.controlFailures];
@@ -40,6 +42,14 @@ export function finalizeRun(ctx: DispatchContext, startedAt: number): DispatchRe
     if (rt.state.phase === 'done') continue;
     blocked.push({ task: rt.id, reason: reasonOf(ctx, rt.id) });
   }
+  // Exit 0 stands for facts on disk, not for what this run believes.
+  const factGroups = new Set(groups);
+  for (const group of archivedGroups(ctx.workspace))
+    if (!scope || group === scope) factGroups.add(group);
+  const gaps = completionFacts(ctx, inScope, factGroups, startedAt);
+  failures.push(...gaps.failures);
+  for (const gap of gaps.incomplete)
+    if (!blocked.some((b) => b.task === gap.task)) blocked.push(gap);
   const exitCode = ctx.signal.aborted ? 130 : failures.length > 0 ? 1 : blocked.length > 0 ? 3 : 0;
   return {
     exitCode,
@@ -89,4 +99,15 @@ function groupsWithLog(workspace: string): string[] {
     (group) =>
       !group.startsWith('.') && group !== 'archive' && existsSync(workLogPath(workspace, group)),
   );
+}
+
+/** Groups under agent-task/archive/. */
+function archivedGroups(workspace: string): string[] {
+  try {
+    return readdirSync(join(workspace, 'agent-task', 'archive'), { withFileTypes: true })
+      .filter((e) => e.isDirectory() && !e.name.startsWith('.'))
+      .map((e) => e.name);
+  } catch {
+    return [];
+  }
 }

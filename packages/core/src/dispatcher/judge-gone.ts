@@ -6,8 +6,19 @@ import { collectEvidence } from '../evidence/evidence-collector.js';
 import type { Classification } from '../plugins/types.js';
 import type { AttemptRecord } from '../state/state-schema.js';
 import type { DispatchContext } from './context.js';
+import { judgeUnobservedExit } from './unobserved-exit.js';
 
 const TAIL_BYTES = 256 * 1024;
+
+type Locator = Awaited<ReturnType<typeof readLocator>>;
+/** What judging a gone attempt needs of its locator (all of it, when it was written). */
+type GoneFacts = Pick<
+  Locator,
+  'agent' | 'endedAt' | 'exitCode' | 'signal' | 'endedBy' | 'sessionId'
+> & {
+  runtime: Pick<Locator['runtime'], 'outputFormat'>;
+  process: Pick<Locator['process'], 'pid'>;
+};
 
 function readTail(file: string): Buffer {
   try {
@@ -28,52 +39,86 @@ function readTail(file: string): Buffer {
 
 /**
  * The verdict for an attempt whose process is gone and was not watched to its end (the
- * dispatcher died). When its runner had already recorded the exit in `locator.json`, the
- * attempt is classified from its evidence files like any other; otherwise nobody saw how it
- * ended and it is `process-termination`.
+ * dispatcher died). It is judged by its evidence files through the same classifiers as any
+ * attempt: when its runner had recorded the exit in `locator.json`, with that exit status;
+ * otherwise (the agent ended while no dispatcher ran) as an unobserved exit — a provider
+ * fault in its output is that fault (a quota fault still fails over), a successful final
+ * event is success (the work is not run again), anything else is `process-termination`.
  */
 export async function judgeGoneAttempt(
   ctx: DispatchContext,
   record: AttemptRecord,
 ): Promise<Classification> {
-  let locator: Awaited<ReturnType<typeof readLocator>>;
+  const paths = attemptPaths(record.attemptDir);
+  let locator: GoneFacts;
   try {
     locator = await readLocator(record.attemptDir);
   } catch {
-    return {
-      class: 'process-termination',
-      confidence: 'certain',
-      evidence: [
-        `attempt ${record.id} left no locator.json: its process never started or died at once`,
-      ],
-      classifier: 'dispatcher',
-    };
+    // The dispatcher died between the spawn and the locator: the agent may still have run
+    // (and ended) with its output in stdout.raw. Judge that output as the target's agent.
+    const target = ctx.catalog.targets[record.target];
+    if (target && readTail(paths.stdoutRaw).length + readTail(paths.stderrRaw).length > 0) {
+      locator = {
+        agent: target.agent,
+        runtime: { outputFormat: target.runtime.output_format },
+        process: { pid: record.pid ?? 0 },
+      };
+    } else {
+      return {
+        class: 'process-termination',
+        confidence: 'certain',
+        evidence: [
+          `attempt ${record.id} left no locator.json: its process never started or died at once`,
+        ],
+        classifier: 'dispatcher',
+      };
+    }
   }
-  if (locator.endedAt === undefined) {
-    return {
-      class: 'process-termination',
-      confidence: 'certain',
-      evidence: [
-        `attempt ${record.id} (pid ${locator.process.pid}) ended while no dispatcher watched it; exit status unknown`,
-      ],
-      classifier: 'dispatcher',
-    };
-  }
-  const paths = attemptPaths(record.attemptDir);
+  const observed = locator.endedAt !== undefined;
   const evidence = collectEvidence({
     agent: locator.agent,
     outputFormat: locator.runtime.outputFormat,
     stdout: readTail(paths.stdoutRaw),
     stderr: readTail(paths.stderrRaw),
-    exitCode: locator.exitCode ?? null,
-    signal: locator.signal ?? null,
+    exitCode: observed ? (locator.exitCode ?? null) : null,
+    signal: observed ? (locator.signal ?? null) : null,
     ...(locator.endedBy ? { endedBy: locator.endedBy } : {}),
   });
   if (locator.sessionId) record.sessionId = locator.sessionId;
-  record.exitCode = locator.exitCode ?? null;
-  record.signal = locator.signal ?? null;
-  return classifyEvidence(evidence, ctx.options.plugins.classifiersFor(locator.agent), {
-    endedAt: new Date(locator.endedAt),
-    timeZone: ctx.options.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone,
-  });
+  record.exitCode = observed ? (locator.exitCode ?? null) : null;
+  record.signal = observed ? (locator.signal ?? null) : null;
+  const classified = await classifyEvidence(
+    evidence,
+    ctx.options.plugins.classifiersFor(locator.agent),
+    {
+      endedAt: observed ? new Date(locator.endedAt!) : lastWrite(paths, ctx.now()),
+      timeZone: ctx.options.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone,
+    },
+  );
+  if (observed) return classified;
+  const verdict = judgeUnobservedExit(
+    { exitObserved: false, endedBy: locator.endedBy, signal: null, evidence },
+    classified,
+  );
+  if (verdict.class !== 'process-termination' || verdict.classifier !== 'dispatcher')
+    return verdict;
+  return {
+    ...verdict,
+    evidence: [
+      `attempt ${record.id} (pid ${locator.process.pid}) ended while no dispatcher watched it, with no successful final event`,
+    ],
+  };
+}
+
+/** When the agent last wrote output: the end time of an attempt nobody saw end. */
+function lastWrite(paths: ReturnType<typeof attemptPaths>, fallback: Date): Date {
+  let latest = 0;
+  for (const file of [paths.stdoutRaw, paths.stderrRaw]) {
+    try {
+      latest = Math.max(latest, statSync(file).mtimeMs);
+    } catch {
+      // not written
+    }
+  }
+  return latest > 0 ? new Date(latest) : fallback;
 }

@@ -1,12 +1,21 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { readLocator } from '../attempt/locator.js';
 import type { Classification } from '../plugins/types.js';
 import { isSameProcessAlive } from '../process/process-identity.js';
+import { checkDecision } from '../selection/decide.js';
 import { probeAttempt } from '../state/attempt-probe.js';
 import type { AttemptRecord } from '../state/state-schema.js';
+import { workLogPath } from '../worklog/work-log.js';
+import { COMPLETE_LOG } from '../workspace/paths.js';
+import { blockTask } from './apply-failure.js';
+import { collectAuxiliaryLogs } from './auxiliary-logs.js';
 import { awaitAttempt, finish } from './await-attempt.js';
+import { startsWithoutFinish } from './completion-facts.js';
 import { type DispatchContext, persist, type TaskRuntime } from './context.js';
 import { judgeGoneAttempt } from './judge-gone.js';
 import { runnerForTarget } from './run-attempt.js';
+import { archiveGroupLogIfDone } from './stage-archive.js';
 import { afterReview } from './stage-review.js';
 import { afterSelfcheck } from './stage-selfcheck.js';
 import { afterWorker } from './stage-worker.js';
@@ -24,15 +33,17 @@ export async function applyVerdict(
 }
 
 /**
- * Reconciles one task's unfinished attempts after a restart. An attempt whose process is
- * still alive (PID + start token + marker) is re-attached and awaited, never duplicated; the
- * returned promise settles when it has been judged and the task moved on. A gone one is
- * judged from its evidence at once. Returns undefined when nothing is running.
+ * Reconciles one task's unfinished attempts after a restart. A gone attempt is judged from
+ * its evidence at once. An attempt whose process is still alive (PID + start token + marker)
+ * is re-attached, never duplicated: the returned `live` promise settles when it has been
+ * judged and the task moved on. It is returned unawaited (boxed, so an async function does
+ * not adopt it) so that the caller re-attaches every task's orphan at once and schedules
+ * independent work while they run.
  */
 export async function recoverTask(
   ctx: DispatchContext,
   rt: TaskRuntime,
-): Promise<Promise<void> | undefined> {
+): Promise<{ live?: Promise<void> }> {
   const open = rt.state.attempts.filter((a) => a.status !== 'finished');
   let live: Promise<void> | undefined;
   for (const record of open) {
@@ -43,10 +54,107 @@ export async function recoverTask(
     }
     const verdict = await judgeGoneAttempt(ctx, record);
     finish(ctx, record, verdict);
-    await applyVerdict(ctx, rt, record, verdict);
+    collectAuxiliaryLogs(ctx, record);
+    finishRowIfMissing(ctx, rt, record, verdict);
+    if (!rt.archivedByHand && !blockedByCatalogChange(ctx, rt, record))
+      await applyVerdict(ctx, rt, record, verdict);
     await persist(ctx, rt);
   }
-  return live;
+  if (rt.archivedByHand) {
+    if (live) live = live.then(() => settleArchivedByHand(ctx, rt));
+    else await settleArchivedByHand(ctx, rt);
+  }
+  return live ? { live } : {};
+}
+
+/**
+ * An attempt left by an earlier dispatcher ran on a decision of the catalog as it was then.
+ * When the catalog changed since, its result is not accepted on the new one (a worker
+ * decided on one revision, reviewed on another): the task fails closed, blocked with both
+ * revisions until `--retry-blocked` decides again. True when it blocked the task.
+ */
+function blockedByCatalogChange(
+  ctx: DispatchContext,
+  rt: TaskRuntime,
+  record: AttemptRecord,
+): boolean {
+  if (record.interrupted) return false;
+  const decision = rt.state.decisions[record.role === 'review' ? 'review' : 'worker'];
+  if (!decision) return false;
+  const check = checkDecision(decision, ctx.catalogFacts);
+  if (check.valid) return false;
+  blockTask(ctx, rt, {
+    stage: decision.stage,
+    reason: `catalog changed while attempt ${record.id} ran: ${check.reason}`,
+    evidence: [
+      `decided revision: ${check.oldRevision} (${decision.catalogSource})`,
+      `current revision: ${check.newRevision} (${ctx.catalogFacts.source})`,
+      `attempt ${record.id} ended ${record.result ?? 'unjudged'}; its result is not used`,
+    ],
+    catalog: { old: check.oldRevision, new: check.newRevision },
+  });
+  return true;
+}
+
+/**
+ * A task whose folder the user moved to the archive before it was done, once its leftover
+ * attempts ended: with `complete.log` it is done (its claim released, dependents may start);
+ * without, it is blocked with that reason — it never counts as complete.
+ */
+async function settleArchivedByHand(ctx: DispatchContext, rt: TaskRuntime): Promise<void> {
+  const dir = rt.archivedByHand!;
+  if (!existsSync(join(dir, COMPLETE_LOG))) {
+    blockTask(ctx, rt, {
+      stage: 'archive',
+      reason: `archived by hand without ${COMPLETE_LOG} (${relative(ctx.workspace, dir)})`,
+      evidence: [
+        `the folder was moved to the archive in phase ${rt.state.phase}, before the task was done`,
+        `add ${COMPLETE_LOG} to mark it complete, or move it back under agent-task/${rt.group}/ to run it`,
+      ],
+    });
+    await persist(ctx, rt);
+    return;
+  }
+  await ctx.claims.release(rt.id);
+  for (const [path, holder] of ctx.claimIndex) if (holder === rt.id) ctx.claimIndex.delete(path);
+  rt.state.phase = 'done';
+  delete rt.state.blocked;
+  delete rt.state.notBefore;
+  await persist(ctx, rt);
+  ctx.archived.add(rt.id);
+  ctx.bus.emit({ type: 'task.archived', task: rt.id, archiveDir: dir });
+  archiveGroupLogIfDone(ctx, rt.group);
+}
+
+/**
+ * The FINISH row of an attempt judged after a restart, when its START row is in the group's
+ * work log without one (the dispatcher died before writing it).
+ */
+function finishRowIfMissing(
+  ctx: DispatchContext,
+  rt: TaskRuntime,
+  record: AttemptRecord,
+  verdict: Classification,
+): void {
+  let text: string;
+  try {
+    text = readFileSync(workLogPath(ctx.workspace, rt.group), 'utf8');
+  } catch {
+    return;
+  }
+  if (!startsWithoutFinish(text).includes(record.id)) return;
+  const target = ctx.catalog.targets[record.target];
+  ctx.workLog.finish(rt.group, {
+    kind: 'FINISH',
+    time: ctx.now(),
+    task: rt.id,
+    planLoop: record.planLoop,
+    role: record.role,
+    attempt: record.id,
+    agentModel: target ? `${target.agent}/${target.model}` : record.target,
+    result: verdict.class,
+    locator: relative(ctx.workspace, join(record.attemptDir, 'locator.json')),
+  });
 }
 
 async function watchLive(
@@ -100,9 +208,13 @@ async function watchLive(
       // Spawned but its runner had not written the locator yet: wait for the process to go.
       await waitForExit(ctx, pid);
     }
-    verdict ??= await judgeGoneAttempt(ctx, record);
+    if (verdict === undefined) {
+      verdict = await judgeGoneAttempt(ctx, record);
+      finishRowIfMissing(ctx, rt, record, verdict);
+    }
     if (record.status !== 'finished') finish(ctx, record, verdict);
-    await applyVerdict(ctx, rt, record, verdict);
+    if (!rt.archivedByHand && !blockedByCatalogChange(ctx, rt, record))
+      await applyVerdict(ctx, rt, record, verdict);
     await persist(ctx, rt);
   } finally {
     rt.busy = false;

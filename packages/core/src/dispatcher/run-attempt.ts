@@ -47,6 +47,9 @@ export async function runAttempt(
     status: 'starting',
     startedAt: now.toISOString(),
   };
+  const revision =
+    rt.state.decisions[inputs.role === 'review' ? 'review' : 'worker']?.catalogRevision;
+  if (revision !== undefined) record.catalogRevision = revision;
   rt.state.attempts.push(record);
   mkdirSync(inputs.attemptDir, { recursive: true });
   writeFileSync(join(inputs.attemptDir, 'prompt.md'), inputs.prompt);

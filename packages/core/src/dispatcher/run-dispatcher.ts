@@ -31,7 +31,7 @@ export async function runDispatcher(options: DispatcherOptions): Promise<Dispatc
   const lock = options.lock ?? acquireWorkspaceLock({ workspace });
   try {
     const model = loadWorkspace(workspace);
-    rejectInvalidInput(model, options.taskGroup);
+    rejectInvalidInput(model, options.taskGroup, options.retryTasks);
     const stateDir = stateDirOf(workspace);
     const runId = `${new Date(startedAt).toISOString().replace(/[-:.]/g, '')}-${randomBytes(2).toString('hex')}`;
     const bus = createEventBus({ runId, file: join(stateDir, 'events.jsonl') });
@@ -62,7 +62,7 @@ export async function runDispatcher(options: DispatcherOptions): Promise<Dispatc
       now: () => new Date(),
     };
     await buildRuntimes(ctx, model);
-    if (options.retryBlocked) await prepareRetryBlocked(ctx);
+    if (options.retryBlocked || options.retryTasks) await prepareRetryBlocked(ctx);
     bus.emit({
       type: 'run.started',
       workspace,
@@ -76,7 +76,7 @@ export async function runDispatcher(options: DispatcherOptions): Promise<Dispatc
     });
     const recovering = new Map<string, Promise<void>>();
     for (const rt of ctx.tasks.values()) {
-      const live = await recoverTask(ctx, rt);
+      const { live } = await recoverTask(ctx, rt);
       if (live) recovering.set(rt.id, live);
     }
     const stop = () => {
@@ -113,6 +113,7 @@ export async function runDispatcher(options: DispatcherOptions): Promise<Dispatc
 function rejectInvalidInput(
   model: ReturnType<typeof loadWorkspace>,
   group: string | undefined,
+  retryTasks: readonly string[] = [],
 ): void {
   // Problems of the workspace itself (no agent-task/ folder…); task problems are on each task.
   const problems: Problem[] = model.problems.filter(
@@ -129,6 +130,7 @@ function rejectInvalidInput(
     if (group && task.group !== group) continue;
     problems.push(...task.problems.filter((p) => p.severity !== 'warning'));
   }
+  problems.push(...unknownRetryTasks(model, retryTasks));
   if (problems.length === 0) return;
   const unique = [
     ...new Map(problems.map((p) => [`${p.file}:${p.line}:${p.message}`, p])).values(),
@@ -141,4 +143,24 @@ function rejectInvalidInput(
       hint: 'Fix every listed problem (`switchyard validate-plan <PLAN.md>` checks one plan), then run again.',
     },
   );
+}
+
+/** `switchyard retry` names only active tasks (a typo must not silently retry nothing). */
+function unknownRetryTasks(
+  model: ReturnType<typeof loadWorkspace>,
+  ids: readonly string[],
+): Problem[] {
+  const known = new Set(model.tasks.map((t) => t.id));
+  return ids
+    .filter((id) => !known.has(id))
+    .map((id) => ({
+      code: 'SY_USAGE' as const,
+      message: `no active task "${id}" to retry`,
+      hint: `Name tasks as <group>/<task> under agent-task/ (\`switchyard status\` lists the blocked ones). Known: ${
+        model.tasks
+          .map((t) => t.id)
+          .slice(0, 10)
+          .join(', ') || '(none)'
+      }.`,
+    }));
 }

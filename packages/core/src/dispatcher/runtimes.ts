@@ -1,8 +1,9 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { checkDecision } from '../selection/decide.js';
 import { newTaskState } from '../state/state-schema.js';
 import type { LoadedTask, WorkspaceModel } from '../workspace/load.js';
-import { planFileName, taskDir } from '../workspace/paths.js';
+import { archivedTaskDir, planFileName, taskDir } from '../workspace/paths.js';
 import { type DispatchContext, persist } from './context.js';
 import { advancePlanLoop } from './plan-loop.js';
 import { DEFAULT_MAX_PLAN_LOOPS } from './stage-review.js';
@@ -29,7 +30,13 @@ export async function buildRuntimes(ctx: DispatchContext, model: WorkspaceModel)
     });
   }
   for (const state of ctx.store.list()) {
-    if (ctx.tasks.has(state.task) || state.phase !== 'archive') continue;
+    if (ctx.tasks.has(state.task) || state.phase === 'done') continue;
+    // Moved to the archive by hand before it was done (maybe while its agent ran): its
+    // attempts are recovered and it counts as archived only once settled (see recover.ts).
+    const archivedDir = archivedTaskDir(ctx.workspace, state.task);
+    const byHand = state.phase !== 'archive' && existsSync(archivedDir);
+    if (state.phase !== 'archive' && !byHand) continue;
+    if (byHand) ctx.archived.delete(state.task);
     const [group = '', name = ''] = state.task.split('/');
     const stub: LoadedTask = {
       id: state.task,
@@ -53,20 +60,27 @@ export async function buildRuntimes(ctx: DispatchContext, model: WorkspaceModel)
       state,
       busy: false,
       announced: false,
+      ...(byHand ? { archivedByHand: archivedDir } : {}),
     });
   }
 }
 
 /**
- * `--retry-blocked`: every blocked task in scope gets a fresh budget. Decisions stay (the
- * route history is kept) unless a changed catalog blocked the task: then they are dropped
- * and the stage decides again on the current catalog. A task blocked at the plan-loop cap
- * continues only when its cap now allows the reviewer's next plan.
+ * `--retry-blocked` (every blocked task in scope) or `switchyard retry <task>…` (those): each
+ * gets a fresh budget and is retried for the reason it blocked. Its history stays: attempts
+ * (with the catalog revision each ran on) and every decision still valid on the current
+ * catalog, with the candidates it already used. Only a decision the catalog no longer
+ * supports (changed revision or target) is dropped, so that stage decides again on the
+ * current catalog instead of blocking as "catalog changed". A task blocked at the plan-loop
+ * cap continues only when its cap now allows the reviewer's next plan.
  */
 export async function prepareRetryBlocked(ctx: DispatchContext): Promise<void> {
+  const chosen = ctx.options.retryTasks ? new Set(ctx.options.retryTasks) : undefined;
   for (const rt of ctx.tasks.values()) {
     const blocked = rt.state.blocked;
-    if (!blocked || (ctx.options.taskGroup && rt.group !== ctx.options.taskGroup)) continue;
+    if (!blocked || rt.archivedByHand) continue;
+    if (chosen ? !chosen.has(rt.id) : ctx.options.taskGroup && rt.group !== ctx.options.taskGroup)
+      continue;
     const state = rt.state;
     if (blocked.stage === 'plan-loop-cap') {
       const cap = rt.task.maxPlanLoops ?? DEFAULT_MAX_PLAN_LOOPS;
@@ -77,7 +91,11 @@ export async function prepareRetryBlocked(ctx: DispatchContext): Promise<void> {
       await persist(ctx, rt);
       continue;
     }
-    if (blocked.catalog) state.decisions = {};
+    for (const stage of ['worker', 'review'] as const) {
+      const decision = state.decisions[stage];
+      if (decision && !checkDecision(decision, ctx.catalogFacts).valid)
+        delete state.decisions[stage];
+    }
     delete state.blocked;
     delete state.notBefore;
     state.failures = { worker: 0, selfcheck: 0, review: 0, gate: 0 };

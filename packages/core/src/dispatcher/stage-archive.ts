@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, renameSync, rmdirSync, writeFileSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { open, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { dirname, join, relative } from 'node:path';
+import { ATTEMPT_FILES } from '../attempt/layout.js';
 import { SwitchyardError } from '../errors.js';
 import { isGroupLogArchivable } from '../worklog/work-log.js';
 import { archivedTaskDir, COMPLETE_LOG, reviewFileName } from '../workspace/paths.js';
@@ -11,9 +12,10 @@ import { type DispatchContext, persist, type TaskRuntime } from './context.js';
 /**
  * Completes an approved task; every step is idempotent so a restart after a crash at any
  * point finishes it: write `complete.log`, move the folder to
- * `agent-task/archive/<group>/<task>/`, verify, release the claim, delete the successful
- * attempts' evidence (failed attempts are kept), mark the task done, and archive the group's
- * work log when every observed task of the group is archived and idle.
+ * `agent-task/archive/<group>/<task>/`, verify, release the claim, trim the successful
+ * attempts' evidence to what the logs cite (failed attempts are kept whole), mark the task
+ * done, and archive the group's work log when every observed task of the group is archived
+ * and idle.
  */
 export async function runArchiveStage(ctx: DispatchContext, rt: TaskRuntime): Promise<void> {
   const source = rt.task.dir;
@@ -46,7 +48,7 @@ export async function runArchiveStage(ctx: DispatchContext, rt: TaskRuntime): Pr
   await Promise.all(
     rt.state.attempts
       .filter((a) => a.status === 'finished' && a.result === 'success')
-      .map((a) => rm(a.attemptDir, { recursive: true, force: true })),
+      .map((a) => trimAttemptEvidence(a.attemptDir)),
   );
   advance(rt, 'passed');
   await persist(ctx, rt);
@@ -78,6 +80,48 @@ export function archiveGroupLogIfDone(ctx: DispatchContext, group: string): void
   }
 }
 
+/** The normalized transcript of a successful attempt is kept up to this size (its tail). */
+export const KEPT_TRANSCRIPT_BYTES = 64 * 1024;
+/** What stays of a successful attempt once its task is archived: what the logs cite. */
+const KEPT_FILES = new Set([ATTEMPT_FILES.locator, ATTEMPT_FILES.normalized, 'prompt.md']);
+
+/**
+ * Drops a successful attempt's bulky evidence (raw output, stream log, heartbeats) and keeps
+ * what the work log and `complete.log` cite: its `locator.json`, its prompt and the tail of
+ * its normalized transcript, so no archived record points at a deleted file.
+ */
+async function trimAttemptEvidence(dir: string): Promise<void> {
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return;
+  }
+  await Promise.all(
+    names
+      .filter((name) => !KEPT_FILES.has(name))
+      .map((name) => rm(join(dir, name), { recursive: true, force: true })),
+  );
+  const transcript = join(dir, ATTEMPT_FILES.normalized);
+  const size = await stat(transcript).then(
+    (s) => s.size,
+    () => 0,
+  );
+  if (size <= KEPT_TRANSCRIPT_BYTES) return;
+  const handle = await open(transcript, 'r');
+  let tail: Buffer;
+  try {
+    tail = Buffer.alloc(KEPT_TRANSCRIPT_BYTES - 64);
+    await handle.read(tail, 0, tail.length, size - tail.length);
+  } finally {
+    await handle.close();
+  }
+  await writeFile(
+    transcript,
+    Buffer.concat([Buffer.from(`[… ${size - tail.length} earlier bytes dropped]\n`), tail]),
+  );
+}
+
 function completeLogText(ctx: DispatchContext, rt: TaskRuntime): string {
   const s = rt.state;
   const failed = s.attempts.filter((a) => a.status === 'finished' && a.result !== 'success');
@@ -87,11 +131,25 @@ function completeLogText(ctx: DispatchContext, rt: TaskRuntime): string {
     `completed: ${ctx.now().toISOString()}`,
     `plan loops: ${s.planLoop}`,
     `approved review: ${reviewFileName(s.planLoop)}`,
-    `attempts: ${s.attempts.length} (${failed.length} failed, evidence kept under agent-task/.switchyard/attempts/)`,
+    `attempts: ${s.attempts.length} (${failed.length} failed; each keeps its locator.json, a failed one all its evidence)`,
+    ...s.attempts.map(
+      (a) =>
+        `  ${a.id} ${a.role} loop ${a.planLoop} on ${a.target}: ${a.result ?? a.status} — ${relative(ctx.workspace, join(a.attemptDir, ATTEMPT_FILES.locator))}`,
+    ),
     `targets: ${targets.join(', ')}`,
-    `catalog revision: ${ctx.catalogFacts.revision} (${ctx.catalogFacts.source})`,
+    `catalog revisions used: ${revisionsUsed(rt).join(', ') || 'none recorded'}`,
+    `archived under catalog revision: ${ctx.catalogFacts.revision} (${ctx.catalogFacts.source})`,
     '',
   ].join('\n');
+}
+
+/** Every catalog revision the task's attempts and standing decisions were decided on. */
+function revisionsUsed(rt: TaskRuntime): string[] {
+  const revisions = [
+    ...rt.state.attempts.map((a) => a.catalogRevision),
+    ...Object.values(rt.state.decisions).map((d) => d?.catalogRevision),
+  ];
+  return [...new Set(revisions.filter((r): r is string => r !== undefined))];
 }
 
 /** Removes a group folder left empty by the archive (one the user keeps files in stays). */

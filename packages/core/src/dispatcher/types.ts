@@ -57,6 +57,8 @@ export interface DispatcherOptions {
   taskGroup?: string;
   /** `--retry-blocked`: blocked tasks in scope get another chance. */
   retryBlocked?: boolean;
+  /** `switchyard retry <task>…`: these blocked tasks (ids) get another chance. */
+  retryTasks?: readonly string[];
   /** `--with TARGET`: the target for every stage without a PLAN pin. */
   runWith?: string;
   plugins: DispatcherPlugins;

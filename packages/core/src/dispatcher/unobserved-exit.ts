@@ -15,12 +15,16 @@ export function isSuccessfulFinalEvent(event: Record<string, unknown> | undefine
 }
 
 /**
- * A re-attached attempt's exit status cannot be read (it is not our child). When no
+ * A re-attached attempt's exit status cannot be read (it is not our child), nor can that of
+ * an orphan that ended while no dispatcher ran. When no
  * classifier found a fault in its evidence, it is judged by its final event: a generic
  * successful final event means success; anything else is `process-termination`, never a
  * silent success.
  */
-export function judgeUnobservedExit(outcome: RunOutcome, verdict: Classification): Classification {
+export function judgeUnobservedExit(
+  outcome: Pick<RunOutcome, 'exitObserved' | 'endedBy' | 'signal' | 'evidence'>,
+  verdict: Classification,
+): Classification {
   if (outcome.exitObserved || outcome.endedBy !== undefined || outcome.signal !== null)
     return verdict;
   if (verdict.class !== 'success' && verdict.classifier !== 'core') return verdict;

@@ -64,6 +64,8 @@ export const attemptRecordSchema = z.object({
   retryAfter: z.string().optional(),
   /** Classifier `reason` (e.g. `authentication`), when it gave one. */
   reason: z.enum(FAILURE_REASONS).optional(),
+  /** Catalog revision of the decision the attempt ran on (listed in `complete.log`). */
+  catalogRevision: z.string().optional(),
 });
 
 /** Why a task is blocked, with the evidence a human needs. */

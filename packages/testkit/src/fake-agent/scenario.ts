@@ -56,6 +56,9 @@ export const stepSchema = z.union([
     ),
   z.strictObject({ sleep: z.number().int().nonnegative() }).describe('Sleep that many ms.'),
   z.strictObject({ hang: z.literal(true) }).describe('Never finish (until killed).'),
+  z
+    .strictObject({ waitFor: text })
+    .describe('Wait until this file exists (relative to the workspace): the test releases it.'),
   z.strictObject({ exit: z.number().int().min(0).max(255) }).describe('Exit now with that code.'),
   z.strictObject({ kill: text }).describe('Kill itself with that signal, e.g. SIGSEGV.'),
   z

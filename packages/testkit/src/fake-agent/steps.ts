@@ -1,5 +1,12 @@
 import { spawn } from 'node:child_process';
-import { appendFileSync, mkdirSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { defaultRetryLine, faultOutput } from './faults.js';
 import type { FormatPrinter } from './formats.js';
@@ -73,6 +80,11 @@ export async function runStep(step: FakeAgentStep, ctx: StepContext): Promise<vo
   }
   if ('sleep' in step) return sleep(step.sleep);
   if ('hang' in step) return new Promise<void>(() => setInterval(() => {}, 1 << 30));
+  if ('waitFor' in step) {
+    const file = resolve(ctx.workspace, step.waitFor);
+    while (!existsSync(file)) await sleep(25);
+    return;
+  }
   if ('exit' in step) throw new FakeAgentExit(step.exit);
   if ('kill' in step) {
     process.kill(process.pid, step.kill as NodeJS.Signals);

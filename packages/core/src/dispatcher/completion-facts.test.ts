@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { formatWorkLogRow, type WorkLogRow } from '../worklog/work-log.js';
+import { startsWithoutFinish } from './completion-facts.js';
+
+const row = (kind: 'START' | 'FINISH', attempt: string): string =>
+  formatWorkLogRow({
+    kind,
+    time: new Date(0),
+    task: 'g/t',
+    planLoop: 1,
+    role: 'worker',
+    attempt,
+    agentModel: 'agent/model|with pipe',
+    result: kind === 'START' ? 'running' : 'success',
+    locator: 'agent-task/.switchyard/attempts/x/locator.json',
+  } satisfies WorkLogRow);
+
+describe('startsWithoutFinish', () => {
+  it('lists the attempts whose START row has no FINISH row', () => {
+    const log = [
+      '| time (UTC) | event | task | plan loop | role | attempt | agent/model | result | locator |\n',
+      row('START', 'a1'),
+      row('START', 'a2'),
+      row('FINISH', 'a1'),
+      row('START', 'a3'),
+    ].join('');
+    expect(startsWithoutFinish(log)).toEqual(['a2', 'a3']);
+    expect(startsWithoutFinish(log + row('FINISH', 'a2') + row('FINISH', 'a3'))).toEqual([]);
+  });
+});
