@@ -7,12 +7,13 @@ const row = (kind: 'START' | 'FINISH', attempt: string): string =>
     kind,
     time: new Date(0),
     task: 'g/t',
+    artifact: 'PLAN.md',
     planLoop: 1,
     role: 'worker',
     attempt,
     agentModel: 'agent/model|with pipe',
     result: kind === 'START' ? 'running' : 'success',
-    locator: 'agent-task/.switchyard/attempts/x/locator.json',
+    locator: `agent-task/.switchyard/attempts/${attempt}/locator.json`,
   } satisfies WorkLogRow);
 
 describe('startsWithoutFinish', () => {
@@ -24,7 +25,8 @@ describe('startsWithoutFinish', () => {
       row('FINISH', 'a1'),
       row('START', 'a3'),
     ].join('');
-    expect(startsWithoutFinish(log)).toEqual(['a2', 'a3']);
+    const locator = (id: string) => `agent-task/.switchyard/attempts/${id}/locator.json`;
+    expect(startsWithoutFinish(log)).toEqual([locator('a2'), locator('a3')]);
     expect(startsWithoutFinish(log + row('FINISH', 'a2') + row('FINISH', 'a3'))).toEqual([]);
   });
 });

@@ -6,17 +6,24 @@ import { ARCHIVE_DIR, COMPLETE_LOG } from '../workspace/paths.js';
 import type { DispatchContext, TaskRuntime } from './context.js';
 import type { BlockedSummary } from './types.js';
 
-/** Attempt ids that have a START row and no FINISH row in a work log's text. */
+/**
+ * Locators (last column) of the attempts that have a START row and no FINISH row in a work
+ * log's text. A row pair is matched on every column the two rows share (task artifact, plan
+ * loop, role, attempt ordinal, agent/model, locator), split on unescaped pipes only.
+ */
 export function startsWithoutFinish(text: string): string[] {
-  const open = new Set<string>();
+  const open = new Map<string, string>();
   for (const line of text.split('\n')) {
-    const cells = line.split('|').map((c) => c.trim());
-    const [kind, attempt] = [cells[2], cells[6]];
-    if (!attempt) continue;
-    if (kind === 'START') open.add(attempt);
-    else if (kind === 'FINISH') open.delete(attempt);
+    const cells = line.split(/(?<!\\)\|/).map((c) => c.trim());
+    // ['', time, kind, artifact, loop, role, attempt, agent/model, result, locator, '']
+    if (cells.length < 11) continue;
+    const kind = cells[2];
+    const locator = cells[9] ?? '';
+    const key = [...cells.slice(3, 8), locator].join('\u0000');
+    if (kind === 'START') open.set(key, locator);
+    else if (kind === 'FINISH') open.delete(key);
   }
-  return [...open];
+  return [...open.values()];
 }
 
 /** What keeps a run from exiting 0 although no task is blocked: see `completionFacts`. */
@@ -71,9 +78,9 @@ export function completionFacts(
       } catch {
         continue;
       }
-      for (const attempt of startsWithoutFinish(text))
+      for (const locator of startsWithoutFinish(text))
         failures.push(
-          `work log ${relative(ctx.workspace, log)}: START of attempt ${attempt} has no FINISH row`,
+          `work log ${relative(ctx.workspace, log)}: START of attempt ${locator} has no FINISH row`,
         );
     }
   }

@@ -19,6 +19,7 @@ import { archiveGroupLogIfDone } from './stage-archive.js';
 import { afterReview } from './stage-review.js';
 import { afterSelfcheck } from './stage-selfcheck.js';
 import { afterWorker } from './stage-worker.js';
+import { attemptRowFields } from './work-log-row.js';
 
 /** Applies an attempt's verdict exactly as the stage that started it would have. */
 export async function applyVerdict(
@@ -142,18 +143,19 @@ function finishRowIfMissing(
   } catch {
     return;
   }
-  if (!startsWithoutFinish(text).includes(record.id)) return;
+  const locator = relative(ctx.workspace, join(record.attemptDir, 'locator.json'));
+  if (!startsWithoutFinish(text).includes(locator)) return;
   const target = ctx.catalog.targets[record.target];
   ctx.workLog.finish(rt.group, {
+    ...attemptRowFields(
+      ctx,
+      rt,
+      record,
+      target ? `${target.agent}/${target.model}` : record.target,
+    ),
     kind: 'FINISH',
     time: ctx.now(),
-    task: rt.id,
-    planLoop: record.planLoop,
-    role: record.role,
-    attempt: record.id,
-    agentModel: target ? `${target.agent}/${target.model}` : record.target,
     result: verdict.class,
-    locator: relative(ctx.workspace, join(record.attemptDir, 'locator.json')),
   });
 }
 
