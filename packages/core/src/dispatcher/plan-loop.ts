@@ -1,4 +1,4 @@
-import { loadWorkspace } from '../workspace/load.js';
+import { loadTask } from '../workspace/load.js';
 import { planFileName } from '../workspace/paths.js';
 import { advance } from './advance.js';
 import { blockTask } from './apply-failure.js';
@@ -22,10 +22,9 @@ export async function advancePlanLoop(ctx: DispatchContext, rt: TaskRuntime): Pr
   });
 }
 
-/** Re-reads a task's plans from disk (after a new plan loop, or on restart). */
+/** Re-reads one task's plans from disk (after a new plan loop, or on restart). */
 export function reloadTask(ctx: DispatchContext, rt: TaskRuntime): void {
-  const model = loadWorkspace(ctx.workspace);
-  const fresh = model.tasks.find((t) => t.id === rt.id);
+  const fresh = loadTask(ctx.workspace, rt.id);
   if (!fresh?.valid || fresh.planLoop < rt.state.planLoop) {
     const problems = fresh?.problems.filter((p) => p.severity !== 'warning') ?? [];
     blockTask(ctx, rt, {

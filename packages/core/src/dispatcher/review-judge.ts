@@ -14,6 +14,19 @@ export function reviewFiles(rt: TaskRuntime): { reviewFile: string; nextPlanFile
   };
 }
 
+const judged = new WeakMap<TaskRuntime, { planLoop: number; outcome: ReviewOutcome }>();
+
+/**
+ * The review outcome judged when the attempt ended (once per review attempt), else the files
+ * judged now (a restart that judged the attempt from its evidence).
+ */
+export function takeJudgedReview(ctx: DispatchContext, rt: TaskRuntime): ReviewOutcome {
+  const cached = judged.get(rt);
+  judged.delete(rt);
+  if (cached && cached.planLoop === rt.state.planLoop) return cached.outcome;
+  return judgeReviewFiles(ctx, rt);
+}
+
 /** Judges the files the reviewer left (review contract + next plan against the task contract). */
 export function judgeReviewFiles(ctx: DispatchContext, rt: TaskRuntime): ReviewOutcome {
   return evaluateReview({
@@ -41,6 +54,8 @@ export function judgeReviewAttempt(
 ): Classification {
   if (verdict.class !== 'success') return verdict;
   const outcome = judgeReviewFiles(ctx, rt);
+  // Judged once: the stage acts on this outcome (`takeJudgedReview`), not on a second read.
+  judged.set(rt, { planLoop: rt.state.planLoop, outcome });
   if (outcome.kind !== 'review-control-failure') return verdict;
   return {
     class: 'review-control-failure',

@@ -12,7 +12,7 @@ import { ensureDecision } from './ensure-decision.js';
 import { failoverResume } from './native-resume.js';
 import { advancePlanLoop } from './plan-loop.js';
 import { failoverFacts, promptContext } from './prompt-facts.js';
-import { judgeReviewFiles, reviewFiles } from './review-judge.js';
+import { reviewFiles, takeJudgedReview } from './review-judge.js';
 import { runStageAttempt } from './stage-attempt.js';
 
 /** Default cap on plan loops when the PLAN sets no `max_plan_loops`. */
@@ -73,9 +73,8 @@ export async function afterReview(
     applyFailure(ctx, rt, 'review', 'review', record, verdict);
     return;
   }
-  // Normally judged when the attempt ended (judgeReviewAttempt); judged again here in case
-  // the files changed since (a restart).
-  const outcome = judgeReviewFiles(ctx, rt);
+  // Judged when the attempt ended (judgeReviewAttempt); judged here only after a restart.
+  const outcome = takeJudgedReview(ctx, rt);
   if (outcome.kind === 'review-control-failure') {
     record.result = 'review-control-failure';
     record.evidence = outcome.evidence;

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { loadWorkspace, loadWorkspaceAsync } from './load.js';
+import { loadTask, loadWorkspace, loadWorkspaceAsync } from './load.js';
 import { planLoopOf, reviewLoopOf, stateDir } from './paths.js';
 
 let ws: string;
@@ -206,5 +206,28 @@ describe('paths', () => {
       undefined,
     ]);
     expect(stateDir('/w')).toBe('/w/agent-task/.switchyard');
+  });
+});
+
+describe('loadTask', () => {
+  it('reads one task exactly as the whole-workspace load does, without the other tasks', () => {
+    write('agent-task/api/add-flag/PLAN.md', plan('cloud-G01', ['src/flag.ts'], ['db/schema']));
+    write(
+      'agent-task/api/add-flag/PLAN-2.md',
+      '## Modified Files Summary\n\n- src/flag.test.ts\n\n## Implementation Checklist\n\n- [ ] fix\n',
+    );
+    write('agent-task/db/schema/PLAN.md', plan('local-G02', ['db/schema.sql']));
+    write('agent-task/db/broken/PLAN.md', '---\nroute: nowhere\n---\n');
+    const model = loadWorkspace(ws);
+    for (const id of ['api/add-flag', 'db/schema']) {
+      expect(loadTask(ws, id)).toEqual(model.tasks.find((t) => t.id === id));
+    }
+    expect(loadTask(ws, 'db/broken')?.valid).toBe(false);
+    expect(loadTask(ws, 'db/gone')).toBeUndefined();
+    // A folder both active and archived is a problem of that task.
+    write('agent-task/archive/db/schema/complete.log', 'ok\n');
+    expect(loadTask(ws, 'db/schema')?.problems.map((p) => p.message)).toContain(
+      'task db/schema is both active and archived',
+    );
   });
 });

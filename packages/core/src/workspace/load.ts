@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Problem } from '../errors.js';
 import { buildTaskGraph, type TaskGraph } from '../graph/task-graph.js';
@@ -19,7 +19,14 @@ import type {
   WriteSetEntry,
 } from '../task/types.js';
 import { WriteSetResolver } from '../task/write-set-path.js';
-import { AGENT_TASK_DIR, PLAN_FILE, planFileName, stateDir } from './paths.js';
+import {
+  AGENT_TASK_DIR,
+  ARCHIVE_DIR,
+  COMPLETE_LOG,
+  PLAN_FILE,
+  planFileName,
+  stateDir,
+} from './paths.js';
 import { PlanCache } from './plan-cache.js';
 import type { PlanJob } from './plan-job.js';
 import { type ParallelParseOptions, PlanParsePool, parseWorkerCount } from './plan-pool.js';
@@ -94,6 +101,42 @@ export function loadWorkspace(
   const model = loadScanned(workspace, scanWorkspace(workspace), cache);
   cache?.save();
   return model;
+}
+
+/**
+ * Reads one active task (its plans, write sets and folder problems) without the rest of the
+ * workspace: what a new plan loop needs, in time independent of the workspace size.
+ * Dependencies come from `PLAN.md`, which a plan loop does not change, so graph problems
+ * (cycles, unknown tasks) are not re-checked here. Undefined when the folder is gone.
+ */
+export function loadTask(workspace: string, id: TaskId): LoadedTask | undefined {
+  const [group = '', name = ''] = id.split('/');
+  const dir = join(workspace, AGENT_TASK_DIR, group, name);
+  if (!group || !name || !existsSync(dir)) return undefined;
+  const archivedDir = join(workspace, AGENT_TASK_DIR, ARCHIVE_DIR, group, name);
+  const archived = new Map<TaskId, ArchivedTask>();
+  if (existsSync(archivedDir)) {
+    archived.set(id, {
+      id,
+      dir: archivedDir,
+      complete: existsSync(join(archivedDir, COMPLETE_LOG)),
+    });
+  }
+  const scan = finishScan(
+    { folders: [{ group, name, dir }], archived, groups: [group], problems: [] },
+    [readTaskFolder(dir)],
+  );
+  const scanned = scan.tasks[0] as ScannedTask;
+  const resolver = new WriteSetResolver(workspace);
+  const task = assembleTask(
+    scanned,
+    planJobsOf(scanned).map((job) => readPlan(job, resolver)),
+  );
+  for (const problem of scan.problems) {
+    task.problems.push(problem);
+    if (problem.severity !== 'warning') task.valid = false;
+  }
+  return task;
 }
 
 /** Parses the plans of a scan on this thread and builds the model (the cache is not saved). */
