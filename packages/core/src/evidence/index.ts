@@ -1,5 +1,6 @@
 export * from './build-evidence.js';
 export * from './classify-evidence.js';
+export { httpStatusesIn, isObjectDumpLine, isStackFrame } from './error-evidence.js';
 export * from './evidence-collector.js';
 export * from './json-line.js';
 export * from './line-framer.js';
