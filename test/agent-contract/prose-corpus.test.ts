@@ -10,6 +10,7 @@ import {
 import { describe, expect, it } from 'vitest';
 import { claudeCodeClassifier } from '../../plugins/classifier-claude-code/src/classifier.js';
 import { codexClassifier } from '../../plugins/classifier-codex/src/classifier.js';
+import { copilotClassifier } from '../../plugins/classifier-copilot/src/classifier.js';
 import { geminiCliClassifier } from '../../plugins/classifier-gemini-cli/src/classifier.js';
 import { genericClassifier } from '../../plugins/classifier-generic/src/generic-classifier.js';
 import { qwenCodeClassifier } from '../../plugins/classifier-qwen-code/src/classifier.js';
@@ -20,6 +21,7 @@ const CHAIN: ClassifierPlugin[] = [
   codexClassifier(),
   geminiCliClassifier(),
   qwenCodeClassifier(),
+  copilotClassifier(),
   genericClassifier(),
 ];
 const ctx = { endedAt: new Date('2026-11-30T12:00:00Z'), timeZone: 'UTC' };
@@ -67,6 +69,14 @@ const JSON_SHAPES: Record<string, Shape> = {
     j({ type: 'tool_result', status: 'error', output: s.text }),
     j({ type: 'message', role: 'assistant', content: s.text }),
     j({ type: 'result', status: failed ? 'error' : 'success', stats: {} }),
+  ],
+  copilot: (s, failed) => [
+    j({
+      type: 'tool.execution_complete',
+      data: { success: false, result: { content: s.text } },
+    }),
+    j({ type: 'assistant.message', data: { content: s.text } }),
+    j({ type: 'result', sessionId: 's1', exitCode: failed ? 1 : 0 }),
   ],
   'some-cli': (s) => [
     j({ type: 'message', role: 'assistant', content: s.text }),

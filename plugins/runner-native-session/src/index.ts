@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import { createRunner, type HooksFactory } from '@switchyard/runner-text';
 import { findSessionFile } from './session-file.js';
-import { sessionIdFromEvent } from './session-id.js';
+import { sessionIdFromEvent, sessionIdFromTextLine } from './session-id.js';
 
 export * from './resume.js';
 export * from './session-file.js';
@@ -21,6 +21,9 @@ export const nativeSessionHooks: HooksFactory = (context) => {
   return {
     onEvent(event) {
       sessionId ??= sessionIdFromEvent(context.agent, event);
+    },
+    onTextLine(line) {
+      sessionId ??= sessionIdFromTextLine(context.agent, line);
     },
     sessionId: () => sessionId,
     sessionBytes() {
