@@ -1,5 +1,5 @@
 // The fixture suite every agent classifier package runs on its recorded real-CLI captures.
-import type { ClassifierPlugin } from '@switchyard/core';
+import { type ClassifierPlugin, unverifiedVersionWarning } from '@switchyard/core';
 import { describe, expect, it } from 'vitest';
 import { genericClassifier } from '../../plugins/classifier-generic/src/generic-classifier.js';
 import { classifyCapture } from '../../plugins/classifier-generic/src/index.js';
@@ -18,6 +18,15 @@ export function describeCaptureFixtures(agent: string, classifier: ClassifierPlu
   describe.each(lines.map((l) => [l.line, l] as const))(
     `${agent} %s: classifier on real output`,
     (_line, { captures }) => {
+      it('its version is on a release line the classifier declares verified', () => {
+        for (const c of captures) {
+          expect(unverifiedVersionWarning(agent, c.version, [classifier])).toBeUndefined();
+        }
+        expect(unverifiedVersionWarning(agent, '99.0.0', [classifier])).toMatch(
+          new RegExp(`^classifier rules were verified for ${agent} .+; this is 99\\.0\\.0$`),
+        );
+      });
+
       it('has a capture for every fault in both output modes', () => {
         const seen = new Set(captures.map((c) => `${c.mode}.${c.fault}`));
         for (const fault of Object.keys(EXPECTED_CLASS)) {

@@ -7,3 +7,4 @@ export * from './line-framer.js';
 export * from './retry-after.js';
 export * from './tail-buffer.js';
 export * from './terminal-event.js';
+export { onReleaseLine, parseCliVersion, unverifiedVersionWarning } from './verified-versions.js';
