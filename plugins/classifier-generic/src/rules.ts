@@ -15,8 +15,6 @@ export interface FaultRule {
   statusNeeds?: RegExp;
   /** Short name, for docs and tests. */
   name: string;
-  /** Why the class was chosen, when it is not the obvious one (shown in evidence). */
-  note?: string;
 }
 
 /**
@@ -42,7 +40,6 @@ export const PROVIDER_RULES: readonly FaultRule[] = [
     statuses: [401, 403],
     pattern:
       /\bunauthori[sz]ed\b|invalid[ _-]?(?:api[ _-]?key|x-api-key)|incorrect api key|authentication[ _](?:error|failed)|UNAUTHENTICATED|PERMISSION_DENIED|API key not valid/i,
-    note: 'authentication failed',
   },
   {
     name: 'rate-limit',

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { defineClassifier } from '../plugins/define.js';
+import { validatePlugin } from '../plugins/plugin-schema.js';
 import { onReleaseLine, parseCliVersion, unverifiedVersionWarning } from './verified-versions.js';
 
 const classifier = (agents: string[] | '*', verifiedVersions?: string[]) =>
@@ -34,5 +35,12 @@ describe('verified release lines', () => {
     expect(unverifiedVersionWarning('claude-code', '2.1.335', chain)).toBeUndefined();
     expect(unverifiedVersionWarning('claude-code', undefined, chain)).toBeUndefined();
     expect(unverifiedVersionWarning('some-cli', '9.9.9', chain)).toBeUndefined();
+  });
+
+  it('a plugin’s release lines are validated when it loads', () => {
+    expect(validatePlugin(classifier(['a'], ['2.1.19x', '0.61.x']))).toHaveProperty('plugin');
+    const bad = validatePlugin(classifier(['a'], ['latest']));
+    expect(bad).toHaveProperty('problems');
+    expect((bad as { problems: string[] }).problems[0]).toMatch(/^verifiedVersions\.0/);
   });
 });
