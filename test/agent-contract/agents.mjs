@@ -6,8 +6,21 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const modules = join(here, 'node_modules');
-const require = createRequire(join(here, 'package.json'));
+/**
+ * Where the CLIs are installed: this directory by default, or another npm prefix holding an
+ * older release line (`--cli-root`, e.g. a cache folder outside the repository).
+ */
+let cliRoot = here;
+let modules = join(here, 'node_modules');
+let require = createRequire(join(here, 'package.json'));
+export function useCliRoot(root) {
+  cliRoot = root;
+  modules = join(root, 'node_modules');
+  require = createRequire(join(root, 'package.json'));
+}
+export function currentCliRoot() {
+  return cliRoot;
+}
 /** Node 24 from the monorepo root (newest Claude Code / Qwen Code / Gemini CLI need Node 22+). */
 export const NODE24 = join(here, '..', '..', 'node_modules', '.bin', 'node');
 export const PROMPT = 'Reply with one short greeting. Do not use any tools.';
@@ -102,7 +115,14 @@ export const AGENTS = {
   },
   'qwen-code': {
     pkg: '@qwen-code/qwen-code',
-    command: () => [NODE24, join(modules, '@qwen-code/qwen-code/cli-entry.js')],
+    command: () => {
+      const dir = join(modules, '@qwen-code/qwen-code');
+      // 0.24.x starts from cli-entry.js; 0.15.x ships only cli.js
+      const entry = version('@qwen-code/qwen-code')?.startsWith('0.15.')
+        ? 'cli.js'
+        : 'cli-entry.js';
+      return [NODE24, join(dir, entry)];
+    },
     args: {
       text: ['-p', PROMPT, '--output-format', 'text', '--auth-type', 'openai'],
       jsonl: ['-p', PROMPT, '--output-format', 'stream-json', '--auth-type', 'openai'],
@@ -123,11 +143,50 @@ export const AGENTS = {
       };
     },
   },
+  copilot: {
+    pkg: '@github/copilot',
+    command: () => [join(modules, '@github/copilot-linux-x64/copilot')],
+    args: {
+      text: ['-p', PROMPT, '--allow-all-tools', '--disable-client-telemetry'],
+      jsonl: [
+        '-p',
+        PROMPT,
+        '--allow-all-tools',
+        '--disable-client-telemetry',
+        '--output-format',
+        'json',
+      ],
+    },
+    retryKnob: 'none documented for BYOK providers; the CLI retries 429/5xx itself',
+    // Offline BYOK: no GitHub sign-in, the mock as an OpenAI-compatible provider.
+    setup: async ({ base }) => ({
+      COPILOT_OFFLINE: 'true',
+      COPILOT_AUTO_UPDATE: 'false',
+      COPILOT_PROVIDER_BASE_URL: `${base}/v1`,
+      COPILOT_PROVIDER_TYPE: 'openai',
+      // a key of one letter is masked everywhere in the output ("e******ceeded"); use a longer dummy
+      COPILOT_PROVIDER_API_KEY: 'sk-mock-dummy',
+      COPILOT_MODEL: 'gpt-4.1',
+    }),
+  },
 };
 
 export function agentVersion(agent) {
   return version(AGENTS[agent].pkg);
 }
+
+/**
+ * Variants of a CLI's argv that the captures record separately, e.g. Gemini CLI with its
+ * automatic model router instead of a pinned `-m`. Fixtures go to `<version>+<variant>`.
+ */
+export const VARIANTS = {
+  'gemini-cli': {
+    router: (args) => {
+      const i = args.indexOf('-m');
+      return i < 0 ? args : [...args.slice(0, i), ...args.slice(i + 2)];
+    },
+  },
+};
 
 /** True when the CLI's package is installed in test/agent-contract/node_modules. */
 export function isInstalled(agent) {

@@ -7,7 +7,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { AGENTS, isInstalled } from './agents.mjs';
+import { AGENTS, agentVersion, isInstalled, useCliRoot, VARIANTS } from './agents.mjs';
 import { CAPTURE_FAULTS, runCli } from './run-cli.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -18,8 +18,12 @@ const { values } = parseArgs({
     mode: { type: 'string', multiple: true },
     concurrency: { type: 'string', default: '6' },
     timeout: { type: 'string', default: '120' },
+    // an npm prefix holding another release line, e.g. ~/.cache/sy-clis/claude-2.1.197
+    'cli-root': { type: 'string' },
+    variant: { type: 'string' },
   },
 });
+if (values['cli-root'] !== undefined) useCliRoot(values['cli-root']);
 const testkit = join(here, '..', '..', 'packages', 'testkit', 'dist', 'index.js');
 const { startMockProvider, refusedUrl } = await import(testkit).catch(() => {
   console.error('packages/testkit is not built: run `npx -y pnpm@10.34.9 build` first.');
@@ -34,6 +38,13 @@ if (missing.length > 0) {
   );
   process.exit(2);
 }
+if (values.variant !== undefined) {
+  const unknown = agents.filter((a) => VARIANTS[a]?.[values.variant] === undefined);
+  if (unknown.length > 0) {
+    console.error(`no variant "${values.variant}" for: ${unknown.join(', ')}`);
+    process.exit(2);
+  }
+}
 const faults = values.fault ?? CAPTURE_FAULTS;
 const modes = values.mode ?? ['text', 'jsonl'];
 // retry-after 2s keeps the CLIs' own retries short; the classifier tests read it back.
@@ -47,8 +58,15 @@ async function worker() {
   while (next < jobs.length) {
     const job = jobs[next++];
     const base = job.fault === 'connection-refused' ? refused : mock.urlFor(job.fault);
-    const result = await runCli({ ...job, base, timeoutMs: Number(values.timeout) * 1000 });
-    const dir = join(here, 'fixtures', job.agent);
+    const result = await runCli({
+      ...job,
+      base,
+      variant: values.variant,
+      timeoutMs: Number(values.timeout) * 1000,
+    });
+    // one folder per release line (and variant): fixtures/<agent>/<version>[+<variant>]/
+    const line = `${agentVersion(job.agent)}${values.variant ? `+${values.variant}` : ''}`;
+    const dir = join(here, 'fixtures', job.agent, line);
     await mkdir(dir, { recursive: true });
     await writeFile(
       join(dir, `${job.mode}.${job.fault}.json`),

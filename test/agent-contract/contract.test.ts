@@ -10,6 +10,7 @@ import {
 } from '../../packages/testkit/src/index.js';
 import { claudeCodeClassifier } from '../../plugins/classifier-claude-code/src/classifier.js';
 import { codexClassifier } from '../../plugins/classifier-codex/src/classifier.js';
+import { copilotClassifier } from '../../plugins/classifier-copilot/src/classifier.js';
 import { geminiCliClassifier } from '../../plugins/classifier-gemini-cli/src/classifier.js';
 import { genericClassifier } from '../../plugins/classifier-generic/src/generic-classifier.js';
 import { classifyCapture } from '../../plugins/classifier-generic/src/index.js';
@@ -25,6 +26,7 @@ const CLASSIFIERS = {
   codex: codexClassifier,
   'gemini-cli': geminiCliClassifier,
   'qwen-code': qwenCodeClassifier,
+  copilot: copilotClassifier,
 } as const;
 const agents = Object.keys(AGENTS) as (keyof typeof CLASSIFIERS)[];
 const missing = agents.filter((a) => !isInstalled(a));

@@ -7,6 +7,8 @@ export interface Capture {
   agent: string;
   cli: string;
   version: string;
+  /** Capture variant of the CLI's argv, e.g. `router` (Gemini CLI without `-m`). */
+  variant?: string;
   mode: 'text' | 'jsonl';
   fault: string;
   argv: string[];
@@ -23,6 +25,7 @@ export interface Capture {
 export const EXPECTED_CLASS: Record<string, string> = {
   none: 'success',
   'rate-limit': 'provider-quota',
+  quota: 'provider-quota',
   overloaded: 'model-unavailable',
   'prompt-too-long': 'context-limit',
   'unknown-model': 'model-unavailable',
@@ -35,10 +38,32 @@ export const EXPECTED_CLASS: Record<string, string> = {
 
 export const FIXTURES_DIR = join(dirname(fileURLToPath(import.meta.url)), 'fixtures');
 
-export function loadCaptures(agent: string): Capture[] {
+/** A captured CLI release line: `fixtures/<agent>/<version>[+<variant>]/`. */
+export interface ReleaseLine {
+  agent: string;
+  /** Folder name: the version, plus `+<variant>` for a variant's captures. */
+  line: string;
+  captures: Capture[];
+}
+
+/** Every release line captured for `agent`, oldest version first. */
+export function loadReleaseLines(agent: string): ReleaseLine[] {
   const dir = join(FIXTURES_DIR, agent);
-  return readdirSync(dir)
-    .filter((f) => f.endsWith('.json'))
-    .sort()
-    .map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')) as Capture);
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => d.name)
+    .sort((a, b) => a.localeCompare(b, 'en', { numeric: true }))
+    .map((line) => ({
+      agent,
+      line,
+      captures: readdirSync(join(dir, line))
+        .filter((f) => f.endsWith('.json'))
+        .sort()
+        .map((f) => JSON.parse(readFileSync(join(dir, line, f), 'utf8')) as Capture),
+    }));
+}
+
+/** Every capture of `agent`, all release lines. */
+export function loadCaptures(agent: string): Capture[] {
+  return loadReleaseLines(agent).flatMap((l) => l.captures);
 }

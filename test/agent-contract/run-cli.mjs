@@ -3,12 +3,13 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { AGENTS, agentVersion, NODE24 } from './agents.mjs';
+import { AGENTS, agentVersion, NODE24, VARIANTS } from './agents.mjs';
 
 /** Faults the captures cover: the mock's HTTP/stream faults plus a refused connection. */
 export const CAPTURE_FAULTS = [
   'none',
   'rate-limit',
+  'quota',
   'overloaded',
   'prompt-too-long',
   'unknown-model',
@@ -45,7 +46,7 @@ export function trimOutput(text) {
  * Runs `agent` in `mode` ('text' | 'jsonl') with `base` as the provider URL, HOME and cwd in a
  * fresh temp dir, stdin closed, in its own process group; kills the group after `timeoutMs`.
  */
-export async function runCli({ agent, mode, fault, base, timeoutMs = 120_000 }) {
+export async function runCli({ agent, mode, fault, base, variant, timeoutMs = 120_000 }) {
   // `hang`: the provider never answers; the run is cancelled like the dispatcher cancels an
   // attempt (SIGTERM to the group, SIGKILL after a grace period).
   const cancelAfterMs = fault === 'hang' ? 10_000 : undefined;
@@ -64,7 +65,8 @@ export async function runCli({ agent, mode, fault, base, timeoutMs = 120_000 }) 
     ...extra,
   };
   const [command, ...prefix] = spec.command();
-  const args = [...prefix, ...spec.args[mode]];
+  const argv = variant === undefined ? spec.args[mode] : VARIANTS[agent][variant](spec.args[mode]);
+  const args = [...prefix, ...argv];
   const started = performance.now();
   const child = spawn(command, args, {
     cwd: work,
@@ -116,6 +118,7 @@ export async function runCli({ agent, mode, fault, base, timeoutMs = 120_000 }) 
     agent,
     cli: spec.pkg,
     version: agentVersion(agent),
+    ...(variant === undefined ? {} : { variant }),
     mode,
     fault,
     argv: [

@@ -6,7 +6,7 @@ import { fakeBinDir, runCli, tempDir } from './catalog-helpers.js';
 // Each test spawns real processes (the built CLI, Node); allow for a loaded machine.
 vi.setConfig({ testTimeout: 60_000 });
 
-const ALL_AGENTS = ['claude', 'codex', 'gemini', 'qwen'];
+const ALL_AGENTS = ['claude', 'codex', 'gemini', 'qwen', 'copilot'];
 let agents: string;
 let bundled: any;
 
@@ -34,10 +34,10 @@ describe('switchyard catalog validate', () => {
     });
     expect(r.exitCode, r.stderr).toBe(2);
     const missing = r.stderr.match(/SY_CATALOG_NOT_EXECUTABLE/g) ?? [];
-    expect(missing).toHaveLength(5);
+    expect(missing).toHaveLength(6);
     expect(r.stderr).toMatch(/targets\.codex-gpt-5\.runtime\.command\.0: target "codex-gpt-5"/);
     expect(r.stderr).toMatch(/--skip-command-check/);
-    expect(r.stderr).toMatch(/is invalid: 5 problems/);
+    expect(r.stderr).toMatch(/is invalid: 6 problems/);
     const skipped = await runCli(['catalog', 'validate', '--skip-command-check']);
     expect(skipped.exitCode, skipped.stderr).toBe(0);
     expect(skipped.stdout).toMatch(/not checked \(--skip-command-check\)/);
@@ -171,7 +171,7 @@ describe('switchyard catalog show', () => {
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/Revision {11}[0-9a-f]{64}/);
     expect(r.stdout).toMatch(/At {17}2027-01-15T08:00:00\.000Z/);
-    expect(r.stdout).toMatch(/Targets \(7\)/);
+    expect(r.stdout).toMatch(/Targets \(8\)/);
     expect(r.stdout).toMatch(/Stage worker/);
     expect(r.stdout).toMatch(/Stage review/);
     expect(r.stdout).toMatch(/local-G01…G10 +qwen-local → codex-oss/);

@@ -31,7 +31,7 @@ async function files(stdout: string, stderr: string) {
 
 describe('switchyard classify (flags)', () => {
   it('classifies real Claude Code output and prints the reset time', async () => {
-    const run = await capture('claude-code', 'text.rate-limit');
+    const run = await capture('claude-code/2.1.332', 'text.rate-limit');
     const f = await files(run.stdout, run.stderr);
     const args = ['classify', '--agent', 'claude-code', '--exit-code', '1', '--stdout', f.out];
     const r = await runCli([
@@ -115,7 +115,7 @@ describe('switchyard classify (flags)', () => {
 
 describe('switchyard classify <attempt-dir>', () => {
   it('reads locator.json and stream.log of an attempt', async () => {
-    const run = await capture('codex', 'jsonl.stream-cut');
+    const run = await capture('codex/0.171.0', 'jsonl.stream-cut');
     const dir = await tempDir('sy-attempt-');
     await writeLocator(dir, {
       schemaVersion: 1,

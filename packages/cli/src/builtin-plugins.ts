@@ -9,6 +9,7 @@ export const BUILTIN_PLUGINS: readonly string[] = [
   '@switchyard/runner-native-session',
   '@switchyard/classifier-claude-code',
   '@switchyard/classifier-codex',
+  '@switchyard/classifier-copilot',
   '@switchyard/classifier-gemini-cli',
   '@switchyard/classifier-qwen-code',
   '@switchyard/classifier-generic',

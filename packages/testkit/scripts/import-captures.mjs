@@ -19,11 +19,18 @@ const lines = (text) =>
 const sessionOf = (stdout) => /"(?:session_id|thread_id)":"([^"]+)"/.exec(stdout)?.[1];
 
 const captures = {};
+// fixtures/<agent>/<version>[+<variant>]/: the fake agent prints the newest release line
+const newest = (agent) =>
+  readdirSync(join(root, agent))
+    .filter((d) => !d.includes('+'))
+    .sort((a, b) => a.localeCompare(b, 'en', { numeric: true }))
+    .at(-1);
 for (const agent of readdirSync(root).sort()) {
-  for (const name of readdirSync(join(root, agent)).sort()) {
+  const dir = join(root, agent, newest(agent));
+  for (const name of readdirSync(dir).sort()) {
     const m = /^(text|jsonl)\.([a-z-]+)\.json$/.exec(name);
     if (!m || m[2] === 'none') continue;
-    const c = JSON.parse(readFileSync(join(root, agent, name), 'utf8'));
+    const c = JSON.parse(readFileSync(join(dir, name), 'utf8'));
     let stdout = lines(c.stdout);
     // the fake agent prints its own init events (with its own session id) first
     if (m[1] === 'jsonl')

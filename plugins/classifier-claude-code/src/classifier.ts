@@ -3,8 +3,16 @@ import {
   type Candidate,
   type ClassifierOptions,
   createAgentClassifier,
+  errorLineCandidates,
 } from '@switchyard/classifier-generic';
 import type { ClassifierPlugin, TerminalEvidence } from '@switchyard/core';
+
+// How Claude Code prints its own errors as text (text mode: the last stdout line):
+// "API Error: 429 …", "API Error: Unable to connect to API (ConnectionRefused)" (2.1.19x),
+// "API Error: Connection refused … (ECONNREFUSED)" (2.1.33x), "Prompt is too long · …",
+// "Invalid API key · …", "There's an issue with the selected model (…)".
+const ERROR_LINE =
+  /^(?:API Error\b|Prompt is too long\b|Invalid API key\b|There's an issue with the selected model\b|Credit balance is too low\b|Claude AI usage limit reached\b|OAuth token has expired\b)/;
 
 function resultEvent(evidence: TerminalEvidence) {
   const last = evidence.lastEvent;
@@ -13,8 +21,10 @@ function resultEvent(evidence: TerminalEvidence) {
 
 /** The final `result` event's meaning: its text plus the API error fields Claude Code sets. */
 function resultText(event: Record<string, unknown>): string {
+  // `result` is the final assistant text: it counts only in the CLI's own error form.
+  const result = typeof event.result === 'string' && ERROR_LINE.test(event.result);
   const keys = [
-    'result',
+    ...(result ? ['result'] : []),
     'api_error_status',
     'api_error_type',
     'api_error',
@@ -24,6 +34,7 @@ function resultText(event: Record<string, unknown>): string {
   return keys
     .map((k) => event[k])
     .filter((v) => typeof v === 'string' || typeof v === 'number')
+    .map((v) => (typeof v === 'number' ? `status: ${v}` : v))
     .join(' | ');
 }
 
@@ -31,6 +42,8 @@ const spec: AgentClassifierSpec = {
   name: '@switchyard/classifier-claude-code',
   version: '0.0.0',
   agents: ['claude-code'],
+  verifiedVersions: ['2.1.19x', '2.1.33x'],
+  errorLine: ERROR_LINE,
   // stream-json: {"type":"system","subtype":"api_retry","attempt":1,"error_status":429,...}
   retryLine: /"subtype"\s*:\s*"api_retry"/,
   success(evidence) {
@@ -43,14 +56,18 @@ const spec: AgentClassifierSpec = {
     const result = resultEvent(evidence);
     if (result !== undefined && result.is_error === true) {
       const raw = evidence.terminalEvents.findLast((e) => e.event.type === 'result')?.raw;
-      out.push({ match: resultText(result), line: raw ?? evidence.stdoutTail.at(-1) ?? '' });
+      out.push({
+        match: resultText(result),
+        line: raw ?? evidence.stdoutTail.at(-1) ?? '',
+        source: 'event',
+      });
     }
     if (evidence.exitCode !== 0) {
+      out.push(...errorLineCandidates(evidence.stderrTail.slice(-stderrLines), ERROR_LINE));
       // text mode prints the final API error as the last stdout line(s)
       if (evidence.outputFormat === 'text') {
-        for (const line of evidence.stdoutTail.slice(-3)) out.push({ match: line, line });
+        out.push(...errorLineCandidates(evidence.stdoutTail.slice(-3), ERROR_LINE));
       }
-      for (const line of evidence.stderrTail.slice(-stderrLines)) out.push({ match: line, line });
     }
     return out;
   },

@@ -3,17 +3,22 @@ import {
   type Candidate,
   type ClassifierOptions,
   createAgentClassifier,
+  errorLineCandidates,
   eventText,
   finalEventSuccess,
 } from '@switchyard/classifier-generic';
 import type { ClassifierPlugin } from '@switchyard/core';
 
 const RECONNECT = /Reconnecting\.\.\./;
+// Text mode prints each error once as "ERROR: <message>" on stderr.
+const ERROR_LINE = /^ERROR: /;
 
 const spec: AgentClassifierSpec = {
   name: '@switchyard/classifier-codex',
   version: '0.0.0',
   agents: ['codex'],
+  verifiedVersions: ['0.17x'],
+  errorLine: ERROR_LINE,
   // {"type":"error","message":"Reconnecting... 1/1 (...)"} and, in text mode, "ERROR: Reconnecting..."
   retryLine: RECONNECT,
   success: finalEventSuccess((last) => last.type === 'turn.completed'),
@@ -22,12 +27,11 @@ const spec: AgentClassifierSpec = {
     // `turn.failed` and `error` events; "Reconnecting..." events only announce a retry.
     for (const e of evidence.terminalEvents) {
       const text = eventText(e.event);
-      if (!RECONNECT.test(text)) out.push({ match: text, line: e.raw });
+      if (!RECONNECT.test(text)) out.push({ match: text, line: e.raw, source: 'event' });
     }
     if (evidence.exitCode !== 0) {
-      for (const line of evidence.stderrTail.slice(-stderrLines)) {
-        if (/^ERROR: /.test(line) && !RECONNECT.test(line)) out.push({ match: line, line });
-      }
+      const lines = evidence.stderrTail.slice(-stderrLines).filter((l) => !RECONNECT.test(l));
+      out.push(...errorLineCandidates(lines, ERROR_LINE));
     }
     return out;
   },

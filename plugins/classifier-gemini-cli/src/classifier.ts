@@ -7,18 +7,21 @@ import {
 } from '@switchyard/classifier-generic';
 import type { ClassifierPlugin } from '@switchyard/core';
 
-// Startup notices Gemini CLI prints on stderr of every run; never evidence.
-const NOTICE = /^(?:Warning: |Ripgrep is not available|Loaded cached credentials|YOLO mode)/;
+// Text mode: "Error when talking to Gemini API Full report available at: … <Name>Error: <message>",
+// then a Node dump of the error whose `status:`/`code:` keys carry the HTTP status.
+const ERROR_LINE = /^(?:Error when talking to Gemini API\b|\[API Error\b)/;
 
 const spec: AgentClassifierSpec = {
   name: '@switchyard/classifier-gemini-cli',
   version: '0.0.0',
   agents: ['gemini-cli'],
+  verifiedVersions: ['0.61.x'],
+  errorLine: ERROR_LINE,
   // "Attempt 1 failed: ... Retrying after 5128ms..." / "Attempt 1 failed. Retrying with backoff..."
   retryLine: /Retrying (?:after \d+ms|with backoff)/,
   success: finalEventSuccess((last) => last.type === 'result' && last.status === 'success'),
   // stream-json/json: {"type":"result","status":"error","error":{"type":..,"message":"[API Error: ..]"}}
-  candidates: eventAndStderrCandidates(NOTICE),
+  candidates: eventAndStderrCandidates(ERROR_LINE),
 };
 
 /** Classifier for Gemini CLI (`gemini -p`, text, json or stream-json). */

@@ -4,22 +4,27 @@ import {
   defineClassifier,
   type TerminalEvidence,
 } from '@switchyard/core';
+import { type Candidate, errorLineCandidates, isErrorEvidence } from './error-lines.js';
 import { type ClassifierOptions, parseClassifierOptions } from './options.js';
 import { type FaultRule, PROVIDER_RULES } from './rules.js';
 import { eventText, terminationVerdict, verdictFromLines } from './verdict.js';
-
-/** A terminal line to match (`match`, may be derived) and the exact line it came from. */
-export interface Candidate {
-  match: string;
-  line: string;
-}
 
 /** What an agent-specific classifier knows about its CLI's output. */
 export interface AgentClassifierSpec {
   name: string;
   version: string;
   agents: readonly string[];
-  /** The CLI's terminal error lines, only from terminal places (final event, error lines). */
+  /**
+   * The CLI release lines these rules were verified on, e.g. `['2.1.19x', '2.1.33x']`
+   * (`x` = any digits). A CLI outside them gets a warning in the dry run.
+   */
+  verifiedVersions?: readonly string[];
+  /**
+   * The forms in which this CLI prints its own API errors as text (`API Error: …`,
+   * `ERROR: …`). Only text lines matching it are evidence: prose never is.
+   */
+  errorLine: RegExp;
+  /** The CLI's terminal errors: error events, and text lines (gated by `errorLine`). */
   candidates(evidence: TerminalEvidence, stderrLines: number): Candidate[];
   /** The exact line proving a clean finish, when the CLI says so. */
   success(evidence: TerminalEvidence): string | undefined;
@@ -43,50 +48,58 @@ export function finalEventSuccess(
   };
 }
 
+/** Every terminal (error) event as a candidate, newest last. */
+export function eventCandidates(evidence: TerminalEvidence): Candidate[] {
+  return evidence.terminalEvents.map((e) => ({
+    match: eventText(e.event),
+    line: e.raw,
+    source: 'event' as const,
+  }));
+}
+
 /**
- * `candidates` for CLIs that report errors in terminal JSON events and, on a failed exit, on
- * stderr: every terminal event, then the stderr tail minus `notice` lines (startup chatter).
+ * `candidates` for CLIs that report errors in terminal JSON events and, on a failed exit, as
+ * error lines on stderr: every terminal event, then the stderr tail's error lines.
  */
-export function eventAndStderrCandidates(notice: RegExp): AgentClassifierSpec['candidates'] {
+export function eventAndStderrCandidates(errorLine: RegExp): AgentClassifierSpec['candidates'] {
   return (evidence, stderrLines) => {
-    const out: Candidate[] = evidence.terminalEvents.map((e) => ({
-      match: eventText(e.event),
-      line: e.raw,
-    }));
+    const out = eventCandidates(evidence);
     if (evidence.exitCode !== 0) {
-      for (const line of evidence.stderrTail.slice(-stderrLines)) {
-        if (!notice.test(line)) out.push({ match: line, line });
-      }
+      out.push(...errorLineCandidates(evidence.stderrTail.slice(-stderrLines), errorLine));
     }
     return out;
   };
 }
 
-/** Stack frames and blank lines are never evidence. */
-export function isNoise(line: string): boolean {
-  return line.trim() === '' || /^\s+at\s/.test(line);
-}
-
-/** Builds an agent classifier: termination, success marker, then rules over terminal lines. */
+/** Builds an agent classifier: termination, success marker, then rules over terminal errors. */
 export function createAgentClassifier(
   spec: AgentClassifierSpec,
   raw?: ClassifierOptions,
 ): ClassifierPlugin<ClassifierOptions> {
   const { options, extraRules } = parseClassifierOptions(spec.name, raw);
-  const rules = [...extraRules, ...(spec.rules ?? []), ...PROVIDER_RULES];
+  const rules = [...(spec.rules ?? []), ...PROVIDER_RULES];
   const stderrLines = options.stderrLines ?? 40;
   return defineClassifier({
     meta: { name: spec.name, version: spec.version },
     agents: spec.agents,
+    ...(spec.verifiedVersions === undefined ? {} : { verifiedVersions: spec.verifiedVersions }),
     options,
     classify(evidence, context): Classification | undefined {
-      const ended = terminationVerdict(evidence, rules, context);
+      const ended = terminationVerdict(evidence, [...extraRules, ...rules], context);
       if (ended !== undefined) return ended;
       if (evidence.exitCode === 0) {
         const ok = spec.success(evidence);
         if (ok !== undefined) return { class: 'success', confidence: 'certain', evidence: [ok] };
       }
-      const candidates = spec.candidates(evidence, stderrLines).filter((c) => !isNoise(c.match));
+      const all = spec.candidates(evidence, stderrLines);
+      // The user's own extra rules may name any terminal line (a proxy's message); the
+      // built-in ones only ever see error evidence.
+      if (extraRules.length > 0 && evidence.exitCode !== 0) {
+        const lines = [...evidence.stderrTail.slice(-stderrLines), ...all.map((c) => c.line)];
+        const extra = verdictFromLines(lines, extraRules, context);
+        if (extra !== undefined) return extra;
+      }
+      const candidates = all.filter((c) => isErrorEvidence(c, spec.errorLine));
       if (candidates.length === 0) return undefined;
       const byMatch = new Map(candidates.map((c) => [c.match, c.line]));
       const verdict = verdictFromLines(

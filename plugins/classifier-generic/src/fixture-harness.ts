@@ -14,6 +14,8 @@ export interface CapturedRun {
   timedOut: boolean;
   /** True when the capture cancelled the run on purpose (SIGTERM to its group). */
   cancelled?: boolean;
+  /** The CLI's version, recorded in the evidence. */
+  version?: string;
   stdout: string;
   stderr: string;
 }
@@ -37,6 +39,7 @@ export async function classifyCapture(
     signal: run.signal,
     endedBy: run.cancelled ? 'cancel' : run.timedOut ? 'retry-loop' : undefined,
     isRetryLine: (line) => hooks.some((h) => h(line)),
+    ...(run.version === undefined ? {} : { agentVersion: run.version }),
   });
   return classifyEvidence(evidence, classifiers, { endedAt, timeZone: 'UTC' });
 }

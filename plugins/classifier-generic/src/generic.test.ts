@@ -8,17 +8,17 @@ const ctx = { endedAt: new Date('2026-11-30T12:00:00Z'), timeZone: 'UTC' };
 const generic = genericClassifier();
 
 describe('generic classifier', () => {
-  it('classifies a failed run by its stderr tail and names the reset time', async () => {
+  it('classifies a failed run by the API Error line in its stderr tail and names the reset time', async () => {
     const evidence = buildTerminalEvidence({
       agent: 'some-new-cli',
       outputFormat: 'text',
       exitCode: 2,
-      stderrTail: ['starting…', 'Error: 429 Too Many Requests; retry-after: 12'],
+      stderrTail: ['starting…', 'API Error: 429 Too Many Requests; retry-after: 12'],
     });
     expect(await classifyEvidence(evidence, [generic], ctx)).toEqual({
       class: 'provider-quota',
       confidence: 'certain',
-      evidence: ['Error: 429 Too Many Requests; retry-after: 12'],
+      evidence: ['API Error: 429 Too Many Requests; retry-after: 12'],
       retryAfter: '2026-11-30T12:00:12.000Z',
       classifier: '@switchyard/classifier-generic',
     });

@@ -4,6 +4,7 @@ import { genericTranscript } from './generic-transcript.js';
 import type { ClassifierOptions } from './options.js';
 
 export * from './agent-classifier.js';
+export * from './error-lines.js';
 export * from './fixture-harness.js';
 export * from './generic-classifier.js';
 export * from './generic-transcript.js';

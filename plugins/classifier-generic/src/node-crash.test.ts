@@ -25,16 +25,16 @@ describe('a crashing agent program is not a provider fault', () => {
     expect(verdict.class).toBe('generic-error');
   });
 
-  it('still reads a 500 from the provider on an ordinary error line', async () => {
+  it('still reads a 500 from the provider on an API Error line', async () => {
     const evidence = buildTerminalEvidence({
       agent: 'some-cli',
       outputFormat: 'text',
       exitCode: 1,
-      stderrTail: ['    at handler (file.js:500:12)', 'Error: 500 Internal Server Error'],
+      stderrTail: ['    at handler (file.js:500:12)', 'API Error: 500 Internal Server Error'],
     });
     expect(await genericClassifier().classify(evidence, ctx)).toMatchObject({
       class: 'provider-connection',
-      evidence: ['Error: 500 Internal Server Error'],
+      evidence: ['API Error: 500 Internal Server Error'],
     });
   });
 });

@@ -1,10 +1,23 @@
-import type { Classification, FailureClass, FailureReason } from '@switchyard/core';
+import {
+  type Classification,
+  type FailureClass,
+  type FailureReason,
+  httpStatusesIn,
+} from '@switchyard/core';
 
-/** One provider-fault rule: a pattern over a terminal line and the class it means. */
+/**
+ * One provider-fault rule over a terminal error line: a phrase the CLI or provider prints,
+ * and/or HTTP statuses (read only where the line's syntax carries one, see `httpStatusesIn`).
+ */
 export interface FaultRule {
   class: FailureClass;
   confidence: Classification['confidence'];
-  pattern: RegExp;
+  /** Phrase of an error message, e.g. "prompt is too long". */
+  pattern?: RegExp;
+  /** HTTP statuses that mean this fault. */
+  statuses?: readonly number[];
+  /** A status alone is not enough: the line must also match this (404 + "model"). */
+  statusNeeds?: RegExp;
   /** Short name, for docs and tests. */
   name: string;
   /** The verdict's `reason`, when the rule knows more than the class. */
@@ -12,9 +25,11 @@ export interface FaultRule {
 }
 
 /**
- * Provider faults as agent CLIs print them, in priority order (first rule that matches any
- * candidate line wins). Derived from the recorded outputs of Claude Code, Codex, Gemini CLI
- * and Qwen Code against the mock provider (test/agent-contract/fixtures).
+ * Provider faults as agent CLIs print them, in priority order (the first rule matching the
+ * newest error line wins). Derived from the recorded outputs of Claude Code, Codex, Gemini
+ * CLI, Qwen Code and Copilot against the mock provider (test/agent-contract/fixtures). These
+ * rules only ever see terminal error lines (see `createAgentClassifier`): prose never reaches
+ * them, so phrases may be plain words.
  */
 export const PROVIDER_RULES: readonly FaultRule[] = [
   {
@@ -22,35 +37,41 @@ export const PROVIDER_RULES: readonly FaultRule[] = [
     class: 'context-limit',
     confidence: 'certain',
     pattern:
-      /prompt is too long|context[ _-]?(?:window|length)|maximum context|context_length_exceeded|exceeds the maximum number of tokens|input token count|ran out of room|too many tokens/i,
+      /prompt (?:is|as) too long|context[ _-]?(?:window|length)|maximum context|context_length_exceeded|exceeds the maximum number of tokens|input token count|ran out of room|too many tokens/i,
   },
   {
+    // Authentication has no class of its own: not a provider fault, never failover.
     name: 'auth',
     class: 'generic-error',
     reason: 'authentication',
     confidence: 'certain',
+    statuses: [401, 403],
     pattern:
-      /\b401\b|\b403 forbidden\b|\bunauthori[sz]ed\b|invalid[ _-]?(?:api[ _-]?key|x-api-key)|incorrect api key|authentication[ _](?:error|failed)|UNAUTHENTICATED|API key not valid/i,
+      /\bunauthori[sz]ed\b|invalid[ _-]?(?:api[ _-]?key|x-api-key)|incorrect api key|authentication[ _](?:error|failed)|UNAUTHENTICATED|PERMISSION_DENIED|API key not valid/i,
   },
   {
     name: 'rate-limit',
     class: 'provider-quota',
     confidence: 'certain',
+    statuses: [429],
     pattern:
-      /\b429\b|rate[ _-]?limit|\bquota\b|too many requests|RESOURCE_EXHAUSTED|usage limit|limit reached/i,
+      /rate[ _-]?limit|\bquota\b|too many requests|RESOURCE_EXHAUSTED|usage limit|limit reached/i,
   },
   {
     name: 'model-not-found',
     class: 'model-unavailable',
     confidence: 'certain',
+    statuses: [404],
+    statusNeeds: /model/i,
     pattern:
-      /model[^\n]{0,80}?(?:does not exist|is not found|not supported)|model_not_found|ModelNotFound|issue with the selected model|not_found_error|\b404\b[^.]{0,40}model/i,
+      /model[^\n]{0,80}?(?:does not exist|is not found|not found on|not supported)|model_not_found|ModelNotFound|issue with the selected model|not_found_error/i,
   },
   {
     name: 'overloaded',
     class: 'model-unavailable',
     confidence: 'likely',
-    pattern: /\b529\b|overloaded|at capacity|\b503\b|\bUNAVAILABLE\b/i,
+    statuses: [529, 503],
+    pattern: /overloaded|at capacity|\bUNAVAILABLE\b/i,
   },
   {
     name: 'stream-cut',
@@ -64,13 +85,16 @@ export const PROVIDER_RULES: readonly FaultRule[] = [
     class: 'provider-connection',
     confidence: 'certain',
     pattern:
-      /ECONNREFUSED|connection refused|fetch failed|connection error|ENOTFOUND|EAI_AGAIN|waiting for network|connection failed|ETIMEDOUT|ECONNABORTED|request timed out/i,
+      /ECONNREFUSED|connection ?refused|fetch failed|connection error|ENOTFOUND|EAI_AGAIN|waiting for network|connection failed|unable to connect|could not connect|ETIMEDOUT|ECONNABORTED|request timed out/i,
   },
   {
+    // HTTP 500/502/504 after the CLI's own retries: the provider is failing now, so the
+    // stage fails over (provider-connection), the same for every CLI.
     name: 'server-error',
     class: 'provider-connection',
     confidence: 'likely',
-    pattern: /\b50[0-4]\b|internal server error|server_error|high demand|api_error/i,
+    statuses: [500, 502, 504],
+    pattern: /internal server error|server_error|high demand|\bapi_error\b/i,
   },
   {
     // gRPC status names are upper case; case-insensitively they match `node:internal/...`.
@@ -81,19 +105,28 @@ export const PROVIDER_RULES: readonly FaultRule[] = [
   },
 ];
 
-/** A JavaScript stack frame (`    at fn (file:12:34)`): its numbers are never HTTP statuses. */
-const STACK_FRAME = /^\s*at\s.*:\d+(?::\d+)?\)?\s*$/;
+/** True when `rule` matches one error line (its statuses already read from it). */
+export function ruleMatches(rule: FaultRule, line: string, statuses: readonly number[]): boolean {
+  if (rule.pattern?.test(line)) return true;
+  if (rule.statuses === undefined || !statuses.some((s) => rule.statuses!.includes(s))) {
+    return false;
+  }
+  return rule.statusNeeds === undefined || rule.statusNeeds.test(line);
+}
 
-/** The first rule (in priority order) matching any line, with the newest matching line. */
+/**
+ * The newest line that any rule matches, with the first rule (in priority order) matching it:
+ * a run's last error decides, not the first retry it printed.
+ */
 export function matchRules(
   lines: readonly string[],
   rules: readonly FaultRule[],
 ): { rule: FaultRule; line: string } | undefined {
-  for (const rule of rules) {
-    for (let i = lines.length - 1; i >= 0; i--) {
-      const line = lines[i]!;
-      if (!STACK_FRAME.test(line) && rule.pattern.test(line)) return { rule, line };
-    }
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const line = lines[i]!;
+    const statuses = httpStatusesIn(line);
+    const rule = rules.find((r) => ruleMatches(r, line, statuses));
+    if (rule !== undefined) return { rule, line };
   }
   return undefined;
 }

@@ -8,9 +8,10 @@ import {
 import { type FaultRule, matchRules } from './rules.js';
 
 /**
- * Classifies by the first rule matching a candidate line. `evidenceLine` maps the matched
+ * Classifies by the newest candidate line a rule matches. `evidenceLine` maps the matched
  * (possibly derived) line back to the exact line the CLI printed. `retryAfter` is filled when
- * a failover class's lines name a reset time.
+ * a failover class's error lines name a reset time (a CLI's own backoff — "Retrying in 60s" —
+ * is not one).
  */
 export function verdictFromLines(
   lines: readonly string[],
@@ -27,7 +28,7 @@ export function verdictFromLines(
   };
   if (hit.rule.reason !== undefined) verdict.reason = hit.rule.reason;
   if (isFailoverClass(hit.rule.class)) {
-    const at = findRetryAfter([hit.line, ...lines], context);
+    const at = findRetryAfter([hit.line, ...[...lines].reverse()], context);
     if (at !== undefined) verdict.retryAfter = at;
   }
   return verdict;
@@ -62,14 +63,25 @@ export function terminationVerdict(
   return undefined;
 }
 
-/** String fields of a JSON event that carry an error's meaning (not the whole line). */
+const STATUS_KEY = /^(?:status|code|statusCode|status_code|error_status|api_error_status)$/;
+
+/**
+ * String fields of a JSON event that carry an error's meaning (not the whole line). A numeric
+ * status field is written `status: NNN`, the form rules read statuses from; other numbers
+ * (token counts, durations) are left out.
+ */
 export function eventText(event: Record<string, unknown>): string {
   const parts: string[] = [];
   const take = (obj: Record<string, unknown>, depth: number) => {
     for (const [key, value] of Object.entries(obj)) {
-      if (typeof value === 'string' || typeof value === 'number') {
+      if (typeof value === 'number') {
+        if (STATUS_KEY.test(key)) parts.push(`status: ${value}`);
+      } else if (typeof value === 'string') {
+        // `result` is the run's final answer in stream-json shapes: prose, unless the CLI
+        // put its API error there.
+        if (key === 'result' && !/^\s*\[?API Error\b/.test(value)) continue;
         if (
-          /^(?:type|subtype|message|error|result|status|code|reason|terminal_reason|api_error\w*|detail)$/i.test(
+          /^(?:type|subtype|message|error|errorType|result|status|code|reason|terminal_reason|api_error\w*|detail)$/i.test(
             key,
           )
         ) {

@@ -3,7 +3,7 @@ import type { RunnerPlugin } from '@switchyard/core';
 import { createRunner, type HooksFactory } from '@switchyard/runner-text';
 import { planResume } from './resume.js';
 import { findSessionFile } from './session-file.js';
-import { sessionIdFromEvent } from './session-id.js';
+import { sessionIdFromEvent, sessionIdFromTextLine } from './session-id.js';
 
 export * from './resume.js';
 export * from './session-file.js';
@@ -23,6 +23,9 @@ export const nativeSessionHooks: HooksFactory = (context) => {
   return {
     onEvent(event) {
       sessionId ??= sessionIdFromEvent(context.agent, event);
+    },
+    onTextLine(line) {
+      sessionId ??= sessionIdFromTextLine(context.agent, line);
     },
     sessionId: () => sessionId,
     sessionBytes() {

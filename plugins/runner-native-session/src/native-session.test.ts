@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { attemptEnvironment, type RunnerSpec, readLocator } from '@switchyard/core';
 import { describe, expect, it } from 'vitest';
-import runner, { planResume, sessionIdFromEvent } from './index.js';
+import runner, { planResume, sessionIdFromEvent, sessionIdFromTextLine } from './index.js';
 
 const fakeAgent = createRequire(import.meta.url)
   .resolve('@switchyard/testkit/package.json')
@@ -57,6 +57,49 @@ describe('session ids', () => {
     expect(sessionIdFromEvent('codex', { type: 'thread.started', thread_id: 'x1' })).toBe('x1');
     expect(sessionIdFromEvent('gemini-cli', { type: 'init', session_id: 'g1' })).toBe('g1');
     expect(sessionIdFromEvent('other', { type: 'session.start', sessionId: 'o1' })).toBe('o1');
+  });
+
+  it('reads Copilot’s session id from its JSON result and from its text footer', () => {
+    const captured = (mode: string) =>
+      JSON.parse(
+        readFileSync(
+          new URL(
+            `../../../test/agent-contract/fixtures/copilot/1.0.102/${mode}.none.json`,
+            import.meta.url,
+          ),
+          'utf8',
+        ),
+      ) as { stdout: string; stderr: string };
+    const json = captured('jsonl');
+    const result = JSON.parse(json.stdout.trim().split('\n').at(-1)!) as Record<string, unknown>;
+    expect(result.type).toBe('result');
+    expect(sessionIdFromEvent('copilot', result)).toBe(result.sessionId);
+    const footer = captured('text').stderr.split('\n');
+    const ids = footer.map((l) => sessionIdFromTextLine('copilot', l)).filter(Boolean);
+    expect(ids).toHaveLength(1);
+    expect(ids[0]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(sessionIdFromTextLine('codex', 'Resume     copilot --resume=abc')).toBeUndefined();
+  });
+
+  it('records Copilot’s session id from the footer of a real text-mode run', {
+    timeout: 20_000,
+  }, async () => {
+    const root = workspace();
+    const capture = new URL(
+      '../../../test/agent-contract/fixtures/copilot/1.0.102/text.none.json',
+      import.meta.url,
+    );
+    // replays what copilot 1.0.102 printed: the reply on stdout, the footer on stderr
+    const script = `const c = JSON.parse(require('node:fs').readFileSync(${JSON.stringify(capture.pathname)}, 'utf8'));
+      process.stdout.write(c.stdout); process.stderr.write(c.stderr);`;
+    const s = spec([process.execPath, '-e', script], root, {
+      agent: 'copilot',
+      outputFormat: 'text',
+    });
+    const done = await (await runner.start(s)).done;
+    expect(done.exitCode).toBe(0);
+    expect(done.sessionId).toMatch(/^[0-9a-f-]{36}$/);
+    expect((await readLocator(s.attemptDir)).sessionId).toBe(done.sessionId);
   });
 
   it('records the session id of a real run, and a resume keeps it', {

@@ -103,6 +103,7 @@ export class AttemptMonitor {
       ...(options.isRetryLine ? { isRetryLine: options.isRetryLine } : {}),
       onLine: (line) => {
         if (line.event && line.stream === 'stdout') this.#o.hooks.onEvent?.(line.event);
+        else if (!line.event) this.#o.hooks.onTextLine?.(line.text, line.stream);
         if (this.#priming) return;
         this.counters.lines++;
         if (line.retry) {

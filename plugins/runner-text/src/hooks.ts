@@ -4,6 +4,8 @@ import type { NativeSessionSpec } from '@switchyard/core';
 export interface AttemptHooks {
   /** Sees every parsed JSONL event of stdout, in order. */
   onEvent?(event: Record<string, unknown>): void;
+  /** Sees every output line that is not a JSONL event (text mode, or a CLI's stderr footer). */
+  onTextLine?(line: string, stream: 'stdout' | 'stderr'): void;
   /** The native session id, once known. */
   sessionId?(): string | undefined;
   /** Current size of the native session file (its growth counts as progress). */

@@ -24,7 +24,7 @@ export function registerClassify(program: Command): void {
     )
     .option(
       '--agent <agent>',
-      'catalog agent identity, e.g. claude-code, codex, gemini-cli, qwen-code',
+      'catalog agent identity, e.g. claude-code, codex, gemini-cli, qwen-code, copilot',
     )
     .option('--output-format <format>', 'text or jsonl (default text)')
     .option('--exit-code <n>', "the agent's exit code")

@@ -12,6 +12,7 @@ export interface TerminalEvidenceInput {
   lastEvent?: Record<string, unknown>;
   retryLines?: readonly string[];
   endedBy?: TerminalEvidence['endedBy'];
+  agentVersion?: string;
 }
 
 /** Assembles the evidence classifiers see, with copies of the arrays so later writes don't leak in. */
@@ -28,5 +29,6 @@ export function buildTerminalEvidence(input: TerminalEvidenceInput): TerminalEvi
   };
   if (input.lastEvent !== undefined) evidence.lastEvent = input.lastEvent;
   if (input.endedBy !== undefined) evidence.endedBy = input.endedBy;
+  if (input.agentVersion !== undefined) evidence.agentVersion = input.agentVersion;
   return evidence;
 }

@@ -63,3 +63,17 @@ describe('TailBuffer', () => {
     expect(t.toArray()).toEqual(['3', '4', `${'x'.repeat(16)}…`]);
   });
 });
+
+describe('collectEvidence', () => {
+  it('records the agent CLI version it was given', () => {
+    const evidence = collectEvidence({
+      agent: 'claude-code',
+      outputFormat: 'text',
+      stdout: 'hi\n',
+      stderr: '',
+      exitCode: 0,
+      agentVersion: '2.1.197',
+    });
+    expect(evidence.agentVersion).toBe('2.1.197');
+  });
+});

@@ -35,6 +35,8 @@ export interface EvidenceCollectorOptions {
   isRetryLine?: (line: string) => boolean;
   /** Sees every line once, e.g. to write the normalized transcript from the same parse. */
   onLine?: (line: CollectedLine) => void;
+  /** The agent CLI's version (from its preflight `--version`), recorded in the evidence. */
+  agentVersion?: string;
 }
 
 /**
@@ -90,6 +92,7 @@ export class EvidenceCollector {
       terminalEvents: this.#events,
       lastEvent: this.#lastEvent,
       retryLines: this.#retries.toArray(),
+      ...(this.#opts.agentVersion === undefined ? {} : { agentVersion: this.#opts.agentVersion }),
     });
   }
 

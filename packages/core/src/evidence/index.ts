@@ -1,5 +1,6 @@
 export * from './build-evidence.js';
 export * from './classify-evidence.js';
+export { httpStatusesIn, isObjectDumpLine, isStackFrame } from './error-evidence.js';
 export * from './evidence-collector.js';
 export { evidenceMessage } from './evidence-message.js';
 export * from './json-line.js';
@@ -7,3 +8,4 @@ export * from './line-framer.js';
 export * from './retry-after.js';
 export * from './tail-buffer.js';
 export * from './terminal-event.js';
+export { onReleaseLine, parseCliVersion, unverifiedVersionWarning } from './verified-versions.js';

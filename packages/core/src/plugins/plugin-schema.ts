@@ -33,6 +33,8 @@ const classifier = z.object({
   meta,
   agents,
   classify: fn('classify'),
+  // release lines like "2.1.19x" (x: any digits) the rules were verified on
+  verifiedVersions: z.array(z.string().regex(/^[\dx]+(?:\.[\dx]+)*$/)).optional(),
   isRetryLine: optionalFn('isRetryLine'),
   dispose: optionalFn('dispose'),
 });

@@ -45,6 +45,8 @@ export interface TerminalEvidence {
   retryLines: string[];
   /** Set when the dispatcher ended the attempt: stall watchdog, retry loop, or cancel. */
   endedBy?: 'stall' | 'retry-loop' | 'cancel';
+  /** The agent CLI's version as its preflight `--version` printed it, when known. */
+  agentVersion?: string;
 }
 
 /** A classifier's verdict. */
@@ -75,6 +77,11 @@ export interface ClassifierPlugin<O = unknown> {
   meta: PluginMeta;
   /** Catalog `agent` identities served, or `'*'` for every agent (generic classifiers run last). */
   agents: readonly string[] | '*';
+  /**
+   * The agent CLI release lines the rules were verified on, e.g. `['2.1.19x', '2.1.33x']`
+   * (`x`: any further digits). Another version still runs; the dry run warns about it.
+   */
+  verifiedVersions?: readonly string[];
   options?: O;
   classify(
     evidence: TerminalEvidence,

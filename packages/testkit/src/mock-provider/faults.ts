@@ -2,6 +2,7 @@
 export const MOCK_FAULTS = [
   'none',
   'rate-limit',
+  'quota',
   'overloaded',
   'prompt-too-long',
   'unknown-model',
@@ -47,6 +48,15 @@ const FAULTS: Record<Exclude<MockFault, 'none' | 'stream-cut' | 'hang'>, FaultTe
     geminiStatus: 'RESOURCE_EXHAUSTED',
     message: () =>
       'Rate limit reached: you have exceeded your request quota. Please try again in 30s.',
+  },
+  // 429 for a spent quota (billing/plan), not a per-minute rate: no retry-after.
+  quota: {
+    status: 429,
+    anthropicType: 'rate_limit_error',
+    openaiType: 'insufficient_quota',
+    openaiCode: 'insufficient_quota',
+    geminiStatus: 'RESOURCE_EXHAUSTED',
+    message: () => 'You exceeded your current quota, please check your plan and billing details.',
   },
   overloaded: {
     status: 529,

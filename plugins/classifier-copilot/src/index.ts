@@ -1,0 +1,12 @@
+import type { ClassifierOptions } from '@switchyard/classifier-generic';
+import type { SwitchyardPlugin } from '@switchyard/core';
+import { copilotClassifier } from './classifier.js';
+import { copilotTranscript } from './transcript.js';
+
+export { copilotClassifier } from './classifier.js';
+export { copilotTranscript, formatCopilotEvent } from './transcript.js';
+
+/** Plugin entry: the Copilot classifier and transcript formatter. */
+export default function plugin(options?: ClassifierOptions): SwitchyardPlugin[] {
+  return [copilotClassifier(options), copilotTranscript()];
+}
