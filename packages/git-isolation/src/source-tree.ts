@@ -1,0 +1,111 @@
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { SwitchyardError } from '@switchyard/core';
+import { firstLine, git, nulList, pathspecInput } from './git.js';
+import { knownTo } from './inspect.js';
+import { pausePoint } from './pause.js';
+import { type Repository, resolveCommit } from './repository.js';
+
+/**
+ * Moves the source branch from `from` to `to` (compare-and-swap: fails when it moved
+ * meanwhile) and brings the index and work tree of exactly `files` (repository-relative)
+ * to `to`'s content. Nothing else in the source tree is touched, so the user's own
+ * uncommitted changes on other files stay as they are. Idempotent: running it again after
+ * a crash finishes the job.
+ */
+export async function moveSource(
+  repo: Repository,
+  branch: string,
+  from: string,
+  to: string,
+  files: readonly string[],
+  reason: string,
+): Promise<void> {
+  const ref = `refs/heads/${branch}`;
+  const at = await resolveCommit(repo.root, ref);
+  if (at === from) await git(repo.root, ['update-ref', '-m', reason, ref, to, from]);
+  else if (at !== to)
+    throw new SwitchyardError(
+      'SY_GIT',
+      `branch ${branch} is at ${at ?? 'nothing'}, expected ${from} or ${to}`,
+      {
+        file: repo.root,
+        hint: `someone committed on ${branch} during the apply; undo switchyard's commit by hand (git revert ${to === from ? from : to}) if it is there`,
+      },
+    );
+  await pausePoint(`${reason.startsWith('switchyard: rollback') ? 'rollback' : 'advance'}:ref`);
+  await syncFiles(repo, to, files);
+}
+
+/** Index and work tree of `files` = `commit`'s content (a file not in `commit` is removed). */
+async function syncFiles(
+  repo: Repository,
+  commit: string,
+  files: readonly string[],
+): Promise<void> {
+  const known = await knownTo(repo.root, files, commit);
+  const named = files.filter((f) => known.has(f));
+  if (named.length > 0)
+    await git(
+      repo.root,
+      [
+        'restore',
+        `--source=${commit}`,
+        '--staged',
+        '--worktree',
+        '--pathspec-from-file=-',
+        '--pathspec-file-nul',
+      ],
+      {
+        input: pathspecInput(named),
+      },
+    );
+}
+
+/**
+ * Files left on disk, untracked, by a `git restore` killed after writing them and before
+ * writing the index: removed only when their content is exactly `commit`'s (so it is ours).
+ */
+export async function removeStrays(
+  repo: Repository,
+  commit: string,
+  files: readonly string[],
+): Promise<void> {
+  const untracked = new Set(
+    nulList(await git(repo.root, ['ls-files', '--others', '-z', '--', ...files])),
+  );
+  for (const file of files) {
+    if (!untracked.has(file)) continue;
+    const blob = await git(repo.root, ['rev-parse', '-q', '--verify', `${commit}:${file}`], {
+      allow: [1, 128],
+    });
+    if (blob.exitCode !== 0) continue;
+    const hash = await git(repo.root, ['hash-object', '--', file]);
+    if (firstLine(hash) === firstLine(blob)) await rm(join(repo.root, file), { force: true });
+  }
+}
+
+/**
+ * The user's uncommitted work on `files` in the source checkout: modified, staged,
+ * untracked or ignored files at those paths. Apply waits while there is any.
+ */
+export async function dirtySourceFiles(
+  repo: Repository,
+  files: readonly string[],
+): Promise<string[]> {
+  if (files.length === 0) return [];
+  const status = await git(repo.root, [
+    'status',
+    '--porcelain=v1',
+    '-z',
+    '--untracked-files=all',
+    '--ignored=matching',
+    '--no-renames',
+    '--',
+    ...files,
+  ]);
+  return nulList(status)
+    .map((entry) => entry.slice(3))
+    .filter((f) => f !== '')
+    .sort();
+}
