@@ -17,7 +17,7 @@ import { pausePoint } from './pause.js';
 import { readRecord, recordStep, removeJournal } from './records.js';
 import { finishApplied, recoverTask, rollbackSource } from './recover.js';
 import { currentBranch, resolveCommit, toRepoPath, toWorkspacePath } from './repository.js';
-import { dirtySourceFiles, moveSource } from './source-tree.js';
+import { advanceSource, dirtySourceFiles } from './source-tree.js';
 import type { IsolationContext } from './worktree.js';
 
 /** Options of {@link applyTask}. */
@@ -84,10 +84,8 @@ async function applyLocked(
     );
   if (existsSync(join(repo.gitDir, 'index.lock')))
     return waiting('waiting: git is busy in the source checkout (.git/index.lock exists)');
-  const dirty = await dirtySourceFiles(
-    repo,
-    report.changed.map((f) => toRepoPath(repo, f)),
-  );
+  const taskFiles = report.changed.map((f) => toRepoPath(repo, f));
+  const dirty = await dirtySourceFiles(repo, taskFiles);
   if (dirty.length > 0) {
     const files = dirty.map((f) => toWorkspacePath(repo, f));
     return waiting(`waiting: dirty source overlaps ${files.join(', ')}`, files);
@@ -114,7 +112,7 @@ async function applyLocked(
 
   journal = await recordStep(layout, journal, 'rebase', { taskCommit, sourceTip: tip });
   await pausePoint('rebase');
-  const replay = await replayOnto(repo, record.baseCommit, taskCommit, tip, message);
+  const replay = await replayOnto(repo, record.baseCommit, taskCommit, tip, message, taskFiles);
   if ('conflict' in replay) {
     await removeJournal(layout, taskId);
     const files = replay.conflict.map((f) => toWorkspacePath(repo, f));
@@ -133,12 +131,7 @@ async function applyLocked(
     files: replay.files,
   });
   await pausePoint('advance');
-  const moved = await resolveCommit(repo.root, `refs/heads/${record.sourceBranch}`);
-  if (moved !== tip) {
-    await removeJournal(layout, taskId);
-    return waiting(`waiting: ${record.sourceBranch} moved during the apply; apply again`);
-  }
-  await moveSource(
+  const advanced = await advanceSource(
     repo,
     record.sourceBranch,
     tip,
@@ -146,6 +139,10 @@ async function applyLocked(
     replay.files,
     `switchyard: apply ${taskId}`,
   );
+  if (!advanced) {
+    await removeJournal(layout, taskId);
+    return waiting(`waiting: ${record.sourceBranch} moved during the apply; apply again`);
+  }
 
   journal = await recordStep(layout, journal, 'dod');
   await pausePoint('dod');

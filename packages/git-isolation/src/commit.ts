@@ -55,33 +55,33 @@ export async function replayOnto(
   taskCommit: string,
   tip: string,
   message: string,
+  taskFiles: readonly string[],
 ): Promise<Replay> {
-  let commit = taskCommit;
-  if (tip !== base) {
-    const contains = await git(repo.root, ['merge-base', '--is-ancestor', base, tip], {
-      allow: [1],
-    });
-    if (contains.exitCode !== 0)
-      return {
-        conflict: [],
-        why: 'the source branch no longer contains the commit the task started from',
-      };
-    // merge-base(tip, taskCommit) is `base` here, so this three-way merge is the cherry-pick.
-    const merged = await git(
-      repo.root,
-      ['merge-tree', '--write-tree', '--name-only', '--no-messages', '-z', tip, taskCommit],
-      { allow: [1] },
-    );
-    const [tree = '', ...conflicted] = nulList(merged);
-    if (merged.exitCode === 1)
-      return {
-        conflict: [...new Set(conflicted)].sort(),
-        why: 'the source changed the same files',
-      };
-    commit = firstLine(
-      await git(repo.root, ['commit-tree', tree, '-p', tip, '-F', '-'], { input: message }),
-    );
-  }
+  // On the tip it started from, the task's commit lands as it is, changing exactly its files.
+  if (tip === base) return { commit: taskCommit, files: [...taskFiles] };
+  const contains = await git(repo.root, ['merge-base', '--is-ancestor', base, tip], {
+    allow: [1],
+  });
+  if (contains.exitCode !== 0)
+    return {
+      conflict: [],
+      why: 'the source branch no longer contains the commit the task started from',
+    };
+  // merge-base(tip, taskCommit) is `base` here, so this three-way merge is the cherry-pick.
+  const merged = await git(
+    repo.root,
+    ['merge-tree', '--write-tree', '--name-only', '--no-messages', '-z', tip, taskCommit],
+    { allow: [1] },
+  );
+  const [tree = '', ...conflicted] = nulList(merged);
+  if (merged.exitCode === 1)
+    return {
+      conflict: [...new Set(conflicted)].sort(),
+      why: 'the source changed the same files',
+    };
+  const commit = firstLine(
+    await git(repo.root, ['commit-tree', tree, '-p', tip, '-F', '-'], { input: message }),
+  );
   const files = nulList(
     await git(repo.root, ['diff', '--name-only', '-z', '--no-renames', tip, commit, '--']),
   );

@@ -47,18 +47,20 @@ async function metadataProblems(repo: Repository, record: WorktreeRecord): Promi
       '--show-toplevel',
       '--path-format=absolute',
       '--git-common-dir',
+      'HEAD',
       '--symbolic-full-name',
       'HEAD',
     ],
     { allow: [128] },
   );
-  const [top, common, head] = probe.stdout.split('\n');
+  const [top, common, headCommit, head] = probe.stdout.split('\n');
   if (probe.exitCode !== 0 || !top || (await realpath(top)) !== (await realpath(record.path)))
     return ['.git (the worktree link was changed)'];
   if (!common || (await realpath(common)) !== (await realpath(repo.commonDir)))
     return ['.git (the worktree points at another repository)'];
   if (head !== `refs/heads/${record.branch}`)
     return [`HEAD (moved from ${record.branch} to ${head || 'a detached commit'})`];
+  if (headCommit === record.baseCommit) return [];
   const kept = await git(record.path, ['merge-base', '--is-ancestor', record.baseCommit, 'HEAD'], {
     allow: [1],
   });

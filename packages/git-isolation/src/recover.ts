@@ -15,7 +15,7 @@ import {
   writeRecord,
 } from './records.js';
 import { resolveCommit } from './repository.js';
-import { moveSource, removeStrays } from './source-tree.js';
+import { moveSourceBack, removeStrays } from './source-tree.js';
 import type { IsolationContext } from './worktree.js';
 
 /**
@@ -127,7 +127,7 @@ export async function rollbackSource(ctx: IsolationContext, journal: ApplyJourna
       },
     );
   }
-  await moveSource(
+  await moveSourceBack(
     ctx.repo,
     sourceBranch,
     commit,

@@ -7,13 +7,13 @@ import { pausePoint } from './pause.js';
 import { type Repository, resolveCommit } from './repository.js';
 
 /**
- * Moves the source branch from `from` to `to` (compare-and-swap: fails when it moved
- * meanwhile) and brings the index and work tree of exactly `files` (repository-relative)
- * to `to`'s content. Nothing else in the source tree is touched, so the user's own
- * uncommitted changes on other files stay as they are. Idempotent: running it again after
- * a crash finishes the job.
+ * Rollback: moves the source branch from `from` (the task's commit) back to `to` (the tip
+ * the apply started from) with a compare-and-swap, and brings the index and work tree of
+ * exactly `files` (repository-relative) to `to`'s content. Nothing else in the source tree
+ * is touched, so the user's own uncommitted changes on other files stay as they are.
+ * Idempotent: running it again after a crash finishes the job.
  */
-export async function moveSource(
+export async function moveSourceBack(
   repo: Repository,
   branch: string,
   from: string,
@@ -30,11 +30,39 @@ export async function moveSource(
       `branch ${branch} is at ${at ?? 'nothing'}, expected ${from} or ${to}`,
       {
         file: repo.root,
-        hint: `someone committed on ${branch} during the apply; undo switchyard's commit by hand (git revert ${to === from ? from : to}) if it is there`,
+        hint: `someone committed on ${branch} meanwhile; undo switchyard's commit by hand (git revert ${from})`,
       },
     );
-  await pausePoint(`${reason.startsWith('switchyard: rollback') ? 'rollback' : 'advance'}:ref`);
-  await syncFiles(repo, to, files);
+  await pausePoint('rollback:ref');
+  // After a crash some files may be in neither tree nor index yet: name only those git knows.
+  await syncFiles(repo, to, files, await knownTo(repo.root, files, to));
+}
+
+/**
+ * The forward move of an apply: the branch compare-and-swapped from `from` to `to` (false
+ * when it moved meanwhile: then nothing was touched), then `files` brought to `to`. Each of
+ * them is in `to`'s tree or in the index (at `from`, which the dirty check found clean), so
+ * git knows every one of them.
+ */
+export async function advanceSource(
+  repo: Repository,
+  branch: string,
+  from: string,
+  to: string,
+  files: readonly string[],
+  reason: string,
+): Promise<boolean> {
+  const swapped = await git(
+    repo.root,
+    ['update-ref', '-m', reason, `refs/heads/${branch}`, to, from],
+    {
+      allow: [128],
+    },
+  );
+  if (swapped.exitCode !== 0) return false;
+  await pausePoint('advance:ref');
+  await syncFiles(repo, to, files, new Set(files));
+  return true;
 }
 
 /** Index and work tree of `files` = `commit`'s content (a file not in `commit` is removed). */
@@ -42,8 +70,8 @@ async function syncFiles(
   repo: Repository,
   commit: string,
   files: readonly string[],
+  known: Set<string>,
 ): Promise<void> {
-  const known = await knownTo(repo.root, files, commit);
   const named = files.filter((f) => known.has(f));
   if (named.length > 0)
     await git(
