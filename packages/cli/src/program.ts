@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { registerCatalog } from './commands/catalog.js';
 import { registerClassify } from './commands/classify.js';
+import { registerClean } from './commands/clean.js';
 import { registerDemo } from './commands/demo.js';
 import { registerPlugins } from './commands/plugins.js';
 import { registerRun } from './commands/run.js';
@@ -44,5 +45,6 @@ const COMMANDS: Register[] = [
   registerCatalog,
   registerPlugins,
   registerClassify,
+  registerClean,
   registerDemo,
 ];
