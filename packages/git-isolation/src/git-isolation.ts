@@ -18,6 +18,11 @@ import {
 export interface GitIsolationOptions {
   /** Dispatcher state directory; default `<workspace>/agent-task/.switchyard`. */
   stateDir?: string;
+  /**
+   * Root of the task worktrees; default `<stateDir>/worktrees`. Point it outside the
+   * workspace when the project's tools walk the tree without honouring `.gitignore`.
+   */
+  worktreesDir?: string;
   /** How long an apply waits for another apply of the same repository (default a day). */
   lockTimeoutMs?: number;
 }
@@ -32,7 +37,7 @@ export async function openGitIsolation(
 ): Promise<WorkspaceIsolation | undefined> {
   const repo = await findRepository(workspace);
   if (!repo) return undefined;
-  const ctx: IsolationContext = { repo, layout: layoutOf(repo, options.stateDir) };
+  const ctx: IsolationContext = { repo, layout: layoutOf(repo, options) };
   const recordOf = async (taskId: TaskId) => {
     const record = await readRecord(ctx.layout, taskId);
     if (!record)

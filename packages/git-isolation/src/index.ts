@@ -5,7 +5,7 @@ export { commandCheck } from './command-check.js';
 export { commitMessage } from './commit.js';
 export { type GitIsolationOptions, openGitIsolation } from './git-isolation.js';
 export { inspectWorktree, revertOutside } from './inspect.js';
-export { type IsolationLayout, layoutOf } from './layout.js';
+export { type IsolationLayout, type LayoutOptions, layoutOf } from './layout.js';
 export { recoverApplies } from './recover.js';
 export { findRepository, isGitRepository, type Repository } from './repository.js';
 export {

@@ -334,3 +334,58 @@ describe('outside git', () => {
     expect(await openGitIsolation(root)).toBeUndefined();
   });
 });
+
+describe('gates run in the task’s own worktree', () => {
+  it('a gate of task A does not see task B’s half-written test', async () => {
+    const root = makeRepo({
+      'test/a.test.mjs': "import test from 'node:test';\ntest('a', () => {});\n",
+    });
+    const isolation = await open(root);
+    const a = await isolation.ensureWorktree('g/a');
+    const b = await isolation.ensureWorktree('g/b');
+    put(b.workdir, 'test/b.test.mjs', "throw new Error('half-written by task B');\n");
+    const gate = commandCheck([node, '--test']);
+    expect((await gate(b.workdir)).ok).toBe(false);
+    expect(await gate(a.workdir)).toMatchObject({ ok: true });
+    // nor does a DoD on the source: the worktrees live in a dot folder test globs skip
+    expect(await gate(root)).toMatchObject({ ok: true });
+  });
+
+  it('worktreesDir puts the worktrees elsewhere (outside the workspace); records stay in the state dir', async () => {
+    const root = makeRepo({ 'src/a.js': 'a\n' });
+    const elsewhere = join(makeRepo(), 'worktrees');
+    const isolation = await openGitIsolation(root, { worktreesDir: elsewhere });
+    if (!isolation) throw new Error('no repository');
+    const wt = await isolation.ensureWorktree('g/t');
+    expect(wt.path).toBe(join(elsewhere, 'g/t'));
+    put(wt.workdir, 'src/a.js', 'a2\n');
+    expect((await isolation.apply(request('g/t', ['src/a.js']))).status).toBe('applied');
+    expect((await isolation.clean()).removed.map((l) => l.taskId)).toEqual(['g/t']);
+    expect(existsSync(wt.path)).toBe(false);
+  });
+});
+
+describe('a workspace in a subdirectory of the repository', () => {
+  it('works in <worktree>/<prefix>, reports workspace-relative paths and applies at the repository root', async () => {
+    const root = makeRepo({ 'app/src/a.js': 'a\n', 'other/b.js': 'b\n' });
+    const workspace = join(root, 'app');
+    const isolation = await openGitIsolation(workspace);
+    if (!isolation) throw new Error('no repository');
+    const wt = await isolation.ensureWorktree('g/t');
+    expect(wt.workdir).toBe(join(wt.path, 'app'));
+    expect(wt.path.startsWith(join(workspace, 'agent-task/.switchyard/worktrees'))).toBe(true);
+    put(wt.workdir, 'src/a.js', 'a by task\n');
+    put(wt.path, 'other/b.js', 'outside the workspace\n');
+    expect(await isolation.inspect('g/t', ['src/a.js'])).toMatchObject({
+      changed: ['src/a.js', '../other/b.js'],
+      outside: ['../other/b.js'],
+    });
+    expect(await isolation.revertOutside('g/t', ['src/a.js'])).toEqual(['../other/b.js']);
+    expect(await isolation.apply(request('g/t', ['src/a.js']))).toMatchObject({
+      status: 'applied',
+      files: ['src/a.js'],
+    });
+    expect(read(root, 'app/src/a.js')).toBe('a by task\n');
+    expect(status(root)).toBe('');
+  });
+});

@@ -15,13 +15,20 @@ export interface IsolationLayout {
   lockFile: string;
 }
 
-/** The layout for a repository's workspace; `stateDir` defaults to `agent-task/.switchyard`. */
-export function layoutOf(repo: Repository, stateDir?: string): IsolationLayout {
-  const state = stateDir ?? defaultStateDir(repo.workspace);
+/** Where a workspace keeps isolation state; defaults under `agent-task/.switchyard`. */
+export interface LayoutOptions {
+  stateDir?: string;
+  /** Root of the task worktrees (default `<stateDir>/worktrees`). */
+  worktreesDir?: string;
+}
+
+/** The layout for a repository's workspace. */
+export function layoutOf(repo: Repository, options: LayoutOptions = {}): IsolationLayout {
+  const state = options.stateDir ?? defaultStateDir(repo.workspace);
   return {
     recordsDir: join(state, 'isolation', 'worktrees'),
     journalsDir: join(state, 'isolation', 'apply'),
-    worktreesDir: join(state, 'worktrees'),
+    worktreesDir: options.worktreesDir ?? join(state, 'worktrees'),
     lockFile: join(repo.commonDir, 'switchyard-apply.lock'),
   };
 }

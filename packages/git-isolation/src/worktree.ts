@@ -119,9 +119,10 @@ async function attach(ctx: IsolationContext, record: WorktreeRecord): Promise<vo
     return;
   }
   // Half-created (crash inside `git worktree add`) or deleted by hand: start it again.
-  if (registered)
+  if (registered) {
     await git(ctx.repo.root, ['worktree', 'remove', '--force', record.path], { allow: [128] });
-  await git(ctx.repo.root, ['worktree', 'prune']);
+    await git(ctx.repo.root, ['worktree', 'prune']);
+  }
   await rm(record.path, { recursive: true, force: true });
   const branchExists =
     (await resolveCommit(ctx.repo.root, `refs/heads/${record.branch}`)) !== undefined;
