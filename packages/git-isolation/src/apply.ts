@@ -49,7 +49,12 @@ export async function applyTask(
   const refusal = refusalOf(report);
   if (refusal) return { status: 'refused', taskId, report, message: refusal };
   return withApplyLock(ctx, options.lockTimeoutMs, async () => {
-    await recoverTask(ctx, taskId);
+    // An earlier apply of this task that a crash interrupted: finished or undone first.
+    const earlier = await recoverTask(ctx, taskId);
+    if (earlier?.outcome === 'completed') {
+      const done = await readRecord(ctx.layout, taskId);
+      if (done?.appliedCommit) return appliedAgain(ctx, done);
+    }
     return applyLocked(ctx, record, request, report);
   });
 }

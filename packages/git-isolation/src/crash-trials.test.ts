@@ -159,3 +159,46 @@ describe('crash trials: SIGKILL at every apply step, then recover', () => {
     });
   });
 });
+
+describe('crash trials: apply itself recovers its own interrupted apply', () => {
+  it('killed after verification, applied again without recover(): one commit, not two', async () => {
+    const root = makeRepo({ 'src/a.js': 'a\n' });
+    const isolation = await openGitIsolation(root);
+    if (!isolation) throw new Error('no repository');
+    const wt = await isolation.ensureWorktree('g/t');
+    put(wt.workdir, 'src/a.js', 'a by the task\n');
+    const tip = sh(root, 'rev-parse', 'HEAD');
+    await runAndKill([root, 'g/t', '["src/a.js"]', 'pass'], 'verified');
+    const result = await isolation.apply({
+      taskId: 'g/t',
+      title: 'x',
+      targets: [],
+      attempts: 1,
+      writeSet: ['src/a.js'],
+    });
+    expect(result).toMatchObject({ status: 'applied', sourceTip: tip, files: ['src/a.js'] });
+    expect(sh(root, 'rev-parse', 'HEAD^')).toBe(tip);
+    expect(status(root)).toBe('');
+  });
+
+  it('killed after moving the branch, applied again without recover(): rolled back, then applied once', async () => {
+    const root = makeRepo({ 'src/a.js': 'a\n' });
+    const isolation = await openGitIsolation(root);
+    if (!isolation) throw new Error('no repository');
+    const wt = await isolation.ensureWorktree('g/t');
+    put(wt.workdir, 'src/a.js', 'a by the task\n');
+    const tip = sh(root, 'rev-parse', 'HEAD');
+    await runAndKill([root, 'g/t', '["src/a.js"]', 'pass'], 'advance:ref');
+    const result = await isolation.apply({
+      taskId: 'g/t',
+      title: 'x',
+      targets: [],
+      attempts: 1,
+      writeSet: ['src/a.js'],
+    });
+    expect(result).toMatchObject({ status: 'applied', sourceTip: tip });
+    expect(sh(root, 'rev-parse', 'HEAD^')).toBe(tip);
+    expect(read(root, 'src/a.js')).toBe('a by the task\n');
+    expect(status(root)).toBe('');
+  });
+});
