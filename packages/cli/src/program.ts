@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { registerCatalog } from './commands/catalog.js';
 import { registerClassify } from './commands/classify.js';
+import { registerClean } from './commands/clean.js';
 import { registerDemo } from './commands/demo.js';
 import { registerPlugins } from './commands/plugins.js';
 import { registerRetry } from './commands/retry.js';
@@ -46,5 +47,6 @@ const COMMANDS: Register[] = [
   registerCatalog,
   registerPlugins,
   registerClassify,
+  registerClean,
   registerDemo,
 ];

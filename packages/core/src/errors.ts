@@ -25,6 +25,7 @@ export const ERROR_CODES = {
   SY_CLASSIFIER_FAILED: 'A classifier plugin threw while classifying an attempt.',
   SY_LOCK_HELD: 'Another dispatcher holds the workspace lock.',
   SY_WORK_LOG: 'The work log could not be written or archived.',
+  SY_GIT: 'A git operation of task isolation failed.',
 } as const;
 
 export type SwitchyardErrorCode = keyof typeof ERROR_CODES;

@@ -10,6 +10,7 @@ export * from './errors.js';
 export * from './events/index.js';
 export * from './evidence/index.js';
 export * from './graph/index.js';
+export * from './isolation/index.js';
 export * from './json/index.js';
 export * from './lifecycle/index.js';
 export * from './lock/index.js';

@@ -18,6 +18,7 @@ describe('loadProjectConfig', () => {
       maxParallel: 3,
       stallTimeoutMs: 900_000,
       prompts: {},
+      writeSet: 'correct',
     });
   });
 

@@ -38,6 +38,18 @@ export const projectConfigSchema = z
       .record(z.string().min(1), z.string().min(1))
       .default({})
       .describe('Prompt template overrides: template name -> file path relative to this config.'),
+    isolation: z
+      .enum(['worktree', 'none'])
+      .optional()
+      .describe(
+        'Where agents work: "worktree" = a git worktree per task (the default in a git repository), "none" = the shared workspace (the default outside git).',
+      ),
+    writeSet: z
+      .enum(['correct', 'revert-outside'])
+      .default('correct')
+      .describe(
+        'Changes outside a task\'s write set: "correct" = a correction to the worker naming them; "revert-outside" = also reset those files in its worktree.',
+      ),
   })
   .describe('switchyard project config.');
 

@@ -1,0 +1,126 @@
+import type { TaskId } from '../task/types.js';
+import type { WorktreeRecord } from './schema.js';
+
+/** What a task changed in its worktree, checked against its write set. Paths are workspace-relative. */
+export interface WriteSetReport {
+  /** Every changed, added or deleted file (commits made in the worktree included). */
+  changed: string[];
+  /** Changed files the write set does not list. */
+  outside: string[];
+  /** Changes to git metadata (a `.git` path, a nested repository, a moved HEAD): never applied. */
+  gitMetadata: string[];
+  /** True when nothing changed. */
+  empty: boolean;
+}
+
+/** The definition of done run on the source after the task's commit landed there. */
+export type SourceCheck = (cwd: string) => Promise<{ ok: boolean; detail?: string }>;
+
+/** What the dispatcher passes to apply a reviewed task. */
+export interface ApplyRequest {
+  taskId: TaskId;
+  /** Commit subject: the plan's title. */
+  title: string;
+  /** Targets that worked on the task (`Switchyard-Targets` trailer). */
+  targets: readonly string[];
+  /** Attempts spent (`Switchyard-Attempts` trailer). */
+  attempts: number;
+  /** The declared write set (workspace-relative); changes outside it refuse the apply. */
+  writeSet: readonly string[];
+  /** The DoD on the source; omitted when the plan has none. */
+  check?: SourceCheck;
+}
+
+/** How an apply ended. The source branch and tree are never left half-applied. */
+export type ApplyResult =
+  | {
+      status: 'applied';
+      taskId: TaskId;
+      baseCommit: string;
+      /** Source tip before, and the task's commit on top of it (the new tip). */
+      sourceTip: string;
+      sourceCommit: string;
+      files: string[];
+    }
+  | {
+      status: 'conflict';
+      taskId: TaskId;
+      /** Workspace-relative files the source changed too. */
+      files: string[];
+      sourceTip: string;
+      /** The task's changes as a commit on its old base (kept for the worker's prompt). */
+      taskCommit: string;
+      message: string;
+    }
+  | { status: 'waiting'; taskId: TaskId; files: string[]; message: string }
+  | {
+      status: 'dod-failed';
+      taskId: TaskId;
+      baseCommit: string;
+      sourceTip: string;
+      /** The commit that was rolled back. */
+      sourceCommit: string;
+      rolledBack: true;
+      detail: string;
+    }
+  | { status: 'refused'; taskId: TaskId; report: WriteSetReport; message: string };
+
+/** What recovery did with one interrupted apply. */
+export interface RecoveredApply {
+  taskId: TaskId;
+  /** The step the apply had recorded when it stopped. */
+  step: string;
+  /** completed: it had been verified; rolled-back: the source is back at its tip; discarded: it had not touched the source. */
+  outcome: 'completed' | 'rolled-back' | 'discarded';
+  sourceCommit?: string;
+}
+
+/** A worktree found on disk or in the records, with the disk it uses. */
+export interface WorktreeListing {
+  taskId: TaskId | undefined;
+  path: string;
+  branch: string | undefined;
+  /** From the record; `orphan` when git or the disk has it but no record does. */
+  state: WorktreeRecord['state'] | 'orphan';
+  baseCommit: string | undefined;
+  bytes: number;
+}
+
+/** Options of {@link WorkspaceIsolation.clean}. */
+export interface CleanOptions {
+  /** Remove blocked tasks' worktrees too (kept as evidence otherwise). */
+  blocked?: boolean;
+  /** List what would be removed; remove nothing. */
+  dryRun?: boolean;
+}
+
+/** What clean removed (or would remove). */
+export interface CleanReport {
+  removed: WorktreeListing[];
+  kept: WorktreeListing[];
+  bytesFreed: number;
+}
+
+/**
+ * Per-task isolation as the dispatcher uses it. Implemented with git by
+ * `@switchyard/git-isolation`; core only calls it.
+ *
+ * Lifecycle: `ensureWorktree` at admission (idempotent: re-attaches after a restart);
+ * `inspect` after worker/self-check (→ correction for outside files or an empty diff, with
+ * `revertOutside` first under `writeSet: "revert-outside"`); `apply` after review APPROVED;
+ * `recreateWorktree` after a conflict; `removeWorktree` after verified archive;
+ * `markBlocked` when the task blocks; `recover` once at dispatcher start, before admission.
+ */
+export interface WorkspaceIsolation {
+  ensureWorktree(taskId: TaskId): Promise<WorktreeRecord>;
+  worktreeOf(taskId: TaskId): WorktreeRecord | undefined;
+  inspect(taskId: TaskId, writeSet: readonly string[]): Promise<WriteSetReport>;
+  revertOutside(taskId: TaskId, writeSet: readonly string[]): Promise<string[]>;
+  apply(request: ApplyRequest): Promise<ApplyResult>;
+  recreateWorktree(taskId: TaskId): Promise<WorktreeRecord>;
+  removeWorktree(taskId: TaskId): Promise<void>;
+  markBlocked(taskId: TaskId): Promise<void>;
+  recover(): Promise<RecoveredApply[]>;
+  list(): Promise<WorktreeListing[]>;
+  clean(options?: CleanOptions): Promise<CleanReport>;
+}

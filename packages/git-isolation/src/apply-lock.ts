@@ -1,0 +1,24 @@
+import { acquireFileMutex } from '@switchyard/core';
+import type { IsolationContext } from './worktree.js';
+
+/** Default wait for another task's apply in the same repository: a day. */
+export const DEFAULT_LOCK_TIMEOUT_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Runs `work` holding the repository's apply lock (a file in the common git dir, shared by
+ * every worktree and workspace of the repository; a dead holder's lock is broken).
+ */
+export async function withApplyLock<T>(
+  ctx: IsolationContext,
+  timeoutMs: number | undefined,
+  work: () => Promise<T>,
+): Promise<T> {
+  const release = await acquireFileMutex(ctx.layout.lockFile, {
+    timeoutMs: timeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS,
+  });
+  try {
+    return await work();
+  } finally {
+    release();
+  }
+}

@@ -1,0 +1,129 @@
+import { realpath, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { WorktreeRecord, WriteSetReport } from '@switchyard/core';
+import { git, nulList, pathspecInput } from './git.js';
+import { type Repository, toRepoPath, toWorkspacePath } from './repository.js';
+
+/** A worktree's changes against its base, repository-relative, split by kind. */
+export interface WorktreeChanges {
+  /** Changed, added or deleted files (repository-relative), sorted. */
+  files: string[];
+  /** Why the worktree's git metadata is not to be trusted (empty when it is). */
+  gitMetadata: string[];
+}
+
+const touchesGitMetadata = (file: string): boolean =>
+  file.endsWith('/') || file.split('/').some((segment) => segment.toLowerCase() === '.git');
+
+/**
+ * Everything the task changed in its worktree relative to the recorded base: the working
+ * tree against the base commit (so commits made inside the worktree count as changes, and
+ * so does anything not yet committed) plus untracked files that are not ignored.
+ */
+export async function worktreeChanges(
+  repo: Repository,
+  record: WorktreeRecord,
+): Promise<WorktreeChanges> {
+  const gitMetadata = await metadataProblems(repo, record);
+  if (gitMetadata.length > 0) return { files: [], gitMetadata };
+  const cwd = record.path;
+  const tracked = nulList(
+    await git(cwd, ['diff', '--name-only', '-z', '--no-renames', record.baseCommit, '--']),
+  );
+  const untracked = nulList(await git(cwd, ['ls-files', '--others', '--exclude-standard', '-z']));
+  const files = [...new Set([...tracked, ...untracked])].sort();
+  for (const file of files)
+    if (touchesGitMetadata(file))
+      gitMetadata.push(file.endsWith('/') ? `${file} (a nested git repository)` : file);
+  return { files: files.filter((f) => !touchesGitMetadata(f)), gitMetadata };
+}
+
+/** The worktree must still be the one git made: its own top level, this repository, the task branch, history kept. */
+async function metadataProblems(repo: Repository, record: WorktreeRecord): Promise<string[]> {
+  const probe = await git(
+    record.path,
+    [
+      'rev-parse',
+      '--show-toplevel',
+      '--path-format=absolute',
+      '--git-common-dir',
+      'HEAD',
+      '--symbolic-full-name',
+      'HEAD',
+    ],
+    { allow: [128] },
+  );
+  const [top, common, headCommit, head] = probe.stdout.split('\n');
+  if (probe.exitCode !== 0 || !top || (await realpath(top)) !== (await realpath(record.path)))
+    return ['.git (the worktree link was changed)'];
+  if (!common || (await realpath(common)) !== (await realpath(repo.commonDir)))
+    return ['.git (the worktree points at another repository)'];
+  if (head !== `refs/heads/${record.branch}`)
+    return [`HEAD (moved from ${record.branch} to ${head || 'a detached commit'})`];
+  if (headCommit === record.baseCommit) return [];
+  const kept = await git(record.path, ['merge-base', '--is-ancestor', record.baseCommit, 'HEAD'], {
+    allow: [1],
+  });
+  if (kept.exitCode !== 0) return ['HEAD (the history before the base commit was rewritten)'];
+  return [];
+}
+
+/** Checks a worktree against the task's write set (workspace-relative paths). */
+export async function inspectWorktree(
+  repo: Repository,
+  record: WorktreeRecord,
+  writeSet: readonly string[],
+): Promise<WriteSetReport> {
+  const { files, gitMetadata } = await worktreeChanges(repo, record);
+  const declared = new Set(writeSet);
+  const changed = files.map((f) => toWorkspacePath(repo, f));
+  const outside = changed.filter((f) => !declared.has(f));
+  return { changed, outside, gitMetadata, empty: changed.length === 0 && gitMetadata.length === 0 };
+}
+
+/**
+ * `writeSet: "revert-outside"`: resets every file outside the write set to its base
+ * content (tracked ones via git, new untracked ones deleted). Returns the files reverted
+ * (workspace-relative). Git metadata problems are not repaired here; they refuse the apply.
+ */
+export async function revertOutside(
+  repo: Repository,
+  record: WorktreeRecord,
+  writeSet: readonly string[],
+): Promise<string[]> {
+  const report = await inspectWorktree(repo, record, writeSet);
+  if (report.outside.length === 0) return [];
+  const files = report.outside.map((f) => toRepoPath(repo, f));
+  const known = await knownTo(record.path, files, record.baseCommit);
+  const tracked = files.filter((f) => known.has(f));
+  if (tracked.length > 0)
+    await git(
+      record.path,
+      [
+        'restore',
+        `--source=${record.baseCommit}`,
+        '--staged',
+        '--worktree',
+        '--pathspec-from-file=-',
+        '--pathspec-file-nul',
+      ],
+      { input: pathspecInput(tracked) },
+    );
+  for (const file of files.filter((f) => !known.has(f)))
+    await rm(join(record.path, file), { force: true, recursive: true });
+  return report.outside;
+}
+
+/** Of `files`, those in `commit`'s tree or in the index of `cwd` (what `git restore` can name). */
+export async function knownTo(
+  cwd: string,
+  files: readonly string[],
+  commit: string,
+): Promise<Set<string>> {
+  if (files.length === 0) return new Set();
+  const inTree = nulList(
+    await git(cwd, ['ls-tree', '-r', '--name-only', '-z', commit, '--', ...files]),
+  );
+  const inIndex = nulList(await git(cwd, ['ls-files', '-z', '--', ...files]));
+  return new Set([...inTree, ...inIndex]);
+}

@@ -1,0 +1,391 @@
+import { existsSync } from 'node:fs';
+import { rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { ApplyRequest, WorkspaceIsolation } from '@switchyard/core';
+import { describe, expect, it } from 'vitest';
+import { commandCheck } from './command-check.js';
+import { openGitIsolation } from './git-isolation.js';
+import { makeRepo, put, read, sh, status } from './test-repo.js';
+
+const node = process.execPath;
+
+async function open(root: string): Promise<WorkspaceIsolation> {
+  const isolation = await openGitIsolation(root);
+  if (!isolation) throw new Error('not a git repository');
+  return isolation;
+}
+
+const request = (
+  taskId: string,
+  writeSet: string[],
+  extra: Partial<ApplyRequest> = {},
+): ApplyRequest => ({
+  taskId,
+  title: `Do ${taskId}`,
+  targets: ['worker-a', 'reviewer-b'],
+  attempts: 2,
+  writeSet,
+  ...extra,
+});
+
+describe('worktree per task', () => {
+  it('creates the worktree from the source tip on switchyard/<group>/<task> and re-attaches after a restart', async () => {
+    const root = makeRepo({ 'src/a.js': 'a\n' });
+    const tip = sh(root, 'rev-parse', 'HEAD');
+    const first = await (await open(root)).ensureWorktree('g1/t1');
+    expect(first.branch).toBe('switchyard/g1/t1');
+    expect(first.baseCommit).toBe(tip);
+    expect(first.path).toBe(join(root, 'agent-task/.switchyard/worktrees/g1/t1'));
+    expect(read(first.workdir, 'src/a.js')).toBe('a\n');
+    expect(sh(first.path, 'symbolic-ref', 'HEAD')).toBe('refs/heads/switchyard/g1/t1');
+    put(first.workdir, 'src/a.js', 'work in progress\n');
+    // a new dispatcher process: same worktree, work kept
+    sh(root, 'commit', '-q', '--allow-empty', '-m', 'moved on');
+    const again = await (await open(root)).ensureWorktree('g1/t1');
+    expect(again).toEqual(first);
+    expect(read(again.workdir, 'src/a.js')).toBe('work in progress\n');
+    // the source repository sees no worktree or record as untracked
+    expect(status(root)).toBe('');
+  });
+
+  it('re-creates a worktree whose folder was deleted, on the recorded branch and base', async () => {
+    const root = makeRepo({ 'src/a.js': 'a\n' });
+    const isolation = await open(root);
+    const record = await isolation.ensureWorktree('g/t');
+    put(record.workdir, 'src/a.js', 'changed\n');
+    sh(record.path, 'commit', '-q', '-am', 'agent commit');
+    await rm(record.path, { recursive: true, force: true });
+    const again = await isolation.ensureWorktree('g/t');
+    expect(read(again.workdir, 'src/a.js')).toBe('changed\n');
+  });
+
+  it('a dependent task starts from its predecessor’s commit', async () => {
+    const root = makeRepo({ 'src/a.js': 'a\n', 'src/b.js': 'b\n' });
+    const isolation = await open(root);
+    const first = await isolation.ensureWorktree('g/first');
+    put(first.workdir, 'src/a.js', 'a from first\n');
+    const applied = await isolation.apply(request('g/first', ['src/a.js']));
+    expect(applied.status).toBe('applied');
+    const second = await isolation.ensureWorktree('g/second');
+    expect(applied.status === 'applied' && second.baseCommit).toBe(
+      applied.status === 'applied' && applied.sourceCommit,
+    );
+    expect(read(second.workdir, 'src/a.js')).toBe('a from first\n');
+  });
+});
+
+describe('write-set enforcement', () => {
+  it('reports files outside the write set, including agent commits and untracked files, and refuses to apply them', async () => {
+    const root = makeRepo({ 'src/a.js': 'a\n', 'package.json': '{}\n' });
+    const isolation = await open(root);
+    const wt = await isolation.ensureWorktree('g/t');
+    put(wt.workdir, 'src/a.js', 'a2\n');
+    put(wt.workdir, 'package.json', '{"x":1}\n');
+    sh(wt.path, 'commit', '-q', '-am', 'agent commit');
+    put(wt.workdir, 'src/sneaky.js', 'sneaky\n');
+    const report = await isolation.inspect('g/t', ['src/a.js']);
+    expect(report).toEqual({
+      changed: ['package.json', 'src/a.js', 'src/sneaky.js'],
+      outside: ['package.json', 'src/sneaky.js'],
+      gitMetadata: [],
+      empty: false,
+    });
+    const refused = await isolation.apply(request('g/t', ['src/a.js']));
+    expect(refused.status).toBe('refused');
+    expect(refused.status === 'refused' && refused.message).toBe(
+      'refused: files outside the write set: package.json, src/sneaky.js',
+    );
+    expect(sh(root, 'log', '--oneline').split('\n')).toHaveLength(1);
+  });
+
+  it('revert-outside resets only the outside files, then the task applies', async () => {
+    const root = makeRepo({ 'src/a.js': 'a\n', 'package.json': '{}\n', 'old.txt': 'old\n' });
+    const isolation = await open(root);
+    const wt = await isolation.ensureWorktree('g/t');
+    put(wt.workdir, 'src/a.js', 'a2\n');
+    put(wt.workdir, 'package.json', '{"x":1}\n');
+    sh(wt.path, 'commit', '-q', '-am', 'agent commit');
+    await rm(join(wt.workdir, 'old.txt'));
+    put(wt.workdir, 'src/sneaky.js', 'sneaky\n');
+    expect(await isolation.revertOutside('g/t', ['src/a.js'])).toEqual([
+      'old.txt',
+      'package.json',
+      'src/sneaky.js',
+    ]);
+    expect(read(wt.workdir, 'package.json')).toBe('{}\n');
+    expect(read(wt.workdir, 'old.txt')).toBe('old\n');
+    expect(existsSync(join(wt.workdir, 'src/sneaky.js'))).toBe(false);
+    expect(await isolation.inspect('g/t', ['src/a.js'])).toMatchObject({
+      changed: ['src/a.js'],
+      outside: [],
+    });
+    expect((await isolation.apply(request('g/t', ['src/a.js']))).status).toBe('applied');
+    expect(read(root, 'src/a.js')).toBe('a2\n');
+    expect(read(root, 'package.json')).toBe('{}\n');
+  });
+
+  it('reports an empty diff', async () => {
+    const root = makeRepo();
+    const isolation = await open(root);
+    await isolation.ensureWorktree('g/t');
+    expect(await isolation.inspect('g/t', ['README.md'])).toEqual({
+      changed: [],
+      outside: [],
+      gitMetadata: [],
+      empty: true,
+    });
+    const result = await isolation.apply(request('g/t', ['README.md']));
+    expect(result.status === 'refused' && result.message).toBe('refused: no change was made');
+  });
+
+  it('refuses changes to git metadata: a nested repository, a switched branch, a rewritten .git link', async () => {
+    const root = makeRepo({ 'src/a.js': 'a\n' });
+    const isolation = await open(root);
+    const wt = await isolation.ensureWorktree('g/t');
+    put(wt.workdir, 'src/a.js', 'a2\n');
+    sh(wt.path, 'init', '-q', 'vendor/lib');
+    put(wt.workdir, 'vendor/lib/x.js', 'x\n');
+    const report = await isolation.inspect('g/t', ['src/a.js']);
+    expect(report.gitMetadata).toEqual(['vendor/lib/ (a nested git repository)']);
+    expect((await isolation.apply(request('g/t', ['src/a.js']))).status).toBe('refused');
+    await rm(join(wt.workdir, 'vendor'), { recursive: true });
+    sh(wt.path, 'switch', '-q', '-c', 'elsewhere');
+    expect((await isolation.inspect('g/t', ['src/a.js'])).gitMetadata).toEqual([
+      'HEAD (moved from switchyard/g/t to refs/heads/elsewhere)',
+    ]);
+    await writeFile(join(wt.path, '.git'), 'gitdir: /nowhere\n');
+    expect((await isolation.inspect('g/t', ['src/a.js'])).gitMetadata).toEqual([
+      '.git (the worktree link was changed)',
+    ]);
+  });
+});
+
+describe('apply', () => {
+  it('parallel tasks on different files: both commits land on the source branch, source status clean', async () => {
+    const root = makeRepo({ 'src/a.js': 'a\n', 'src/b.js': 'b\n' });
+    const isolation = await open(root);
+    const [a, b] = await Promise.all([
+      isolation.ensureWorktree('g/a'),
+      isolation.ensureWorktree('g/b'),
+    ]);
+    put(a.workdir, 'src/a.js', 'a done\n');
+    put(b.workdir, 'src/b.js', 'b done\n');
+    put(b.workdir, 'src/b-new.js', 'new\n');
+    const results = await Promise.all([
+      isolation.apply(request('g/a', ['src/a.js'], { check: commandCheck([node, '-e', '0']) })),
+      isolation.apply(
+        request('g/b', ['src/b.js', 'src/b-new.js'], { check: commandCheck([node, '-e', '0']) }),
+      ),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['applied', 'applied']);
+    expect(status(root)).toBe('');
+    expect(read(root, 'src/a.js')).toBe('a done\n');
+    expect(read(root, 'src/b-new.js')).toBe('new\n');
+    const log = sh(
+      root,
+      'log',
+      '--format=%s|%(trailers:key=Switchyard-Task,valueonly,separator=)',
+      'main',
+    );
+    expect(log.split('\n').sort()).toEqual(['Do g/a|g/a', 'Do g/b|g/b', 'initial|']);
+    const body = sh(root, 'log', '-1', '--format=%B', 'main');
+    expect(body).toMatch(/Switchyard-Targets: worker-a, reviewer-b\nSwitchyard-Attempts: 2$/);
+    // linear history: one commit per task, each on top of the other
+    expect(sh(root, 'rev-list', '--count', '--merges', 'main')).toBe('0');
+    // applying again returns the same result; archive then removes worktree and branch
+    const again = await isolation.apply(request('g/a', ['src/a.js']));
+    expect(again).toEqual(results[0]);
+    await isolation.removeWorktree('g/a');
+    await isolation.removeWorktree('g/b');
+    expect(existsSync(a.path)).toBe(false);
+    expect(sh(root, 'branch', '--list', 'switchyard/*')).toBe('');
+    expect(sh(root, 'worktree', 'list', '--porcelain').match(/^worktree /gm)).toHaveLength(1);
+  });
+
+  it('source DoD failure rolls back exactly that commit and leaves the source clean', async () => {
+    const root = makeRepo({ 'src/a.js': 'a\n', 'check.mjs': 'process.exit(0)\n' });
+    const isolation = await open(root);
+    const tip = sh(root, 'rev-parse', 'HEAD');
+    const wt = await isolation.ensureWorktree('g/t');
+    put(wt.workdir, 'src/a.js', 'broken\n');
+    put(wt.workdir, 'src/added.js', 'added\n');
+    const failing = commandCheck([
+      node,
+      '-e',
+      "const s=require('fs').readFileSync('src/a.js','utf8');if(s.includes('broken')){console.log('a.js is broken');process.exit(1)}",
+    ]);
+    const result = await isolation.apply(
+      request('g/t', ['src/a.js', 'src/added.js'], { check: failing }),
+    );
+    expect(result.status).toBe('dod-failed');
+    expect(result.status === 'dod-failed' && result.detail).toContain('a.js is broken');
+    expect(sh(root, 'rev-parse', 'HEAD')).toBe(tip);
+    expect(status(root)).toBe('');
+    expect(read(root, 'src/a.js')).toBe('a\n');
+    expect(existsSync(join(root, 'src/added.js'))).toBe(false);
+    // the worker fixes it in the same worktree; the next apply passes
+    put(wt.workdir, 'src/a.js', 'fixed\n');
+    const next = await isolation.apply(
+      request('g/t', ['src/a.js', 'src/added.js'], { check: failing }),
+    );
+    expect(next.status).toBe('applied');
+    expect(status(root)).toBe('');
+    expect(read(root, 'src/added.js')).toBe('added\n');
+  });
+
+  it('a conflict: no half-applied tree, the conflicting files named, a fresh worktree from the new tip', async () => {
+    const root = makeRepo({ 'src/a.js': 'line 1\n' });
+    const isolation = await open(root);
+    const one = await isolation.ensureWorktree('g/one');
+    const two = await isolation.ensureWorktree('g/two');
+    put(one.workdir, 'src/a.js', 'line 1 by one\n');
+    put(two.workdir, 'src/a.js', 'line 1 by two\n');
+    expect((await isolation.apply(request('g/one', ['src/a.js']))).status).toBe('applied');
+    const tip = sh(root, 'rev-parse', 'HEAD');
+    const conflict = await isolation.apply(request('g/two', ['src/a.js']));
+    expect(conflict).toMatchObject({ status: 'conflict', files: ['src/a.js'], sourceTip: tip });
+    expect(sh(root, 'rev-parse', 'HEAD')).toBe(tip);
+    expect(status(root)).toBe('');
+    expect(read(root, 'src/a.js')).toBe('line 1 by one\n');
+    const fresh = await isolation.recreateWorktree('g/two');
+    expect(fresh.baseCommit).toBe(tip);
+    expect(read(fresh.workdir, 'src/a.js')).toBe('line 1 by one\n');
+    put(fresh.workdir, 'src/a.js', 'line 1 by one and two\n');
+    expect((await isolation.apply(request('g/two', ['src/a.js']))).status).toBe('applied');
+  });
+
+  it('non-overlapping source changes made meanwhile are merged in (the task is replayed onto the new tip)', async () => {
+    const root = makeRepo({ 'src/a.js': 'a\n', 'src/b.js': 'b\n' });
+    const isolation = await open(root);
+    const wt = await isolation.ensureWorktree('g/t');
+    put(wt.workdir, 'src/a.js', 'a by task\n');
+    put(root, 'src/b.js', 'b by user\n');
+    sh(root, 'commit', '-q', '-am', 'user commit');
+    const result = await isolation.apply(request('g/t', ['src/a.js']));
+    expect(result).toMatchObject({ status: 'applied', files: ['src/a.js'] });
+    expect(sh(root, 'log', '--format=%s', '-2')).toBe('Do g/t\nuser commit');
+    expect(read(root, 'src/b.js')).toBe('b by user\n');
+    expect(status(root)).toBe('');
+  });
+
+  it('a dirty source tree: overlapping files make apply wait; the user’s other changes are never touched', async () => {
+    const root = makeRepo({ 'src/a.js': 'a\n', 'src/b.js': 'b\n', 'notes.md': 'n\n' });
+    const isolation = await open(root);
+    const wt = await isolation.ensureWorktree('g/t');
+    put(wt.workdir, 'src/a.js', 'a by task\n');
+    put(wt.workdir, 'src/new.js', 'new by task\n');
+    put(root, 'src/a.js', 'a by user, uncommitted\n');
+    put(root, 'src/new.js', 'user scratch\n');
+    put(root, 'notes.md', 'user notes\n');
+    const waiting = await isolation.apply(request('g/t', ['src/a.js', 'src/new.js']));
+    expect(waiting).toEqual({
+      status: 'waiting',
+      taskId: 'g/t',
+      files: ['src/a.js', 'src/new.js'],
+      message: 'waiting: dirty source overlaps src/a.js, src/new.js',
+    });
+    expect(read(root, 'src/a.js')).toBe('a by user, uncommitted\n');
+    // the user commits their a.js change elsewhere and drops the scratch file: now it conflicts or applies
+    sh(root, 'checkout', '-q', '--', 'src/a.js');
+    await rm(join(root, 'src/new.js'));
+    const applied = await isolation.apply(request('g/t', ['src/a.js', 'src/new.js']));
+    expect(applied.status).toBe('applied');
+    expect(read(root, 'notes.md')).toBe('user notes\n');
+    expect(status(root)).toBe('M notes.md');
+  });
+});
+
+describe('cleanup', () => {
+  it('lists worktrees with disk use; clean removes leftovers, keeps blocked unless asked, never an active one', async () => {
+    const root = makeRepo({ 'src/a.js': 'a\n' });
+    const isolation = await open(root);
+    for (const id of ['g/active', 'g/blocked', 'g/applied']) await isolation.ensureWorktree(id);
+    put(join(root, 'agent-task/.switchyard/worktrees/g/applied'), 'src/a.js', 'done\n');
+    expect((await isolation.apply(request('g/applied', ['src/a.js']))).status).toBe('applied');
+    await isolation.markBlocked('g/blocked');
+    sh(root, 'branch', 'switchyard/old/merged', 'main');
+    const listing = await isolation.list();
+    expect(listing.map((l) => [l.taskId, l.state])).toEqual([
+      ['g/active', 'active'],
+      ['g/applied', 'applied'],
+      ['g/blocked', 'blocked'],
+      ['old/merged', 'orphan'],
+    ]);
+    expect(listing[0]?.bytes).toBeGreaterThan(0);
+    const dry = await isolation.clean({ dryRun: true });
+    expect(dry.removed.map((l) => l.taskId)).toEqual(['g/applied', 'old/merged']);
+    expect((await isolation.list()).length).toBe(4);
+    const objectsBefore = sh(root, 'count-objects', '-v');
+    const cleaned = await isolation.clean();
+    expect(cleaned.removed.map((l) => l.taskId)).toEqual(['g/applied', 'old/merged']);
+    expect(cleaned.kept.map((l) => l.taskId)).toEqual(['g/active', 'g/blocked']);
+    expect(sh(root, 'count-objects', '-v')).toBe(objectsBefore);
+    await isolation.clean({ blocked: true });
+    expect((await isolation.list()).map((l) => l.taskId)).toEqual(['g/active']);
+    expect(existsSync(join(root, 'agent-task/.switchyard/worktrees/g/active/src/a.js'))).toBe(true);
+    expect(status(root)).toBe('');
+  });
+});
+
+describe('outside git', () => {
+  it('openGitIsolation returns undefined', async () => {
+    const root = makeRepo();
+    await rm(join(root, '.git'), { recursive: true });
+    expect(await openGitIsolation(root)).toBeUndefined();
+  });
+});
+
+describe('gates run in the task’s own worktree', () => {
+  it('a gate of task A does not see task B’s half-written test', async () => {
+    const root = makeRepo({
+      'test/a.test.mjs': "import test from 'node:test';\ntest('a', () => {});\n",
+    });
+    const isolation = await open(root);
+    const a = await isolation.ensureWorktree('g/a');
+    const b = await isolation.ensureWorktree('g/b');
+    put(b.workdir, 'test/b.test.mjs', "throw new Error('half-written by task B');\n");
+    const gate = commandCheck([node, '--test']);
+    expect((await gate(b.workdir)).ok).toBe(false);
+    expect(await gate(a.workdir)).toMatchObject({ ok: true });
+    // nor does a DoD on the source: the worktrees live in a dot folder test globs skip
+    expect(await gate(root)).toMatchObject({ ok: true });
+  });
+
+  it('worktreesDir puts the worktrees elsewhere (outside the workspace); records stay in the state dir', async () => {
+    const root = makeRepo({ 'src/a.js': 'a\n' });
+    const elsewhere = join(makeRepo(), 'worktrees');
+    const isolation = await openGitIsolation(root, { worktreesDir: elsewhere });
+    if (!isolation) throw new Error('no repository');
+    const wt = await isolation.ensureWorktree('g/t');
+    expect(wt.path).toBe(join(elsewhere, 'g/t'));
+    put(wt.workdir, 'src/a.js', 'a2\n');
+    expect((await isolation.apply(request('g/t', ['src/a.js']))).status).toBe('applied');
+    expect((await isolation.clean()).removed.map((l) => l.taskId)).toEqual(['g/t']);
+    expect(existsSync(wt.path)).toBe(false);
+  });
+});
+
+describe('a workspace in a subdirectory of the repository', () => {
+  it('works in <worktree>/<prefix>, reports workspace-relative paths and applies at the repository root', async () => {
+    const root = makeRepo({ 'app/src/a.js': 'a\n', 'other/b.js': 'b\n' });
+    const workspace = join(root, 'app');
+    const isolation = await openGitIsolation(workspace);
+    if (!isolation) throw new Error('no repository');
+    const wt = await isolation.ensureWorktree('g/t');
+    expect(wt.workdir).toBe(join(wt.path, 'app'));
+    expect(wt.path.startsWith(join(workspace, 'agent-task/.switchyard/worktrees'))).toBe(true);
+    put(wt.workdir, 'src/a.js', 'a by task\n');
+    put(wt.path, 'other/b.js', 'outside the workspace\n');
+    expect(await isolation.inspect('g/t', ['src/a.js'])).toMatchObject({
+      changed: ['src/a.js', '../other/b.js'],
+      outside: ['../other/b.js'],
+    });
+    expect(await isolation.revertOutside('g/t', ['src/a.js'])).toEqual(['../other/b.js']);
+    expect(await isolation.apply(request('g/t', ['src/a.js']))).toMatchObject({
+      status: 'applied',
+      files: ['src/a.js'],
+    });
+    expect(read(root, 'app/src/a.js')).toBe('a by task\n');
+    expect(status(root)).toBe('');
+  });
+});
