@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { priceTableSchema } from '../cost/usage.js';
 
 const pluginEntry = z
   .union([z.string().min(1), z.tuple([z.string().min(1), z.record(z.string(), z.unknown())])])
@@ -38,6 +39,11 @@ export const projectConfigSchema = z
       .record(z.string().min(1), z.string().min(1))
       .default({})
       .describe('Prompt template overrides: template name -> file path relative to this config.'),
+    prices: priceTableSchema
+      .default({})
+      .describe(
+        'USD per million tokens by catalog target id ({inputPerMTok, outputPerMTok, cacheReadPerMTok?, cacheWritePerMTok?}): turns tokens an agent reports without a cost into an estimate marked as such.',
+      ),
   })
   .describe('switchyard project config.');
 

@@ -1,5 +1,6 @@
 import { join, relative } from 'node:path';
 import { recordClassification } from '../attempt/record-classification.js';
+import { extractUsage } from '../cost/extract.js';
 import { classifyEvidence } from '../evidence/classify-evidence.js';
 import type { RunHandle, RunOutcome } from '../plugins/runner-types.js';
 import type { Classification } from '../plugins/types.js';
@@ -51,6 +52,8 @@ export async function awaitAttempt(
   record.exitCode = outcome.exitCode;
   record.signal = outcome.signal;
   if (outcome.sessionId !== undefined) record.sessionId = outcome.sessionId;
+  const usage = extractUsage(outcome.evidence, ctx.options.plugins.classifiersFor(agent));
+  if (usage) record.usage = usage;
   // The evidence directory explains itself; a missing or broken locator only loses that note.
   await recordClassification(record.attemptDir, verdict).catch(() => undefined);
   const locator = relative(ctx.workspace, join(record.attemptDir, 'locator.json'));
@@ -79,6 +82,7 @@ export async function awaitAttempt(
     evidence: verdict.evidence,
     durationMs: outcome.endedAt.getTime() - outcome.startedAt.getTime(),
     attemptDir: record.attemptDir,
+    ...(usage ? { usage } : {}),
   });
   return result;
 }

@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, renameSync, rmdirSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { usageLine } from '../cost/usage-totals.js';
 import { SwitchyardError } from '../errors.js';
 import { isGroupLogArchivable } from '../worklog/work-log.js';
 import { archivedTaskDir, COMPLETE_LOG, reviewFileName } from '../workspace/paths.js';
@@ -89,6 +90,7 @@ function completeLogText(ctx: DispatchContext, rt: TaskRuntime): string {
     `approved review: ${reviewFileName(s.planLoop)}`,
     `attempts: ${s.attempts.length} (${failed.length} failed, evidence kept under agent-task/.switchyard/attempts/)`,
     `targets: ${targets.join(', ')}`,
+    ...usageLine(s.attempts.map((a) => a.usage)),
     `catalog revision: ${ctx.catalogFacts.revision} (${ctx.catalogFacts.source})`,
     '',
   ].join('\n');

@@ -33,6 +33,7 @@ const classifier = z.object({
   agents,
   classify: fn('classify'),
   isRetryLine: optionalFn('isRetryLine'),
+  usage: optionalFn('usage'),
   dispose: optionalFn('dispose'),
 });
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { attemptUsageSchema } from '../cost/usage.js';
 import { FAILURE_CLASSES } from '../plugins/failure-class.js';
 
 /**
@@ -55,6 +56,8 @@ export const attemptRecordSchema = z.object({
   interrupted: z.boolean().optional(),
   /** Classifier `retryAfter`, when the evidence named one. */
   retryAfter: z.string().optional(),
+  /** Tokens and cost the agent reported (see core's cost module). */
+  usage: attemptUsageSchema.optional(),
 });
 
 /** Why a task is blocked, with the evidence a human needs. */
