@@ -2,6 +2,7 @@ import { Command } from 'commander';
 import { registerCatalog } from './commands/catalog.js';
 import { registerClassify } from './commands/classify.js';
 import { registerDemo } from './commands/demo.js';
+import { registerMonitor } from './commands/monitor.js';
 import { registerPlugins } from './commands/plugins.js';
 import { registerRun } from './commands/run.js';
 import { registerStatus } from './commands/status.js';
@@ -40,6 +41,7 @@ type Register = (program: Command) => void;
 const COMMANDS: Register[] = [
   registerRun,
   registerStatus,
+  registerMonitor,
   registerValidatePlan,
   registerCatalog,
   registerPlugins,

@@ -1,0 +1,247 @@
+import { join } from 'node:path';
+import {
+  buildStatus,
+  type DispatcherStatus,
+  gatherStatus,
+  loadProjectConfig,
+  type PriceTable,
+  parsePlanFile,
+  type RunEvent,
+  readClaims,
+  STAGE_FAILURE_BUDGET,
+  type StatusReport,
+  stateDir,
+  type TaskState,
+  type UsageSummary,
+} from '@switchyard/core';
+
+/** A task's lifecycle state as the page colours it. */
+export type MonitorTaskState = 'running' | 'waiting' | 'blocked' | 'done';
+
+/** One task of the page: its place in the DAG, its state and why, and its history. */
+export interface MonitorTask {
+  id: string;
+  group: string;
+  dependsOn: string[];
+  writeSet: string[];
+  /** Longest dependency chain below the task inside the snapshot (its DAG column). */
+  depth: number;
+  state: MonitorTaskState;
+  /** One line: what it does now or why it waits/blocks. */
+  why: string;
+  planLoop: number;
+  phase?: string;
+  waiting?: { kind: string; why: string; until?: string };
+  running?: {
+    role: string;
+    target: string;
+    attempt: string;
+    since: string;
+    planLoop: number;
+    /** 1-based attempt number within the stage's consecutive-failure budget. */
+    attemptNo: number;
+    budget: number;
+    supervision: string;
+  };
+  blocked?: { stage: string; reason: string; evidence: string[]; class?: string; since?: string };
+  /** Events about this task, oldest first (attempts, failovers, gates, verdicts, loops). */
+  history: RunEvent[];
+}
+
+/** Everything the page shows, rebuilt from persisted state on every change. */
+export interface MonitorSnapshot {
+  schema_version: 1;
+  generatedAt: string;
+  workspace: string;
+  dispatcher: DispatcherStatus;
+  counts: StatusReport['counts'];
+  groups: string[];
+  tasks: MonitorTask[];
+  claims: { path: string; task: string; since: string }[];
+  usage: UsageSummary;
+  /** Run-level events (run.started/finished, control failures), oldest first. */
+  runs: RunEvent[];
+}
+
+const TASK_EVENTS = new Set<RunEvent['type']>([
+  'task.admitted',
+  'task.waiting',
+  'stage.decided',
+  'attempt.started',
+  'attempt.finished',
+  'attempt.retry-scheduled',
+  'target.failover',
+  'gate.finished',
+  'review.verdict',
+  'task.plan-loop',
+  'task.blocked',
+  'task.archived',
+]);
+const RUN_EVENTS = new Set<RunEvent['type']>(['run.started', 'run.finished', 'control.failure']);
+
+/** Reads a workspace's persisted state into snapshots; caches what never changes. */
+export class SnapshotReader {
+  /** Dependencies of archived tasks (their plans do not change once archived). */
+  private readonly archivedDeps = new Map<string, string[]>();
+  private prices: PriceTable | undefined;
+
+  constructor(readonly workspace: string) {}
+
+  /** Loads the project config's price table once (a bad config only loses the estimates). */
+  async init(): Promise<void> {
+    try {
+      this.prices = (await loadProjectConfig(this.workspace)).config.prices;
+    } catch {
+      this.prices = {};
+    }
+  }
+
+  /** A snapshot of the workspace now. */
+  read(now = new Date()): MonitorSnapshot {
+    const input = gatherStatus(this.workspace, now);
+    if (this.prices) input.prices = this.prices;
+    const report = buildStatus(input);
+    const states = new Map(input.states.map((s) => [s.task, s]));
+    const history = new Map<string, RunEvent[]>();
+    const runs: RunEvent[] = [];
+    for (const event of input.events) {
+      if (RUN_EVENTS.has(event.type)) runs.push(event);
+      if (!TASK_EVENTS.has(event.type) || !('task' in event)) continue;
+      const list = history.get(event.task) ?? [];
+      history.set(event.task, list);
+      list.push(event);
+    }
+    const deps = new Map<string, string[]>();
+    const writeSets = new Map<string, string[]>();
+    for (const t of input.tasks) {
+      deps.set(t.id, t.dependsOn);
+      writeSets.set(t.id, t.writeSet);
+    }
+    for (const id of input.archived) deps.set(id, this.archivedDependencies(id));
+
+    const tasks: MonitorTask[] = [];
+    const add = (id: string, fields: Omit<MonitorTask, 'id' | 'group' | 'depth' | 'history'>) => {
+      tasks.push({
+        id,
+        group: id.includes('/') ? id.slice(0, id.indexOf('/')) : id,
+        depth: 0,
+        history: history.get(id) ?? [],
+        ...fields,
+      });
+    };
+    const base = (id: string) => ({
+      dependsOn: deps.get(id) ?? [],
+      writeSet: writeSets.get(id) ?? [],
+      planLoop: states.get(id)?.planLoop ?? 1,
+    });
+    for (const r of report.running) {
+      if (tasks.some((t) => t.id === r.task)) continue;
+      const state = states.get(r.task);
+      const attemptNo = attemptNumber(state, r.role);
+      add(r.task, {
+        ...base(r.task),
+        state: 'running',
+        why: `${r.role} on ${r.target} (attempt ${attemptNo} of ${STAGE_FAILURE_BUDGET})`,
+        ...(state ? { phase: state.phase } : {}),
+        running: {
+          role: r.role,
+          target: r.target,
+          attempt: r.attempt,
+          since: r.since,
+          planLoop: r.planLoop,
+          attemptNo,
+          budget: STAGE_FAILURE_BUDGET,
+          supervision: r.supervision,
+        },
+      });
+    }
+    for (const w of report.waiting) {
+      add(w.task, {
+        ...base(w.task),
+        state: 'waiting',
+        why: w.why,
+        phase: w.phase,
+        waiting: { kind: w.kind, why: w.why, ...(w.until ? { until: w.until } : {}) },
+      });
+    }
+    for (const b of report.blocked) {
+      add(b.task, {
+        ...base(b.task),
+        state: 'blocked',
+        why: b.reason,
+        blocked: {
+          stage: b.stage,
+          reason: b.reason,
+          evidence: b.evidence,
+          ...(b.class ? { class: b.class } : {}),
+          ...(b.since ? { since: b.since } : {}),
+        },
+      });
+    }
+    for (const d of report.done) {
+      add(d.task, { ...base(d.task), state: 'done', why: `archived in ${d.archiveDir}` });
+    }
+    assignDepths(tasks);
+    tasks.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    const groups = [...new Set(tasks.map((t) => t.group))].sort();
+    return {
+      schema_version: 1,
+      generatedAt: now.toISOString(),
+      workspace: input.workspace,
+      dispatcher: report.dispatcher,
+      counts: report.counts,
+      groups,
+      tasks,
+      claims: readClaims(stateDir(input.workspace)).flatMap((c) =>
+        c.paths.map((path) => ({ path, task: c.taskId, since: c.since })),
+      ),
+      usage: report.usage,
+      runs,
+    };
+  }
+
+  private archivedDependencies(id: string): string[] {
+    const cached = this.archivedDeps.get(id);
+    if (cached) return cached;
+    const plan = join(this.workspace, 'agent-task', 'archive', id, 'PLAN.md');
+    let found: string[] = [];
+    const group = id.slice(0, id.indexOf('/'));
+    try {
+      // depends_on as written: `task` (same group) or `group/task`
+      found = parsePlanFile(plan, { file: plan }).frontMatter.dependsOn.map((d) =>
+        d.raw.includes('/') ? d.raw : `${group}/${d.raw}`,
+      );
+    } catch {
+      found = [];
+    }
+    this.archivedDeps.set(id, found);
+    return found;
+  }
+}
+
+/** The running stage's attempt number: consecutive failures of that stage so far, plus one. */
+function attemptNumber(state: TaskState | undefined, role: string): number {
+  if (!state) return 1;
+  const failures = state.failures as Record<string, number>;
+  return (failures[role] ?? 0) + 1;
+}
+
+/** Longest path to a root through dependencies present in the snapshot (cycles cut). */
+function assignDepths(tasks: MonitorTask[]): void {
+  const byId = new Map(tasks.map((t) => [t.id, t]));
+  const memo = new Map<string, number>();
+  const visiting = new Set<string>();
+  const depth = (id: string): number => {
+    const known = memo.get(id);
+    if (known !== undefined) return known;
+    const task = byId.get(id);
+    if (!task || visiting.has(id)) return -1;
+    visiting.add(id);
+    let d = 0;
+    for (const dep of task.dependsOn) d = Math.max(d, depth(dep) + 1);
+    visiting.delete(id);
+    memo.set(id, d);
+    return d;
+  };
+  for (const t of tasks) t.depth = depth(t.id);
+}
