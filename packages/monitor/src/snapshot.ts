@@ -81,8 +81,8 @@ const RUN_EVENTS = new Set<RunEvent['type']>(['run.started', 'run.finished', 'co
 
 /** Reads a workspace's persisted state into snapshots; caches what never changes. */
 export class SnapshotReader {
-  /** Dependencies of archived tasks (their plans do not change once archived). */
-  private readonly archivedDeps = new Map<string, string[]>();
+  /** Dependencies and write sets of archived tasks (their plans do not change once archived). */
+  private readonly archivedPlans = new Map<string, { dependsOn: string[]; writeSet: string[] }>();
   private prices: PriceTable | undefined;
 
   constructor(readonly workspace: string) {}
@@ -117,7 +117,11 @@ export class SnapshotReader {
       deps.set(t.id, t.dependsOn);
       writeSets.set(t.id, t.writeSet);
     }
-    for (const id of input.archived) deps.set(id, this.archivedDependencies(id));
+    for (const id of input.archived) {
+      const plan = this.archivedPlan(id);
+      deps.set(id, plan.dependsOn);
+      writeSets.set(id, plan.writeSet);
+    }
 
     const tasks: MonitorTask[] = [];
     const add = (id: string, fields: Omit<MonitorTask, 'id' | 'group' | 'depth' | 'history'>) => {
@@ -200,21 +204,25 @@ export class SnapshotReader {
     };
   }
 
-  private archivedDependencies(id: string): string[] {
-    const cached = this.archivedDeps.get(id);
+  private archivedPlan(id: string): { dependsOn: string[]; writeSet: string[] } {
+    const cached = this.archivedPlans.get(id);
     if (cached) return cached;
-    const plan = join(this.workspace, 'agent-task', 'archive', id, 'PLAN.md');
-    let found: string[] = [];
+    const file = join(this.workspace, 'agent-task', 'archive', id, 'PLAN.md');
     const group = id.slice(0, id.indexOf('/'));
+    let found = { dependsOn: [] as string[], writeSet: [] as string[] };
     try {
-      // depends_on as written: `task` (same group) or `group/task`
-      found = parsePlanFile(plan, { file: plan }).frontMatter.dependsOn.map((d) =>
-        d.raw.includes('/') ? d.raw : `${group}/${d.raw}`,
-      );
+      const plan = parsePlanFile(file, { file });
+      found = {
+        // depends_on as written: `task` (same group) or `group/task`
+        dependsOn: plan.frontMatter.dependsOn.map((d) =>
+          d.raw.includes('/') ? d.raw : `${group}/${d.raw}`,
+        ),
+        writeSet: plan.writeSet.map((e) => e.path),
+      };
     } catch {
-      found = [];
+      // an unreadable archived plan only loses its edges
     }
-    this.archivedDeps.set(id, found);
+    this.archivedPlans.set(id, found);
     return found;
   }
 }

@@ -97,31 +97,40 @@ function failovers(t: TaskView): FailoverView[] {
 
 function renderLanes(s: Snapshot): void {
   const byGroup = new Map<string, TaskView[]>();
+  let maxDepth = 0;
   for (const t of s.tasks) {
     const list = byGroup.get(t.group) ?? [];
     byGroup.set(t.group, list);
     list.push(t);
+    maxDepth = Math.max(maxDepth, t.depth);
   }
+  // Lanes in dependency order (the lane whose first task comes earliest first); columns are
+  // global depths, so an edge always runs left to right, also across lanes.
+  const minDepth = (g: string) => Math.min(...(byGroup.get(g) ?? []).map((t) => t.depth));
+  const groups = [...s.groups].sort((a, b) => minDepth(a) - minDepth(b) || (a < b ? -1 : 1));
   const html: string[] = ['<svg id="edges" aria-hidden="true"></svg>'];
-  for (const group of s.groups) {
-    const tasks = byGroup.get(group) ?? [];
+  const template = `grid-template-columns: repeat(${maxDepth + 1}, var(--card))`;
+  for (const group of groups) {
     const columns = new Map<number, TaskView[]>();
-    for (const t of tasks) {
+    for (const t of byGroup.get(group) ?? []) {
       const col = columns.get(t.depth) ?? [];
       columns.set(t.depth, col);
       col.push(t);
     }
     html.push(
-      `<section class="lane" data-group="${esc(group)}"><h2>${esc(group)}</h2><div class="cols">`,
+      `<section class="lane" data-group="${esc(group)}"><h2>${esc(group)}</h2><div class="cols" data-cols="${maxDepth + 1}">`,
     );
-    for (const depth of [...columns.keys()].sort((a, b) => a - b)) {
-      html.push('<div class="col">');
-      for (const t of columns.get(depth)!) html.push(card(t));
-      html.push('</div>');
+    for (const [depth, tasks] of [...columns.entries()].sort((a, b) => a[0] - b[0])) {
+      html.push(`<div class="col" data-depth="${depth}">${tasks.map(card).join('')}</div>`);
     }
     html.push('</div></section>');
   }
   $('lanes').innerHTML = html.join('');
+  // CSP allows no inline style attributes: columns are placed through the CSSOM instead.
+  for (const el of $('lanes').querySelectorAll<HTMLElement>('.cols'))
+    el.style.gridTemplateColumns = template.slice(template.indexOf(':') + 1);
+  for (const el of $('lanes').querySelectorAll<HTMLElement>('.col'))
+    el.style.gridColumn = String(Number(el.dataset.depth) + 1);
 }
 
 function card(t: TaskView): string {
@@ -232,7 +241,7 @@ function renderDetail(): void {
   const fos = failovers(t);
   if (fos.length) {
     parts.push(
-      `<h3>Failovers</h3><ul class="failovers">${fos.map((e) => (e.type === 'target.failover' ? `<li class="fo-edge"><b>${esc(e.from)} → ${esc(e.to)}</b> · ${esc(e.class)} · ${esc(e.stage)}<pre class="evidence">${esc(e.evidence[0] ?? '')}</pre></li>` : '')).join('')}</ul>`,
+      `<h3>Failovers</h3><ul class="failovers">${fos.map((e) => (e.type === 'target.failover' ? `<li class="fo-edge"><b>${esc(e.from)} → ${esc(e.to)}</b> · ${esc(e.class)} · ${esc(e.stage)}<pre class="evidence deciding">${esc(e.evidence[0] ?? '')}</pre></li>` : '')).join('')}</ul>`,
     );
   }
   const gates = t.history.filter((e) => e.type === 'gate.finished');
@@ -271,7 +280,7 @@ function renderDetail(): void {
           : '—';
       const result =
         fin && fin.type === 'attempt.finished'
-          ? `${fin.result}${fin.result !== 'success' ? ` <small>${esc(fin.evidence[0] ?? '')}</small>` : ''}`
+          ? `${fin.result}${fin.result !== 'success' ? ` <small title="${esc(fin.evidence[0] ?? '')}">${esc((fin.evidence[0] ?? '').slice(0, 80))}…</small>` : ''}`
           : '<i>running</i>';
       return `<tr><td><a href="#" data-tail="${esc(e.attempt)}">${esc(e.role)}</a></td><td>${e.planLoop}</td><td>${esc(e.target)}</td><td>${result}</td><td>${tokens}</td><td>${c}</td></tr>`;
     });
