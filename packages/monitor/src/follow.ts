@@ -1,6 +1,14 @@
 import { type FSWatcher, readdirSync, statSync, watch } from 'node:fs';
 import { join } from 'node:path';
-import { isSameProcessAlive, LOCK_FILE_NAME, readLockHolder, stateDir } from '@switchyard/core';
+import {
+  ARCHIVE_DIR,
+  agentTaskDir,
+  isSameProcessAlive,
+  LOCK_FILE_NAME,
+  readLockHolder,
+  STATE_DIR,
+  stateDir,
+} from '@switchyard/core';
 
 /** Options of {@link followWorkspace}. */
 export interface FollowOptions {
@@ -9,23 +17,28 @@ export interface FollowOptions {
   pollMs?: number;
 }
 
+/** What may have changed: run state (events, task states, claims, lock) or task folders. */
+export type WorkspaceChange = 'state' | 'plans';
+
 /**
- * Calls `onChange` when the persisted run state of a workspace may have changed: the event
- * log, task state files, claims or the lock (a dispatcher starting, ending or dying). Uses
- * fs.watch where it can and a cheap stat-only poll besides. The agents' own output files are
- * not watched (a live tail follows one attempt on demand). Returns a stop function.
+ * Calls `onChange('state')` when the persisted run state of a workspace may have changed: the
+ * event log, task state files, claims or the lock (a dispatcher starting, ending or dying),
+ * and `onChange('plans')` when task folders were added, moved or removed. Uses fs.watch where
+ * it can and a cheap stat-only poll besides. The agents' own output files are not watched (a
+ * live tail follows one attempt on demand). Returns a stop function.
  */
 export function followWorkspace(
   workspace: string,
-  onChange: () => void,
+  onChange: (what: WorkspaceChange) => void,
   options: FollowOptions = {},
 ): () => void {
   const dir = stateDir(workspace);
+  const tasksRoot = agentTaskDir(workspace);
   const watchers = new Map<string, FSWatcher>();
-  const watchDir = (path: string, recursive: boolean) => {
+  const watchDir = (path: string, recursive: boolean, what: WorkspaceChange = 'state') => {
     if (watchers.has(path)) return;
     try {
-      const w = watch(path, { recursive, persistent: false }, () => onChange());
+      const w = watch(path, { recursive, persistent: false }, () => onChange(what));
       w.on('error', () => {
         w.close();
         watchers.delete(path);
@@ -39,18 +52,26 @@ export function followWorkspace(
     watchDir(dir, false);
     watchDir(join(dir, 'tasks'), true);
     watchDir(join(dir, 'claims'), false);
+    for (const group of [...taskGroups(tasksRoot), ''])
+      watchDir(join(tasksRoot, group), false, 'plans');
   };
   let last = signature(dir);
+  let lastPlans = plansSignature(tasksRoot);
   let alive = lockAlive(dir);
   attach();
   const timer = setInterval(() => {
     attach();
     const now = signature(dir);
     const nowAlive = lockAlive(dir);
+    const plans = plansSignature(tasksRoot);
+    if (plans !== lastPlans) {
+      lastPlans = plans;
+      onChange('plans');
+    }
     if (now !== last || nowAlive !== alive) {
       last = now;
       alive = nowAlive;
-      onChange();
+      onChange('state');
     }
   }, options.pollMs ?? 1000);
   timer.unref();
@@ -83,6 +104,30 @@ function signature(dir: string): string {
     // no tasks folder yet
   }
   return parts.join('|');
+}
+
+/** Group folders of `agent-task/` (not the state or archive folders). */
+function taskGroups(root: string): string[] {
+  try {
+    return readdirSync(root, { withFileTypes: true })
+      .filter((e) => e.isDirectory() && e.name !== STATE_DIR && e.name !== ARCHIVE_DIR)
+      .map((e) => e.name);
+  } catch {
+    return [];
+  }
+}
+
+/** Times of `agent-task/` and its group folders: they change when task folders come or go. */
+function plansSignature(root: string): string {
+  return ['', ...taskGroups(root)]
+    .map((group) => {
+      try {
+        return String(statSync(join(root, group)).mtimeMs);
+      } catch {
+        return '-';
+      }
+    })
+    .join('|');
 }
 
 /** Whether the workspace lock is held by a live process (a crash ends it silently). */

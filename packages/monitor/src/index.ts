@@ -1,4 +1,5 @@
-export { type FollowOptions, followWorkspace } from './follow.js';
+export { EventLogReader } from './event-log.js';
+export { type FollowOptions, followWorkspace, type WorkspaceChange } from './follow.js';
 export { assertLoopbackBind, LOOPBACK, maskSecrets, type Refusal, refusalOf } from './guard.js';
 export { type MonitorOptions, type MonitorServer, startMonitor } from './server.js';
 export {

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { agentTaskDir, planLoopOf, SwitchyardError, stateDir } from '@switchyard/core';
 import { loadPageAssets, type PageAssets } from './assets.js';
-import { followWorkspace } from './follow.js';
+import { followWorkspace, type WorkspaceChange } from './follow.js';
 import { assertLoopbackBind, LOOPBACK, maskSecrets, refusalOf } from './guard.js';
 import { renderPage } from './page-html.js';
 import { type MonitorSnapshot, SnapshotReader } from './snapshot.js';
@@ -57,11 +57,14 @@ export async function startMonitor(options: MonitorOptions): Promise<MonitorServ
   const reader = new SnapshotReader(options.workspace);
   await reader.init();
   // Fails here, before listening, on a folder without agent-task/ (SY_USAGE).
-  reader.read();
+  const first = reader.read();
   const token = randomBytes(24).toString('base64url');
   const streams = new Set<ServerResponse>();
   const stops = new Set<() => void>();
-  let current: { snapshot: MonitorSnapshot; json: string } | undefined;
+  let current: { snapshot: MonitorSnapshot; json: string } | undefined = {
+    snapshot: first,
+    json: JSON.stringify(first),
+  };
   const snapshot = () => {
     if (!current) {
       const s = reader.read();
@@ -87,7 +90,8 @@ export async function startMonitor(options: MonitorOptions): Promise<MonitorServ
     }
     for (const res of streams) res.write(`event: snapshot\ndata: ${json}\n\n`);
   };
-  const onChange = () => {
+  const onChange = (what: WorkspaceChange = 'state') => {
+    if (what === 'plans') reader.invalidatePlans();
     current = undefined;
     if (pending || streams.size === 0) return;
     pending = setTimeout(push, Math.max(0, lastPush + interval - Date.now()));

@@ -4,6 +4,7 @@ import {
   type DispatcherStatus,
   gatherStatus,
   loadProjectConfig,
+  loadWorkspace,
   type PriceTable,
   parsePlanFile,
   type RunEvent,
@@ -13,7 +14,9 @@ import {
   stateDir,
   type TaskState,
   type UsageSummary,
+  type WorkspaceModel,
 } from '@switchyard/core';
+import { EventLogReader } from './event-log.js';
 
 /** A task's lifecycle state as the page colours it. */
 export type MonitorTaskState = 'running' | 'waiting' | 'blocked' | 'done';
@@ -77,6 +80,10 @@ const TASK_EVENTS = new Set<RunEvent['type']>([
   'task.blocked',
   'task.archived',
 ]);
+/** Longest time parsed plans are reused (a plan edited by hand shows after at most this). */
+const PLAN_MAX_AGE_MS = 60_000;
+/** Events after which plans on disk differ (a new PLAN-n, an archived folder, a new run). */
+const PLAN_EVENTS = new Set<RunEvent['type']>(['task.plan-loop', 'task.archived', 'run.started']);
 const RUN_EVENTS = new Set<RunEvent['type']>(['run.started', 'run.finished', 'control.failure']);
 
 /** Reads a workspace's persisted state into snapshots; caches what never changes. */
@@ -84,8 +91,21 @@ export class SnapshotReader {
   /** Dependencies and write sets of archived tasks (their plans do not change once archived). */
   private readonly archivedPlans = new Map<string, { dependsOn: string[]; writeSet: string[] }>();
   private prices: PriceTable | undefined;
+  private readonly events: EventLogReader;
+  /** Parsed plans, reused until a plan may have changed (see {@link invalidatePlans}). */
+  private model: WorkspaceModel | undefined;
+  /** Plan-changing events (new plan loop, archive, run start) seen when the model was read. */
+  private modelMark = -1;
+  private modelAt = 0;
 
-  constructor(readonly workspace: string) {}
+  constructor(readonly workspace: string) {
+    this.events = new EventLogReader(join(stateDir(workspace), 'events.jsonl'));
+  }
+
+  /** Plans must be parsed again on the next read (task folders added, moved or edited). */
+  invalidatePlans(): void {
+    this.model = undefined;
+  }
 
   /** Loads the project config's price table once (a bad config only loses the estimates). */
   async init(): Promise<void> {
@@ -98,7 +118,17 @@ export class SnapshotReader {
 
   /** A snapshot of the workspace now. */
   read(now = new Date()): MonitorSnapshot {
-    const input = gatherStatus(this.workspace, now);
+    const events = this.events.read();
+    const mark = events.reduce((n, e) => n + (PLAN_EVENTS.has(e.type) ? 1 : 0), 0);
+    // Plans edited in place are not watched file by file: the model also expires.
+    if (mark !== this.modelMark || now.getTime() - this.modelAt > PLAN_MAX_AGE_MS)
+      this.model = undefined;
+    if (!this.model) {
+      this.model = loadWorkspace(this.workspace);
+      this.modelMark = mark;
+      this.modelAt = now.getTime();
+    }
+    const input = gatherStatus(this.workspace, now, { model: this.model, events });
     if (this.prices) input.prices = this.prices;
     const report = buildStatus(input);
     const states = new Map(input.states.map((s) => [s.task, s]));
