@@ -8,7 +8,14 @@
 //     baseline: an idle Node process over the same time (the floor of any Node server).
 // Run from the repo root after `pnpm build`:  node test/bench/monitor.mjs
 import { spawn } from 'node:child_process';
-import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import {
+  appendFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -75,6 +82,40 @@ function workspace(name, tasks) {
       });
   }
   appendFileSync(join(dir, 'events.jsonl'), lines.map((l) => `${JSON.stringify(l)}\n`).join(''));
+  // A persisted state for every task that ran (as a dispatcher leaves them).
+  for (const l of lines) {
+    if (l.type !== 'attempt.finished') continue;
+    const [group, name] = l.task.split('/');
+    mkdirSync(join(dir, 'tasks', group), { recursive: true });
+    writeFileSync(
+      join(dir, 'tasks', group, `${name}.json`),
+      JSON.stringify({
+        schema_version: 1,
+        task: l.task,
+        planLoop: 1,
+        phase: 'selfcheck',
+        decisions: {},
+        attempts: [
+          {
+            id: l.attempt,
+            role: 'worker',
+            planLoop: 1,
+            target: 't-a',
+            attemptDir: l.attemptDir,
+            status: 'finished',
+            startedAt: at,
+            endedAt: at,
+            result: 'success',
+            usage: l.usage,
+          },
+        ],
+        failures: { worker: 0, selfcheck: 0, review: 0, gate: 0 },
+        cooldowns: {},
+        selfcheckRetries: 0,
+        updatedAt: at,
+      }),
+    );
+  }
   return ws;
 }
 

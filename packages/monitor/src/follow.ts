@@ -35,10 +35,18 @@ export function followWorkspace(
   const dir = stateDir(workspace);
   const tasksRoot = agentTaskDir(workspace);
   const watchers = new Map<string, FSWatcher>();
+  let last = signature(dir);
+  let lastPlans = plansSignature(tasksRoot);
+  let alive = lockAlive(dir);
   const watchDir = (path: string, recursive: boolean, what: WorkspaceChange = 'state') => {
     if (watchers.has(path)) return;
     try {
-      const w = watch(path, { recursive, persistent: false }, () => onChange(what));
+      const w = watch(path, { recursive, persistent: false }, () => {
+        // Seen now: the poll must not report the same change a second time.
+        if (what === 'state') last = signature(dir);
+        else lastPlans = plansSignature(tasksRoot);
+        onChange(what);
+      });
       w.on('error', () => {
         w.close();
         watchers.delete(path);
@@ -55,9 +63,6 @@ export function followWorkspace(
     for (const group of [...taskGroups(tasksRoot), ''])
       watchDir(join(tasksRoot, group), false, 'plans');
   };
-  let last = signature(dir);
-  let lastPlans = plansSignature(tasksRoot);
-  let alive = lockAlive(dir);
   attach();
   const timer = setInterval(() => {
     attach();

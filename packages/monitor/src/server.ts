@@ -132,7 +132,8 @@ export async function startMonitor(options: MonitorOptions): Promise<MonitorServ
           return () => streams.delete(res);
         });
       case '/tail': {
-        const dir = attemptDirOf(snapshot().snapshot, url.searchParams.get('attempt') ?? '');
+        snapshot(); // the attempt folders are those of the event log read so far
+        const dir = reader.attemptDirs.get(url.searchParams.get('attempt') ?? '');
         if (!dir) return send(res, 404, 'text/plain', 'unknown attempt\n');
         return openStream(req, res, (write) =>
           tailFile(join(dir, 'normalized-output.log'), (text) =>
@@ -256,16 +257,6 @@ function readText(file: string): string {
 function knownTask(snapshot: MonitorSnapshot, url: URL): string | undefined {
   const id = url.searchParams.get('task') ?? '';
   return snapshot.tasks.some((t) => t.id === id) ? id : undefined;
-}
-
-/** An attempt's folder as the task history recorded it (never a path from the request). */
-function attemptDirOf(snapshot: MonitorSnapshot, attempt: string): string | undefined {
-  for (const task of snapshot.tasks) {
-    for (const event of task.history) {
-      if (event.type === 'attempt.started' && event.attempt === attempt) return event.attemptDir;
-    }
-  }
-  return undefined;
 }
 
 /** The newest PLAN of a task, active or archived. */

@@ -17,6 +17,7 @@ import {
   type WorkspaceModel,
 } from '@switchyard/core';
 import { EventLogReader } from './event-log.js';
+import { StateFiles } from './state-files.js';
 
 /** A task's lifecycle state as the page colours it. */
 export type MonitorTaskState = 'running' | 'waiting' | 'blocked' | 'done';
@@ -34,7 +35,8 @@ export interface MonitorTask {
   why: string;
   planLoop: number;
   phase?: string;
-  waiting?: { kind: string; why: string; until?: string };
+  /** Why is in `why`. */
+  waiting?: { kind: string; until?: string };
   running?: {
     role: string;
     target: string;
@@ -92,6 +94,7 @@ export class SnapshotReader {
   private readonly archivedPlans = new Map<string, { dependsOn: string[]; writeSet: string[] }>();
   private prices: PriceTable | undefined;
   private readonly events: EventLogReader;
+  private readonly states: StateFiles;
   /** Parsed plans, reused until a plan may have changed (see {@link invalidatePlans}). */
   private model: WorkspaceModel | undefined;
   /** Plan-changing events (new plan loop, archive, run start) seen when the model was read. */
@@ -100,7 +103,11 @@ export class SnapshotReader {
 
   constructor(readonly workspace: string) {
     this.events = new EventLogReader(join(stateDir(workspace), 'events.jsonl'));
+    this.states = new StateFiles(stateDir(workspace));
   }
+
+  /** Attempt id -> folder, from the event log (tails are resolved here, never from a request). */
+  readonly attemptDirs = new Map<string, string>();
 
   /** Plans must be parsed again on the next read (task folders added, moved or edited). */
   invalidatePlans(): void {
@@ -128,7 +135,11 @@ export class SnapshotReader {
       this.modelMark = mark;
       this.modelAt = now.getTime();
     }
-    const input = gatherStatus(this.workspace, now, { model: this.model, events });
+    const input = gatherStatus(this.workspace, now, {
+      model: this.model,
+      events,
+      states: this.states.read(),
+    });
     if (this.prices) input.prices = this.prices;
     const report = buildStatus(input);
     const states = new Map(input.states.map((s) => [s.task, s]));
@@ -136,10 +147,11 @@ export class SnapshotReader {
     const runs: RunEvent[] = [];
     for (const event of input.events) {
       if (RUN_EVENTS.has(event.type)) runs.push(event);
+      if (event.type === 'attempt.started') this.attemptDirs.set(event.attempt, event.attemptDir);
       if (!TASK_EVENTS.has(event.type) || !('task' in event)) continue;
       const list = history.get(event.task) ?? [];
       history.set(event.task, list);
-      list.push(event);
+      list.push(compact(event));
     }
     const deps = new Map<string, string[]>();
     const writeSets = new Map<string, string[]>();
@@ -195,7 +207,7 @@ export class SnapshotReader {
         state: 'waiting',
         why: w.why,
         phase: w.phase,
-        waiting: { kind: w.kind, why: w.why, ...(w.until ? { until: w.until } : {}) },
+        waiting: { kind: w.kind, ...(w.until ? { until: w.until } : {}) },
       });
     }
     for (const b of report.blocked) {
@@ -229,7 +241,8 @@ export class SnapshotReader {
       claims: readClaims(stateDir(input.workspace)).flatMap((c) =>
         c.paths.map((path) => ({ path, task: c.taskId, since: c.since })),
       ),
-      usage: report.usage,
+      // Per-attempt usage travels on each attempt.finished event of a task's history.
+      usage: { ...report.usage, attempts: [] },
       runs,
     };
   }
@@ -255,6 +268,23 @@ export class SnapshotReader {
     this.archivedPlans.set(id, found);
     return found;
   }
+}
+
+/** Longest evidence line the page gets (the raw events have it whole). */
+const EVIDENCE_CHARS = 400;
+
+/**
+ * An event as the page needs it: at most three evidence lines of {@link EVIDENCE_CHARS}, no
+ * attempt folder (the server resolves tails itself). Keeps a snapshot of a long run small.
+ */
+function compact(event: RunEvent): RunEvent {
+  const out = { ...event } as RunEvent & { evidence?: string[]; attemptDir?: string };
+  if (out.evidence)
+    out.evidence = out.evidence
+      .slice(0, 3)
+      .map((l) => (l.length > EVIDENCE_CHARS ? `${l.slice(0, EVIDENCE_CHARS)}…` : l));
+  if ('attemptDir' in out) delete out.attemptDir;
+  return out;
 }
 
 /** The running stage's attempt number: consecutive failures of that stage so far, plus one. */

@@ -7,6 +7,7 @@ import type { RunEvent } from '../events/event-schema.js';
 import { readLockHolder } from '../lock/workspace-lock.js';
 import { isSameProcessAlive } from '../process/process-identity.js';
 import { probeAttempt } from '../state/attempt-probe.js';
+import type { TaskState } from '../state/state-schema.js';
 import { openStateStore } from '../state/state-store.js';
 import { loadWorkspace, type WorkspaceModel } from '../workspace/load.js';
 import { agentTaskDir, stateDir as stateDirOf } from '../workspace/paths.js';
@@ -18,6 +19,8 @@ export interface GatherReuse {
   model?: WorkspaceModel;
   /** The event log, when the caller follows it incrementally. */
   events?: readonly RunEvent[];
+  /** Every task's persisted state, when the caller re-reads only the files that changed. */
+  states?: TaskState[];
 }
 
 /**
@@ -39,7 +42,7 @@ export function gatherStatus(
   const workspace = realpathSync(workspaceDir);
   const stateDir = stateDirOf(workspace);
   const model = reuse.model ?? loadWorkspace(workspace);
-  const states = openStateStore(stateDir).list();
+  const states = reuse.states ?? openStateStore(stateDir).list();
   const liveAttempts = new Map<string, number>();
   for (const state of states) {
     for (const record of state.attempts) {

@@ -263,7 +263,9 @@ function renderDetail(): void {
   const attempts = t.history.filter((e) => e.type === 'attempt.started');
   if (attempts.length) {
     const usageOf = new Map(
-      u.attempts.filter((a) => a.task === t.id).map((a) => [a.attempt, a.usage]),
+      t.history.flatMap((e) =>
+        e.type === 'attempt.finished' && e.usage ? [[e.attempt, e.usage] as const] : [],
+      ),
     );
     const rows = attempts.map((e) => {
       if (e.type !== 'attempt.started') return '';
@@ -306,6 +308,19 @@ function renderDetail(): void {
   if (t.running && tail?.attempt !== t.running.attempt) startTail(t.running.attempt);
 }
 
+/** A new selection: classes and the detail only (the lanes and edges stay as laid out). */
+function select(): void {
+  for (const el of document.querySelectorAll('.task.sel')) el.classList.remove('sel');
+  for (const el of document.querySelectorAll('.edge.hot')) el.classList.remove('hot');
+  if (selected) {
+    const id = CSS.escape(selected);
+    document.querySelector(`.task[data-task="${id}"]`)?.classList.add('sel');
+    for (const el of document.querySelectorAll(`.edge[data-from="${id}"], .edge[data-to="${id}"]`))
+      el.classList.add('hot');
+  }
+  renderDetail();
+}
+
 function startTail(attempt: string): void {
   stopTail();
   const source = new EventSource(q('/tail', { attempt }));
@@ -344,7 +359,7 @@ document.addEventListener('click', (ev) => {
     selected = (task ?? goto)!.dataset.task ?? goto!.dataset.goto;
     history.replaceState(null, '', `${location.search}#${encodeURIComponent(selected ?? '')}`);
     stopTail();
-    render();
+    select();
   } else if (tailLink) {
     ev.preventDefault();
     startTail(tailLink.dataset.tail!);

@@ -38,7 +38,6 @@ export type RunEventView = Base &
         planLoop: number;
         attempt: string;
         target: string;
-        attemptDir: string;
       }
     | {
         type: 'attempt.finished';
@@ -98,7 +97,7 @@ export interface TaskView {
   state: 'running' | 'waiting' | 'blocked' | 'done';
   why: string;
   planLoop: number;
-  waiting?: { kind: string; why: string; until?: string };
+  waiting?: { kind: string; until?: string };
   running?: {
     role: string;
     target: string;
