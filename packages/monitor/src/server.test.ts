@@ -223,4 +223,55 @@ describe('monitor follows persisted state', () => {
     const a = snap.tasks.find((t) => t.id === 'g/a')!;
     expect(a.history).toEqual([expect.objectContaining({ from: 'one', to: 'two' })]);
   });
+
+  it('tails the normalized output of an attempt of the log, live; unknown attempts are refused', async () => {
+    const dir = join(ws, 'agent-task', '.switchyard');
+    const attemptDir = join(dir, 'attempts', 'att-1');
+    mkdirSync(attemptDir, { recursive: true });
+    writeFileSync(join(attemptDir, 'normalized-output.log'), 'assistant: first line\n');
+    const started: RunEvent = {
+      type: 'attempt.started',
+      at: new Date().toISOString(),
+      runId: 'r1',
+      task: 'g/a',
+      role: 'worker',
+      planLoop: 1,
+      attempt: 'att-1',
+      target: 'one',
+      agent: 'fake',
+      model: 'm',
+      attemptDir,
+    };
+    writeFileSync(join(dir, 'events.jsonl'), `${JSON.stringify(started)}\n`);
+    monitor = await startMonitor({ workspace: ws });
+    expect((await get(monitor.port, `/tail?attempt=../../x&token=${monitor.token}`)).status).toBe(
+      404,
+    );
+    const text = await new Promise<string>((resolve, reject) => {
+      let seen = '';
+      const req = request(
+        {
+          host: '127.0.0.1',
+          port: monitor!.port,
+          path: `/tail?attempt=att-1&token=${monitor!.token}`,
+        },
+        (res) => {
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => {
+            for (const line of chunk.split('\n'))
+              if (line.startsWith('data: ')) seen += JSON.parse(line.slice(6));
+            if (seen === 'assistant: first line\n')
+              appendFileSync(join(attemptDir, 'normalized-output.log'), 'tool: Write src/a.js\n');
+            if (seen.includes('tool: Write')) {
+              req.destroy();
+              resolve(seen);
+            }
+          });
+        },
+      );
+      req.on('error', (e) => (e.message.includes('socket hang up') ? undefined : reject(e)));
+      req.end();
+    });
+    expect(text).toBe('assistant: first line\ntool: Write src/a.js\n');
+  });
 });
