@@ -220,6 +220,8 @@ export async function startMonitor(options: MonitorOptions): Promise<MonitorServ
     close: async () => {
       stopFollow();
       if (pending) clearTimeout(pending);
+      // Open pages get the final state (e.g. the run's last archive) before the streams end.
+      if (streams.size > 0) push();
       for (const stop of stops) stop();
       for (const res of streams) res.end();
       streams.clear();

@@ -271,7 +271,7 @@ export class SnapshotReader {
 }
 
 /** Longest evidence line the page gets (the raw events have it whole). */
-const EVIDENCE_CHARS = 400;
+const EVIDENCE_CHARS = 2000;
 
 /**
  * An event as the page needs it: at most three evidence lines of {@link EVIDENCE_CHARS}, no
