@@ -23,6 +23,7 @@ import {
 } from '@switchyard/core';
 import { BUILTIN_PLUGINS } from './builtin-plugins.js';
 import { runGateCommand } from './gate-runner.js';
+import { startAnnouncedMonitor } from './monitor-server.js';
 import { assertPreflights } from './preflight.js';
 import { createRunRenderer } from './run-renderer.js';
 
@@ -37,6 +38,9 @@ export interface LiveRunOptions {
   retryTasks?: string[];
   with?: string;
   json?: boolean;
+  /** Serve the browser monitor for the run (see `switchyard monitor`). */
+  monitor?: boolean;
+  port?: number;
 }
 
 /**
@@ -49,10 +53,12 @@ export async function liveRun(opts: LiveRunOptions): Promise<number> {
   const workspace = resolve(opts.workspace ?? process.cwd());
   // A second dispatcher on this workspace fails here, at once, before anything else runs.
   const lock = acquireWorkspaceLock({ workspace });
+  const monitor = opts.monitor ? await startRunMonitor(workspace, opts, lock) : undefined;
   try {
     return await liveRunLocked(workspace, lock, opts);
   } finally {
     lock.release();
+    await monitor?.close();
   }
 }
 
@@ -138,6 +144,16 @@ async function liveRunLocked(
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
     await plugins.dispose();
+  }
+}
+
+/** The monitor of `run --monitor`; a failure to start it releases the lock it was started under. */
+async function startRunMonitor(workspace: string, opts: LiveRunOptions, lock: WorkspaceLock) {
+  try {
+    return await startAnnouncedMonitor(workspace, opts);
+  } catch (error) {
+    lock.release();
+    throw error;
   }
 }
 

@@ -3,6 +3,7 @@ import { registerCatalog } from './commands/catalog.js';
 import { registerClassify } from './commands/classify.js';
 import { registerClean } from './commands/clean.js';
 import { registerDemo } from './commands/demo.js';
+import { registerMonitor } from './commands/monitor.js';
 import { registerPlugins } from './commands/plugins.js';
 import { registerRetry } from './commands/retry.js';
 import { registerRun } from './commands/run.js';
@@ -43,6 +44,7 @@ const COMMANDS: Register[] = [
   registerRun,
   registerRetry,
   registerStatus,
+  registerMonitor,
   registerValidatePlan,
   registerCatalog,
   registerPlugins,

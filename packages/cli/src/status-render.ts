@@ -1,4 +1,4 @@
-import type { StatusReport } from '@switchyard/core';
+import { describeUsage, type StatusReport } from '@switchyard/core';
 import pc from 'picocolors';
 
 /** "3m12s ago" style age of an ISO instant relative to the report time. */
@@ -53,6 +53,12 @@ export function renderStatus(r: StatusReport): string {
   }
   out.push(pc.bold(`done (${r.counts.done})`));
   for (const e of r.done) out.push(`  ${name(e.task)}  ${pc.dim(e.archiveDir)}`);
+  if (r.usage.run.attempts > 0) {
+    out.push(pc.bold('usage'));
+    out.push(`  ${'all runs'.padEnd(width)}  ${describeUsage(r.usage.run)}`);
+    for (const [target, totals] of Object.entries(r.usage.byTarget).sort())
+      out.push(`  ${target.padEnd(width)}  ${pc.dim(describeUsage(totals))}`);
+  }
   out.push('');
   return `${out.join('\n')}\n`;
 }

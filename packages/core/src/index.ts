@@ -4,6 +4,7 @@ export * from './attempt/index.js';
 export * from './catalog/index.js';
 export * from './claims/index.js';
 export * from './config/index.js';
+export * from './cost/index.js';
 export * from './dispatcher/index.js';
 export * from './dry-run/index.js';
 export * from './errors.js';

@@ -2,11 +2,13 @@ import type { ClassifierOptions } from '@switchyard/classifier-generic';
 import type { SwitchyardPlugin } from '@switchyard/core';
 import { claudeCodeClassifier } from './classifier.js';
 import { claudeCodeTranscript } from './transcript.js';
+import { claudeCodeUsage } from './usage.js';
 
 export * from './classifier.js';
 export * from './transcript.js';
+export * from './usage.js';
 
 /** Plugin entry: the Claude Code classifier and transcript formatter. */
 export default function plugin(options?: ClassifierOptions): SwitchyardPlugin[] {
-  return [claudeCodeClassifier(options), claudeCodeTranscript()];
+  return [{ ...claudeCodeClassifier(options), usage: claudeCodeUsage }, claudeCodeTranscript()];
 }

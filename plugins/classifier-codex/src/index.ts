@@ -2,11 +2,13 @@ import type { ClassifierOptions } from '@switchyard/classifier-generic';
 import type { SwitchyardPlugin } from '@switchyard/core';
 import { codexClassifier } from './classifier.js';
 import { codexTranscript } from './transcript.js';
+import { codexUsage } from './usage.js';
 
 export * from './classifier.js';
 export * from './transcript.js';
+export * from './usage.js';
 
 /** Plugin entry: the Codex classifier and transcript formatter. */
 export default function plugin(options?: ClassifierOptions): SwitchyardPlugin[] {
-  return [codexClassifier(options), codexTranscript()];
+  return [{ ...codexClassifier(options), usage: codexUsage }, codexTranscript()];
 }

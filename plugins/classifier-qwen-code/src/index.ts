@@ -2,11 +2,13 @@ import type { ClassifierOptions } from '@switchyard/classifier-generic';
 import type { SwitchyardPlugin } from '@switchyard/core';
 import { qwenCodeClassifier } from './classifier.js';
 import { qwenCodeTranscript } from './transcript.js';
+import { qwenCodeUsage } from './usage.js';
 
 export * from './classifier.js';
 export * from './transcript.js';
+export * from './usage.js';
 
 /** Plugin entry: the Qwen Code classifier and transcript formatter. */
 export default function plugin(options?: ClassifierOptions): SwitchyardPlugin[] {
-  return [qwenCodeClassifier(options), qwenCodeTranscript()];
+  return [{ ...qwenCodeClassifier(options), usage: qwenCodeUsage }, qwenCodeTranscript()];
 }

@@ -1,11 +1,14 @@
 import { join } from 'node:path';
 import type { Command } from 'commander';
 import pc from 'picocolors';
+import { parsePort } from '../monitor-server.js';
 
 /** Options of `switchyard demo`. */
 export interface DemoOptions {
   dir?: string;
   json?: boolean;
+  monitor?: boolean;
+  port?: number;
 }
 
 /** `switchyard demo`: the bundled backlog through the real dispatcher, with fake agents. */
@@ -20,6 +23,15 @@ export function registerDemo(program: Command): void {
       'where to create the demo workspace (new or empty; default: a temp folder)',
     )
     .option('--json', 'print the run as JSONL events instead of the human view')
+    .option(
+      '--monitor',
+      'show the run in the browser monitor (prints monitor_url; on a terminal it stays up until Ctrl-C)',
+    )
+    .option(
+      '--port <n>',
+      'with --monitor: port on 127.0.0.1 (default: a random free port)',
+      parsePort,
+    )
     .addHelpText(
       'after',
       `
@@ -35,7 +47,8 @@ Every task ends archived; exit 0. Then look at the archive, the work logs, the e
 
 Examples:
   $ switchyard demo
-  $ switchyard demo --dir ./switchyard-demo`,
+  $ switchyard demo --dir ./switchyard-demo
+  $ switchyard demo --monitor            # watch it live in a browser`,
     )
     .action(async (opts: DemoOptions) => {
       const { createDemoWorkspace } = await import('../demo-workspace.js');
@@ -49,13 +62,24 @@ Examples:
       );
       say('');
       const { liveRun } = await import('../live-run.js');
-      const code = await liveRun({
-        workspace: ws.dir,
-        executionCatalog: ws.catalog,
-        ...(opts.json ? { json: true } : {}),
-      });
-      process.exitCode = code;
-      if (code === 0) say(whereToLook(ws.dir, ws.git));
+      const { startAnnouncedMonitor, untilInterrupted } = await import('../monitor-server.js');
+      // Started before the run, so the page shows it from the first task on.
+      const monitor = opts.monitor ? await startAnnouncedMonitor(ws.dir, opts) : undefined;
+      try {
+        const code = await liveRun({
+          workspace: ws.dir,
+          executionCatalog: ws.catalog,
+          ...(opts.json ? { json: true } : {}),
+        });
+        process.exitCode = code;
+        if (code === 0) say(whereToLook(ws.dir, ws.git));
+        if (monitor && process.stdout.isTTY && !opts.json) {
+          say(`The monitor stays up at ${monitor.url} — Ctrl-C to stop.`);
+          await untilInterrupted();
+        }
+      } finally {
+        await monitor?.close();
+      }
     });
 }
 

@@ -1,6 +1,7 @@
 import { type Command, InvalidArgumentError } from 'commander';
 // type-only: live-run.js itself is loaded lazily, only for a live run
 import type { LiveRunOptions } from '../live-run.js';
+import { parsePort } from '../monitor-server.js';
 
 /** Every option of `switchyard run`, after parsing. */
 export interface RunOptions extends LiveRunOptions {
@@ -41,6 +42,12 @@ export function registerRun(program: Command): void {
       '--json',
       'machine output: the dry-run report as one JSON document, a live run as JSONL events',
     )
+    .option('--monitor', 'serve the live browser page of the run; prints monitor_url first')
+    .option(
+      '--port <n>',
+      'with --monitor: port on 127.0.0.1 (default: a random free port)',
+      parsePort,
+    )
     .option(
       '--dry-run',
       'launch nothing: report catalog, tasks, candidates, readiness, claims and problems',
@@ -61,7 +68,8 @@ Examples:
   $ switchyard run --dry-run --task-group api --max-parallel 2
   $ switchyard run --dry-run --json --execution-catalog team-catalog.json | jq '.summary'
   $ switchyard run --validate-plan agent-task/api/add-flag/PLAN.md
-  $ switchyard run --workspace ~/src/app --max-parallel 4`,
+  $ switchyard run --workspace ~/src/app --max-parallel 4
+  $ switchyard run --monitor             # open the printed monitor_url in a browser`,
     )
     .action(async (opts: RunOptions) => {
       if (opts.validatePlan !== undefined) {

@@ -30,8 +30,14 @@ Examples:
   $ watch -n 2 switchyard status`,
     )
     .action(async (opts: StatusOptions) => {
-      const { buildStatus, gatherStatus } = await import('@switchyard/core');
-      const report = buildStatus(gatherStatus(resolve(opts.workspace ?? process.cwd())));
+      const { buildStatus, gatherStatus, loadProjectConfig } = await import('@switchyard/core');
+      const input = gatherStatus(resolve(opts.workspace ?? process.cwd()));
+      // The price table only turns reported tokens into estimates; a bad config loses just that.
+      input.prices = await loadProjectConfig(input.workspace).then(
+        (c) => c.config.prices,
+        () => ({}),
+      );
+      const report = buildStatus(input);
       if (opts.json) {
         const { printJson } = await import('../output.js');
         printJson(report);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { priceTableSchema } from '../cost/usage.js';
 
 const pluginEntry = z
   .union([z.string().min(1), z.tuple([z.string().min(1), z.record(z.string(), z.unknown())])])
@@ -49,6 +50,11 @@ export const projectConfigSchema = z
       .default('correct')
       .describe(
         'Changes outside a task\'s write set: "correct" = a correction to the worker naming them; "revert-outside" = also reset those files in its worktree.',
+      ),
+    prices: priceTableSchema
+      .default({})
+      .describe(
+        'USD per million tokens by catalog target id ({inputPerMTok, outputPerMTok, cacheReadPerMTok?, cacheWritePerMTok?}): turns tokens an agent reports without a cost into an estimate marked as such.',
       ),
   })
   .describe('switchyard project config.');

@@ -1,4 +1,5 @@
 import { recordClassification } from '../attempt/record-classification.js';
+import { extractUsage } from '../cost/extract.js';
 import { classifyEvidence } from '../evidence/classify-evidence.js';
 import type { RunHandle, RunOutcome } from '../plugins/runner-types.js';
 import type { Classification } from '../plugins/types.js';
@@ -53,6 +54,8 @@ export async function awaitAttempt(
   record.signal = outcome.signal;
   if (outcome.sessionId !== undefined) record.sessionId = outcome.sessionId;
   collectAuxiliaryLogs(ctx, record);
+  const usage = extractUsage(outcome.evidence, ctx.options.plugins.classifiersFor(agent));
+  if (usage) record.usage = usage;
   // The evidence directory explains itself; a missing or broken locator only loses that note.
   await recordClassification(record.attemptDir, verdict).catch(() => undefined);
   ctx.workLog.finish(rt.group, {
@@ -75,6 +78,7 @@ export async function awaitAttempt(
     evidence: verdict.evidence,
     durationMs: outcome.endedAt.getTime() - outcome.startedAt.getTime(),
     attemptDir: record.attemptDir,
+    ...(usage ? { usage } : {}),
   });
   return result;
 }

@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, renameSync, rmdirSync, writeFileSync } from 'nod
 import { open, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { ATTEMPT_FILES } from '../attempt/layout.js';
+import { usageLine } from '../cost/usage-totals.js';
 import { SwitchyardError } from '../errors.js';
 import { isGroupLogArchivable } from '../worklog/work-log.js';
 import { archivedTaskDir, COMPLETE_LOG, reviewFileName } from '../workspace/paths.js';
@@ -137,6 +138,7 @@ function completeLogText(ctx: DispatchContext, rt: TaskRuntime): string {
         `  ${a.id} ${a.role} loop ${a.planLoop} on ${a.target}: ${a.result ?? a.status} — ${relative(ctx.workspace, join(a.attemptDir, ATTEMPT_FILES.locator))}`,
     ),
     `targets: ${targets.join(', ')}`,
+    ...usageLine(s.attempts.map((a) => a.usage)),
     `catalog revisions used: ${revisionsUsed(rt).join(', ') || 'none recorded'}`,
     `archived under catalog revision: ${ctx.catalogFacts.revision} (${ctx.catalogFacts.source})`,
     '',

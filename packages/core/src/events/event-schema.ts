@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { attemptUsageSchema } from '../cost/usage.js';
 import { ATTEMPT_ROLES, DECISION_STAGES } from '../lifecycle/lifecycle-table.js';
 import { FAILURE_CLASSES } from '../plugins/failure-class.js';
 
@@ -91,6 +92,8 @@ export const runEventSchema = z.discriminatedUnion('type', [
     evidence: z.array(z.string()),
     durationMs: z.number(),
     attemptDir: z.string(),
+    /** Tokens and cost the agent reported, when it did. */
+    usage: attemptUsageSchema.optional(),
   }),
   z.object({
     ...base,

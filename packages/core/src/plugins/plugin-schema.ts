@@ -36,6 +36,7 @@ const classifier = z.object({
   // release lines like "2.1.19x" (x: any digits) the rules were verified on
   verifiedVersions: z.array(z.string().regex(/^[\dx]+(?:\.[\dx]+)*$/)).optional(),
   isRetryLine: optionalFn('isRetryLine'),
+  usage: optionalFn('usage'),
   dispose: optionalFn('dispose'),
 });
 

@@ -1,3 +1,4 @@
+import type { AttemptUsage } from '../cost/usage.js';
 import type { AttemptClass, FailureReason } from './failure-class.js';
 
 /** A value or a promise of it: plugin hooks may be sync or async. */
@@ -93,6 +94,11 @@ export interface ClassifierPlugin<O = unknown> {
    * nothing else for long is ended and classified by what these lines say.
    */
   isRetryLine?(line: string): boolean;
+  /**
+   * Tokens and cost the agent reported for the attempt (from its final event or summary),
+   * or undefined when the evidence holds none. Summed per task, target and run.
+   */
+  usage?(evidence: TerminalEvidence): AttemptUsage | undefined;
   dispose?(): Awaitable<void>;
 }
 

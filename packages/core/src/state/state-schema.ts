@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { attemptUsageSchema } from '../cost/usage.js';
 import {
   ATTEMPT_ROLES,
   CORRECTION_SOURCES,
@@ -66,6 +67,8 @@ export const attemptRecordSchema = z.object({
   reason: z.enum(FAILURE_REASONS).optional(),
   /** Catalog revision of the decision the attempt ran on (listed in `complete.log`). */
   catalogRevision: z.string().optional(),
+  /** Tokens and cost the agent reported (see core's cost module). */
+  usage: attemptUsageSchema.optional(),
 });
 
 /** Why a task is blocked, with the evidence a human needs. */

@@ -1,4 +1,6 @@
 import { type AdmissionDecision, admit } from '../admission/admit.js';
+import type { PriceTable } from '../cost/usage.js';
+import { summarizeUsage } from '../cost/usage-totals.js';
 import type { RunEvent } from '../events/event-schema.js';
 import type { LockHolder } from '../lock/workspace-lock.js';
 import type { AttemptRecord, TaskState } from '../state/state-schema.js';
@@ -37,6 +39,8 @@ export interface StatusInput {
   lock?: { holder: LockHolder; alive: boolean };
   /** Live PID of each unfinished attempt (absent = no process found). */
   liveAttempts: ReadonlyMap<string, number>;
+  /** Price table (target id -> USD per million tokens) for token-only usage reports. */
+  prices?: PriceTable;
 }
 
 /**
@@ -146,6 +150,7 @@ export function buildStatus(input: StatusInput): StatusReport {
       blocked: blocked.length,
       done: done.length,
     },
+    usage: summarizeUsage(input.events, input.prices),
   };
 }
 

@@ -3,13 +3,25 @@ import { join } from 'node:path';
 import { readClaims } from '../claims/claim-store.js';
 import { SwitchyardError } from '../errors.js';
 import { readEvents } from '../events/event-bus.js';
+import type { RunEvent } from '../events/event-schema.js';
 import { readLockHolder } from '../lock/workspace-lock.js';
 import { isSameProcessAlive } from '../process/process-identity.js';
 import { probeAttempt } from '../state/attempt-probe.js';
+import type { TaskState } from '../state/state-schema.js';
 import { openStateStore } from '../state/state-store.js';
-import { loadWorkspace } from '../workspace/load.js';
+import { loadWorkspace, type WorkspaceModel } from '../workspace/load.js';
 import { agentTaskDir, stateDir as stateDirOf } from '../workspace/paths.js';
 import type { StatusInput } from './build-status.js';
+
+/** Facts a long-lived reader (the monitor) already holds, so they are not read again. */
+export interface GatherReuse {
+  /** The workspace model (plans parsed), when the caller knows no plan changed since. */
+  model?: WorkspaceModel;
+  /** The event log, when the caller follows it incrementally. */
+  events?: readonly RunEvent[];
+  /** Every task's persisted state, when the caller re-reads only the files that changed. */
+  states?: TaskState[];
+}
 
 /**
  * Reads everything `switchyard status` needs from disk and /proc: the task plans, each
@@ -17,7 +29,11 @@ import type { StatusInput } from './build-status.js';
  * attempts still have a live process (PID + start token + marker). Reads only; safe while a
  * dispatcher runs. Throws `SY_USAGE` when the folder has no `agent-task/`.
  */
-export function gatherStatus(workspaceDir: string, now = new Date()): StatusInput {
+export function gatherStatus(
+  workspaceDir: string,
+  now = new Date(),
+  reuse: GatherReuse = {},
+): StatusInput {
   if (!existsSync(agentTaskDir(workspaceDir))) {
     throw new SwitchyardError('SY_USAGE', `${workspaceDir} has no agent-task/ folder.`, {
       hint: 'Run `switchyard status` in the repository root, or pass --workspace <dir>.',
@@ -25,8 +41,8 @@ export function gatherStatus(workspaceDir: string, now = new Date()): StatusInpu
   }
   const workspace = realpathSync(workspaceDir);
   const stateDir = stateDirOf(workspace);
-  const model = loadWorkspace(workspace);
-  const states = openStateStore(stateDir).list();
+  const model = reuse.model ?? loadWorkspace(workspace);
+  const states = reuse.states ?? openStateStore(stateDir).list();
   const liveAttempts = new Map<string, number>();
   for (const state of states) {
     for (const record of state.attempts) {
@@ -54,7 +70,7 @@ export function gatherStatus(workspaceDir: string, now = new Date()): StatusInpu
     archived: [...model.archived.values()].filter((a) => a.complete).map((a) => a.id),
     states,
     claims,
-    events: readEvents(join(stateDir, 'events.jsonl')).events,
+    events: reuse.events ?? readEvents(join(stateDir, 'events.jsonl')).events,
     ...(holder
       ? {
           lock: {

@@ -1,3 +1,5 @@
+import type { UsageSummary } from '../cost/usage-totals.js';
+
 /** What `switchyard status` reports: a snapshot built from persisted state, never from a
  * running dispatcher's memory, so it reads the same during a run, after it and after a crash. */
 
@@ -96,4 +98,6 @@ export interface StatusReport {
   blocked: BlockedEntry[];
   done: DoneEntry[];
   counts: { running: number; waiting: number; blocked: number; done: number };
+  /** Tokens and cost every attempt in the event log reported, per run/task/target. */
+  usage: UsageSummary;
 }

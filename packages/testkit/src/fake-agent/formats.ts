@@ -5,7 +5,15 @@ export interface FormatPrinter {
   init(): string[];
   say(text: string): string[];
   tool(name: string, input: Record<string, unknown>): string[];
-  result(text: string): string[];
+  result(text: string, usage?: FakeUsage): string[];
+}
+
+/** Usage a scripted result reports (see the `result` step). */
+export interface FakeUsage {
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens: number;
+  costUsd?: number | undefined;
 }
 
 const json = (value: unknown): string => JSON.stringify(value);
@@ -41,7 +49,7 @@ function claudeLike(sessionId: string, cwd: string, model: string): FormatPrinte
         session_id: sessionId,
       }),
     ],
-    result: (text) => [
+    result: (text, usage) => [
       json({
         type: 'result',
         subtype: 'success',
@@ -49,6 +57,16 @@ function claudeLike(sessionId: string, cwd: string, model: string): FormatPrinte
         num_turns: turn,
         result: text,
         session_id: sessionId,
+        ...(usage
+          ? {
+              usage: {
+                input_tokens: usage.inputTokens,
+                output_tokens: usage.outputTokens,
+                cache_read_input_tokens: usage.cacheReadTokens,
+              },
+              ...(usage.costUsd !== undefined ? { total_cost_usd: usage.costUsd } : {}),
+            }
+          : {}),
       }),
     ],
   };
@@ -78,11 +96,17 @@ function codex(sessionId: string): FormatPrinter {
         },
       }),
     ],
-    result: (text) => [
+    result: (text, usage) => [
       json({ type: 'item.completed', item: { id: `item_${item++}`, type: 'agent_message', text } }),
       json({
         type: 'turn.completed',
-        usage: { input_tokens: 10, cached_input_tokens: 0, output_tokens: 5 },
+        usage: usage
+          ? {
+              input_tokens: usage.inputTokens + usage.cacheReadTokens,
+              cached_input_tokens: usage.cacheReadTokens,
+              output_tokens: usage.outputTokens,
+            }
+          : { input_tokens: 10, cached_input_tokens: 0, output_tokens: 5 },
       }),
     ],
   };
@@ -110,9 +134,21 @@ function gemini(sessionId: string, model: string): FormatPrinter {
         json({ type: 'tool_result', timestamp: now(), tool_id: id, status: 'success', output: '' }),
       ];
     },
-    result: (text) => [
+    result: (text, usage) => [
       json({ type: 'message', timestamp: now(), role: 'assistant', content: text, delta: true }),
-      json({ type: 'result', timestamp: now(), status: 'success', stats: { total_tokens: 15 } }),
+      json({
+        type: 'result',
+        timestamp: now(),
+        status: 'success',
+        stats: usage
+          ? {
+              input_tokens: usage.inputTokens,
+              output_tokens: usage.outputTokens,
+              cached: usage.cacheReadTokens,
+              total_tokens: usage.inputTokens + usage.outputTokens + usage.cacheReadTokens,
+            }
+          : { total_tokens: 15 },
+      }),
     ],
   };
 }

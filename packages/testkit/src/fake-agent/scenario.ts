@@ -88,7 +88,20 @@ export const stepSchema = z.union([
       }),
     })
     .describe('Print that many bytes of assistant output quickly (stream-size tests).'),
-  z.strictObject({ result: text }).describe('End with a final result event/line and exit 0.'),
+  z
+    .strictObject({
+      result: text,
+      /** Tokens and cost reported in the final event, in the agent format's own fields. */
+      usage: z
+        .strictObject({
+          inputTokens: z.number().int().nonnegative().default(0),
+          outputTokens: z.number().int().nonnegative().default(0),
+          cacheReadTokens: z.number().int().nonnegative().default(0),
+          costUsd: z.number().nonnegative().optional(),
+        })
+        .optional(),
+    })
+    .describe('End with a final result event/line (with usage, if given) and exit 0.'),
 ]);
 export type FakeAgentStep = z.infer<typeof stepSchema>;
 

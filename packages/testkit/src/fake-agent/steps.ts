@@ -121,7 +121,7 @@ export async function runStep(step: FakeAgentStep, ctx: StepContext): Promise<vo
     return;
   }
   if ('result' in step) {
-    out(ctx.printer.result(step.result));
+    out(ctx.printer.result(step.result, step.usage));
     throw new FakeAgentExit(0);
   }
 }

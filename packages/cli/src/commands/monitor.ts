@@ -1,0 +1,47 @@
+import { resolve } from 'node:path';
+import type { Command } from 'commander';
+import { parsePort } from '../monitor-server.js';
+
+/** Options of `switchyard monitor`. */
+export interface MonitorOptions {
+  workspace?: string;
+  port?: number;
+  host?: string;
+  json?: boolean;
+}
+
+/** `switchyard monitor`: the live browser page of a workspace's run, from persisted state. */
+export function registerMonitor(program: Command): void {
+  program
+    .command('monitor')
+    .description(
+      'Serve a live browser page of the workspace run (DAG, failovers, reviews, tokens, cost).',
+    )
+    .option('--workspace <dir>', 'repository root holding agent-task/ (default: current folder)')
+    .option('--port <n>', 'port on 127.0.0.1 (default: a random free port)', parsePort)
+    .option('--host <address>', 'bind address; only 127.0.0.1 is accepted')
+    .option('--json', 'print the URL as one JSON line {"type":"monitor.started","monitor_url":…}')
+    .addHelpText(
+      'after',
+      `
+Prints monitor_url (http://127.0.0.1:<port>/?token=<token>) and serves until Ctrl-C.
+The page follows agent-task/.switchyard/ (events.jsonl, task state, claims, the lock), so
+it shows a run in progress, a finished one, or one whose dispatcher died, and keeps up
+across dispatcher restarts; it needs no running dispatcher and changes nothing.
+Security: it listens on 127.0.0.1 only, every request needs the URL's token and a
+127.0.0.1/localhost Host header, it serves no external resource and masks the targets'
+environment values. Reach it from another machine with an SSH tunnel.
+Exit 0 when stopped with Ctrl-C, 2 on a bad workspace, port or host.
+
+Examples:
+  $ switchyard monitor
+  $ switchyard monitor --workspace ~/src/app --port 8765
+  $ switchyard run --monitor            # the same page, started with the run`,
+    )
+    .action(async (opts: MonitorOptions) => {
+      const { startAnnouncedMonitor, untilInterrupted } = await import('../monitor-server.js');
+      const server = await startAnnouncedMonitor(resolve(opts.workspace ?? process.cwd()), opts);
+      await untilInterrupted();
+      await server.close();
+    });
+}

@@ -1,0 +1,52 @@
+// type-only: the monitor package loads only when a monitor is asked for
+import type { MonitorServer } from '@switchyard/monitor';
+import { InvalidArgumentError } from 'commander';
+
+/** `--port`: a TCP port, 0 = any free one. */
+export function parsePort(value: string): number {
+  if (!/^\d+$/.test(value) || Number(value) > 65_535)
+    throw new InvalidArgumentError('must be a port number 0-65535 (0 = any free port).');
+  return Number(value);
+}
+
+/** Options shared by `run --monitor`, `demo --monitor` and `switchyard monitor`. */
+export interface MonitorFlags {
+  port?: number;
+  host?: string;
+  json?: boolean;
+}
+
+/**
+ * Starts the browser monitor of a workspace and announces its URL: `monitor_url <url>` on
+ * stdout, or with --json a first JSONL event `{"type":"monitor.started","monitor_url":…}`.
+ */
+export async function startAnnouncedMonitor(
+  workspace: string,
+  flags: MonitorFlags,
+): Promise<MonitorServer> {
+  const { startMonitor } = await import('@switchyard/monitor');
+  const server = await startMonitor({
+    workspace,
+    ...(flags.port !== undefined ? { port: flags.port } : {}),
+    ...(flags.host !== undefined ? { host: flags.host } : {}),
+  });
+  process.stdout.write(
+    flags.json
+      ? `${JSON.stringify({ type: 'monitor.started', at: new Date().toISOString(), monitor_url: server.url })}\n`
+      : `monitor_url ${server.url}\n`,
+  );
+  return server;
+}
+
+/** Resolves on the first SIGINT/SIGTERM (the way to stop a monitor kept up by the terminal). */
+export function untilInterrupted(): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      process.off('SIGINT', done);
+      process.off('SIGTERM', done);
+      resolve();
+    };
+    process.on('SIGINT', done);
+    process.on('SIGTERM', done);
+  });
+}

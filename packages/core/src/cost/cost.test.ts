@@ -1,0 +1,108 @@
+import { describe, expect, it } from 'vitest';
+import type { RunEvent } from '../events/event-schema.js';
+import type { ClassifierPlugin, TerminalEvidence } from '../plugins/types.js';
+import { extractUsage } from './extract.js';
+import { priceUsage } from './usage.js';
+import { formatCost, summarizeUsage } from './usage-totals.js';
+
+const finished = (
+  attempt: string,
+  task: string,
+  target: string,
+  usage?: Extract<RunEvent, { type: 'attempt.finished' }>['usage'],
+): RunEvent => ({
+  type: 'attempt.finished',
+  at: '2026-01-01T00:00:00.000Z',
+  runId: 'r',
+  task,
+  role: 'worker',
+  planLoop: 1,
+  attempt,
+  target,
+  result: 'success',
+  exitCode: 0,
+  signal: null,
+  evidence: [],
+  durationMs: 1,
+  attemptDir: `/ws/${attempt}`,
+  ...(usage ? { usage } : {}),
+});
+
+describe('token and cost accounting', () => {
+  it('sums per task, target and run; an attempt logged twice counts once', () => {
+    const events = [
+      finished('a1', 'g/a', 'claude', { inputTokens: 100, outputTokens: 20, costUsd: 0.5 }),
+      finished('a1', 'g/a', 'claude', { inputTokens: 100, outputTokens: 20, costUsd: 0.5 }),
+      finished('a2', 'g/a', 'codex', {
+        inputTokens: 1000,
+        outputTokens: 500,
+        cacheReadTokens: 200,
+      }),
+      finished('b1', 'g/b', 'claude', { totalTokens: 50, costUsd: 0.25 }),
+      finished('b2', 'g/b', 'claude'),
+    ];
+    const summary = summarizeUsage(events, { codex: { inputPerMTok: 1, outputPerMTok: 10 } });
+    expect(summary.attempts.map((a) => a.attempt)).toEqual(['a1', 'a2', 'b1']);
+    // codex: 1000*1e-6 + 500*1e-5 + 200*1e-6 (cache billed as input) = 0.0062
+    expect(summary.byTarget.codex).toMatchObject({
+      attempts: 1,
+      totalTokens: 1700,
+      costEstimated: true,
+    });
+    expect(summary.byTarget.codex!.costUsd).toBeCloseTo(0.0062, 10);
+    expect(summary.byTask['g/a']).toMatchObject({
+      attempts: 2,
+      totalTokens: 1820,
+      costEstimated: true,
+    });
+    expect(summary.byTask['g/a']!.costUsd).toBeCloseTo(0.5062, 10);
+    expect(summary.byTask['g/b']).toMatchObject({
+      attempts: 1,
+      totalTokens: 50,
+      costUsd: 0.25,
+      costEstimated: false,
+    });
+    expect(summary.run).toMatchObject({ attempts: 3, totalTokens: 1870, unpriced: 0 });
+    expect(formatCost(summary.run)).toBe('$0.7562 (est.)');
+  });
+
+  it('tokens without a cost or price stay unpriced, never guessed', () => {
+    const summary = summarizeUsage([finished('x', 'g/x', 'gemini', { totalTokens: 15 })]);
+    expect(summary.run).toMatchObject({
+      totalTokens: 15,
+      costUsd: 0,
+      unpriced: 1,
+      costEstimated: false,
+    });
+    expect(
+      priceUsage({ inputTokens: 5, costUsd: 1 }, { inputPerMTok: 9, outputPerMTok: 9 }),
+    ).toEqual({
+      inputTokens: 5,
+      costUsd: 1,
+    });
+  });
+
+  it('takes the first classifier hook that recognises the evidence; a throwing hook is skipped', () => {
+    const evidence = {
+      agent: 'a',
+      lastEvent: { type: 'result', n: 7 },
+    } as unknown as TerminalEvidence;
+    const plugin = (usage: ClassifierPlugin['usage']): ClassifierPlugin => ({
+      kind: 'classifier',
+      meta: { name: 'p' },
+      agents: '*',
+      classify: () => undefined,
+      ...(usage ? { usage } : {}),
+    });
+    const chain = [
+      plugin(undefined),
+      plugin(() => {
+        throw new Error('broken');
+      }),
+      plugin(() => ({ inputTokens: -1 })),
+      plugin((e) => ({ outputTokens: Number(e.lastEvent?.n) })),
+    ];
+    expect(extractUsage(evidence, chain)).toEqual({ outputTokens: 7 });
+    expect(extractUsage(evidence, [plugin(() => ({}))])).toBeUndefined();
+  });
+});

@@ -1,0 +1,64 @@
+import { z } from 'zod';
+
+/**
+ * Tokens and dollars one attempt used, as its agent reported them (a plugin's `usage` hook
+ * reads them from the agent's final event). Every field is optional: agents report
+ * different subsets. `costUsd` is the agent's own figure; `costEstimated` marks a cost
+ * computed from a price table instead.
+ */
+export const attemptUsageSchema = z.object({
+  inputTokens: z.number().nonnegative().optional(),
+  outputTokens: z.number().nonnegative().optional(),
+  cacheReadTokens: z.number().nonnegative().optional(),
+  cacheWriteTokens: z.number().nonnegative().optional(),
+  /** Reported total when the agent gives only a total (or more than the parts). */
+  totalTokens: z.number().nonnegative().optional(),
+  costUsd: z.number().nonnegative().optional(),
+  costEstimated: z.boolean().optional(),
+});
+
+export type AttemptUsage = z.infer<typeof attemptUsageSchema>;
+
+/** USD per million tokens, by kind; a missing cache price bills those tokens as input. */
+export const tokenPriceSchema = z.strictObject({
+  inputPerMTok: z.number().nonnegative(),
+  outputPerMTok: z.number().nonnegative(),
+  cacheReadPerMTok: z.number().nonnegative().optional(),
+  cacheWritePerMTok: z.number().nonnegative().optional(),
+});
+
+export type TokenPrice = z.infer<typeof tokenPriceSchema>;
+
+/** Price table of the project config: catalog target id -> price. */
+export const priceTableSchema = z.record(z.string(), tokenPriceSchema);
+
+export type PriceTable = z.infer<typeof priceTableSchema>;
+
+/** Total tokens of a usage: the reported total, else the sum of the parts. */
+export function tokensOf(usage: AttemptUsage): number {
+  const parts =
+    (usage.inputTokens ?? 0) +
+    (usage.outputTokens ?? 0) +
+    (usage.cacheReadTokens ?? 0) +
+    (usage.cacheWriteTokens ?? 0);
+  return Math.max(parts, usage.totalTokens ?? 0);
+}
+
+/**
+ * The usage with a cost: the agent's own `costUsd` when it reported one, else an estimate
+ * from `price` (marked `costEstimated`), else unchanged (tokens without a price).
+ */
+export function priceUsage(usage: AttemptUsage, price: TokenPrice | undefined): AttemptUsage {
+  if (usage.costUsd !== undefined || !price) return usage;
+  const perTok = (perM: number | undefined, fallback: number) => (perM ?? fallback) / 1_000_000;
+  const input = usage.inputTokens ?? 0;
+  const output = usage.outputTokens ?? 0;
+  // Only a total: bill it as input (the cheaper side), the estimate stays a lower bound.
+  const onlyTotal = input + output === 0 ? (usage.totalTokens ?? 0) : 0;
+  const costUsd =
+    (input + onlyTotal) * perTok(price.inputPerMTok, 0) +
+    output * perTok(price.outputPerMTok, 0) +
+    (usage.cacheReadTokens ?? 0) * perTok(price.cacheReadPerMTok, price.inputPerMTok) +
+    (usage.cacheWriteTokens ?? 0) * perTok(price.cacheWritePerMTok, price.inputPerMTok);
+  return { ...usage, costUsd, costEstimated: true };
+}

@@ -1,0 +1,383 @@
+// The monitor page: renders the snapshots the server pushes (server-sent events) and, for
+// the selected task, its history, usage, raw payloads and a live tail of its running attempt.
+// Self-contained: bundled into the page, no external resource.
+import type { FailoverView, Snapshot, TaskView, Totals } from './types.js';
+
+const token = new URLSearchParams(location.search).get('token') ?? '';
+const q = (path: string, params: Record<string, string> = {}) =>
+  `${path}?${new URLSearchParams({ ...params, token }).toString()}`;
+const $ = (id: string) => document.getElementById(id)!;
+
+let snap: Snapshot | undefined;
+let selected: string | undefined = decodeURIComponent(location.hash.slice(1)) || undefined;
+let tail: { attempt: string; source: EventSource } | undefined;
+let renders = 0;
+
+const esc = (s: unknown) =>
+  String(s ?? '').replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
+  );
+const num = (n: number) => n.toLocaleString('en-US');
+const cost = (t: Pick<Totals, 'costUsd' | 'costEstimated'>) =>
+  `$${t.costUsd.toFixed(t.costUsd >= 1 ? 2 : 4)}${t.costEstimated ? ' (est.)' : ''}`;
+const ago = (iso: string) => {
+  const s = Math.max(0, Math.round((Date.now() - Date.parse(iso)) / 1000));
+  return s < 120
+    ? `${s}s`
+    : s < 7200
+      ? `${Math.floor(s / 60)}m ${s % 60}s`
+      : `${Math.floor(s / 3600)}h ${Math.floor((s % 3600) / 60)}m`;
+};
+const time = (iso: string) => new Date(iso).toLocaleTimeString();
+
+function connect(): void {
+  const source = new EventSource(q('/events'));
+  source.addEventListener('snapshot', (e) => {
+    const data = JSON.parse((e as MessageEvent).data) as Snapshot | { error: string };
+    if ('error' in data) {
+      $('run').textContent = `monitor error: ${data.error}`;
+      return;
+    }
+    snap = data;
+    render();
+  });
+  source.onopen = () => {
+    $('live').textContent = 'live';
+    $('live').className = 'on';
+  };
+  source.onerror = () => {
+    $('live').textContent = 'reconnecting…';
+    $('live').className = 'off';
+  };
+}
+
+function render(): void {
+  if (!snap) return;
+  renders += 1;
+  document.body.dataset.renders = String(renders);
+  renderHeader(snap);
+  renderTotals(snap);
+  renderLanes(snap);
+  renderClaims(snap);
+  renderDetail();
+  requestAnimationFrame(() => {
+    drawEdges();
+    // The first complete render (tasks laid out, edges drawn), for benchmarks and tests.
+    if (renders === 1) performance.mark('switchyard-first-render');
+  });
+}
+
+function renderHeader(s: Snapshot): void {
+  const d = s.dispatcher;
+  const run = d.lastRun
+    ? `run ${esc(d.lastRun.runId)} · started ${time(d.lastRun.startedAt)}${d.lastRun.exitCode !== undefined ? ` · exit ${d.lastRun.exitCode}` : ''}`
+    : 'no run yet';
+  $('run').innerHTML =
+    `<b class="disp disp-${esc(d.state)}">dispatcher ${esc(d.state)}</b> ${run} · ` +
+    `<span class="c-running">${s.counts.running} running</span> · <span class="c-waiting">${s.counts.waiting} waiting</span> · ` +
+    `<span class="c-blocked">${s.counts.blocked} blocked</span> · <span class="c-done">${s.counts.done} done</span> · <span class="ws">${esc(s.workspace)}</span>`;
+}
+
+function totalsCells(t: Totals): string {
+  return `<td>${num(t.attempts)}</td><td>${num(t.inputTokens)}</td><td>${num(t.outputTokens)}</td><td>${num(t.cacheReadTokens + t.cacheWriteTokens)}</td><td>${num(t.totalTokens)}</td><td>${cost(t)}${t.unpriced ? ` <i title="attempts with tokens but no price">+${t.unpriced} unpriced</i>` : ''}</td>`;
+}
+
+function renderTotals(s: Snapshot): void {
+  const u = s.usage;
+  const rows = Object.entries(u.byTarget)
+    .sort()
+    .map(([target, t]) => `<tr><th>${esc(target)}</th>${totalsCells(t)}</tr>`)
+    .join('');
+  $('totals').innerHTML =
+    `<div id="run-totals"><b>tokens</b> <span id="run-tokens">${num(u.run.totalTokens)}</span> · <b>cost</b> <span id="run-cost">${cost(u.run)}</span></div>` +
+    `<table class="usage"><thead><tr><th>target</th><th>attempts</th><th>input</th><th>output</th><th>cache</th><th>tokens</th><th>cost</th></tr></thead>` +
+    `<tbody>${rows}<tr class="sum"><th>run</th>${totalsCells(u.run)}</tr></tbody></table>`;
+}
+
+function failovers(t: TaskView): FailoverView[] {
+  return t.history.filter((e): e is FailoverView => e.type === 'target.failover');
+}
+
+function renderLanes(s: Snapshot): void {
+  const byGroup = new Map<string, TaskView[]>();
+  let maxDepth = 0;
+  for (const t of s.tasks) {
+    const list = byGroup.get(t.group) ?? [];
+    byGroup.set(t.group, list);
+    list.push(t);
+    maxDepth = Math.max(maxDepth, t.depth);
+  }
+  // Lanes in dependency order (the lane whose first task comes earliest first); columns are
+  // global depths, so an edge always runs left to right, also across lanes.
+  const minDepth = (g: string) => Math.min(...(byGroup.get(g) ?? []).map((t) => t.depth));
+  const groups = [...s.groups].sort((a, b) => minDepth(a) - minDepth(b) || (a < b ? -1 : 1));
+  const html: string[] = ['<svg id="edges" aria-hidden="true"></svg>'];
+  const template = `grid-template-columns: repeat(${maxDepth + 1}, var(--card))`;
+  for (const group of groups) {
+    const columns = new Map<number, TaskView[]>();
+    for (const t of byGroup.get(group) ?? []) {
+      const col = columns.get(t.depth) ?? [];
+      columns.set(t.depth, col);
+      col.push(t);
+    }
+    html.push(
+      `<section class="lane" data-group="${esc(group)}"><h2>${esc(group)}</h2><div class="cols" data-cols="${maxDepth + 1}">`,
+    );
+    for (const [depth, tasks] of [...columns.entries()].sort((a, b) => a[0] - b[0])) {
+      html.push(`<div class="col" data-depth="${depth}">${tasks.map(card).join('')}</div>`);
+    }
+    html.push('</div></section>');
+  }
+  $('lanes').innerHTML = html.join('');
+  // CSP allows no inline style attributes: columns are placed through the CSSOM instead.
+  for (const el of $('lanes').querySelectorAll<HTMLElement>('.cols'))
+    el.style.gridTemplateColumns = template.slice(template.indexOf(':') + 1);
+  for (const el of $('lanes').querySelectorAll<HTMLElement>('.col'))
+    el.style.gridColumn = String(Number(el.dataset.depth) + 1);
+}
+
+function card(t: TaskView): string {
+  const fo = failovers(t)
+    .map(
+      (e) =>
+        `<div class="fo-edge">${esc(e.from)} → ${esc(e.to)} <small>${esc(e.class)}</small></div>`,
+    )
+    .join('');
+  const run = t.running
+    ? `<div class="meta">${esc(t.running.role)} · ${esc(t.running.target)} · <span class="elapsed" data-since="${esc(t.running.since)}">${ago(t.running.since)}</span> · attempt ${t.running.attemptNo}/${t.running.budget}</div>`
+    : '';
+  const loop = t.planLoop > 1 ? `<span class="loop">loop ${t.planLoop}</span>` : '';
+  return (
+    `<button type="button" class="task st-${t.state}${t.id === selected ? ' sel' : ''}" data-task="${esc(t.id)}" data-state="${t.state}" title="${esc(t.why)}">` +
+    `<div class="name">${esc(t.id.slice(t.group.length + 1))} <span class="badge">${t.state}</span>${loop}</div>${run}` +
+    `<div class="why">${esc(t.state === 'running' ? '' : t.why)}</div>${fo}</button>`
+  );
+}
+
+function drawEdges(): void {
+  const svg = document.getElementById('edges') as SVGSVGElement | null;
+  if (!svg || !snap) return;
+  const lanes = $('lanes');
+  const box = lanes.getBoundingClientRect();
+  svg.setAttribute('width', String(lanes.scrollWidth));
+  svg.setAttribute('height', String(lanes.scrollHeight));
+  const edges = snap.tasks.reduce((n, t) => n + t.dependsOn.length, 0);
+  if (edges > 1500) return; // beyond that the lines are noise; the detail lists dependencies
+  const pos = new Map<string, DOMRect>();
+  for (const el of lanes.querySelectorAll<HTMLElement>('.task'))
+    pos.set(el.dataset.task!, el.getBoundingClientRect());
+  const paths: string[] = [];
+  for (const t of snap.tasks) {
+    const to = pos.get(t.id);
+    if (!to) continue;
+    for (const dep of t.dependsOn) {
+      const from = pos.get(dep);
+      if (!from) continue;
+      const x1 = from.right - box.left + lanes.scrollLeft;
+      const y1 = from.top + from.height / 2 - box.top + lanes.scrollTop;
+      const x2 = to.left - box.left + lanes.scrollLeft;
+      const y2 = to.top + to.height / 2 - box.top + lanes.scrollTop;
+      const hot = t.id === selected || dep === selected ? ' hot' : '';
+      paths.push(
+        `<path class="edge${hot}" data-from="${esc(dep)}" data-to="${esc(t.id)}" d="M${x1},${y1} C${x1 + 30},${y1} ${x2 - 30},${y2} ${x2},${y2}"/>`,
+      );
+    }
+  }
+  svg.innerHTML = paths.join('');
+}
+
+function renderClaims(s: Snapshot): void {
+  const waiters = s.tasks.filter(
+    (t) => t.waiting?.kind === 'claim' || t.waiting?.kind === 'dependencies',
+  );
+  $('claims').innerHTML =
+    `<h2>Write-set claims</h2>${s.claims.length === 0 ? '<p class="hint">none held</p>' : `<table><tr><th>path</th><th>held by</th><th>since</th></tr>${s.claims.map((c) => `<tr><td>${esc(c.path)}</td><td>${esc(c.task)}</td><td>${time(c.since)}</td></tr>`).join('')}</table>`}` +
+    `<h2>Who waits on whom</h2>${waiters.length === 0 ? '<p class="hint">nobody waits</p>' : `<ul>${waiters.map((t) => `<li><b>${esc(t.id)}</b> — ${esc(t.why)}</li>`).join('')}</ul>`}`;
+}
+
+function loopHistory(t: TaskView): string {
+  const steps = ['PLAN'];
+  for (const e of t.history) {
+    if (e.type === 'review.verdict') steps.push(`CODE_REVIEW-${e.planLoop} (${e.verdict})`);
+    if (e.type === 'task.plan-loop') steps.push(`PLAN-${e.planLoop}`);
+  }
+  return steps.map(esc).join(' → ');
+}
+
+function renderDetail(): void {
+  const el = $('detail');
+  const t = snap?.tasks.find((x) => x.id === selected);
+  if (!t) {
+    el.innerHTML = '<p class="hint">Select a task.</p>';
+    stopTail();
+    return;
+  }
+  const u = snap!.usage;
+  const parts: string[] = [
+    `<h2>${esc(t.id)} <span class="badge st-${t.state}">${t.state}</span></h2>`,
+    `<p class="why">${esc(t.why)}</p>`,
+  ];
+  if (t.waiting?.until)
+    parts.push(
+      `<p>until ${esc(new Date(t.waiting.until).toLocaleString())} (${esc(t.waiting.kind)})</p>`,
+    );
+  if (t.running) {
+    const r = t.running;
+    parts.push(
+      `<dl class="kv"><dt>stage</dt><dd>${esc(r.role)} (plan loop ${r.planLoop})</dd><dt>target</dt><dd>${esc(r.target)}</dd><dt>elapsed</dt><dd class="elapsed" data-since="${esc(r.since)}">${ago(r.since)}</dd><dt>attempt</dt><dd>${r.attemptNo} of ${r.budget}</dd><dt>supervision</dt><dd>${esc(r.supervision)}</dd></dl>`,
+    );
+  }
+  if (t.blocked) {
+    parts.push(
+      `<h3>Blocked at ${esc(t.blocked.stage)}${t.blocked.class ? ` (${esc(t.blocked.class)})` : ''}</h3><pre class="evidence">${t.blocked.evidence.map(esc).join('\n')}</pre>`,
+    );
+  }
+  const deps = t.dependsOn.length
+    ? t.dependsOn
+        .map((d) => `<a href="#${encodeURIComponent(d)}" data-goto="${esc(d)}">${esc(d)}</a>`)
+        .join(', ')
+    : 'none';
+  parts.push(
+    `<dl class="kv"><dt>depends on</dt><dd>${deps}</dd><dt>write set</dt><dd>${t.writeSet.map(esc).join(', ') || '—'}</dd></dl>`,
+  );
+  parts.push(`<h3>Plan loop</h3><p class="loops">${loopHistory(t)}</p>`);
+  const fos = failovers(t);
+  if (fos.length) {
+    parts.push(
+      `<h3>Failovers</h3><ul class="failovers">${fos.map((e) => (e.type === 'target.failover' ? `<li class="fo-edge"><b>${esc(e.from)} → ${esc(e.to)}</b> · ${esc(e.class)} · ${esc(e.stage)}<pre class="evidence deciding">${esc(e.evidence[0] ?? '')}</pre></li>` : '')).join('')}</ul>`,
+    );
+  }
+  const gates = t.history.filter((e) => e.type === 'gate.finished');
+  if (gates.length) {
+    parts.push(
+      `<h3>Definition-of-done gates</h3>${gates.map((e) => (e.type === 'gate.finished' ? `<div class="gate ${e.passed ? 'pass' : 'fail'}"><code>${esc(e.command.join(' '))}</code> → ${e.passed ? 'passed' : 'failed'} (exit ${e.exitCode ?? '—'})<pre>${esc(e.detail)}</pre></div>` : '')).join('')}`,
+    );
+  }
+  const verdicts = t.history.filter((e) => e.type === 'review.verdict');
+  if (verdicts.length) {
+    parts.push(
+      `<h3>Reviews</h3><ul class="verdicts">${verdicts.map((e) => (e.type === 'review.verdict' ? `<li class="verdict v-${e.verdict}">CODE_REVIEW-${e.planLoop}: <b>${e.verdict}</b> · <span class="sev-critical">${e.findings.critical} critical</span> · <span class="sev-moderate">${e.findings.moderate} moderate</span> · <span class="sev-minor">${e.findings.minor} minor</span></li>` : '')).join('')}</ul>`,
+    );
+  }
+  const attempts = t.history.filter((e) => e.type === 'attempt.started');
+  if (attempts.length) {
+    const usageOf = new Map(
+      t.history.flatMap((e) =>
+        e.type === 'attempt.finished' && e.usage ? [[e.attempt, e.usage] as const] : [],
+      ),
+    );
+    const rows = attempts.map((e) => {
+      if (e.type !== 'attempt.started') return '';
+      const fin = t.history.find((f) => f.type === 'attempt.finished' && f.attempt === e.attempt);
+      const au = usageOf.get(e.attempt);
+      const tokens = au
+        ? num(
+            (au.inputTokens ?? 0) +
+              (au.outputTokens ?? 0) +
+              (au.cacheReadTokens ?? 0) +
+              (au.cacheWriteTokens ?? 0) ||
+              (au.totalTokens ?? 0),
+          )
+        : '—';
+      const c =
+        au?.costUsd !== undefined
+          ? cost({ costUsd: au.costUsd, costEstimated: !!au.costEstimated })
+          : '—';
+      const result =
+        fin && fin.type === 'attempt.finished'
+          ? `${fin.result}${fin.result !== 'success' ? ` <small title="${esc(fin.evidence[0] ?? '')}">${esc((fin.evidence[0] ?? '').slice(0, 80))}…</small>` : ''}`
+          : '<i>running</i>';
+      return `<tr><td><a href="#" data-tail="${esc(e.attempt)}">${esc(e.role)}</a></td><td>${e.planLoop}</td><td>${esc(e.target)}</td><td>${result}</td><td>${tokens}</td><td>${c}</td></tr>`;
+    });
+    const tt = u.byTask[t.id];
+    parts.push(
+      `<h3>Attempts</h3><table class="attempts"><tr><th>stage</th><th>loop</th><th>target</th><th>result</th><th>tokens</th><th>cost</th></tr>${rows.join('')}${tt ? `<tr class="sum"><th colspan="4">task</th><td class="task-tokens">${num(tt.totalTokens)}</td><td>${cost(tt)}</td></tr>` : ''}</table>`,
+    );
+  }
+  parts.push(
+    `<h3>Live output</h3><pre id="tail" class="tail">${t.running ? '' : '<i>no running attempt; click an attempt to read its output while its evidence is kept</i>'}</pre>`,
+  );
+  parts.push(
+    `<p><button type="button" data-raw="plan">raw plan</button> <button type="button" data-raw="state">raw state</button></p>`,
+  );
+  const keep = document.getElementById('tail')?.textContent ?? '';
+  el.innerHTML = parts.join('');
+  const want = t.running?.attempt ?? tail?.attempt;
+  if (want && tail?.attempt === want) $('tail').textContent = keep;
+  if (t.running && tail?.attempt !== t.running.attempt) startTail(t.running.attempt);
+}
+
+/** A new selection: classes and the detail only (the lanes and edges stay as laid out). */
+function select(): void {
+  for (const el of document.querySelectorAll('.task.sel')) el.classList.remove('sel');
+  for (const el of document.querySelectorAll('.edge.hot')) el.classList.remove('hot');
+  if (selected) {
+    const id = CSS.escape(selected);
+    document.querySelector(`.task[data-task="${id}"]`)?.classList.add('sel');
+    for (const el of document.querySelectorAll(`.edge[data-from="${id}"], .edge[data-to="${id}"]`))
+      el.classList.add('hot');
+  }
+  renderDetail();
+}
+
+function startTail(attempt: string): void {
+  stopTail();
+  const source = new EventSource(q('/tail', { attempt }));
+  tail = { attempt, source };
+  source.addEventListener('text', (e) => {
+    const pre = document.getElementById('tail');
+    if (!pre) return;
+    const atEnd = pre.scrollTop + pre.clientHeight >= pre.scrollHeight - 4;
+    pre.textContent = (pre.textContent + JSON.parse((e as MessageEvent).data)).slice(-200_000);
+    if (atEnd) pre.scrollTop = pre.scrollHeight;
+  });
+}
+
+function stopTail(): void {
+  tail?.source.close();
+  tail = undefined;
+}
+
+async function showRaw(path: string, params: Record<string, string> = {}): Promise<void> {
+  const pre = $('raw');
+  pre.hidden = false;
+  pre.textContent = 'loading…';
+  const res = await fetch(q(path, params));
+  pre.textContent = await res.text();
+  pre.scrollIntoView();
+}
+
+document.addEventListener('click', (ev) => {
+  const target = ev.target as HTMLElement;
+  const task = target.closest<HTMLElement>('.task');
+  const goto = target.closest<HTMLElement>('[data-goto]');
+  const tailLink = target.closest<HTMLElement>('[data-tail]');
+  const raw = target.closest<HTMLElement>('[data-raw]');
+  if (task || goto) {
+    ev.preventDefault();
+    selected = (task ?? goto)!.dataset.task ?? goto!.dataset.goto;
+    history.replaceState(null, '', `${location.search}#${encodeURIComponent(selected ?? '')}`);
+    stopTail();
+    select();
+  } else if (tailLink) {
+    ev.preventDefault();
+    startTail(tailLink.dataset.tail!);
+    $('tail').textContent = '';
+  } else if (raw && selected) {
+    void showRaw(`/raw/${raw.dataset.raw}`, { task: selected });
+  } else if (target.id === 'raw-events') {
+    void showRaw('/raw/events');
+  } else if (target.id === 'raw-snapshot') {
+    $('raw').hidden = false;
+    $('raw').textContent = JSON.stringify(snap, null, 2);
+  }
+});
+
+// Elapsed times tick without a server round trip.
+setInterval(() => {
+  for (const el of document.querySelectorAll<HTMLElement>('.elapsed'))
+    el.textContent = ago(el.dataset.since!);
+}, 1000);
+
+connect();

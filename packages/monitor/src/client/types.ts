@@ -1,0 +1,136 @@
+// The snapshot as the page reads it (the server's MonitorSnapshot, restated without Node
+// types so the browser bundle compiles on its own).
+
+export interface Totals {
+  attempts: number;
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadTokens: number;
+  cacheWriteTokens: number;
+  totalTokens: number;
+  costUsd: number;
+  costEstimated: boolean;
+  unpriced: number;
+}
+
+export interface UsageView {
+  inputTokens?: number;
+  outputTokens?: number;
+  cacheReadTokens?: number;
+  cacheWriteTokens?: number;
+  totalTokens?: number;
+  costUsd?: number;
+  costEstimated?: boolean;
+}
+
+interface Base {
+  at: string;
+  runId: string;
+}
+
+/** A task event of the history. */
+export type RunEventView = Base &
+  (
+    | {
+        type: 'attempt.started';
+        task: string;
+        role: string;
+        planLoop: number;
+        attempt: string;
+        target: string;
+      }
+    | {
+        type: 'attempt.finished';
+        task: string;
+        role: string;
+        planLoop: number;
+        attempt: string;
+        target: string;
+        result: string;
+        evidence: string[];
+        usage?: UsageView;
+      }
+    | {
+        type: 'target.failover';
+        task: string;
+        stage: string;
+        from: string;
+        to: string;
+        class: string;
+        evidence: string[];
+      }
+    | {
+        type: 'gate.finished';
+        task: string;
+        planLoop: number;
+        command: string[];
+        exitCode: number | null;
+        passed: boolean;
+        detail: string;
+      }
+    | {
+        type: 'review.verdict';
+        task: string;
+        planLoop: number;
+        verdict: string;
+        findings: { critical: number; moderate: number; minor: number };
+      }
+    | { type: 'task.plan-loop'; task: string; planLoop: number; plan: string }
+    | {
+        type:
+          | 'task.admitted'
+          | 'task.waiting'
+          | 'stage.decided'
+          | 'attempt.retry-scheduled'
+          | 'task.blocked'
+          | 'task.archived';
+        task: string;
+      }
+  );
+
+export interface TaskView {
+  id: string;
+  group: string;
+  dependsOn: string[];
+  writeSet: string[];
+  depth: number;
+  state: 'running' | 'waiting' | 'blocked' | 'done';
+  why: string;
+  planLoop: number;
+  waiting?: { kind: string; until?: string };
+  running?: {
+    role: string;
+    target: string;
+    attempt: string;
+    since: string;
+    planLoop: number;
+    attemptNo: number;
+    budget: number;
+    supervision: string;
+  };
+  blocked?: { stage: string; reason: string; evidence: string[]; class?: string };
+  history: RunEventView[];
+}
+
+export interface Snapshot {
+  generatedAt: string;
+  workspace: string;
+  dispatcher: {
+    state: string;
+    pid?: number;
+    lastRun?: { runId: string; startedAt: string; finishedAt?: string; exitCode?: number };
+  };
+  counts: { running: number; waiting: number; blocked: number; done: number };
+  groups: string[];
+  tasks: TaskView[];
+  claims: { path: string; task: string; since: string }[];
+  usage: {
+    run: Totals;
+    byTask: Record<string, Totals>;
+    byTarget: Record<string, Totals>;
+    attempts: { attempt: string; task: string; target: string; usage: UsageView }[];
+  };
+}
+
+/** A failover edge of a task's history. */
+export type FailoverView = Extract<RunEventView, { type: 'target.failover' }>;

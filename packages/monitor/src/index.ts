@@ -1,0 +1,11 @@
+export { EventLogReader } from './event-log.js';
+export { type FollowOptions, followWorkspace, type WorkspaceChange } from './follow.js';
+export { assertLoopbackBind, LOOPBACK, maskSecrets, type Refusal, refusalOf } from './guard.js';
+export { type MonitorOptions, type MonitorServer, startMonitor } from './server.js';
+export {
+  type MonitorSnapshot,
+  type MonitorTask,
+  type MonitorTaskState,
+  SnapshotReader,
+} from './snapshot.js';
+export { tailFile } from './tail.js';

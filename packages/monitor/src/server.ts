@@ -1,0 +1,278 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { agentTaskDir, planLoopOf, SwitchyardError, stateDir } from '@switchyard/core';
+import { loadPageAssets, type PageAssets } from './assets.js';
+import { followWorkspace, type WorkspaceChange } from './follow.js';
+import { assertLoopbackBind, LOOPBACK, maskSecrets, refusalOf } from './guard.js';
+import { renderPage } from './page-html.js';
+import { type MonitorSnapshot, SnapshotReader } from './snapshot.js';
+import { tailFile } from './tail.js';
+
+/** Options of {@link startMonitor}. */
+export interface MonitorOptions {
+  /** Repository root holding `agent-task/`. */
+  workspace: string;
+  /** Port to listen on; 0 (default) picks a free one. */
+  port?: number;
+  /** Bind address; only 127.0.0.1 is accepted (anything else throws `SY_USAGE`). */
+  host?: string;
+  /** Fallback poll period of the file follower (ms). */
+  pollMs?: number;
+  /** Least time between two pushed snapshots (ms); changes in between are coalesced. */
+  pushIntervalMs?: number;
+}
+
+/** A running monitor. */
+export interface MonitorServer {
+  /** The page URL with its token: print it, open it, never publish it. */
+  url: string;
+  port: number;
+  token: string;
+  /** Stops following files, ends every stream and closes the server. */
+  close(): Promise<void>;
+}
+
+const SECURITY_HEADERS = {
+  'cache-control': 'no-store',
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'x-frame-options': 'DENY',
+  'cross-origin-resource-policy': 'same-origin',
+};
+
+/**
+ * Starts the monitor of a workspace: a read-only HTTP server on 127.0.0.1 with the live page
+ * (`/`), its snapshot stream (`/events`, server-sent events), a live tail of one attempt's
+ * normalized output (`/tail?attempt=`) and raw payloads (`/raw/{plan,state,events}`). Every
+ * request needs the URL token and this server's own Host header. It reads only persisted
+ * state, so it serves a run in progress, a finished one and one whose dispatcher died.
+ */
+export async function startMonitor(options: MonitorOptions): Promise<MonitorServer> {
+  const host = options.host ?? LOOPBACK;
+  assertLoopbackBind(host);
+  const assets = loadPageAssets();
+  const reader = new SnapshotReader(options.workspace);
+  await reader.init();
+  // Fails here, before listening, on a folder without agent-task/ (SY_USAGE).
+  const first = reader.read();
+  const token = randomBytes(24).toString('base64url');
+  const streams = new Set<ServerResponse>();
+  const stops = new Set<() => void>();
+  let current: { snapshot: MonitorSnapshot; json: string } | undefined = {
+    snapshot: first,
+    json: JSON.stringify(first),
+  };
+  const snapshot = () => {
+    if (!current) {
+      const s = reader.read();
+      current = { snapshot: s, json: JSON.stringify(s) };
+    }
+    return current;
+  };
+
+  // Pushes: at most one rebuild per interval, none while nobody watches.
+  const interval = options.pushIntervalMs ?? 100;
+  let pending: NodeJS.Timeout | undefined;
+  let lastPush = 0;
+  const push = () => {
+    pending = undefined;
+    lastPush = Date.now();
+    current = undefined;
+    if (streams.size === 0) return;
+    let json: string;
+    try {
+      json = snapshot().json;
+    } catch (error) {
+      json = JSON.stringify({ error: String(error) });
+    }
+    for (const res of streams) res.write(`event: snapshot\ndata: ${json}\n\n`);
+  };
+  const onChange = (what: WorkspaceChange = 'state') => {
+    if (what === 'plans') reader.invalidatePlans();
+    current = undefined;
+    if (pending || streams.size === 0) return;
+    pending = setTimeout(push, Math.max(0, lastPush + interval - Date.now()));
+  };
+  const stopFollow = followWorkspace(options.workspace, onChange, {
+    ...(options.pollMs ? { pollMs: options.pollMs } : {}),
+  });
+  let port = 0;
+
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', `http://${LOOPBACK}`);
+    const refusal = refusalOf(req, url, token, port);
+    if (refusal) {
+      res.writeHead(refusal.status, {
+        'content-type': 'text/plain; charset=utf-8',
+        ...SECURITY_HEADERS,
+      });
+      res.end(`${refusal.message}\n`);
+      return;
+    }
+    try {
+      route(req, res, url);
+    } catch (error) {
+      send(res, 500, 'text/plain; charset=utf-8', `monitor error: ${String(error)}\n`);
+    }
+  });
+
+  const route = (req: IncomingMessage, res: ServerResponse, url: URL) => {
+    switch (url.pathname) {
+      case '/':
+        return sendPage(res, assets);
+      case '/snapshot.json':
+        return send(res, 200, 'application/json', snapshot().json);
+      case '/events':
+        return openStream(req, res, (write) => {
+          write('snapshot', snapshot().json);
+          streams.add(res);
+          return () => streams.delete(res);
+        });
+      case '/tail': {
+        snapshot(); // the attempt folders are those of the event log read so far
+        const dir = reader.attemptDirs.get(url.searchParams.get('attempt') ?? '');
+        if (!dir) return send(res, 404, 'text/plain', 'unknown attempt\n');
+        return openStream(req, res, (write) =>
+          tailFile(join(dir, 'normalized-output.log'), (text) =>
+            write('text', JSON.stringify(text)),
+          ),
+        );
+      }
+      case '/raw/events':
+        return send(
+          res,
+          200,
+          'text/plain; charset=utf-8',
+          readText(join(stateDir(options.workspace), 'events.jsonl')),
+        );
+      case '/raw/state': {
+        const task = knownTask(snapshot().snapshot, url);
+        if (!task) return send(res, 404, 'text/plain', 'unknown task\n');
+        const file = join(stateDir(options.workspace), 'tasks', `${task}.json`);
+        const text = readText(file);
+        let body = text;
+        try {
+          body = JSON.stringify(maskSecrets(JSON.parse(text)), null, 2);
+        } catch {
+          // not JSON (torn or missing): shown as is
+        }
+        return send(res, 200, 'application/json', body);
+      }
+      case '/raw/plan': {
+        const task = knownTask(snapshot().snapshot, url);
+        if (!task) return send(res, 404, 'text/plain', 'unknown task\n');
+        return send(res, 200, 'text/plain; charset=utf-8', latestPlan(options.workspace, task));
+      }
+      default:
+        return send(res, 404, 'text/plain', 'not found\n');
+    }
+  };
+
+  const openStream = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    start: (write: (event: string, data: string) => void) => () => void,
+  ) => {
+    res.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      connection: 'keep-alive',
+      ...SECURITY_HEADERS,
+    });
+    res.write('retry: 1000\n\n');
+    const stop = start((event, data) => res.write(`event: ${event}\ndata: ${data}\n\n`));
+    stops.add(stop);
+    const end = () => {
+      stop();
+      stops.delete(stop);
+    };
+    req.on('close', end);
+    res.on('close', end);
+  };
+
+  await new Promise<void>((resolve, reject) => {
+    const fail = (error: NodeJS.ErrnoException) => {
+      stopFollow();
+      reject(
+        error.code === 'EADDRINUSE' || error.code === 'EACCES'
+          ? new SwitchyardError(
+              'SY_USAGE',
+              `The monitor cannot listen on ${host}:${options.port}: ${error.code === 'EADDRINUSE' ? 'the port is in use' : 'permission denied'}.`,
+              { hint: 'Choose another --port, or leave it out to take a random free port.' },
+            )
+          : error,
+      );
+    };
+    server.once('error', fail);
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', fail);
+      resolve();
+    });
+  });
+  port = (server.address() as AddressInfo).port;
+  // a keep-alive stream must not hold the process after close()
+  return {
+    url: `http://${LOOPBACK}:${port}/?token=${token}`,
+    port,
+    token,
+    close: async () => {
+      stopFollow();
+      if (pending) clearTimeout(pending);
+      // Open pages get the final state (e.g. the run's last archive) before the streams end.
+      if (streams.size > 0) push();
+      for (const stop of stops) stop();
+      for (const res of streams) res.end();
+      streams.clear();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+function send(res: ServerResponse, status: number, type: string, body: string): void {
+  res.writeHead(status, { 'content-type': type, ...SECURITY_HEADERS });
+  res.end(body);
+}
+
+function sendPage(res: ServerResponse, assets: PageAssets): void {
+  const nonce = randomBytes(16).toString('base64');
+  res.writeHead(200, {
+    'content-type': 'text/html; charset=utf-8',
+    // Nothing but this page's own inline script/style and its own origin's streams.
+    'content-security-policy': `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,
+    ...SECURITY_HEADERS,
+  });
+  res.end(renderPage(assets, nonce));
+}
+
+function readText(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+/** The `task` query parameter, only when it names a task of the snapshot (no path games). */
+function knownTask(snapshot: MonitorSnapshot, url: URL): string | undefined {
+  const id = url.searchParams.get('task') ?? '';
+  return snapshot.tasks.some((t) => t.id === id) ? id : undefined;
+}
+
+/** The newest PLAN of a task, active or archived. */
+function latestPlan(workspace: string, task: string): string {
+  for (const dir of [
+    join(agentTaskDir(workspace), task),
+    join(agentTaskDir(workspace), 'archive', task),
+  ]) {
+    if (!existsSync(dir)) continue;
+    const loops = readdirSync(dir)
+      .map((name) => ({ name, loop: planLoopOf(name) }))
+      .filter((e): e is { name: string; loop: number } => e.loop !== undefined)
+      .sort((a, b) => b.loop - a.loop);
+    if (loops[0]) return `# ${join(dir, loops[0].name)}\n\n${readText(join(dir, loops[0].name))}`;
+  }
+  return '';
+}

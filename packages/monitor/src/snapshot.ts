@@ -1,0 +1,315 @@
+import { join } from 'node:path';
+import {
+  buildStatus,
+  type DispatcherStatus,
+  gatherStatus,
+  loadProjectConfig,
+  loadWorkspace,
+  type PriceTable,
+  parsePlanFile,
+  type RunEvent,
+  readClaims,
+  STAGE_FAILURE_BUDGET,
+  type StatusReport,
+  stateDir,
+  type TaskState,
+  type UsageSummary,
+  type WorkspaceModel,
+} from '@switchyard/core';
+import { EventLogReader } from './event-log.js';
+import { StateFiles } from './state-files.js';
+
+/** A task's lifecycle state as the page colours it. */
+export type MonitorTaskState = 'running' | 'waiting' | 'blocked' | 'done';
+
+/** One task of the page: its place in the DAG, its state and why, and its history. */
+export interface MonitorTask {
+  id: string;
+  group: string;
+  dependsOn: string[];
+  writeSet: string[];
+  /** Longest dependency chain below the task inside the snapshot (its DAG column). */
+  depth: number;
+  state: MonitorTaskState;
+  /** One line: what it does now or why it waits/blocks. */
+  why: string;
+  planLoop: number;
+  phase?: string;
+  /** Why is in `why`. */
+  waiting?: { kind: string; until?: string };
+  running?: {
+    role: string;
+    target: string;
+    attempt: string;
+    since: string;
+    planLoop: number;
+    /** 1-based attempt number within the stage's consecutive-failure budget. */
+    attemptNo: number;
+    budget: number;
+    supervision: string;
+  };
+  blocked?: { stage: string; reason: string; evidence: string[]; class?: string; since?: string };
+  /** Events about this task, oldest first (attempts, failovers, gates, verdicts, loops). */
+  history: RunEvent[];
+}
+
+/** Everything the page shows, rebuilt from persisted state on every change. */
+export interface MonitorSnapshot {
+  schema_version: 1;
+  generatedAt: string;
+  workspace: string;
+  dispatcher: DispatcherStatus;
+  counts: StatusReport['counts'];
+  groups: string[];
+  tasks: MonitorTask[];
+  claims: { path: string; task: string; since: string }[];
+  usage: UsageSummary;
+  /** Run-level events (run.started/finished, control failures), oldest first. */
+  runs: RunEvent[];
+}
+
+const TASK_EVENTS = new Set<RunEvent['type']>([
+  'task.admitted',
+  'task.waiting',
+  'stage.decided',
+  'attempt.started',
+  'attempt.finished',
+  'attempt.retry-scheduled',
+  'target.failover',
+  'gate.finished',
+  'review.verdict',
+  'task.plan-loop',
+  'task.blocked',
+  'task.archived',
+]);
+/** Longest time parsed plans are reused (a plan edited by hand shows after at most this). */
+const PLAN_MAX_AGE_MS = 60_000;
+/** Events after which plans on disk differ (a new PLAN-n, an archived folder, a new run). */
+const PLAN_EVENTS = new Set<RunEvent['type']>(['task.plan-loop', 'task.archived', 'run.started']);
+const RUN_EVENTS = new Set<RunEvent['type']>(['run.started', 'run.finished', 'control.failure']);
+
+/** Reads a workspace's persisted state into snapshots; caches what never changes. */
+export class SnapshotReader {
+  /** Dependencies and write sets of archived tasks (their plans do not change once archived). */
+  private readonly archivedPlans = new Map<string, { dependsOn: string[]; writeSet: string[] }>();
+  private prices: PriceTable | undefined;
+  private readonly events: EventLogReader;
+  private readonly states: StateFiles;
+  /** Parsed plans, reused until a plan may have changed (see {@link invalidatePlans}). */
+  private model: WorkspaceModel | undefined;
+  /** Plan-changing events (new plan loop, archive, run start) seen when the model was read. */
+  private modelMark = -1;
+  private modelAt = 0;
+
+  constructor(readonly workspace: string) {
+    this.events = new EventLogReader(join(stateDir(workspace), 'events.jsonl'));
+    this.states = new StateFiles(stateDir(workspace));
+  }
+
+  /** Attempt id -> folder, from the event log (tails are resolved here, never from a request). */
+  readonly attemptDirs = new Map<string, string>();
+
+  /** Plans must be parsed again on the next read (task folders added, moved or edited). */
+  invalidatePlans(): void {
+    this.model = undefined;
+  }
+
+  /** Loads the project config's price table once (a bad config only loses the estimates). */
+  async init(): Promise<void> {
+    try {
+      this.prices = (await loadProjectConfig(this.workspace)).config.prices;
+    } catch {
+      this.prices = {};
+    }
+  }
+
+  /** A snapshot of the workspace now. */
+  read(now = new Date()): MonitorSnapshot {
+    const events = this.events.read();
+    const mark = events.reduce((n, e) => n + (PLAN_EVENTS.has(e.type) ? 1 : 0), 0);
+    // Plans edited in place are not watched file by file: the model also expires.
+    if (mark !== this.modelMark || now.getTime() - this.modelAt > PLAN_MAX_AGE_MS)
+      this.model = undefined;
+    if (!this.model) {
+      this.model = loadWorkspace(this.workspace);
+      this.modelMark = mark;
+      this.modelAt = now.getTime();
+    }
+    const input = gatherStatus(this.workspace, now, {
+      model: this.model,
+      events,
+      states: this.states.read(),
+    });
+    if (this.prices) input.prices = this.prices;
+    const report = buildStatus(input);
+    const states = new Map(input.states.map((s) => [s.task, s]));
+    const history = new Map<string, RunEvent[]>();
+    const runs: RunEvent[] = [];
+    for (const event of input.events) {
+      if (RUN_EVENTS.has(event.type)) runs.push(event);
+      if (event.type === 'attempt.started') this.attemptDirs.set(event.attempt, event.attemptDir);
+      if (!TASK_EVENTS.has(event.type) || !('task' in event)) continue;
+      const list = history.get(event.task) ?? [];
+      history.set(event.task, list);
+      list.push(compact(event));
+    }
+    const deps = new Map<string, string[]>();
+    const writeSets = new Map<string, string[]>();
+    for (const t of input.tasks) {
+      deps.set(t.id, t.dependsOn);
+      writeSets.set(t.id, t.writeSet);
+    }
+    for (const id of input.archived) {
+      const plan = this.archivedPlan(id);
+      deps.set(id, plan.dependsOn);
+      writeSets.set(id, plan.writeSet);
+    }
+
+    const tasks: MonitorTask[] = [];
+    const add = (id: string, fields: Omit<MonitorTask, 'id' | 'group' | 'depth' | 'history'>) => {
+      tasks.push({
+        id,
+        group: id.includes('/') ? id.slice(0, id.indexOf('/')) : id,
+        depth: 0,
+        history: history.get(id) ?? [],
+        ...fields,
+      });
+    };
+    const base = (id: string) => ({
+      dependsOn: deps.get(id) ?? [],
+      writeSet: writeSets.get(id) ?? [],
+      planLoop: states.get(id)?.planLoop ?? 1,
+    });
+    for (const r of report.running) {
+      if (tasks.some((t) => t.id === r.task)) continue;
+      const state = states.get(r.task);
+      const attemptNo = attemptNumber(state, r.role);
+      add(r.task, {
+        ...base(r.task),
+        state: 'running',
+        why: `${r.role} on ${r.target} (attempt ${attemptNo} of ${STAGE_FAILURE_BUDGET})`,
+        ...(state ? { phase: state.phase } : {}),
+        running: {
+          role: r.role,
+          target: r.target,
+          attempt: r.attempt,
+          since: r.since,
+          planLoop: r.planLoop,
+          attemptNo,
+          budget: STAGE_FAILURE_BUDGET,
+          supervision: r.supervision,
+        },
+      });
+    }
+    for (const w of report.waiting) {
+      add(w.task, {
+        ...base(w.task),
+        state: 'waiting',
+        why: w.why,
+        phase: w.phase,
+        waiting: { kind: w.kind, ...(w.until ? { until: w.until } : {}) },
+      });
+    }
+    for (const b of report.blocked) {
+      add(b.task, {
+        ...base(b.task),
+        state: 'blocked',
+        why: b.reason,
+        blocked: {
+          stage: b.stage,
+          reason: b.reason,
+          evidence: b.evidence,
+          ...(b.class ? { class: b.class } : {}),
+          ...(b.since ? { since: b.since } : {}),
+        },
+      });
+    }
+    for (const d of report.done) {
+      add(d.task, { ...base(d.task), state: 'done', why: `archived in ${d.archiveDir}` });
+    }
+    assignDepths(tasks);
+    tasks.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    const groups = [...new Set(tasks.map((t) => t.group))].sort();
+    return {
+      schema_version: 1,
+      generatedAt: now.toISOString(),
+      workspace: input.workspace,
+      dispatcher: report.dispatcher,
+      counts: report.counts,
+      groups,
+      tasks,
+      claims: readClaims(stateDir(input.workspace)).flatMap((c) =>
+        c.paths.map((path) => ({ path, task: c.taskId, since: c.since })),
+      ),
+      // Per-attempt usage travels on each attempt.finished event of a task's history.
+      usage: { ...report.usage, attempts: [] },
+      runs,
+    };
+  }
+
+  private archivedPlan(id: string): { dependsOn: string[]; writeSet: string[] } {
+    const cached = this.archivedPlans.get(id);
+    if (cached) return cached;
+    const file = join(this.workspace, 'agent-task', 'archive', id, 'PLAN.md');
+    const group = id.slice(0, id.indexOf('/'));
+    let found = { dependsOn: [] as string[], writeSet: [] as string[] };
+    try {
+      const plan = parsePlanFile(file, { file });
+      found = {
+        // depends_on as written: `task` (same group) or `group/task`
+        dependsOn: plan.frontMatter.dependsOn.map((d) =>
+          d.raw.includes('/') ? d.raw : `${group}/${d.raw}`,
+        ),
+        writeSet: plan.writeSet.map((e) => e.path),
+      };
+    } catch {
+      // an unreadable archived plan only loses its edges
+    }
+    this.archivedPlans.set(id, found);
+    return found;
+  }
+}
+
+/** Longest evidence line the page gets (the raw events have it whole). */
+const EVIDENCE_CHARS = 2000;
+
+/**
+ * An event as the page needs it: at most three evidence lines of {@link EVIDENCE_CHARS}, no
+ * attempt folder (the server resolves tails itself). Keeps a snapshot of a long run small.
+ */
+function compact(event: RunEvent): RunEvent {
+  const out = { ...event } as RunEvent & { evidence?: string[]; attemptDir?: string };
+  if (out.evidence)
+    out.evidence = out.evidence
+      .slice(0, 3)
+      .map((l) => (l.length > EVIDENCE_CHARS ? `${l.slice(0, EVIDENCE_CHARS)}…` : l));
+  if ('attemptDir' in out) delete out.attemptDir;
+  return out;
+}
+
+/** The running stage's attempt number: consecutive failures of that stage so far, plus one. */
+function attemptNumber(state: TaskState | undefined, role: string): number {
+  if (!state) return 1;
+  const failures = state.failures as Record<string, number>;
+  return (failures[role] ?? 0) + 1;
+}
+
+/** Longest path to a root through dependencies present in the snapshot (cycles cut). */
+function assignDepths(tasks: MonitorTask[]): void {
+  const byId = new Map(tasks.map((t) => [t.id, t]));
+  const memo = new Map<string, number>();
+  const visiting = new Set<string>();
+  const depth = (id: string): number => {
+    const known = memo.get(id);
+    if (known !== undefined) return known;
+    const task = byId.get(id);
+    if (!task || visiting.has(id)) return -1;
+    visiting.add(id);
+    let d = 0;
+    for (const dep of task.dependsOn) d = Math.max(d, depth(dep) + 1);
+    visiting.delete(id);
+    memo.set(id, d);
+    return d;
+  };
+  for (const t of tasks) t.depth = depth(t.id);
+}
