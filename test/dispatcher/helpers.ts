@@ -176,10 +176,16 @@ export class Workspace {
       .map((l) => JSON.parse(l));
   }
 
-  /** Attempt directories kept under the state dir. */
+  /** Attempt directories that keep their full evidence (failed ones, and unfinished tasks). */
   attempts(): string[] {
     const dir = this.path('agent-task', '.switchyard', 'attempts');
-    return existsSync(dir) ? readdirSync(dir).sort() : [];
+    // A successful attempt of an archived task keeps only what the logs cite (locator,
+    // prompt, transcript); its full evidence (raw output) is gone.
+    return existsSync(dir)
+      ? readdirSync(dir)
+          .filter((a) => existsSync(join(dir, a, 'stdout.raw')))
+          .sort()
+      : [];
   }
 
   /** Runs `switchyard run` on this workspace with the test catalog. */
