@@ -1,4 +1,4 @@
-import { existsSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 import type {
   ClaimRecord,
@@ -12,6 +12,8 @@ import type {
 import {
   CATALOG_ENV,
   encodeJsonChunks,
+  findWorkspaceRoot,
+  hasConfigFile,
   loadProjectConfig,
   loadWorkspaceAsync,
   openStateStore,
@@ -108,11 +110,10 @@ async function prepareDryRun(
   opts: RunOptions,
   now: Date,
 ): Promise<{ report: DryRunReport; cacheWritten: Promise<void> }> {
-  const workspace = resolve(opts.workspace ?? process.cwd());
-  if (!existsSync(workspace) || !statSync(workspace).isDirectory())
-    throw new SwitchyardError('SY_USAGE', `workspace ${workspace} is not a folder`, {
-      hint: 'pass --workspace <repository root holding agent-task/>',
-    });
+  const workspace = findWorkspaceRoot({
+    ...(opts.workspace !== undefined ? { explicit: opts.workspace } : {}),
+    isMarker: hasConfigFile,
+  });
   // Plans parse in worker threads (large workspaces) while the catalog and state are read.
   const model = loadWorkspaceAsync(workspace, { cache: true, parallel: parallelFromEnv() });
   // An early failure below must not leave the load's rejection unobserved.

@@ -5,6 +5,8 @@ import {
   assetPath,
   CATALOG_ENV,
   type CatalogTarget,
+  findWorkspaceRoot,
+  hasConfigFile,
   isRouteId,
   loadPlugins,
   loadProjectConfig,
@@ -44,7 +46,11 @@ export interface LiveRunOptions {
  * the agents and end with 130. Returns the exit code.
  */
 export async function liveRun(opts: LiveRunOptions): Promise<number> {
-  const workspace = resolve(opts.workspace ?? process.cwd());
+  // Found (like git's root) before the lock: nothing is created outside a real workspace.
+  const workspace = findWorkspaceRoot({
+    ...(opts.workspace !== undefined ? { explicit: opts.workspace } : {}),
+    isMarker: hasConfigFile,
+  });
   // A second dispatcher on this workspace fails here, at once, before anything else runs.
   const lock = acquireWorkspaceLock({ workspace });
   try {
@@ -153,7 +159,14 @@ function usedTargets(
   const ids = new Set<string>();
   if (opts.with) ids.add(opts.with);
   const now = new Date();
-  for (const task of loadWorkspace(workspace).tasks) {
+  const model = loadWorkspace(workspace);
+  if (opts.taskGroup !== undefined && !model.groups.includes(opts.taskGroup))
+    throw new SwitchyardError(
+      'SY_UNKNOWN_GROUP',
+      `--task-group "${opts.taskGroup}": no such group under agent-task/.`,
+      { hint: `Known groups: ${model.groups.join(', ') || '(none)'}.` },
+    );
+  for (const task of model.tasks) {
     if (opts.taskGroup && task.group !== opts.taskGroup) continue;
     if (task.target) ids.add(task.target);
     else if (!opts.with && task.route && isRouteId(task.route)) {

@@ -53,7 +53,10 @@ export async function pluginsCommand(opts: PluginsOptions): Promise<void> {
   const core = await import('@switchyard/core');
   const { BUILTIN_PLUGINS } = await import('../builtin-plugins.js');
   const { printJson } = await import('../output.js');
-  const workspace = resolve(opts.workspace ?? process.cwd());
+  const workspace =
+    opts.workspace !== undefined
+      ? resolve(opts.workspace)
+      : (core.searchWorkspaceRoot(process.cwd(), core.hasConfigFile).root ?? process.cwd());
   const { config, filepath } = await core.loadProjectConfig(workspace);
   const loaded = await core.loadPlugins({
     entries: config.plugins,
