@@ -24,6 +24,7 @@ import {
   type WorkspaceLock,
 } from '@switchyard/core';
 import { BUILTIN_PLUGINS } from './builtin-plugins.js';
+import { onOutputClosed } from './closed-pipe.js';
 import { runGateCommand } from './gate-runner.js';
 import { assertPreflights } from './preflight.js';
 import { createRunRenderer } from './run-renderer.js';
@@ -101,6 +102,8 @@ async function liveRunLocked(
   // listener left, which a consumed `once` listener would make it.
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  // `switchyard run --json | head`: the reader left; stop the agents and end like an interrupt.
+  const offPipe = onOutputClosed(onSignal);
   const renderer = opts.json ? undefined : createRunRenderer();
   const onEvent = opts.json
     ? (event: RunEvent) => process.stdout.write(`${JSON.stringify(event)}\n`)
@@ -140,6 +143,7 @@ async function liveRunLocked(
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
+    offPipe();
     await plugins.dispose();
   }
 }

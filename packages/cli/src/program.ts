@@ -28,7 +28,8 @@ Exit codes:
   1    internal or control-plane failure (including a held workspace lock)
   2    invalid input (flags, config, catalog, plan); nothing launched
   3    the run ended with blocked tasks
-  130  interrupted (SIGINT/SIGTERM)`,
+  130  interrupted (SIGINT/SIGTERM)
+  141  the output pipe closed (e.g. piped into head); ends quietly, as SIGPIPE would`,
   );
   for (const register of COMMANDS) register(program);
   return program;
