@@ -2,7 +2,9 @@
 // review parsing, prompts or plugins, so the command loads less. Same objects as the root
 // entry (shared chunks): `SwitchyardError.is` and friends work across both.
 export { STAGES } from './catalog/constants.js';
+export { findExecutable } from './catalog/executables.js';
 export { CATALOG_ENV, resolveCatalog } from './catalog/resolve.js';
+export { catalogRevision } from './catalog/revision.js';
 export { selectCandidates } from './catalog/select.js';
 export { type ClaimRecord, readClaims } from './claims/claim-store.js';
 export { hasConfigFile, loadProjectConfig } from './config/load.js';
