@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { registerCatalog } from './commands/catalog.js';
 import { registerClassify } from './commands/classify.js';
+import { registerConfig } from './commands/config.js';
 import { registerDemo } from './commands/demo.js';
 import { registerPlugins } from './commands/plugins.js';
 import { registerRun } from './commands/run.js';
@@ -43,6 +44,7 @@ const COMMANDS: Register[] = [
   registerStatus,
   registerValidatePlan,
   registerCatalog,
+  registerConfig,
   registerPlugins,
   registerClassify,
   registerDemo,
