@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
-import { isAbsolute, join, resolve } from 'node:path';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type {
   ClaimRecord,
   DryRunReport,
@@ -132,6 +133,29 @@ function readDispatcherState(dir: string, problems: Problem[]) {
   return { blocked, live };
 }
 
+/** Loads the config's plugins (only code the config names); a failure is a problem. */
+async function checkPlugins(
+  entries: Parameters<typeof import('@switchyard/core').loadPlugins>[0]['entries'],
+  configFile: string,
+): Promise<Problem[]> {
+  const core = await import('@switchyard/core');
+  const { BUILTIN_PLUGINS } = await import('./builtin-plugins.js');
+  try {
+    const loaded = await core.loadPlugins({
+      entries,
+      configDir: dirname(configFile),
+      configFile,
+      fallbackDir: dirname(fileURLToPath(import.meta.url)),
+      builtins: BUILTIN_PLUGINS,
+    });
+    const set = new core.PluginSet(loaded);
+    await set.dispose();
+    return [];
+  } catch (error) {
+    return problemsOf(error);
+  }
+}
+
 /** `SWITCHYARD_PARSE_WORKERS=<n>`: plan parse threads (0 = parse on the main thread). */
 function parallelFromEnv(): { workers?: number } {
   const raw = process.env.SWITCHYARD_PARSE_WORKERS;
@@ -162,7 +186,11 @@ async function prepareDryRun(
   const early: Problem[] = [];
   let configMax: number | undefined;
   try {
-    configMax = (await loadProjectConfig(workspace)).config.maxParallel;
+    const { config, filepath } = await loadProjectConfig(workspace);
+    configMax = config.maxParallel;
+    // The plugins the config names load as in a live run, so both agree on a broken one.
+    if (config.plugins.length > 0 && filepath)
+      early.push(...(await checkPlugins(config.plugins, filepath)));
   } catch (error) {
     early.push(...problemsOf(error));
   }
