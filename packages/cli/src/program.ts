@@ -1,11 +1,13 @@
 import { Command } from 'commander';
 import { registerCatalog } from './commands/catalog.js';
 import { registerClassify } from './commands/classify.js';
+import { registerCompletion } from './commands/completion.js';
 import { registerConfig } from './commands/config.js';
 import { registerDemo } from './commands/demo.js';
 import { registerPlugins } from './commands/plugins.js';
 import { registerRun } from './commands/run.js';
 import { registerStatus } from './commands/status.js';
+import { registerTask } from './commands/task.js';
 import { registerValidatePlan } from './commands/validate-plan.js';
 import { version } from './version.js';
 
@@ -42,10 +44,12 @@ type Register = (program: Command) => void;
 const COMMANDS: Register[] = [
   registerRun,
   registerStatus,
+  registerTask,
   registerValidatePlan,
   registerCatalog,
   registerConfig,
   registerPlugins,
   registerClassify,
   registerDemo,
+  registerCompletion,
 ];
