@@ -91,12 +91,7 @@ export async function pluginsCommand(opts: PluginsOptions): Promise<void> {
     r.source === 'builtin' ? 'builtin' : `config: ${r.specifier}`,
   ]);
   const head = ['NAME', 'VERSION', 'KIND', 'SERVES', 'SOURCE'];
-  const widths = head.map((h, i) => Math.max(h.length, ...table.map((row) => row[i]!.length)));
-  const line = (cells: string[]) =>
-    cells
-      .map((c, i) => c.padEnd(widths[i]!))
-      .join('  ')
-      .trimEnd();
-  process.stdout.write(`${[line(head), ...table.map(line)].join('\n')}\n`);
+  const { renderTable } = await import('./catalog-table.js');
+  process.stdout.write(`${renderTable(head, table, '')}\n`);
   if (filepath) process.stdout.write(`\nconfig: ${filepath}\n`);
 }
