@@ -123,6 +123,6 @@ describe('switchyard status', { timeout: 180_000 }, () => {
       encoding: 'utf8',
     });
     expect(result.status).toBe(2);
-    expect(result.stderr).toContain('has no agent-task/ folder');
+    expect(result.stderr).toContain('no tasks here: no agent-task/ folder in /');
   });
 });

@@ -200,7 +200,7 @@ describe('switchyard run --dry-run', { timeout: 60_000 }, () => {
     const messages = doc.problems.map((p: { message: string }) => p.message);
     expect(messages).toEqual(
       expect.arrayContaining([
-        'task group "nope" does not exist',
+        'task group "nope" does not exist under agent-task/',
         'dependency cycle: loop/a -> loop/b -> loop/a',
         'task loop/c depends on unknown task other/ghost',
         '"src/*.ts" is a glob pattern',

@@ -1,4 +1,14 @@
 #!/usr/bin/env node
-import { main } from './main.js';
+// The entry point checks the Node version before loading anything else: the rest of the CLI
+// (and its dependencies) uses APIs of Node 22.12+, and on an older Node it would end in a
+// confusing stack trace. Keep this file free of static imports and of syntax newer than ES2017.
+import { nodeVersionProblem } from './node-version.js';
 
-process.exitCode = await main(process.argv.slice(2));
+const problem = nodeVersionProblem(process.versions.node);
+if (problem) {
+  process.stderr.write(`${problem}\n`);
+  process.exitCode = 1;
+} else {
+  const { runBin } = await import('./run-bin.js');
+  await runBin();
+}

@@ -26,11 +26,21 @@ export interface DemoWorkspace {
 /** The testkit's scripted fake agent (`switchyard-fake-agent`), as installed with the CLI. */
 export function fakeAgentBin(): string {
   const require = createRequire(import.meta.url);
-  return join(
-    dirname(require.resolve('@switchyard/testkit/package.json')),
-    'dist',
-    'fake-agent-bin.js',
-  );
+  let testkit: string;
+  try {
+    testkit = require.resolve('@switchyard/testkit/package.json');
+  } catch (error) {
+    // An optional dependency of the CLI: only the demo needs it.
+    throw new SwitchyardError(
+      'SY_USAGE',
+      'The demo needs @switchyard/testkit (its scripted fake agent), which is not installed.',
+      {
+        cause: error,
+        hint: 'install it next to the CLI: npm install -g @switchyard/testkit (or without --omit=optional)',
+      },
+    );
+  }
+  return join(dirname(testkit), 'dist', 'fake-agent-bin.js');
 }
 
 /**

@@ -1,17 +1,22 @@
-import { existsSync, statSync } from 'node:fs';
-import { isAbsolute, join, resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type {
   ClaimRecord,
   DryRunReport,
   DryRunRouting,
   Problem,
+  ResolvedCatalog,
   RouteId,
   Stage,
+  WorkspaceModel,
 } from '@switchyard/core';
 // The dry-run subpath: only what this command needs is loaded (not the dispatcher, etc.).
 import {
   CATALOG_ENV,
   encodeJsonChunks,
+  findWorkspaceRoot,
+  hasConfigFile,
   loadProjectConfig,
   loadWorkspaceAsync,
   openStateStore,
@@ -26,6 +31,7 @@ import {
 } from '@switchyard/core/dry-run';
 import type { RunOptions } from './commands/run.js';
 import { renderDryRun } from './dry-run-render.js';
+import { skipMissingTargets } from './executable-targets.js';
 import { EXIT } from './exit-codes.js';
 
 const problemsOf = (error: unknown): Problem[] => {
@@ -44,32 +50,70 @@ const problemsOf = (error: unknown): Problem[] => {
   ];
 };
 
-/** Resolves the catalog for the dry run; an invalid one is reported, not thrown. */
-async function routingFor(workspace: string, opts: RunOptions): Promise<DryRunRouting> {
+/** The environment for catalog resolution: relative catalog paths mean the shell's folder. */
+function catalogEnv(): NodeJS.ProcessEnv {
   const env = { ...process.env };
-  // relative catalog paths given on the command line or in the environment mean the shell's folder
   const fromEnv = env[CATALOG_ENV];
   if (fromEnv && !isAbsolute(fromEnv)) env[CATALOG_ENV] = resolve(fromEnv);
+  return env;
+}
+
+/**
+ * Resolves the catalog for the dry run (an invalid one is reported, not thrown). Commands
+ * are checked later, like a live run does, against the routes the in-scope tasks use.
+ */
+async function resolveForDryRun(
+  workspace: string,
+  opts: RunOptions,
+): Promise<ResolvedCatalog | Problem[]> {
   try {
-    const resolved = await resolveCatalog({
+    return await resolveCatalog({
       cwd: workspace,
-      env,
-      checkExecutables: true,
+      env: catalogEnv(),
+      checkExecutables: false,
       ...(opts.executionCatalog ? { flagPath: resolve(opts.executionCatalog) } : {}),
     });
-    return {
-      valid: true,
-      source: resolved.source,
-      revision: resolved.revision,
-      problems: [],
-      targetIds: new Set(Object.keys(resolved.catalog.targets)),
-      stages: STAGES,
-      select: (stage, route, at) =>
-        selectCandidates(resolved.catalog, stage as Stage, route as RouteId, at),
-    };
   } catch (error) {
-    return { valid: false, problems: problemsOf(error), targetIds: new Set(), stages: STAGES };
+    return problemsOf(error);
   }
+}
+
+/** The dry run's routing: the catalog narrowed to installed agents, like a live run. */
+function routingFor(
+  resolved: ResolvedCatalog | Problem[],
+  model: WorkspaceModel,
+  opts: RunOptions,
+  workspace: string,
+): DryRunRouting {
+  if (Array.isArray(resolved))
+    return { valid: false, problems: resolved, targetIds: new Set(), stages: STAGES };
+  const routes = new Set<string>();
+  const pinned: { target: string; by: string }[] = [];
+  if (opts.with && opts.with in resolved.catalog.targets)
+    pinned.push({ target: opts.with, by: '--with' });
+  for (const task of model.tasks) {
+    if (opts.taskGroup !== undefined && task.group !== opts.taskGroup) continue;
+    if (task.target) {
+      if (task.target in resolved.catalog.targets)
+        pinned.push({ target: task.target, by: `task ${task.id}` });
+    } else if (!opts.with && task.route) routes.add(task.route);
+  }
+  const checked = skipMissingTargets(
+    resolved,
+    { routes, pinned },
+    { env: catalogEnv(), cwd: workspace },
+  );
+  const narrowed = checked.resolved;
+  return {
+    valid: true,
+    source: narrowed.source,
+    revision: narrowed.revision,
+    problems: [...checked.errors, ...checked.warnings],
+    targetIds: new Set(Object.keys(narrowed.catalog.targets)),
+    stages: STAGES,
+    select: (stage, route, at) =>
+      selectCandidates(narrowed.catalog, stage as Stage, route as RouteId, at),
+  };
 }
 
 /** Blocked tasks and tasks with a live attempt, from the dispatcher's per-task state. */
@@ -87,6 +131,29 @@ function readDispatcherState(dir: string, problems: Problem[]) {
     problems.push(...problemsOf(error));
   }
   return { blocked, live };
+}
+
+/** Loads the config's plugins (only code the config names); a failure is a problem. */
+async function checkPlugins(
+  entries: Parameters<typeof import('@switchyard/core').loadPlugins>[0]['entries'],
+  configFile: string,
+): Promise<Problem[]> {
+  const core = await import('@switchyard/core');
+  const { BUILTIN_PLUGINS } = await import('./builtin-plugins.js');
+  try {
+    const loaded = await core.loadPlugins({
+      entries,
+      configDir: dirname(configFile),
+      configFile,
+      fallbackDir: dirname(fileURLToPath(import.meta.url)),
+      builtins: BUILTIN_PLUGINS,
+    });
+    const set = new core.PluginSet(loaded);
+    await set.dispose();
+    return [];
+  } catch (error) {
+    return problemsOf(error);
+  }
 }
 
 /** `SWITCHYARD_PARSE_WORKERS=<n>`: plan parse threads (0 = parse on the main thread). */
@@ -108,11 +175,10 @@ async function prepareDryRun(
   opts: RunOptions,
   now: Date,
 ): Promise<{ report: DryRunReport; cacheWritten: Promise<void> }> {
-  const workspace = resolve(opts.workspace ?? process.cwd());
-  if (!existsSync(workspace) || !statSync(workspace).isDirectory())
-    throw new SwitchyardError('SY_USAGE', `workspace ${workspace} is not a folder`, {
-      hint: 'pass --workspace <repository root holding agent-task/>',
-    });
+  const workspace = findWorkspaceRoot({
+    ...(opts.workspace !== undefined ? { explicit: opts.workspace } : {}),
+    isMarker: hasConfigFile,
+  });
   // Plans parse in worker threads (large workspaces) while the catalog and state are read.
   const model = loadWorkspaceAsync(workspace, { cache: true, parallel: parallelFromEnv() });
   // An early failure below must not leave the load's rejection unobserved.
@@ -120,11 +186,17 @@ async function prepareDryRun(
   const early: Problem[] = [];
   let configMax: number | undefined;
   try {
-    configMax = (await loadProjectConfig(workspace)).config.maxParallel;
+    const { config, filepath } = await loadProjectConfig(workspace);
+    configMax = config.maxParallel;
+    // The plugins the config names load as in a live run, so both agree on a broken one.
+    if (config.plugins.length > 0 && filepath)
+      early.push(...(await checkPlugins(config.plugins, filepath)));
   } catch (error) {
     early.push(...problemsOf(error));
   }
-  const routing = await routingFor(workspace, opts);
+  const resolvedCatalog = await resolveForDryRun(workspace, opts);
+  const loaded = await model;
+  const routing = routingFor(resolvedCatalog, loaded, opts, workspace);
   routing.problems.unshift(...early);
   let claims: ClaimRecord[] = [];
   try {
@@ -133,7 +205,6 @@ async function prepareDryRun(
     routing.problems.push(...problemsOf(error));
   }
   const dispatcher = readDispatcherState(stateDir(workspace), routing.problems);
-  const loaded = await model;
   const report = planDryRun({
     blocked: dispatcher.blocked,
     liveAttempts: dispatcher.live,

@@ -5,6 +5,8 @@ import {
   assetPath,
   CATALOG_ENV,
   type CatalogTarget,
+  findWorkspaceRoot,
+  hasConfigFile,
   isRouteId,
   loadPlugins,
   loadProjectConfig,
@@ -12,6 +14,7 @@ import {
   loadWorkspace,
   PluginSet,
   type ResolvedCatalog,
+  type RouteId,
   type RunEvent,
   resolveCatalog,
   runDispatcher,
@@ -20,10 +23,14 @@ import {
   selectCandidates,
   stateDir,
   type WorkspaceLock,
+  type WorkspaceModel,
 } from '@switchyard/core';
 import { BUILTIN_PLUGINS } from './builtin-plugins.js';
+import { onOutputClosed } from './closed-pipe.js';
+import { skipMissingTargets } from './executable-targets.js';
 import { runGateCommand } from './gate-runner.js';
 import { startAnnouncedMonitor } from './monitor-server.js';
+import { printProblems } from './output.js';
 import { assertPreflights } from './preflight.js';
 import { createRunRenderer } from './run-renderer.js';
 
@@ -50,7 +57,11 @@ export interface LiveRunOptions {
  * the agents and end with 130. Returns the exit code.
  */
 export async function liveRun(opts: LiveRunOptions): Promise<number> {
-  const workspace = resolve(opts.workspace ?? process.cwd());
+  // Found (like git's root) before the lock: nothing is created outside a real workspace.
+  const workspace = findWorkspaceRoot({
+    ...(opts.workspace !== undefined ? { explicit: opts.workspace } : {}),
+    isMarker: hasConfigFile,
+  });
   // A second dispatcher on this workspace fails here, at once, before anything else runs.
   const lock = acquireWorkspaceLock({ workspace });
   const monitor = opts.monitor ? await startRunMonitor(workspace, opts, lock) : undefined;
@@ -69,20 +80,34 @@ async function liveRunLocked(
 ): Promise<number> {
   const { config, filepath } = await loadProjectConfig(workspace);
   const configDir = filepath ? dirname(filepath) : undefined;
-  const catalog = await resolveCatalog({
+  const env = absoluteCatalogEnv(process.env);
+  // Commands are checked below, per route in use: a missing agent CLI only skips its targets.
+  const written = await resolveCatalog({
     ...(opts.executionCatalog ? { flagPath: resolve(opts.executionCatalog) } : {}),
-    env: absoluteCatalogEnv(process.env),
+    env,
     cwd: workspace,
+    checkExecutables: false,
   });
-  if (opts.with !== undefined && !(opts.with in catalog.catalog.targets)) {
+  if (opts.with !== undefined && !(opts.with in written.catalog.targets)) {
     throw new SwitchyardError(
       'SY_USAGE',
       `--with names target "${opts.with}", which the catalog does not define.`,
       {
-        hint: `Known targets: ${Object.keys(catalog.catalog.targets).join(', ')}.`,
+        hint: `Known targets: ${Object.keys(written.catalog.targets).join(', ')}.`,
       },
     );
   }
+  const model = loadWorkspace(workspace);
+  const scope = scopeOf(model, opts);
+  const checked = skipMissingTargets(written, scope, { env, cwd: workspace });
+  if (checked.errors.length > 0)
+    throw new SwitchyardError(
+      'SY_CATALOG_NOT_EXECUTABLE',
+      `${checked.errors.length} route(s) or pin(s) of the tasks in scope have no installed agent CLI; nothing was launched.`,
+      { problems: checked.errors },
+    );
+  printProblems(checked.warnings);
+  const catalog = checked.resolved;
   const loaded = await loadPlugins({
     entries: config.plugins,
     ...(configDir ? { configDir, configFile: filepath } : {}),
@@ -103,13 +128,15 @@ async function liveRunLocked(
   // listener left, which a consumed `once` listener would make it.
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  // `switchyard run --json | head`: the reader left; stop the agents and end like an interrupt.
+  const offPipe = onOutputClosed(onSignal);
   const renderer = opts.json ? undefined : createRunRenderer();
   const onEvent = opts.json
     ? (event: RunEvent) => process.stdout.write(`${JSON.stringify(event)}\n`)
     : (event: RunEvent) => renderer!.onEvent(event);
   try {
     try {
-      await assertPreflights(usedTargets(catalog, workspace, opts), {
+      await assertPreflights(usedTargets(catalog, scope), {
         cwd: workspace,
         signal: abort.signal,
       });
@@ -143,6 +170,7 @@ async function liveRunLocked(
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);
+    offPipe();
     await plugins.dispose();
   }
 }
@@ -163,23 +191,35 @@ function absoluteCatalogEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return value && !isAbsolute(value) ? { ...env, [CATALOG_ENV]: resolve(value) } : env;
 }
 
+/** The routes and pins of the in-scope tasks; an unknown --task-group is an error. */
+function scopeOf(model: WorkspaceModel, opts: LiveRunOptions) {
+  if (opts.taskGroup !== undefined && !model.groups.includes(opts.taskGroup))
+    throw new SwitchyardError(
+      'SY_UNKNOWN_GROUP',
+      `--task-group "${opts.taskGroup}": no such group under agent-task/.`,
+      { hint: `Known groups: ${model.groups.join(', ') || '(none)'}.` },
+    );
+  const routes = new Set<RouteId>();
+  const pinned: { target: string; by: string }[] = [];
+  if (opts.with) pinned.push({ target: opts.with, by: '--with' });
+  for (const task of model.tasks) {
+    if (opts.taskGroup && task.group !== opts.taskGroup) continue;
+    if (task.target) pinned.push({ target: task.target, by: `task ${task.id}` });
+    else if (!opts.with && task.route && isRouteId(task.route)) routes.add(task.route);
+  }
+  return { routes, pinned };
+}
+
 /** Targets the in-scope tasks can reach now (pins, --with, every candidate of their routes). */
 function usedTargets(
   catalog: ResolvedCatalog,
-  workspace: string,
-  opts: LiveRunOptions,
+  scope: ReturnType<typeof scopeOf>,
 ): [string, CatalogTarget][] {
-  const ids = new Set<string>();
-  if (opts.with) ids.add(opts.with);
+  const ids = new Set<string>(scope.pinned.map((p) => p.target));
   const now = new Date();
-  for (const task of loadWorkspace(workspace).tasks) {
-    if (opts.taskGroup && task.group !== opts.taskGroup) continue;
-    if (task.target) ids.add(task.target);
-    else if (!opts.with && task.route && isRouteId(task.route)) {
-      for (const stage of STAGES) {
-        for (const id of selectCandidates(catalog.catalog, stage, task.route, now).candidates)
-          ids.add(id);
-      }
+  for (const route of scope.routes) {
+    for (const stage of STAGES) {
+      for (const id of selectCandidates(catalog.catalog, stage, route, now).candidates) ids.add(id);
     }
   }
   return [...ids].flatMap((id) => {

@@ -104,7 +104,7 @@ export async function assertPreflights(
         problems: failed.map((r) => ({
           code: 'SY_PREFLIGHT_FAILED' as const,
           path: `targets.${r.targetId}.runtime.preflight_command`,
-          message: `"${r.command.join(' ')}" ${r.timedOut ? 'timed out' : r.signal ? `was killed by ${r.signal}` : `exited ${r.exitCode}`}${r.output ? `:\n${indent(r.output.trimEnd())}` : ''}`,
+          message: `"${r.command.join(' ')}" ${r.timedOut ? 'timed out' : r.signal ? `was killed by ${r.signal}` : r.exitCode === undefined ? 'could not be started' : `exited ${r.exitCode}`}${r.output ? `:\n${indent(r.output.trimEnd())}` : ''}`,
           hint: 'run the command yourself to see what it needs (login, a running local server, …)',
         })),
       },

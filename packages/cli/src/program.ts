@@ -2,12 +2,15 @@ import { Command } from 'commander';
 import { registerCatalog } from './commands/catalog.js';
 import { registerClassify } from './commands/classify.js';
 import { registerClean } from './commands/clean.js';
+import { registerCompletion } from './commands/completion.js';
+import { registerConfig } from './commands/config.js';
 import { registerDemo } from './commands/demo.js';
 import { registerMonitor } from './commands/monitor.js';
 import { registerPlugins } from './commands/plugins.js';
 import { registerRetry } from './commands/retry.js';
 import { registerRun } from './commands/run.js';
 import { registerStatus } from './commands/status.js';
+import { registerTask } from './commands/task.js';
 import { registerValidatePlan } from './commands/validate-plan.js';
 import { version } from './version.js';
 
@@ -31,7 +34,8 @@ Exit codes:
   1    internal or control-plane failure (including a held workspace lock)
   2    invalid input (flags, config, catalog, plan); nothing launched
   3    the run ended with blocked tasks
-  130  interrupted (SIGINT/SIGTERM)`,
+  130  interrupted (SIGINT/SIGTERM)
+  141  the output pipe closed (e.g. piped into head); ends quietly, as SIGPIPE would`,
   );
   for (const register of COMMANDS) register(program);
   return program;
@@ -45,10 +49,13 @@ const COMMANDS: Register[] = [
   registerRetry,
   registerStatus,
   registerMonitor,
+  registerTask,
   registerValidatePlan,
   registerCatalog,
+  registerConfig,
   registerPlugins,
   registerClassify,
   registerClean,
   registerDemo,
+  registerCompletion,
 ];

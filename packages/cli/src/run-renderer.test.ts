@@ -113,7 +113,7 @@ describe('run renderer', () => {
       elapsedMs: 20,
       blocked: [],
     });
-    expect(tty.text()).toContain('\r\x1b[2K');
+    expect(tty.text()).toContain('\x1b[2K'); // the block is erased and redrawn in place
     expect(tty.text()).toContain('[running 1 · ready 0 · waiting 1 · blocked 0 · done 0');
     const pipe = capture(false);
     const plain = createRunRenderer(pipe.out);
@@ -138,5 +138,75 @@ describe('run renderer', () => {
     );
     expect(pipe.text()).toContain('blocked g/b: why');
     expect(pipe.text()).toContain('exit code: 3');
+  });
+
+  it('on a terminal draws each running attempt: stage, target, elapsed, attempt n of budget, last output', async () => {
+    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const dir = mkdtempSync(join(tmpdir(), 'sy-attempt-'));
+    writeFileSync(
+      join(dir, 'normalized-output.log'),
+      'assistant: reading files\nassistant: editing src/a.ts\n',
+    );
+    const tty = capture(true);
+    const renderer = createRunRenderer(tty.out);
+    const started = (attempt: string): RunEvent => ({
+      ...base,
+      type: 'attempt.started',
+      task: 'g/t',
+      role: 'worker',
+      planLoop: 1,
+      attempt,
+      target: 't-main',
+      agent: 'fake',
+      model: 'm',
+      attemptDir: dir,
+    });
+    const progress: RunEvent = {
+      ...base,
+      type: 'run.progress',
+      counts: { running: 1, ready: 0, waiting: 0, blocked: 0, done: 0 },
+      elapsedMs: 10,
+    };
+    renderer.onEvent(started('a1'));
+    renderer.onEvent(progress);
+    expect(tty.text()).toMatch(
+      /g\/t {2}worker +on t-main {2}\d+m?\d*s? {2}attempt 1\/10 {2}› assistant: editing src\/a\.ts/,
+    );
+    renderer.onEvent({
+      ...base,
+      type: 'attempt.finished',
+      task: 'g/t',
+      role: 'worker',
+      planLoop: 1,
+      attempt: 'a1',
+      target: 't-main',
+      result: 'generic-error',
+      exitCode: 1,
+      signal: null,
+      evidence: [],
+      durationMs: 5,
+      attemptDir: dir,
+    });
+    renderer.onEvent({
+      ...base,
+      type: 'attempt.retry-scheduled',
+      task: 'g/t',
+      role: 'worker',
+      target: 't-main',
+      delayMs: 10,
+      consecutiveFailures: 1,
+      reason: 'exit 1',
+    });
+    renderer.onEvent(started('a2'));
+    renderer.onEvent(progress);
+    expect(tty.text()).toContain('attempt 2/10');
+    // Not a terminal: no block at all.
+    const pipe = capture(false);
+    const plain = createRunRenderer(pipe.out);
+    plain.onEvent(started('a1'));
+    plain.onEvent(progress);
+    expect(pipe.text()).not.toContain('attempt 1/10');
   });
 });

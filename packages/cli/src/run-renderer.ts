@@ -5,10 +5,12 @@ import {
   type RunCounts,
   type RunEvent,
 } from '@switchyard/core';
+import { createLogUpdate } from 'log-update';
 import pc from 'picocolors';
+import { ATTEMPT_BUDGET, ProgressState } from './progress-block.js';
 
 /** Renders the event stream for a human: one line per significant event, plus a live
- * status line (counts + elapsed) redrawn in place when the output is a terminal. */
+ * status block (counts, elapsed, each running attempt) redrawn in place on a terminal. */
 export interface RunRenderer {
   onEvent(event: RunEvent): void;
   summary(result: DispatchResult, where: { archive: string; state: string }): void;
@@ -48,7 +50,7 @@ export function formatEvent(event: RunEvent): string | undefined {
     case 'target.failover':
       return `${tag('failover', pc.yellow)} ${event.task} ${phaseLabel(event.stage)}: ${event.from} -> ${event.to} (${event.class}${first(event.evidence)})`;
     case 'attempt.retry-scheduled':
-      return `${tag('retry', pc.yellow)} ${event.task} ${phaseLabel(event.role)} on ${event.target} in ${(event.delayMs / 1000).toFixed(1)}s (${event.consecutiveFailures}/10, ${clip(event.reason, 160)})`;
+      return `${tag('retry', pc.yellow)} ${event.task} ${phaseLabel(event.role)} on ${event.target} in ${(event.delayMs / 1000).toFixed(1)}s (${event.consecutiveFailures}/${ATTEMPT_BUDGET}, ${clip(event.reason, 160)})`;
     case 'gate.finished':
       return event.passed
         ? undefined
@@ -78,27 +80,38 @@ export function formatCounts(counts: RunCounts, elapsedMs: number): string {
   return `[running ${counts.running} · ready ${counts.ready} · waiting ${counts.waiting} · blocked ${counts.blocked} · done ${counts.done} · ${clock(elapsedMs)}]`;
 }
 
-/** A renderer writing to `out`; the status line is drawn only when `out` is a TTY. */
+/**
+ * A renderer writing to `out`. On a terminal, a status block under the event lines is
+ * redrawn in place (log-update): the counts and elapsed time, then each running attempt with
+ * its stage, target, elapsed time, attempt n of the budget and its last output line. Not a
+ * terminal (a pipe, a file, CI): plain event lines only.
+ */
 export function createRunRenderer(out: NodeJS.WriteStream = process.stdout): RunRenderer {
   const live = out.isTTY === true;
-  let status = '';
+  const block = live ? createLogUpdate(out, { showCursor: true }) : undefined;
+  const progress = new ProgressState();
   let counts: RunCounts | undefined;
   let started = Date.now();
   let ticker: NodeJS.Timeout | undefined;
   const draw = () => {
-    if (!live || !counts) return;
-    status = formatCounts(counts, Date.now() - started);
-    out.write(`\r\x1b[2K${pc.dim(status)}`);
+    if (!block || !counts) return;
+    const now = Date.now();
+    const rows = progress.lines(now, out.columns ?? 120).map((line) => `  ${line}`);
+    block([pc.dim(formatCounts(counts, now - started)), ...rows].join('\n'));
   };
   const print = (line: string) => {
-    out.write(live && status ? `\r\x1b[2K${line}\n` : `${line}\n`);
-    draw();
+    if (block) {
+      block.clear();
+      out.write(`${line}\n`);
+      draw();
+    } else out.write(`${line}\n`);
   };
   return {
     onEvent(event) {
+      progress.onEvent(event);
       if (event.type === 'run.started') {
         started = Date.parse(event.at);
-        // The elapsed clock ticks once a second while the run lasts; it never drives work.
+        // The block is redrawn once a second while the run lasts; it never drives work.
         if (live) ticker = setInterval(draw, 1000).unref();
       }
       if (event.type === 'run.progress') {
@@ -108,12 +121,13 @@ export function createRunRenderer(out: NodeJS.WriteStream = process.stdout): Run
       }
       if (event.type === 'run.finished') {
         if (ticker) clearInterval(ticker);
-        if (live && status) out.write('\r\x1b[2K');
-        status = '';
+        block?.clear();
+        counts = undefined;
         return;
       }
       const line = formatEvent(event);
       if (line) print(line);
+      else if (event.type === 'attempt.started' || event.type === 'attempt.finished') draw();
     },
     summary(result, where) {
       const seconds = (result.elapsedMs / 1000).toFixed(1);

@@ -1,5 +1,6 @@
 import { describeUsage, type StatusReport } from '@switchyard/core';
 import pc from 'picocolors';
+import stringWidth from 'string-width';
 
 /** "3m12s ago" style age of an ISO instant relative to the report time. */
 function age(iso: string | undefined, now: string): string {
@@ -30,9 +31,9 @@ export function renderStatus(r: StatusReport): string {
   const out: string[] = [];
   const width = Math.max(
     8,
-    ...[...r.running, ...r.waiting, ...r.blocked, ...r.done].map((e) => e.task.length),
+    ...[...r.running, ...r.waiting, ...r.blocked, ...r.done].map((e) => stringWidth(e.task)),
   );
-  const name = (task: string) => task.padEnd(width);
+  const name = (task: string) => task + ' '.repeat(Math.max(0, width - stringWidth(task)));
   out.push(`${pc.bold('switchyard status')} ${r.workspace}`);
   out.push(`dispatcher: ${dispatcherLine(r)}`);
   out.push('');

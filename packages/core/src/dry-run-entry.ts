@@ -2,10 +2,12 @@
 // review parsing, prompts or plugins, so the command loads less. Same objects as the root
 // entry (shared chunks): `SwitchyardError.is` and friends work across both.
 export { STAGES } from './catalog/constants.js';
+export { findExecutable } from './catalog/executables.js';
 export { CATALOG_ENV, resolveCatalog } from './catalog/resolve.js';
+export { catalogRevision } from './catalog/revision.js';
 export { selectCandidates } from './catalog/select.js';
 export { type ClaimRecord, readClaims } from './claims/claim-store.js';
-export { loadProjectConfig } from './config/load.js';
+export { hasConfigFile, loadProjectConfig } from './config/load.js';
 export * from './dry-run/index.js';
 export * from './errors.js';
 export { encodeJsonChunks } from './json/index.js';
@@ -13,3 +15,4 @@ export { probeAttempt } from './state/attempt-probe.js';
 export { openStateStore } from './state/state-store.js';
 export { loadWorkspaceAsync } from './workspace/load.js';
 export { stateDir } from './workspace/paths.js';
+export { findWorkspaceRoot, searchWorkspaceRoot } from './workspace/root.js';

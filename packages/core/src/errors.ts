@@ -16,6 +16,8 @@ export const ERROR_CODES = {
   SY_PREFLIGHT_FAILED: "A target's preflight_command failed.",
   SY_PLAN_INVALID: 'A PLAN.md breaks the task contract.',
   SY_GRAPH_INVALID: 'The task graph has an unknown dependency or a cycle.',
+  SY_WORKSPACE_NOT_FOUND: 'No workspace (a folder holding agent-task/) where the command looked.',
+  SY_UNKNOWN_GROUP: 'A task group named on the command line does not exist.',
   SY_CLAIM_CONFLICT: 'A write-set claim is held by another task.',
   SY_STATE_CORRUPT: 'Persisted dispatcher state cannot be read.',
   SY_PLUGIN_LOAD: 'A plugin failed to load or validate.',

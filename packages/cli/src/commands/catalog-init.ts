@@ -2,14 +2,17 @@ import { access, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, relative, resolve } from 'node:path';
 import {
   assetPath,
+  type Catalog,
   catalogRevision,
-  findExecutable,
+  RECOMMENDED_CONFIG_FILE,
   SwitchyardError,
   validateCatalog,
 } from '@switchyard/core';
 import pc from 'picocolors';
+import { type DetectedAgent, detectAgents } from '../known-agents.js';
 import { printJson } from '../output.js';
-import { deriveCatalog } from './catalog-derive.js';
+import { type DerivedCatalog, deriveCatalog } from './catalog-derive.js';
+import { describeRoutes, ROUTE_IDS_EXPLAINED } from './route-ids.js';
 
 interface InitOptions {
   output: string;
@@ -23,7 +26,11 @@ const exists = (path: string) =>
     () => false,
   );
 
-/** `switchyard catalog init`: the bundled default narrowed to the agent CLIs installed here. */
+/**
+ * `switchyard catalog init`: the bundled default narrowed to the agent CLIs installed here
+ * (a local route never gets a cloud target); with none installed, the whole default as a
+ * template to finish. Writes `$schema` for editors. Exit 0 either way.
+ */
 export async function catalogInit(opts: InitOptions): Promise<void> {
   const cwd = process.cwd();
   const output = resolve(cwd, opts.output);
@@ -43,53 +50,98 @@ export async function catalogInit(opts: InitOptions): Promise<void> {
       problems: bundled.problems,
     });
   }
+  const agents = await detectAgents(process.env, cwd);
+  const installed = new Set(agents.filter((a) => a.path).map((a) => a.command));
   const derived = deriveCatalog(bundled.catalog, (_id, t) =>
-    Boolean(findExecutable(t.runtime.command[0] ?? '', process.env, cwd)),
+    installed.has(t.runtime.command[0] ?? ''),
   );
-  if (!derived) {
-    const commands = [
-      ...new Set(Object.values(bundled.catalog.targets).map((t) => t.runtime.command[0])),
-    ];
-    throw new SwitchyardError(
-      'SY_CATALOG_NOT_EXECUTABLE',
-      'No agent CLI of the default catalog is installed on this machine.',
-      {
-        hint: `install at least one of: ${commands.join(', ')} (on PATH), then run "switchyard catalog init" again`,
-      },
-    );
-  }
-  // The written catalog must pass the same validation a live run applies.
-  const check = validateCatalog(derived.catalog, { file: output, env: process.env, cwd });
+  const { $schema: _bundledSchema, ...template } = bundled.catalog;
+  const body: Catalog = derived?.catalog ?? template;
+  // The schema ships with the installed package; the path is relative to the written file.
+  const schemaFile = assetPath('schema', 'execution-catalog.schema.json');
+  const schemaRel = relative(dirname(output), schemaFile);
+  const schemaPath =
+    schemaRel.split('/').filter((p) => p === '..').length <= 2 ? schemaRel : schemaFile;
+  const written = { $schema: schemaPath, ...body } as Catalog;
+  const check = validateCatalog(written, { file: output, checkExecutables: false });
   if (!check.catalog) {
     throw new SwitchyardError('SY_INTERNAL', 'The derived catalog failed validation.', {
       problems: check.problems,
     });
   }
   await mkdir(dirname(output), { recursive: true });
-  await writeFile(output, `${JSON.stringify(derived.catalog, null, 2)}\n`);
+  await writeFile(output, `${JSON.stringify(written, null, 2)}\n`);
+  const revision = catalogRevision(check.catalog);
   const rel = relative(cwd, output) || output;
   const reference = rel.startsWith('.') || rel.startsWith('/') ? rel : `./${rel}`;
-  const revision = catalogRevision(check.catalog);
   if (opts.json) {
     printJson({
       path: output,
       revision,
-      kept: derived.kept,
-      dropped: derived.dropped,
-      filled: derived.filled,
+      template: !derived,
+      agents: agents.map(({ agent, command, path, version }) => ({
+        agent,
+        command,
+        installed: Boolean(path),
+        ...(path ? { path } : {}),
+        ...(version ? { version } : {}),
+      })),
+      kept: derived?.kept ?? [],
+      dropped: derived?.dropped ?? [],
+      filled: derived?.filled ?? [],
+      placeholders: derived?.placeholders ?? Object.keys(template.targets),
     });
     return;
   }
-  const lines = [
-    `${pc.green('✓')} wrote ${output}`,
-    `  revision  ${revision}`,
-    `  targets   ${derived.kept.join(', ')}`,
-    `  dropped   ${derived.dropped.length ? `${derived.dropped.join(', ')} ${pc.dim('(command not installed here)')}` : 'none'}`,
-    `  refilled  ${derived.filled.length ? `${derived.filled.length} route list(s) whose candidates were all missing` : 'none'}`,
+  process.stdout.write(
+    `${report(output, revision, agents, derived, body, reference).join('\n')}\n`,
+  );
+}
+
+function report(
+  output: string,
+  revision: string,
+  agents: DetectedAgent[],
+  derived: DerivedCatalog | undefined,
+  catalog: Catalog,
+  reference: string,
+): string[] {
+  const found = agents.map(
+    (a) =>
+      `    ${a.command.padEnd(8)} ${a.path ? `${pc.green('found')}  ${a.version ?? '(version unknown)'}` : pc.dim('not installed')}`,
+  );
+  const head = derived
+    ? [`${pc.green('✓')} wrote ${output}`]
+    : [
+        `${pc.yellow('!')} wrote ${output} as a template: no agent CLI is installed here`,
+        `  Install one of ${agents.map((a) => a.command).join(', ')} (on PATH) and run`,
+        '  "switchyard catalog init --force" to narrow it to what is installed, or edit its',
+        '  targets by hand. Until then runs refuse every route (no installed candidate).',
+      ];
+  const lines = [...head, '  agent CLIs', ...found, `  revision  ${revision}`];
+  if (derived) {
+    lines.push(
+      `  targets   ${derived.kept.join(', ')}`,
+      `  dropped   ${derived.dropped.length ? `${derived.dropped.join(', ')} ${pc.dim('(command not installed here)')}` : 'none'}`,
+      `  refilled  ${derived.filled.length ? `${derived.filled.length} route list(s) whose candidates were all missing` : 'none'}`,
+    );
+    if (derived.placeholders.length > 0)
+      lines.push(
+        `  ${pc.yellow('placeholders')} ${derived.placeholders.join(', ')} ${pc.dim('(local targets, not installed)')}`,
+        '    No local agent is installed, and a local route never gets a cloud target: the',
+        '    local-* routes keep these. Install one (a local OpenAI-compatible server and qwen,',
+        '    or codex --oss) or edit them; until then tasks on local-* routes are refused.',
+      );
+  }
+  lines.push(
     '',
-    'Use it from your project config, e.g. .switchyardrc.json next to it:',
+    ...ROUTE_IDS_EXPLAINED,
+    ...describeRoutes(catalog),
+    '',
+    `Use it from your project config, ${RECOMMENDED_CONFIG_FILE} in the workspace root:`,
     `  { "executionCatalog": "${reference}" }`,
     `or per run: --execution-catalog ${reference}, or AGENT_TASK_EXECUTION_CATALOG=${reference}`,
-  ];
-  process.stdout.write(`${lines.join('\n')}\n`);
+    'Check it with: switchyard catalog validate',
+  );
+  return lines;
 }

@@ -1,6 +1,7 @@
-import { type Problem, resolveCatalog, SwitchyardError } from '@switchyard/core';
+import { type Catalog, type Problem, resolveCatalog, SwitchyardError } from '@switchyard/core';
 import pc from 'picocolors';
 import { EXIT } from '../exit-codes.js';
+import { closestKnownAgent, isUnknownAgent, KNOWN_AGENTS } from '../known-agents.js';
 import { printJson, printProblems } from '../output.js';
 import { catalogCoverage, describeSource } from './catalog-summary.js';
 
@@ -8,6 +9,26 @@ interface ValidateOptions {
   executionCatalog?: string;
   skipCommandCheck?: boolean;
   json?: boolean;
+}
+
+/**
+ * A warning per target whose `agent` no known CLI uses (`claude` for `claude-code`): no
+ * classifier serves it, so its failures are classified only by the generic rules.
+ */
+function unknownAgents(catalog: Catalog, file: string | undefined): Problem[] {
+  return Object.entries(catalog.targets)
+    .filter(([, t]) => isUnknownAgent(t.agent))
+    .map(([id, t]) => {
+      const near = closestKnownAgent(t.agent);
+      return {
+        code: 'SY_CATALOG_INVALID' as const,
+        severity: 'warning' as const,
+        ...(file ? { file } : {}),
+        path: `targets.${id}.agent`,
+        message: `target "${id}": agent "${t.agent}" is not a known agent${near ? `; did you mean "${near}"?` : ''}`,
+        hint: `known agents: ${KNOWN_AGENTS.map((a) => a.agent).join(', ')} (a plugin may serve others)`,
+      };
+    });
 }
 
 /** `switchyard catalog validate`: exit 0 with source, revision and coverage; exit 2 with every problem. */
@@ -21,6 +42,7 @@ export async function catalogValidate(opts: ValidateOptions): Promise<void> {
       ...(opts.executionCatalog ? { flagPath: opts.executionCatalog } : {}),
     });
     const coverage = catalogCoverage(resolved.catalog);
+    const warnings = unknownAgents(resolved.catalog, resolved.source.path);
     if (opts.json) {
       printJson({
         valid: true,
@@ -28,9 +50,11 @@ export async function catalogValidate(opts: ValidateOptions): Promise<void> {
         revision: resolved.revision,
         commandCheck: checkExecutables ? 'checked' : 'skipped',
         coverage,
+        ...(warnings.length > 0 ? { warnings } : {}),
       });
       return;
     }
+    printProblems(warnings);
     const classes = Object.entries(coverage.targets.byClass)
       .map(([cls, n]) => `${n} ${cls}`)
       .join(', ');

@@ -89,9 +89,12 @@ Examples:
     .addHelpText(
       'after',
       `
-Starts from the bundled default catalog, keeps the targets whose command is on PATH,
-drops missing candidates, and fills a route left empty with installed targets of the same
-execution class (else any installed target). Fails when no agent CLI is installed.
+Detects the agent CLIs on PATH (and their versions), starts from the bundled default
+catalog, keeps the targets whose command is installed, drops missing candidates, and fills
+a cloud route left empty with installed targets of the same execution class (else any).
+A local-* route never gets a cloud target: with no local agent it keeps the default local
+targets as marked placeholders. With no agent installed it writes the whole default as a
+template to finish. The output explains the route ids G01-G10.
 
 Examples:
   $ switchyard catalog init

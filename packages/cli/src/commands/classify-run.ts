@@ -165,7 +165,10 @@ export async function classifyCommand(
   const input =
     dir === undefined ? await fromFlags(opts) : await fromAttemptDir(resolve(dir), opts);
   const { BUILTIN_PLUGINS } = await import('../builtin-plugins.js');
-  const workspace = resolve(opts.workspace ?? process.cwd());
+  const workspace =
+    opts.workspace !== undefined
+      ? resolve(opts.workspace)
+      : (core.searchWorkspaceRoot(process.cwd(), core.hasConfigFile).root ?? process.cwd());
   const { config, filepath } = await core.loadProjectConfig(workspace);
   const plugins = new core.PluginSet(
     await core.loadPlugins({

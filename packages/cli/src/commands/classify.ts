@@ -52,7 +52,7 @@ first verdict wins. Exit code 0 whatever the class; 2 for bad flags or unreadabl
 Examples:
   $ switchyard classify --agent claude-code --exit-code 1 --stdout out.txt --stderr err.txt
   $ switchyard classify --agent codex --output-format jsonl --exit-code 1 --stdout events.jsonl --stderr err.txt --json
-  $ switchyard classify .switchyard/attempts/g1/t1/worker-1`,
+  $ switchyard classify agent-task/.switchyard/attempts/<attempt id>   # e.g. core.format.worker.1.mx4uxl555daac1`,
     )
     .action(async (dir: string | undefined, opts: ClassifyOptions) =>
       (await import('./classify-run.js')).classifyCommand(dir, opts),

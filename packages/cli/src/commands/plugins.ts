@@ -53,7 +53,10 @@ export async function pluginsCommand(opts: PluginsOptions): Promise<void> {
   const core = await import('@switchyard/core');
   const { BUILTIN_PLUGINS } = await import('../builtin-plugins.js');
   const { printJson } = await import('../output.js');
-  const workspace = resolve(opts.workspace ?? process.cwd());
+  const workspace =
+    opts.workspace !== undefined
+      ? resolve(opts.workspace)
+      : (core.searchWorkspaceRoot(process.cwd(), core.hasConfigFile).root ?? process.cwd());
   const { config, filepath } = await core.loadProjectConfig(workspace);
   const loaded = await core.loadPlugins({
     entries: config.plugins,
@@ -88,12 +91,7 @@ export async function pluginsCommand(opts: PluginsOptions): Promise<void> {
     r.source === 'builtin' ? 'builtin' : `config: ${r.specifier}`,
   ]);
   const head = ['NAME', 'VERSION', 'KIND', 'SERVES', 'SOURCE'];
-  const widths = head.map((h, i) => Math.max(h.length, ...table.map((row) => row[i]!.length)));
-  const line = (cells: string[]) =>
-    cells
-      .map((c, i) => c.padEnd(widths[i]!))
-      .join('  ')
-      .trimEnd();
-  process.stdout.write(`${[line(head), ...table.map(line)].join('\n')}\n`);
+  const { renderTable } = await import('./catalog-table.js');
+  process.stdout.write(`${renderTable(head, table, '')}\n`);
   if (filepath) process.stdout.write(`\nconfig: ${filepath}\n`);
 }

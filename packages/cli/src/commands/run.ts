@@ -22,7 +22,10 @@ export function registerRun(program: Command): void {
     .description(
       'Run every ready task of the workspace to a reviewed, archived result (or --dry-run first).',
     )
-    .option('--workspace <dir>', 'repository root holding agent-task/ (default: current folder)')
+    .option(
+      '--workspace <dir>',
+      'folder holding agent-task/ (default: found from the current folder upward, like git)',
+    )
     .option('--execution-catalog <file>', 'use this catalog instead of the resolved one')
     .option(
       '--task-group <group>',

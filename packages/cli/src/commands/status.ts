@@ -1,4 +1,3 @@
-import { resolve } from 'node:path';
 import type { Command } from 'commander';
 
 /** Options of `switchyard status`. */
@@ -12,7 +11,10 @@ export function registerStatus(program: Command): void {
   program
     .command('status')
     .description('Show what is running (PID, target, since), waiting, blocked (why) and done.')
-    .option('--workspace <dir>', 'repository root holding agent-task/ (default: current folder)')
+    .option(
+      '--workspace <dir>',
+      'folder holding agent-task/ (default: found from the current folder upward, like git)',
+    )
     .option('--json', 'print one JSON document (schema_version 1)')
     .addHelpText(
       'after',
@@ -30,8 +32,13 @@ Examples:
   $ watch -n 2 switchyard status`,
     )
     .action(async (opts: StatusOptions) => {
-      const { buildStatus, gatherStatus, loadProjectConfig } = await import('@switchyard/core');
-      const input = gatherStatus(resolve(opts.workspace ?? process.cwd()));
+      const { buildStatus, findWorkspaceRoot, gatherStatus, hasConfigFile, loadProjectConfig } =
+        await import('@switchyard/core');
+      const workspace = findWorkspaceRoot({
+        ...(opts.workspace !== undefined ? { explicit: opts.workspace } : {}),
+        isMarker: hasConfigFile,
+      });
+      const input = gatherStatus(workspace);
       // The price table only turns reported tokens into estimates; a bad config loses just that.
       input.prices = await loadProjectConfig(input.workspace).then(
         (c) => c.config.prices,

@@ -39,6 +39,7 @@ describe('resolveCatalog', () => {
     await mkdir(join(dir, 'conf'));
     await write(join(dir, 'conf', 'catalog.json'), variant('from-config'));
     await write(join(dir, '.switchyardrc.json'), { executionCatalog: './conf/catalog.json' });
+    await mkdir(join(dir, 'agent-task')); // the workspace root: the config search ends here
     const sub = join(dir, 'deep', 'sub');
     await mkdir(sub, { recursive: true });
 

@@ -135,7 +135,7 @@ export const windowSchema = z.strictObject({
   timezone: z
     .string()
     .refine(isValidTimezone, {
-      message: 'not an IANA time zone',
+      error: (issue) => `"${String(issue.input)}" is not an IANA time zone`,
       params: { hint: 'use a name like "Europe/Berlin" or "UTC"' },
     })
     .describe('IANA time zone of start/end.'),

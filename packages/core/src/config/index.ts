@@ -1,4 +1,13 @@
-export { CONFIG_SEARCH_PLACES, type LoadedProjectConfig, loadProjectConfig } from './load.js';
+export {
+  CONFIG_SEARCH_PLACES,
+  configFilesIn,
+  findConfigFile,
+  hasConfigFile,
+  type LoadedProjectConfig,
+  type LoadProjectConfigOptions,
+  loadProjectConfig,
+  RECOMMENDED_CONFIG_FILE,
+} from './load.js';
 export {
   defineConfig,
   type ProjectConfig,

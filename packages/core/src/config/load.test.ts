@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SwitchyardError } from '../errors.js';
-import { loadProjectConfig } from './load.js';
+import { findConfigFile, loadProjectConfig } from './load.js';
 import { defineConfig } from './schema.js';
 
 const tmp = () => mkdtemp(join(tmpdir(), 'sy-config-'));
@@ -30,6 +30,7 @@ describe('loadProjectConfig', () => {
     );
     const sub = join(dir, 'a', 'b');
     await mkdir(sub, { recursive: true });
+    await mkdir(join(dir, 'agent-task'));
     const { config, filepath } = await loadProjectConfig(sub);
     expect(filepath).toBe(join(dir, 'switchyard.config.yaml'));
     expect(config.maxParallel).toBe(0);
@@ -80,5 +81,50 @@ describe('loadProjectConfig', () => {
     await writeFile(join(dir, '.switchyardrc.json'), '{ "maxParallel": ');
     const error = (await loadProjectConfig(dir).catch((e) => e)) as SwitchyardError;
     expect(error.code).toBe('SY_CONFIG_INVALID');
+  });
+
+  it('never searches above the workspace root, so config code above it never runs', async () => {
+    const outer = await tmp();
+    const marker = join(outer, 'ran.txt');
+    // A config above the workspace that would leave a file behind if it were executed.
+    await writeFile(
+      join(outer, 'switchyard.config.mjs'),
+      `import { writeFileSync } from 'node:fs'; writeFileSync(${JSON.stringify(marker)}, 'x'); export default {};\n`,
+    );
+    const repo = join(outer, 'repo');
+    await mkdir(join(repo, '.git'), { recursive: true });
+    await mkdir(join(repo, 'src'), { recursive: true });
+    expect(await loadProjectConfig(join(repo, 'src'))).toEqual({
+      config: expect.objectContaining({ maxParallel: 3 }),
+    });
+    // Without any workspace marker, only the folder itself is searched.
+    const loose = join(outer, 'loose');
+    await mkdir(loose);
+    expect((await loadProjectConfig(loose)).filepath).toBeUndefined();
+    const { existsSync } = await import('node:fs');
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  it('refuses two config files in one folder, naming both', async () => {
+    const dir = await tmp();
+    await writeFile(join(dir, 'switchyard.config.json'), '{}');
+    await writeFile(join(dir, '.switchyardrc.json'), '{}');
+    const error = (await loadProjectConfig(dir).catch((e) => e)) as SwitchyardError;
+    expect(error.code).toBe('SY_CONFIG_INVALID');
+    expect(error.message).toContain(join(dir, 'switchyard.config.json'));
+    expect(error.message).toContain(join(dir, '.switchyardrc.json'));
+  });
+
+  it('counts package.json only when it has a "switchyard" key', async () => {
+    const dir = await tmp();
+    await writeFile(join(dir, 'package.json'), '{"name":"x"}');
+    await writeFile(join(dir, 'switchyard.config.json'), '{"maxParallel":1}');
+    expect(findConfigFile(dir)).toBe(join(dir, 'switchyard.config.json'));
+    await writeFile(join(dir, 'package.json'), '{"name":"x","switchyard":{"maxParallel":2}}');
+    expect(() => findConfigFile(dir)).toThrow(/Two config files/);
+    await import('node:fs/promises').then((fs) => fs.rm(join(dir, 'switchyard.config.json')));
+    const { config, raw } = await loadProjectConfig(dir);
+    expect(config.maxParallel).toBe(2);
+    expect(raw).toEqual({ maxParallel: 2 });
   });
 });

@@ -1,75 +1,146 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import { cosmiconfig } from 'cosmiconfig';
 import { issuesToProblems } from '../catalog/issues.js';
 import { SwitchyardError } from '../errors.js';
+import { hasTasksDir } from '../workspace/root.js';
 import { type ProjectConfig, projectConfigSchema } from './schema.js';
 
-/** Where the config may live, per directory, first match wins (cosmiconfig's set plus JSON/YAML `switchyard.config.*`). */
+/** The config file name to use (JSON; `switchyard.config.mjs` when plugins need code). */
+export const RECOMMENDED_CONFIG_FILE = 'switchyard.config.json';
+
+/**
+ * Every config file name looked for in a folder. At most one of them may exist per folder
+ * (two is an error naming both); `package.json` counts only when it has a `"switchyard"` key.
+ */
 export const CONFIG_SEARCH_PLACES = [
-  'package.json',
+  'switchyard.config.json',
+  'switchyard.config.yaml',
+  'switchyard.config.yml',
+  'switchyard.config.js',
+  'switchyard.config.mjs',
+  'switchyard.config.cjs',
+  'switchyard.config.ts',
   '.switchyardrc',
   '.switchyardrc.json',
   '.switchyardrc.yaml',
   '.switchyardrc.yml',
   '.switchyardrc.js',
-  '.switchyardrc.ts',
   '.switchyardrc.mjs',
   '.switchyardrc.cjs',
-  'switchyard.config.json',
-  'switchyard.config.yaml',
-  'switchyard.config.yml',
-  'switchyard.config.js',
-  'switchyard.config.ts',
-  'switchyard.config.mjs',
-  'switchyard.config.cjs',
+  '.switchyardrc.ts',
+  'package.json',
 ];
 
 /** The loaded project config and the file it came from (none: all defaults). */
 export interface LoadedProjectConfig {
   config: ProjectConfig;
   filepath?: string;
+  /** The config as written in the file (before defaults), for telling values' origins. */
+  raw?: Record<string, unknown>;
+}
+
+/** Options of {@link loadProjectConfig}. */
+export interface LoadProjectConfigOptions {
+  /**
+   * The last folder searched (inclusive). Default: the workspace root above `searchFrom`
+   * (the nearest folder holding `agent-task/` or `.git`), else `searchFrom` alone.
+   */
+  stopDir?: string;
+}
+
+const hasSwitchyardKey = (packageJson: string): boolean => {
+  try {
+    const parsed: unknown = JSON.parse(readFileSync(packageJson, 'utf8'));
+    return typeof parsed === 'object' && parsed !== null && 'switchyard' in parsed;
+  } catch {
+    return false;
+  }
+};
+
+/** The config files present in one folder (package.json only with a "switchyard" key). */
+export function configFilesIn(dir: string): string[] {
+  return CONFIG_SEARCH_PLACES.map((name) => join(dir, name)).filter(
+    (path) => existsSync(path) && (basename(path) !== 'package.json' || hasSwitchyardKey(path)),
+  );
+}
+
+/** True when `dir` holds a switchyard config file (package.json aside): it marks a workspace. */
+export function hasConfigFile(dir: string): boolean {
+  return configFilesIn(dir).some((path) => basename(path) !== 'package.json');
+}
+
+/** The default last folder of the search: the nearest workspace or git root, else `from`. */
+function defaultStopDir(from: string): string {
+  let dir = from;
+  for (;;) {
+    if (hasTasksDir(dir) || existsSync(join(dir, '.git'))) return dir;
+    const parent = dirname(dir);
+    if (parent === dir) return from;
+    dir = parent;
+  }
 }
 
 /**
- * Finds and validates the project config, searching from `searchFrom` upward (cosmiconfig
- * name `switchyard`). No config file means every default. An invalid file throws
- * SY_CONFIG_INVALID listing every problem with its dotted path.
+ * Finds the one config file from `searchFrom` upward to `stopDir` (inclusive; never above
+ * the workspace root, so no config code above the workspace is ever run). Throws
+ * SY_CONFIG_INVALID when one folder holds two config files.
  */
-export async function loadProjectConfig(searchFrom: string): Promise<LoadedProjectConfig> {
-  const explorer = cosmiconfig('switchyard', {
-    searchStrategy: 'global',
-    searchPlaces: CONFIG_SEARCH_PLACES,
-  });
-  let result: Awaited<ReturnType<typeof explorer.search>>;
+export function findConfigFile(searchFrom: string, stopDir?: string): string | undefined {
+  let dir = resolve(searchFrom);
+  const stop = resolve(stopDir ?? defaultStopDir(dir));
+  for (;;) {
+    const found = configFilesIn(dir);
+    if (found.length > 1) {
+      throw new SwitchyardError(
+        'SY_CONFIG_INVALID',
+        `Two config files in one folder: ${found.join(' and ')}.`,
+        {
+          file: found[0],
+          hint: `keep one (${RECOMMENDED_CONFIG_FILE} is recommended) and delete the other`,
+        },
+      );
+    }
+    if (found.length === 1) return found[0];
+    const parent = dirname(dir);
+    if (dir === stop || parent === dir) return undefined;
+    dir = parent;
+  }
+}
+
+/**
+ * Finds and validates the project config: the one config file from `searchFrom` upward to
+ * the workspace root (see {@link findConfigFile}). No config file means every default. An
+ * invalid file throws SY_CONFIG_INVALID listing every problem with its dotted path.
+ */
+export async function loadProjectConfig(
+  searchFrom: string,
+  opts: LoadProjectConfigOptions = {},
+): Promise<LoadedProjectConfig> {
+  const filepath = findConfigFile(searchFrom, opts.stopDir);
+  if (!filepath) return { config: projectConfigSchema.parse({}) };
+  const explorer = cosmiconfig('switchyard', { searchStrategy: 'none' });
+  let result: Awaited<ReturnType<typeof explorer.load>>;
   try {
-    result = await explorer.search(searchFrom);
+    result = await explorer.load(filepath);
   } catch (error) {
-    const filepath = (error as { filepath?: string }).filepath;
     throw new SwitchyardError(
       'SY_CONFIG_INVALID',
-      `The project config could not be read: ${(error as Error).message}`,
-      {
-        cause: error,
-        ...(filepath ? { file: filepath } : {}),
-        hint: 'fix the syntax of the config file',
-      },
+      `The project config ${filepath} could not be read: ${(error as Error).message}`,
+      { cause: error, file: filepath, hint: 'fix the syntax of the config file' },
     );
   }
-  if (!result || result.isEmpty) {
-    return {
-      config: projectConfigSchema.parse({}),
-      ...(result?.filepath ? { filepath: result.filepath } : {}),
-    };
-  }
+  if (!result || result.isEmpty) return { config: projectConfigSchema.parse({}), filepath };
   const parsed = projectConfigSchema.safeParse(result.config, { reportInput: true });
   if (!parsed.success) {
     const problems = issuesToProblems(parsed.error.issues, 'SY_CONFIG_INVALID', {
-      file: result.filepath,
+      file: filepath,
     });
     throw new SwitchyardError(
       'SY_CONFIG_INVALID',
-      `The project config ${result.filepath} is invalid (${problems.length} problem${problems.length === 1 ? '' : 's'}).`,
-      { file: result.filepath, problems, hint: 'fix every listed key' },
+      `The project config ${filepath} is invalid (${problems.length} problem${problems.length === 1 ? '' : 's'}).`,
+      { file: filepath, problems, hint: 'fix every listed key' },
     );
   }
-  return { config: parsed.data, filepath: result.filepath };
+  return { config: parsed.data, filepath, raw: result.config as Record<string, unknown> };
 }

@@ -65,8 +65,8 @@ export function planDryRun(input: DryRunInput): DryRunReport {
   };
   if (input.taskGroup !== undefined && !model.groups.includes(input.taskGroup))
     push({
-      code: 'SY_USAGE',
-      message: `task group "${input.taskGroup}" does not exist`,
+      code: 'SY_UNKNOWN_GROUP',
+      message: `task group "${input.taskGroup}" does not exist under agent-task/`,
       hint: `known groups: ${model.groups.join(', ') || '(none)'}`,
       severity: 'error',
     });
