@@ -16,6 +16,7 @@ export * from './plugins/index.js';
 export * from './process/index.js';
 export * from './prompts/index.js';
 export * from './review/index.js';
+export * from './safe-fs/index.js';
 export * from './selection/index.js';
 export * from './selfcheck/index.js';
 export * from './state/index.js';

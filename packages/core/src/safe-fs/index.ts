@@ -1,0 +1,7 @@
+export {
+  type BoundedRead,
+  type BoundedReadOptions,
+  DEFAULT_MAX_PLAN_BYTES,
+  maxPlanBytes,
+  readBoundedFile,
+} from './bounded-read.js';
