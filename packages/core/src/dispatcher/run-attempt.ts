@@ -1,8 +1,8 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { SwitchyardError } from '../errors.js';
 import type { RunHandle, RunnerPlugin } from '../plugins/runner-types.js';
 import type { Classification } from '../plugins/types.js';
+import { writeOwnedFileBelow } from '../safe-fs/owned-files.js';
 import type { AttemptRecord } from '../state/state-schema.js';
 import { type AttemptInputs, attemptArgv, attemptEnv, locatorFields } from './attempt-spec.js';
 import { type AttemptResult, awaitAttempt, finish } from './await-attempt.js';
@@ -47,8 +47,12 @@ export async function runAttempt(
     startedAt: now.toISOString(),
   };
   rt.state.attempts.push(record);
-  mkdirSync(inputs.attemptDir, { recursive: true });
-  writeFileSync(join(inputs.attemptDir, 'prompt.md'), inputs.prompt);
+  writeOwnedFileBelow(
+    ctx.workspace,
+    join(inputs.attemptDir, 'prompt.md'),
+    inputs.prompt,
+    'replace',
+  );
   const argv = attemptArgv(ctx, inputs);
   await persist(ctx, rt);
 

@@ -1,7 +1,8 @@
-import { existsSync, mkdirSync, renameSync, rmdirSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, renameSync, rmdirSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { SwitchyardError } from '../errors.js';
+import { ensureOwnedDir, unsafePathError, writeOwnedFile } from '../safe-fs/owned-files.js';
 import { isGroupLogArchivable } from '../worklog/work-log.js';
 import { archivedTaskDir, COMPLETE_LOG, reviewFileName } from '../workspace/paths.js';
 import { blockTask } from './apply-failure.js';
@@ -19,7 +20,9 @@ export async function runArchiveStage(ctx: DispatchContext, rt: TaskRuntime): Pr
   const target = archivedTaskDir(ctx.workspace, rt.id);
   if (existsSync(source)) {
     const completeLog = join(source, COMPLETE_LOG);
-    if (!existsSync(completeLog)) writeFileSync(completeLog, completeLogText(ctx, rt));
+    // An agent may have swapped the task folder for a symlink: never archive through one.
+    if (lstatSync(source).isSymbolicLink()) throw unsafePathError(source, 'is a symlink');
+    if (!existsSync(completeLog)) writeOwnedFile(completeLog, completeLogText(ctx, rt), 'create');
     if (existsSync(target)) {
       blockTask(ctx, rt, {
         stage: 'archive',
@@ -28,7 +31,7 @@ export async function runArchiveStage(ctx: DispatchContext, rt: TaskRuntime): Pr
       });
       return persist(ctx, rt);
     }
-    mkdirSync(dirname(target), { recursive: true });
+    ensureOwnedDir(ctx.workspace, dirname(target));
     renameSync(source, target);
   }
   if (!existsSync(join(target, COMPLETE_LOG))) {

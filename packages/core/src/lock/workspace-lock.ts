@@ -15,6 +15,8 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { SwitchyardError } from '../errors.js';
 import { isSameProcessAlive, readStartToken } from '../process/process-identity.js';
+import { ensureOwnedDir, openOwnedFile } from '../safe-fs/owned-files.js';
+import { assertSafeOwnedPaths } from '../safe-fs/owned-tree.js';
 
 /** Who holds a workspace lock; the content of the lock file. */
 export interface LockHolder {
@@ -55,7 +57,12 @@ export const LOCK_FILE_NAME = 'dispatcher.lock';
 export function acquireWorkspaceLock(options: AcquireLockOptions): WorkspaceLock {
   const workspace = realpathSync(options.workspace);
   const stateDir = options.stateDir ?? join(workspace, 'agent-task', '.switchyard');
-  mkdirSync(stateDir, { recursive: true });
+  if (options.stateDir === undefined) {
+    // The first write of a run: refuse a symlinked agent-task/, .switchyard/, archive, group
+    // or task folder (and planted WORK_LOG.md/complete.log links) before anything is written.
+    assertSafeOwnedPaths(workspace);
+    ensureOwnedDir(workspace, stateDir);
+  } else mkdirSync(stateDir, { recursive: true });
   const file = join(stateDir, LOCK_FILE_NAME);
   const pid = options.pid ?? process.pid;
   const holder: LockHolder = {
@@ -84,7 +91,7 @@ export function readLockHolder(stateDir: string): LockHolder | undefined {
 
 function tryCreate(file: string, holder: LockHolder): boolean {
   const temp = `${file}.${holder.pid}.${process.hrtime.bigint()}`;
-  const fd = openSync(temp, 'wx');
+  const fd = openOwnedFile(temp, 'create');
   try {
     writeSync(fd, JSON.stringify(holder));
   } finally {
