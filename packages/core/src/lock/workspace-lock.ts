@@ -137,8 +137,10 @@ function takeOverStale(file: string, seen: LockHolder | undefined): void {
     const again = readHolder(file);
     const unchanged = JSON.stringify(again) === JSON.stringify(seen);
     if (unchanged && (again === undefined || isStale(again))) {
+      // Renamed first (atomic against other starters), then removed: no `.stale` file stays.
       try {
         renameSync(file, `${file}.stale`);
+        unlinkSync(`${file}.stale`);
       } catch {}
     }
   } finally {
@@ -150,12 +152,15 @@ function heldError(holder: LockHolder | undefined, file: string): SwitchyardErro
   const who = holder
     ? `pid ${holder.pid} on ${holder.host}, since ${holder.since}`
     : 'an unreadable holder';
+  const foreign = holder !== undefined && holder.host !== hostname();
   return new SwitchyardError(
     'SY_LOCK_HELD',
-    `Another dispatcher holds the workspace lock (${who}) for ${holder?.workspace ?? 'this workspace'}.`,
+    `Another dispatcher holds the workspace lock (${who}) for ${holder?.workspace ?? 'this workspace'}.${foreign ? ` It was taken on another host (${holder.host}), so this machine cannot tell whether it still runs; it is never taken over automatically.` : ''}`,
     {
       file,
-      hint: 'Wait for that dispatcher to finish, or stop it; a lock whose process is gone is taken over automatically.',
+      hint: foreign
+        ? `Make sure no switchyard runs on ${holder.host} for this workspace, then break the lock: rm ${file}`
+        : 'Wait for that dispatcher to finish, or stop it; a lock whose process is gone is taken over automatically.',
     },
   );
 }
