@@ -1,6 +1,12 @@
 import { closeSync, constants, mkdirSync, openSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { CommandRequest, CommandResult, CommandRunner } from '@switchyard/core';
+import {
+  type CommandRequest,
+  type CommandResult,
+  type CommandRunner,
+  redactSecrets,
+  secretValuesOf,
+} from '@switchyard/core';
 import { execa } from 'execa';
 
 const TAIL_LINES = 60;
@@ -28,7 +34,10 @@ export const runGateCommand: CommandRunner = async (
     ...(request.timeoutMs ? { timeout: request.timeoutMs } : {}),
     ...(request.signal ? { cancelSignal: request.signal } : {}),
   });
-  const all = typeof result.all === 'string' ? result.all : '';
+  // A gate that prints its environment must not copy credentials into evidence, state,
+  // events or the next prompt: redact them here, where the output enters switchyard.
+  const secrets = secretValuesOf(request.env ?? process.env);
+  const all = redactSecrets(typeof result.all === 'string' ? result.all : '', secrets);
   const spawnError =
     result.failed &&
     result.exitCode === undefined &&
@@ -48,7 +57,7 @@ export const runGateCommand: CommandRunner = async (
   return {
     exitCode: result.exitCode ?? null,
     signal: result.signal ?? null,
-    stdout: typeof result.stdout === 'string' ? result.stdout : '',
+    stdout: redactSecrets(typeof result.stdout === 'string' ? result.stdout : '', secrets),
     tail: all
       .split('\n')
       .filter((l) => l.trim() !== '')

@@ -15,6 +15,7 @@ export * from './lock/index.js';
 export * from './plugins/index.js';
 export * from './process/index.js';
 export * from './prompts/index.js';
+export * from './redact/index.js';
 export * from './review/index.js';
 export * from './safe-fs/index.js';
 export * from './selection/index.js';

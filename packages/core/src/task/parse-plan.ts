@@ -142,7 +142,10 @@ export function readPlanText(path: string, file: string): { text: string } | { p
   return {
     problem: {
       code: 'SY_PLAN_INVALID',
-      message: `cannot read plan: it ${read.message}`,
+      message:
+        read.reason === 'missing'
+          ? 'cannot read plan: ENOENT (it does not exist)'
+          : `cannot read plan: it ${read.message}`,
       file,
       hint: read.hint,
       severity: 'error',
