@@ -30,6 +30,7 @@ const INVALID_INPUT_CODES = new Set<SwitchyardErrorCode>([
   'SY_PLUGIN_LOAD',
   'SY_PLUGIN_NOT_FOUND',
   'SY_PLUGIN_DUPLICATE',
+  'SY_UNSAFE_PATH',
 ]);
 
 /** The exit code for an error that ended a command. */

@@ -1,9 +1,18 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, mkdirSync, openSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { CommandRequest, CommandResult, CommandRunner } from '@switchyard/core';
+import {
+  type CommandRequest,
+  type CommandResult,
+  type CommandRunner,
+  redactSecrets,
+  secretValuesOf,
+} from '@switchyard/core';
 import { execa } from 'execa';
 
 const TAIL_LINES = 60;
+
+const GATE_LOG_FLAGS =
+  constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW;
 
 /**
  * Runs a definition-of-done gate for the dispatcher: argv only (never a shell), in the
@@ -25,7 +34,10 @@ export const runGateCommand: CommandRunner = async (
     ...(request.timeoutMs ? { timeout: request.timeoutMs } : {}),
     ...(request.signal ? { cancelSignal: request.signal } : {}),
   });
-  const all = typeof result.all === 'string' ? result.all : '';
+  // A gate that prints its environment must not copy credentials into evidence, state,
+  // events or the next prompt: redact them here, where the output enters switchyard.
+  const secrets = secretValuesOf(request.env ?? process.env);
+  const all = redactSecrets(typeof result.all === 'string' ? result.all : '', secrets);
   const spawnError =
     result.failed &&
     result.exitCode === undefined &&
@@ -34,12 +46,18 @@ export const runGateCommand: CommandRunner = async (
     !result.timedOut
       ? (result.shortMessage ?? result.code ?? 'could not start')
       : undefined;
-  mkdirSync(dirname(request.outputFile), { recursive: true });
-  writeFileSync(request.outputFile, `$ ${request.argv.join(' ')}\n${all || spawnError || ''}`);
+  mkdirSync(dirname(request.outputFile), { recursive: true, mode: 0o700 });
+  // Evidence: owner-only, never written through a symlink planted at its name.
+  const fd = openSync(request.outputFile, GATE_LOG_FLAGS, 0o600);
+  try {
+    writeFileSync(fd, `$ ${request.argv.join(' ')}\n${all || spawnError || ''}`);
+  } finally {
+    closeSync(fd);
+  }
   return {
     exitCode: result.exitCode ?? null,
     signal: result.signal ?? null,
-    stdout: typeof result.stdout === 'string' ? result.stdout : '',
+    stdout: redactSecrets(typeof result.stdout === 'string' ? result.stdout : '', secrets),
     tail: all
       .split('\n')
       .filter((l) => l.trim() !== '')

@@ -7,6 +7,7 @@ import {
   type Heartbeat,
   type StreamName,
 } from '@switchyard/core';
+import { EVIDENCE_APPEND, EVIDENCE_MODE } from './owned-append.js';
 
 function writeAll(fd: number, data: Buffer | string): void {
   const buf = typeof data === 'string' ? Buffer.from(data) : data;
@@ -28,9 +29,9 @@ export class EvidenceFiles {
 
   constructor(dir: string) {
     const paths = attemptPaths(dir);
-    this.#stream = openSync(paths.stream, 'a');
-    this.#normalized = openSync(paths.normalized, 'a');
-    this.#heartbeat = openSync(paths.heartbeat, 'a');
+    this.#stream = openSync(paths.stream, EVIDENCE_APPEND, EVIDENCE_MODE);
+    this.#normalized = openSync(paths.normalized, EVIDENCE_APPEND, EVIDENCE_MODE);
+    this.#heartbeat = openSync(paths.heartbeat, EVIDENCE_APPEND, EVIDENCE_MODE);
   }
 
   /** Appends one stream.log frame (see core `stream-log.ts` for the framing). */

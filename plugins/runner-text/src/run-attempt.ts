@@ -17,6 +17,7 @@ import {
 } from '@switchyard/core';
 import { AttemptMonitor } from './attempt-monitor.js';
 import type { AttemptHooks, HooksFactory } from './hooks.js';
+import { EVIDENCE_APPEND, EVIDENCE_MODE } from './owned-append.js';
 import { terminateAttempt } from './process-group.js';
 import { spawnAgent } from './spawn-agent.js';
 
@@ -204,7 +205,7 @@ export async function reattachAttempt(
     return undefined;
   const paths = attemptPaths(options.attemptDir);
   const position = await scanStreamLog(paths.stream);
-  const fd = openSync(paths.stream, 'a');
+  const fd = openSync(paths.stream, EVIDENCE_APPEND, EVIDENCE_MODE);
   ftruncateSync(fd, position.validBytes);
   closeSync(fd);
   const startedAt = new Date(locator.startedAt);

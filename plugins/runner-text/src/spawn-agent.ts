@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { attemptPaths, PROCESS_MARKER_VAR, SwitchyardError } from '@switchyard/core';
+import { EVIDENCE_APPEND, EVIDENCE_MODE } from './owned-append.js';
 import { type AgentExit, HelperSpawnError, SpawnHelperClient } from './spawn-client.js';
 
 export type { AgentExit } from './spawn-client.js';
@@ -32,7 +33,7 @@ export async function spawnAgent(spec: SpawnAgentSpec): Promise<SpawnedAgent> {
     throw new SwitchyardError('SY_RUNNER_SPAWN', 'The agent argv is empty.', {
       hint: 'Give the catalog target a non-empty runtime.command.',
     });
-  mkdirSync(spec.attemptDir, { recursive: true });
+  mkdirSync(spec.attemptDir, { recursive: true, mode: 0o700 });
   const paths = attemptPaths(spec.attemptDir);
   // the agent's environment: this process's, extended by the attempt's
   const env = { ...process.env, ...spec.env };
@@ -77,11 +78,11 @@ async function spawnDirect(
   env: NodeJS.ProcessEnv,
   paths: { stdoutRaw: string; stderrRaw: string },
 ): Promise<SpawnedAgent> {
-  const out = openSync(paths.stdoutRaw, 'a');
+  const out = openSync(paths.stdoutRaw, EVIDENCE_APPEND, EVIDENCE_MODE);
   let err: number | undefined;
   let child: ReturnType<typeof spawn>;
   try {
-    err = openSync(paths.stderrRaw, 'a');
+    err = openSync(paths.stderrRaw, EVIDENCE_APPEND, EVIDENCE_MODE);
     child = spawn(file, args, { cwd, env, detached: true, stdio: ['ignore', out, err] });
   } finally {
     // the child holds its own copies of the fds

@@ -13,7 +13,17 @@
 // Plain Node: only node: imports (it must stay small and must not load the core). It runs as
 // built JS, or as this .ts file through Node's type stripping (erasable syntax only).
 import { type ChildProcess, spawn } from 'node:child_process';
-import { closeSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, constants, openSync, readFileSync } from 'node:fs';
+
+// As owned-append.ts (this file imports only node: modules): append owner-only, never through
+// a symlink or into a FIFO planted at the evidence file's name.
+const EVIDENCE_APPEND =
+  constants.O_WRONLY |
+  constants.O_APPEND |
+  constants.O_CREAT |
+  constants.O_NOFOLLOW |
+  constants.O_NONBLOCK;
+const EVIDENCE_MODE = 0o600;
 
 interface SpawnRequest {
   id: number;
@@ -52,8 +62,8 @@ function launch(request: SpawnRequest): void {
   let err: number | undefined;
   let child: ChildProcess;
   try {
-    out = openSync(request.stdout, 'a');
-    err = openSync(request.stderr, 'a');
+    out = openSync(request.stdout, EVIDENCE_APPEND, EVIDENCE_MODE);
+    err = openSync(request.stderr, EVIDENCE_APPEND, EVIDENCE_MODE);
     child = spawn(request.file, request.args, {
       cwd: request.cwd,
       env: request.env,

@@ -79,6 +79,17 @@ export async function validatePlanCommand(
       });
       continue;
     }
+    if (group && id === `${group}/${inTree[1]}`) {
+      problems.push({
+        code: 'SY_GRAPH_INVALID',
+        message: `depends_on "${dep.raw}": the task depends on itself`,
+        file: shown,
+        line: dep.line,
+        hint: 'remove the entry; a task cannot wait for its own completion',
+        severity: 'error',
+      });
+      continue;
+    }
     const { existsSync } = await import('node:fs');
     if (
       !existsSync(core.taskDir(workspace, id)) &&

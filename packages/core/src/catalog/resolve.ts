@@ -5,6 +5,7 @@ import { loadProjectConfig } from '../config/load.js';
 import { type Problem, SwitchyardError } from '../errors.js';
 import { catalogRevision } from './revision.js';
 import type { Catalog } from './schema.js';
+import { decodeUtf8Strict, findJsonFaults } from './strict-json.js';
 import { validateCatalog } from './validate.js';
 
 /** Where a resolved catalog came from, in resolution order. */
@@ -37,9 +38,9 @@ export interface ResolveCatalogOptions {
 export const CATALOG_ENV = 'AGENT_TASK_EXECUTION_CATALOG';
 
 async function readCatalogFile(path: string): Promise<unknown> {
-  let text: string;
+  let bytes: Uint8Array;
   try {
-    text = await readFile(path, 'utf8');
+    bytes = await readFile(path);
   } catch (error) {
     throw new SwitchyardError(
       'SY_CATALOG_NOT_FOUND',
@@ -51,6 +52,28 @@ async function readCatalogFile(path: string): Promise<unknown> {
       },
     );
   }
+  const decoded = decodeUtf8Strict(bytes);
+  if ('fault' in decoded)
+    throw new SwitchyardError('SY_CATALOG_PARSE', `The execution catalog is not valid UTF-8.`, {
+      file: path,
+      line: decoded.fault.line,
+      problems: [{ code: 'SY_CATALOG_PARSE', file: path, ...decoded.fault }],
+      hint: 'save the catalog as UTF-8',
+    });
+  const text = decoded.text;
+  // JSON.parse keeps the last of duplicate keys silently (a later key can hide a value).
+  const duplicates = findJsonFaults(text).filter((f) => f.message.startsWith('duplicate key'));
+  if (duplicates.length > 0)
+    throw new SwitchyardError(
+      'SY_CATALOG_PARSE',
+      `The execution catalog has ${duplicates.length} duplicate key${duplicates.length === 1 ? '' : 's'}.`,
+      {
+        file: path,
+        line: duplicates[0]?.line as number,
+        problems: duplicates.map((f) => ({ code: 'SY_CATALOG_PARSE' as const, file: path, ...f })),
+        hint: 'write each key once per object',
+      },
+    );
   try {
     return JSON.parse(text);
   } catch (error) {

@@ -7,7 +7,7 @@ import {
   type RouteId,
   STAGES,
 } from './constants.js';
-import { credentialShape, SECRET_HINT, secretInEnvironment } from './secrets.js';
+import { credentialShape, SECRET_HINT, secretInArgument, secretInEnvironment } from './secrets.js';
 import { checkArgv, checkPlaceholders } from './templates.js';
 import { isValidTimezone } from './windows.js';
 
@@ -43,6 +43,16 @@ const argv = (what: string) =>
           params: { hint: fault.hint },
         });
       }
+      value.forEach((element, index) => {
+        const why = secretInArgument(element);
+        if (why)
+          ctx.addIssue({
+            code: 'custom',
+            path: [index],
+            message: why,
+            params: { hint: SECRET_HINT },
+          });
+      });
     })
     .describe(
       `${what}: a non-empty argv array run without a shell; elements may use placeholders.`,

@@ -17,9 +17,43 @@ const TOKEN_SHAPES: { name: string; pattern: RegExp }[] = [
   { name: 'a JSON Web Token', pattern: /\beyJ[\w-]{8,}\.eyJ[\w-]{8,}\.[\w-]{8,}/ },
   { name: 'a private key', pattern: /-----BEGIN [A-Z ]*PRIVATE KEY-----/ },
   { name: 'a URL with a password', pattern: /\b[a-z][a-z0-9+.-]*:\/\/[^/\s:@]+:[^/\s@]+@/i },
+  { name: 'a Stripe key', pattern: /\b(sk|rk)_(live|test)_[A-Za-z0-9]{16,}/ },
+  { name: 'a Hugging Face token', pattern: /\bhf_[A-Za-z0-9]{30,}/ },
+  { name: 'an Anthropic or OpenAI key', pattern: /\bsk-(ant|proj|svcacct)-[A-Za-z0-9_-]{16,}/ },
+  { name: 'an npm token', pattern: /\bnpm_[A-Za-z0-9]{36}\b/ },
+  {
+    name: 'an AWS secret access key',
+    pattern:
+      /(?<![A-Za-z0-9/+=])(?=[A-Za-z0-9/+]*[A-Z])(?=[A-Za-z0-9/+]*[a-z])(?=[A-Za-z0-9/+]*[0-9])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])/,
+  },
 ];
 
-const SECRET_NAME = /(KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIALS?)$/i;
+// A name is a credential's when one of its `_`-separated words is one of these
+// (`PASS`, `TOKEN_`, `DB_PASSWORD_FILE`…), or it ends in one (`APIKEY`, `GITHUBTOKEN`).
+const SECRET_WORDS = new Set([
+  'KEY',
+  'APIKEY',
+  'TOKEN',
+  'SECRET',
+  'PASSWORD',
+  'PASSWD',
+  'PASS',
+  'PWD',
+  'CREDENTIAL',
+  'CREDENTIALS',
+  'AUTH',
+  'PRIVATE',
+]);
+const SECRET_SUFFIX = /(KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIALS?)$/i;
+
+/** True when an environment variable name says it holds a credential. */
+export function namesCredential(name: string): boolean {
+  if (SECRET_SUFFIX.test(name)) return true;
+  return name
+    .toUpperCase()
+    .split('_')
+    .some((word) => SECRET_WORDS.has(word));
+}
 const REFERENCE = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
 
 /** Shannon entropy in bits per character. */
@@ -51,13 +85,31 @@ export function credentialShape(value: string): string | undefined {
   return undefined;
 }
 
+/**
+ * Why one argv element embeds a credential: a token shape, a `NAME=value` assignment whose
+ * name is a credential's (`PASS=…`, `TOKEN_=…`), or a `--token=…`-style flag with a literal.
+ */
+export function secretInArgument(element: string): string | undefined {
+  const assignment = /^([A-Za-z_][A-Za-z0-9_]*)=(.*)$/s.exec(element);
+  // Token shapes are reported for every template already; here only the name rule.
+  if (assignment && !credentialShape(element))
+    return secretInEnvironment(assignment[1] as string, assignment[2] as string);
+  const flag = /^--?([A-Za-z][\w-]*)=(.+)$/s.exec(element);
+  if (flag) {
+    const literal = (flag[2] as string).replace(REFERENCE, '').replace(/\{[a-z_]+\}/g, '');
+    if (namesCredential((flag[1] as string).replace(/-/g, '_')) && literal.trim() !== '')
+      return `the flag --${flag[1]} has a literal value`;
+  }
+  return undefined;
+}
+
 /** Why an environment entry looks like an embedded secret, or undefined when it does not. */
 export function secretInEnvironment(name: string, value: string): string | undefined {
   const defaults = [...value.matchAll(REFERENCE)].map((m) => m[2] ?? '');
   const literal = value.replace(REFERENCE, '');
   const shape = credentialShape(literal) ?? defaults.map(credentialShape).find(Boolean);
   if (shape) return `the value looks like ${shape}`;
-  if (SECRET_NAME.test(name) && literal.trim() !== '' && !/^\d+$/.test(literal.trim())) {
+  if (namesCredential(name) && literal.trim() !== '' && !/^\d+$/.test(literal.trim())) {
     return `"${name}" names a credential but has a literal value`;
   }
   return undefined;

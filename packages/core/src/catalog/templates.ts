@@ -1,4 +1,5 @@
 import { TEMPLATE_PLACEHOLDERS } from './constants.js';
+import { hiddenShell } from './shell-wrappers.js';
 
 /** A problem found in one template string, relative to that string. */
 export interface TemplateFault {
@@ -27,7 +28,6 @@ export function checkPlaceholders(value: string): TemplateFault[] {
   return faults;
 }
 
-const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'fish', 'cmd', 'cmd.exe', 'pwsh']);
 const SHELL_OPERATOR = /(&&|\|\||[|;<>`]|\$\(|\$\{[^}]*\}\s*[|;&])/;
 
 /**
@@ -50,13 +50,13 @@ export function checkArgv(argv: readonly string[]): { index: number; fault: Temp
       });
     }
   });
-  const exe = (argv[0] ?? '').split('/').pop() ?? '';
-  if (SHELLS.has(exe) && argv.slice(1).some((a) => /^-\w*c\w*$/.test(a) || a === '/c')) {
+  const shell = hiddenShell(argv);
+  if (shell) {
     faults.push({
       index: 0,
       fault: {
-        message: `"${argv[0]} ${argv.slice(1).join(' ')}" runs a shell`,
-        hint: 'call the program directly; switchyard never runs commands through a shell',
+        message: `"${argv.join(' ').slice(0, 120)}" runs a shell or inline code (${shell})`,
+        hint: 'call the agent program directly; switchyard never runs commands through a shell, a wrapper around one, or an interpreter given inline code',
       },
     });
   }

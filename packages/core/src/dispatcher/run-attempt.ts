@@ -1,8 +1,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { SwitchyardError } from '../errors.js';
 import type { RunHandle, RunnerPlugin } from '../plugins/runner-types.js';
 import type { Classification } from '../plugins/types.js';
+import { writeOwnedFileBelow } from '../safe-fs/owned-files.js';
 import type { AttemptRecord } from '../state/state-schema.js';
 import { type AttemptInputs, attemptArgv, attemptEnv, locatorFields } from './attempt-spec.js';
 import { type AttemptResult, awaitAttempt, finish } from './await-attempt.js';
@@ -51,8 +52,12 @@ export async function runAttempt(
     rt.state.decisions[inputs.role === 'review' ? 'review' : 'worker']?.catalogRevision;
   if (revision !== undefined) record.catalogRevision = revision;
   rt.state.attempts.push(record);
-  mkdirSync(inputs.attemptDir, { recursive: true });
-  writeFileSync(join(inputs.attemptDir, 'prompt.md'), inputs.prompt);
+  writeOwnedFileBelow(
+    ctx.workspace,
+    join(inputs.attemptDir, 'prompt.md'),
+    inputs.prompt,
+    'replace',
+  );
   const argv = attemptArgv(ctx, inputs);
   await persist(ctx, rt);
 

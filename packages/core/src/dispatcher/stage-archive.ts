@@ -1,9 +1,10 @@
-import { existsSync, mkdirSync, renameSync, rmdirSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, renameSync, rmdirSync, writeFileSync } from 'node:fs';
 import { open, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { ATTEMPT_FILES } from '../attempt/layout.js';
 import { usageLine } from '../cost/usage-totals.js';
 import { SwitchyardError } from '../errors.js';
+import { ensureOwnedDir, unsafePathError, writeOwnedFile } from '../safe-fs/owned-files.js';
 import { isGroupLogArchivable } from '../worklog/work-log.js';
 import { archivedTaskDir, COMPLETE_LOG, reviewFileName } from '../workspace/paths.js';
 import { advance } from './advance.js';
@@ -23,7 +24,9 @@ export async function runArchiveStage(ctx: DispatchContext, rt: TaskRuntime): Pr
   const target = archivedTaskDir(ctx.workspace, rt.id);
   if (existsSync(source)) {
     const completeLog = join(source, COMPLETE_LOG);
-    if (!existsSync(completeLog)) writeFileSync(completeLog, completeLogText(ctx, rt));
+    // An agent may have swapped the task folder for a symlink: never archive through one.
+    if (lstatSync(source).isSymbolicLink()) throw unsafePathError(source, 'is a symlink');
+    if (!existsSync(completeLog)) writeOwnedFile(completeLog, completeLogText(ctx, rt), 'create');
     if (existsSync(target)) {
       blockTask(ctx, rt, {
         stage: 'archive',
@@ -32,7 +35,7 @@ export async function runArchiveStage(ctx: DispatchContext, rt: TaskRuntime): Pr
       });
       return persist(ctx, rt);
     }
-    mkdirSync(dirname(target), { recursive: true });
+    ensureOwnedDir(ctx.workspace, dirname(target));
     renameSync(source, target);
   }
   if (!existsSync(join(target, COMPLETE_LOG))) {

@@ -1,5 +1,5 @@
-import { mkdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { ensureOwnedDir } from '../safe-fs/owned-files.js';
 import { STAGE_FAILURE_BUDGET } from '../selection/on-failure.js';
 import type { DefinitionOfDone } from '../task/types.js';
 import { planFileName } from '../workspace/paths.js';
@@ -54,7 +54,7 @@ export async function runGateStage(ctx: DispatchContext, rt: TaskRuntime): Promi
     return persist(ctx, rt);
   }
   const dir = join(ctx.stateDir, 'gates', rt.id);
-  mkdirSync(dir, { recursive: true });
+  ensureOwnedDir(ctx.workspace, dir);
   const id = `gate.${state.planLoop}.${Date.now().toString(36)}`;
   const outputFile = join(dir, `${id}.log`);
   const row = {

@@ -1,9 +1,9 @@
-import { readFileSync } from 'node:fs';
 import type { Classification } from '../plugins/types.js';
 import { buildPrompt } from '../prompts/build-prompt.js';
 import { acceptChecklist, SELFCHECK_RETRY_LIMIT } from '../selfcheck/accept-checklist.js';
 import type { AttemptRecord } from '../state/state-schema.js';
 import { readChecklist } from '../task/checklist.js';
+import { readPlanText } from '../task/parse-plan.js';
 import type { ChecklistItem } from '../task/types.js';
 import { advance } from './advance.js';
 import { applyFailure, blockTask } from './apply-failure.js';
@@ -17,11 +17,8 @@ import { runStageAttempt } from './stage-attempt.js';
 /** The checklist of the task's current plan, read fresh (the worker ticks it). */
 export function currentChecklist(rt: TaskRuntime): ChecklistItem[] {
   const plan = currentPlan(rt);
-  try {
-    return readChecklist(readFileSync(plan, 'utf8'), plan).items;
-  } catch {
-    return [];
-  }
+  const read = readPlanText(plan, plan); // bounded: a plan the worker swapped for a FIFO reads as empty
+  return 'text' in read ? readChecklist(read.text, plan).items : [];
 }
 
 /** The latest native session of this plan loop that ended successfully on the target. */

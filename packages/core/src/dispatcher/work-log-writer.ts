@@ -1,5 +1,6 @@
-import { closeSync, fsync, fsyncSync, openSync, writeSync } from 'node:fs';
+import { closeSync, fsync, fsyncSync, writeSync } from 'node:fs';
 import { SwitchyardError } from '../errors.js';
+import { openOwnedFile } from '../safe-fs/owned-files.js';
 import {
   archiveWorkLog,
   formatWorkLogRow,
@@ -96,11 +97,11 @@ export class WorkLogWriter {
     const file = workLogPath(this.workspace, group);
     let fd: number;
     try {
-      fd = openSync(file, 'wx');
+      fd = openOwnedFile(file, 'create');
       writeSync(fd, WORK_LOG_HEADER(group));
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      fd = openSync(file, 'a');
+      fd = openOwnedFile(file, 'append');
     }
     this.#fds.set(group, fd);
     return fd;

@@ -1,5 +1,6 @@
-import { closeSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, readFileSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { openOwnedFile } from '../safe-fs/owned-files.js';
 import { type RunEvent, type RunEventInput, runEventSchema } from './event-schema.js';
 
 /** A subscriber of the run stream; it must not throw (errors are reported, not propagated). */
@@ -40,7 +41,7 @@ export function createEventBus(options: EventBusOptions): EventBus {
   if (options.file) {
     try {
       mkdirSync(dirname(options.file), { recursive: true });
-      fd = openSync(options.file, 'a');
+      fd = openOwnedFile(options.file, 'append');
     } catch (error) {
       persistFailed = true;
       options.onPersistError?.(error);

@@ -15,6 +15,8 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { SwitchyardError } from '../errors.js';
 import { isSameProcessAlive, readStartToken } from '../process/process-identity.js';
+import { ensureOwnedDir, openOwnedFile } from '../safe-fs/owned-files.js';
+import { assertSafeOwnedPaths } from '../safe-fs/owned-tree.js';
 
 /** Who holds a workspace lock; the content of the lock file. */
 export interface LockHolder {
@@ -55,7 +57,12 @@ export const LOCK_FILE_NAME = 'dispatcher.lock';
 export function acquireWorkspaceLock(options: AcquireLockOptions): WorkspaceLock {
   const workspace = realpathSync(options.workspace);
   const stateDir = options.stateDir ?? join(workspace, 'agent-task', '.switchyard');
-  mkdirSync(stateDir, { recursive: true });
+  if (options.stateDir === undefined) {
+    // The first write of a run: refuse a symlinked agent-task/, .switchyard/, archive, group
+    // or task folder (and planted WORK_LOG.md/complete.log links) before anything is written.
+    assertSafeOwnedPaths(workspace);
+    ensureOwnedDir(workspace, stateDir);
+  } else mkdirSync(stateDir, { recursive: true });
   const file = join(stateDir, LOCK_FILE_NAME);
   const pid = options.pid ?? process.pid;
   const holder: LockHolder = {
@@ -84,7 +91,7 @@ export function readLockHolder(stateDir: string): LockHolder | undefined {
 
 function tryCreate(file: string, holder: LockHolder): boolean {
   const temp = `${file}.${holder.pid}.${process.hrtime.bigint()}`;
-  const fd = openSync(temp, 'wx');
+  const fd = openOwnedFile(temp, 'create');
   try {
     writeSync(fd, JSON.stringify(holder));
   } finally {
@@ -130,8 +137,10 @@ function takeOverStale(file: string, seen: LockHolder | undefined): void {
     const again = readHolder(file);
     const unchanged = JSON.stringify(again) === JSON.stringify(seen);
     if (unchanged && (again === undefined || isStale(again))) {
+      // Renamed first (atomic against other starters), then removed: no `.stale` file stays.
       try {
         renameSync(file, `${file}.stale`);
+        unlinkSync(`${file}.stale`);
       } catch {}
     }
   } finally {
@@ -143,12 +152,15 @@ function heldError(holder: LockHolder | undefined, file: string): SwitchyardErro
   const who = holder
     ? `pid ${holder.pid} on ${holder.host}, since ${holder.since}`
     : 'an unreadable holder';
+  const foreign = holder !== undefined && holder.host !== hostname();
   return new SwitchyardError(
     'SY_LOCK_HELD',
-    `Another dispatcher holds the workspace lock (${who}) for ${holder?.workspace ?? 'this workspace'}.`,
+    `Another dispatcher holds the workspace lock (${who}) for ${holder?.workspace ?? 'this workspace'}.${foreign ? ` It was taken on another host (${holder.host}), so this machine cannot tell whether it still runs; it is never taken over automatically.` : ''}`,
     {
       file,
-      hint: 'Wait for that dispatcher to finish, or stop it; a lock whose process is gone is taken over automatically.',
+      hint: foreign
+        ? `Make sure no switchyard runs on ${holder.host} for this workspace, then break the lock: rm ${file}`
+        : 'Wait for that dispatcher to finish, or stop it; a lock whose process is gone is taken over automatically.',
     },
   );
 }

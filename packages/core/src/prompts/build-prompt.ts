@@ -1,4 +1,5 @@
 import type { AttemptRoleName } from '../lifecycle/lifecycle-table.js';
+import { capLines, capList, capText, MAX_EMBEDDED_LINE, MAX_LISTED_PATHS } from './cap-text.js';
 import { fillPromptTemplate, type PromptTemplates } from './templates.js';
 
 /** Facts common to every prompt of an attempt. Paths are absolute. */
@@ -69,10 +70,14 @@ export function buildPrompt(input: BuildPromptInput): string {
     taskDir: context.taskDir,
     plan: context.plan,
     writeSet: bullets(
-      context.writeSet.map((p) => `\`${p}\``),
+      capList(
+        context.writeSet.map((p) => `\`${capText(p, MAX_EMBEDDED_LINE)}\``),
+        MAX_LISTED_PATHS,
+        context.plan,
+      ),
       '(none listed)',
     ),
-    openItems: bullets(input.openItems ?? [], '(none; confirm every item)'),
+    openItems: bullets(capLines(input.openItems ?? []), '(none; confirm every item)'),
   };
   if (input.review) {
     Object.assign(values, {
@@ -99,8 +104,8 @@ export function buildPrompt(input: BuildPromptInput): string {
     parts.push(
       fillPromptTemplate('correction', templates.correction, {
         source: c.source,
-        summary: c.summary,
-        evidence: c.evidence.length > 0 ? ['```', ...c.evidence, '```'].join('\n') : '',
+        summary: capText(c.summary, MAX_EMBEDDED_LINE),
+        evidence: c.evidence.length > 0 ? ['```', ...capLines(c.evidence), '```'].join('\n') : '',
         correctionFile: c.file ?? '(not kept)',
       }),
     );

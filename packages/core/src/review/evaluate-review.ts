@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
+import { maxPlanBytes, readBoundedFile } from '../safe-fs/bounded-read.js';
 import { type ParsedReview, parseReview } from './parse-review.js';
 
 /** The outcome of a review attempt whose process succeeded. */
@@ -28,16 +28,19 @@ export interface EvaluateReviewInput {
  */
 export function evaluateReview(input: EvaluateReviewInput): ReviewOutcome {
   const name = basename(input.reviewFile);
-  let source: string;
-  try {
-    source = readFileSync(input.reviewFile, 'utf8');
-  } catch {
+  // Agent-written files: bounded regular files only (a FIFO or /dev/zero must not hang or fill memory).
+  const reviewRead = readBoundedFile(input.reviewFile, { maxBytes: maxPlanBytes() });
+  if (!reviewRead.ok) {
     return {
       kind: 'review-control-failure',
-      evidence: [`${name} was not written (expected at ${input.reviewFile})`],
+      evidence: [
+        reviewRead.reason === 'missing'
+          ? `${name} was not written (expected at ${input.reviewFile})`
+          : `${name} ${reviewRead.message} (${reviewRead.hint})`,
+      ],
     };
   }
-  const review = parseReview(source);
+  const review = parseReview(reviewRead.text);
   if (review.problems.length > 0) {
     return {
       kind: 'review-control-failure',
@@ -47,19 +50,19 @@ export function evaluateReview(input: EvaluateReviewInput): ReviewOutcome {
   }
   if (review.verdict === 'APPROVED') return { kind: 'approved', review };
   const planName = basename(input.nextPlanFile);
-  let plan: string;
-  try {
-    plan = readFileSync(input.nextPlanFile, 'utf8');
-  } catch {
+  const planRead = readBoundedFile(input.nextPlanFile, { maxBytes: maxPlanBytes() });
+  if (!planRead.ok) {
     return {
       kind: 'review-control-failure',
       review,
       evidence: [
-        `${name}: CHANGES_REQUESTED but ${planName} was not written (expected at ${input.nextPlanFile})`,
+        planRead.reason === 'missing'
+          ? `${name}: CHANGES_REQUESTED but ${planName} was not written (expected at ${input.nextPlanFile})`
+          : `${name}: CHANGES_REQUESTED but ${planName} ${planRead.message} (${planRead.hint})`,
       ],
     };
   }
-  const problems = input.validatePlan(input.nextPlanFile, plan);
+  const problems = input.validatePlan(input.nextPlanFile, planRead.text);
   if (problems.length > 0) {
     return {
       kind: 'review-control-failure',

@@ -1,4 +1,12 @@
-import { closeSync, openSync, readdirSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  openSync,
+  readdirSync,
+  renameSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import { open, rename, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 
@@ -10,6 +18,10 @@ import { dirname, join } from 'node:path';
 export interface ReplaceFileOptions {
   durable: boolean;
 }
+
+// A new temp file only: never through a symlink or a file planted at its (predictable) name.
+// Owner-only: state quotes agent output.
+const TEMP_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
 
 let sequence = 0;
 const tempOf = (file: string) => `${file}.${process.pid}.${++sequence}.tmp`;
@@ -70,7 +82,7 @@ export function replaceFileSync(file: string, data: string | Uint8Array): void {
 }
 
 async function writeDurably(temp: string, data: string | Uint8Array): Promise<void> {
-  const handle = await open(temp, 'w');
+  const handle = await open(temp, TEMP_FLAGS, 0o600);
   try {
     await handle.writeFile(data);
     await handle.sync();
@@ -84,7 +96,7 @@ async function writeDurably(temp: string, data: string | Uint8Array): Promise<vo
 
 /** Writes the temp file (page cache only); removes it again when that fails. */
 function writeTemp(temp: string, data: string | Uint8Array): void {
-  const fd = openSync(temp, 'w');
+  const fd = openSync(temp, TEMP_FLAGS, 0o600);
   try {
     const bytes = typeof data === 'string' ? Buffer.from(data) : data;
     for (let written = 0; written < bytes.length; )

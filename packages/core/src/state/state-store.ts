@@ -1,6 +1,7 @@
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { SwitchyardError } from '../errors.js';
+import { ensureOwnedDir } from '../safe-fs/owned-files.js';
 import { replaceFile } from './atomic-file.js';
 import { type TaskState, taskStateSchema } from './state-schema.js';
 
@@ -53,7 +54,7 @@ export function openStateStore(stateDir: string): StateStore {
       const file = fileOf(state.task);
       const dir = dirname(file);
       if (!madeDirs.has(dir)) {
-        mkdirSync(dir, { recursive: true });
+        ensureOwnedDir(stateDir, dir); // 0700, no symlinked folder below the state dir
         madeDirs.add(dir);
       }
       state.updatedAt = new Date().toISOString();

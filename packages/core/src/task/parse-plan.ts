@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
 import type { Problem } from '../errors.js';
+import { maxPlanBytes, readBoundedFile } from '../safe-fs/bounded-read.js';
 import { readChecklistSection } from './checklist.js';
 import { readDefinitionOfDone } from './definition-of-done.js';
 import { parseFrontMatter, splitFrontMatter } from './front-matter.js';
@@ -10,6 +10,9 @@ import { listWriteSetEntries, type RawWriteSetEntry, resolveWriteSet } from './w
 import { WriteSetResolver } from './write-set-path.js';
 
 const DONE_HEADINGS = [DONE_HEADING] as const;
+
+/** Longest YAML front matter read (characters). */
+export const MAX_FRONT_MATTER_CHARS = 64 * 1024;
 
 /** Options of {@link parsePlan}. */
 export interface ParsePlanOptions {
@@ -53,7 +56,21 @@ export function readPlanSource(
       line: 1,
       severity: 'error',
     });
-  const fm = parseFrontMatter(split.yaml, file, !options.followUp);
+  // Four short keys need little room; a huge (or deeply nested) YAML block is refused
+  // before the YAML parser sees it.
+  const fmTooLarge = (split.yaml?.length ?? 0) > MAX_FRONT_MATTER_CHARS;
+  if (fmTooLarge)
+    problems.push({
+      code: 'SY_PLAN_INVALID',
+      message: `front matter is over ${MAX_FRONT_MATTER_CHARS} characters`,
+      file,
+      line: 1,
+      hint: 'keep only route, depends_on, target and max_plan_loops in the front matter',
+      severity: 'error',
+    });
+  const fm = fmTooLarge
+    ? { frontMatter: { dependsOn: [], lines: {} }, problems: [] }
+    : parseFrontMatter(split.yaml, file, !options.followUp);
   problems.push(...fm.problems);
   const sections = parseSections(split.body);
   const plan: PlanSource = {
@@ -115,33 +132,44 @@ export function parsePlan(source: string, options: ParsePlanOptions): ParsedPlan
   return finishPlan(readPlanSource(source, options), resolver);
 }
 
-/** Reads and parses a PLAN file; an unreadable file is one problem. */
+/**
+ * Reads a PLAN's text: a regular file (a symlink only to a file in the same folder) of at
+ * most {@link maxPlanBytes} bytes; anything else is one problem and nothing is read.
+ */
+export function readPlanText(path: string, file: string): { text: string } | { problem: Problem } {
+  const read = readBoundedFile(path, { maxBytes: maxPlanBytes() });
+  if (read.ok) return { text: read.text };
+  return {
+    problem: {
+      code: 'SY_PLAN_INVALID',
+      message:
+        read.reason === 'missing'
+          ? 'cannot read plan: ENOENT (it does not exist)'
+          : `cannot read plan: it ${read.message}`,
+      file,
+      hint: read.hint,
+      severity: 'error',
+    },
+  };
+}
+
+/** Reads and parses a PLAN file; an unreadable or refused file is one problem. */
 export function parsePlanFile(
   path: string,
   options: Omit<ParsePlanOptions, 'file'> & { file?: string },
 ): ParsedPlan {
   const file = options.file ?? path;
-  let source: string;
-  try {
-    source = readFileSync(path, 'utf8');
-  } catch (error) {
+  const read = readPlanText(path, file);
+  if ('problem' in read)
     return {
       file,
       frontMatter: { dependsOn: [], lines: {} },
       sections: [],
       writeSet: [],
       checklist: [],
-      problems: [
-        {
-          code: 'SY_PLAN_INVALID',
-          message: `cannot read plan: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
-          file,
-          severity: 'error',
-        },
-      ],
+      problems: [read.problem],
     };
-  }
-  return parsePlan(source, { ...options, file });
+  return parsePlan(read.text, { ...options, file });
 }
 
 /** True when any problem is an error (warnings do not fail validation). */

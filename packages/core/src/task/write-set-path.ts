@@ -68,6 +68,12 @@ export class WriteSetResolver {
         `"${entry}" is a directory (trailing slash)`,
         'list each file to modify, not its folder',
       );
+    // Linux paths stop at 4096 bytes; the checks below walk one folder per component.
+    if (entry.length > MAX_ENTRY_CHARS || countSlashes(entry) >= MAX_ENTRY_COMPONENTS)
+      return refuse(
+        `"${entry.slice(0, 60)}…" is too long (over ${MAX_ENTRY_CHARS} characters or ${MAX_ENTRY_COMPONENTS} folders)`,
+        'list real workspace files; no file path is that long',
+      );
     const normalized = posix.normalize(entry);
     if (normalized === '..' || normalized.startsWith('../'))
       return refuse(
@@ -128,8 +134,22 @@ export class WriteSetResolver {
         if (stat.isDirectory())
           return {
             ok: false,
-            message: `"${rel}" is a directory`,
+            message: `"${rel}" is a directory${link ? ' (through a symlink)' : ''}`,
             hint: 'list each file to modify, not its folder',
+          };
+        if (!stat.isFile())
+          return {
+            ok: false,
+            message: `"${rel}" is ${specialKind(stat)}, not a regular file`,
+            hint: 'list only regular files; an agent writing to it could block or reach a device',
+          };
+        // Another name of the same inode may lie outside the workspace: a write through
+        // this one would change that file too.
+        if (stat.nlink > 1)
+          return {
+            ok: false,
+            message: `"${rel}" has ${stat.nlink} hard links; writing it changes every other name of the file, which may lie outside the workspace`,
+            hint: 'break the link first (cp the file aside and mv it back), then list it',
           };
         existsAsFile = true;
       } catch (error) {
@@ -198,6 +218,30 @@ function danglingTarget(path: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** Longest write-set entry, in characters (Linux PATH_MAX). */
+export const MAX_ENTRY_CHARS = 4096;
+/** Most folders a write-set entry may have. */
+export const MAX_ENTRY_COMPONENTS = 256;
+
+function countSlashes(text: string): number {
+  let n = 0;
+  for (let i = text.indexOf('/'); i >= 0; i = text.indexOf('/', i + 1)) n++;
+  return n;
+}
+
+function specialKind(stat: {
+  isFIFO(): boolean;
+  isCharacterDevice(): boolean;
+  isBlockDevice(): boolean;
+  isSocket(): boolean;
+}): string {
+  if (stat.isFIFO()) return 'a FIFO';
+  if (stat.isCharacterDevice()) return 'a character device';
+  if (stat.isBlockDevice()) return 'a block device';
+  if (stat.isSocket()) return 'a socket';
+  return 'a special file';
 }
 
 // Characters without which picomatch finds no glob (wildcards, classes, braces, extglobs, `!`).

@@ -1,15 +1,8 @@
-import {
-  closeSync,
-  fsyncSync,
-  linkSync,
-  mkdirSync,
-  openSync,
-  unlinkSync,
-  writeSync,
-} from 'node:fs';
+import { closeSync, fsyncSync, linkSync, lstatSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { SwitchyardError } from '../errors.js';
 import type { WorkLogRoleName } from '../lifecycle/lifecycle-table.js';
+import { ensureOwnedDir, openOwnedFile, unsafePathError } from '../safe-fs/owned-files.js';
 
 /** File name of a group's dispatcher-owned work log. */
 export const WORK_LOG_FILE = 'WORK_LOG.md';
@@ -76,16 +69,17 @@ export function appendWorkLog(workspace: string, group: string, rows: WorkLogRow
   try {
     let created = false;
     try {
-      fd = openSync(file, 'wx');
+      fd = openOwnedFile(file, 'create');
       created = true;
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      fd = openSync(file, 'a');
+      fd = openOwnedFile(file, 'append');
     }
     const text = (created ? WORK_LOG_HEADER(group) : '') + rows.map(formatWorkLogRow).join('');
     writeSync(fd, text);
     fsyncSync(fd);
   } catch (error) {
+    if (SwitchyardError.is(error)) throw error;
     throw workLogError(`Cannot write the work log ${file}`, file, error);
   } finally {
     if (fd !== undefined) closeSync(fd);
@@ -101,7 +95,9 @@ export function archiveWorkLog(workspace: string, group: string): string | undef
   const source = workLogPath(workspace, group);
   const archiveDir = join(workspace, 'agent-task', 'archive', group);
   try {
-    mkdirSync(archiveDir, { recursive: true });
+    if (lstatSync(source, { throwIfNoEntry: false })?.isSymbolicLink())
+      throw unsafePathError(source, 'is a symlink');
+    ensureOwnedDir(workspace, archiveDir);
     for (let n = 1; ; n++) {
       const target = join(archiveDir, `work_log_${n}.log`);
       try {
@@ -116,6 +112,7 @@ export function archiveWorkLog(workspace: string, group: string): string | undef
       return target;
     }
   } catch (error) {
+    if (SwitchyardError.is(error)) throw error;
     throw workLogError(`Cannot archive the work log ${source}`, source, error);
   }
 }

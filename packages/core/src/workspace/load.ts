@@ -8,6 +8,7 @@ import {
   type PlanSource,
   parsePlanFile,
   readPlanSource,
+  readPlanText,
 } from '../task/parse-plan.js';
 import { resolveDependency } from '../task/task-id.js';
 import type {
@@ -289,13 +290,9 @@ function readPlan(job: PlanJob, resolver: WriteSetResolver, cache?: PlanCache): 
   if (!cache || key === undefined) return parsePlanFile(path, { file, resolver, followUp });
   let source = cache.get(file, key);
   if (!source) {
-    let text: string;
-    try {
-      text = readFileSync(path, 'utf8');
-    } catch {
-      return parsePlanFile(path, { file, resolver, followUp }); // reports the read error
-    }
-    source = readPlanSource(text, { file, followUp });
+    const read = readPlanText(path, file);
+    if ('problem' in read) return parsePlanFile(path, { file, resolver, followUp }); // reports it
+    source = readPlanSource(read.text, { file, followUp });
     cache.set(file, key, source);
   }
   return finishPlan(source, resolver);

@@ -1,5 +1,4 @@
-import { readFileSync } from 'node:fs';
-import { readPlanSource } from '../task/parse-plan.js';
+import { readPlanSource, readPlanText } from '../task/parse-plan.js';
 import { fileIdentity } from './file-identity.js';
 
 /** One plan file to read and parse. */
@@ -23,12 +22,11 @@ export interface PlanJobResult {
 /** Reads and parses one plan without touching shared state (runs on any thread). */
 export function runPlanJob(job: PlanJob): PlanJobResult {
   const key = fileIdentity(job.path);
-  let text: string;
-  try {
-    text = readFileSync(job.path, 'utf8');
-  } catch {
-    return key === undefined ? {} : { key }; // the caller re-reads it to report the error
-  }
-  const json = JSON.stringify(readPlanSource(text, { file: job.file, followUp: job.followUp }));
+  const read = readPlanText(job.path, job.file);
+  // A refused or unreadable plan: the caller reads it again to report the problem.
+  if ('problem' in read) return key === undefined ? {} : { key };
+  const json = JSON.stringify(
+    readPlanSource(read.text, { file: job.file, followUp: job.followUp }),
+  );
   return key === undefined ? { json } : { key, json };
 }

@@ -1,4 +1,4 @@
-import { type Dirent, existsSync, readdirSync } from 'node:fs';
+import { type Dirent, existsSync, lstatSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Problem } from '../errors.js';
 import { isReservedGroupName, isValidName, taskId } from '../task/task-id.js';
@@ -34,13 +34,34 @@ export interface WorkspaceScan {
   problems: Problem[];
 }
 
-const dirs = (path: string): Dirent[] => {
+const entries = (path: string): Dirent[] => {
   try {
-    return readdirSync(path, { withFileTypes: true }).filter((d) => d.isDirectory());
+    return readdirSync(path, { withFileTypes: true });
   } catch {
     return [];
   }
 };
+
+/** The problem of a symlinked folder where switchyard expects a real one (never followed). */
+function symlinkedFolder(path: string): Problem {
+  return {
+    code: 'SY_UNSAFE_PATH',
+    message: `${path} is a symlink; switchyard neither follows nor skips symlinked task folders`,
+    file: path,
+    hint: 'replace the symlink by the real folder (move it here), then run again',
+    severity: 'error',
+  };
+}
+
+/** The sub-folders of `path`; symlinks among them are reported, not followed. */
+function dirsReporting(path: string, problems: Problem[], keep = (_: string) => true): Dirent[] {
+  const out: Dirent[] = [];
+  for (const d of entries(path)) {
+    if (d.isDirectory()) out.push(d);
+    else if (d.isSymbolicLink() && keep(d.name)) problems.push(symlinkedFolder(join(path, d.name)));
+  }
+  return out;
+}
 
 /** Scans `<workspace>/agent-task/` (all groups, and the archive). Sorted, deterministic. */
 export function scanWorkspace(workspace: string): WorkspaceScan {
@@ -77,6 +98,10 @@ export function listTaskFolders(workspace: string): TaskFolderListing {
     groups: [],
     problems: [],
   };
+  if (lstatSync(root, { throwIfNoEntry: false })?.isSymbolicLink()) {
+    listing.problems.push(symlinkedFolder(root));
+    return listing;
+  }
   if (!existsSync(root)) {
     listing.problems.push({
       code: 'SY_PLAN_INVALID',
@@ -87,8 +112,11 @@ export function listTaskFolders(workspace: string): TaskFolderListing {
     });
     return listing;
   }
-  for (const group of dirs(join(root, ARCHIVE_DIR))) {
-    for (const task of dirs(join(root, ARCHIVE_DIR, group.name))) {
+  const archive = join(root, ARCHIVE_DIR);
+  if (lstatSync(archive, { throwIfNoEntry: false })?.isSymbolicLink())
+    listing.problems.push(symlinkedFolder(archive));
+  for (const group of dirsReporting(archive, listing.problems)) {
+    for (const task of dirsReporting(join(archive, group.name), listing.problems)) {
       const id = taskId(group.name, task.name);
       const dir = join(root, ARCHIVE_DIR, group.name, task.name);
       const complete = existsSync(join(dir, COMPLETE_LOG));
@@ -103,13 +131,17 @@ export function listTaskFolders(workspace: string): TaskFolderListing {
         });
     }
   }
-  const groups = dirs(root)
+  const groups = dirsReporting(
+    root,
+    listing.problems,
+    (g) => !isReservedGroupName(g) && isValidName(g),
+  )
     .map((d) => d.name)
     .filter((g) => !isReservedGroupName(g) && isValidName(g))
     .sort();
   for (const group of groups) {
     listing.groups.push(group);
-    const names = dirs(join(root, group))
+    const names = dirsReporting(join(root, group), listing.problems, (n) => !n.startsWith('.'))
       .map((d) => d.name)
       .filter((n) => !n.startsWith('.'))
       .sort();

@@ -1,0 +1,1 @@
+export { redactSecrets, type SecretValue, secretValuesOf } from './redact.js';

@@ -1,0 +1,38 @@
+import { credentialShape, namesCredential } from '../catalog/secrets.js';
+
+/** A credential value to hide, and the variable it came from. */
+export interface SecretValue {
+  name: string;
+  value: string;
+}
+
+// Shorter values are too likely to occur by chance ("1", "true", a port number).
+const MIN_SECRET_LENGTH = 8;
+
+/**
+ * The values of `env` that look like credentials: the variable's name says so (`*_API_KEY`,
+ * `*TOKEN*`, `PASS`…) or the value has a token shape; plus every variable named in
+ * `alsoNames` (e.g. each `${VAR}` a catalog expands). Longest first, so a value that contains
+ * another is replaced whole.
+ */
+export function secretValuesOf(
+  env: Readonly<Record<string, string | undefined>>,
+  alsoNames: Iterable<string> = [],
+): SecretValue[] {
+  const extra = new Set(alsoNames);
+  const found: SecretValue[] = [];
+  for (const [name, value] of Object.entries(env)) {
+    if (value === undefined || value.length < MIN_SECRET_LENGTH) continue;
+    if (extra.has(name) || namesCredential(name) || credentialShape(value))
+      found.push({ name, value });
+  }
+  return found.sort((a, b) => b.value.length - a.value.length);
+}
+
+/** `text` with every secret value replaced by `[redacted:NAME]`. */
+export function redactSecrets(text: string, secrets: readonly SecretValue[]): string {
+  let out = text;
+  for (const { name, value } of secrets)
+    if (out.includes(value)) out = out.split(value).join(`[redacted:${name}]`);
+  return out;
+}
