@@ -132,21 +132,21 @@ function inProcess(onLine) {
   closeSync(fd);
   return mb / (Number(process.hrtime.bigint() - t0) / 1e9);
 }
-let sink = 0; // read below so the per-line work is not optimised away
+let _sink = 0; // read below so the per-line work is not optimised away
 const framing = inProcess((l) => {
-  sink += l.totalBytes;
+  _sink += l.totalBytes;
 });
 const decoding = inProcess((l) => {
-  sink += l.bytes.toString().length;
+  _sink += l.bytes.toString().length;
 });
 const parsing = inProcess((l) => {
-  if (core.parseJsonObjectLine(l.bytes.toString('utf8'))) sink++;
+  if (core.parseJsonObjectLine(l.bytes.toString('utf8'))) _sink++;
 });
 const claude = (await import(join(root, 'plugins/classifier-claude-code/dist/index.js'))).default;
 const formatter = claude().find((p) => p.kind === 'transcript');
 const formatting = inProcess((l) => {
   const event = core.parseJsonObjectLine(l.bytes.toString());
-  if (event && formatter.formatEvent(event) !== undefined) sink++;
+  if (event && formatter.formatEvent(event) !== undefined) _sink++;
 });
 console.log(
   `reference      framing only ${framing.toFixed(0)} MB/s, + utf8 decode ${decoding.toFixed(0)} MB/s, + JSON.parse ${parsing.toFixed(0)} MB/s, + formatEvent ${formatting.toFixed(0)} MB/s (in process, per-line floors)`,

@@ -13,7 +13,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve, sep } from 'node:path';
-import { parsePlan, SwitchyardError, validateCatalog, WriteSetResolver } from '@switchyard/core';
+import { parsePlan, validateCatalog, WriteSetResolver } from '@switchyard/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CLI } from '../dispatcher/helpers.js';
@@ -135,7 +135,7 @@ const block = fc.oneof(
   writeSetPath.map((p) => `- ${p}`),
   writeSetPath.map((p) => `- \`${p}\` note`),
   fc.string({ maxLength: 60 }),
-  fc.integer({ min: 1, max: 200 }).map((n) => '>'.repeat(n) + ' deep'),
+  fc.integer({ min: 1, max: 200 }).map((n) => `${'>'.repeat(n)} deep`),
   fc.integer({ min: 1, max: 60 }).map((n) => `${'  '.repeat(n)}- nested`),
 );
 const planText = fc

@@ -132,7 +132,6 @@ describe('catalog: secret shapes it used to miss', () => {
   it('still accepts references and harmless names', () => {
     expect(
       check((r) => {
-        // biome-ignore lint/suspicious/noTemplateCurlyInString: a reference, not a literal
         r.environment = { PASS: '${MY_PASS}', MAX_TOKENS: '4096', PASSIVE_MODE: 'on' };
         r.command = ['env', 'TOKEN_TTL=3600', 'agent', '--model', '{model}', '--max-tokens=4096'];
       }),

@@ -1,5 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { SwitchyardError } from '../errors.js';
 import type { RunHandle, RunnerPlugin } from '../plugins/runner-types.js';
 import type { Classification } from '../plugins/types.js';

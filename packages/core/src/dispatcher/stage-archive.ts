@@ -1,4 +1,4 @@
-import { existsSync, lstatSync, mkdirSync, renameSync, rmdirSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, renameSync, rmdirSync } from 'node:fs';
 import { open, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { ATTEMPT_FILES } from '../attempt/layout.js';

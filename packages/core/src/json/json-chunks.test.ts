@@ -16,7 +16,7 @@ describe('encodeJsonChunks', () => {
     { list: [1, undefined, () => 2, 'three', { four: 4 }, [5]] },
     { when: new Date(Date.UTC(2026, 10, 30)), items: [new Date(0)] },
     { note: 'src/a.ts — change 1', quote: 'a "b" \\ c\n\u2028', emoji: ['👍', 'é'] },
-    { ['key "quoted"']: ['x'], '': 0 },
+    { 'key "quoted"': ['x'], '': 0 },
     { toJSON: () => ({ replaced: [1, 2] }) } as unknown as Record<string, unknown>,
     { toJSON: () => 'plain' } as unknown as Record<string, unknown>,
     { nested: { a: undefined, b: 1, c: { d: undefined } }, empty: {}, map: new Map([[1, 2]]) },

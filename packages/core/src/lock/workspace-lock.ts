@@ -2,7 +2,6 @@ import {
   closeSync,
   linkSync,
   mkdirSync,
-  openSync,
   readFileSync,
   realpathSync,
   renameSync,

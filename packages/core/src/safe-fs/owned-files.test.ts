@@ -35,6 +35,7 @@ const row = {
   kind: 'START' as const,
   time: new Date(0),
   task: 'g/t',
+  artifact: 'PLAN.md',
   planLoop: 1,
   role: 'worker' as const,
   attempt: 'a1',

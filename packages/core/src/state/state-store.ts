@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { SwitchyardError } from '../errors.js';
 import { ensureOwnedDir } from '../safe-fs/owned-files.js';

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Problem } from '../errors.js';
 import { buildTaskGraph, type TaskGraph } from '../graph/task-graph.js';
