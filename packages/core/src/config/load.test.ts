@@ -19,6 +19,7 @@ describe('loadProjectConfig', () => {
       stallTimeoutMs: 900_000,
       prompts: {},
       writeSet: 'correct',
+      prices: {},
     });
   });
 
