@@ -1,6 +1,6 @@
-import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { Workspace } from './helpers.js';
 
 /** Task-contract rules of issue 11, each proven on real runs of the scripted fake agent. */
@@ -170,14 +170,23 @@ describe('task contract (issue 11)', { timeout: 120_000 }, () => {
 
   it('B.10: a work-log failure is a control-plane failure (exit 1), not charged to the agent stage', async () => {
     const ws = new Workspace();
-    ws.catalog({ only: { scenario: { cases: [approve], steps: work } } });
+    const steps = [{ waitFor: 'release' }, ...work];
+    ws.catalog({ only: { scenario: { cases: [approve], steps } } });
     ws.task('g/log', { files: ['src/l.ts'] });
-    // WORK_LOG.md is a dangling link into a missing folder: it can be neither created nor opened.
-    symlinkSync(ws.path('missing', 'dir', 'log.md'), ws.path('agent-task', 'g', 'WORK_LOG.md'));
-    const result = await ws.run();
+    const run = ws.run();
+    // Once the START row is written, WORK_LOG.md becomes a dangling link into a missing folder
+    // (a link planted mid-run is refused, never followed): the FINISH row cannot be written.
+    const log = ws.path('agent-task', 'g', 'WORK_LOG.md');
+    await vi.waitFor(() => expect(readFileSync(log, 'utf8')).toContain('START'), {
+      timeout: 20_000,
+      interval: 50,
+    });
+    rmSync(log);
+    symlinkSync(ws.path('missing', 'dir', 'log.md'), log);
+    writeFileSync(ws.path('release'), '');
+    const result = await run;
     expect(result.code, result.stdout).toBe(1);
     const events = ws.events();
-    expect(events.filter((e) => e.type === 'attempt.started')).toEqual([]);
     expect(events.filter((e) => e.type === 'task.blocked')).toEqual([]);
     expect(events.find((e) => e.type === 'control.failure')).toMatchObject({ code: 'SY_WORK_LOG' });
     const state = JSON.parse(ws.read('agent-task/.switchyard/tasks/g/log.json'));

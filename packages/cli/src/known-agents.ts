@@ -20,6 +20,7 @@ export const KNOWN_AGENTS: readonly KnownAgent[] = [
   { agent: 'codex', command: 'codex', label: 'Codex' },
   { agent: 'gemini-cli', command: 'gemini', label: 'Gemini CLI' },
   { agent: 'qwen-code', command: 'qwen', label: 'Qwen Code' },
+  { agent: 'copilot', command: 'copilot', label: 'Copilot CLI' },
 ];
 
 /** A known agent CLI as found on this machine. */

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { lstatSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { SwitchyardError } from '../errors.js';
 import { workLogPath } from '../worklog/work-log.js';
@@ -28,7 +28,7 @@ export function finalizeRun(ctx: DispatchContext, startedAt: number): DispatchRe
   for (const group of groups) {
     const tasks = [...ctx.tasks.values()].filter((rt) => rt.group === group);
     if (!tasks.every((rt) => rt.state.phase === 'done')) continue;
-    if (!existsSync(workLogPath(ctx.workspace, group))) continue;
+    if (!entryExists(workLogPath(ctx.workspace, group))) continue;
     try {
       const path = ctx.workLog.archive(group);
       if (path) ctx.bus.emit({ type: 'worklog.archived', group, path });
@@ -97,8 +97,16 @@ function groupsWithLog(workspace: string): string[] {
   }
   return entries.filter(
     (group) =>
-      !group.startsWith('.') && group !== 'archive' && existsSync(workLogPath(workspace, group)),
+      !group.startsWith('.') && group !== 'archive' && entryExists(workLogPath(workspace, group)),
   );
+}
+
+/**
+ * Whether a directory entry is there, without following it: a work log replaced by a
+ * dangling link must still be archived (and refused), not taken for "no log".
+ */
+function entryExists(path: string): boolean {
+  return lstatSync(path, { throwIfNoEntry: false }) !== undefined;
 }
 
 /** Groups under agent-task/archive/. */
