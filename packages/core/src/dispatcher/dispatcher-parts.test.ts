@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -136,6 +136,39 @@ describe('WorkLogWriter', () => {
       .map((l) => l.split(' | ')[5]);
     expect(attempts).toEqual(['a1', 'a2', 'a3']);
     expect(writer.archive('g')).toBe(join(ws, 'agent-task/archive/g/work_log_1.log'));
+    rmSync(ws, { recursive: true, force: true });
+  });
+
+  it('never writes rows into a log that was replaced after it was opened', () => {
+    const ws = mkdtempSync(join(tmpdir(), 'sy-wlw-'));
+    mkdirSync(join(ws, 'agent-task', 'g'), { recursive: true });
+    const writer = new WorkLogWriter(ws);
+    const row = (kind: 'START' | 'FINISH', attempt: string) => ({
+      kind,
+      time: new Date('2026-01-01T00:00:00Z'),
+      task: 'g/t',
+      artifact: 'PLAN.md',
+      planLoop: 1,
+      role: 'worker' as const,
+      attempt,
+      agentModel: 'a/m',
+      result: 'success',
+      locator: 'l',
+    });
+    const log = join(ws, 'agent-task/g/WORK_LOG.md');
+    writer.start('g', row('START', 'a1'));
+    // Deleted while open: the FINISH row goes to a new file at the path, not the lost inode.
+    rmSync(log);
+    writer.finish('g', row('FINISH', 'a1'));
+    expect(readFileSync(log, 'utf8')).toContain('| FINISH |');
+    // Replaced by a link: refused and queued (a control-plane failure), never followed.
+    const victim = join(ws, 'victim.md');
+    writeFileSync(victim, 'original\n');
+    rmSync(log);
+    symlinkSync(victim, log);
+    writer.finish('g', row('FINISH', 'a2'));
+    expect(writer.failure).toMatch(/symlink/);
+    expect(readFileSync(victim, 'utf8')).toBe('original\n');
     rmSync(ws, { recursive: true, force: true });
   });
 });

@@ -1,4 +1,4 @@
-import { closeSync, fsync, fsyncSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, fsync, fsyncSync, lstatSync, writeSync } from 'node:fs';
 import { SwitchyardError } from '../errors.js';
 import { openOwnedFile } from '../safe-fs/owned-files.js';
 import {
@@ -93,8 +93,13 @@ export class WorkLogWriter {
 
   #fd(group: string): number {
     const open = this.#fds.get(group);
-    if (open !== undefined) return open;
     const file = workLogPath(this.workspace, group);
+    if (open !== undefined) {
+      if (isStillAt(open, file)) return open;
+      // The log was moved, deleted or replaced (e.g. by a link) since it was opened: rows
+      // written to the old descriptor would be lost, so open the path again (and refuse a link).
+      this.#drop(group);
+    }
     let fd: number;
     try {
       fd = openOwnedFile(file, 'create');
@@ -138,4 +143,12 @@ export class WorkLogWriter {
       else closeSync(fd);
     }
   }
+}
+
+/** Whether an open descriptor is still the file at `path` (same device and inode). */
+function isStillAt(fd: number, path: string): boolean {
+  const atPath = lstatSync(path, { throwIfNoEntry: false });
+  if (!atPath) return false;
+  const open = fstatSync(fd);
+  return open.ino === atPath.ino && open.dev === atPath.dev;
 }
