@@ -118,4 +118,14 @@ describe('files planted during a run', () => {
     writeFileSync(join(ws, 'agent-task', 'g', 'WORK_LOG.md'), '');
     expect(findUnsafeOwnedPaths(ws)).toEqual([]);
   });
+
+  it('an archived group holds its task folders and its work logs as files; a linked log is flagged', () => {
+    const archived = join(ws, 'agent-task', 'archive', 'g');
+    mkdirSync(join(archived, 't'), { recursive: true });
+    writeFileSync(join(archived, 't', 'complete.log'), 'done\n');
+    writeFileSync(join(archived, 'work_log_1.log'), '');
+    expect(findUnsafeOwnedPaths(ws)).toEqual([]);
+    symlinkSync(victim, join(archived, 'work_log_2.log'));
+    expect(findUnsafeOwnedPaths(ws).map((p) => p.file)).toEqual([join(archived, 'work_log_2.log')]);
+  });
 });

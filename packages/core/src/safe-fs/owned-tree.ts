@@ -6,6 +6,8 @@ import { AGENT_TASK_DIR, ARCHIVE_DIR, COMPLETE_LOG, STATE_DIR } from '../workspa
 // Files the dispatcher writes inside a group or task folder.
 const GROUP_FILES = ['WORK_LOG.md'];
 const TASK_FILES = [COMPLETE_LOG];
+// Archived group work logs, `agent-task/archive/<group>/work_log_<N>.log`.
+const ARCHIVED_WORK_LOG = /^work_log_\d+\.log$/;
 
 type Kind = 'missing' | 'dir' | 'file' | 'symlink' | 'special' | 'hard-linked';
 
@@ -93,7 +95,9 @@ export function findUnsafeOwnedPaths(workspace: string): Problem[] {
         if (!expectDir(archivedGroup)) continue;
         for (const task of list(archivedGroup)) {
           const taskDir = join(archivedGroup, task.name);
-          if (expectDir(taskDir)) for (const f of TASK_FILES) expectFile(join(taskDir, f));
+          // The group's archived work logs sit beside its task folders.
+          if (ARCHIVED_WORK_LOG.test(task.name)) expectFile(taskDir);
+          else if (expectDir(taskDir)) for (const f of TASK_FILES) expectFile(join(taskDir, f));
         }
       }
       continue;
