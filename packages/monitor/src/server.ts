@@ -223,7 +223,17 @@ export async function startMonitor(options: MonitorOptions): Promise<MonitorServ
       // Open pages get the final state (e.g. the run's last archive) before the streams end.
       if (streams.size > 0) push();
       for (const stop of stops) stop();
-      for (const res of streams) res.end();
+      // Let each stream's last bytes reach its socket before connections are cut (a slow
+      // reader gets at most a second).
+      await Promise.all(
+        [...streams].map(
+          (res) =>
+            new Promise<void>((resolve) => {
+              setTimeout(resolve, 1000).unref();
+              res.end(resolve);
+            }),
+        ),
+      );
       streams.clear();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
