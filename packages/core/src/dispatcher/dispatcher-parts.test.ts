@@ -106,21 +106,22 @@ describe('judgeUnobservedExit', () => {
 });
 
 describe('WorkLogWriter', () => {
+  const row = (kind: 'START' | 'FINISH', attempt: string) => ({
+    kind,
+    time: new Date('2026-01-01T00:00:00Z'),
+    task: 'g/t',
+    artifact: 'PLAN.md',
+    planLoop: 1,
+    role: 'worker' as const,
+    attempt,
+    agentModel: 'a/m',
+    result: 'success',
+    locator: 'l',
+  });
+
   it('queues FINISH rows it cannot write, retries them in order, and refuses START rows', () => {
     const ws = mkdtempSync(join(tmpdir(), 'sy-wlw-'));
     const writer = new WorkLogWriter(ws);
-    const row = (kind: 'START' | 'FINISH', attempt: string) => ({
-      kind,
-      time: new Date('2026-01-01T00:00:00Z'),
-      task: 'g/t',
-      artifact: 'PLAN.md',
-      planLoop: 1,
-      role: 'worker' as const,
-      attempt,
-      agentModel: 'a/m',
-      result: 'success',
-      locator: 'l',
-    });
     // The group folder does not exist yet: every write fails.
     expect(() => writer.start('g', row('START', 'a0'))).toThrow(/Cannot write the work log/);
     writer.finish('g', row('FINISH', 'a1'));
@@ -143,18 +144,6 @@ describe('WorkLogWriter', () => {
     const ws = mkdtempSync(join(tmpdir(), 'sy-wlw-'));
     mkdirSync(join(ws, 'agent-task', 'g'), { recursive: true });
     const writer = new WorkLogWriter(ws);
-    const row = (kind: 'START' | 'FINISH', attempt: string) => ({
-      kind,
-      time: new Date('2026-01-01T00:00:00Z'),
-      task: 'g/t',
-      artifact: 'PLAN.md',
-      planLoop: 1,
-      role: 'worker' as const,
-      attempt,
-      agentModel: 'a/m',
-      result: 'success',
-      locator: 'l',
-    });
     const log = join(ws, 'agent-task/g/WORK_LOG.md');
     writer.start('g', row('START', 'a1'));
     // Deleted while open: the FINISH row goes to a new file at the path, not the lost inode.
