@@ -11,6 +11,7 @@ export * from './generic-transcript.js';
 export * from './options.js';
 export * from './rules.js';
 export * from './stream-json-transcript.js';
+export * from './stream-json-usage.js';
 export * from './verdict.js';
 
 /** Plugin entry: the generic classifier and the generic transcript formatter. */
