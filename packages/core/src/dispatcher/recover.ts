@@ -9,6 +9,7 @@ import type { AttemptRecord } from '../state/state-schema.js';
 import { workLogPath } from '../worklog/work-log.js';
 import { COMPLETE_LOG } from '../workspace/paths.js';
 import { blockTask } from './apply-failure.js';
+import { announceArchived } from './archive-announcement.js';
 import { collectAuxiliaryLogs } from './auxiliary-logs.js';
 import { awaitAttempt, finish } from './await-attempt.js';
 import { startsWithoutFinish } from './completion-facts.js';
@@ -121,9 +122,9 @@ async function settleArchivedByHand(ctx: DispatchContext, rt: TaskRuntime): Prom
   rt.state.phase = 'done';
   delete rt.state.blocked;
   delete rt.state.notBefore;
+  announceArchived(ctx, rt, dir, true);
   await persist(ctx, rt);
   ctx.archived.add(rt.id);
-  ctx.bus.emit({ type: 'task.archived', task: rt.id, archiveDir: dir });
   archiveGroupLogIfDone(ctx, rt.group);
 }
 

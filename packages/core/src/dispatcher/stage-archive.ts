@@ -9,6 +9,7 @@ import { isGroupLogArchivable } from '../worklog/work-log.js';
 import { archivedTaskDir, COMPLETE_LOG, reviewFileName } from '../workspace/paths.js';
 import { advance } from './advance.js';
 import { blockTask } from './apply-failure.js';
+import { announceArchived } from './archive-announcement.js';
 import { type DispatchContext, persist, type TaskRuntime } from './context.js';
 
 /**
@@ -22,7 +23,9 @@ import { type DispatchContext, persist, type TaskRuntime } from './context.js';
 export async function runArchiveStage(ctx: DispatchContext, rt: TaskRuntime): Promise<void> {
   const source = rt.task.dir;
   const target = archivedTaskDir(ctx.workspace, rt.id);
-  if (existsSync(source)) {
+  // The folder is already moved: an earlier run died mid-archive (it may have announced it).
+  const resumed = !existsSync(source);
+  if (!resumed) {
     const completeLog = join(source, COMPLETE_LOG);
     // An agent may have swapped the task folder for a symlink: never archive through one.
     if (lstatSync(source).isSymbolicLink()) throw unsafePathError(source, 'is a symlink');
@@ -55,9 +58,10 @@ export async function runArchiveStage(ctx: DispatchContext, rt: TaskRuntime): Pr
       .map((a) => trimAttemptEvidence(a.attemptDir)),
   );
   advance(rt, 'passed');
+  // Announced before `done` is recorded, so a crash in between cannot lose it (see there).
+  announceArchived(ctx, rt, target, resumed);
   await persist(ctx, rt);
   ctx.archived.add(rt.id);
-  ctx.bus.emit({ type: 'task.archived', task: rt.id, archiveDir: target });
   archiveGroupLogIfDone(ctx, rt.group);
 }
 
