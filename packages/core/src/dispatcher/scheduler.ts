@@ -1,7 +1,9 @@
 import { type AdmissionDecision, admit } from '../admission/admit.js';
+import { claimKeys } from '../admission/task-view.js';
 import type { RunCounts } from '../events/event-schema.js';
 import { takesAgentSlot } from '../lifecycle/lifecycle-table.js';
 import type { DispatchContext, TaskRuntime } from './context.js';
+import { liveAdmissionState } from './live-admission.js';
 import { runStep } from './run-step.js';
 
 /** True when the task may run a stage in this run (in scope, not finished, not blocked). */
@@ -17,7 +19,7 @@ export function isRunnable(ctx: DispatchContext, rt: TaskRuntime): boolean {
 
 /** Takes the task's write-set claim (all or none); false while another task holds a path. */
 async function claimFor(ctx: DispatchContext, rt: TaskRuntime): Promise<boolean> {
-  const paths = rt.task.writeSet.map((e) => e.path);
+  const paths = claimKeys(rt.task.writeSet);
   if (paths.every((p) => ctx.claimIndex.get(p) === rt.id)) return true;
   const result = await ctx.claims.tryClaim(rt.id, paths);
   if (!result.ok) return false;
@@ -74,38 +76,9 @@ export async function schedule(
             nextTimer = Math.min(nextTimer, at);
           }
         }
-        const result = admit({
-          tasks: [...ctx.tasks.values()]
-            .filter((rt) => rt.state.phase !== 'done')
-            .map((rt) => ({
-              id: rt.id,
-              writeSet: rt.task.writeSet.map((e) => e.path),
-              dependsOn: rt.task.dependsOn.map((d) => d.id),
-              slotFree: !takesAgentSlot(rt.state.phase),
-            })),
-          archivedComplete: ctx.archived,
-          liveAttempts: new Set([...inflight.keys(), ...cooling]),
-          blocked: new Set(
-            [...ctx.tasks.values()]
-              .filter((rt) => rt.state.blocked || rt.halted !== undefined)
-              .map((rt) => rt.id),
-          ),
-          invalid: new Set(
-            [...ctx.tasks.values()].filter((rt) => !rt.task.valid).map((rt) => rt.id),
-          ),
-          claims: ctx.claimIndex,
-          activeStages: holdingSlot.size,
-          maxParallel: ctx.options.maxParallel,
-          ...(ctx.options.taskGroup
-            ? {
-                scope: new Set(
-                  [...ctx.tasks.values()]
-                    .filter((rt) => rt.group === ctx.options.taskGroup)
-                    .map((rt) => rt.id),
-                ),
-              }
-            : {}),
-        });
+        const result = admit(
+          liveAdmissionState(ctx, new Set([...inflight.keys(), ...cooling]), holdingSlot.size),
+        );
         decisions = result.decisions;
         announceWaits(ctx, decisions);
         for (const id of result.admitted) {

@@ -1,6 +1,7 @@
 import { relative } from 'node:path';
 import { admit } from '../admission/admit.js';
 import { writeSetCollisions } from '../admission/collisions.js';
+import { admissionTaskOf } from '../admission/task-view.js';
 import type { ClaimRecord } from '../claims/claim-store.js';
 import type { Problem } from '../errors.js';
 import { candidateOrder } from '../selection/decide.js';
@@ -93,11 +94,7 @@ export function planDryRun(input: DryRunInput): DryRunReport {
   }
   const select = cachedSelect(input, push);
   const inScope = (group: string) => input.taskGroup === undefined || group === input.taskGroup;
-  const admissionTasks = model.tasks.map((t) => ({
-    id: t.id,
-    writeSet: t.writeSet.flatMap((e) => (e.resolved ? [e.path, e.resolved] : [e.path])),
-    dependsOn: t.dependsOn.map((d) => d.id),
-  }));
+  const admissionTasks = model.tasks.map((t) => admissionTaskOf(t));
   const claims = new Map<string, string>();
   for (const record of input.claims) for (const p of record.paths) claims.set(p, record.taskId);
   const result = admit({

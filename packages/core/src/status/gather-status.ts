@@ -1,5 +1,6 @@
 import { existsSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
+import { claimKeys } from '../admission/task-view.js';
 import { readClaims } from '../claims/claim-store.js';
 import { SwitchyardError } from '../errors.js';
 import { readEvents } from '../events/event-bus.js';
@@ -63,7 +64,8 @@ export function gatherStatus(
       return {
         id: t.id,
         dependsOn: t.dependsOn.map((d) => d.id),
-        writeSet: t.writeSet.map((e) => e.path),
+        // the claim keys (path and symlink target), as the scheduler and dry run claim them
+        writeSet: claimKeys(t.writeSet),
         ...(t.valid ? {} : { invalid: problem?.message ?? 'see `switchyard validate-plan`' }),
       };
     }),

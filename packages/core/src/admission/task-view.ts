@@ -1,0 +1,37 @@
+import type { DependencyRef, TaskId, WriteSetEntry } from '../task/types.js';
+import type { AdmissionTask } from './admit.js';
+
+/**
+ * The claim keys of a write set: every path as written and, when a symlink inside the
+ * workspace makes it differ, its real target too. Two tasks naming one file by different
+ * paths (`link/x.ts`, `real/x.ts`) then share a key, so they never run at once.
+ */
+export function claimKeys(writeSet: readonly WriteSetEntry[]): string[] {
+  const keys = new Set<string>();
+  for (const entry of writeSet) {
+    keys.add(entry.path);
+    if (entry.resolved !== undefined) keys.add(entry.resolved);
+  }
+  return [...keys];
+}
+
+/** What a task contributes to admission, from its parsed plans. */
+export interface TaskViewSource {
+  id: TaskId;
+  writeSet: readonly WriteSetEntry[];
+  dependsOn: readonly DependencyRef[];
+}
+
+/**
+ * The one view of a task that admission decides from. The scheduler, the dry run, `status`
+ * and the claim store all build it here, so they cannot disagree on what a task claims or
+ * waits on. `slotFree`: its next stage takes no `maxParallel` slot (see admit).
+ */
+export function admissionTaskOf(task: TaskViewSource, slotFree?: boolean): AdmissionTask {
+  return {
+    id: task.id,
+    writeSet: claimKeys(task.writeSet),
+    dependsOn: task.dependsOn.map((d) => d.id),
+    ...(slotFree ? { slotFree } : {}),
+  };
+}
