@@ -8,8 +8,26 @@ export { catalogRevision } from './catalog/revision.js';
 export { selectCandidates } from './catalog/select.js';
 export { type ClaimRecord, readClaims } from './claims/claim-store.js';
 export { hasConfigFile, loadProjectConfig } from './config/load.js';
-export * from './dry-run/index.js';
-export * from './errors.js';
+export {
+  DRY_RUN_SCHEMA_VERSION,
+  type DryRunInput,
+  type DryRunProblem,
+  type DryRunReport,
+  type DryRunRouting,
+  type DryRunStage,
+  type DryRunTask,
+  planDryRun,
+  toDryRunProblem,
+} from './dry-run/index.js';
+export {
+  ERROR_CODES,
+  formatProblem,
+  type Problem,
+  type ProblemLocation,
+  SwitchyardError,
+  type SwitchyardErrorCode,
+  type SwitchyardErrorOptions,
+} from './errors.js';
 export { encodeJsonChunks } from './json/index.js';
 export { probeAttempt } from './state/attempt-probe.js';
 export { openStateStore } from './state/state-store.js';

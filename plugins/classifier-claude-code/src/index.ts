@@ -4,9 +4,9 @@ import { claudeCodeClassifier } from './classifier.js';
 import { claudeCodeTranscript } from './transcript.js';
 import { claudeCodeUsage } from './usage.js';
 
-export * from './classifier.js';
-export * from './transcript.js';
-export * from './usage.js';
+export { claudeCodeClassifier } from './classifier.js';
+export { claudeCodeTranscript } from './transcript.js';
+export { claudeCodeUsage } from './usage.js';
 
 /** Plugin entry: the Claude Code classifier and transcript formatter. */
 export default function plugin(options?: ClassifierOptions): SwitchyardPlugin[] {

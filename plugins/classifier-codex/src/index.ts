@@ -4,9 +4,9 @@ import { codexClassifier } from './classifier.js';
 import { codexTranscript } from './transcript.js';
 import { codexUsage } from './usage.js';
 
-export * from './classifier.js';
-export * from './transcript.js';
-export * from './usage.js';
+export { codexClassifier } from './classifier.js';
+export { codexTranscript, formatCodexEvent } from './transcript.js';
+export { codexUsage } from './usage.js';
 
 /** Plugin entry: the Codex classifier and transcript formatter. */
 export default function plugin(options?: ClassifierOptions): SwitchyardPlugin[] {

@@ -4,9 +4,9 @@ import { geminiCliClassifier } from './classifier.js';
 import { geminiCliTranscript } from './transcript.js';
 import { geminiCliUsage } from './usage.js';
 
-export * from './classifier.js';
-export * from './transcript.js';
-export * from './usage.js';
+export { geminiCliClassifier } from './classifier.js';
+export { formatGeminiEvent, geminiCliTranscript } from './transcript.js';
+export { geminiCliUsage } from './usage.js';
 
 /** Plugin entry: the Gemini CLI classifier and transcript formatter. */
 export default function plugin(options?: ClassifierOptions): SwitchyardPlugin[] {

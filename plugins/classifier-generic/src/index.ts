@@ -3,16 +3,22 @@ import { genericClassifier } from './generic-classifier.js';
 import { genericTranscript } from './generic-transcript.js';
 import type { ClassifierOptions } from './options.js';
 
-export * from './agent-classifier.js';
-export * from './error-lines.js';
-export * from './fixture-harness.js';
-export * from './generic-classifier.js';
-export * from './generic-transcript.js';
-export * from './options.js';
-export * from './rules.js';
-export * from './stream-json-transcript.js';
-export * from './stream-json-usage.js';
-export * from './verdict.js';
+export {
+  type AgentClassifierSpec,
+  createAgentClassifier,
+  eventAndStderrCandidates,
+  eventCandidates,
+  finalEventSuccess,
+} from './agent-classifier.js';
+export { type Candidate, errorLineCandidates, isErrorEvidence, isJsonText } from './error-lines.js';
+export { type CapturedRun, classifyCapture } from './fixture-harness.js';
+export { API_ERROR_LINE, genericClassifier } from './generic-classifier.js';
+export { genericTranscript } from './generic-transcript.js';
+export { type ClassifierOptions, parseClassifierOptions } from './options.js';
+export { type FaultRule, matchRules, PROVIDER_RULES, ruleMatches } from './rules.js';
+export { formatStreamJsonEvent } from './stream-json-transcript.js';
+export { streamJsonResultUsage } from './stream-json-usage.js';
+export { eventText, terminationVerdict, verdictFromLines } from './verdict.js';
 
 /** Plugin entry: the generic classifier and the generic transcript formatter. */
 export default function plugin(options?: ClassifierOptions): SwitchyardPlugin[] {

@@ -4,9 +4,9 @@ import { qwenCodeClassifier } from './classifier.js';
 import { qwenCodeTranscript } from './transcript.js';
 import { qwenCodeUsage } from './usage.js';
 
-export * from './classifier.js';
-export * from './transcript.js';
-export * from './usage.js';
+export { qwenCodeClassifier } from './classifier.js';
+export { qwenCodeTranscript } from './transcript.js';
+export { qwenCodeUsage } from './usage.js';
 
 /** Plugin entry: the Qwen Code classifier and transcript formatter. */
 export default function plugin(options?: ClassifierOptions): SwitchyardPlugin[] {

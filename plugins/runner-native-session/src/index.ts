@@ -5,10 +5,14 @@ import { planResume } from './resume.js';
 import { findSessionFile } from './session-file.js';
 import { sessionIdFromEvent, sessionIdFromTextLine } from './session-id.js';
 
-export * from './resume.js';
-export * from './session-file.js';
-export * from './session-id.js';
-export * from './session-workspace.js';
+export { planResume, type ResumePlan } from './resume.js';
+export { expandHome, findSessionFile, readHead } from './session-file.js';
+export { sessionIdFromEvent, sessionIdFromTextLine } from './session-id.js';
+export {
+  type SessionOrigin,
+  sessionBelongsToWorkspace,
+  sessionOrigin,
+} from './session-workspace.js';
 
 const LOOKUP_EVERY_MS = 2000;
 
