@@ -1,9 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { cosmiconfig } from 'cosmiconfig';
-import { issuesToProblems } from '../catalog/issues.js';
 import { SwitchyardError } from '../errors.js';
 import { hasTasksDir } from '../workspace/root.js';
+import { issuesToProblems } from '../zod-problems.js';
 import { type ProjectConfig, projectConfigSchema } from './schema.js';
 
 /** The config file name to use (JSON; `switchyard.config.mjs` when plugins need code). */
