@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../dispatcher/helpers.js';
+import { runCli, Workspace } from '../dispatcher/helpers.js';
 import {
   git,
   gitWorkspace,
@@ -255,7 +255,17 @@ describe('switchyard run with a git worktree per task (real git, fake agents)', 
       'the apply to wait',
     );
     const status = await runCli(['status', '--workspace', ws.dir]);
-    expect(status.stdout).toMatch(/dirty source overlaps src\/a\.js/);
+    expect(status.stdout).toMatch(/g\/a .*waits: dirty source overlaps src\/a\.js/);
+    // The isolation section: the worktree (branch, base, disk) and the apply queue.
+    expect(status.stdout).toMatch(/isolation {2}a git worktree per task · 1 worktree\(s\)/);
+    expect(status.stdout).toMatch(/g\/a +active +switchyard\/g\/a base [0-9a-f]{12}/);
+    expect(status.stdout).toContain('apply queue: g/a (waiting: dirty source overlaps src/a.js)');
+    const json = JSON.parse((await runCli(['status', '--workspace', ws.dir, '--json'])).stdout);
+    expect(json.isolation).toMatchObject({
+      mode: 'worktree',
+      applyQueue: [{ task: 'g/a', waiting: 'waiting: dirty source overlaps src/a.js' }],
+    });
+    expect(json.isolation.bytes).toBeGreaterThan(0);
     expect(ws.read('src/a.js')).toBe('user edit\n');
     git(ws.dir, 'checkout', '--', 'src/a.js');
     const result = await running;
@@ -285,5 +295,27 @@ describe('switchyard run with a git worktree per task (real git, fake agents)', 
     expect(patch).toMatch(/^\+patched$/m);
     git(ws.dir, 'apply', '--check', ws.path('agent-task/archive/g/a/task.patch'));
     expect(ws.read('agent-task/archive/g/a/complete.log')).toMatch(/apply: patch/);
+  });
+
+  it('dry run and run warn outside git; in git the dry run shows the isolation', async () => {
+    const plain = new Workspace();
+    plain.catalog({ t: { scenario: { cases: [approve], steps: [{ fillChecklist: true }] } } });
+    plain.task('g/a', { files: ['src/a.js'] });
+    const dry = await plain.run(['--dry-run']);
+    expect(dry.stdout).toMatch(
+      /isolation {2}none .*\n.*warning.*not in a git repository.*git init/,
+    );
+    const run = await plain.run();
+    expect(run.stdout).toMatch(/warning isolation: the workspace is not in a git repository/);
+    const ws = gitWorkspace({ 'src/a.js': 'a0\n' });
+    ws.catalog({ t: { scenario: { cases: [approve], steps: [{ fillChecklist: true }] } } });
+    ws.task('g/a', { files: ['src/a.js'] });
+    const inGit = await ws.run(['--dry-run', '--json']);
+    expect(JSON.parse(inGit.stdout).isolation).toEqual({
+      mode: 'worktree',
+      worktrees: [],
+      applyQueue: [],
+      bytes: 0,
+    });
   });
 });
