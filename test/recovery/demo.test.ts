@@ -71,8 +71,24 @@ describe('switchyard demo', () => {
       encoding: 'utf8',
     });
     expect(empty.stdout.trim()).toBe('no words');
-    const git = spawnSync('git', ['-C', dir, 'status', '--porcelain'], { encoding: 'utf8' });
-    expect(git.stdout).toContain('?? bin/');
+    // Worktree isolation: one commit per task on main, the code in the source clean.
+    const log = spawnSync(
+      'git',
+      ['-C', dir, 'log', '--format=%(trailers:key=Switchyard-Task,valueonly,separator=)'],
+      { encoding: 'utf8' },
+    );
+    expect(log.stdout.split('\n').filter(Boolean).sort()).toEqual(
+      ['cli/help', 'cli/main', 'core/count', 'core/format', 'core/tokenize', 'docs/readme'].sort(),
+    );
+    const git = spawnSync(
+      'git',
+      ['-C', dir, 'status', '--porcelain', '--', 'src', 'bin', 'docs', 'README.md', 'TODO.md'],
+      { encoding: 'utf8' },
+    );
+    expect(git.stdout).toBe('');
+    // The write-set correction: docs/readme's TODO.md was reset, never committed.
+    expect(out).toMatch(/git\s+docs\/readme: files outside .* TODO\.md/);
+    expect(existsSync(join(dir, 'TODO.md'))).toBe(false);
   });
 
   it('refuses a --dir that is not empty (exit 2)', () => {

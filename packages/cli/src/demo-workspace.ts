@@ -102,6 +102,10 @@ async function initRepository(dir: string): Promise<boolean> {
     );
   try {
     await git('init', '--quiet', '--initial-branch=main');
+    // Each task lands as a commit of its own (worktree isolation): the demo repository needs
+    // an identity even where the user has none configured.
+    await git('config', 'user.name', 'switchyard demo');
+    await git('config', 'user.email', 'demo@switchyard.invalid');
     await git('add', '--all');
     await git('commit', '--quiet', '--message', 'demo backlog: six tasks for switchyard');
     return true;

@@ -223,12 +223,36 @@ async function prepareDryRun(
 /** `switchyard run --dry-run`: prints the report; exit 0 when nothing is wrong, else 2. */
 export async function dryRunCommand(opts: RunOptions): Promise<void> {
   const { report, cacheWritten } = await prepareDryRun(opts, new Date());
+  const isolation = await dryRunIsolation(report.workspace);
   // Compact: a 10,000-task report is ~15 MB pretty-printed; pipe through `jq` to read it.
   if (opts.json) {
     // Written in pieces (stdout to a file or pipe is written synchronously).
-    encodeJsonChunks(report, (chunk) => process.stdout.write(chunk));
+    encodeJsonChunks(isolation ? { ...report, isolation } : report, (chunk) =>
+      process.stdout.write(chunk),
+    );
     process.stdout.write('\n');
-  } else process.stdout.write(renderDryRun(report));
+  } else {
+    process.stdout.write(renderDryRun(report));
+    if (isolation) {
+      const { renderIsolation } = await import('./isolation-report.js');
+      process.stdout.write(renderIsolation(isolation));
+    }
+  }
   process.exitCode = report.summary.errors > 0 ? EXIT.INVALID_INPUT : EXIT.OK;
   await cacheWritten; // written while the report was printed
+}
+
+/** Worktree isolation as the run would use it (mode, warning, worktrees, apply queue); read only. */
+async function dryRunIsolation(workspace: string) {
+  try {
+    const { gatherIsolation } = await import('./isolation-report.js');
+    const config = await loadProjectConfig(workspace).then(
+      (c) => c.config,
+      () => undefined,
+    );
+    return await gatherIsolation(workspace, config?.isolation);
+  } catch {
+    // A broken repository is reported by the run itself; the dry run's report stands.
+    return undefined;
+  }
 }

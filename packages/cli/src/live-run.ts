@@ -25,6 +25,7 @@ import {
   type WorkspaceLock,
   type WorkspaceModel,
 } from '@switchyard/core';
+import pc from 'picocolors';
 import { BUILTIN_PLUGINS } from './builtin-plugins.js';
 import { onOutputClosed } from './closed-pipe.js';
 import { skipMissingTargets } from './executable-targets.js';
@@ -32,6 +33,7 @@ import { runGateCommand } from './gate-runner.js';
 import { startAnnouncedMonitor } from './monitor-server.js';
 import { printProblems } from './output.js';
 import { assertPreflights } from './preflight.js';
+import { openRunIsolation } from './run-isolation.js';
 import { createRunRenderer } from './run-renderer.js';
 
 /** Options of a live `switchyard run` (the flags after parsing). */
@@ -145,6 +147,10 @@ async function liveRunLocked(
       if (abort.signal.aborted) return 130;
       throw error;
     }
+    const isolation = await openRunIsolation(workspace, config.isolation);
+    // On the run's own output (stderr stays for errors): the user sees how to isolate tasks.
+    if (isolation.warning && !opts.json)
+      process.stdout.write(`${pc.yellow('warning')} isolation: ${isolation.warning}\n`);
     const result = await runDispatcher({
       workspace,
       catalog,
@@ -161,6 +167,9 @@ async function liveRunLocked(
       onEvent,
       signal: abort.signal,
       lock,
+      ...(isolation.isolation
+        ? { isolation: isolation.isolation, writeSetPolicy: config.writeSet }
+        : {}),
     });
     renderer?.summary(result, {
       archive: resolve(workspace, 'agent-task', 'archive'),

@@ -44,7 +44,7 @@ export function formatEvent(event: RunEvent): string | undefined {
         ? `${tag('reattached', pc.cyan)} ${event.task} ${event.role} on ${event.target} (pid ${event.pid})`
         : undefined;
     case 'task.waiting':
-      return event.reason === 'claim'
+      return event.reason === 'claim' || event.reason === 'apply'
         ? `${tag('waiting', pc.dim)} ${event.task}: ${event.detail}`
         : undefined;
     case 'target.failover':
@@ -68,6 +68,10 @@ export function formatEvent(event: RunEvent): string | undefined {
       return `${tag('archived', pc.green)} ${event.task} -> ${event.archiveDir}`;
     case 'worklog.archived':
       return `${tag('work log', pc.green)} ${event.group} -> ${event.path}`;
+    case 'task.isolation':
+      return event.step === 'worktree'
+        ? undefined
+        : `${tag(event.step === 'applied' || event.step === 'patch' ? 'applied' : 'git', event.step === 'applied' || event.step === 'patch' ? pc.green : pc.yellow)} ${event.task}: ${clip(event.detail, 200)}`;
     case 'control.failure':
       return `${tag('failure', pc.red)} ${event.code}: ${event.message}`;
     default:

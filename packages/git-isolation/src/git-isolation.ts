@@ -3,6 +3,7 @@ import { applyTask } from './apply.js';
 import { cleanWorktrees, listWorktrees } from './cleanup.js';
 import { inspectWorktree, revertOutside } from './inspect.js';
 import { layoutOf } from './layout.js';
+import { worktreePatch } from './patch.js';
 import { readRecord } from './records.js';
 import { recoverApplies } from './recover.js';
 import { findRepository } from './repository.js';
@@ -60,6 +61,7 @@ export async function openGitIsolation(
         ...(options.lockTimeoutMs ? { lockTimeoutMs: options.lockTimeoutMs } : {}),
       }),
     recreateWorktree: async (taskId) => remember(await recreateWorktree(ctx, taskId)),
+    patch: async (taskId) => worktreePatch(await recordOf(taskId)),
     removeWorktree: async (taskId) => {
       cache.delete(taskId);
       await removeWorktree(ctx, taskId);

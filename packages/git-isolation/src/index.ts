@@ -6,6 +6,7 @@ export { commitMessage } from './commit.js';
 export { type GitIsolationOptions, openGitIsolation } from './git-isolation.js';
 export { inspectWorktree, revertOutside } from './inspect.js';
 export { type IsolationLayout, type LayoutOptions, layoutOf } from './layout.js';
+export { worktreePatch } from './patch.js';
 export { recoverApplies } from './recover.js';
 export { findRepository, isGitRepository, type Repository } from './repository.js';
 export {

@@ -42,8 +42,10 @@ fake agent (no API keys, no network), scripted so that the run shows:
   - a claim collision      core/count and core/format both edit src/index.js: serialized
   - a quota failover       core/format's first target answers 429; the next candidate takes over
   - a review loop          cli/main's first review requests changes and writes PLAN-2.md
-Every task ends archived; exit 0. Then look at the archive, the work logs, the evidence,
-\`switchyard status\` and \`git diff\` in the workspace.
+  - a write-set correction docs/readme's first worker also writes TODO.md: reset, corrected
+Every task works in a git worktree of its own and lands as one commit. Every task ends
+archived; exit 0. Then look at the archive, the work logs, the evidence,
+\`switchyard status\` and \`git log\` in the workspace.
 
 Examples:
   $ switchyard demo
@@ -94,7 +96,11 @@ function whereToLook(dir: string, git: boolean): string {
     `  evidence     ${rel('agent-task', '.switchyard', 'attempts')}/  (the failed quota attempt is kept: locator.json, stream.log)`,
     `  events       ${rel('agent-task', '.switchyard', 'events.jsonl')}`,
     `  status       switchyard status --workspace ${dir}`,
-    ...(git ? [`  the code     git -C ${dir} status   # what the agents wrote`] : []),
+    ...(git
+      ? [
+          `  the code     git -C ${dir} log --stat   # one commit per task, trailers Switchyard-Task/-Targets/-Attempts`,
+        ]
+      : []),
     '',
   ].join('\n');
 }

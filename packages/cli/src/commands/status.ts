@@ -40,17 +40,20 @@ Examples:
       });
       const input = gatherStatus(workspace);
       // The price table only turns reported tokens into estimates; a bad config loses just that.
-      input.prices = await loadProjectConfig(input.workspace).then(
-        (c) => c.config.prices,
-        () => ({}),
+      const config = await loadProjectConfig(input.workspace).then(
+        (c) => c.config,
+        () => undefined,
       );
+      input.prices = config?.prices ?? {};
       const report = buildStatus(input);
+      const { gatherIsolation, renderIsolation } = await import('../isolation-report.js');
+      const isolation = await gatherIsolation(input.workspace, config?.isolation, input.states);
       if (opts.json) {
         const { printJson } = await import('../output.js');
-        printJson(report);
+        printJson({ ...report, isolation });
         return;
       }
       const { renderStatus } = await import('../status-render.js');
-      process.stdout.write(renderStatus(report));
+      process.stdout.write(renderStatus(report) + renderIsolation(isolation));
     });
 }

@@ -7,6 +7,7 @@ import { expandEnvironmentValue } from '../catalog/secrets.js';
 import type { RunnerLocatorFields } from '../plugins/runner-types.js';
 import type { AttemptRole } from '../state/state-schema.js';
 import type { DispatchContext, TaskRuntime } from './context.js';
+import { workdirOf } from './workdir.js';
 
 /**
  * A fresh attempt id, unique across dispatcher restarts. It is also the process marker and
@@ -36,6 +37,8 @@ export interface AttemptInputs {
   /** The resume argv the runner plugin planned (self-check retries, same-mechanism
    * failover); the target's `command` otherwise. */
   resumeArgv?: readonly string[] | undefined;
+  /** Where the agent works when it is not the workspace (its task's worktree). */
+  workdir?: string;
   /** Role-specific SWITCHYARD_* additions (review file, next plan). */
   extraEnv?: Readonly<Record<string, string>>;
 }
@@ -50,7 +53,7 @@ export function attemptArgv(ctx: DispatchContext, inputs: AttemptInputs): string
     agent: inputs.target.agent,
     model: inputs.target.model,
     target_id: inputs.targetId,
-    workspace: ctx.workspace,
+    workspace: inputs.workdir ?? ctx.workspace,
     attempt_dir: inputs.attemptDir,
     prompt: inputs.prompt,
   };
@@ -77,7 +80,7 @@ export function attemptEnv(
     attemptEnvironment({
       attemptId: inputs.attemptId,
       role: inputs.role,
-      workspace: ctx.workspace,
+      workspace: workdirOf(ctx, rt),
       attemptDir: inputs.attemptDir,
       taskId: rt.id,
       targetId: inputs.targetId,

@@ -2,6 +2,7 @@ import type { CatalogTarget } from '../catalog/schema.js';
 import type { ResumePlan, RunnerPlugin } from '../plugins/runner-types.js';
 import type { DispatchContext, TaskRuntime } from './context.js';
 import { failoverSession } from './prompt-facts.js';
+import { workdirOf } from './workdir.js';
 
 /** What the resumed attempt would be started with. */
 export interface ResumeAttempt {
@@ -10,6 +11,8 @@ export interface ResumeAttempt {
   sessionId: string;
   attemptDir: string;
   prompt: string;
+  /** Where the task's agents work (its worktree); default the workspace. */
+  workdir?: string;
 }
 
 /**
@@ -34,13 +37,13 @@ export async function planNativeResume(
   return runner.planResume({
     resumeCommand: runtime.resume_command,
     sessionId: attempt.sessionId,
-    workspace: ctx.workspace,
+    workspace: attempt.workdir ?? ctx.workspace,
     ...(runtime.session_path ? { sessionPath: runtime.session_path } : {}),
     values: {
       agent: attempt.target.agent,
       model: attempt.target.model,
       target_id: attempt.targetId,
-      workspace: ctx.workspace,
+      workspace: attempt.workdir ?? ctx.workspace,
       attempt_dir: attempt.attemptDir,
       prompt: attempt.prompt,
     },
@@ -58,6 +61,6 @@ export async function failoverResume(
 ): Promise<string[] | undefined> {
   const sessionId = failoverSession(ctx, rt, attempt.target);
   if (sessionId === undefined) return undefined;
-  const plan = await planNativeResume(ctx, { ...attempt, sessionId });
+  const plan = await planNativeResume(ctx, { ...attempt, sessionId, workdir: workdirOf(ctx, rt) });
   return 'argv' in plan ? plan.argv : undefined;
 }

@@ -8,6 +8,7 @@ import { type AttemptInputs, attemptArgv, attemptEnv, locatorFields } from './at
 import { type AttemptResult, awaitAttempt, finish } from './await-attempt.js';
 import { type DispatchContext, persist, type TaskRuntime } from './context.js';
 import { attemptRowFields } from './work-log-row.js';
+import { workdirOf } from './workdir.js';
 
 /** Picks the runner for a target: a native-session runner when the target monitors one. */
 export function runnerForTarget(
@@ -83,7 +84,7 @@ export async function runAttempt(
       agent: inputs.target.agent,
       outputFormat: runtime.output_format,
       argv,
-      cwd: ctx.workspace,
+      cwd: workdirOf(ctx, rt),
       env: attemptEnv(ctx, rt, inputs),
       stallTimeoutMs: ctx.options.stallTimeoutMs,
       retryLoopTimeoutMs: ctx.options.retryLoopTimeoutMs ?? ctx.options.stallTimeoutMs,

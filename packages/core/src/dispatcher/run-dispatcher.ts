@@ -74,6 +74,8 @@ export async function runDispatcher(options: DispatcherOptions): Promise<Dispatc
         (rt) => !options.taskGroup || rt.group === options.taskGroup,
       ).length,
     });
+    // Worktree isolation: an apply a crash interrupted is finished or rolled back first.
+    await options.isolation?.recover();
     const recovering = new Map<string, Promise<void>>();
     for (const rt of ctx.tasks.values()) {
       const { live } = await recoverTask(ctx, rt);

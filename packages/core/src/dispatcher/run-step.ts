@@ -2,11 +2,14 @@ import { SwitchyardError } from '../errors.js';
 import { FINAL_PHASE, type LifecycleStage } from '../lifecycle/lifecycle-table.js';
 import { blockTask } from './apply-failure.js';
 import { type DispatchContext, persist, type TaskRuntime } from './context.js';
+import { runApplyStage } from './stage-apply.js';
 import { runArchiveStage } from './stage-archive.js';
 import { runGateStage } from './stage-gate.js';
 import { runReviewStage } from './stage-review.js';
 import { runSelfcheckStage } from './stage-selfcheck.js';
 import { runWorkerStage } from './stage-worker.js';
+import { runWriteSetStage } from './stage-writeset.js';
+import { ensureTaskWorktree, keepBlockedWorktree } from './task-worktree.js';
 
 /** The handler of each lifecycle stage (a new row of the table needs one here). */
 export const STAGE_HANDLERS: Readonly<
@@ -14,8 +17,10 @@ export const STAGE_HANDLERS: Readonly<
 > = {
   worker: runWorkerStage,
   selfcheck: runSelfcheckStage,
+  writeset: runWriteSetStage,
   gate: runGateStage,
   review: runReviewStage,
+  apply: runApplyStage,
   archive: runArchiveStage,
 };
 
@@ -28,7 +33,10 @@ export async function runStep(ctx: DispatchContext, rt: TaskRuntime): Promise<vo
   rt.busy = true;
   const phase = rt.state.phase;
   try {
-    if (phase !== FINAL_PHASE) await STAGE_HANDLERS[phase](ctx, rt);
+    if (phase !== FINAL_PHASE) {
+      await ensureTaskWorktree(ctx, rt);
+      await STAGE_HANDLERS[phase](ctx, rt);
+    }
   } catch (error) {
     const known = SwitchyardError.is(error) && error.code !== 'SY_INTERNAL';
     const message = error instanceof Error ? error.message : String(error);
@@ -52,6 +60,11 @@ export async function runStep(ctx: DispatchContext, rt: TaskRuntime): Promise<vo
     } catch (persistError) {
       ctx.controlFailures.push(`${rt.id}: cannot persist state: ${String(persistError)}`);
     }
+  }
+  try {
+    await keepBlockedWorktree(ctx, rt);
+  } catch (error) {
+    ctx.controlFailures.push(`${rt.id}: cannot mark its worktree blocked: ${String(error)}`);
   } finally {
     rt.busy = false;
   }

@@ -98,7 +98,7 @@ export async function prepareRetryBlocked(ctx: DispatchContext): Promise<void> {
     }
     delete state.blocked;
     delete state.notBefore;
-    state.failures = { worker: 0, selfcheck: 0, review: 0, gate: 0 };
+    state.failures = { worker: 0, selfcheck: 0, review: 0, gate: 0, writeset: 0, apply: 0 };
     state.selfcheckRetries = 0;
     await persist(ctx, rt);
   }

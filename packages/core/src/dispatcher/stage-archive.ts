@@ -49,6 +49,8 @@ export async function runArchiveStage(ctx: DispatchContext, rt: TaskRuntime): Pr
     });
     return persist(ctx, rt);
   }
+  // Worktree isolation: the task's commit is on the source branch (or its patch archived).
+  await ctx.options.isolation?.removeWorktree(rt.id);
   await ctx.claims.release(rt.id);
   for (const [path, holder] of ctx.claimIndex) if (holder === rt.id) ctx.claimIndex.delete(path);
   // Off the event loop: other tasks' agents keep being watched meanwhile.
@@ -148,6 +150,7 @@ function completeLogText(ctx: DispatchContext, rt: TaskRuntime): string {
     ...usageLine(s.attempts.map((a) => a.usage)),
     `catalog revisions used: ${revisionsUsed(rt).join(', ') || 'none recorded'}`,
     `archived under catalog revision: ${ctx.catalogFacts.revision} (${ctx.catalogFacts.source})`,
+    ...isolationLines(rt),
     '',
   ].join('\n');
 }
@@ -168,4 +171,19 @@ export function removeIfEmpty(dir: string): void {
   } catch {
     // not empty, or already gone
   }
+}
+
+/** Worktree isolation facts for `complete.log`: base, source commit (or patch), rollbacks. */
+function isolationLines(rt: TaskRuntime): string[] {
+  const facts = rt.state.isolation;
+  if (!facts) return ['isolation: none (the shared workspace)'];
+  const rolledBack = facts.rolledBack;
+  return [
+    `isolation: worktree ${facts.branch} (removed after archive)`,
+    `base commit: ${facts.baseCommit} on ${facts.sourceBranch}`,
+    facts.patchFile
+      ? `source commit: none (apply: patch; the diff is ${facts.patchFile} in this folder)`
+      : `source commit: ${facts.sourceCommit ?? 'none recorded'}`,
+    `rollbacks: ${rolledBack.length === 0 ? 'none' : `${rolledBack.length} (${rolledBack.join(', ')})`}`,
+  ];
 }

@@ -7,6 +7,7 @@ import { advance } from './advance.js';
 import { blockTask } from './apply-failure.js';
 import { type DispatchContext, persist, type TaskRuntime } from './context.js';
 import type { CommandResult } from './types.js';
+import { workdirOf } from './workdir.js';
 
 /** True when the command result satisfies the plan's assertion; else why not. */
 export function judgeGate(
@@ -70,7 +71,7 @@ export async function runGateStage(ctx: DispatchContext, rt: TaskRuntime): Promi
   ctx.workLog.finish(rt.group, { ...row, kind: 'START', time: ctx.now(), result: 'running' });
   const result = await ctx.options.runCommand({
     argv: done.argv,
-    cwd: ctx.workspace,
+    cwd: workdirOf(ctx, rt),
     outputFile,
     signal: ctx.signal,
   });

@@ -13,6 +13,7 @@ import { ensureDecision } from './ensure-decision.js';
 import { planNativeResume } from './native-resume.js';
 import { currentPlan, promptContext } from './prompt-facts.js';
 import { runStageAttempt } from './stage-attempt.js';
+import { workdirOf } from './workdir.js';
 
 /** The checklist of the task's current plan, read fresh (the worker ticks it). */
 export function currentChecklist(rt: TaskRuntime): ChecklistItem[] {
@@ -59,6 +60,7 @@ export async function runSelfcheckStage(ctx: DispatchContext, rt: TaskRuntime): 
         sessionId: session,
         attemptDir: attemptDirOf(ctx, attemptId),
         prompt,
+        workdir: workdirOf(ctx, rt),
       })
     : undefined;
   if (rt.state.selfcheckRetries > 0 && !(plan && 'argv' in plan)) {

@@ -1,5 +1,7 @@
 import type { ResolvedCatalog } from '../catalog/resolve.js';
 import type { RunEvent } from '../events/event-schema.js';
+import type { WriteSetPolicy } from '../isolation/mode.js';
+import type { WorkspaceIsolation } from '../isolation/types.js';
 import type { WorkspaceLock } from '../lock/workspace-lock.js';
 import type { OutputFormat, RunnerPlugin } from '../plugins/runner-types.js';
 import type { ClassifierPlugin, TranscriptPlugin } from '../plugins/types.js';
@@ -75,6 +77,10 @@ export interface DispatcherOptions {
   /** The workspace lock, when the caller took it early (so a second dispatcher fails at
    * once, before preflights); released when the run ends. Taken by the run otherwise. */
   lock?: WorkspaceLock;
+  /** Worktree isolation (a git worktree per task); absent = isolation "none". */
+  isolation?: WorkspaceIsolation;
+  /** Project config `writeSet` (default "correct"). */
+  writeSetPolicy?: WriteSetPolicy;
 }
 
 /** A blocked task in the run summary. */

@@ -52,7 +52,7 @@ export const runEventSchema = z.discriminatedUnion('type', [
     type: z.literal('task.waiting'),
     task: z.string(),
     /** A backoff or cooldown is reported by `attempt.retry-scheduled` instead. */
-    reason: z.enum(['dependencies', 'claim']),
+    reason: z.enum(['dependencies', 'claim', 'apply']),
     detail: z.string(),
   }),
   z.object({
@@ -165,6 +165,24 @@ export const runEventSchema = z.discriminatedUnion('type', [
     type: z.literal('control.failure'),
     code: z.string(),
     message: z.string(),
+  }),
+  z.object({
+    ...base,
+    /** Worktree isolation: a git step of the task (see the dispatcher's stage-writeset/stage-apply). */
+    type: z.literal('task.isolation'),
+    task: z.string(),
+    step: z.enum([
+      'worktree',
+      'writeset-violation',
+      'applied',
+      'conflict',
+      'rolled-back',
+      'refused',
+      'patch',
+    ]),
+    detail: z.string(),
+    files: z.array(z.string()).optional(),
+    commit: z.string().optional(),
   }),
   z.object({
     ...base,

@@ -118,6 +118,9 @@ export interface WorkspaceIsolation {
   revertOutside(taskId: TaskId, writeSet: readonly string[]): Promise<string[]>;
   apply(request: ApplyRequest): Promise<ApplyResult>;
   recreateWorktree(taskId: TaskId): Promise<WorktreeRecord>;
+  /** PLAN `apply: patch`: the task's changes against its base as a binary git patch
+   * (repository-relative paths, `git apply` from the repository root); the source is untouched. */
+  patch(taskId: TaskId): Promise<string>;
   removeWorktree(taskId: TaskId): Promise<void>;
   markBlocked(taskId: TaskId): Promise<void>;
   recover(): Promise<RecoveredApply[]>;

@@ -10,7 +10,15 @@
  */
 
 /** The stages, in lifecycle order. */
-export const LIFECYCLE_STAGES = ['worker', 'selfcheck', 'gate', 'review', 'archive'] as const;
+export const LIFECYCLE_STAGES = [
+  'worker',
+  'selfcheck',
+  'writeset',
+  'gate',
+  'review',
+  'apply',
+  'archive',
+] as const;
 export type LifecycleStage = (typeof LIFECYCLE_STAGES)[number];
 
 /** A task's phase: the stage the dispatcher runs next, or `done` once it is archived. */
@@ -36,6 +44,12 @@ export const OUTCOMES = [
   'approved',
   /** The review requested changes with a valid next plan: plan loop N+1 starts. */
   'changes-requested',
+  /** Worktree isolation: the task changed files outside its write set, git metadata, or nothing. */
+  'writeset-violated',
+  /** Worktree isolation: the apply could not land (conflict, refused) or was rolled back (source DoD). */
+  'apply-failed',
+  /** Worktree isolation: the apply waits (the user's uncommitted source changes overlap the task's files). */
+  'apply-waiting',
 ] as const;
 export type Outcome = (typeof OUTCOMES)[number];
 
@@ -45,9 +59,15 @@ export interface LifecycleFacts {
   selfcheckRequired: boolean;
   /** The plan has a definition-of-done command. */
   hasGate: boolean;
+  /** The task works in a git worktree of its own (isolation "worktree"). */
+  isolated: boolean;
 }
 export type Fact = keyof LifecycleFacts;
-export const FACTS = ['selfcheckRequired', 'hasGate'] as const satisfies readonly Fact[];
+export const FACTS = [
+  'selfcheckRequired',
+  'hasGate',
+  'isolated',
+] as const satisfies readonly Fact[];
 
 /** State changes a transition asks the dispatcher to perform, in order. */
 export const EFFECTS = [
@@ -82,7 +102,7 @@ export interface OutcomeRow {
 }
 
 /** How a stage runs. */
-export type StageKind = 'agent' | 'command' | 'archive';
+export type StageKind = 'agent' | 'command' | 'archive' | 'git';
 
 /** One row of the lifecycle table. */
 export interface StageRow {
@@ -104,6 +124,7 @@ export interface StageRow {
 
 const afterWorkerDone: readonly Branch[] = [
   { if: 'selfcheckRequired', to: 'selfcheck' },
+  { if: 'isolated', to: 'writeset' },
   { if: 'hasGate', to: 'gate' },
   { to: 'review' },
 ];
@@ -147,7 +168,7 @@ export const LIFECYCLE: Readonly<Record<LifecycleStage, StageRow>> = {
     failover: false,
     outcomes: {
       passed: {
-        next: [{ if: 'hasGate', to: 'gate' }, { to: 'review' }],
+        next: [{ if: 'isolated', to: 'writeset' }, { if: 'hasGate', to: 'gate' }, { to: 'review' }],
         effects: ['reset-failures', 'reset-selfcheck-retries'],
       },
       'checklist-open': stay('selfcheck', 'reset-failures', 'count-selfcheck-retry'),
@@ -176,7 +197,7 @@ export const LIFECYCLE: Readonly<Record<LifecycleStage, StageRow>> = {
     failover: true,
     outcomes: {
       approved: {
-        next: [{ to: 'archive' }],
+        next: [{ if: 'isolated', to: 'apply' }, { to: 'archive' }],
         effects: ['reset-failures', 'clear-failover', 'clear-backoff'],
       },
       'changes-requested': {
@@ -184,6 +205,41 @@ export const LIFECYCLE: Readonly<Record<LifecycleStage, StageRow>> = {
         effects: ['reset-failures', 'clear-failover', 'clear-backoff', 'start-plan-loop'],
       },
       failed: stay('review', 'count-failure'),
+    },
+  },
+  // Worktree isolation: the worker's diff against its base, checked against the write set.
+  // Its failures count in `failures.writeset` (reset when it passes), not the worker's.
+  writeset: {
+    kind: 'git',
+    label: 'write-set check',
+    budget: false,
+    agentSlot: false,
+    workLog: false,
+    failover: false,
+    outcomes: {
+      passed: {
+        next: [{ if: 'hasGate', to: 'gate' }, { to: 'review' }],
+        effects: ['reset-failures'],
+      },
+      'writeset-violated': {
+        next: [{ to: 'worker' }],
+        effects: ['count-failure', 'record-correction'],
+      },
+    },
+  },
+  // Worktree isolation: commit, replay onto the source tip (serialized per repository), the
+  // definition of done on the source, rollback of exactly that commit when it fails.
+  apply: {
+    kind: 'git',
+    label: 'apply to source',
+    budget: false,
+    agentSlot: false,
+    workLog: false,
+    failover: false,
+    outcomes: {
+      passed: { next: [{ to: 'archive' }], effects: ['reset-failures', 'clear-correction'] },
+      'apply-failed': { next: [{ to: 'worker' }], effects: ['count-failure', 'record-correction'] },
+      'apply-waiting': stay('apply'),
     },
   },
   archive: {
@@ -227,6 +283,8 @@ export const CORRECTION_SOURCES = [
   'gate',
   'selfcheck',
   'review',
+  'writeset',
+  'apply',
 ] as const satisfies readonly LifecycleStage[];
 
 /** The row of a phase, or undefined for `done`. */

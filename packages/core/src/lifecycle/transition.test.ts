@@ -102,3 +102,53 @@ describe('transition (generated from the lifecycle table)', () => {
     expect(PHASES.filter(takesAgentSlot)).toEqual(['worker', 'selfcheck', 'review']);
   });
 });
+
+describe('worktree isolation rows', () => {
+  const facts = (isolated: boolean, hasGate = true): LifecycleFacts => ({
+    selfcheckRequired: false,
+    hasGate,
+    isolated,
+  });
+  const next = (phase: Phase, outcome: Parameters<typeof transition>[1], f: LifecycleFacts) => {
+    const t = transition({ phase, planLoop: 1 }, outcome, f);
+    return t.ok ? t.state.phase : t.reason;
+  };
+
+  it('checks the write set after the worker or self-check, only when isolated', () => {
+    expect(next('worker', 'passed', facts(true))).toBe('writeset');
+    expect(next('worker', 'passed', facts(false))).toBe('gate');
+    expect(next('selfcheck', 'passed', facts(true))).toBe('writeset');
+    expect(next('selfcheck', 'passed', facts(false, false))).toBe('review');
+    expect(next('writeset', 'passed', facts(true))).toBe('gate');
+    expect(next('writeset', 'passed', facts(true, false))).toBe('review');
+    const violated = transition(
+      { phase: 'writeset', planLoop: 1 },
+      'writeset-violated',
+      facts(true),
+    );
+    expect(violated).toMatchObject({
+      ok: true,
+      state: { phase: 'worker' },
+      effects: ['count-failure', 'record-correction'],
+    });
+  });
+
+  it('applies after an approved review when isolated; a failed apply goes back to the worker; waiting stays', () => {
+    expect(next('review', 'approved', facts(true))).toBe('apply');
+    expect(next('review', 'approved', facts(false))).toBe('archive');
+    expect(next('apply', 'passed', facts(true))).toBe('archive');
+    expect(next('apply', 'apply-failed', facts(true))).toBe('worker');
+    expect(next('apply', 'apply-waiting', facts(true))).toBe('apply');
+    expect(transition({ phase: 'apply', planLoop: 2 }, 'apply-failed', facts(true))).toMatchObject({
+      effects: ['count-failure', 'record-correction'],
+      state: { planLoop: 2 },
+    });
+  });
+
+  it('neither stage takes an agent slot or writes work-log rows', () => {
+    for (const stage of ['writeset', 'apply'] as const) {
+      expect(LIFECYCLE[stage].agentSlot).toBe(false);
+      expect(LIFECYCLE[stage].workLog).toBe(false);
+    }
+  });
+});

@@ -91,6 +91,30 @@ export const correctionSchema = z.object({
   file: z.string().optional(),
 });
 
+/**
+ * A task's worktree and apply facts, recorded in its state so a restarted dispatcher
+ * re-attaches to the same worktree and `complete.log`/`status` can cite them.
+ */
+export const taskIsolationSchema = z.object({
+  /** `switchyard/<group>/<task>`. */
+  branch: z.string(),
+  /** Root of the git worktree. */
+  path: z.string(),
+  /** Where the task's agents and gates run (the worktree, or its subfolder of the workspace). */
+  workdir: z.string(),
+  /** The source branch tasks are applied onto, and its tip when the worktree was created. */
+  sourceBranch: z.string(),
+  baseCommit: z.string(),
+  /** The task's commit on the source branch, once applied. */
+  sourceCommit: z.string().optional(),
+  /** Commits of this task rolled back after a failed definition of done on the source. */
+  rolledBack: z.array(z.string()).default([]),
+  /** Why the apply waits (the user's uncommitted source changes overlap the task's files). */
+  waiting: z.string().optional(),
+  /** `apply: patch`: the patch kept in the task folder instead of a source commit. */
+  patchFile: z.string().optional(),
+});
+
 export const taskStateSchema = z.object({
   schema_version: z.literal(1),
   task: z.string(),
@@ -105,6 +129,10 @@ export const taskStateSchema = z.object({
     review: z.number().int(),
     /** Consecutive failed definition-of-done gates (each sends the worker a correction). */
     gate: z.number().int().default(0),
+    /** Consecutive write-set corrections (worktree isolation). */
+    writeset: z.number().int().default(0),
+    /** Consecutive failed applies: conflicts, refusals, source DoD rollbacks. */
+    apply: z.number().int().default(0),
   }),
   /** Target id -> ISO instant before which it must not be started (classifier retryAfter). */
   cooldowns: z.record(z.string(), z.string()),
@@ -116,6 +144,8 @@ export const taskStateSchema = z.object({
   /** Attempt id whose evidence the next attempt's prompt points at (after a failover). */
   failoverFrom: z.string().optional(),
   blocked: blockedSchema.optional(),
+  /** Worktree isolation of the task (absent under isolation "none"). */
+  isolation: taskIsolationSchema.optional(),
   updatedAt: z.string(),
 });
 
@@ -126,6 +156,7 @@ export type AttemptRecord = z.infer<typeof attemptRecordSchema>;
 export type TaskPhase = z.infer<typeof taskPhaseSchema>;
 export type BlockedInfo = z.infer<typeof blockedSchema>;
 export type Correction = z.infer<typeof correctionSchema>;
+export type TaskIsolation = z.infer<typeof taskIsolationSchema>;
 /** Durable state of one task. */
 export type TaskState = z.infer<typeof taskStateSchema>;
 
@@ -138,7 +169,7 @@ export function newTaskState(task: string, now = new Date()): TaskState {
     phase: INITIAL_PHASE,
     decisions: {},
     attempts: [],
-    failures: { worker: 0, selfcheck: 0, review: 0, gate: 0 },
+    failures: { worker: 0, selfcheck: 0, review: 0, gate: 0, writeset: 0, apply: 0 },
     cooldowns: {},
     selfcheckRetries: 0,
     updatedAt: now.toISOString(),

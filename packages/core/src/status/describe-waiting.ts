@@ -17,6 +17,12 @@ export function describeWaiting(
   const phase = state?.phase ?? INITIAL_PHASE;
   const base = { task, phase, planLoop: state?.planLoop ?? 1 };
   const next = phaseLabel(phase);
+  if (phase === 'apply' && state?.isolation?.waiting)
+    return {
+      ...base,
+      kind: 'apply',
+      why: `the apply to ${state.isolation.sourceBranch} waits: ${state.isolation.waiting.replace(/^waiting: /, '')}; commit, stash or revert those changes and it goes on`,
+    };
   if (state?.notBefore && Date.parse(state.notBefore) > now.getTime()) {
     const failures = Math.max(...Object.values(state.failures));
     return {

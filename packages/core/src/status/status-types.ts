@@ -56,7 +56,9 @@ export type WaitingKind =
   | 'dependency-blocked'
   | 'interrupted'
   | 'archive'
-  | 'out-of-scope';
+  | 'out-of-scope'
+  /** Worktree isolation: the apply waits for the user's uncommitted source changes. */
+  | 'apply';
 
 export interface WaitingEntry {
   task: string;

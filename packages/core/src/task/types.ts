@@ -23,8 +23,10 @@ export interface PlanFrontMatter {
   target?: string;
   /** Optional cap on plan loops (positive integer). */
   maxPlanLoops?: number;
+  /** Under worktree isolation: `source` (default) commits to the source branch; `patch` keeps the diff as a patch artifact. */
+  apply?: 'source' | 'patch';
   /** Line of each key, for messages. */
-  lines: Partial<Record<'route' | 'depends_on' | 'target' | 'max_plan_loops', number>>;
+  lines: Partial<Record<'route' | 'depends_on' | 'target' | 'max_plan_loops' | 'apply', number>>;
 }
 
 /** One entry of the Modified Files Summary. */

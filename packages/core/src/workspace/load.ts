@@ -52,6 +52,8 @@ export interface LoadedTask extends ScannedTask {
   route?: string;
   target?: string;
   maxPlanLoops?: number;
+  /** PLAN front matter `apply` (worktree isolation): `patch` keeps the diff as an artifact. */
+  apply?: 'source' | 'patch';
   dependsOn: DependencyRef[];
   /** Union of every plan's write set: the claim is held across follow-up plans. */
   writeSet: WriteSetEntry[];
@@ -321,6 +323,7 @@ function assembleTask(scanned: ScannedTask, plans: ParsedPlan[]): LoadedTask {
       task.route = fm.route;
       task.target = fm.target;
       task.maxPlanLoops = fm.maxPlanLoops;
+      if (fm.apply !== undefined) task.apply = fm.apply;
       task.dependsOn = fm.dependsOn.flatMap((d) => {
         const id = resolveDependency(d.raw, scanned.group);
         if (id) return [{ raw: d.raw, id, line: d.line }];

@@ -1,0 +1,93 @@
+import {
+  type IsolationMode,
+  openStateStore,
+  resolveIsolation,
+  stateDir,
+  type TaskState,
+} from '@switchyard/core';
+import pc from 'picocolors';
+
+/** One task worktree as `status` and the dry run show it. */
+export interface WorktreeRow {
+  task: string | undefined;
+  state: string;
+  branch: string | undefined;
+  base: string | undefined;
+  path: string;
+  bytes: number;
+}
+
+/** The isolation section of `status --json` and `run --dry-run --json`. */
+export interface IsolationReport {
+  mode: IsolationMode;
+  warning?: string;
+  worktrees: WorktreeRow[];
+  /** Tasks reviewed and waiting to land on the source branch, with why they wait (if they do). */
+  applyQueue: { task: string; waiting?: string }[];
+  /** Disk used by every task worktree. */
+  bytes: number;
+}
+
+/**
+ * Reads the isolation facts of a workspace without changing anything: the configured mode
+ * resolved against git, every task worktree (records, git and the disk, with the bytes it
+ * uses) and the apply queue from the tasks' persisted state.
+ */
+export async function gatherIsolation(
+  workspace: string,
+  configured: IsolationMode | undefined,
+  states?: readonly TaskState[],
+): Promise<IsolationReport> {
+  const { openGitIsolation } = await import('@switchyard/git-isolation');
+  const isolation = configured === 'none' ? undefined : await openGitIsolation(workspace);
+  const resolved = resolveIsolation(configured, configured === 'none' || isolation !== undefined);
+  const listed = isolation ? await isolation.list() : [];
+  let known = states;
+  if (!known) {
+    try {
+      known = openStateStore(stateDir(workspace)).list();
+    } catch {
+      known = [];
+    }
+  }
+  const worktrees = listed.map((w) => ({
+    task: w.taskId,
+    state: w.state,
+    branch: w.branch,
+    base: w.baseCommit,
+    path: w.path,
+    bytes: w.bytes,
+  }));
+  return {
+    mode: resolved.mode,
+    ...(resolved.warning ? { warning: resolved.warning } : {}),
+    worktrees,
+    applyQueue: known
+      .filter((s) => s.phase === 'apply' && !s.blocked)
+      .map((s) => ({
+        task: s.task,
+        ...(s.isolation?.waiting ? { waiting: s.isolation.waiting } : {}),
+      })),
+    bytes: worktrees.reduce((sum, w) => sum + w.bytes, 0),
+  };
+}
+
+const size = (bytes: number): string =>
+  bytes < 1024 ** 2 ? `${(bytes / 1024).toFixed(1)} KiB` : `${(bytes / 1024 ** 2).toFixed(1)} MiB`;
+
+/** The human lines of the isolation section. */
+export function renderIsolation(report: IsolationReport): string {
+  const out = [
+    `isolation  ${report.mode === 'worktree' ? 'a git worktree per task' : 'none (tasks share the workspace)'}${report.worktrees.length > 0 ? ` · ${report.worktrees.length} worktree(s), ${size(report.bytes)}` : ''}`,
+  ];
+  if (report.warning) out.push(`  ${pc.yellow('warning')} ${report.warning}`);
+  for (const w of report.worktrees)
+    out.push(
+      `  ${(w.task ?? '?').padEnd(20)} ${w.state.padEnd(8)} ${w.branch ?? '-'} base ${w.base?.slice(0, 12) ?? '-'} ${size(w.bytes)} ${pc.dim(w.path)}`,
+    );
+  if (report.applyQueue.length > 0)
+    out.push(
+      `  apply queue: ${report.applyQueue.map((a) => `${a.task}${a.waiting ? ` (${a.waiting})` : ''}`).join(', ')}`,
+    );
+  return `${out.join('\n')}\n`;
+}

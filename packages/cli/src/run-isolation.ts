@@ -1,0 +1,33 @@
+import {
+  type IsolationMode,
+  type ResolvedIsolation,
+  resolveIsolation,
+  type WorkspaceIsolation,
+} from '@switchyard/core';
+
+/** The isolation a run uses: the git one under "worktree", none otherwise, and its warning. */
+export interface RunIsolation extends ResolvedIsolation {
+  isolation?: WorkspaceIsolation;
+}
+
+/**
+ * Resolves project config `isolation` for `workspace`: unset or "worktree" in a git
+ * repository opens a worktree per task (@switchyard/git-isolation); "none", or a workspace
+ * outside git, runs in the shared workspace with a warning that says how to isolate.
+ */
+export async function openRunIsolation(
+  workspace: string,
+  configured: IsolationMode | undefined,
+): Promise<RunIsolation> {
+  if (configured === 'none') return resolveIsolation('none', true);
+  const { openGitIsolation } = await import('@switchyard/git-isolation');
+  const isolation = await openGitIsolation(workspace);
+  const resolved = resolveIsolation(configured, isolation !== undefined);
+  return isolation && resolved.mode === 'worktree' ? { ...resolved, isolation } : resolved;
+}
+
+/** Whether `workspace` is in a git repository (dry run: nothing is created). */
+export async function inGitRepository(workspace: string): Promise<boolean> {
+  const { isGitRepository } = await import('@switchyard/git-isolation');
+  return isGitRepository(workspace);
+}

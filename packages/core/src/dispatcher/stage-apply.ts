@@ -1,0 +1,216 @@
+import { join, relative } from 'node:path';
+import type { ApplyResult, SourceCheck } from '../isolation/types.js';
+import { ensureOwnedDir, writeOwnedFile } from '../safe-fs/owned-files.js';
+import { STAGE_FAILURE_BUDGET } from '../selection/on-failure.js';
+import type { Correction } from '../state/state-schema.js';
+import { readPlanText } from '../task/parse-plan.js';
+import { advance } from './advance.js';
+import { blockTask } from './apply-failure.js';
+import { type DispatchContext, persist, type TaskRuntime } from './context.js';
+import { runSourceGates } from './source-gates.js';
+import { judgeGate } from './stage-gate.js';
+import { writeSetCorrection } from './stage-writeset.js';
+import { isolationOf } from './task-worktree.js';
+
+/** How long an apply waits before it looks at the user's uncommitted source changes again. */
+export const APPLY_WAIT_MS = 2_000;
+/** The patch an `apply: patch` task keeps in its (archived) folder. */
+export const TASK_PATCH_FILE = 'task.patch';
+
+/**
+ * Worktree isolation, after review APPROVED: the task's changes land on the source branch
+ * as one commit (serialized per repository by the isolation), then the plan's definition of
+ * done and the project's source gates run on the source; a failure rolls back exactly that
+ * commit. A conflict recreates the worktree from the new tip and sends the worker back with
+ * the conflicting files; the user's uncommitted changes to the task's files make it wait.
+ * Every git step is journaled by the isolation before it is taken, and the phase stays
+ * `apply` until the result is persisted, so a restart repeats the (idempotent) apply.
+ * PLAN `apply: patch`: the diff is kept as `task.patch` in the task folder instead.
+ */
+export async function runApplyStage(ctx: DispatchContext, rt: TaskRuntime): Promise<void> {
+  const isolation = isolationOf(ctx);
+  const facts = rt.state.isolation;
+  if (!isolation || !facts) {
+    advance(rt, 'passed');
+    return persist(ctx, rt);
+  }
+  const writeSet = rt.task.writeSet.map((e) => e.path);
+  if (rt.task.apply === 'patch') {
+    const violation = writeSetCorrection(await isolation.inspect(rt.id, writeSet), writeSet);
+    if (violation) return failApply(ctx, rt, violation);
+    const file = join(rt.task.dir, TASK_PATCH_FILE);
+    writeOwnedFile(file, await isolation.patch(rt.id), 'replace');
+    facts.patchFile = TASK_PATCH_FILE;
+    ctx.bus.emit({
+      type: 'task.isolation',
+      task: rt.id,
+      step: 'patch',
+      detail: `apply: patch: the diff is kept as ${relative(ctx.workspace, file)}; the source is untouched`,
+    });
+    advance(rt, 'passed');
+    return persist(ctx, rt);
+  }
+  const result = await isolation.apply({
+    taskId: rt.id,
+    title: planTitle(rt),
+    targets: [...new Set(rt.state.attempts.map((a) => a.target))],
+    attempts: rt.state.attempts.length,
+    writeSet,
+    check: sourceCheck(ctx, rt),
+  });
+  if (ctx.signal.aborted && result.status !== 'applied') return;
+  await settleApply(ctx, rt, result);
+}
+
+async function settleApply(
+  ctx: DispatchContext,
+  rt: TaskRuntime,
+  result: ApplyResult,
+): Promise<void> {
+  const facts = rt.state.isolation!;
+  const isolation = isolationOf(ctx)!;
+  if (result.status !== 'waiting') delete facts.waiting;
+  switch (result.status) {
+    case 'applied':
+      facts.sourceCommit = result.sourceCommit;
+      ctx.bus.emit({
+        type: 'task.isolation',
+        task: rt.id,
+        step: 'applied',
+        detail: `committed ${result.sourceCommit.slice(0, 12)} onto ${facts.sourceBranch} (${result.files.length} file(s))`,
+        files: result.files,
+        commit: result.sourceCommit,
+      });
+      advance(rt, 'passed');
+      return persist(ctx, rt);
+    case 'waiting': {
+      const changed = facts.waiting !== result.message;
+      facts.waiting = result.message;
+      if (changed)
+        ctx.bus.emit({
+          type: 'task.waiting',
+          task: rt.id,
+          reason: 'apply',
+          detail: result.message,
+        });
+      advance(rt, 'apply-waiting');
+      rt.state.notBefore = new Date(ctx.now().getTime() + APPLY_WAIT_MS).toISOString();
+      return persist(ctx, rt);
+    }
+    case 'conflict': {
+      const record = await isolation.recreateWorktree(rt.id);
+      Object.assign(facts, {
+        branch: record.branch,
+        path: record.path,
+        workdir: record.workdir,
+        baseCommit: record.baseCommit,
+      });
+      ctx.bus.emit({
+        type: 'task.isolation',
+        task: rt.id,
+        step: 'conflict',
+        detail: `${result.message}; a fresh worktree from ${record.baseCommit.slice(0, 12)} goes back to the worker`,
+        files: result.files,
+      });
+      return failApply(ctx, rt, {
+        source: 'apply',
+        summary: `your changes conflicted with work that landed on ${facts.sourceBranch} meanwhile (${result.message}); the worktree was recreated from the new tip ${record.baseCommit.slice(0, 12)}: redo the task on top of it. Your previous version is commit ${result.taskCommit}`,
+        evidence: result.files.map((f) => `conflict: ${f}`),
+      });
+    }
+    case 'dod-failed':
+      facts.rolledBack = [...facts.rolledBack, result.sourceCommit];
+      ctx.bus.emit({
+        type: 'task.isolation',
+        task: rt.id,
+        step: 'rolled-back',
+        detail: `the definition of done failed on the source; commit ${result.sourceCommit.slice(0, 12)} was rolled back (${result.detail})`,
+        commit: result.sourceCommit,
+      });
+      return failApply(ctx, rt, {
+        source: 'apply',
+        summary: `the definition of done failed on the source branch after your change was applied, so it was rolled back: ${result.detail}`,
+        evidence: result.detail.split('\n').slice(-40),
+      });
+    case 'refused': {
+      const correction = writeSetCorrection(
+        result.report,
+        rt.task.writeSet.map((e) => e.path),
+      ) ?? { source: 'apply' as const, summary: result.message, evidence: [] };
+      ctx.bus.emit({
+        type: 'task.isolation',
+        task: rt.id,
+        step: 'refused',
+        detail: result.message,
+        files: [...result.report.gitMetadata, ...result.report.outside],
+      });
+      return failApply(ctx, rt, correction);
+    }
+  }
+}
+
+/** A failed apply: back to the worker with the correction, or blocked once the budget is spent. */
+async function failApply(
+  ctx: DispatchContext,
+  rt: TaskRuntime,
+  correction: Correction,
+): Promise<void> {
+  if (rt.state.failures.apply + 1 >= STAGE_FAILURE_BUDGET) {
+    rt.state.failures.apply += 1;
+    blockTask(ctx, rt, {
+      stage: 'apply',
+      reason: `${rt.state.failures.apply} consecutive failed applies: ${correction.summary}`,
+      evidence: correction.evidence,
+    });
+    return persist(ctx, rt);
+  }
+  advance(rt, 'apply-failed', { correction });
+  await persist(ctx, rt);
+}
+
+/** The plan's definition of done, then the project's source gates, in the source tree. */
+function sourceCheck(ctx: DispatchContext, rt: TaskRuntime): SourceCheck {
+  return async (cwd) => {
+    const done = rt.task.definitionOfDone;
+    if (done) {
+      const dir = join(ctx.stateDir, 'gates', rt.id);
+      ensureOwnedDir(ctx.workspace, dir);
+      const outputFile = join(dir, `source.${rt.state.planLoop}.${Date.now().toString(36)}.log`);
+      const result = await ctx.options.runCommand({
+        argv: done.argv,
+        cwd,
+        outputFile,
+        signal: ctx.signal,
+      });
+      const verdict = judgeGate(done, result);
+      ctx.bus.emit({
+        type: 'gate.finished',
+        task: rt.id,
+        planLoop: rt.state.planLoop,
+        command: [...done.argv],
+        exitCode: result.exitCode,
+        passed: verdict.passed,
+        detail: `on the source: ${verdict.why}`,
+      });
+      if (!verdict.passed)
+        return {
+          ok: false,
+          detail: [
+            `\`${done.command}\` on the source: ${verdict.why}`,
+            ...result.tail.slice(-30),
+            `output: ${outputFile}`,
+          ].join('\n'),
+        };
+    }
+    return runSourceGates(ctx, rt, cwd);
+  };
+}
+
+/** The commit subject: the plan's first `# ` heading, else the task id. */
+function planTitle(rt: TaskRuntime): string {
+  const plan = join(rt.task.dir, 'PLAN.md');
+  const read = readPlanText(plan, plan);
+  const text = 'text' in read ? read.text : '';
+  const heading = /^#[ \t]+(.+)$/m.exec(text)?.[1]?.trim();
+  return heading || rt.id;
+}

@@ -1,0 +1,50 @@
+import type { WorkspaceIsolation } from '../isolation/types.js';
+import type { TaskIsolation } from '../state/state-schema.js';
+import { type DispatchContext, persist, type TaskRuntime } from './context.js';
+
+/** Phases in which the task's worktree must exist (after the apply it is only cleaned up). */
+const WORKTREE_PHASES = new Set(['worker', 'selfcheck', 'writeset', 'gate', 'review', 'apply']);
+
+/** The run's isolation, or undefined under isolation "none". */
+export function isolationOf(ctx: DispatchContext): WorkspaceIsolation | undefined {
+  return ctx.options.isolation;
+}
+
+/**
+ * Creates the task's worktree at admission (from the source branch's current tip, so it
+ * holds every archived predecessor's commit), or re-attaches to it after a restart. The
+ * branch, path and base commit are persisted in the task's state before any agent runs.
+ */
+export async function ensureTaskWorktree(ctx: DispatchContext, rt: TaskRuntime): Promise<void> {
+  const isolation = isolationOf(ctx);
+  if (!isolation || !WORKTREE_PHASES.has(rt.state.phase)) return;
+  const record = await isolation.ensureWorktree(rt.id);
+  const before = rt.state.isolation;
+  const next: TaskIsolation = {
+    ...before,
+    rolledBack: before?.rolledBack ?? [],
+    branch: record.branch,
+    path: record.path,
+    workdir: record.workdir,
+    sourceBranch: record.sourceBranch,
+    baseCommit: record.baseCommit,
+  };
+  if (JSON.stringify(next) === JSON.stringify(before)) return;
+  rt.state.isolation = next;
+  await persist(ctx, rt);
+  if (before?.baseCommit !== record.baseCommit)
+    ctx.bus.emit({
+      type: 'task.isolation',
+      task: rt.id,
+      step: 'worktree',
+      detail: `worktree ${record.path} on ${record.branch} from ${record.sourceBranch} at ${record.baseCommit.slice(0, 12)}`,
+      commit: record.baseCommit,
+    });
+}
+
+/** A blocked task's worktree is kept as evidence (listed by `status`, removed by `clean --blocked`). */
+export async function keepBlockedWorktree(ctx: DispatchContext, rt: TaskRuntime): Promise<void> {
+  const isolation = isolationOf(ctx);
+  if (!isolation || !rt.state.blocked || !rt.state.isolation) return;
+  await isolation.markBlocked(rt.id);
+}
