@@ -1,7 +1,7 @@
 // The monitor page: renders the snapshots the server pushes (server-sent events) and, for
 // the selected task, its history, usage, raw payloads and a live tail of its running attempt.
 // Self-contained: bundled into the page, no external resource.
-import type { FailoverView, Snapshot, TaskView, Totals } from './types.js';
+import type { FailoverView, Patch, Snapshot, TaskView, Totals } from './types.js';
 
 const token = new URLSearchParams(location.search).get('token') ?? '';
 const q = (path: string, params: Record<string, string> = {}) =>
@@ -34,13 +34,22 @@ const time = (iso: string) => new Date(iso).toLocaleTimeString();
 function connect(): void {
   const source = new EventSource(q('/events'));
   source.addEventListener('snapshot', (e) => {
-    const data = JSON.parse((e as MessageEvent).data) as Snapshot | { error: string };
-    if ('error' in data) {
-      $('run').textContent = `monitor error: ${data.error}`;
+    snap = JSON.parse((e as MessageEvent).data) as Snapshot;
+    render();
+  });
+  source.addEventListener('patch', (e) => {
+    const patch = JSON.parse((e as MessageEvent).data) as Patch;
+    if (!snap || patch.base !== snap.seq) {
+      // Out of step (cannot happen on one ordered stream): start again from a whole snapshot.
+      source.close();
+      connect();
       return;
     }
-    snap = data;
-    render();
+    render(applyPatch(snap, patch));
+  });
+  source.addEventListener('failure', (e) => {
+    const data = JSON.parse((e as MessageEvent).data) as { error: string };
+    $('run').textContent = `monitor error: ${data.error}`;
   });
   source.onopen = () => {
     $('live').textContent = 'live';
@@ -52,13 +61,55 @@ function connect(): void {
   };
 }
 
-function render(): void {
+/**
+ * Applies a patch to the snapshot in place. Returns the tasks whose card must be redrawn, or
+ * undefined when the lanes must be laid out again (tasks came or went, or moved lane/column).
+ */
+function applyPatch(s: Snapshot, patch: Patch): TaskView[] | undefined {
+  const { usage, ...set } = patch.set;
+  Object.assign(s, set);
+  s.seq = patch.seq;
+  s.generatedAt = patch.generatedAt;
+  if (usage) s.usage = { ...usage, byTask: s.usage.byTask };
+  for (const [id, totals] of Object.entries(patch.usageByTask)) {
+    if (totals) s.usage.byTask[id] = totals;
+    else delete s.usage.byTask[id];
+  }
+  let relayout = patch.removed.length > 0 || set.groups !== undefined;
+  const index = new Map(s.tasks.map((t, i) => [t.id, i]));
+  for (const t of patch.tasks) {
+    const at = index.get(t.id);
+    if (at === undefined) {
+      relayout = true;
+      s.tasks.push(t);
+      continue;
+    }
+    const old = s.tasks[at]!;
+    if (
+      old.depth !== t.depth ||
+      old.group !== t.group ||
+      old.dependsOn.join() !== t.dependsOn.join()
+    )
+      relayout = true;
+    s.tasks[at] = t;
+  }
+  if (patch.removed.length) {
+    const gone = new Set(patch.removed);
+    s.tasks = s.tasks.filter((t) => !gone.has(t.id));
+  }
+  if (relayout) s.tasks.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return relayout ? undefined : patch.tasks;
+}
+
+/** Draws the page; with `changed`, only those task cards (the lanes keep their layout). */
+function render(changed?: TaskView[]): void {
   if (!snap) return;
   renders += 1;
   document.body.dataset.renders = String(renders);
   renderHeader(snap);
   renderTotals(snap);
-  renderLanes(snap);
+  if (changed) renderCards(changed);
+  else renderLanes(snap);
   renderClaims(snap);
   renderDetail();
   requestAnimationFrame(() => {
@@ -135,6 +186,14 @@ function renderLanes(s: Snapshot): void {
     el.style.gridTemplateColumns = template.slice(template.indexOf(':') + 1);
   for (const el of $('lanes').querySelectorAll<HTMLElement>('.col'))
     el.style.gridColumn = String(Number(el.dataset.depth) + 1);
+}
+
+/** Replaces the cards of `tasks` in place (their lane and column are unchanged). */
+function renderCards(tasks: TaskView[]): void {
+  for (const t of tasks) {
+    const el = $('lanes').querySelector(`.task[data-task="${CSS.escape(t.id)}"]`);
+    if (el) el.outerHTML = card(t);
+  }
 }
 
 function card(t: TaskView): string {

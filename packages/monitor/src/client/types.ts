@@ -113,6 +113,8 @@ export interface TaskView {
 }
 
 export interface Snapshot {
+  /** Number of this snapshot; each patch names the one it applies to. */
+  seq: number;
   generatedAt: string;
   workspace: string;
   dispatcher: {
@@ -130,6 +132,19 @@ export interface Snapshot {
     byTarget: Record<string, Totals>;
     attempts: { attempt: string; task: string; target: string; usage: UsageView }[];
   };
+}
+
+/** What changed since snapshot `base` (the server's MonitorPatch). */
+export interface Patch {
+  seq: number;
+  base: number;
+  generatedAt: string;
+  set: Partial<Pick<Snapshot, 'workspace' | 'dispatcher' | 'counts' | 'groups' | 'claims'>> & {
+    usage?: Omit<Snapshot['usage'], 'byTask'>;
+  };
+  tasks: TaskView[];
+  removed: string[];
+  usageByTask: Record<string, Totals | null>;
 }
 
 /** A failover edge of a task's history. */
