@@ -39,7 +39,7 @@ export function followWorkspace(
   let lastPlans = plansSignature(tasksRoot);
   // A signature taken within the file system's time granularity of a change cannot see a
   // second change in the same tick (same size and mtime): it is re-checked once more later.
-  let racy = isRacy(last);
+  let racy = isRacy(last, 1);
   let racyPlans = isRacy(lastPlans);
   let alive = lockAlive(dir);
   const watchDir = (path: string, recursive: boolean, what: WorkspaceChange = 'state') => {
@@ -49,7 +49,7 @@ export function followWorkspace(
         // Seen now: the poll must not report the same change a second time.
         if (what === 'state') {
           last = signature(dir);
-          racy ||= isRacy(last);
+          racy ||= isRacy(last, 1);
         } else {
           lastPlans = plansSignature(tasksRoot);
           racyPlans ||= isRacy(lastPlans);
@@ -80,7 +80,7 @@ export function followWorkspace(
     const plans = plansSignature(tasksRoot);
     const recheck = racy;
     const recheckPlans = racyPlans;
-    racy = isRacy(now);
+    racy = isRacy(now, 1);
     racyPlans = isRacy(plans);
     if (plans !== lastPlans || recheckPlans) {
       lastPlans = plans;
@@ -100,7 +100,10 @@ export function followWorkspace(
   };
 }
 
-/** Size and times of the files that change when the run advances (stat calls only). */
+/**
+ * Size and times of the files that change when the run advances (stat calls only). The event
+ * log comes first and apart: it only grows, so its size alone tells a change (never racy).
+ */
 function signature(dir: string): string {
   const parts: string[] = [];
   const stamp = (path: string) => {
@@ -130,9 +133,12 @@ function signature(dir: string): string {
  */
 export const RACY_MS = 2000;
 
-/** Whether a signature holds an mtime so recent that a change in the same tick is invisible. */
-function isRacy(sig: string, now = Date.now()): boolean {
-  for (const part of sig.split('|')) {
+/**
+ * Whether a signature holds an mtime so recent that a change in the same tick is invisible
+ * (`skip` leading parts that cannot be racy, such as the append-only event log).
+ */
+function isRacy(sig: string, skip = 0, now = Date.now()): boolean {
+  for (const part of sig.split('|').slice(skip)) {
     const mtime = Number(part.split(':')[1] ?? part);
     if (Number.isFinite(mtime) && mtime >= now - RACY_MS) return true;
   }
