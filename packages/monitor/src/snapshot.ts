@@ -309,6 +309,10 @@ function compact(event: RunEvent): RunEvent {
       .slice(0, 3)
       .map((l) => (l.length > EVIDENCE_CHARS ? `${l.slice(0, EVIDENCE_CHARS)}…` : l));
   if ('attemptDir' in out) delete out.attemptDir;
+  if (out.type === 'gate.finished' && out.output)
+    out.output = out.output
+      .slice(-20)
+      .map((l) => (l.length > EVIDENCE_CHARS ? `${l.slice(0, EVIDENCE_CHARS)}…` : l));
   return out;
 }
 

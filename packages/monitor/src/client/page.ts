@@ -310,7 +310,7 @@ function renderDetail(): void {
   const gates = t.history.filter((e) => e.type === 'gate.finished');
   if (gates.length) {
     parts.push(
-      `<h3>Definition-of-done gates</h3>${gates.map((e) => (e.type === 'gate.finished' ? `<div class="gate ${e.passed ? 'pass' : 'fail'}"><code>${esc(e.command.join(' '))}</code> → ${e.passed ? 'passed' : 'failed'} (exit ${e.exitCode ?? '—'})<pre>${esc(e.detail)}</pre></div>` : '')).join('')}`,
+      `<h3>Definition-of-done gates</h3>${gates.map((e) => (e.type === 'gate.finished' ? gateView(e) : '')).join('')}`,
     );
   }
   const verdicts = t.history.filter((e) => e.type === 'review.verdict');
@@ -365,6 +365,20 @@ function renderDetail(): void {
   const want = t.running?.attempt ?? tail?.attempt;
   if (want && tail?.attempt === want) $('tail').textContent = keep;
   if (t.running && tail?.attempt !== t.running.attempt) startTail(t.running.attempt);
+}
+
+/** One gate run: its command, the assertion it had to meet, the result and the output. */
+function gateView(e: Extract<TaskView['history'][number], { type: 'gate.finished' }>): string {
+  const assertion = e.assertion
+    ? `<div class="assertion">assert <code>${esc(e.assertion)}</code></div>`
+    : '';
+  const output = e.output?.length
+    ? `<pre class="gate-output">${esc(e.output.join('\n'))}</pre>`
+    : '';
+  return (
+    `<div class="gate ${e.passed ? 'pass' : 'fail'}"><div class="cmd"><code>${esc(e.command.join(' '))}</code></div>${assertion}` +
+    `<div class="result">→ ${e.passed ? 'passed' : 'failed'} (exit ${e.exitCode ?? '—'}): ${esc(e.detail)}</div>${output}</div>`
+  );
 }
 
 /** A new selection: classes and the detail only (the lanes and edges stay as laid out). */

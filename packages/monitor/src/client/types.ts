@@ -67,6 +67,8 @@ export type RunEventView = Base &
         exitCode: number | null;
         passed: boolean;
         detail: string;
+        assertion?: string;
+        output?: string[];
       }
     | {
         type: 'review.verdict';
