@@ -1,6 +1,7 @@
 // The monitor page: renders the snapshots the server pushes (server-sent events) and, for
 // the selected task, its history, usage, raw payloads and a live tail of its running attempt.
 // Self-contained: bundled into the page, no external resource.
+import { isFolded, laneCounts, setFolded } from './collapse.js';
 import type { FailoverView, Patch, Snapshot, TaskView, Totals } from './types.js';
 
 const token = new URLSearchParams(location.search).get('token') ?? '';
@@ -163,9 +164,19 @@ function renderLanes(s: Snapshot): void {
   // global depths, so an edge always runs left to right, also across lanes.
   const minDepth = (g: string) => Math.min(...(byGroup.get(g) ?? []).map((t) => t.depth));
   const groups = [...s.groups].sort((a, b) => minDepth(a) - minDepth(b) || (a < b ? -1 : 1));
-  const html: string[] = ['<svg id="edges" aria-hidden="true"></svg>'];
+  const html: string[] = [
+    '<div class="lane-tools"><button type="button" data-fold-all="1">fold all lanes</button> <button type="button" data-fold-all="0">unfold all</button></div>',
+    '<svg id="edges" aria-hidden="true"></svg>',
+  ];
   const template = `grid-template-columns: repeat(${maxDepth + 1}, var(--card))`;
   for (const group of groups) {
+    const tasks = byGroup.get(group) ?? [];
+    const folded = isFolded(group, tasks, s.tasks.length);
+    const head = `<h2><button type="button" class="lane-toggle" data-lane="${esc(group)}" aria-expanded="${!folded}">${folded ? '▸' : '▾'} ${esc(group)}</button> <small class="lane-counts">${laneCounts(tasks)}</small></h2>`;
+    if (folded) {
+      html.push(`<section class="lane folded" data-group="${esc(group)}">${head}</section>`);
+      continue;
+    }
     const columns = new Map<number, TaskView[]>();
     for (const t of byGroup.get(group) ?? []) {
       const col = columns.get(t.depth) ?? [];
@@ -173,7 +184,7 @@ function renderLanes(s: Snapshot): void {
       col.push(t);
     }
     html.push(
-      `<section class="lane" data-group="${esc(group)}"><h2>${esc(group)}</h2><div class="cols" data-cols="${maxDepth + 1}">`,
+      `<section class="lane" data-group="${esc(group)}">${head}<div class="cols" data-cols="${maxDepth + 1}">`,
     );
     for (const [depth, tasks] of [...columns.entries()].sort((a, b) => a[0] - b[0])) {
       html.push(`<div class="col" data-depth="${depth}">${tasks.map(card).join('')}</div>`);
@@ -190,9 +201,17 @@ function renderLanes(s: Snapshot): void {
 
 /** Replaces the cards of `tasks` in place (their lane and column are unchanged). */
 function renderCards(tasks: TaskView[]): void {
+  const groups = new Set<string>();
   for (const t of tasks) {
+    groups.add(t.group);
     const el = $('lanes').querySelector(`.task[data-task="${CSS.escape(t.id)}"]`);
     if (el) el.outerHTML = card(t);
+  }
+  for (const group of groups) {
+    const counts = $('lanes').querySelector(
+      `.lane[data-group="${CSS.escape(group)}"] .lane-counts`,
+    );
+    if (counts) counts.innerHTML = laneCounts(snap!.tasks.filter((t) => t.group === group));
   }
 }
 
@@ -423,6 +442,17 @@ async function showRaw(path: string, params: Record<string, string> = {}): Promi
 
 document.addEventListener('click', (ev) => {
   const target = ev.target as HTMLElement;
+  const lane = target.closest<HTMLElement>('[data-lane]');
+  const foldAll = target.closest<HTMLElement>('[data-fold-all]');
+  if ((lane || foldAll) && snap) {
+    const fold = foldAll
+      ? foldAll.dataset.foldAll === '1'
+      : lane!.getAttribute('aria-expanded') === 'true';
+    for (const group of foldAll ? snap.groups : [lane!.dataset.lane!]) setFolded(group, fold);
+    renderLanes(snap);
+    requestAnimationFrame(drawEdges);
+    return;
+  }
   const task = target.closest<HTMLElement>('.task');
   const goto = target.closest<HTMLElement>('[data-goto]');
   const tailLink = target.closest<HTMLElement>('[data-tail]');
