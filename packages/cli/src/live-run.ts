@@ -25,6 +25,12 @@ import {
   type WorkspaceLock,
   type WorkspaceModel,
 } from '@switchyard/core';
+import {
+  agentsWithVerifiedLines,
+  probeAgentVersions,
+  versionsByTarget,
+  versionWarnings,
+} from './agent-versions.js';
 import { BUILTIN_PLUGINS } from './builtin-plugins.js';
 import { onOutputClosed } from './closed-pipe.js';
 import { skipMissingTargets } from './executable-targets.js';
@@ -145,6 +151,16 @@ async function liveRunLocked(
       if (abort.signal.aborted) return 130;
       throw error;
     }
+    // Each agent CLI's version goes into its attempts' evidence; one outside the release
+    // lines its classifiers were verified on is worth a warning before anything starts.
+    const classifiers = plugins.classifiers.list();
+    const versions = await probeAgentVersions(
+      usedTargets(catalog, scope),
+      agentsWithVerifiedLines(classifiers),
+      { cwd: workspace, signal: abort.signal },
+    );
+    if (abort.signal.aborted) return 130;
+    printProblems(versionWarnings(versions, classifiers));
     const result = await runDispatcher({
       workspace,
       catalog,
@@ -161,6 +177,7 @@ async function liveRunLocked(
       onEvent,
       signal: abort.signal,
       lock,
+      agentVersions: versionsByTarget(versions),
     });
     renderer?.summary(result, {
       archive: resolve(workspace, 'agent-task', 'archive'),

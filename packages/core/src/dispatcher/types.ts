@@ -75,6 +75,9 @@ export interface DispatcherOptions {
   /** The workspace lock, when the caller took it early (so a second dispatcher fails at
    * once, before preflights); released when the run ends. Taken by the run otherwise. */
   lock?: WorkspaceLock;
+  /** The agent CLI version of each target (by target id), from `--version` before the run:
+   * recorded in each attempt's locator and evidence. */
+  agentVersions?: Readonly<Record<string, string>>;
 }
 
 /** A blocked task in the run summary. */
