@@ -33,7 +33,7 @@ import type { RunOptions } from './commands/run.js';
 import { renderDryRun } from './dry-run-render.js';
 import { skipMissingTargets } from './executable-targets.js';
 import { EXIT } from './exit-codes.js';
-import { isUnknownAgent } from './known-agents.js';
+import { agentTypoWarnings, isUnknownAgent } from './known-agents.js';
 
 const problemsOf = (error: unknown): Problem[] => {
   if (!SwitchyardError.is(error)) throw error;
@@ -109,7 +109,11 @@ function routingFor(
     valid: true,
     source: narrowed.source,
     revision: narrowed.revision,
-    problems: [...checked.errors, ...checked.warnings],
+    problems: [
+      ...checked.errors,
+      ...checked.warnings,
+      ...agentTypoWarnings(narrowed.catalog.targets, () => false),
+    ],
     targetIds: new Set(Object.keys(narrowed.catalog.targets)),
     stages: STAGES,
     select: (stage, route, at) =>

@@ -35,6 +35,7 @@ import { BUILTIN_PLUGINS } from './builtin-plugins.js';
 import { onOutputClosed } from './closed-pipe.js';
 import { skipMissingTargets } from './executable-targets.js';
 import { runGateCommand } from './gate-runner.js';
+import { agentTypoWarnings } from './known-agents.js';
 import { startAnnouncedMonitor } from './monitor-server.js';
 import { printProblems } from './output.js';
 import { assertPreflights } from './preflight.js';
@@ -121,6 +122,11 @@ async function liveRunLocked(
     builtins: BUILTIN_PLUGINS,
   });
   const plugins = new PluginSet(loaded);
+  printProblems(
+    agentTypoWarnings(catalog.catalog.targets, (agent) =>
+      plugins.classifiersFor(agent).some((c) => c.agents !== '*'),
+    ),
+  );
   const prompts = loadPromptTemplates({
     templatesDir: assetPath('prompts'),
     overrides: config.prompts,
