@@ -82,7 +82,11 @@ describe('switchyard run: lifecycle end to end (fake agents as real processes)',
     expect(result.code, result.stderr).toBe(0);
     const gates = ws.events().filter((e) => e.type === 'gate.finished');
     expect(gates.map((g) => g.passed)).toEqual([false, true]);
-    expect(gates[0]).toMatchObject({ detail: 'expected exit code 0, got exit code 1' });
+    expect(gates[0]).toMatchObject({
+      detail: 'expected exit code 0, got exit code 1',
+      assertion: 'exit code 0',
+      output: expect.arrayContaining([expect.stringContaining('FAIL: out.txt is not good')]),
+    });
     expect(result.stdout).toContain(
       'failed (expected exit code 0, got exit code 1); back to the worker',
     );

@@ -33,6 +33,7 @@ import type { RunOptions } from './commands/run.js';
 import { renderDryRun } from './dry-run-render.js';
 import { skipMissingTargets } from './executable-targets.js';
 import { EXIT } from './exit-codes.js';
+import { agentTypoWarnings, isUnknownAgent } from './known-agents.js';
 
 const problemsOf = (error: unknown): Problem[] => {
   if (!SwitchyardError.is(error)) throw error;
@@ -108,7 +109,11 @@ function routingFor(
     valid: true,
     source: narrowed.source,
     revision: narrowed.revision,
-    problems: [...checked.errors, ...checked.warnings],
+    problems: [
+      ...checked.errors,
+      ...checked.warnings,
+      ...agentTypoWarnings(narrowed.catalog.targets, () => false),
+    ],
     targetIds: new Set(Object.keys(narrowed.catalog.targets)),
     stages: STAGES,
     select: (stage, route, at) =>
@@ -154,6 +159,31 @@ async function checkPlugins(
   } catch (error) {
     return problemsOf(error);
   }
+}
+
+/**
+ * Warnings for agent CLIs whose version is outside their classifiers' verified release lines
+ * (only the built-in classifiers' lines; only CLIs of those agents are asked for `--version`).
+ */
+async function checkAgentVersions(
+  resolved: ResolvedCatalog,
+  routing: DryRunRouting,
+  workspace: string,
+): Promise<Problem[]> {
+  const targets = Object.entries(resolved.catalog.targets).filter(([id]) =>
+    routing.targetIds.has(id),
+  );
+  // Nothing to ask (and nothing more to load) when no target is a known agent CLI.
+  if (targets.every(([, t]) => isUnknownAgent(t.agent))) return [];
+  const { agentsWithVerifiedLines, probeAgentVersions, versionWarnings } = await import(
+    './agent-versions.js'
+  );
+  const { builtinClassifiers } = await import('./builtin-classifiers.js');
+  const classifiers = await builtinClassifiers();
+  const agents = agentsWithVerifiedLines(classifiers);
+  if (!targets.some(([, t]) => agents.has(t.agent))) return [];
+  const versions = await probeAgentVersions(targets, agents, { cwd: workspace, env: catalogEnv() });
+  return versionWarnings(versions, classifiers);
 }
 
 /** `SWITCHYARD_PARSE_WORKERS=<n>`: plan parse threads (0 = parse on the main thread). */
@@ -204,6 +234,8 @@ async function prepareDryRun(
   } catch (error) {
     routing.problems.push(...problemsOf(error));
   }
+  if (!Array.isArray(resolvedCatalog) && routing.valid)
+    routing.problems.push(...(await checkAgentVersions(resolvedCatalog, routing, workspace)));
   const dispatcher = readDispatcherState(stateDir(workspace), routing.problems);
   const report = planDryRun({
     blocked: dispatcher.blocked,

@@ -1,4 +1,4 @@
-import { findExecutable } from '@switchyard/core/dry-run';
+import { findExecutable, type Problem } from '@switchyard/core/dry-run';
 import { execa } from 'execa';
 import { closest, distance } from 'fastest-levenshtein';
 
@@ -62,3 +62,28 @@ export function closestKnownAgent(name: string): string | undefined {
 /** True for an `agent` value no known CLI uses. */
 export const isUnknownAgent = (name: string): boolean =>
   !KNOWN_AGENTS.some((a) => a.agent === name);
+
+/**
+ * Warnings for targets whose `agent` looks like a misspelt known agent (`claude` for
+ * `claude-code`) and that no plugin serves: their failures would be read by the generic rules
+ * only. Names far from every known agent are taken as deliberate (a plugin's own agent).
+ */
+export function agentTypoWarnings(
+  targets: Readonly<Record<string, { agent: string }>>,
+  served: (agent: string) => boolean,
+): Problem[] {
+  return Object.entries(targets).flatMap(([id, t]) => {
+    if (!isUnknownAgent(t.agent) || served(t.agent)) return [];
+    const near = closestKnownAgent(t.agent);
+    if (!near) return [];
+    return [
+      {
+        code: 'SY_CATALOG_INVALID' as const,
+        severity: 'warning' as const,
+        path: `targets.${id}.agent`,
+        message: `target "${id}": agent "${t.agent}" is not a known agent; did you mean "${near}"?`,
+        hint: `its failures are classified by the generic rules only; known agents: ${KNOWN_AGENTS.map((a) => a.agent).join(', ')}`,
+      },
+    ];
+  });
+}

@@ -26,10 +26,17 @@ import {
   type WorkspaceModel,
 } from '@switchyard/core';
 import pc from 'picocolors';
+import {
+  agentsWithVerifiedLines,
+  probeAgentVersions,
+  versionsByTarget,
+  versionWarnings,
+} from './agent-versions.js';
 import { BUILTIN_PLUGINS } from './builtin-plugins.js';
 import { onOutputClosed } from './closed-pipe.js';
 import { skipMissingTargets } from './executable-targets.js';
 import { runGateCommand } from './gate-runner.js';
+import { agentTypoWarnings } from './known-agents.js';
 import { startAnnouncedMonitor } from './monitor-server.js';
 import { printProblems } from './output.js';
 import { assertPreflights } from './preflight.js';
@@ -117,6 +124,11 @@ async function liveRunLocked(
     builtins: BUILTIN_PLUGINS,
   });
   const plugins = new PluginSet(loaded);
+  printProblems(
+    agentTypoWarnings(catalog.catalog.targets, (agent) =>
+      plugins.classifiersFor(agent).some((c) => c.agents !== '*'),
+    ),
+  );
   const prompts = loadPromptTemplates({
     templatesDir: assetPath('prompts'),
     overrides: config.prompts,
@@ -151,6 +163,16 @@ async function liveRunLocked(
     // On the run's own output (stderr stays for errors): the user sees how to isolate tasks.
     if (isolation.warning && !opts.json)
       process.stdout.write(`${pc.yellow('warning')} isolation: ${isolation.warning}\n`);
+    // Each agent CLI's version goes into its attempts' evidence; one outside the release
+    // lines its classifiers were verified on is worth a warning before anything starts.
+    const classifiers = plugins.classifiers.list();
+    const versions = await probeAgentVersions(
+      usedTargets(catalog, scope),
+      agentsWithVerifiedLines(classifiers),
+      { cwd: workspace, signal: abort.signal },
+    );
+    if (abort.signal.aborted) return 130;
+    printProblems(versionWarnings(versions, classifiers));
     const result = await runDispatcher({
       workspace,
       catalog,
@@ -170,6 +192,7 @@ async function liveRunLocked(
       ...(isolation.isolation
         ? { isolation: isolation.isolation, writeSetPolicy: config.writeSet }
         : {}),
+      agentVersions: versionsByTarget(versions),
     });
     renderer?.summary(result, {
       archive: resolve(workspace, 'agent-task', 'archive'),

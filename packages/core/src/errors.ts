@@ -30,6 +30,8 @@ export const ERROR_CODES = {
   SY_GIT: 'A git operation of task isolation failed.',
   SY_UNSAFE_PATH:
     "One of switchyard's own files or folders is a symlink, a special file, or outside the workspace.",
+  SY_AGENT_VERSION_UNVERIFIED:
+    "An agent CLI's version is outside the release lines its classifier rules were verified on.",
 } as const;
 
 export type SwitchyardErrorCode = keyof typeof ERROR_CODES;

@@ -11,6 +11,12 @@ export class EventLogReader {
   private ino = -1;
   private rest = '';
   private readonly events: RunEvent[] = [];
+  private resets = 0;
+
+  /** Times the log was read again from the start (replaced or shrunk): earlier events are void. */
+  get generation(): number {
+    return this.resets;
+  }
 
   constructor(private readonly file: string) {}
 
@@ -25,6 +31,7 @@ export class EventLogReader {
     try {
       const stat = fstatSync(fd);
       if (stat.ino !== this.ino || stat.size < this.offset) {
+        if (this.events.length > 0 || this.offset > 0) this.resets += 1;
         this.ino = stat.ino;
         this.offset = 0;
         this.rest = '';

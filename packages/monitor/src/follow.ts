@@ -37,14 +37,23 @@ export function followWorkspace(
   const watchers = new Map<string, FSWatcher>();
   let last = signature(dir);
   let lastPlans = plansSignature(tasksRoot);
+  // A signature taken within the file system's time granularity of a change cannot see a
+  // second change in the same tick (same size and mtime): it is re-checked once more later.
+  let racy = isRacy(last, 1);
+  let racyPlans = isRacy(lastPlans);
   let alive = lockAlive(dir);
   const watchDir = (path: string, recursive: boolean, what: WorkspaceChange = 'state') => {
     if (watchers.has(path)) return;
     try {
       const w = watch(path, { recursive, persistent: false }, () => {
         // Seen now: the poll must not report the same change a second time.
-        if (what === 'state') last = signature(dir);
-        else lastPlans = plansSignature(tasksRoot);
+        if (what === 'state') {
+          last = signature(dir);
+          racy ||= isRacy(last, 1);
+        } else {
+          lastPlans = plansSignature(tasksRoot);
+          racyPlans ||= isRacy(lastPlans);
+        }
         onChange(what);
       });
       w.on('error', () => {
@@ -69,11 +78,15 @@ export function followWorkspace(
     const now = signature(dir);
     const nowAlive = lockAlive(dir);
     const plans = plansSignature(tasksRoot);
-    if (plans !== lastPlans) {
+    const recheck = racy;
+    const recheckPlans = racyPlans;
+    racy = isRacy(now, 1);
+    racyPlans = isRacy(plans);
+    if (plans !== lastPlans || recheckPlans) {
       lastPlans = plans;
       onChange('plans');
     }
-    if (now !== last || nowAlive !== alive) {
+    if (now !== last || nowAlive !== alive || recheck) {
       last = now;
       alive = nowAlive;
       onChange('state');
@@ -87,7 +100,10 @@ export function followWorkspace(
   };
 }
 
-/** Size and times of the files that change when the run advances (stat calls only). */
+/**
+ * Size and times of the files that change when the run advances (stat calls only). The event
+ * log comes first and apart: it only grows, so its size alone tells a change (never racy).
+ */
 function signature(dir: string): string {
   const parts: string[] = [];
   const stamp = (path: string) => {
@@ -109,6 +125,24 @@ function signature(dir: string): string {
     // no tasks folder yet
   }
   return parts.join('|');
+}
+
+/**
+ * Time within which two changes of one file may carry the same mtime: the kernel stamps
+ * files with a coarse clock (a few ms on Linux, up to 2 s on some file systems).
+ */
+export const RACY_MS = 2000;
+
+/**
+ * Whether a signature holds an mtime so recent that a change in the same tick is invisible
+ * (`skip` leading parts that cannot be racy, such as the append-only event log).
+ */
+function isRacy(sig: string, skip = 0, now = Date.now()): boolean {
+  for (const part of sig.split('|').slice(skip)) {
+    const mtime = Number(part.split(':')[1] ?? part);
+    if (Number.isFinite(mtime) && mtime >= now - RACY_MS) return true;
+  }
+  return false;
 }
 
 /** Group folders of `agent-task/` (not the state or archive folders). */

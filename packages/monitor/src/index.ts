@@ -8,4 +8,9 @@ export {
   type MonitorTaskState,
   SnapshotReader,
 } from './snapshot.js';
+export {
+  type MonitorPatch,
+  type NumberedSnapshot,
+  SnapshotDiffer,
+} from './snapshot-diff.js';
 export { tailFile } from './tail.js';

@@ -62,6 +62,7 @@ function nextSnapshot(
       { host: '127.0.0.1', port: m.port, path: `/events?token=${m.token}` },
       (res) => {
         let buf = '';
+        let held: { tasks: { id: string; history: RunEvent[] }[] } | undefined;
         res.setEncoding('utf8');
         res.on('data', (chunk) => {
           buf += chunk;
@@ -70,8 +71,16 @@ function nextSnapshot(
             const block = buf.slice(0, end);
             buf = buf.slice(end + 2);
             const data = block.split('\n').find((l) => l.startsWith('data: '));
-            if (block.includes('event: snapshot') && data) {
-              const snap = JSON.parse(data.slice(6));
+            if (block.includes('event: snapshot') && data) held = JSON.parse(data.slice(6));
+            else if (block.includes('event: patch') && data && held) {
+              // a patch replaces the tasks it names (what the page does, in short)
+              const patch = JSON.parse(data.slice(6)) as { tasks: typeof held.tasks };
+              const byId = new Map(held.tasks.map((t) => [t.id, t]));
+              for (const t of patch.tasks) byId.set(t.id, t);
+              held = { tasks: [...byId.values()] };
+            }
+            if (held && data) {
+              const snap = held;
               if (until(snap)) {
                 req.destroy();
                 resolve(snap);

@@ -9,6 +9,7 @@ import { followWorkspace, type WorkspaceChange } from './follow.js';
 import { assertLoopbackBind, LOOPBACK, maskSecrets, refusalOf } from './guard.js';
 import { renderPage } from './page-html.js';
 import { type MonitorSnapshot, SnapshotReader } from './snapshot.js';
+import { SnapshotDiffer } from './snapshot-diff.js';
 import { tailFile } from './tail.js';
 
 /** Options of {@link startMonitor}. */
@@ -61,15 +62,46 @@ export async function startMonitor(options: MonitorOptions): Promise<MonitorServ
   const token = randomBytes(24).toString('base64url');
   const streams = new Set<ServerResponse>();
   const stops = new Set<() => void>();
-  let current: { snapshot: MonitorSnapshot; json: string } | undefined = {
+  // What every open page holds: snapshot `differ.current`; pages get patches from there on.
+  const differ = new SnapshotDiffer();
+  let generation = reader.logGeneration;
+  differ.next(first);
+  let current: { snapshot: MonitorSnapshot; seq: number; json?: string } = {
     snapshot: first,
-    json: JSON.stringify(first),
+    seq: differ.current,
   };
-  const snapshot = () => {
-    if (!current) {
-      const s = reader.read();
-      current = { snapshot: s, json: JSON.stringify(s) };
+  /** Something on disk may have changed since `current` was read. */
+  let dirty = false;
+  const broadcast = (event: string, json: string) => {
+    for (const res of streams) res.write(`event: ${event}\ndata: ${json}\n\n`);
+  };
+  /** Reads the workspace again and sends open pages what changed (a patch, or nothing). */
+  const rebuild = () => {
+    dirty = false;
+    let next: MonitorSnapshot;
+    try {
+      next = reader.read();
+    } catch (error) {
+      // The pages keep what they have and are told; tried again in a second.
+      broadcast('failure', JSON.stringify({ error: String(error) }));
+      dirty = true;
+      if (!pending && streams.size > 0) pending = setTimeout(push, 1000);
+      return;
     }
+    const reset = reader.logGeneration !== generation;
+    generation = reader.logGeneration;
+    const patch = differ.next(next, reset);
+    current = { snapshot: next, seq: differ.current };
+    if (reset) broadcast('snapshot', fullJson());
+    else if (patch) broadcast('patch', JSON.stringify(patch));
+  };
+  const fullJson = () => {
+    current.json ??= JSON.stringify({ ...current.snapshot, seq: current.seq });
+    return current.json;
+  };
+  /** The snapshot as it is now on disk (read again only when something changed). */
+  const snapshot = () => {
+    if (dirty) rebuild();
     return current;
   };
 
@@ -80,19 +112,11 @@ export async function startMonitor(options: MonitorOptions): Promise<MonitorServ
   const push = () => {
     pending = undefined;
     lastPush = Date.now();
-    current = undefined;
-    if (streams.size === 0) return;
-    let json: string;
-    try {
-      json = snapshot().json;
-    } catch (error) {
-      json = JSON.stringify({ error: String(error) });
-    }
-    for (const res of streams) res.write(`event: snapshot\ndata: ${json}\n\n`);
+    rebuild();
   };
   const onChange = (what: WorkspaceChange = 'state') => {
     if (what === 'plans') reader.invalidatePlans();
-    current = undefined;
+    dirty = true;
     if (pending || streams.size === 0) return;
     pending = setTimeout(push, Math.max(0, lastPush + interval - Date.now()));
   };
@@ -124,10 +148,12 @@ export async function startMonitor(options: MonitorOptions): Promise<MonitorServ
       case '/':
         return sendPage(res, assets);
       case '/snapshot.json':
-        return send(res, 200, 'application/json', snapshot().json);
+        snapshot();
+        return send(res, 200, 'application/json', fullJson());
       case '/events':
         return openStream(req, res, (write) => {
-          write('snapshot', snapshot().json);
+          snapshot();
+          write('snapshot', fullJson());
           streams.add(res);
           return () => streams.delete(res);
         });
@@ -220,25 +246,36 @@ export async function startMonitor(options: MonitorOptions): Promise<MonitorServ
     close: async () => {
       stopFollow();
       if (pending) clearTimeout(pending);
-      // Open pages get the final state (e.g. the run's last archive) before the streams end.
-      if (streams.size > 0) push();
-      for (const stop of stops) stop();
-      // Let each stream's last bytes reach its socket before connections are cut (a slow
-      // reader gets at most a second).
-      await Promise.all(
-        [...streams].map(
-          (res) =>
-            new Promise<void>((resolve) => {
-              setTimeout(resolve, 1000).unref();
-              res.end(resolve);
-            }),
-        ),
-      );
+      // Open pages get the final state (e.g. the run's last archive) before the streams end:
+      // read again whatever was announced or not (a change may not have been announced yet).
+      if (streams.size > 0) rebuild();
+      const open = [...streams];
       streams.clear();
+      for (const stop of stops) stop();
+      // End each stream and wait until its last bytes are handed to its socket before
+      // connections are cut (a write is corked until the next tick, and a slow reader's
+      // socket may be full); a reader that takes no bytes for 10 s is let go.
+      await Promise.all(open.map((res) => endStream(res, CLOSE_GRACE_MS)));
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** Longest wait for an open page to take its last bytes when the monitor closes. */
+const CLOSE_GRACE_MS = 10_000;
+
+function endStream(res: ServerResponse, graceMs: number): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, graceMs);
+    timer.unref();
+    const done = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    res.once('close', done);
+    res.end(done);
+  });
 }
 
 function send(res: ServerResponse, status: number, type: string, body: string): void {

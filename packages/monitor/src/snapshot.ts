@@ -98,8 +98,14 @@ export class SnapshotReader {
   /** Parsed plans, reused until a plan may have changed (see {@link invalidatePlans}). */
   private model: WorkspaceModel | undefined;
   /** Plan-changing events (new plan loop, archive, run start) seen when the model was read. */
-  private modelMark = -1;
+  private modelMark = '';
   private modelAt = 0;
+  /** Task histories and run events, grown with each event read (never rebuilt). */
+  private history = new Map<string, RunEvent[]>();
+  private runs: RunEvent[] = [];
+  private planMark = 0;
+  private processed = 0;
+  private generation = 0;
 
   constructor(readonly workspace: string) {
     this.events = new EventLogReader(join(stateDir(workspace), 'events.jsonl'));
@@ -123,10 +129,37 @@ export class SnapshotReader {
     }
   }
 
+  /** Times the event log was replaced since this reader started: histories were rebuilt. */
+  get logGeneration(): number {
+    return this.generation;
+  }
+
+  /** Files the histories and run events in with the events appended since the last read. */
+  private follow(events: readonly RunEvent[]): void {
+    if (this.events.generation !== this.generation) {
+      this.generation = this.events.generation;
+      this.history = new Map();
+      this.runs = [];
+      this.planMark = 0;
+      this.processed = 0;
+    }
+    for (; this.processed < events.length; this.processed += 1) {
+      const event = events[this.processed]!;
+      if (PLAN_EVENTS.has(event.type)) this.planMark += 1;
+      if (RUN_EVENTS.has(event.type)) this.runs.push(event);
+      if (event.type === 'attempt.started') this.attemptDirs.set(event.attempt, event.attemptDir);
+      if (!TASK_EVENTS.has(event.type) || !('task' in event)) continue;
+      const list = this.history.get(event.task) ?? [];
+      this.history.set(event.task, list);
+      list.push(compact(event));
+    }
+  }
+
   /** A snapshot of the workspace now. */
   read(now = new Date()): MonitorSnapshot {
     const events = this.events.read();
-    const mark = events.reduce((n, e) => n + (PLAN_EVENTS.has(e.type) ? 1 : 0), 0);
+    this.follow(events);
+    const mark = `${this.generation}:${this.planMark}`;
     // Plans edited in place are not watched file by file: the model also expires.
     if (mark !== this.modelMark || now.getTime() - this.modelAt > PLAN_MAX_AGE_MS)
       this.model = undefined;
@@ -143,16 +176,7 @@ export class SnapshotReader {
     if (this.prices) input.prices = this.prices;
     const report = buildStatus(input);
     const states = new Map(input.states.map((s) => [s.task, s]));
-    const history = new Map<string, RunEvent[]>();
-    const runs: RunEvent[] = [];
-    for (const event of input.events) {
-      if (RUN_EVENTS.has(event.type)) runs.push(event);
-      if (event.type === 'attempt.started') this.attemptDirs.set(event.attempt, event.attemptDir);
-      if (!TASK_EVENTS.has(event.type) || !('task' in event)) continue;
-      const list = history.get(event.task) ?? [];
-      history.set(event.task, list);
-      list.push(compact(event));
-    }
+    const history = this.history;
     const deps = new Map<string, string[]>();
     const writeSets = new Map<string, string[]>();
     for (const t of input.tasks) {
@@ -171,7 +195,8 @@ export class SnapshotReader {
         id,
         group: id.includes('/') ? id.slice(0, id.indexOf('/')) : id,
         depth: 0,
-        history: history.get(id) ?? [],
+        // a copy: the reader's list grows after this snapshot was taken
+        history: history.get(id)?.slice() ?? [],
         ...fields,
       });
     };
@@ -243,7 +268,7 @@ export class SnapshotReader {
       ),
       // Per-attempt usage travels on each attempt.finished event of a task's history.
       usage: { ...report.usage, attempts: [] },
-      runs,
+      runs: this.runs.slice(),
     };
   }
 
@@ -284,6 +309,10 @@ function compact(event: RunEvent): RunEvent {
       .slice(0, 3)
       .map((l) => (l.length > EVIDENCE_CHARS ? `${l.slice(0, EVIDENCE_CHARS)}…` : l));
   if ('attemptDir' in out) delete out.attemptDir;
+  if (out.type === 'gate.finished' && out.output)
+    out.output = out.output
+      .slice(-20)
+      .map((l) => (l.length > EVIDENCE_CHARS ? `${l.slice(0, EVIDENCE_CHARS)}…` : l));
   return out;
 }
 

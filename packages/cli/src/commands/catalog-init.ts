@@ -98,6 +98,23 @@ export async function catalogInit(opts: InitOptions): Promise<void> {
   );
 }
 
+/**
+ * How to check the written catalog. With targets whose commands are not installed here
+ * (placeholders, or a whole template), a plain `catalog validate` would refuse them: it also
+ * checks every command is installed. So the advice names the flag and says when to drop it.
+ */
+function validateAdvice(derived: DerivedCatalog | undefined, reference: string): string[] {
+  const uninstalled = derived ? derived.placeholders : ['(every target)'];
+  if (uninstalled.length === 0)
+    return [`Check it with: switchyard catalog validate --execution-catalog ${reference}`];
+  return [
+    `Check it with: switchyard catalog validate --execution-catalog ${reference} --skip-command-check`,
+    `  (${derived ? `the placeholder targets ${uninstalled.join(', ')} have` : 'its targets have'} no installed command here, and`,
+    '  validate checks commands unless told not to; drop the flag once they are installed.',
+    '  A run only needs an installed candidate on each route its tasks use.)',
+  ];
+}
+
 function report(
   output: string,
   revision: string,
@@ -141,7 +158,7 @@ function report(
     `Use it from your project config, ${RECOMMENDED_CONFIG_FILE} in the workspace root:`,
     `  { "executionCatalog": "${reference}" }`,
     `or per run: --execution-catalog ${reference}, or AGENT_TASK_EXECUTION_CATALOG=${reference}`,
-    'Check it with: switchyard catalog validate',
+    ...validateAdvice(derived, reference),
   );
   return lines;
 }

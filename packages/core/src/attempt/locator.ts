@@ -41,6 +41,10 @@ export const locatorSchema = z.object({
   targetId: z.string().describe('Catalog target id.'),
   agent: z.string().describe('Opaque catalog agent identity.'),
   model: z.string().describe('Opaque catalog model identity.'),
+  agentVersion: z
+    .string()
+    .optional()
+    .describe("The agent CLI's version, from `--version` before the run (when it printed one)."),
   executionClass: z.enum(['local_model', 'cloud_model']),
   runtime: runtimeSnapshotSchema,
   catalog: z.object({

@@ -110,6 +110,9 @@ export function locatorFields(
     targetId: inputs.targetId,
     agent: inputs.target.agent,
     model: inputs.target.model,
+    ...(ctx.options.agentVersions?.[inputs.targetId]
+      ? { agentVersion: ctx.options.agentVersions[inputs.targetId] }
+      : {}),
     executionClass: inputs.target.execution_class,
     runtime: {
       command: [...runtime.command],

@@ -34,6 +34,8 @@ export async function awaitAttempt(
     ctx.handles.delete(record.id);
   }
   const agent = outcome.evidence.agent;
+  const version = ctx.options.agentVersions?.[record.target];
+  if (version !== undefined) outcome.evidence.agentVersion ??= version;
   if (outcome.endedBy === 'cancel' && ctx.signal.aborted) record.interrupted = true;
   const classified: Classification = record.interrupted
     ? {

@@ -1,6 +1,7 @@
 import { join, relative } from 'node:path';
 import { ensureOwnedDir } from '../safe-fs/owned-files.js';
 import { STAGE_FAILURE_BUDGET } from '../selection/on-failure.js';
+import { assertionText } from '../task/assertion-text.js';
 import type { DefinitionOfDone } from '../task/types.js';
 import { planFileName } from '../workspace/paths.js';
 import { advance } from './advance.js';
@@ -8,6 +9,9 @@ import { blockTask } from './apply-failure.js';
 import { type DispatchContext, persist, type TaskRuntime } from './context.js';
 import type { CommandResult } from './types.js';
 import { workdirOf } from './workdir.js';
+
+/** Output lines of a gate command kept in its event (the whole output is in its file). */
+const GATE_OUTPUT_LINES = 20;
 
 /** True when the command result satisfies the plan's assertion; else why not. */
 export function judgeGate(
@@ -91,6 +95,8 @@ export async function runGateStage(ctx: DispatchContext, rt: TaskRuntime): Promi
     exitCode: result.exitCode,
     passed: verdict.passed,
     detail: verdict.why,
+    assertion: assertionText(done.assertion),
+    output: result.tail.slice(-GATE_OUTPUT_LINES),
   });
   if (verdict.passed) {
     advance(rt, 'passed');

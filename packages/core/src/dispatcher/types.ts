@@ -81,6 +81,9 @@ export interface DispatcherOptions {
   isolation?: WorkspaceIsolation;
   /** Project config `writeSet` (default "correct"). */
   writeSetPolicy?: WriteSetPolicy;
+  /** The agent CLI version of each target (by target id), from `--version` before the run:
+   * recorded in each attempt's locator and evidence. */
+  agentVersions?: Readonly<Record<string, string>>;
 }
 
 /** A blocked task in the run summary. */

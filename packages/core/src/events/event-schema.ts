@@ -124,6 +124,10 @@ export const runEventSchema = z.discriminatedUnion('type', [
     exitCode: z.number().int().nullable(),
     passed: z.boolean(),
     detail: z.string(),
+    /** The Definition-of-Done assertion as written (`exit code 0`, `stdout contains "x"`). */
+    assertion: z.string().optional(),
+    /** Last lines of the command's output (stdout and stderr). */
+    output: z.array(z.string()).optional(),
   }),
   z.object({
     ...base,

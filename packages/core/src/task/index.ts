@@ -1,4 +1,5 @@
 export * from './argv.js';
+export { assertionText } from './assertion-text.js';
 export * from './checklist.js';
 export * from './definition-of-done.js';
 export * from './front-matter.js';

@@ -1,7 +1,8 @@
 // The monitor page: renders the snapshots the server pushes (server-sent events) and, for
 // the selected task, its history, usage, raw payloads and a live tail of its running attempt.
 // Self-contained: bundled into the page, no external resource.
-import type { FailoverView, Snapshot, TaskView, Totals } from './types.js';
+import { isFolded, laneCounts, setFolded } from './collapse.js';
+import type { FailoverView, Patch, Snapshot, TaskView, Totals } from './types.js';
 
 const token = new URLSearchParams(location.search).get('token') ?? '';
 const q = (path: string, params: Record<string, string> = {}) =>
@@ -34,13 +35,22 @@ const time = (iso: string) => new Date(iso).toLocaleTimeString();
 function connect(): void {
   const source = new EventSource(q('/events'));
   source.addEventListener('snapshot', (e) => {
-    const data = JSON.parse((e as MessageEvent).data) as Snapshot | { error: string };
-    if ('error' in data) {
-      $('run').textContent = `monitor error: ${data.error}`;
+    snap = JSON.parse((e as MessageEvent).data) as Snapshot;
+    render();
+  });
+  source.addEventListener('patch', (e) => {
+    const patch = JSON.parse((e as MessageEvent).data) as Patch;
+    if (!snap || patch.base !== snap.seq) {
+      // Out of step (cannot happen on one ordered stream): start again from a whole snapshot.
+      source.close();
+      connect();
       return;
     }
-    snap = data;
-    render();
+    render(applyPatch(snap, patch));
+  });
+  source.addEventListener('failure', (e) => {
+    const data = JSON.parse((e as MessageEvent).data) as { error: string };
+    $('run').textContent = `monitor error: ${data.error}`;
   });
   source.onopen = () => {
     $('live').textContent = 'live';
@@ -52,13 +62,55 @@ function connect(): void {
   };
 }
 
-function render(): void {
+/**
+ * Applies a patch to the snapshot in place. Returns the tasks whose card must be redrawn, or
+ * undefined when the lanes must be laid out again (tasks came or went, or moved lane/column).
+ */
+function applyPatch(s: Snapshot, patch: Patch): TaskView[] | undefined {
+  const { usage, ...set } = patch.set;
+  Object.assign(s, set);
+  s.seq = patch.seq;
+  s.generatedAt = patch.generatedAt;
+  if (usage) s.usage = { ...usage, byTask: s.usage.byTask };
+  for (const [id, totals] of Object.entries(patch.usageByTask)) {
+    if (totals) s.usage.byTask[id] = totals;
+    else delete s.usage.byTask[id];
+  }
+  let relayout = patch.removed.length > 0 || set.groups !== undefined;
+  const index = new Map(s.tasks.map((t, i) => [t.id, i]));
+  for (const t of patch.tasks) {
+    const at = index.get(t.id);
+    if (at === undefined) {
+      relayout = true;
+      s.tasks.push(t);
+      continue;
+    }
+    const old = s.tasks[at]!;
+    if (
+      old.depth !== t.depth ||
+      old.group !== t.group ||
+      old.dependsOn.join() !== t.dependsOn.join()
+    )
+      relayout = true;
+    s.tasks[at] = t;
+  }
+  if (patch.removed.length) {
+    const gone = new Set(patch.removed);
+    s.tasks = s.tasks.filter((t) => !gone.has(t.id));
+  }
+  if (relayout) s.tasks.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return relayout ? undefined : patch.tasks;
+}
+
+/** Draws the page; with `changed`, only those task cards (the lanes keep their layout). */
+function render(changed?: TaskView[]): void {
   if (!snap) return;
   renders += 1;
   document.body.dataset.renders = String(renders);
   renderHeader(snap);
   renderTotals(snap);
-  renderLanes(snap);
+  if (changed) renderCards(changed);
+  else renderLanes(snap);
   renderClaims(snap);
   renderDetail();
   requestAnimationFrame(() => {
@@ -112,9 +164,19 @@ function renderLanes(s: Snapshot): void {
   // global depths, so an edge always runs left to right, also across lanes.
   const minDepth = (g: string) => Math.min(...(byGroup.get(g) ?? []).map((t) => t.depth));
   const groups = [...s.groups].sort((a, b) => minDepth(a) - minDepth(b) || (a < b ? -1 : 1));
-  const html: string[] = ['<svg id="edges" aria-hidden="true"></svg>'];
+  const html: string[] = [
+    '<div class="lane-tools"><button type="button" data-fold-all="1">fold all lanes</button> <button type="button" data-fold-all="0">unfold all</button></div>',
+    '<svg id="edges" aria-hidden="true"></svg>',
+  ];
   const template = `grid-template-columns: repeat(${maxDepth + 1}, var(--card))`;
   for (const group of groups) {
+    const tasks = byGroup.get(group) ?? [];
+    const folded = isFolded(group, tasks, s.tasks.length);
+    const head = `<h2><button type="button" class="lane-toggle" data-lane="${esc(group)}" aria-expanded="${!folded}">${folded ? '▸' : '▾'} ${esc(group)}</button> <small class="lane-counts">${laneCounts(tasks)}</small></h2>`;
+    if (folded) {
+      html.push(`<section class="lane folded" data-group="${esc(group)}">${head}</section>`);
+      continue;
+    }
     const columns = new Map<number, TaskView[]>();
     for (const t of byGroup.get(group) ?? []) {
       const col = columns.get(t.depth) ?? [];
@@ -122,7 +184,7 @@ function renderLanes(s: Snapshot): void {
       col.push(t);
     }
     html.push(
-      `<section class="lane" data-group="${esc(group)}"><h2>${esc(group)}</h2><div class="cols" data-cols="${maxDepth + 1}">`,
+      `<section class="lane" data-group="${esc(group)}">${head}<div class="cols" data-cols="${maxDepth + 1}">`,
     );
     for (const [depth, tasks] of [...columns.entries()].sort((a, b) => a[0] - b[0])) {
       html.push(`<div class="col" data-depth="${depth}">${tasks.map(card).join('')}</div>`);
@@ -135,6 +197,22 @@ function renderLanes(s: Snapshot): void {
     el.style.gridTemplateColumns = template.slice(template.indexOf(':') + 1);
   for (const el of $('lanes').querySelectorAll<HTMLElement>('.col'))
     el.style.gridColumn = String(Number(el.dataset.depth) + 1);
+}
+
+/** Replaces the cards of `tasks` in place (their lane and column are unchanged). */
+function renderCards(tasks: TaskView[]): void {
+  const groups = new Set<string>();
+  for (const t of tasks) {
+    groups.add(t.group);
+    const el = $('lanes').querySelector(`.task[data-task="${CSS.escape(t.id)}"]`);
+    if (el) el.outerHTML = card(t);
+  }
+  for (const group of groups) {
+    const counts = $('lanes').querySelector(
+      `.lane[data-group="${CSS.escape(group)}"] .lane-counts`,
+    );
+    if (counts) counts.innerHTML = laneCounts(snap!.tasks.filter((t) => t.group === group));
+  }
 }
 
 function card(t: TaskView): string {
@@ -251,7 +329,7 @@ function renderDetail(): void {
   const gates = t.history.filter((e) => e.type === 'gate.finished');
   if (gates.length) {
     parts.push(
-      `<h3>Definition-of-done gates</h3>${gates.map((e) => (e.type === 'gate.finished' ? `<div class="gate ${e.passed ? 'pass' : 'fail'}"><code>${esc(e.command.join(' '))}</code> → ${e.passed ? 'passed' : 'failed'} (exit ${e.exitCode ?? '—'})<pre>${esc(e.detail)}</pre></div>` : '')).join('')}`,
+      `<h3>Definition-of-done gates</h3>${gates.map((e) => (e.type === 'gate.finished' ? gateView(e) : '')).join('')}`,
     );
   }
   const verdicts = t.history.filter((e) => e.type === 'review.verdict');
@@ -308,6 +386,20 @@ function renderDetail(): void {
   if (t.running && tail?.attempt !== t.running.attempt) startTail(t.running.attempt);
 }
 
+/** One gate run: its command, the assertion it had to meet, the result and the output. */
+function gateView(e: Extract<TaskView['history'][number], { type: 'gate.finished' }>): string {
+  const assertion = e.assertion
+    ? `<div class="assertion">assert <code>${esc(e.assertion)}</code></div>`
+    : '';
+  const output = e.output?.length
+    ? `<pre class="gate-output">${esc(e.output.join('\n'))}</pre>`
+    : '';
+  return (
+    `<div class="gate ${e.passed ? 'pass' : 'fail'}"><div class="cmd"><code>${esc(e.command.join(' '))}</code></div>${assertion}` +
+    `<div class="result">→ ${e.passed ? 'passed' : 'failed'} (exit ${e.exitCode ?? '—'}): ${esc(e.detail)}</div>${output}</div>`
+  );
+}
+
 /** A new selection: classes and the detail only (the lanes and edges stay as laid out). */
 function select(): void {
   for (const el of document.querySelectorAll('.task.sel')) el.classList.remove('sel');
@@ -350,6 +442,17 @@ async function showRaw(path: string, params: Record<string, string> = {}): Promi
 
 document.addEventListener('click', (ev) => {
   const target = ev.target as HTMLElement;
+  const lane = target.closest<HTMLElement>('[data-lane]');
+  const foldAll = target.closest<HTMLElement>('[data-fold-all]');
+  if ((lane || foldAll) && snap) {
+    const fold = foldAll
+      ? foldAll.dataset.foldAll === '1'
+      : lane!.getAttribute('aria-expanded') === 'true';
+    for (const group of foldAll ? snap.groups : [lane!.dataset.lane!]) setFolded(group, fold);
+    renderLanes(snap);
+    requestAnimationFrame(drawEdges);
+    return;
+  }
   const task = target.closest<HTMLElement>('.task');
   const goto = target.closest<HTMLElement>('[data-goto]');
   const tailLink = target.closest<HTMLElement>('[data-tail]');

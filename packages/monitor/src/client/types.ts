@@ -67,6 +67,8 @@ export type RunEventView = Base &
         exitCode: number | null;
         passed: boolean;
         detail: string;
+        assertion?: string;
+        output?: string[];
       }
     | {
         type: 'review.verdict';
@@ -113,6 +115,8 @@ export interface TaskView {
 }
 
 export interface Snapshot {
+  /** Number of this snapshot; each patch names the one it applies to. */
+  seq: number;
   generatedAt: string;
   workspace: string;
   dispatcher: {
@@ -130,6 +134,19 @@ export interface Snapshot {
     byTarget: Record<string, Totals>;
     attempts: { attempt: string; task: string; target: string; usage: UsageView }[];
   };
+}
+
+/** What changed since snapshot `base` (the server's MonitorPatch). */
+export interface Patch {
+  seq: number;
+  base: number;
+  generatedAt: string;
+  set: Partial<Pick<Snapshot, 'workspace' | 'dispatcher' | 'counts' | 'groups' | 'claims'>> & {
+    usage?: Omit<Snapshot['usage'], 'byTask'>;
+  };
+  tasks: TaskView[];
+  removed: string[];
+  usageByTask: Record<string, Totals | null>;
 }
 
 /** A failover edge of a task's history. */

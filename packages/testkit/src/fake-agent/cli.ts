@@ -9,6 +9,7 @@ import { recordRun } from './state.js';
 import { FakeAgentExit, runStep } from './steps.js';
 
 export const FAKE_AGENT_USAGE = `Usage: switchyard-fake-agent --scenario <file.yaml|json> [--resume <session>] [--model <m>] [--state <file>] [prompt]
+       switchyard-fake-agent --version   (prints SWITCHYARD_FAKE_AGENT_VERSION, if set)
 
 A scripted stand-in for a coding-agent CLI. The scenario file (or SWITCHYARD_FAKE_AGENT_SCENARIO)
 says what to print and do; see the @switchyard/testkit README for the format. Unknown flags are
@@ -58,8 +59,16 @@ export async function runFakeAgentCli(argv: string[], env = process.env): Promis
       model: { type: 'string' },
       state: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
+      version: { type: 'boolean' },
     },
   });
+  if (values.version) {
+    // Stands in for an agent CLI's version line, e.g. "2.1.197 (Claude Code)"; without the
+    // variable it names no version (the run then knows none and warns about none).
+    const version = env.SWITCHYARD_FAKE_AGENT_VERSION;
+    process.stdout.write(`${version ? `${version} ` : ''}(switchyard fake agent)\n`);
+    return 0;
+  }
   if (values.help) {
     process.stdout.write(`${FAKE_AGENT_USAGE}\n`);
     return 0;

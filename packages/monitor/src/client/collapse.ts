@@ -1,0 +1,33 @@
+// Lanes folded to one line each: a graph of hundreds of tasks stays readable when the lanes
+// one is not looking at are closed. The user's choice wins; until a lane was toggled by hand,
+// a large graph starts with its finished lanes folded.
+import type { TaskView } from './types.js';
+
+/** From this many tasks on, lanes whose tasks are all done start folded. */
+export const LARGE_GRAPH = 200;
+
+const folded = new Set<string>();
+const chosen = new Set<string>();
+
+/** Whether a lane shows only its counts (the user's choice, else done lanes of a large graph). */
+export function isFolded(group: string, tasks: TaskView[], total: number): boolean {
+  if (chosen.has(group)) return folded.has(group);
+  return total >= LARGE_GRAPH && tasks.length > 0 && tasks.every((t) => t.state === 'done');
+}
+
+/** Records the user's choice for one lane. */
+export function setFolded(group: string, fold: boolean): void {
+  chosen.add(group);
+  if (fold) folded.add(group);
+  else folded.delete(group);
+}
+
+/** How many tasks of a lane are in each state, as one short line. */
+export function laneCounts(tasks: TaskView[]): string {
+  const n = { running: 0, waiting: 0, blocked: 0, done: 0 };
+  for (const t of tasks) n[t.state] += 1;
+  return (['running', 'waiting', 'blocked', 'done'] as const)
+    .filter((s) => n[s] > 0)
+    .map((s) => `<span class="c-${s}">${n[s]} ${s}</span>`)
+    .join(' · ');
+}

@@ -1,0 +1,188 @@
+import {
+  appendFileSync,
+  mkdirSync,
+  mkdtempSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { newTaskState, type RunEvent } from '@switchyard/core';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { MonitorSnapshot } from './snapshot.js';
+import { SnapshotReader } from './snapshot.js';
+import { type MonitorPatch, SnapshotDiffer } from './snapshot-diff.js';
+import { StateFiles } from './state-files.js';
+
+const PLAN = (deps: string) => `---
+route: cloud-G03
+${deps}---
+# task
+
+## Modified Files Summary
+
+- src/file.js
+
+## Implementation Checklist
+
+- [ ] do it
+`;
+
+let ws: string;
+let dir: string;
+beforeEach(() => {
+  ws = mkdtempSync(join(tmpdir(), 'sy-monitor-diff-'));
+  for (const [id, deps] of [
+    ['g/a', ''],
+    ['g/b', 'depends_on: [a]\n'],
+    ['h/c', ''],
+  ] as const) {
+    mkdirSync(join(ws, 'agent-task', id), { recursive: true });
+    writeFileSync(join(ws, 'agent-task', id, 'PLAN.md'), PLAN(deps));
+  }
+  dir = join(ws, 'agent-task', '.switchyard');
+  mkdirSync(join(dir, 'tasks', 'g'), { recursive: true });
+});
+afterEach(() => rmSync(ws, { recursive: true, force: true }));
+
+/** What the page does with a patch (client/page.ts applyPatch), on plain data. */
+function apply(s: MonitorSnapshot, p: MonitorPatch): MonitorSnapshot {
+  const { usage, ...set } = p.set;
+  const next = { ...s, ...set, generatedAt: p.generatedAt } as MonitorSnapshot;
+  next.usage = { ...(usage ?? s.usage), byTask: { ...s.usage.byTask } } as MonitorSnapshot['usage'];
+  for (const [id, t] of Object.entries(p.usageByTask)) {
+    if (t) next.usage.byTask[id] = t;
+    else delete next.usage.byTask[id];
+  }
+  const byId = new Map(s.tasks.map((t) => [t.id, t]));
+  for (const t of p.tasks) byId.set(t.id, t);
+  for (const id of p.removed) byId.delete(id);
+  next.tasks = [...byId.values()].sort((a, b) => (a.id < b.id ? -1 : 1));
+  return next;
+}
+
+const event = (e: Partial<RunEvent> & { type: RunEvent['type'] }): string =>
+  `${JSON.stringify({ at: new Date().toISOString(), runId: 'r1', ...e })}\n`;
+
+describe('snapshot patches', () => {
+  it('a page that applies every patch holds exactly the snapshot the server read', async () => {
+    const reader = new SnapshotReader(ws);
+    await reader.init();
+    const differ = new SnapshotDiffer();
+    let held = reader.read();
+    differ.next(held);
+    const log = join(dir, 'events.jsonl');
+    const steps: (() => void)[] = [
+      () =>
+        appendFileSync(
+          log,
+          event({
+            type: 'run.started',
+            pid: 1,
+            workspace: ws,
+            catalog: { source: 'bundled', revision: 'r' },
+            maxParallel: 2,
+            tasks: 3,
+          } as never),
+        ),
+      () =>
+        appendFileSync(
+          log,
+          event({
+            type: 'attempt.finished',
+            task: 'g/a',
+            role: 'worker',
+            planLoop: 1,
+            attempt: 'a1',
+            target: 'one',
+            result: 'provider-quota',
+            exitCode: 1,
+            signal: null,
+            evidence: ['429'],
+            durationMs: 5,
+            attemptDir: join(dir, 'attempts', 'a1'),
+            usage: { inputTokens: 10, outputTokens: 2, costUsd: 0.5 },
+          } as never),
+        ),
+      () =>
+        appendFileSync(
+          log,
+          event({
+            type: 'target.failover',
+            task: 'g/a',
+            stage: 'worker',
+            from: 'one',
+            to: 'two',
+            class: 'provider-quota',
+            evidence: ['429'],
+          } as never),
+        ),
+      () => {
+        const state = newTaskState('g/b');
+        state.phase = 'review';
+        writeFileSync(join(dir, 'tasks', 'g', 'b.json'), JSON.stringify(state));
+      },
+      () => rmSync(join(ws, 'agent-task', 'h'), { recursive: true }),
+    ];
+    let patches = 0;
+    for (const step of steps) {
+      step();
+      reader.invalidatePlans();
+      const next = reader.read();
+      const patch = differ.next(next);
+      if (patch) {
+        patches += 1;
+        expect(patch.base).toBe(patch.seq - 1);
+        held = apply(held, patch);
+      }
+      expect({ ...held, generatedAt: '' }).toEqual({ ...next, generatedAt: '' });
+    }
+    expect(patches).toBe(steps.length);
+    // Nothing changed: no patch, the numbering stays.
+    const seq = differ.current;
+    expect(differ.next(reader.read())).toBeUndefined();
+    expect(differ.current).toBe(seq);
+  });
+
+  it('a patch carries only the tasks that changed', async () => {
+    const reader = new SnapshotReader(ws);
+    await reader.init();
+    const differ = new SnapshotDiffer();
+    differ.next(reader.read());
+    appendFileSync(
+      join(dir, 'events.jsonl'),
+      event({
+        type: 'target.failover',
+        task: 'h/c',
+        stage: 'worker',
+        from: 'one',
+        to: 'two',
+        class: 'provider-quota',
+        evidence: ['429'],
+      } as never),
+    );
+    const patch = differ.next(reader.read());
+    expect(patch?.tasks.map((t) => t.id)).toEqual(['h/c']);
+    expect(patch?.removed).toEqual([]);
+  });
+});
+
+describe('task state files', () => {
+  it('a second write in the same clock tick (same inode, size and mtime) is not missed', () => {
+    const file = join(dir, 'tasks', 'g', 'a.json');
+    const first = newTaskState('g/a');
+    first.phase = 'worker';
+    writeFileSync(file, JSON.stringify(first));
+    const files = new StateFiles(dir);
+    expect(files.read().map((s) => s.phase)).toEqual(['worker']);
+    const { mtime, atime } = statSync(file);
+    const second = { ...first, phase: 'review' as const };
+    // 'review' and 'worker' have the same length: same size; mtime set back: same tick.
+    writeFileSync(file, JSON.stringify(second));
+    utimesSync(file, atime, mtime);
+    utimesSync(join(dir, 'tasks', 'g'), atime, statSync(join(dir, 'tasks', 'g')).mtime);
+    expect(files.read().map((s) => s.phase)).toEqual(['review']);
+  });
+});

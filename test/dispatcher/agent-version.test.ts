@@ -1,0 +1,55 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { Workspace } from './helpers.js';
+
+/**
+ * The agent CLI's version (issue 12): asked once before the run (`<program> --version`),
+ * recorded in every attempt's locator and evidence, and a warning in dry run and run when it
+ * is outside the release lines the agent's classifiers were verified on. The fake agent
+ * stands in for Claude Code and answers `--version` with SWITCHYARD_FAKE_AGENT_VERSION.
+ */
+const approve = {
+  when: { role: 'review' },
+  steps: [{ review: 'Verdict: APPROVED\n\n- [MINOR] naming\n' }],
+};
+const WARNING = 'classifier rules were verified for claude-code 2.1.19x–2.1.33x; this is 2.2.0';
+
+function workspace(): Workspace {
+  const ws = new Workspace();
+  ws.catalog({ a: { scenario: { cases: [approve], steps: [{ fillChecklist: true }] } } });
+  ws.task('g/one', { files: ['src/one.txt'] });
+  return ws;
+}
+
+describe('agent CLI versions', { timeout: 120_000 }, () => {
+  it('warns in dry run and run on an unverified release line and records the version', async () => {
+    const ws = workspace();
+    const env = { SWITCHYARD_FAKE_AGENT_VERSION: '2.2.0' };
+    const dry = await ws.run(['--dry-run'], { env });
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stdout + dry.stderr).toContain(WARNING);
+
+    const run = await ws.run([], { env });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toContain(WARNING);
+    const attempts = ws.path('agent-task', '.switchyard', 'attempts');
+    const dirs = readdirSync(attempts);
+    expect(dirs.length).toBeGreaterThanOrEqual(2);
+    for (const dir of dirs) {
+      const locator = JSON.parse(readFileSync(join(attempts, dir, 'locator.json'), 'utf8'));
+      expect(locator.agentVersion, dir).toBe('2.2.0');
+    }
+  });
+
+  it('says nothing for a version on a verified line', async () => {
+    const ws = workspace();
+    const env = { SWITCHYARD_FAKE_AGENT_VERSION: '2.1.197' };
+    const dry = await ws.run(['--dry-run'], { env });
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stdout + dry.stderr).not.toContain('classifier rules were verified');
+    const run = await ws.run([], { env });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).not.toContain('classifier rules were verified');
+  });
+});
