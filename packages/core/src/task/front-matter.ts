@@ -10,7 +10,20 @@ import {
 import type { PlanFrontMatter } from './types.js';
 
 /** The front matter keys a PLAN may use; any other key is an error (a typo must not drop a dependency). */
-export const FRONT_MATTER_KEYS = ['route', 'depends_on', 'target', 'max_plan_loops'] as const;
+export const FRONT_MATTER_KEYS = [
+  'route',
+  'depends_on',
+  'target',
+  'max_plan_loops',
+  // A YAML plan's task materialized as PLAN.md (see ../orchestrate): how it runs and lands.
+  'apply',
+  'runner',
+  'command',
+  'shell',
+] as const;
+
+/** Keys that make the dispatcher run a command: only in a human-written PLAN.md, never a follow-up. */
+const COMMAND_KEYS = new Set(['runner', 'command', 'shell']);
 
 const ROUTES = new Set<string>(ROUTE_IDS);
 
@@ -79,6 +92,14 @@ export function parseFrontMatter(
   if (!pairs) return { frontMatter, problems };
   for (const { key, line, value } of pairs) {
     const scalar = value?.kind === 'scalar' ? value.value : undefined;
+    if (!required && COMMAND_KEYS.has(key)) {
+      err(
+        `"${key}" is not allowed in a follow-up plan`,
+        line,
+        'commands run only from a PLAN.md a human wrote (or a YAML plan); remove the key',
+      );
+      continue;
+    }
     switch (key) {
       case 'route': {
         frontMatter.lines.route = line;
@@ -124,6 +145,12 @@ export function parseFrontMatter(
         else frontMatter.maxPlanLoops = scalar;
         break;
       }
+      case 'apply':
+      case 'runner':
+      case 'command':
+      case 'shell':
+        readRunKey(frontMatter, key, line, value, err);
+        break;
       default:
         err(
           `unknown front matter key "${key}"`,
@@ -132,9 +159,49 @@ export function parseFrontMatter(
         );
     }
   }
+  if (frontMatter.runner === 'local' && !frontMatter.command)
+    err('`runner: local` needs a `command` (argv list)', frontMatter.lines.runner);
+  if (frontMatter.runner !== 'local' && (frontMatter.command || frontMatter.shell !== undefined))
+    err(
+      '`command` and `shell` need `runner: local`',
+      frontMatter.lines.command ?? frontMatter.lines.shell,
+    );
   if (required && frontMatter.route === undefined && frontMatter.lines.route === undefined)
     err('front matter has no `route`', 1, 'add `route: local-G01` (or another route id)');
   return { frontMatter, problems };
+}
+
+/** `apply`, `runner`, `command`, `shell`: how a task runs and how its result lands. */
+function readRunKey(
+  frontMatter: PlanFrontMatter,
+  key: 'apply' | 'runner' | 'command' | 'shell',
+  line: number | undefined,
+  value: FrontMatterPair['value'],
+  err: (message: string, line: number | undefined, hint?: string) => void,
+): void {
+  frontMatter.lines[key] = line;
+  const scalar = value?.kind === 'scalar' ? value.value : undefined;
+  if (key === 'apply') {
+    if (scalar === 'source' || scalar === 'patch') frontMatter.apply = scalar;
+    else err('apply must be "source" or "patch"', line, '`apply: patch` keeps the diff as a patch');
+  } else if (key === 'runner') {
+    if (scalar === 'local' || scalar === 'agent') frontMatter.runner = scalar;
+    else err('runner must be "local" or "agent"', line, '`runner: local` runs `command`, no agent');
+  } else if (key === 'shell') {
+    if (typeof scalar === 'boolean') frontMatter.shell = scalar;
+    else err('shell must be true or false', line);
+  } else if (
+    value?.kind === 'seq' &&
+    value.items.length > 0 &&
+    value.items.every((i) => typeof i.value === 'string')
+  )
+    frontMatter.command = value.items.map((i) => i.value as string);
+  else
+    err(
+      'command must be a non-empty list of strings (argv)',
+      line,
+      'e.g. `command: [node, x.mjs]`',
+    );
 }
 
 /**
