@@ -16,6 +16,8 @@ import type { ResolvedPlanTask, ValidatedPlan } from './plan-validate.js';
 export interface MaterializeOptions {
   /** `--patch-only`: every agent task ends with a patch, whatever its contract says. */
   patchOnly?: boolean;
+  /** Report what would be written, write nothing (the dry run). */
+  dryRun?: boolean;
 }
 
 /** How one plan task stands after materialization. */
@@ -162,6 +164,7 @@ export function materializePlan(
     tasks.push({ id: task.id, taskId, status: 'created', planFile: active });
   }
   if (problems.length > 0) return { tasks: [], problems };
+  if (options.dryRun) return { tasks, problems };
   for (const w of writes) writeOwnedFileBelow(workspace, w.path, w.text, 'replace');
   return { tasks, problems };
 }
