@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { indexOfEvent, runCli, Workspace } from './helpers.js';
 
@@ -140,5 +140,101 @@ describe('switchyard run plan.yaml (YAML plans on the dispatcher)', { timeout: 1
     const result = await runCli(['run', '--workspace', ws.dir, ws.path('plan.yaml'), 'using', 'b']);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('expected `with <target>` after the plan');
+  });
+});
+
+describe('runner: local (a command from the plan, no agent, no review)', {
+  timeout: 120_000,
+}, () => {
+  it('runs the argv command in the workspace, then its definition of done, archives without review', async () => {
+    const ws = new Workspace();
+    // The agent target must never run: every attempt of it would fail the test below.
+    ws.catalog({ a: { scenario: { steps: [{ fault: 'auth' }] } } });
+    const setup = "require('fs').writeFileSync('out/setup.txt', process.argv.slice(1).join(' '))";
+    writeFileSync(
+      ws.path('plan.yaml'),
+      `version: 1
+kind: orchestrate-plan
+metadata: { id: tools, title: Tools }
+tasks:
+  - id: setup
+    title: Setup
+    runner: local
+    command: [${JSON.stringify(process.execPath)}, -e, ${JSON.stringify(setup)}, "a b", c]
+    files: [out/setup.txt]
+    definition_of_done: { command: "${process.execPath} -e \\"process.stdout.write(require('fs').readFileSync('out/setup.txt','utf8'))\\"", assertion: 'stdout contains "a b c"' }
+  - id: shell
+    title: With a shell
+    runner: local
+    shell: true
+    command: ["echo one > out/shell.txt && echo two >> out/shell.txt"]
+    depends_on: [setup]
+    files: [out/shell.txt]
+`,
+    );
+    mkdirSync(ws.path('out'), { recursive: true });
+    const dry = await ws.run([ws.path('plan.yaml'), '--dry-run']);
+    expect(dry.code, dry.stdout).toBe(0);
+    expect(dry.stdout).toContain('(argv, no shell)');
+    expect(dry.stdout).toContain('(shell: true, as the plan says)');
+    expect(dry.stdout).toContain('no agent, no review');
+    const result = await ws.run([ws.path('plan.yaml')]);
+    expect(result.code, result.stderr + result.stdout).toBe(0);
+    expect(ws.read('out/setup.txt')).toBe('a b c');
+    expect(ws.read('out/shell.txt')).toBe('one\ntwo\n');
+    const events = ws.events();
+    expect(events.filter((e) => e.type === 'attempt.started')).toEqual([]);
+    expect(events.filter((e) => e.type === 'review.verdict')).toEqual([]);
+    expect(
+      events.filter((e) => e.type === 'local.finished').map((e) => [e.task, e.shell, e.passed]),
+    ).toEqual([
+      ['tools/setup', false, true],
+      ['tools/shell', true, true],
+    ]);
+    expect(
+      events.some((e) => e.type === 'gate.finished' && e.task === 'tools/setup' && e.passed),
+    ).toBe(true);
+    expect(ws.read('agent-task/archive/tools/setup/complete.log')).toContain(
+      'approved review: none (local runner',
+    );
+    expect(ws.read('agent-task/archive/tools/work_log_1.log')).toContain('local: ');
+  });
+
+  it('blocks a failing local command at once with its output as evidence (exit 3)', async () => {
+    const ws = new Workspace();
+    ws.catalog({ a: { scenario: { steps: [{ fault: 'auth' }] } } });
+    writeFileSync(
+      ws.path('plan.yaml'),
+      `version: 1
+kind: orchestrate-plan
+metadata: { id: tools, title: Tools }
+tasks:
+  - { id: bad, title: Bad, runner: local, files: [x.txt], command: [${JSON.stringify(process.execPath)}, -e, "console.log('boom'); process.exit(4)"] }
+  - { id: after, title: After, runner: local, files: [y.txt], depends_on: [bad], command: [${JSON.stringify(process.execPath)}, -e, "0"] }
+`,
+    );
+    const result = await ws.run([ws.path('plan.yaml')]);
+    expect(result.code).toBe(3);
+    const blocked = ws.events().find((e) => e.type === 'task.blocked' && e.task === 'tools/bad');
+    expect(blocked).toMatchObject({
+      reason: expect.stringContaining('local command failed (exit code 4)'),
+    });
+    expect(JSON.stringify(blocked)).toContain('boom');
+    expect(ws.events().some((e) => e.type === 'local.finished' && e.task === 'tools/after')).toBe(
+      false,
+    );
+  });
+
+  it('refuses runner, command and shell in a follow-up plan an agent wrote', async () => {
+    const ws = new Workspace();
+    ws.catalog({ a: { scenario: { steps: [] } } });
+    ws.task('g/t', { files: ['a.txt'] });
+    writeFileSync(
+      ws.path('agent-task/g/t/PLAN-2.md'),
+      '---\nrunner: local\ncommand: [rm, -rf, x]\n---\n# t\n\n## Modified Files Summary\n\n- a.txt\n\n## Implementation Checklist\n\n- [ ] x\n',
+    );
+    const result = await ws.run(['--dry-run']);
+    expect(result.code).toBe(2);
+    expect(result.stdout + result.stderr).toContain('"runner" is not allowed in a follow-up plan');
   });
 });

@@ -22,6 +22,7 @@ export function advance(rt: TaskRuntime, outcome: Outcome, input: AdvanceInput =
   const facts: LifecycleFacts = {
     selfcheckRequired: false,
     hasGate: rt.task.definitionOfDone !== undefined,
+    localRunner: rt.task.runner === 'local',
     ...input.facts,
   };
   const from = state.phase;

@@ -45,9 +45,15 @@ export interface LifecycleFacts {
   selfcheckRequired: boolean;
   /** The plan has a definition-of-done command. */
   hasGate: boolean;
+  /** `runner: local`: the worker stage ran a command, not an agent; no review follows. */
+  localRunner: boolean;
 }
 export type Fact = keyof LifecycleFacts;
-export const FACTS = ['selfcheckRequired', 'hasGate'] as const satisfies readonly Fact[];
+export const FACTS = [
+  'selfcheckRequired',
+  'hasGate',
+  'localRunner',
+] as const satisfies readonly Fact[];
 
 /** State changes a transition asks the dispatcher to perform, in order. */
 export const EFFECTS = [
@@ -105,6 +111,8 @@ export interface StageRow {
 const afterWorkerDone: readonly Branch[] = [
   { if: 'selfcheckRequired', to: 'selfcheck' },
   { if: 'hasGate', to: 'gate' },
+  // A local command is deterministic and written by a human: nothing for a reviewer to judge.
+  { if: 'localRunner', to: 'archive' },
   { to: 'review' },
 ];
 const stay = (stage: LifecycleStage, ...effects: Effect[]): OutcomeRow => ({
@@ -162,7 +170,10 @@ export const LIFECYCLE: Readonly<Record<LifecycleStage, StageRow>> = {
     workLog: true,
     failover: false,
     outcomes: {
-      passed: { next: [{ to: 'review' }], effects: ['reset-failures', 'clear-correction'] },
+      passed: {
+        next: [{ if: 'localRunner', to: 'archive' }, { to: 'review' }],
+        effects: ['reset-failures', 'clear-correction'],
+      },
       'gate-failed': { next: [{ to: 'worker' }], effects: ['count-failure', 'record-correction'] },
     },
   },
