@@ -238,3 +238,45 @@ tasks:
     expect(result.stdout + result.stderr).toContain('"runner" is not allowed in a follow-up plan');
   });
 });
+
+describe('legacy markdown task files', { timeout: 120_000 }, () => {
+  const LEGACY = `# Feature\n\n### Task 1: First\n- Agent: general-purpose\n- Model: sonnet\n- Parallel: 0\n- Dependencies: none\n- Files: src/1.txt\n\n### Task 2: Second\n- Parallel: 1\n- Dependencies: Task 1\n- Files: src/2.txt\n`;
+
+  it('switchyard plan convert prints the YAML plan; run converts on the fly', async () => {
+    const ws = new Workspace();
+    ws.catalog({ a: { scenario: { cases: [approve], steps: [{ fillChecklist: true }] } } });
+    writeFileSync(ws.path('release.md'), LEGACY);
+    const converted = await runCli(['plan', 'convert', ws.path('release.md')]);
+    expect(converted.code, converted.stderr).toBe(0);
+    expect(converted.stdout).toContain('kind: orchestrate-plan');
+    expect(converted.stdout).toMatch(
+      /- id: "2"\n {4}title: "Second"\n {4}lane: "1"\n {4}runner: code-runner\n {4}depends_on: \["1"\]/,
+    );
+    const dry = await ws.run([ws.path('release.md'), '--dry-run', '--json']);
+    expect(dry.code, dry.stderr).toBe(0);
+    const report = JSON.parse(dry.stdout);
+    expect(report.plan.id).toBe('release');
+    expect(
+      report.tasks.map((t: { task_id: string; depends_on: string[] }) => [t.task_id, t.depends_on]),
+    ).toEqual([
+      ['release/1', []],
+      ['release/2', ['1']],
+    ]);
+    const run = await ws.run([ws.path('release.md')]);
+    expect(run.code, run.stderr + run.stdout).toBe(0);
+    expect(ws.exists('agent-task/archive/release/2/complete.log')).toBe(true);
+  });
+
+  it('plan convert: a broken markdown file is exit 2 with its line', async () => {
+    const ws = new Workspace();
+    writeFileSync(
+      ws.path('bad.md'),
+      '### Task 1: X\n- **Definition of Done**:\n  - Command: make test\n',
+    );
+    const result = await runCli(['plan', 'convert', ws.path('bad.md')]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(
+      /bad\.md:1: Task 1: the Definition of Done has a Command but no Assertion/,
+    );
+  });
+});

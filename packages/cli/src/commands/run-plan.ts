@@ -3,9 +3,11 @@ import {
   CATALOG_ENV,
   type Catalog,
   checkRenderedPlans,
+  convertMarkdownPlan,
   findWorkspaceRoot,
   hasConfigFile,
   type MaterializedTask,
+  markdownProblem,
   materializePlan,
   type Problem,
   planTaskRoutes,
@@ -56,8 +58,7 @@ async function loadPlan(
     checkExecutables: false,
   });
   const catalog = resolved.catalog;
-  const plan = validateOrchestratePlan(read.text, { file, catalog });
-  const problems = [...plan.problems];
+  const { plan, problems } = validateSource(read.text, file, catalog);
   if (opts.with !== undefined && !(opts.with in catalog.targets))
     problems.push({
       code: 'SY_USAGE',
@@ -68,6 +69,33 @@ async function loadPlan(
   if (!problems.some(isError))
     problems.push(...checkRenderedPlans(plan, workspace, { patchOnly: opts.patchOnly === true }));
   return { plan, workspace, catalog, problems };
+}
+
+/** A YAML plan, or a legacy markdown task file converted on the fly (problems on its lines). */
+function validateSource(
+  text: string,
+  file: string,
+  catalog: Catalog,
+): { plan: ValidatedPlan; problems: Problem[] } {
+  if (!isMarkdown(file, text)) {
+    const plan = validateOrchestratePlan(text, { file, catalog });
+    return { plan, problems: [...plan.problems] };
+  }
+  const converted = convertMarkdownPlan(text, file);
+  const plan = validateOrchestratePlan(converted.yaml, { file, catalog });
+  return {
+    plan,
+    problems: [
+      ...converted.problems,
+      ...plan.problems.map((p) => markdownProblem(p, converted, file)),
+    ],
+  };
+}
+
+/** A `.md` file, or text with `### Task N:` headings and no `kind:` line. */
+export function isMarkdown(file: string, text: string): boolean {
+  if (/\.(md|markdown)$/i.test(file)) return true;
+  return /^#{2,4}\s+Task\s+\S+\s*:/im.test(text) && !/^kind\s*:/m.test(text);
 }
 
 function invalid(file: string, problems: Problem[]): SwitchyardError {

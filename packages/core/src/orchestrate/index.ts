@@ -1,3 +1,8 @@
+export {
+  type ConvertedMarkdownPlan,
+  convertMarkdownPlan,
+  markdownProblem,
+} from './markdown-convert.js';
 export { checkRenderedPlans } from './plan-check.js';
 export {
   type MaterializedStatus,
