@@ -57,6 +57,11 @@ export interface LiveRunOptions {
   /** Serve the browser monitor for the run (see `switchyard monitor`). */
   monitor?: boolean;
   port?: number;
+  /**
+   * Runs under the workspace lock before the workspace is read (a YAML plan writes its task
+   * folders here); returning false means there is nothing to run (exit 0).
+   */
+  prepare?: (workspace: string) => boolean;
 }
 
 /**
@@ -73,6 +78,17 @@ export async function liveRun(opts: LiveRunOptions): Promise<number> {
   });
   // A second dispatcher on this workspace fails here, at once, before anything else runs.
   const lock = acquireWorkspaceLock({ workspace });
+  let proceed = true;
+  try {
+    if (opts.prepare) proceed = opts.prepare(workspace);
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
+  if (!proceed) {
+    lock.release();
+    return 0;
+  }
   const monitor = opts.monitor ? await startRunMonitor(workspace, opts, lock) : undefined;
   try {
     return await liveRunLocked(workspace, lock, opts);

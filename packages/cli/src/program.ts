@@ -6,6 +6,7 @@ import { registerCompletion } from './commands/completion.js';
 import { registerConfig } from './commands/config.js';
 import { registerDemo } from './commands/demo.js';
 import { registerMonitor } from './commands/monitor.js';
+import { registerPlan } from './commands/plan.js';
 import { registerPlugins } from './commands/plugins.js';
 import { registerRetry } from './commands/retry.js';
 import { registerRun } from './commands/run.js';
@@ -51,6 +52,7 @@ const COMMANDS: Register[] = [
   registerMonitor,
   registerTask,
   registerValidatePlan,
+  registerPlan,
   registerCatalog,
   registerConfig,
   registerPlugins,

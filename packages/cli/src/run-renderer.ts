@@ -55,6 +55,8 @@ export function formatEvent(event: RunEvent): string | undefined {
       return event.passed
         ? undefined
         : `${tag('gate', pc.yellow)} ${event.task} loop ${event.planLoop}: failed (${event.detail}); back to the worker`;
+    case 'local.finished':
+      return `${tag('local', event.passed ? pc.green : pc.red)} ${event.task}: ${event.command.join(' ')}${event.shell ? ' (shell)' : ''} — ${event.detail}`;
     case 'review.verdict': {
       const f = event.findings;
       const paint = event.verdict === 'APPROVED' ? pc.green : pc.yellow;

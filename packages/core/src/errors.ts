@@ -15,6 +15,8 @@ export const ERROR_CODES = {
   SY_CATALOG_NOT_EXECUTABLE: "A catalog target's command is not executable on this machine.",
   SY_PREFLIGHT_FAILED: "A target's preflight_command failed.",
   SY_PLAN_INVALID: 'A PLAN.md breaks the task contract.',
+  SY_YAML_PLAN_INVALID:
+    'A YAML plan (orchestrate-plan) or legacy markdown task file is invalid, or changed for a task already started.',
   SY_GRAPH_INVALID: 'The task graph has an unknown dependency or a cycle.',
   SY_WORKSPACE_NOT_FOUND: 'No workspace (a folder holding agent-task/) where the command looked.',
   SY_UNKNOWN_GROUP: 'A task group named on the command line does not exist.',
@@ -40,6 +42,8 @@ export type SwitchyardErrorCode = keyof typeof ERROR_CODES;
 export interface ProblemLocation {
   file?: string;
   line?: number;
+  /** 1-based column on `line` (YAML plans). */
+  column?: number;
   /** Dotted JSON path, e.g. `routes.worker.cloud-G01.candidates.0`. */
   path?: string;
 }
@@ -94,7 +98,10 @@ Object.defineProperty(SwitchyardError.prototype, BRAND, { value: true });
 /** Formats a problem as one line: `file:line path: message (hint)`. */
 export function formatProblem(problem: Problem): string {
   const where = [
-    problem.file && (problem.line ? `${problem.file}:${problem.line}` : problem.file),
+    problem.file &&
+      (problem.line
+        ? `${problem.file}:${problem.line}${problem.column ? `:${problem.column}` : ''}`
+        : problem.file),
     problem.path,
   ]
     .filter(Boolean)

@@ -1,3 +1,4 @@
+import { SwitchyardError } from '@switchyard/core/errors';
 import { type Command, InvalidArgumentError } from 'commander';
 // type-only: live-run.js itself is loaded lazily, only for a live run
 import type { LiveRunOptions } from '../live-run.js';
@@ -7,6 +8,8 @@ import { parsePort } from '../monitor-server.js';
 export interface RunOptions extends LiveRunOptions {
   dryRun?: boolean;
   validatePlan?: string;
+  /** YAML plans: every agent task ends with a patch artifact, the source untouched. */
+  patchOnly?: boolean;
 }
 
 export function parseMaxParallel(value: string): number {
@@ -20,8 +23,11 @@ export function registerRun(program: Command): void {
   program
     .command('run')
     .description(
-      'Run every ready task of the workspace to a reviewed, archived result (or --dry-run first).',
+      'Run every ready task of the workspace to a reviewed, archived result (or --dry-run first); `run plan.yaml [with <target>]` runs a YAML plan.',
     )
+    .argument('[plan]', 'a YAML plan (orchestrate-plan version 1) to run as agent-task/<plan-id>/')
+    .argument('[with]', 'the word `with`, then the target for agent tasks without a backend')
+    .argument('[target]', 'catalog target id (like --with)')
     .option(
       '--workspace <dir>',
       'folder holding agent-task/ (default: found from the current folder upward, like git)',
@@ -56,6 +62,10 @@ export function registerRun(program: Command): void {
       'launch nothing: report catalog, tasks, candidates, readiness, claims and problems',
     )
     .option('--validate-plan <file>', 'check one PLAN.md like `switchyard validate-plan` and exit')
+    .option(
+      '--patch-only',
+      'with a YAML plan: every agent task ends with its diff as a patch artifact; the source is untouched',
+    )
     .addHelpText(
       'after',
       `
@@ -72,18 +82,61 @@ Examples:
   $ switchyard run --dry-run --json --execution-catalog team-catalog.json | jq '.summary'
   $ switchyard run --validate-plan agent-task/api/add-flag/PLAN.md
   $ switchyard run --workspace ~/src/app --max-parallel 4
-  $ switchyard run --monitor             # open the printed monitor_url in a browser`,
+  $ switchyard run --monitor             # open the printed monitor_url in a browser
+
+YAML plans (orchestrate-plan version 1; schema: assets/schema/orchestrate-plan.schema.json):
+  The whole plan is validated first (every problem with line:column, exit 2, nothing
+  started). Each task becomes agent-task/<plan-id>/<task-id>/PLAN.md (plan id: metadata.id,
+  else the file name) and runs on the same dispatcher as any task. Re-running the plan keeps
+  tasks already done or unchanged; a changed task that already started is an error. Lanes
+  are levels: a lane's tasks wait for every task of the lanes before it. Routing: a task's
+  backend (target id or agent name) > with <target> > the route's first candidate. Runner
+  "local" runs the task's argv command in the workspace (a shell only with shell: true), no
+  agent and no review. Without apply_to_source + commit_on_success + rollback_on_failure all
+  true (or with --patch-only) an agent task ends with a patch; the source is untouched.
+  $ switchyard run plan.yaml --dry-run            # the routes of every task, and why
+  $ switchyard run plan.yaml with cloud-fast      # fills tasks that name no backend
+  $ switchyard run plan.yaml --patch-only --json`,
     )
-    .action(async (opts: RunOptions) => {
-      if (opts.validatePlan !== undefined) {
-        const { validatePlanCommand } = await import('./validate-plan.js');
-        return validatePlanCommand(opts.validatePlan, {
-          ...(opts.workspace ? { workspace: opts.workspace } : {}),
-          ...(opts.json ? { json: true } : {}),
-        });
-      }
-      if (opts.dryRun) return (await import('../dry-run.js')).dryRunCommand(opts);
-      // The live run: the dispatcher (packages/cli/src/live-run.ts).
-      process.exitCode = await (await import('../live-run.js')).liveRun(opts);
-    });
+    .action(
+      async (
+        plan: string | undefined,
+        withWord: string | undefined,
+        target: string | undefined,
+        opts: RunOptions,
+      ) => {
+        if (plan !== undefined) {
+          if (withWord !== undefined && (withWord !== 'with' || target === undefined))
+            throw new SwitchyardError(
+              'SY_USAGE',
+              `expected \`with <target>\` after the plan, got "${[withWord, target].filter(Boolean).join(' ')}"`,
+            );
+          if (target !== undefined && opts.with !== undefined && target !== opts.with)
+            throw new SwitchyardError(
+              'SY_USAGE',
+              `\`with ${target}\` and --with ${opts.with} disagree; give one`,
+            );
+          const { runPlanCommand } = await import('./run-plan.js');
+          return runPlanCommand(plan, {
+            ...opts,
+            ...(target !== undefined ? { with: target } : {}),
+          });
+        }
+        if (opts.patchOnly)
+          throw new SwitchyardError(
+            'SY_USAGE',
+            '--patch-only needs a YAML plan: `switchyard run plan.yaml --patch-only`',
+          );
+        if (opts.validatePlan !== undefined) {
+          const { validatePlanCommand } = await import('./validate-plan.js');
+          return validatePlanCommand(opts.validatePlan, {
+            ...(opts.workspace ? { workspace: opts.workspace } : {}),
+            ...(opts.json ? { json: true } : {}),
+          });
+        }
+        if (opts.dryRun) return (await import('../dry-run.js')).dryRunCommand(opts);
+        // The live run: the dispatcher (packages/cli/src/live-run.ts).
+        process.exitCode = await (await import('../live-run.js')).liveRun(opts);
+      },
+    );
 }

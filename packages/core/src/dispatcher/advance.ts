@@ -23,6 +23,7 @@ export function advance(rt: TaskRuntime, outcome: Outcome, input: AdvanceInput =
     selfcheckRequired: false,
     hasGate: rt.task.definitionOfDone !== undefined,
     isolated: rt.state.isolation !== undefined,
+    localRunner: rt.task.runner === 'local',
     ...input.facts,
   };
   const from = state.phase;

@@ -140,7 +140,7 @@ function completeLogText(ctx: DispatchContext, rt: TaskRuntime): string {
     `task: ${rt.id}`,
     `completed: ${ctx.now().toISOString()}`,
     `plan loops: ${s.planLoop}`,
-    `approved review: ${reviewFileName(s.planLoop)}`,
+    `approved review: ${rt.task.runner === 'local' ? 'none (local runner: a command, no agent)' : reviewFileName(s.planLoop)}`,
     `attempts: ${s.attempts.length} (${failed.length} failed; each keeps its locator.json, a failed one all its evidence)`,
     ...s.attempts.map(
       (a) =>

@@ -18,6 +18,9 @@ export function isolationOf(ctx: DispatchContext): WorkspaceIsolation | undefine
 export async function ensureTaskWorktree(ctx: DispatchContext, rt: TaskRuntime): Promise<void> {
   const isolation = isolationOf(ctx);
   if (!isolation || !WORKTREE_PHASES.has(rt.state.phase)) return;
+  // A `runner: local` command runs in the source workspace, serialized with applies: it has
+  // no worktree, so no write-set check or apply either (the facts see it as not isolated).
+  if (rt.task.runner === 'local') return;
   const record = await isolation.ensureWorktree(rt.id);
   const before = rt.state.isolation;
   const next: TaskIsolation = {

@@ -131,6 +131,18 @@ export const runEventSchema = z.discriminatedUnion('type', [
   }),
   z.object({
     ...base,
+    // A `runner: local` task ran its command (instead of an agent) in the source workspace.
+    type: z.literal('local.finished'),
+    task: z.string(),
+    planLoop: z.number().int(),
+    command: z.array(z.string()),
+    shell: z.boolean(),
+    exitCode: z.number().int().nullable(),
+    passed: z.boolean(),
+    detail: z.string(),
+  }),
+  z.object({
+    ...base,
     type: z.literal('review.verdict'),
     task: z.string(),
     planLoop: z.number().int(),

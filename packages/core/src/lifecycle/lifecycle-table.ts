@@ -61,12 +61,15 @@ export interface LifecycleFacts {
   hasGate: boolean;
   /** The task works in a git worktree of its own (isolation "worktree"). */
   isolated: boolean;
+  /** `runner: local`: the worker stage ran a command, not an agent; no review follows. */
+  localRunner: boolean;
 }
 export type Fact = keyof LifecycleFacts;
 export const FACTS = [
   'selfcheckRequired',
   'hasGate',
   'isolated',
+  'localRunner',
 ] as const satisfies readonly Fact[];
 
 /** State changes a transition asks the dispatcher to perform, in order. */
@@ -126,6 +129,8 @@ const afterWorkerDone: readonly Branch[] = [
   { if: 'selfcheckRequired', to: 'selfcheck' },
   { if: 'isolated', to: 'writeset' },
   { if: 'hasGate', to: 'gate' },
+  // A local command is deterministic and written by a human: nothing for a reviewer to judge.
+  { if: 'localRunner', to: 'archive' },
   { to: 'review' },
 ];
 const stay = (stage: LifecycleStage, ...effects: Effect[]): OutcomeRow => ({
@@ -183,7 +188,10 @@ export const LIFECYCLE: Readonly<Record<LifecycleStage, StageRow>> = {
     workLog: true,
     failover: false,
     outcomes: {
-      passed: { next: [{ to: 'review' }], effects: ['reset-failures', 'clear-correction'] },
+      passed: {
+        next: [{ if: 'localRunner', to: 'archive' }, { to: 'review' }],
+        effects: ['reset-failures', 'clear-correction'],
+      },
       'gate-failed': { next: [{ to: 'worker' }], effects: ['count-failure', 'record-correction'] },
     },
   },

@@ -87,6 +87,24 @@ describe('transition (generated from the lifecycle table)', () => {
     for (const stage of LIFECYCLE_STAGES) expect(reach(stage).has(FINAL_PHASE), stage).toBe(true);
   });
 
+  it('a local-runner task skips the review: worker (and its gate) lead straight to the archive', () => {
+    const local = { selfcheckRequired: false, hasGate: false, localRunner: true };
+    const worker = transition({ phase: 'worker', planLoop: 1 }, 'passed', local);
+    expect(worker.ok && worker.state.phase).toBe('archive');
+    const gated = transition({ phase: 'worker', planLoop: 1 }, 'passed', {
+      ...local,
+      hasGate: true,
+    });
+    expect(gated.ok && gated.state.phase).toBe('gate');
+    const gate = transition({ phase: 'gate', planLoop: 1 }, 'passed', { ...local, hasGate: true });
+    expect(gate.ok && gate.state.phase).toBe('archive');
+    const agent = transition({ phase: 'gate', planLoop: 1 }, 'passed', {
+      ...local,
+      localRunner: false,
+    });
+    expect(agent.ok && agent.state.phase).toBe('review');
+  });
+
   it('a done task refuses every outcome', () => {
     for (const outcome of OUTCOMES) {
       expect(transition({ phase: 'done', planLoop: 1 }, outcome, factSets[0]!).ok).toBe(false);

@@ -15,8 +15,15 @@ export const FRONT_MATTER_KEYS = [
   'depends_on',
   'target',
   'max_plan_loops',
+  // A YAML plan's task materialized as PLAN.md (see ../orchestrate): how it runs and lands.
   'apply',
+  'runner',
+  'command',
+  'shell',
 ] as const;
+
+/** Keys that make the dispatcher run a command: only in a human-written PLAN.md, never a follow-up. */
+const COMMAND_KEYS = new Set(['runner', 'command', 'shell']);
 
 const ROUTES = new Set<string>(ROUTE_IDS);
 
@@ -85,6 +92,14 @@ export function parseFrontMatter(
   if (!pairs) return { frontMatter, problems };
   for (const { key, line, value } of pairs) {
     const scalar = value?.kind === 'scalar' ? value.value : undefined;
+    if (!required && COMMAND_KEYS.has(key)) {
+      err(
+        `"${key}" is not allowed in a follow-up plan`,
+        line,
+        'commands run only from a PLAN.md a human wrote (or a YAML plan); remove the key',
+      );
+      continue;
+    }
     switch (key) {
       case 'route': {
         frontMatter.lines.route = line;
@@ -130,17 +145,12 @@ export function parseFrontMatter(
         else frontMatter.maxPlanLoops = scalar;
         break;
       }
-      case 'apply': {
-        frontMatter.lines.apply = line;
-        if (scalar !== 'source' && scalar !== 'patch')
-          err(
-            `apply ${JSON.stringify(scalar ?? null)} is not "source" or "patch"`,
-            line,
-            '`apply: source` commits the task to the source branch (the default); `apply: patch` keeps its diff as a patch in the archive',
-          );
-        else frontMatter.apply = scalar;
+      case 'apply':
+      case 'runner':
+      case 'command':
+      case 'shell':
+        readRunKey(frontMatter, key, line, value, err);
         break;
-      }
       default:
         err(
           `unknown front matter key "${key}"`,
@@ -149,9 +159,49 @@ export function parseFrontMatter(
         );
     }
   }
+  if (frontMatter.runner === 'local' && !frontMatter.command)
+    err('`runner: local` needs a `command` (argv list)', frontMatter.lines.runner);
+  if (frontMatter.runner !== 'local' && (frontMatter.command || frontMatter.shell !== undefined))
+    err(
+      '`command` and `shell` need `runner: local`',
+      frontMatter.lines.command ?? frontMatter.lines.shell,
+    );
   if (required && frontMatter.route === undefined && frontMatter.lines.route === undefined)
     err('front matter has no `route`', 1, 'add `route: local-G01` (or another route id)');
   return { frontMatter, problems };
+}
+
+/** `apply`, `runner`, `command`, `shell`: how a task runs and how its result lands. */
+function readRunKey(
+  frontMatter: PlanFrontMatter,
+  key: 'apply' | 'runner' | 'command' | 'shell',
+  line: number | undefined,
+  value: FrontMatterPair['value'],
+  err: (message: string, line: number | undefined, hint?: string) => void,
+): void {
+  frontMatter.lines[key] = line;
+  const scalar = value?.kind === 'scalar' ? value.value : undefined;
+  if (key === 'apply') {
+    if (scalar === 'source' || scalar === 'patch') frontMatter.apply = scalar;
+    else err('apply must be "source" or "patch"', line, '`apply: patch` keeps the diff as a patch');
+  } else if (key === 'runner') {
+    if (scalar === 'local' || scalar === 'agent') frontMatter.runner = scalar;
+    else err('runner must be "local" or "agent"', line, '`runner: local` runs `command`, no agent');
+  } else if (key === 'shell') {
+    if (typeof scalar === 'boolean') frontMatter.shell = scalar;
+    else err('shell must be true or false', line);
+  } else if (
+    value?.kind === 'seq' &&
+    value.items.length > 0 &&
+    value.items.every((i) => typeof i.value === 'string')
+  )
+    frontMatter.command = value.items.map((i) => i.value as string);
+  else
+    err(
+      'command must be a non-empty list of strings (argv)',
+      line,
+      'e.g. `command: [node, x.mjs]`',
+    );
 }
 
 /**

@@ -23,10 +23,28 @@ export interface PlanFrontMatter {
   target?: string;
   /** Optional cap on plan loops (positive integer). */
   maxPlanLoops?: number;
-  /** Under worktree isolation: `source` (default) commits to the source branch; `patch` keeps the diff as a patch artifact. */
+  /** `patch`: the task ends with its diff kept as a patch artifact, the source untouched. */
   apply?: 'source' | 'patch';
+  /** `local`: the dispatcher runs `command` instead of an agent (human-written PLAN.md only). */
+  runner?: 'local' | 'agent';
+  /** The local command as argv (with `shell`, one script for `/bin/sh -c`). */
+  command?: string[];
+  /** Run `command` through `/bin/sh -c` (must be explicit). */
+  shell?: boolean;
   /** Line of each key, for messages. */
-  lines: Partial<Record<'route' | 'depends_on' | 'target' | 'max_plan_loops' | 'apply', number>>;
+  lines: Partial<
+    Record<
+      | 'route'
+      | 'depends_on'
+      | 'target'
+      | 'max_plan_loops'
+      | 'apply'
+      | 'runner'
+      | 'command'
+      | 'shell',
+      number
+    >
+  >;
 }
 
 /** One entry of the Modified Files Summary. */

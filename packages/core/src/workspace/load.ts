@@ -52,8 +52,12 @@ export interface LoadedTask extends ScannedTask {
   route?: string;
   target?: string;
   maxPlanLoops?: number;
-  /** PLAN front matter `apply` (worktree isolation): `patch` keeps the diff as an artifact. */
+  /** `patch`: the task ends with its diff as a patch artifact, the source untouched. */
   apply?: 'source' | 'patch';
+  /** `local`: the worker stage runs `command` (argv; `/bin/sh -c` with `shell`), no agent. */
+  runner?: 'local' | 'agent';
+  command?: string[];
+  shell?: boolean;
   dependsOn: DependencyRef[];
   /** Union of every plan's write set: the claim is held across follow-up plans. */
   writeSet: WriteSetEntry[];
@@ -324,6 +328,9 @@ function assembleTask(scanned: ScannedTask, plans: ParsedPlan[]): LoadedTask {
       task.target = fm.target;
       task.maxPlanLoops = fm.maxPlanLoops;
       if (fm.apply !== undefined) task.apply = fm.apply;
+      if (fm.runner !== undefined) task.runner = fm.runner;
+      if (fm.command !== undefined) task.command = fm.command;
+      if (fm.shell !== undefined) task.shell = fm.shell;
       task.dependsOn = fm.dependsOn.flatMap((d) => {
         const id = resolveDependency(d.raw, scanned.group);
         if (id) return [{ raw: d.raw, id, line: d.line }];

@@ -1,0 +1,301 @@
+import { isAbsolute, resolve } from 'node:path';
+import {
+  CATALOG_ENV,
+  type Catalog,
+  checkRenderedPlans,
+  convertMarkdownPlan,
+  findWorkspaceRoot,
+  hasConfigFile,
+  type MaterializedTask,
+  markdownProblem,
+  materializePlan,
+  type Problem,
+  planTaskRoutes,
+  quoteArgv,
+  readPlanText,
+  resolveCatalog,
+  SwitchyardError,
+  type ValidatedPlan,
+  validateOrchestratePlan,
+} from '@switchyard/core';
+import { EXIT } from '../exit-codes.js';
+import { printJson, printProblems } from '../output.js';
+import type { RunOptions } from './run.js';
+
+/** Options of `switchyard run <plan>`. */
+export interface PlanRunOptions extends RunOptions {
+  /** Every agent task ends with a patch artifact; the source is untouched. */
+  patchOnly?: boolean;
+}
+
+const isError = (p: Problem) => p.severity !== 'warning';
+
+function catalogEnv(): NodeJS.ProcessEnv {
+  const value = process.env[CATALOG_ENV];
+  return value && !isAbsolute(value)
+    ? { ...process.env, [CATALOG_ENV]: resolve(value) }
+    : process.env;
+}
+
+/** Reads, validates and checks a YAML plan against the catalog and the workspace. */
+async function loadPlan(
+  file: string,
+  opts: PlanRunOptions,
+): Promise<{ plan: ValidatedPlan; workspace: string; catalog: Catalog; problems: Problem[] }> {
+  const workspace = findWorkspaceRoot({
+    ...(opts.workspace !== undefined ? { explicit: opts.workspace } : {}),
+    isMarker: hasConfigFile,
+  });
+  const read = readPlanText(resolve(file), file);
+  if ('problem' in read)
+    throw new SwitchyardError('SY_YAML_PLAN_INVALID', `cannot read the plan ${file}`, {
+      problems: [{ ...read.problem, code: 'SY_YAML_PLAN_INVALID' }],
+    });
+  const resolved = await resolveCatalog({
+    ...(opts.executionCatalog ? { flagPath: resolve(opts.executionCatalog) } : {}),
+    env: catalogEnv(),
+    cwd: workspace,
+    checkExecutables: false,
+  });
+  const catalog = resolved.catalog;
+  const { plan, problems } = validateSource(read.text, file, catalog);
+  if (opts.with !== undefined && !(opts.with in catalog.targets))
+    problems.push({
+      code: 'SY_USAGE',
+      message: `with names target "${opts.with}", which the catalog does not define`,
+      hint: `known targets: ${Object.keys(catalog.targets).join(', ')}`,
+      severity: 'error',
+    });
+  if (!problems.some(isError))
+    problems.push(...checkRenderedPlans(plan, workspace, { patchOnly: opts.patchOnly === true }));
+  return { plan, workspace, catalog, problems };
+}
+
+/** A YAML plan, or a legacy markdown task file converted on the fly (problems on its lines). */
+function validateSource(
+  text: string,
+  file: string,
+  catalog: Catalog,
+): { plan: ValidatedPlan; problems: Problem[] } {
+  if (!isMarkdown(file, text)) {
+    const plan = validateOrchestratePlan(text, { file, catalog });
+    return { plan, problems: [...plan.problems] };
+  }
+  const converted = convertMarkdownPlan(text, file);
+  const plan = validateOrchestratePlan(converted.yaml, { file, catalog });
+  return {
+    plan,
+    problems: [
+      ...converted.problems,
+      ...plan.problems.map((p) => markdownProblem(p, converted, file)),
+    ],
+  };
+}
+
+/** A `.md` file, or text with `### Task N:` headings and no `kind:` line. */
+export function isMarkdown(file: string, text: string): boolean {
+  if (/\.(md|markdown)$/i.test(file)) return true;
+  return /^#{2,4}\s+Task\s+\S+\s*:/im.test(text) && !/^kind\s*:/m.test(text);
+}
+
+function invalid(file: string, problems: Problem[]): SwitchyardError {
+  const errors = problems.filter(isError);
+  return new SwitchyardError(
+    'SY_YAML_PLAN_INVALID',
+    `the plan ${file} has ${errors.length} problem(s); nothing was started`,
+    {
+      problems,
+      hint: 'fix every problem listed, then run again (`--dry-run` checks without running)',
+    },
+  );
+}
+
+/**
+ * `switchyard run <plan.yaml> [with <target>]`: validates the whole plan, writes each task
+ * as `agent-task/<plan-id>/<task-id>/PLAN.md` under the workspace lock (idempotently), then
+ * runs the plan's group on the ordinary dispatcher.
+ */
+export async function runPlanCommand(file: string, opts: PlanRunOptions): Promise<void> {
+  const { plan, problems } = await loadPlan(file, opts);
+  if (opts.dryRun) return planDryRun(file, opts);
+  if (problems.some(isError)) throw invalid(file, problems);
+  printProblems(problems);
+  const { liveRun } = await import('../live-run.js');
+  process.exitCode = await liveRun({
+    ...opts,
+    taskGroup: plan.planId,
+    ...(opts.maxParallel === undefined && plan.maxConcurrency !== undefined
+      ? { maxParallel: plan.maxConcurrency }
+      : {}),
+    prepare: (workspace) => {
+      const written = materializePlan(workspace, plan, { patchOnly: opts.patchOnly === true });
+      if (written.problems.length > 0) throw invalid(file, written.problems);
+      if (!opts.json) process.stdout.write(materializedLine(plan, written.tasks));
+      return written.tasks.some((t) => t.status !== 'done');
+    },
+  });
+}
+
+function materializedLine(plan: ValidatedPlan, tasks: MaterializedTask[]): string {
+  const count = (s: MaterializedTask['status']) => tasks.filter((t) => t.status === s).length;
+  const parts = (['created', 'updated', 'unchanged', 'done'] as const)
+    .filter((s) => count(s) > 0)
+    .map((s) => `${count(s)} ${s}`);
+  const all = count('done') === tasks.length ? '; every task is already done' : '';
+  return `Plan ${plan.planId}: ${tasks.length} task(s) in agent-task/${plan.planId}/ (${parts.join(', ')})${all}\n`;
+}
+
+/** The plan dry run as one JSON document (schema_version 1). */
+export interface PlanDryRunReport {
+  schema_version: 1;
+  kind: 'plan-dry-run';
+  plan: {
+    file: string;
+    id: string;
+    title: string;
+    goal: string | null;
+    max_concurrency: number | null;
+  };
+  with: string | null;
+  patch_only: boolean;
+  tasks: PlanDryRunTask[];
+  problems: Problem[];
+  summary: { tasks: number; errors: number; warnings: number };
+}
+
+/** One task of the plan dry run: how it would run and why that target. */
+export interface PlanDryRunTask {
+  id: string;
+  task_id: string;
+  title: string;
+  lane: string | null;
+  runner: string;
+  route: string;
+  depends_on: string[];
+  backend: string | null;
+  apply: 'source' | 'patch' | null;
+  command: string[] | null;
+  shell: boolean;
+  review: boolean;
+  definition_of_done: { command: string; assertion: string; note: string | null } | null;
+  files: string[];
+  /** What a run would do with its folder: create, update, leave (unchanged) or skip (done). */
+  folder: MaterializedTask['status'] | 'refused';
+  stages: ReturnType<typeof planTaskRoutes>;
+}
+
+/** Builds the plan dry-run report (writes nothing). */
+export async function buildPlanDryRun(
+  file: string,
+  opts: PlanRunOptions,
+): Promise<PlanDryRunReport> {
+  const { plan, workspace, catalog, problems } = await loadPlan(file, opts);
+  const valid = !problems.some(isError);
+  const folders = new Map<string, MaterializedTask['status'] | 'refused'>();
+  if (valid) {
+    const dry = materializePlan(workspace, plan, {
+      patchOnly: opts.patchOnly === true,
+      dryRun: true,
+    });
+    problems.push(...dry.problems);
+    for (const t of dry.tasks) folders.set(t.id, t.status);
+  }
+  const now = new Date();
+  const tasks = plan.tasks.map((t): PlanDryRunTask => {
+    const agent = t.runner !== 'local';
+    return {
+      id: t.id,
+      task_id: `${plan.planId}/${t.id}`,
+      title: t.title,
+      lane: t.lane ?? null,
+      runner: t.runner,
+      route: t.route,
+      depends_on: t.effectiveDependsOn,
+      backend: t.backend ?? null,
+      apply: agent ? (opts.patchOnly ? 'patch' : t.apply) : null,
+      command: t.command ?? null,
+      shell: t.shell,
+      review: agent,
+      definition_of_done: t.done
+        ? {
+            command: quoteArgv(t.done.argv),
+            assertion:
+              t.done.assertion.kind === 'exit-code'
+                ? `exit code ${t.done.assertion.code}`
+                : t.done.assertion.kind === 'stdout-contains'
+                  ? `stdout contains ${JSON.stringify(t.done.assertion.text)}`
+                  : `stdout matches /${t.done.assertion.pattern}/`,
+            note: t.done.note ?? null,
+          }
+        : null,
+      files: t.files ?? [],
+      folder: folders.get(t.id) ?? 'refused',
+      stages: valid ? planTaskRoutes(catalog, t, opts.with, now) : [],
+    };
+  });
+  const errors = problems.filter(isError).length;
+  return {
+    schema_version: 1,
+    kind: 'plan-dry-run',
+    plan: {
+      file,
+      id: plan.planId,
+      title: plan.title,
+      goal: plan.goal ?? null,
+      max_concurrency: plan.maxConcurrency ?? null,
+    },
+    with: opts.with ?? null,
+    patch_only: opts.patchOnly === true,
+    tasks,
+    problems,
+    summary: { tasks: tasks.length, errors, warnings: problems.length - errors },
+  };
+}
+
+/** `switchyard run <plan> --dry-run`: the plan of routes and why; exit 0, or 2 with problems. */
+async function planDryRun(file: string, opts: PlanRunOptions): Promise<void> {
+  const report = await buildPlanDryRun(file, opts);
+  if (opts.json) printJson(report);
+  else process.stdout.write(renderPlanDryRun(report));
+  process.exitCode = report.summary.errors > 0 ? EXIT.INVALID_INPUT : EXIT.OK;
+}
+
+function renderPlanDryRun(r: PlanDryRunReport): string {
+  const out: string[] = [
+    `Plan ${r.plan.id} (${r.plan.file}): ${r.plan.title}${r.plan.goal ? ` — ${r.plan.goal}` : ''}`,
+    `Tasks go to agent-task/${r.plan.id}/<task>/PLAN.md and run on the dispatcher. Routing: a task's backend > with <target> > the route's first candidate.`,
+  ];
+  if (r.with) out.push(`with ${r.with}: fills the target of every agent task without a backend`);
+  if (r.patch_only)
+    out.push('--patch-only: every agent task ends with a patch; the source is untouched');
+  for (const t of r.tasks) {
+    const after = t.depends_on.length ? `, after ${t.depends_on.join(', ')}` : '';
+    const lane = t.lane !== null ? ` [lane ${t.lane}]` : '';
+    out.push('', `${t.task_id} "${t.title}"${lane}: ${t.runner}${after} (${t.folder})`);
+    if (t.command)
+      out.push(
+        `  command: ${t.shell ? `/bin/sh -c ${JSON.stringify(t.command[0])} (shell: true, as the plan says)` : `${quoteArgv(t.command)} (argv, no shell)`}`,
+        '  no agent, no review: runs in the source workspace',
+      );
+    else out.push(`  route ${t.route}, apply ${t.apply}`);
+    for (const s of t.stages)
+      if (s.source !== 'local') out.push(`  ${s.stage}: ${s.target ?? '(none)'} — ${s.why}`);
+    if (t.definition_of_done)
+      out.push(
+        `  definition of done: ${t.definition_of_done.command} → ${t.definition_of_done.assertion}${t.definition_of_done.note ? ` (${t.definition_of_done.note})` : ''}`,
+      );
+  }
+  if (r.problems.length > 0) {
+    out.push('', 'Problems:');
+    for (const p of r.problems)
+      out.push(
+        `  ${p.severity === 'warning' ? 'warning' : 'error'} ${p.code} ${p.file ? `${p.file}:${p.line ?? ''}${p.column ? `:${p.column}` : ''} ` : ''}${p.message}${p.hint ? `\n    hint: ${p.hint}` : ''}`,
+      );
+  }
+  out.push(
+    '',
+    `${r.summary.tasks} task(s), ${r.summary.errors} error(s), ${r.summary.warnings} warning(s)${r.summary.errors ? ' — nothing would start' : ''}`,
+    '',
+  );
+  return out.join('\n');
+}

@@ -1,0 +1,252 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { catalogSchema } from '../catalog/schema.js';
+import { validCatalog } from '../catalog/test-catalogs.js';
+import { parsePlan } from '../task/parse-plan.js';
+import { materializePlan, renderTaskPlan } from './plan-materialize.js';
+import { planTaskRoutes } from './plan-routing.js';
+import { validateOrchestratePlan } from './plan-validate.js';
+
+const catalog = () => {
+  const c = validCatalog();
+  c.targets['cloud-b'].agent = 'other-agent';
+  return catalogSchema.parse(c);
+};
+
+const VALID = `version: 1
+kind: orchestrate-plan
+metadata:
+  title: "Feature"
+  goal: "one line"
+execution:
+  max_concurrency: 2
+lanes:
+  - id: "0"
+    label: Setup
+  - id: "1"
+    label: Build
+tasks:
+  - id: "1"
+    title: Install
+    lane: "0"
+    runner: local
+    command: [node, scripts/setup.mjs]
+    files: [setup.log]
+  - id: "2"
+    title: Write code
+    lane: "1"
+    runner: code-runner
+    backend: other-agent
+    mode: iterative
+    depends_on: []
+    implementation:
+      - "Add the flag"
+    definition_of_done:
+      command: "node --test test/a.test.mjs"
+      assertion: "All tests pass"
+    apply_to_source: true
+    commit_on_success: true
+    rollback_on_failure: true
+    files: [src/a.ts]
+  - id: "3"
+    title: Docs
+    lane: "1"
+    files: [README.md]
+`;
+
+const validate = (text: string, file = 'plans/feature.yaml') =>
+  validateOrchestratePlan(text, { file, catalog: catalog(), now: new Date(0) });
+const errors = (text: string) => validate(text).problems.filter((p) => p.severity !== 'warning');
+
+describe('YAML plan validation (orchestrate-plan version 1)', () => {
+  it('accepts a valid plan: lanes become dependencies, backends resolve, prose assertions warn', () => {
+    const plan = validate(VALID);
+    expect(errors(VALID)).toEqual([]);
+    expect(plan.planId).toBe('feature');
+    expect(plan.maxConcurrency).toBe(2);
+    const [install, code, docs] = plan.tasks;
+    expect(install).toMatchObject({ runner: 'local', command: ['node', 'scripts/setup.mjs'] });
+    expect(code).toMatchObject({
+      effectiveDependsOn: ['1'],
+      target: 'cloud-b',
+      apply: 'source',
+      done: {
+        argv: ['node', '--test', 'test/a.test.mjs'],
+        assertion: { kind: 'exit-code', code: 0 },
+      },
+    });
+    expect(docs).toMatchObject({ effectiveDependsOn: ['1'], apply: 'patch', route: 'cloud-G05' });
+    expect(plan.problems).toEqual([
+      expect.objectContaining({ severity: 'warning', line: 31, column: 18 }),
+    ]);
+  });
+
+  it('reports every structural problem with its line and column', () => {
+    const broken = VALID.replace('    mode: iterative\n', '    mode: iterative\n    colour: blue\n')
+      .replace('runner: local', 'runner: scillm')
+      .replace('  title: "Feature"\n', '');
+    const problems = errors(broken);
+    expect(problems.map((p) => [p.line, p.column, p.message])).toEqual([
+      [3, 1, 'metadata: required key "title" is missing'],
+      [16, 13, expect.stringContaining('tasks.0.runner: Invalid option')],
+      [25, 5, 'unknown key "colour" in tasks.1'],
+    ]);
+    expect(problems[1]?.hint).toContain('"code-runner"');
+    expect(problems[2]?.hint).toContain('allowed keys: id, title');
+    expect(problems.every((p) => p.code === 'SY_YAML_PLAN_INVALID')).toBe(true);
+  });
+
+  it('reports YAML syntax errors with their position', () => {
+    const problems = errors('version: 1\nkind: orchestrate-plan\ntasks:\n  - id: "1\n');
+    expect(problems[0]).toMatchObject({
+      line: 5,
+      message: expect.stringContaining('Missing closing'),
+    });
+  });
+
+  it('finds unknown dependencies, cycles, later-lane dependencies and duplicate ids', () => {
+    const text = `version: 1
+kind: orchestrate-plan
+metadata: { title: t }
+lanes: [{ id: a }, { id: b }]
+tasks:
+  - { id: x, title: x, files: [x], depends_on: [y] }
+  - { id: y, title: y, files: [y], depends_on: [x] }
+  - { id: z, title: z, files: [z], depends_on: [nope], lane: a }
+  - { id: w, title: w, files: [w], lane: b }
+  - { id: v, title: v, files: [v], lane: a, depends_on: [w] }
+  - { id: v, title: v, files: [v] }
+`;
+    const messages = errors(text).map((p) => `${p.line}:${p.column} ${p.message}`);
+    expect(messages).toEqual([
+      '11:11 task id "v" is used twice',
+      '8:49 task "z" depends on "nope", which is not a task of this plan',
+      expect.stringMatching(/^10:58 task "v" \(lane "a"\) depends on "w" of a later lane/),
+      '6:48 dependency cycle: x -> y -> x',
+      '9:5 dependency cycle: w -> v -> w',
+    ]);
+  });
+
+  it('checks runners, shell, backends and the definition of done', () => {
+    const text = `version: 1
+kind: orchestrate-plan
+metadata: { title: t }
+tasks:
+  - { id: a, title: a, files: [a], runner: local }
+  - { id: b, title: b, files: [b], command: [ls] }
+  - { id: c, title: c, files: [c], runner: local, shell: true, command: [echo, hi] }
+  - { id: d, title: d, files: [d], backend: nobody }
+  - id: e
+    title: e
+    files: [e]
+    definition_of_done: { command: "npm test | tee out", assertion: "exit code 0" }
+  - id: f
+    title: f
+    definition_of_done: { command: [npm, test], assertion: "stdout matches /(/" }
+`;
+    const messages = errors(text).map((p) => `${p.line} ${p.message}`);
+    expect(messages).toEqual([
+      '5 local task "a" has no `command`',
+      '6 `command` is only for `runner: local` (task "b" runs an agent)',
+      '7 task "c" has `shell: true`: `command` must be one shell script string',
+      '8 backend "nobody" is neither a target id nor an agent of the catalog',
+      '12 definition_of_done.command: shell operator "|" outside quotes',
+      expect.stringMatching(/^15 definition_of_done.assertion: invalid regular expression/),
+      '13 task "f" has no `files` (its write set)',
+    ]);
+  });
+
+  it('routing precedence: task backend > with <target> > the route first candidate', () => {
+    const plan = validate(VALID);
+    const cat = catalog();
+    const [install, code, docs] = plan.tasks;
+    expect(planTaskRoutes(cat, code!, 'local-a', new Date(0))[0]).toMatchObject({
+      target: 'cloud-b',
+      source: 'task-backend',
+      candidates: ['cloud-b', 'cloud-a'],
+    });
+    expect(planTaskRoutes(cat, docs!, 'local-a', new Date(0))[0]).toMatchObject({
+      target: 'local-a',
+      source: 'with',
+    });
+    expect(planTaskRoutes(cat, docs!, undefined, new Date(0))[0]).toMatchObject({
+      target: 'cloud-a',
+      source: 'route',
+    });
+    expect(planTaskRoutes(cat, install!, 'local-a', new Date(0))[0]).toMatchObject({
+      target: null,
+      source: 'local',
+    });
+  });
+});
+
+describe('YAML plan materialization', () => {
+  it('renders PLAN.md files the engine reads back as the same task', () => {
+    const plan = validate(VALID);
+    const code = plan.tasks[1]!;
+    const parsed = parsePlan(renderTaskPlan(code, plan, { patchOnly: true }), { file: 'PLAN.md' });
+    expect(parsed.problems).toEqual([]);
+    expect(parsed.frontMatter).toMatchObject({
+      route: 'cloud-G05',
+      target: 'cloud-b',
+      apply: 'patch',
+      dependsOn: [{ raw: '1' }],
+    });
+    expect(parsed.definitionOfDone?.argv).toEqual(['node', '--test', 'test/a.test.mjs']);
+    expect(parsed.writeSet.map((w) => w.path)).toEqual(['src/a.ts']);
+    const local = parsePlan(renderTaskPlan(plan.tasks[0]!, plan), { file: 'PLAN.md' });
+    expect(local.frontMatter).toMatchObject({
+      runner: 'local',
+      command: ['node', 'scripts/setup.mjs'],
+    });
+    expect(local.problems).toEqual([]);
+  });
+
+  it('is idempotent, rewrites a task not started and refuses a changed task already started', () => {
+    const ws = mkdtempSync(join(tmpdir(), 'sy-plan-'));
+    const plan = validate(VALID);
+    expect(materializePlan(ws, plan).tasks.map((t) => t.status)).toEqual([
+      'created',
+      'created',
+      'created',
+    ]);
+    const file = join(ws, 'agent-task/feature/2/PLAN.md');
+    // An agent ticking checklist items is progress, not a changed plan.
+    writeFileSync(file, readFileSync(file, 'utf8').replace('- [ ]', '- [x]'));
+    expect(materializePlan(ws, plan).tasks.map((t) => t.status)).toEqual([
+      'unchanged',
+      'unchanged',
+      'unchanged',
+    ]);
+    const changed = validate(VALID.replace('Add the flag', 'Add two flags'));
+    expect(materializePlan(ws, changed).tasks.map((t) => t.status)).toEqual([
+      'unchanged',
+      'updated',
+      'unchanged',
+    ]);
+    writeFileSync(join(ws, 'agent-task/feature/2/PLAN-2.md'), 'follow-up');
+    const result = materializePlan(ws, plan);
+    expect(result.tasks).toEqual([]);
+    expect(result.problems[0]).toMatchObject({
+      code: 'SY_YAML_PLAN_INVALID',
+      line: 20,
+      message: expect.stringContaining('task "2" changed in the plan but it has already started'),
+    });
+    expect(readFileSync(file, 'utf8')).toContain('Add two flags');
+  });
+});
+
+describe('YAML plan JSON Schema', () => {
+  it('the committed schema equals the one generated from zod (regenerate: pnpm --filter @switchyard/core generate:schema)', async () => {
+    const { assetPath } = await import('../assets.js');
+    const { orchestratePlanJsonSchema } = await import('./plan-schema.js');
+    const committed = JSON.parse(
+      readFileSync(assetPath('schema', 'orchestrate-plan.schema.json'), 'utf8'),
+    );
+    expect(committed).toEqual(orchestratePlanJsonSchema());
+    expect(committed.additionalProperties).toBe(false);
+    expect(committed.required).toEqual(['version', 'kind', 'metadata', 'tasks']);
+  });
+});
