@@ -8,6 +8,7 @@ export * from './cost/index.js';
 export * from './dispatcher/index.js';
 export * from './dry-run/index.js';
 export * from './errors.js';
+export * from './escalation/index.js';
 export * from './events/index.js';
 export * from './evidence/index.js';
 export * from './graph/index.js';

@@ -2,6 +2,7 @@ import { existsSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { readClaims } from '../claims/claim-store.js';
 import { SwitchyardError } from '../errors.js';
+import { listOpenEscalations } from '../escalation/escalation-store.js';
 import { readEvents } from '../events/event-bus.js';
 import type { RunEvent } from '../events/event-schema.js';
 import { readLockHolder } from '../lock/workspace-lock.js';
@@ -80,5 +81,6 @@ export function gatherStatus(
         }
       : {}),
     liveAttempts,
+    escalations: listOpenEscalations(workspace, stateDir, states),
   };
 }

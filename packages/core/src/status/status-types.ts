@@ -1,4 +1,5 @@
 import type { UsageSummary } from '../cost/usage-totals.js';
+import type { EscalationEntry } from '../escalation/escalation-store.js';
 
 /** What `switchyard status` reports: a snapshot built from persisted state, never from a
  * running dispatcher's memory, so it reads the same during a run, after it and after a crash. */
@@ -100,4 +101,6 @@ export interface StatusReport {
   counts: { running: number; waiting: number; blocked: number; done: number };
   /** Tokens and cost every attempt in the event log reported, per run/task/target. */
   usage: UsageSummary;
+  /** Blocked tasks waiting for a human's answer (`switchyard resolve`), oldest first. */
+  escalations: EscalationEntry[];
 }
