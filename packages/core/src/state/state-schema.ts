@@ -116,6 +116,17 @@ export const taskStateSchema = z.object({
   /** Attempt id whose evidence the next attempt's prompt points at (after a failover). */
   failoverFrom: z.string().optional(),
   blocked: blockedSchema.optional(),
+  /** Set when every candidate of a stage waits for a known quota reset: the task is parked
+   * until `until` (also its `notBefore`) instead of spending its failure budget. */
+  parked: z
+    .object({
+      stage: z.string(),
+      until: z.string(),
+      /** Candidate target -> reset instant. */
+      resets: z.record(z.string(), z.string()),
+      at: z.string(),
+    })
+    .optional(),
   updatedAt: z.string(),
 });
 

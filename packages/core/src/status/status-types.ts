@@ -54,6 +54,8 @@ export type WaitingKind =
   | 'slot'
   | 'ready'
   | 'backoff'
+  /** Every candidate of the stage waits for a known quota reset (`until`). */
+  | 'parked'
   | 'dependency-blocked'
   | 'interrupted'
   | 'archive'
