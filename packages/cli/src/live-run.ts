@@ -30,6 +30,7 @@ import { onOutputClosed } from './closed-pipe.js';
 import { skipMissingTargets } from './executable-targets.js';
 import { runGateCommand } from './gate-runner.js';
 import { startAnnouncedMonitor } from './monitor-server.js';
+import { createNotifier } from './notify/notifier.js';
 import { printProblems } from './output.js';
 import { assertPreflights } from './preflight.js';
 import { createRunRenderer } from './run-renderer.js';
@@ -131,9 +132,14 @@ async function liveRunLocked(
   // `switchyard run --json | head`: the reader left; stop the agents and end like an interrupt.
   const offPipe = onOutputClosed(onSignal);
   const renderer = opts.json ? undefined : createRunRenderer();
-  const onEvent = opts.json
+  const notifier = createNotifier(config.notify, workspace, (m) => process.stderr.write(`${m}\n`));
+  const show = opts.json
     ? (event: RunEvent) => process.stdout.write(`${JSON.stringify(event)}\n`)
     : (event: RunEvent) => renderer!.onEvent(event);
+  const onEvent = (event: RunEvent) => {
+    show(event);
+    notifier.onEvent(event);
+  };
   try {
     try {
       await assertPreflights(usedTargets(catalog, scope), {
@@ -162,6 +168,7 @@ async function liveRunLocked(
       signal: abort.signal,
       lock,
     });
+    await notifier.close();
     renderer?.summary(result, {
       archive: resolve(workspace, 'agent-task', 'archive'),
       state: stateDir(workspace),
