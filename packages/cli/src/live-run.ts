@@ -38,6 +38,7 @@ import { skipMissingTargets } from './executable-targets.js';
 import { runGateCommand } from './gate-runner.js';
 import { agentTypoWarnings } from './known-agents.js';
 import { startAnnouncedMonitor } from './monitor-server.js';
+import { createNotifier } from './notify/notifier.js';
 import { printProblems } from './output.js';
 import { assertPreflights } from './preflight.js';
 import { openRunIsolation } from './run-isolation.js';
@@ -161,9 +162,14 @@ async function liveRunLocked(
   // `switchyard run --json | head`: the reader left; stop the agents and end like an interrupt.
   const offPipe = onOutputClosed(onSignal);
   const renderer = opts.json ? undefined : createRunRenderer();
-  const onEvent = opts.json
+  const notifier = createNotifier(config.notify, workspace, (m) => process.stderr.write(`${m}\n`));
+  const show = opts.json
     ? (event: RunEvent) => process.stdout.write(`${JSON.stringify(event)}\n`)
     : (event: RunEvent) => renderer!.onEvent(event);
+  const onEvent = (event: RunEvent) => {
+    show(event);
+    notifier.onEvent(event);
+  };
   try {
     try {
       await assertPreflights(usedTargets(catalog, scope), {
@@ -210,6 +216,7 @@ async function liveRunLocked(
         : {}),
       agentVersions: versionsByTarget(versions),
     });
+    await notifier.close();
     renderer?.summary(result, {
       archive: resolve(workspace, 'agent-task', 'archive'),
       state: stateDir(workspace),

@@ -8,6 +8,7 @@ import { registerDemo } from './commands/demo.js';
 import { registerMonitor } from './commands/monitor.js';
 import { registerPlan } from './commands/plan.js';
 import { registerPlugins } from './commands/plugins.js';
+import { registerResolve } from './commands/resolve.js';
 import { registerRetry } from './commands/retry.js';
 import { registerRun } from './commands/run.js';
 import { registerStatus } from './commands/status.js';
@@ -49,6 +50,7 @@ const COMMANDS: Register[] = [
   registerRun,
   registerRetry,
   registerStatus,
+  registerResolve,
   registerMonitor,
   registerTask,
   registerValidatePlan,

@@ -66,6 +66,10 @@ export function formatEvent(event: RunEvent): string | undefined {
       return `${tag('plan loop', pc.cyan)} ${event.task} -> loop ${event.planLoop} (${event.plan})`;
     case 'task.blocked':
       return `${tag('blocked', pc.red)} ${event.task} [${event.stage}] ${event.reason}`;
+    case 'task.escalated':
+      return `${tag('escalated', pc.red)} ${event.task} ${event.code}: ${event.question} (${event.bundle}; answer with \`switchyard resolve ${event.task} --retry|--skip\`)`;
+    case 'task.parked':
+      return `${tag('parked', pc.yellow)} ${event.task} ${event.stage} until ${event.until}: every candidate (${event.targets.join(', ')}) waits for its quota to reset`;
     case 'task.archived':
       return `${tag('archived', pc.green)} ${event.task} -> ${event.archiveDir}`;
     case 'worklog.archived':

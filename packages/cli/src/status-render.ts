@@ -52,6 +52,17 @@ export function renderStatus(r: StatusReport): string {
     for (const line of e.evidence.slice(0, 4))
       out.push(`  ${' '.repeat(width)}    ${pc.dim(line.slice(0, 200))}`);
   }
+  if (r.escalations.length > 0) {
+    out.push(pc.bold(`escalations (${r.escalations.length}) — waiting for a human`));
+    for (const e of r.escalations) {
+      out.push(`  ${name(e.task)}  ${pc.red(e.code)} ${e.question}`);
+      const held =
+        e.blockedDownstream.length > 0 ? `; holds up ${e.blockedDownstream.join(', ')}` : '';
+      out.push(
+        `  ${' '.repeat(width)}    ${pc.dim(`${e.bundle}${held}; answer: switchyard resolve ${e.task} --retry|--skip`)}`,
+      );
+    }
+  }
   out.push(pc.bold(`done (${r.counts.done})`));
   for (const e of r.done) out.push(`  ${name(e.task)}  ${pc.dim(e.archiveDir)}`);
   if (r.usage.run.attempts > 0) {

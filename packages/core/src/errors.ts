@@ -30,6 +30,7 @@ export const ERROR_CODES = {
   SY_LOCK_HELD: 'Another dispatcher holds the workspace lock.',
   SY_WORK_LOG: 'The work log could not be written or archived.',
   SY_GIT: 'A git operation of task isolation failed.',
+  SY_ESCALATION: "A blocked task's escalation files could not be written.",
   SY_UNSAFE_PATH:
     "One of switchyard's own files or folders is a symlink, a special file, or outside the workspace.",
   SY_AGENT_VERSION_UNVERIFIED:

@@ -66,6 +66,8 @@ export interface MonitorSnapshot {
   usage: UsageSummary;
   /** Run-level events (run.started/finished, control failures), oldest first. */
   runs: RunEvent[];
+  /** Blocked tasks waiting for a human's answer (`switchyard resolve`), oldest first. */
+  escalations: StatusReport['escalations'];
 }
 
 const TASK_EVENTS = new Set<RunEvent['type']>([
@@ -81,6 +83,8 @@ const TASK_EVENTS = new Set<RunEvent['type']>([
   'task.plan-loop',
   'task.blocked',
   'task.archived',
+  'task.escalated',
+  'task.parked',
 ]);
 /** Longest time parsed plans are reused (a plan edited by hand shows after at most this). */
 const PLAN_MAX_AGE_MS = 60_000;
@@ -269,6 +273,7 @@ export class SnapshotReader {
       // Per-attempt usage travels on each attempt.finished event of a task's history.
       usage: { ...report.usage, attempts: [] },
       runs: this.runs.slice(),
+      escalations: report.escalations,
     };
   }
 

@@ -9,6 +9,12 @@ export {
   RECOMMENDED_CONFIG_FILE,
 } from './load.js';
 export {
+  NOTIFY_EVENTS,
+  type NotifyConfig,
+  type NotifyEvent,
+  notifySchema,
+} from './notify-schema.js';
+export {
   defineConfig,
   type ProjectConfig,
   type ProjectConfigInput,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { priceTableSchema } from '../cost/usage.js';
+import { notifySchema } from './notify-schema.js';
 
 const pluginEntry = z
   .union([z.string().min(1), z.tuple([z.string().min(1), z.record(z.string(), z.unknown())])])
@@ -56,6 +57,7 @@ export const projectConfigSchema = z
       .describe(
         'USD per million tokens by catalog target id ({inputPerMTok, outputPerMTok, cacheReadPerMTok?, cacheWritePerMTok?}): turns tokens an agent reports without a cost into an estimate marked as such.',
       ),
+    notify: notifySchema.optional(),
   })
   .describe('switchyard project config.');
 

@@ -6,6 +6,7 @@ import { decideAfterFailure } from '../selection/on-failure.js';
 import type { AttemptRecord, BlockedInfo, DecisionStage } from '../state/state-schema.js';
 import { advance } from './advance.js';
 import type { DispatchContext, TaskRuntime } from './context.js';
+import { parkIfAllCooling } from './park-stage.js';
 
 /** Which failure counter an attempt counts against. */
 export type BudgetStage = BudgetStageName;
@@ -60,6 +61,7 @@ export function applyFailure(
     return;
   }
   const state = rt.state;
+  delete state.parked;
   const decision = state.decisions[decisionStage];
   if (state.phase === budget) advance(rt, 'failed');
   else state.failures[budget] += 1;
@@ -79,6 +81,8 @@ export function applyFailure(
     blockTask(ctx, rt, { ...authBlock, stage: budget, class: failureClass });
     return;
   }
+  if (budget !== 'selfcheck' && parkIfAllCooling(ctx, rt, budget, decision, record, verdict))
+    return;
   const action = decideAfterFailure({
     decision,
     targets: ctx.catalog.targets,

@@ -10,6 +10,7 @@ import { openStateStore } from '../state/state-store.js';
 import { loadWorkspace } from '../workspace/load.js';
 import { stateDir as stateDirOf } from '../workspace/paths.js';
 import type { DispatchContext } from './context.js';
+import { watchEscalations } from './escalate.js';
 import { finalizeRun } from './finalize.js';
 import { recoverTask } from './recover.js';
 import { buildRuntimes, prepareRetryBlocked } from './runtimes.js';
@@ -63,6 +64,7 @@ export async function runDispatcher(options: DispatcherOptions): Promise<Dispatc
     };
     await buildRuntimes(ctx, model);
     if (options.retryBlocked || options.retryTasks) await prepareRetryBlocked(ctx);
+    const escalations = watchEscalations(ctx);
     bus.emit({
       type: 'run.started',
       workspace,
@@ -76,6 +78,7 @@ export async function runDispatcher(options: DispatcherOptions): Promise<Dispatc
     });
     // Worktree isolation: an apply a crash interrupted is finished or rolled back first.
     await options.isolation?.recover();
+    escalations.sweep();
     const recovering = new Map<string, Promise<void>>();
     for (const rt of ctx.tasks.values()) {
       const { live } = await recoverTask(ctx, rt);
@@ -93,6 +96,8 @@ export async function runDispatcher(options: DispatcherOptions): Promise<Dispatc
       bus.emit({ type: 'run.progress', counts, elapsedMs: Date.now() - startedAt });
     });
     signal.removeEventListener('abort', stop);
+    await escalations.flush();
+    escalations.stop();
     const result = finalizeRun(ctx, startedAt);
     const counts = JSON.parse(
       last || '{"running":0,"ready":0,"waiting":0,"blocked":0,"done":0}',

@@ -166,6 +166,25 @@ export const runEventSchema = z.discriminatedUnion('type', [
   }),
   z.object({
     ...base,
+    type: z.literal('task.escalated'),
+    task: z.string(),
+    code: z.string(),
+    question: z.string(),
+    /** Workspace-relative path of the failure bundle. */
+    bundle: z.string(),
+    blockedDownstream: z.array(z.string()),
+  }),
+  z.object({
+    ...base,
+    type: z.literal('task.parked'),
+    task: z.string(),
+    stage: z.string(),
+    /** When the first candidate's quota resets (ISO 8601); the task waits until then. */
+    until: z.string(),
+    targets: z.array(z.string()),
+  }),
+  z.object({
+    ...base,
     type: z.literal('task.archived'),
     task: z.string(),
     archiveDir: z.string(),

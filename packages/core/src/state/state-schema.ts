@@ -146,6 +146,17 @@ export const taskStateSchema = z.object({
   blocked: blockedSchema.optional(),
   /** Worktree isolation of the task (absent under isolation "none"). */
   isolation: taskIsolationSchema.optional(),
+  /** Set when every candidate of a stage waits for a known quota reset: the task is parked
+   * until `until` (also its `notBefore`) instead of spending its failure budget. */
+  parked: z
+    .object({
+      stage: z.string(),
+      until: z.string(),
+      /** Candidate target -> reset instant. */
+      resets: z.record(z.string(), z.string()),
+      at: z.string(),
+    })
+    .optional(),
   updatedAt: z.string(),
 });
 

@@ -1,6 +1,7 @@
 import { type AdmissionDecision, admit } from '../admission/admit.js';
 import type { PriceTable } from '../cost/usage.js';
 import { summarizeUsage } from '../cost/usage-totals.js';
+import type { EscalationEntry } from '../escalation/escalation-store.js';
 import type { RunEvent } from '../events/event-schema.js';
 import type { LockHolder } from '../lock/workspace-lock.js';
 import type { AttemptRecord, TaskState } from '../state/state-schema.js';
@@ -41,6 +42,8 @@ export interface StatusInput {
   liveAttempts: ReadonlyMap<string, number>;
   /** Price table (target id -> USD per million tokens) for token-only usage reports. */
   prices?: PriceTable;
+  /** Open escalations (see the escalation module); none when absent. */
+  escalations?: EscalationEntry[];
 }
 
 /**
@@ -151,6 +154,7 @@ export function buildStatus(input: StatusInput): StatusReport {
       done: done.length,
     },
     usage: summarizeUsage(input.events, input.prices),
+    escalations: [...(input.escalations ?? [])].sort((a, b) => a.since.localeCompare(b.since)),
   };
 }
 

@@ -23,6 +23,19 @@ export function describeWaiting(
       kind: 'apply',
       why: `the apply to ${state.isolation.sourceBranch} waits: ${state.isolation.waiting.replace(/^waiting: /, '')}; commit, stash or revert those changes and it goes on`,
     };
+  const parked = state?.parked;
+  if (parked && parked.until === state?.notBefore && Date.parse(parked.until) > now.getTime()) {
+    return {
+      ...base,
+      kind: 'parked',
+      why: `parked until ${parked.until}: every candidate of the ${phaseLabel(parked.stage)} waits for its quota to reset (${Object.entries(
+        parked.resets,
+      )
+        .map(([target, at]) => `${target} at ${at}`)
+        .join(', ')})`,
+      until: parked.until,
+    };
+  }
   if (state?.notBefore && Date.parse(state.notBefore) > now.getTime()) {
     const failures = Math.max(...Object.values(state.failures));
     return {

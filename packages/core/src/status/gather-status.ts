@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { claimKeys } from '../admission/task-view.js';
 import { readClaims } from '../claims/claim-store.js';
 import { SwitchyardError } from '../errors.js';
+import { listOpenEscalations } from '../escalation/escalation-store.js';
 import { readEvents } from '../events/event-bus.js';
 import type { RunEvent } from '../events/event-schema.js';
 import { readLockHolder } from '../lock/workspace-lock.js';
@@ -82,5 +83,6 @@ export function gatherStatus(
         }
       : {}),
     liveAttempts,
+    escalations: listOpenEscalations(workspace, stateDir, states),
   };
 }

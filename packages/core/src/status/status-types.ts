@@ -1,4 +1,5 @@
 import type { UsageSummary } from '../cost/usage-totals.js';
+import type { EscalationEntry } from '../escalation/escalation-store.js';
 
 /** What `switchyard status` reports: a snapshot built from persisted state, never from a
  * running dispatcher's memory, so it reads the same during a run, after it and after a crash. */
@@ -53,6 +54,8 @@ export type WaitingKind =
   | 'slot'
   | 'ready'
   | 'backoff'
+  /** Every candidate of the stage waits for a known quota reset (`until`). */
+  | 'parked'
   | 'dependency-blocked'
   | 'interrupted'
   | 'archive'
@@ -102,4 +105,6 @@ export interface StatusReport {
   counts: { running: number; waiting: number; blocked: number; done: number };
   /** Tokens and cost every attempt in the event log reported, per run/task/target. */
   usage: UsageSummary;
+  /** Blocked tasks waiting for a human's answer (`switchyard resolve`), oldest first. */
+  escalations: EscalationEntry[];
 }

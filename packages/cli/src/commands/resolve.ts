@@ -1,0 +1,111 @@
+import type { Command } from 'commander';
+
+/** Options of `switchyard resolve`. */
+export interface ResolveOptions {
+  workspace?: string;
+  retry?: boolean;
+  skip?: boolean;
+  executionCatalog?: string;
+  json?: boolean;
+}
+
+/** `switchyard resolve <group>/<task> --retry|--skip`: a human answers an open escalation. */
+export function registerResolve(program: Command): void {
+  program
+    .command('resolve')
+    .description(
+      "Answer a blocked task's escalation: --retry it with a fresh budget, or --skip it.",
+    )
+    .argument('<task>', 'the escalated task, as <group>/<task>')
+    .option(
+      '--retry',
+      'the cause is fixed: the task runs again on the next run, with a fresh failure budget',
+    )
+    .option(
+      '--skip',
+      'leave the task blocked and close its escalation (its dependents keep waiting)',
+    )
+    .option(
+      '--workspace <dir>',
+      'folder holding agent-task/ (default: found from the current folder upward)',
+    )
+    .option(
+      '--execution-catalog <file>',
+      'the catalog the next run uses (a decision it no longer supports is made again)',
+    )
+    .option('--json', 'print the outcome as one JSON document')
+    .addHelpText(
+      'after',
+      `
+A task that blocks (its failure budget spent, credentials rejected, the catalog changed…)
+is escalated: agent-task/.switchyard/escalations/<group>/<task>.failure-bundle.json says
+what happened (failure code and class, attempts, definition of done, output tails,
+evidence paths, the tasks it holds up) and <task>.interview-request.json asks a question.
+\`switchyard status\` lists the open escalations until they are resolved here.
+
+--retry  the task becomes runnable again with a fresh failure budget; its attempts and
+         evidence stay. The next \`switchyard run\` (or \`resume\`) runs it.
+--skip   the escalation closes but the task stays blocked, and so do the tasks that depend
+         on it: they never got what they depend on. Archive the task by hand or remove
+         the dependency to let them run; \`switchyard retry\` still retries it later.
+
+Takes the workspace lock, so it refuses while a run is going (exit 1): stop it first.
+Exit codes: 0 resolved, 1 internal failure or the lock is held, 2 not blocked / bad flags.
+
+Examples:
+  $ switchyard status                          # lists open escalations
+  $ switchyard resolve api/add-flag --retry && switchyard run
+  $ switchyard resolve docs/readme --skip`,
+    )
+    .action(async (task: string, opts: ResolveOptions) => {
+      const {
+        SwitchyardError,
+        findWorkspaceRoot,
+        hasConfigFile,
+        resolveCatalog,
+        resolveEscalation,
+      } = await import('@switchyard/core');
+      if (opts.retry === opts.skip) {
+        throw new SwitchyardError('SY_USAGE', 'Give exactly one of --retry or --skip.', {
+          hint: 'switchyard resolve <group>/<task> --retry   (or --skip)',
+        });
+      }
+      const workspace = findWorkspaceRoot({
+        ...(opts.workspace !== undefined ? { explicit: opts.workspace } : {}),
+        isMarker: hasConfigFile,
+      });
+      const { resolve } = await import('node:path');
+      const catalog = opts.retry
+        ? await resolveCatalog({
+            ...(opts.executionCatalog ? { flagPath: resolve(opts.executionCatalog) } : {}),
+            cwd: workspace,
+            checkExecutables: false,
+          })
+        : undefined;
+      const { catalogSourceLabel } = await import('@switchyard/core');
+      const outcome = await resolveEscalation({
+        workspace,
+        task,
+        action: opts.retry ? 'retry' : 'skip',
+        ...(catalog
+          ? {
+              catalogFacts: {
+                source: catalogSourceLabel(catalog),
+                revision: catalog.revision,
+                targets: catalog.catalog.targets,
+              },
+            }
+          : {}),
+      });
+      if (opts.json) {
+        const { printJson } = await import('../output.js');
+        printJson(outcome);
+        return;
+      }
+      process.stdout.write(
+        outcome.action === 'retry'
+          ? `resolved ${task}: retry with a fresh budget on the next \`switchyard run\`\n`
+          : `resolved ${task}: skipped; it stays blocked and its dependents keep waiting\n`,
+      );
+    });
+}

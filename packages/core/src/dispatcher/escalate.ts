@@ -1,0 +1,105 @@
+import { relative } from 'node:path';
+import { buildEscalation } from '../escalation/build-bundle.js';
+import { escalationPaths, readBundle, writeEscalation } from '../escalation/escalation-store.js';
+import type { BlockedInfo, TaskState } from '../state/state-schema.js';
+import type { DispatchContext, TaskRuntime } from './context.js';
+
+/** Writes escalation files for the tasks of a run that block. */
+export interface EscalationWatch {
+  /** Escalates every blocked task that has no bundle for its current block (a crash
+   * between the block and its bundle, or a block older than escalations). */
+  sweep(): void;
+  /** Waits for every pending write (before the run's exit code is decided). */
+  flush(): Promise<void>;
+  /** Stops listening. */
+  stop(): void;
+}
+
+/**
+ * Every block escalates: the task's failure bundle and interview request are written
+ * (durably) and `task.escalated` is emitted. A write failure is a control-plane failure of
+ * the run (exit 1): the block itself is already in the task's state.
+ */
+export function watchEscalations(ctx: DispatchContext): EscalationWatch {
+  const pending = new Set<Promise<void>>();
+  const escalate = (rt: TaskRuntime) => {
+    const state = rt.state;
+    if (!state.blocked) return;
+    const write = writeFor(ctx, rt, state as TaskState & { blocked: BlockedInfo }).catch(
+      (error: unknown) => {
+        const message = `${rt.id}: escalation files could not be written: ${error instanceof Error ? error.message : String(error)}`;
+        ctx.controlFailures.push(message);
+        ctx.bus.emit({ type: 'control.failure', code: 'SY_ESCALATION', message });
+      },
+    );
+    pending.add(write);
+    void write.finally(() => pending.delete(write));
+  };
+  const off = ctx.bus.on((event) => {
+    if (event.type !== 'task.blocked') return;
+    const rt = ctx.tasks.get(event.task);
+    if (rt) escalate(rt);
+  });
+  return {
+    sweep() {
+      for (const rt of ctx.tasks.values()) {
+        const blocked = rt.state.blocked;
+        if (!blocked || rt.archivedByHand) continue;
+        let bundle: ReturnType<typeof readBundle>;
+        try {
+          bundle = readBundle(ctx.stateDir, rt.id);
+        } catch {
+          bundle = undefined; // damaged by hand: written again
+        }
+        if (bundle?.blockedAt !== blocked.at) escalate(rt);
+      }
+    },
+    async flush() {
+      while (pending.size > 0) await Promise.all([...pending]);
+    },
+    stop: off,
+  };
+}
+
+async function writeFor(
+  ctx: DispatchContext,
+  rt: TaskRuntime,
+  state: TaskState & { blocked: BlockedInfo },
+): Promise<void> {
+  const paths = escalationPaths(ctx.stateDir, rt.id);
+  const { bundle, interview } = buildEscalation({
+    workspace: ctx.workspace,
+    stateDir: ctx.stateDir,
+    task: rt.task,
+    state,
+    downstream: [...dependentsOf(ctx, rt.id)],
+    bundlePath: relative(ctx.workspace, paths.bundle),
+    now: ctx.now(),
+  });
+  await writeEscalation(ctx.stateDir, bundle, interview);
+  ctx.bus.emit({
+    type: 'task.escalated',
+    task: rt.id,
+    code: bundle.failure.code,
+    question: bundle.question,
+    bundle: relative(ctx.workspace, paths.bundle),
+    blockedDownstream: bundle.blockedDownstream,
+  });
+}
+
+/** Active tasks that wait on `id`, directly or transitively. */
+function dependentsOf(ctx: DispatchContext, id: string): Set<string> {
+  const out = new Set<string>();
+  const stack = [id];
+  while (stack.length > 0) {
+    const current = stack.pop() as string;
+    for (const rt of ctx.tasks.values()) {
+      if (out.has(rt.id) || rt.id === id) continue;
+      if (rt.task.dependsOn.some((d) => d.id === current)) {
+        out.add(rt.id);
+        stack.push(rt.id);
+      }
+    }
+  }
+  return out;
+}

@@ -1,0 +1,105 @@
+import { realpathSync } from 'node:fs';
+import { userInfo } from 'node:os';
+import { SwitchyardError } from '../errors.js';
+import { acquireWorkspaceLock } from '../lock/workspace-lock.js';
+import { type CatalogFacts, checkDecision } from '../selection/decide.js';
+import type { BlockedInfo } from '../state/state-schema.js';
+import { openStateStore } from '../state/state-store.js';
+import { stateDir as stateDirOf } from '../workspace/paths.js';
+import type { ResolutionAction } from './escalation-schema.js';
+import { isOpen, readBundle, recordResolution } from './escalation-store.js';
+
+/** What `switchyard resolve` does. */
+export interface ResolveRequest {
+  workspace: string;
+  /** `<group>/<task>`. */
+  task: string;
+  action: ResolutionAction;
+  /** The catalog the next run uses: a decision it no longer supports is made again. */
+  catalogFacts?: CatalogFacts;
+  now?: Date;
+}
+
+export interface ResolveOutcome {
+  task: string;
+  action: ResolutionAction;
+  /** The block that was resolved. */
+  blocked: BlockedInfo;
+}
+
+/**
+ * Closes a blocked task's escalation with a human's answer, under the workspace lock (never
+ * beside a running dispatcher). `retry`: the task becomes runnable again with a fresh
+ * failure budget; its attempts and evidence stay, as with `switchyard retry`. `skip`: the
+ * task stays blocked and its dependents keep waiting (they never got what they depend on);
+ * only the escalation closes, so it is no longer listed or notified.
+ */
+export async function resolveEscalation(request: ResolveRequest): Promise<ResolveOutcome> {
+  const workspace = realpathSync(request.workspace);
+  const stateDir = stateDirOf(workspace);
+  const now = request.now ?? new Date();
+  const lock = acquireWorkspaceLock({ workspace });
+  try {
+    const store = openStateStore(stateDir);
+    const state = store.read(request.task);
+    const blocked = state?.blocked;
+    if (!state || !blocked) {
+      throw new SwitchyardError(
+        'SY_USAGE',
+        `Task ${request.task} is not blocked; nothing to resolve.`,
+        {
+          hint: '`switchyard status` lists the open escalations (name tasks as <group>/<task>).',
+        },
+      );
+    }
+    const bundle = readBundle(stateDir, request.task);
+    if (request.action === 'skip' && !(bundle && isOpen(bundle, state))) {
+      throw new SwitchyardError(
+        'SY_USAGE',
+        `Task ${request.task} has no open escalation to skip.`,
+        {
+          hint: '`switchyard status` lists the open escalations.',
+        },
+      );
+    }
+    if (request.action === 'retry') {
+      if (blocked.stage === 'plan-loop-cap') {
+        throw new SwitchyardError(
+          'SY_USAGE',
+          `Task ${request.task} blocked at its plan-loop cap; a fresh budget does not lift the cap.`,
+          {
+            hint: 'Raise max_plan_loops in its PLAN.md front matter, then run `switchyard retry <task>`; or `switchyard resolve <task> --skip`.',
+          },
+        );
+      }
+      for (const stage of ['worker', 'review'] as const) {
+        const decision = state.decisions[stage];
+        if (
+          decision &&
+          request.catalogFacts &&
+          !checkDecision(decision, request.catalogFacts).valid
+        )
+          delete state.decisions[stage];
+      }
+      delete state.blocked;
+      delete state.notBefore;
+      state.failures = { worker: 0, selfcheck: 0, review: 0, gate: 0 };
+      state.selfcheckRetries = 0;
+    }
+    // The answer is recorded first: a crash before the state write leaves the task blocked
+    // with a closed escalation, which `switchyard retry` still lifts.
+    if (bundle) await recordResolution(stateDir, request.task, request.action, now, userName());
+    if (request.action === 'retry') await store.write(state);
+    return { task: request.task, action: request.action, blocked };
+  } finally {
+    lock.release();
+  }
+}
+
+function userName(): string | undefined {
+  try {
+    return userInfo().username;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,124 @@
+import { describe, expect, it } from 'vitest';
+import { runCli, Workspace } from './helpers.js';
+
+const approve = { when: { role: 'review' }, steps: [{ review: 'Verdict: APPROVED\n' }] };
+const failing = (task: string) => ({
+  when: { task },
+  steps: [
+    { print: 'building…' },
+    { print: `fatal: cannot build ${task}`, stream: 'stderr' },
+    { exit: 2 },
+  ],
+});
+
+describe('escalation of blocked tasks (fake agents as real processes)', {
+  timeout: 180_000,
+}, () => {
+  it('writes a failure bundle and interview request, lists it until resolved; --retry runs it again, --skip leaves it blocked', async () => {
+    const ws = new Workspace();
+    const catalog = (broken: string[]) =>
+      ws.catalog({
+        a: {
+          scenario: {
+            cases: [approve, ...broken.map(failing)],
+            steps: [{ fillChecklist: true }],
+          },
+        },
+      });
+    catalog(['g/x', 'g/y']);
+    ws.task('g/x', {
+      files: ['src/x.ts'],
+      done: { command: 'node -e "process.exit(0)"', assertion: 'exit code 0' },
+    });
+    ws.task('g/y', { files: ['src/y.ts'] });
+    ws.task('g/z', { files: ['src/z.ts'], dependsOn: ['x'] });
+    ws.task('g/w', { files: ['src/w.ts'], dependsOn: ['z'] });
+
+    const first = await ws.run();
+    expect(first.code, first.stderr).toBe(3);
+    expect(first.stdout).toMatch(/escalated +g\/x SY_BUDGET_EXHAUSTED/);
+
+    const bundle = JSON.parse(
+      ws.read('agent-task/.switchyard/escalations/g/x.failure-bundle.json'),
+    );
+    expect(bundle.task).toMatchObject({ id: 'g/x', group: 'g', name: 'x', planLoop: 1 });
+    expect(bundle.failure).toMatchObject({
+      code: 'SY_BUDGET_EXHAUSTED',
+      class: 'generic-error',
+      stage: 'worker',
+      evidence: ['fatal: cannot build g/x'],
+    });
+    expect(bundle.attempts).toEqual({ total: 10, stage: 10 });
+    expect(bundle.definitionOfDone.command).toBe('node -e "process.exit(0)"');
+    expect(bundle.lastAttempt.stderrTail).toEqual(['fatal: cannot build g/x']);
+    expect(bundle.lastAttempt.stdoutTail.join('\n')).toContain('building');
+    expect(bundle.evidencePaths.length).toBeGreaterThan(0);
+    for (const p of bundle.evidencePaths) expect(ws.exists(p)).toBe(true);
+    expect(bundle.blockedDownstream).toEqual(['g/w', 'g/z']);
+    expect(bundle.question).toMatch(/g\/x failed worker repeatedly/);
+    const interview = JSON.parse(
+      ws.read('agent-task/.switchyard/escalations/g/x.interview-request.json'),
+    );
+    expect(interview.options.map((o: { command: string }) => o.command)).toEqual([
+      'switchyard resolve g/x --retry',
+      'switchyard resolve g/x --skip',
+    ]);
+    expect(interview.bundle).toBe('agent-task/.switchyard/escalations/g/x.failure-bundle.json');
+    const escalated = ws.events().filter((e) => e.type === 'task.escalated');
+    expect(escalated.map((e) => e.task).sort()).toEqual(['g/x', 'g/y']);
+
+    const status = async () => {
+      const r = await runCli(['status', '--workspace', ws.dir, '--json']);
+      expect(r.code, r.stderr).toBe(0);
+      return JSON.parse(r.stdout) as { escalations: { task: string; code: string }[] };
+    };
+    expect((await status()).escalations.map((e) => e.task).sort()).toEqual(['g/x', 'g/y']);
+    const text = await runCli(['status', '--workspace', ws.dir]);
+    expect(text.stdout).toContain('escalations (2)');
+    expect(text.stdout).toContain('switchyard resolve g/x --retry|--skip');
+
+    // Bad answers are refused with a clear error (exit 2).
+    const neither = await runCli(['resolve', 'g/x', '--workspace', ws.dir]);
+    expect(neither.code).toBe(2);
+    const notBlocked = await runCli(['resolve', 'g/z', '--skip', '--workspace', ws.dir]);
+    expect(notBlocked.code).toBe(2);
+    expect(notBlocked.stderr + notBlocked.stdout).toContain('g/z is not blocked');
+
+    // The agent is fixed for g/x; g/y is given up on.
+    catalog(['g/y']);
+    const retry = await runCli([
+      'resolve',
+      'g/x',
+      '--retry',
+      '--workspace',
+      ws.dir,
+      '--execution-catalog',
+      ws.catalogFile,
+    ]);
+    expect(retry.code, retry.stderr).toBe(0);
+    const skip = await runCli(['resolve', 'g/y', '--skip', '--workspace', ws.dir]);
+    expect(skip.code, skip.stderr).toBe(0);
+    expect((await status()).escalations).toEqual([]);
+    expect(JSON.parse(ws.read('agent-task/.switchyard/tasks/g/x.json')).blocked).toBeUndefined();
+    expect(
+      JSON.parse(ws.read('agent-task/.switchyard/escalations/g/y.failure-bundle.json')).resolution
+        .action,
+    ).toBe('skip');
+
+    const second = await ws.run();
+    expect(second.code, second.stderr).toBe(3); // g/y stays blocked
+    for (const id of ['x', 'z', 'w'])
+      expect(ws.exists(`agent-task/archive/g/${id}/complete.log`)).toBe(true);
+    expect(
+      ws.events().filter((e) => e.type === 'attempt.started' && e.task === 'g/y'),
+    ).toHaveLength(10);
+    // g/x kept its failed attempts as history.
+    const x = JSON.parse(ws.read('agent-task/.switchyard/tasks/g/x.json'));
+    expect(x.attempts.filter((a: { result: string }) => a.result === 'generic-error')).toHaveLength(
+      10,
+    );
+    // A skipped escalation is not raised again by later runs.
+    expect(ws.events().filter((e) => e.type === 'task.escalated')).toHaveLength(2);
+    expect((await status()).escalations).toEqual([]);
+  });
+});
