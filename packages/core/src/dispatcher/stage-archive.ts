@@ -7,6 +7,7 @@ import { SwitchyardError } from '../errors.js';
 import { ensureOwnedDir, unsafePathError, writeOwnedFile } from '../safe-fs/owned-files.js';
 import { isGroupLogArchivable } from '../worklog/work-log.js';
 import { archivedTaskDir, COMPLETE_LOG, reviewFileName } from '../workspace/paths.js';
+import { acceptedNotesLines } from './accepted-notes.js';
 import { advance } from './advance.js';
 import { blockTask } from './apply-failure.js';
 import { type DispatchContext, persist, type TaskRuntime } from './context.js';
@@ -135,6 +136,7 @@ function completeLogText(ctx: DispatchContext, rt: TaskRuntime): string {
     `completed: ${ctx.now().toISOString()}`,
     `plan loops: ${s.planLoop}`,
     `approved review: ${reviewFileName(s.planLoop)}`,
+    ...acceptedNotesLines(rt.task.dir, s.planLoop),
     `attempts: ${s.attempts.length} (${failed.length} failed; each keeps its locator.json, a failed one all its evidence)`,
     ...s.attempts.map(
       (a) =>

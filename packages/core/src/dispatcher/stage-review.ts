@@ -1,6 +1,7 @@
 import { rmSync } from 'node:fs';
 import type { Classification } from '../plugins/types.js';
 import { buildPrompt } from '../prompts/build-prompt.js';
+import { reviewDisposition } from '../review/disposition.js';
 import type { ParsedReview } from '../review/parse-review.js';
 import type { AttemptRecord, Correction } from '../state/state-schema.js';
 import { reviewFileName } from '../workspace/paths.js';
@@ -13,6 +14,7 @@ import { failoverResume } from './native-resume.js';
 import { advancePlanLoop } from './plan-loop.js';
 import { failoverFacts, promptContext } from './prompt-facts.js';
 import { reviewFiles, takeJudgedReview } from './review-judge.js';
+import { reviewerPlanFile, setAsideNextPlan, writeCorrectionPacket } from './review-packet.js';
 import { runStageAttempt } from './stage-attempt.js';
 
 /** Default cap on plan loops when the PLAN sets no `max_plan_loops`. */
@@ -27,6 +29,7 @@ export async function runReviewStage(ctx: DispatchContext, rt: TaskRuntime): Pro
   // Outputs of an earlier failed review attempt of this loop must not count for this one.
   rmSync(reviewFile, { force: true });
   rmSync(nextPlanFile, { force: true });
+  rmSync(reviewerPlanFile(nextPlanFile), { force: true });
   const attemptId = newAttemptId(rt.id, 'review', rt.state.planLoop);
   const maxLoops = rt.task.maxPlanLoops ?? DEFAULT_MAX_PLAN_LOOPS;
   const prompt = buildPrompt({
@@ -92,6 +95,11 @@ export async function afterReview(
     advance(rt, 'approved');
     return;
   }
+  if (outcome.kind === 'approved-with-notes') {
+    setAsideNextPlan(rt);
+    advance(rt, 'approved-with-notes');
+    return;
+  }
   const maxLoops = rt.task.maxPlanLoops ?? DEFAULT_MAX_PLAN_LOOPS;
   if (state.planLoop + 1 > maxLoops) {
     state.failures.review = 0;
@@ -104,6 +112,7 @@ export async function afterReview(
     });
     return;
   }
+  writeCorrectionPacket(ctx, rt, outcome.review);
   await advancePlanLoop(ctx, rt);
 }
 
@@ -131,5 +140,6 @@ function emitVerdict(ctx: DispatchContext, rt: TaskRuntime, review: ParsedReview
     planLoop: rt.state.planLoop,
     verdict: review.verdict!,
     findings: { critical: count('CRITICAL'), moderate: count('MODERATE'), minor: count('MINOR') },
+    disposition: reviewDisposition(review),
   });
 }

@@ -36,6 +36,8 @@ export const OUTCOMES = [
   'approved',
   /** The review requested changes with a valid next plan: plan loop N+1 starts. */
   'changes-requested',
+  /** The review requested changes, all MINOR: approved, the findings kept as accepted notes. */
+  'approved-with-notes',
 ] as const;
 export type Outcome = (typeof OUTCOMES)[number];
 
@@ -182,6 +184,11 @@ export const LIFECYCLE: Readonly<Record<LifecycleStage, StageRow>> = {
       'changes-requested': {
         next: [{ to: 'worker' }],
         effects: ['reset-failures', 'clear-failover', 'clear-backoff', 'start-plan-loop'],
+      },
+      // No worker round for naming and style: archive; complete.log lists the notes.
+      'approved-with-notes': {
+        next: [{ to: 'archive' }],
+        effects: ['reset-failures', 'clear-failover', 'clear-backoff'],
       },
       failed: stay('review', 'count-failure'),
     },
