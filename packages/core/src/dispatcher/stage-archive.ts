@@ -10,6 +10,7 @@ import { archivedTaskDir, COMPLETE_LOG, reviewFileName } from '../workspace/path
 import { acceptedNotesLines } from './accepted-notes.js';
 import { advance } from './advance.js';
 import { blockTask } from './apply-failure.js';
+import { brokenPromises } from './completion-promise.js';
 import { type DispatchContext, persist, type TaskRuntime } from './context.js';
 
 /**
@@ -27,7 +28,19 @@ export async function runArchiveStage(ctx: DispatchContext, rt: TaskRuntime): Pr
     const completeLog = join(source, COMPLETE_LOG);
     // An agent may have swapped the task folder for a symlink: never archive through one.
     if (lstatSync(source).isSymbolicLink()) throw unsafePathError(source, 'is a symlink');
-    if (!existsSync(completeLog)) writeOwnedFile(completeLog, completeLogText(ctx, rt), 'create');
+    if (!existsSync(completeLog)) {
+      // Archived as done only when the promise holds; else sealed incomplete with the reasons.
+      const broken = brokenPromises(rt);
+      if (broken.length > 0) {
+        blockTask(ctx, rt, {
+          stage: 'completion-promise',
+          reason: `not archived: ${broken.length} part(s) of the completion promise unmet`,
+          evidence: broken,
+        });
+        return persist(ctx, rt);
+      }
+      writeOwnedFile(completeLog, completeLogText(ctx, rt), 'create');
+    }
     if (existsSync(target)) {
       blockTask(ctx, rt, {
         stage: 'archive',

@@ -6,6 +6,7 @@ import { planFileName } from '../workspace/paths.js';
 import { advance } from './advance.js';
 import { blockTask } from './apply-failure.js';
 import { type DispatchContext, persist, type TaskRuntime } from './context.js';
+import { maxPlanLoopsOf } from './plan-loop-cap.js';
 import type { CommandResult } from './types.js';
 
 /** True when the command result satisfies the plan's assertion; else why not. */
@@ -61,6 +62,7 @@ export async function runGateStage(ctx: DispatchContext, rt: TaskRuntime): Promi
     task: rt.id,
     artifact: planFileName(state.planLoop),
     planLoop: state.planLoop,
+    maxPlanLoops: maxPlanLoopsOf(rt),
     role: 'gate' as const,
     // Failed gates of this loop so far + 1 (a passed gate leaves the stage).
     attempt: String(state.failures.gate + 1),

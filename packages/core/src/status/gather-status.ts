@@ -1,6 +1,7 @@
 import { existsSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { readClaims } from '../claims/claim-store.js';
+import { DEFAULT_MAX_PLAN_LOOPS } from '../dispatcher/plan-loop-cap.js';
 import { SwitchyardError } from '../errors.js';
 import { readEvents } from '../events/event-bus.js';
 import type { RunEvent } from '../events/event-schema.js';
@@ -64,6 +65,7 @@ export function gatherStatus(
         id: t.id,
         dependsOn: t.dependsOn.map((d) => d.id),
         writeSet: t.writeSet.map((e) => e.path),
+        maxPlanLoops: t.maxPlanLoops ?? DEFAULT_MAX_PLAN_LOOPS,
         ...(t.valid ? {} : { invalid: problem?.message ?? 'see `switchyard validate-plan`' }),
       };
     }),
