@@ -1,4 +1,6 @@
 import type { ResolvedCatalog } from '../catalog/resolve.js';
+import type { CostBudget } from '../cost/budget.js';
+import type { PriceTable } from '../cost/usage.js';
 import type { RunEvent } from '../events/event-schema.js';
 import type { WorkspaceLock } from '../lock/workspace-lock.js';
 import type { OutputFormat, RunnerPlugin } from '../plugins/runner-types.js';
@@ -72,6 +74,10 @@ export interface DispatcherOptions {
   timeZone?: string;
   /** Grace between SIGTERM and SIGKILL when stopping an agent. */
   killGraceMs?: number;
+  /** Project config `cost`: budgets that block a task once its (or the run's) cost passes them. */
+  costBudget?: CostBudget;
+  /** Project config `prices`: estimates a cost for attempts that report only tokens. */
+  prices?: PriceTable;
   /** The workspace lock, when the caller took it early (so a second dispatcher fails at
    * once, before preflights); released when the run ends. Taken by the run otherwise. */
   lock?: WorkspaceLock;
