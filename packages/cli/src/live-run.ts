@@ -200,6 +200,8 @@ async function liveRunLocked(
       catalog,
       retry: config.retry,
       stallTimeoutMs: config.stallTimeoutMs,
+      costBudget: config.cost,
+      prices: config.prices,
       maxParallel: opts.maxParallel ?? config.maxParallel,
       ...(opts.taskGroup ? { taskGroup: opts.taskGroup } : {}),
       ...(opts.retryBlocked ? { retryBlocked: true } : {}),

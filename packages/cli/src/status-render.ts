@@ -41,7 +41,7 @@ export function renderStatus(r: StatusReport): string {
   for (const e of r.running) {
     const note = e.supervision === 'watched' ? '' : ` ${pc.yellow(e.supervision)}`;
     out.push(
-      `  ${name(e.task)}  ${e.role.padEnd(9)} loop ${e.planLoop}  on ${e.target}  pid ${e.pid ?? '-'}  since ${e.since} (${age(e.since, r.generatedAt)})${note}`,
+      `  ${name(e.task)}  ${e.role.padEnd(9)} loop ${e.planLoop}${e.maxPlanLoops ? ` of ${e.maxPlanLoops}` : ''}  on ${e.target}  pid ${e.pid ?? '-'}  since ${e.since} (${age(e.since, r.generatedAt)})${note}`,
     );
   }
   out.push(pc.bold(`waiting (${r.counts.waiting})`));

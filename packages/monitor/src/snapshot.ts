@@ -34,6 +34,8 @@ export interface MonitorTask {
   /** One line: what it does now or why it waits/blocks. */
   why: string;
   planLoop: number;
+  /** The task's cap on plan loops (the page says "plan loop N of M"). */
+  maxPlanLoops?: number;
   phase?: string;
   /** Why is in `why`. */
   waiting?: { kind: string; until?: string };
@@ -183,7 +185,9 @@ export class SnapshotReader {
     const history = this.history;
     const deps = new Map<string, string[]>();
     const writeSets = new Map<string, string[]>();
+    const caps = new Map<string, number>();
     for (const t of input.tasks) {
+      if (t.maxPlanLoops !== undefined) caps.set(t.id, t.maxPlanLoops);
       deps.set(t.id, t.dependsOn);
       writeSets.set(t.id, t.writeSet);
     }
@@ -208,6 +212,7 @@ export class SnapshotReader {
       dependsOn: deps.get(id) ?? [],
       writeSet: writeSets.get(id) ?? [],
       planLoop: states.get(id)?.planLoop ?? 1,
+      ...(caps.has(id) ? { maxPlanLoops: caps.get(id)! } : {}),
     });
     for (const r of report.running) {
       if (tasks.some((t) => t.id === r.task)) continue;

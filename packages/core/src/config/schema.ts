@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { costBudgetSchema } from '../cost/budget.js';
 import { priceTableSchema } from '../cost/usage.js';
 import { notifySchema } from './notify-schema.js';
 
@@ -58,6 +59,11 @@ export const projectConfigSchema = z
         'USD per million tokens by catalog target id ({inputPerMTok, outputPerMTok, cacheReadPerMTok?, cacheWritePerMTok?}): turns tokens an agent reports without a cost into an estimate marked as such.',
       ),
     notify: notifySchema.optional(),
+    cost: costBudgetSchema
+      .default({})
+      .describe(
+        'Cost budgets in USD ({maxPerTaskUsd?, maxPerRunUsd?}): when the cost the agents report (or the price table estimates) passes one, the stage stops and the task blocks with the figures.',
+      ),
   })
   .describe('switchyard project config.');
 

@@ -1,3 +1,10 @@
+export {
+  type BudgetBreach,
+  type CostBudget,
+  checkBudget,
+  costBudgetSchema,
+  type Spent,
+} from './budget.js';
 export { extractUsage } from './extract.js';
 export {
   type AttemptUsage,

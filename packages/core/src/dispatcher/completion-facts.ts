@@ -19,7 +19,9 @@ export function startsWithoutFinish(text: string): string[] {
     if (cells.length < 11) continue;
     const kind = cells[2];
     const locator = cells[9] ?? '';
-    const key = [...cells.slice(3, 8), locator].join('\u0000');
+    // The loop cell reads `N of M`; a cap edited between START and FINISH is the same attempt.
+    const loop = (cells[4] ?? '').replace(/ of \d+$/, '');
+    const key = [cells[3], loop, ...cells.slice(5, 8), locator].join('\u0000');
     if (kind === 'START') open.set(key, locator);
     else if (kind === 'FINISH') open.delete(key);
   }

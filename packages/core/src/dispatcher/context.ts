@@ -52,6 +52,8 @@ export interface DispatchContext {
   /** Control-plane failures seen (each keeps the run from exiting 0). */
   readonly controlFailures: string[];
   readonly signal: AbortSignal;
+  /** When this run started (ms since the epoch): the run's cost counts attempts since. */
+  readonly runStartedAt?: number;
   now(): Date;
 }
 

@@ -4,6 +4,7 @@ import type { FailoverFacts, PromptContext } from '../prompts/build-prompt.js';
 import type { AttemptRole } from '../state/state-schema.js';
 import { planFileName } from '../workspace/paths.js';
 import type { DispatchContext, TaskRuntime } from './context.js';
+import { maxPlanLoopsOf } from './plan-loop-cap.js';
 import { workdirOf } from './workdir.js';
 
 /** Absolute path of the task's plan for its current loop. */
@@ -23,6 +24,7 @@ export function promptContext(
     attemptId,
     task: rt.id,
     planLoop: rt.state.planLoop,
+    maxPlanLoops: maxPlanLoopsOf(rt),
     workspace: workdirOf(ctx, rt),
     taskDir: rt.task.dir,
     plan: currentPlan(rt),

@@ -60,6 +60,7 @@ export async function runDispatcher(options: DispatcherOptions): Promise<Dispatc
       handles: new Map(),
       controlFailures: [],
       signal,
+      runStartedAt: startedAt,
       now: () => new Date(),
     };
     await buildRuntimes(ctx, model);

@@ -2,6 +2,7 @@ import { SwitchyardError } from '../errors.js';
 import { FINAL_PHASE, type LifecycleStage } from '../lifecycle/lifecycle-table.js';
 import { blockTask } from './apply-failure.js';
 import { type DispatchContext, persist, type TaskRuntime } from './context.js';
+import { stopOverBudget } from './cost-guard.js';
 import { runApplyStage } from './stage-apply.js';
 import { runArchiveStage } from './stage-archive.js';
 import { runGateStage } from './stage-gate.js';
@@ -33,10 +34,14 @@ export async function runStep(ctx: DispatchContext, rt: TaskRuntime): Promise<vo
   rt.busy = true;
   const phase = rt.state.phase;
   try {
+    // A passed cost budget stops the task before its next stage and right after the attempt
+    // that passed it.
+    if (phase !== FINAL_PHASE && stopOverBudget(ctx, rt)) return await persist(ctx, rt);
     if (phase !== FINAL_PHASE) {
       await ensureTaskWorktree(ctx, rt);
       await STAGE_HANDLERS[phase](ctx, rt);
     }
+    if (stopOverBudget(ctx, rt)) await persist(ctx, rt);
   } catch (error) {
     const known = SwitchyardError.is(error) && error.code !== 'SY_INTERNAL';
     const message = error instanceof Error ? error.message : String(error);

@@ -7,9 +7,11 @@ import { SwitchyardError } from '../errors.js';
 import { ensureOwnedDir, unsafePathError, writeOwnedFile } from '../safe-fs/owned-files.js';
 import { isGroupLogArchivable } from '../worklog/work-log.js';
 import { archivedTaskDir, COMPLETE_LOG, reviewFileName } from '../workspace/paths.js';
+import { acceptedNotesLines } from './accepted-notes.js';
 import { advance } from './advance.js';
 import { blockTask } from './apply-failure.js';
 import { announceArchived } from './archive-announcement.js';
+import { brokenPromises } from './completion-promise.js';
 import { type DispatchContext, persist, type TaskRuntime } from './context.js';
 
 /**
@@ -29,7 +31,19 @@ export async function runArchiveStage(ctx: DispatchContext, rt: TaskRuntime): Pr
     const completeLog = join(source, COMPLETE_LOG);
     // An agent may have swapped the task folder for a symlink: never archive through one.
     if (lstatSync(source).isSymbolicLink()) throw unsafePathError(source, 'is a symlink');
-    if (!existsSync(completeLog)) writeOwnedFile(completeLog, completeLogText(ctx, rt), 'create');
+    if (!existsSync(completeLog)) {
+      // Archived as done only when the promise holds; else sealed incomplete with the reasons.
+      const broken = brokenPromises(rt);
+      if (broken.length > 0) {
+        blockTask(ctx, rt, {
+          stage: 'completion-promise',
+          reason: `not archived: ${broken.length} part(s) of the completion promise unmet`,
+          evidence: broken,
+        });
+        return persist(ctx, rt);
+      }
+      writeOwnedFile(completeLog, completeLogText(ctx, rt), 'create');
+    }
     if (existsSync(target)) {
       blockTask(ctx, rt, {
         stage: 'archive',
@@ -141,6 +155,7 @@ function completeLogText(ctx: DispatchContext, rt: TaskRuntime): string {
     `completed: ${ctx.now().toISOString()}`,
     `plan loops: ${s.planLoop}`,
     `approved review: ${rt.task.runner === 'local' ? 'none (local runner: a command, no agent)' : reviewFileName(s.planLoop)}`,
+    ...acceptedNotesLines(rt.task.dir, s.planLoop),
     `attempts: ${s.attempts.length} (${failed.length} failed; each keeps its locator.json, a failed one all its evidence)`,
     ...s.attempts.map(
       (a) =>

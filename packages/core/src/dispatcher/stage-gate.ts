@@ -7,6 +7,7 @@ import { planFileName } from '../workspace/paths.js';
 import { advance } from './advance.js';
 import { blockTask } from './apply-failure.js';
 import { type DispatchContext, persist, type TaskRuntime } from './context.js';
+import { maxPlanLoopsOf } from './plan-loop-cap.js';
 import type { CommandResult } from './types.js';
 import { workdirOf } from './workdir.js';
 
@@ -66,6 +67,7 @@ export async function runGateStage(ctx: DispatchContext, rt: TaskRuntime): Promi
     task: rt.id,
     artifact: planFileName(state.planLoop),
     planLoop: state.planLoop,
+    maxPlanLoops: maxPlanLoopsOf(rt),
     role: 'gate' as const,
     // Failed gates of this loop so far + 1 (a passed gate leaves the stage).
     attempt: String(state.failures.gate + 1),

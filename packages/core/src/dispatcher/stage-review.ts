@@ -1,22 +1,25 @@
 import { rmSync } from 'node:fs';
 import type { Classification } from '../plugins/types.js';
 import { buildPrompt } from '../prompts/build-prompt.js';
+import { reviewDisposition } from '../review/disposition.js';
 import type { ParsedReview } from '../review/parse-review.js';
 import type { AttemptRecord, Correction } from '../state/state-schema.js';
 import { reviewFileName } from '../workspace/paths.js';
 import { advance } from './advance.js';
-import { applyFailure, blockTask } from './apply-failure.js';
+import { applyFailure } from './apply-failure.js';
 import { attemptDirOf, newAttemptId } from './attempt-spec.js';
 import { type DispatchContext, persist, type TaskRuntime } from './context.js';
 import { ensureDecision } from './ensure-decision.js';
 import { failoverResume } from './native-resume.js';
 import { advancePlanLoop } from './plan-loop.js';
+import { maxPlanLoopsOf } from './plan-loop-cap.js';
 import { failoverFacts, promptContext } from './prompt-facts.js';
 import { reviewFiles, takeJudgedReview } from './review-judge.js';
+import { reviewerPlanFile, setAsideNextPlan, writeCorrectionPacket } from './review-packet.js';
+import { sealIncomplete } from './seal-incomplete.js';
 import { runStageAttempt } from './stage-attempt.js';
 
-/** Default cap on plan loops when the PLAN sets no `max_plan_loops`. */
-export const DEFAULT_MAX_PLAN_LOOPS = 5;
+export { DEFAULT_MAX_PLAN_LOOPS } from './plan-loop-cap.js';
 
 /** Runs one official review attempt and acts on its verdict. */
 export async function runReviewStage(ctx: DispatchContext, rt: TaskRuntime): Promise<void> {
@@ -27,8 +30,9 @@ export async function runReviewStage(ctx: DispatchContext, rt: TaskRuntime): Pro
   // Outputs of an earlier failed review attempt of this loop must not count for this one.
   rmSync(reviewFile, { force: true });
   rmSync(nextPlanFile, { force: true });
+  rmSync(reviewerPlanFile(nextPlanFile), { force: true });
   const attemptId = newAttemptId(rt.id, 'review', rt.state.planLoop);
-  const maxLoops = rt.task.maxPlanLoops ?? DEFAULT_MAX_PLAN_LOOPS;
+  const maxLoops = maxPlanLoopsOf(rt);
   const prompt = buildPrompt({
     templates: ctx.options.prompts,
     context: promptContext(ctx, rt, 'review', attemptId),
@@ -92,16 +96,14 @@ export async function afterReview(
     advance(rt, 'approved');
     return;
   }
-  const maxLoops = rt.task.maxPlanLoops ?? DEFAULT_MAX_PLAN_LOOPS;
-  if (state.planLoop + 1 > maxLoops) {
-    state.failures.review = 0;
-    blockTask(ctx, rt, {
-      stage: 'plan-loop-cap',
-      reason: `review ${state.planLoop} requested changes but max_plan_loops (${maxLoops}) is reached`,
-      evidence: outcome.review.findings.map(
-        (f) => `${reviewFileName(state.planLoop)}:${f.line}: [${f.severity}] ${f.text}`,
-      ),
-    });
+  if (outcome.kind === 'approved-with-notes') {
+    setAsideNextPlan(rt);
+    advance(rt, 'approved-with-notes');
+    return;
+  }
+  writeCorrectionPacket(ctx, rt, outcome.review);
+  if (state.planLoop + 1 > maxPlanLoopsOf(rt)) {
+    sealIncomplete(ctx, rt, outcome.review);
     return;
   }
   await advancePlanLoop(ctx, rt);
@@ -131,5 +133,6 @@ function emitVerdict(ctx: DispatchContext, rt: TaskRuntime, review: ParsedReview
     planLoop: rt.state.planLoop,
     verdict: review.verdict!,
     findings: { critical: count('CRITICAL'), moderate: count('MODERATE'), minor: count('MINOR') },
+    disposition: reviewDisposition(review),
   });
 }

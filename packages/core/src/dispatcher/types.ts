@@ -1,4 +1,6 @@
 import type { ResolvedCatalog } from '../catalog/resolve.js';
+import type { CostBudget } from '../cost/budget.js';
+import type { PriceTable } from '../cost/usage.js';
 import type { RunEvent } from '../events/event-schema.js';
 import type { WriteSetPolicy } from '../isolation/mode.js';
 import type { WorkspaceIsolation } from '../isolation/types.js';
@@ -74,6 +76,10 @@ export interface DispatcherOptions {
   timeZone?: string;
   /** Grace between SIGTERM and SIGKILL when stopping an agent. */
   killGraceMs?: number;
+  /** Project config `cost`: budgets that block a task once its (or the run's) cost passes them. */
+  costBudget?: CostBudget;
+  /** Project config `prices`: estimates a cost for attempts that report only tokens. */
+  prices?: PriceTable;
   /** The workspace lock, when the caller took it early (so a second dispatcher fails at
    * once, before preflights); released when the run ends. Taken by the run otherwise. */
   lock?: WorkspaceLock;

@@ -3,6 +3,7 @@ import type { AttemptRecord } from '../state/state-schema.js';
 import type { WorkLogRow } from '../worklog/work-log.js';
 import { planFileName, reviewFileName } from '../workspace/paths.js';
 import type { DispatchContext, TaskRuntime } from './context.js';
+import { maxPlanLoopsOf } from './plan-loop-cap.js';
 
 /** The work-log columns of an agent attempt, without kind, time and result. */
 export type AttemptRowFields = Omit<WorkLogRow, 'kind' | 'time' | 'result'>;
@@ -26,6 +27,7 @@ export function attemptRowFields(
     artifact:
       record.role === 'review' ? reviewFileName(record.planLoop) : planFileName(record.planLoop),
     planLoop: record.planLoop,
+    maxPlanLoops: maxPlanLoopsOf(rt),
     role: record.role,
     attempt: String(index < 0 ? sameStage.length + 1 : index + 1),
     agentModel,

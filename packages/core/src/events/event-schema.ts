@@ -148,6 +148,8 @@ export const runEventSchema = z.discriminatedUnion('type', [
     planLoop: z.number().int(),
     verdict: z.enum(['APPROVED', 'CHANGES_REQUESTED']),
     findings: z.object({ critical: z.number(), moderate: z.number(), minor: z.number() }),
+    /** What the verdict leads to by severity: archive, archive with notes, revise, reject. */
+    disposition: z.enum(['approved', 'approved-with-notes', 'revise', 'reject']).optional(),
   }),
   z.object({
     ...base,

@@ -50,6 +50,8 @@ export const OUTCOMES = [
   'apply-failed',
   /** Worktree isolation: the apply waits (the user's uncommitted source changes overlap the task's files). */
   'apply-waiting',
+  /** The review requested changes, all MINOR: approved, the findings kept as accepted notes. */
+  'approved-with-notes',
 ] as const;
 export type Outcome = (typeof OUTCOMES)[number];
 
@@ -211,6 +213,11 @@ export const LIFECYCLE: Readonly<Record<LifecycleStage, StageRow>> = {
       'changes-requested': {
         next: [{ to: 'worker' }],
         effects: ['reset-failures', 'clear-failover', 'clear-backoff', 'start-plan-loop'],
+      },
+      // No worker round for naming and style: archive; complete.log lists the notes.
+      'approved-with-notes': {
+        next: [{ if: 'isolated', to: 'apply' }, { to: 'archive' }],
+        effects: ['reset-failures', 'clear-failover', 'clear-backoff'],
       },
       failed: stay('review', 'count-failure'),
     },

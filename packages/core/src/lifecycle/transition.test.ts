@@ -119,6 +119,18 @@ describe('transition (generated from the lifecycle table)', () => {
     // Gates and the archive never hold an agent slot.
     expect(PHASES.filter(takesAgentSlot)).toEqual(['worker', 'selfcheck', 'review']);
   });
+
+  it('a minor-only review archives without another worker round or plan loop', () => {
+    const facts = { selfcheckRequired: true, hasGate: true };
+    expect(transition({ phase: 'review', planLoop: 2 }, 'approved-with-notes', facts)).toEqual({
+      ok: true,
+      state: { phase: 'archive', planLoop: 2 },
+      effects: ['reset-failures', 'clear-failover', 'clear-backoff'],
+    });
+    // Only the review stage may accept notes.
+    for (const phase of ['worker', 'selfcheck', 'gate', 'archive'] as const)
+      expect(transition({ phase, planLoop: 1 }, 'approved-with-notes', facts).ok).toBe(false);
+  });
 });
 
 describe('worktree isolation rows', () => {

@@ -8,6 +8,8 @@ export interface PromptContext {
   attemptId: string;
   task: string;
   planLoop: number;
+  /** The task's cap on plan loops ("plan loop N of M"). */
+  maxPlanLoops?: number;
   workspace: string;
   taskDir: string;
   /** The plan of this loop (`PLAN.md` or `PLAN-<N>.md`). */
@@ -66,6 +68,10 @@ export function buildPrompt(input: BuildPromptInput): string {
     attemptId: context.attemptId,
     task: context.task,
     planLoop: context.planLoop,
+    planLoopOf:
+      context.maxPlanLoops === undefined
+        ? String(context.planLoop)
+        : `${context.planLoop} of ${context.maxPlanLoops}`,
     workspace: context.workspace,
     taskDir: context.taskDir,
     plan: context.plan,

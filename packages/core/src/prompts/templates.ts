@@ -7,14 +7,15 @@ import { type Problem, SwitchyardError } from '../errors.js';
  * against these lists, so a typo fails before any agent starts.
  */
 export const PROMPT_PLACEHOLDERS = {
-  boundary: ['role', 'attemptId', 'task', 'planLoop', 'workspace'],
-  worker: ['plan', 'workspace', 'taskDir', 'writeSet', 'planLoop', 'task'],
-  selfcheck: ['plan', 'workspace', 'taskDir', 'openItems', 'planLoop', 'task'],
+  boundary: ['role', 'attemptId', 'task', 'planLoop', 'planLoopOf', 'workspace'],
+  worker: ['plan', 'workspace', 'taskDir', 'writeSet', 'planLoop', 'planLoopOf', 'task'],
+  selfcheck: ['plan', 'workspace', 'taskDir', 'openItems', 'planLoop', 'planLoopOf', 'task'],
   review: [
     'plan',
     'workspace',
     'taskDir',
     'planLoop',
+    'planLoopOf',
     'task',
     'reviewFile',
     'nextPlan',

@@ -1,10 +1,13 @@
 import { basename } from 'node:path';
 import { maxPlanBytes, readBoundedFile } from '../safe-fs/bounded-read.js';
+import { reviewDisposition } from './disposition.js';
 import { type ParsedReview, parseReview } from './parse-review.js';
 
 /** The outcome of a review attempt whose process succeeded. */
 export type ReviewOutcome =
   | { kind: 'approved'; review: ParsedReview }
+  /** CHANGES_REQUESTED with MINOR findings only: approved, the findings become accepted notes. */
+  | { kind: 'approved-with-notes'; review: ParsedReview }
   | { kind: 'changes-requested'; review: ParsedReview; nextPlan: string }
   | { kind: 'review-control-failure'; evidence: string[]; review?: ParsedReview };
 
@@ -49,6 +52,10 @@ export function evaluateReview(input: EvaluateReviewInput): ReviewOutcome {
     };
   }
   if (review.verdict === 'APPROVED') return { kind: 'approved', review };
+  // Minor-only findings never cost a worker round, so no next plan is needed for them.
+  if (reviewDisposition(review) === 'approved-with-notes') {
+    return { kind: 'approved-with-notes', review };
+  }
   const planName = basename(input.nextPlanFile);
   const planRead = readBoundedFile(input.nextPlanFile, { maxBytes: maxPlanBytes() });
   if (!planRead.ok) {

@@ -10,6 +10,11 @@ export interface ReviewFinding {
   severity: FindingSeverity;
   text: string;
   line: number;
+  /**
+   * The rest of the list item, verbatim (nested code blocks, quoted output, sub-lists): the
+   * evidence a correction packet carries without paraphrase. Absent when the item is one line.
+   */
+  detail?: string;
 }
 
 /** A parsed review. `problems` is empty exactly when the review follows the contract. */
@@ -24,7 +29,7 @@ interface Node {
   type: string;
   value?: string;
   children?: Node[];
-  position?: { start: { line: number } };
+  position?: { start: { line: number; offset?: number }; end: { offset?: number } };
 }
 
 const VERDICT = /^verdict\s*:\s*(.*)$/i;
@@ -51,10 +56,12 @@ export function parseReview(source: string): ParsedReview {
       const first = node.children?.find((c) => c.type === 'paragraph');
       const match = first ? FINDING.exec(textOf(first).trim()) : null;
       if (match) {
+        const detail = detailOf(source, node, first!);
         findings.push({
           severity: match[1] as FindingSeverity,
           text: match[2]!.replace(/\s+/g, ' ').trim(),
           line: lineOf(node),
+          ...(detail ? { detail } : {}),
         });
       }
     }
@@ -100,6 +107,21 @@ function textOf(node: Node): string {
   if (node.type === 'break') return '\n';
   if (typeof node.value === 'string') return node.value;
   return (node.children ?? []).map(textOf).join('');
+}
+
+/** The source of a list item after its first paragraph, dedented, or undefined when empty. */
+function detailOf(source: string, item: Node, first: Node): string | undefined {
+  const start = first.position?.end.offset;
+  const end = item.position?.end.offset;
+  if (start === undefined || end === undefined || end <= start) return undefined;
+  const lines = source.slice(start, end).split('\n').slice(1);
+  const indents = lines.filter((l) => l.trim() !== '').map((l) => /^ */.exec(l)![0].length);
+  if (indents.length === 0) return undefined;
+  const cut = Math.min(...indents);
+  return lines
+    .map((l) => l.slice(cut))
+    .join('\n')
+    .trim();
 }
 
 function lineOf(node: Node): number {

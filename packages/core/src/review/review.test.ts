@@ -2,7 +2,10 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { buildCorrectionPacket, citedRule } from './correction-packet.js';
+import { reviewDisposition } from './disposition.js';
 import { evaluateReview } from './evaluate-review.js';
+import { failingLines } from './failing-lines.js';
 import { parseReview } from './parse-review.js';
 
 describe('parseReview', () => {
@@ -107,5 +110,104 @@ describe('evaluateReview', () => {
       kind: 'review-control-failure',
       evidence: [expect.stringMatching(/^CODE_REVIEW-1.md: no verdict line/)],
     });
+  });
+});
+
+describe('finding evidence and correction packets', () => {
+  it('keeps the rest of a finding verbatim as its detail', () => {
+    const review = parseReview(
+      [
+        'Verdict: CHANGES_REQUESTED',
+        '',
+        '- [CRITICAL] the build breaks',
+        '',
+        '  ```',
+        "  src/a.ts(3,1): error TS2304: Cannot find name 'x'.",
+        '  ```',
+        '- [MINOR] one line only',
+      ].join('\n'),
+    );
+    expect(review.findings[0]!.detail).toBe(
+      "```\nsrc/a.ts(3,1): error TS2304: Cannot find name 'x'.\n```",
+    );
+    expect(review.findings[1]!.detail).toBeUndefined();
+  });
+
+  it('grades a review: approve, approve with notes, revise, reject', () => {
+    const of = (body: string) => reviewDisposition(parseReview(body));
+    expect(of('Verdict: APPROVED\n\n- [MODERATE] x\n')).toBe('approved');
+    expect(of('Verdict: CHANGES_REQUESTED\n\n- [MINOR] x\n- [MINOR] y\n')).toBe(
+      'approved-with-notes',
+    );
+    expect(of('Verdict: CHANGES_REQUESTED\n\n- [MINOR] x\n- [MODERATE] y\n')).toBe('revise');
+    expect(of('Verdict: CHANGES_REQUESTED\n\n- [MODERATE] y\n- [CRITICAL] z\n')).toBe('reject');
+  });
+
+  it('needs no next plan for a minor-only CHANGES_REQUESTED', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sy-review-'));
+    const reviewFile = join(dir, 'CODE_REVIEW-1.md');
+    writeFileSync(reviewFile, 'Verdict: CHANGES_REQUESTED\n\n- [MINOR] rename x\n');
+    expect(
+      evaluateReview({ reviewFile, nextPlanFile: join(dir, 'PLAN-2.md'), validatePlan: () => [] })
+        .kind,
+    ).toBe('approved-with-notes');
+  });
+
+  it('picks the failing lines of each runner, verbatim', () => {
+    const output = [
+      ' ✓ src/ok.test.ts (2 tests)',
+      ' FAIL  src/a.test.ts > sums',
+      'not ok 2 - parses',
+      '--- FAIL: TestSum (0.00s)',
+      'E       assert 4 == 5',
+      "thread 'sum' panicked at src/lib.rs:3:5:",
+      'test result: FAILED. 1 passed; 1 failed',
+      'ok  	example.com/m	0.01s',
+    ];
+    expect(failingLines(output)).toEqual(output.slice(1, 7));
+  });
+
+  it('builds a packet with only the findings to fix, the rule cited and the files', () => {
+    const review = parseReview(
+      'Verdict: CHANGES_REQUESTED\n\n- [MODERATE] global state; violates STYLE.md §State\n',
+    );
+    expect(citedRule(review.findings[0]!)).toBe('STYLE.md §State');
+    expect(citedRule({ text: 'see ARCHITECTURE.md#layers for why' })).toBe(
+      'ARCHITECTURE.md#layers',
+    );
+    const packet = buildCorrectionPacket({
+      task: 'g/t',
+      reviewedLoop: 2,
+      reviewFile: 'CODE_REVIEW-2.md',
+      findings: review.findings,
+      reviewerPlan:
+        '# prose\n\nwhy and how\n\n## Modified Files Summary\n\n- a.ts\n\n## Implementation Checklist\n\n- [ ] fix\n',
+      failingOutput: [{ source: 'gate', lines: ['FAIL x'] }],
+    });
+    expect(packet).toBe(
+      [
+        '# Correction packet: g/t, plan loop 3',
+        '',
+        'Generated from CODE_REVIEW-2.md: fix exactly the findings below, in the files listed.',
+        '',
+        '## Findings to fix',
+        '',
+        '### [MODERATE] global state; violates STYLE.md §State',
+        '',
+        '- action: revise: comply with the rule it cites',
+        '- source: CODE_REVIEW-2.md:3',
+        '- rule: STYLE.md §State',
+        '',
+        // No CRITICAL finding: the failing output section is left out.
+        '## Modified Files Summary',
+        '',
+        '- a.ts',
+        '',
+        '## Implementation Checklist',
+        '',
+        '- [ ] fix',
+        '',
+      ].join('\n'),
+    );
   });
 });

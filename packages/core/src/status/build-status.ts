@@ -22,6 +22,8 @@ export interface StatusTask {
   writeSet: string[];
   /** First error of an invalid plan; undefined when the plan is valid. */
   invalid?: string;
+  /** The task's cap on plan loops (status says "loop N of M"). */
+  maxPlanLoops?: number;
 }
 
 /** Everything the report is built from; gathered by {@link gatherStatus} (or a test). */
@@ -135,6 +137,12 @@ export function buildStatus(input: StatusInput): StatusReport {
         planLoop: state.planLoop,
       });
     }
+  }
+  // "plan loop N of M": every entry of an active task carries its cap.
+  const caps = new Map(input.tasks.map((t) => [t.id, t.maxPlanLoops]));
+  for (const entry of [...running, ...waiting]) {
+    const cap = caps.get(entry.task);
+    if (cap !== undefined) entry.maxPlanLoops = cap;
   }
   const byTask = <T extends { task: string }>(a: T, b: T) =>
     a.task < b.task ? -1 : a.task > b.task ? 1 : 0;

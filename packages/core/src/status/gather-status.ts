@@ -2,6 +2,7 @@ import { existsSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { claimKeys } from '../admission/task-view.js';
 import { readClaims } from '../claims/claim-store.js';
+import { DEFAULT_MAX_PLAN_LOOPS } from '../dispatcher/plan-loop-cap.js';
 import { SwitchyardError } from '../errors.js';
 import { listOpenEscalations } from '../escalation/escalation-store.js';
 import { readEvents } from '../events/event-bus.js';
@@ -67,6 +68,7 @@ export function gatherStatus(
         dependsOn: t.dependsOn.map((d) => d.id),
         // the claim keys (path and symlink target), as the scheduler and dry run claim them
         writeSet: claimKeys(t.writeSet),
+        maxPlanLoops: t.maxPlanLoops ?? DEFAULT_MAX_PLAN_LOOPS,
         ...(t.valid ? {} : { invalid: problem?.message ?? 'see `switchyard validate-plan`' }),
       };
     }),

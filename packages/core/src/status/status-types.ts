@@ -38,6 +38,8 @@ export interface RunningEntry {
   planLoop: number;
   attempt: string;
   target: string;
+  /** The task's cap on plan loops (plan loop `planLoop` of `maxPlanLoops`). */
+  maxPlanLoops?: number;
   pid?: number;
   /** When the attempt started (ISO 8601). */
   since: string;
@@ -71,6 +73,8 @@ export interface WaitingEntry {
   /** The next stage the task runs. */
   phase: string;
   planLoop: number;
+  /** The task's cap on plan loops (plan loop `planLoop` of `maxPlanLoops`). */
+  maxPlanLoops?: number;
   /** Backoff or cooldown end (ISO 8601), for `backoff`. */
   until?: string;
 }

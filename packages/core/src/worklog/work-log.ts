@@ -18,6 +18,8 @@ export interface WorkLogRow {
    * (`PLAN-2.md`) or the review it writes (`CODE_REVIEW-1.md`). */
   artifact: string;
   planLoop: number;
+  /** The task's cap on plan loops: the cell reads `N of M` when known. */
+  maxPlanLoops?: number;
   role: WorkLogRoleName;
   /** Attempt ordinal of this stage in this plan loop (1, 2, …); the attempt id is in the
    * locator path. */
@@ -43,7 +45,7 @@ export function formatWorkLogRow(row: WorkLogRow): string {
     row.time.toISOString().replace(/\.\d{3}Z$/, 'Z'),
     row.kind,
     `${row.task}/${row.artifact}`,
-    String(row.planLoop),
+    row.maxPlanLoops ? `${row.planLoop} of ${row.maxPlanLoops}` : String(row.planLoop),
     row.role,
     row.attempt,
     row.agentModel,

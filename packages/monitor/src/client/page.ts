@@ -225,7 +225,10 @@ function card(t: TaskView): string {
   const run = t.running
     ? `<div class="meta">${esc(t.running.role)} · ${esc(t.running.target)} · <span class="elapsed" data-since="${esc(t.running.since)}">${ago(t.running.since)}</span> · attempt ${t.running.attemptNo}/${t.running.budget}</div>`
     : '';
-  const loop = t.planLoop > 1 ? `<span class="loop">loop ${t.planLoop}</span>` : '';
+  const loop =
+    t.planLoop > 1
+      ? `<span class="loop">loop ${t.planLoop}${t.maxPlanLoops ? ` of ${t.maxPlanLoops}` : ''}</span>`
+      : '';
   return (
     `<button type="button" class="task st-${t.state}${t.id === selected ? ' sel' : ''}" data-task="${esc(t.id)}" data-state="${t.state}" title="${esc(t.why)}">` +
     `<div class="name">${esc(t.id.slice(t.group.length + 1))} <span class="badge">${t.state}</span>${loop}</div>${run}` +
@@ -303,7 +306,7 @@ function renderDetail(): void {
   if (t.running) {
     const r = t.running;
     parts.push(
-      `<dl class="kv"><dt>stage</dt><dd>${esc(r.role)} (plan loop ${r.planLoop})</dd><dt>target</dt><dd>${esc(r.target)}</dd><dt>elapsed</dt><dd class="elapsed" data-since="${esc(r.since)}">${ago(r.since)}</dd><dt>attempt</dt><dd>${r.attemptNo} of ${r.budget}</dd><dt>supervision</dt><dd>${esc(r.supervision)}</dd></dl>`,
+      `<dl class="kv"><dt>stage</dt><dd>${esc(r.role)} (plan loop ${r.planLoop}${t.maxPlanLoops ? ` of ${t.maxPlanLoops}` : ''})</dd><dt>target</dt><dd>${esc(r.target)}</dd><dt>elapsed</dt><dd class="elapsed" data-since="${esc(r.since)}">${ago(r.since)}</dd><dt>attempt</dt><dd>${r.attemptNo} of ${r.budget}</dd><dt>supervision</dt><dd>${esc(r.supervision)}</dd></dl>`,
     );
   }
   if (t.blocked) {

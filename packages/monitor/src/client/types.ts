@@ -99,6 +99,7 @@ export interface TaskView {
   state: 'running' | 'waiting' | 'blocked' | 'done';
   why: string;
   planLoop: number;
+  maxPlanLoops?: number;
   waiting?: { kind: string; until?: string };
   running?: {
     role: string;

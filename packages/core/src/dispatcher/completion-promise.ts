@@ -1,0 +1,35 @@
+import { join } from 'node:path';
+import { reviewDisposition } from '../review/disposition.js';
+import { parseReview } from '../review/parse-review.js';
+import { maxPlanBytes, readBoundedFile } from '../safe-fs/bounded-read.js';
+import { planFileName, reviewFileName } from '../workspace/paths.js';
+import type { TaskRuntime } from './context.js';
+import { currentChecklist } from './stage-selfcheck.js';
+
+/**
+ * The completion promise, checked on the files before a task is archived as done: every
+ * checklist item of the current plan ticked, and the review of the current loop approved
+ * (APPROVED, or CHANGES_REQUESTED with MINOR findings only). The definition of done is
+ * guaranteed by the lifecycle (the review runs only after a passed gate). Returns the
+ * broken promises, empty when the task may be archived.
+ */
+export function brokenPromises(rt: TaskRuntime): string[] {
+  const broken: string[] = [];
+  const plan = planFileName(rt.state.planLoop);
+  const open = currentChecklist(rt).filter((i) => !i.checked);
+  for (const item of open) broken.push(`${plan}:${item.line}: checklist item open: ${item.text}`);
+  const reviewName = reviewFileName(rt.state.planLoop);
+  const read = readBoundedFile(join(rt.task.dir, reviewName), { maxBytes: maxPlanBytes() });
+  if (!read.ok) {
+    broken.push(`${reviewName}: no approving review (${read.reason})`);
+    return broken;
+  }
+  const review = parseReview(read.text);
+  const disposition = reviewDisposition(review);
+  if (
+    review.problems.length > 0 ||
+    (disposition !== 'approved' && disposition !== 'approved-with-notes')
+  )
+    broken.push(`${reviewName}: the review of plan loop ${rt.state.planLoop} did not approve`);
+  return broken;
+}
