@@ -161,6 +161,8 @@ async function liveRunLocked(
       onEvent,
       signal: abort.signal,
       lock,
+      // Project gates come only from the config a human wrote, never from a plan.
+      projectGates: config.gates,
     });
     renderer?.summary(result, {
       archive: resolve(workspace, 'agent-task', 'archive'),

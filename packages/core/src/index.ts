@@ -10,6 +10,7 @@ export * from './dry-run/index.js';
 export * from './errors.js';
 export * from './events/index.js';
 export * from './evidence/index.js';
+export * from './gates/index.js';
 export * from './graph/index.js';
 export * from './isolation/index.js';
 export * from './json/index.js';

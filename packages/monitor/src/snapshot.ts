@@ -6,6 +6,7 @@ import {
   loadProjectConfig,
   loadWorkspace,
   type PriceTable,
+  type ProjectGateResult,
   parsePlanFile,
   type RunEvent,
   readClaims,
@@ -51,6 +52,8 @@ export interface MonitorTask {
   blocked?: { stage: string; reason: string; evidence: string[]; class?: string; since?: string };
   /** Events about this task, oldest first (attempts, failovers, gates, verdicts, loops). */
   history: RunEvent[];
+  /** The last result of each project gate (config `gates`) for this task. */
+  gates?: ProjectGateResult[];
 }
 
 /** Everything the page shows, rebuilt from persisted state on every change. */
@@ -179,6 +182,7 @@ export class SnapshotReader {
       dependsOn: deps.get(id) ?? [],
       writeSet: writeSets.get(id) ?? [],
       planLoop: states.get(id)?.planLoop ?? 1,
+      ...(states.get(id)?.gates?.length ? { gates: states.get(id)!.gates! } : {}),
     });
     for (const r of report.running) {
       if (tasks.some((t) => t.id === r.task)) continue;

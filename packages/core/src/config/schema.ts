@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { priceTableSchema } from '../cost/usage.js';
+import { projectGateSchema } from '../gates/gate-schema.js';
 
 const pluginEntry = z
   .union([z.string().min(1), z.tuple([z.string().min(1), z.record(z.string(), z.unknown())])])
@@ -55,6 +56,24 @@ export const projectConfigSchema = z
       .default({})
       .describe(
         'USD per million tokens by catalog target id ({inputPerMTok, outputPerMTok, cacheReadPerMTok?, cacheWritePerMTok?}): turns tokens an agent reports without a cost into an estimate marked as such.',
+      ),
+    gates: z
+      .array(projectGateSchema)
+      .default([])
+      .superRefine((gates, ctx) => {
+        const seen = new Set<string>();
+        for (const [i, g] of gates.entries()) {
+          if (seen.has(g.name))
+            ctx.addIssue({
+              code: 'custom',
+              path: [i, 'name'],
+              message: `duplicate gate name "${g.name}"`,
+            });
+          seen.add(g.name);
+        }
+      })
+      .describe(
+        'Project quality gates run after every task besides its own definition of done: [{name, command (argv), assertion (default "exit code 0"), on: "task" | "source" (default "task")}]. A failing gate goes back to the worker as a correction naming it.',
       ),
   })
   .describe('switchyard project config.');

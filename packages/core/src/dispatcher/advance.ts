@@ -22,6 +22,7 @@ export function advance(rt: TaskRuntime, outcome: Outcome, input: AdvanceInput =
   const facts: LifecycleFacts = {
     selfcheckRequired: false,
     hasGate: rt.task.definitionOfDone !== undefined,
+    hasProjectGates: rt.hasProjectGates === true,
     ...input.facts,
   };
   const from = state.phase;
@@ -71,6 +72,7 @@ function applyEffect(
       state.failures.worker = 0;
       state.failures.selfcheck = 0;
       state.failures.gate = 0;
+      state.failures['project-gates'] = 0;
       delete state.correction;
       return;
   }

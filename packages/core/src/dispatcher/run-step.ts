@@ -4,6 +4,7 @@ import { blockTask } from './apply-failure.js';
 import { type DispatchContext, persist, type TaskRuntime } from './context.js';
 import { runArchiveStage } from './stage-archive.js';
 import { runGateStage } from './stage-gate.js';
+import { runProjectGatesStage } from './stage-project-gates.js';
 import { runReviewStage } from './stage-review.js';
 import { runSelfcheckStage } from './stage-selfcheck.js';
 import { runWorkerStage } from './stage-worker.js';
@@ -15,6 +16,7 @@ export const STAGE_HANDLERS: Readonly<
   worker: runWorkerStage,
   selfcheck: runSelfcheckStage,
   gate: runGateStage,
+  'project-gates': runProjectGatesStage,
   review: runReviewStage,
   archive: runArchiveStage,
 };

@@ -6,6 +6,7 @@ import type { LoadedTask, WorkspaceModel } from '../workspace/load.js';
 import { archivedTaskDir, planFileName, taskDir } from '../workspace/paths.js';
 import { type DispatchContext, persist } from './context.js';
 import { advancePlanLoop } from './plan-loop.js';
+import { taskStageGates } from './stage-project-gates.js';
 import { DEFAULT_MAX_PLAN_LOOPS } from './stage-review.js';
 
 /**
@@ -27,6 +28,7 @@ export async function buildRuntimes(ctx: DispatchContext, model: WorkspaceModel)
       state,
       busy: false,
       announced: false,
+      hasProjectGates: taskStageGates(ctx.options).length > 0,
     });
   }
   for (const state of ctx.store.list()) {
@@ -98,7 +100,7 @@ export async function prepareRetryBlocked(ctx: DispatchContext): Promise<void> {
     }
     delete state.blocked;
     delete state.notBefore;
-    state.failures = { worker: 0, selfcheck: 0, review: 0, gate: 0 };
+    state.failures = { worker: 0, selfcheck: 0, review: 0, gate: 0, 'project-gates': 0 };
     state.selfcheckRetries = 0;
     await persist(ctx, rt);
   }

@@ -1,5 +1,6 @@
 import type { ResolvedCatalog } from '../catalog/resolve.js';
 import type { RunEvent } from '../events/event-schema.js';
+import type { ProjectGate } from '../gates/gate-schema.js';
 import type { WorkspaceLock } from '../lock/workspace-lock.js';
 import type { OutputFormat, RunnerPlugin } from '../plugins/runner-types.js';
 import type { ClassifierPlugin, TranscriptPlugin } from '../plugins/types.js';
@@ -75,6 +76,12 @@ export interface DispatcherOptions {
   /** The workspace lock, when the caller took it early (so a second dispatcher fails at
    * once, before preflights); released when the run ends. Taken by the run otherwise. */
   lock?: WorkspaceLock;
+  /** The project config's gates (config `gates`; never from a plan). */
+  projectGates?: readonly ProjectGate[];
+  /** True (the default) when the task's working tree is the source (isolation `none`): the
+   * `source` gates then run right after the `task` gates. Under worktree isolation they run
+   * after apply instead (see `runSourceGates`). */
+  sourceIsWorkingTree?: boolean;
 }
 
 /** A blocked task in the run summary. */

@@ -10,7 +10,14 @@
  */
 
 /** The stages, in lifecycle order. */
-export const LIFECYCLE_STAGES = ['worker', 'selfcheck', 'gate', 'review', 'archive'] as const;
+export const LIFECYCLE_STAGES = [
+  'worker',
+  'selfcheck',
+  'gate',
+  'project-gates',
+  'review',
+  'archive',
+] as const;
 export type LifecycleStage = (typeof LIFECYCLE_STAGES)[number];
 
 /** A task's phase: the stage the dispatcher runs next, or `done` once it is archived. */
@@ -45,9 +52,15 @@ export interface LifecycleFacts {
   selfcheckRequired: boolean;
   /** The plan has a definition-of-done command. */
   hasGate: boolean;
+  /** The project config declares gates (run after the task's own definition of done). */
+  hasProjectGates: boolean;
 }
 export type Fact = keyof LifecycleFacts;
-export const FACTS = ['selfcheckRequired', 'hasGate'] as const satisfies readonly Fact[];
+export const FACTS = [
+  'selfcheckRequired',
+  'hasGate',
+  'hasProjectGates',
+] as const satisfies readonly Fact[];
 
 /** State changes a transition asks the dispatcher to perform, in order. */
 export const EFFECTS = [
@@ -105,6 +118,7 @@ export interface StageRow {
 const afterWorkerDone: readonly Branch[] = [
   { if: 'selfcheckRequired', to: 'selfcheck' },
   { if: 'hasGate', to: 'gate' },
+  { if: 'hasProjectGates', to: 'project-gates' },
   { to: 'review' },
 ];
 const stay = (stage: LifecycleStage, ...effects: Effect[]): OutcomeRow => ({
@@ -147,7 +161,11 @@ export const LIFECYCLE: Readonly<Record<LifecycleStage, StageRow>> = {
     failover: false,
     outcomes: {
       passed: {
-        next: [{ if: 'hasGate', to: 'gate' }, { to: 'review' }],
+        next: [
+          { if: 'hasGate', to: 'gate' },
+          { if: 'hasProjectGates', to: 'project-gates' },
+          { to: 'review' },
+        ],
         effects: ['reset-failures', 'reset-selfcheck-retries'],
       },
       'checklist-open': stay('selfcheck', 'reset-failures', 'count-selfcheck-retry'),
@@ -157,6 +175,23 @@ export const LIFECYCLE: Readonly<Record<LifecycleStage, StageRow>> = {
   gate: {
     kind: 'command',
     label: 'definition-of-done gate',
+    budget: true,
+    agentSlot: false,
+    workLog: true,
+    failover: false,
+    outcomes: {
+      passed: {
+        next: [{ if: 'hasProjectGates', to: 'project-gates' }, { to: 'review' }],
+        effects: ['reset-failures', 'clear-correction'],
+      },
+      'gate-failed': { next: [{ to: 'worker' }], effects: ['count-failure', 'record-correction'] },
+    },
+  },
+  // The project's own gates (config `gates`, `on: "task"`), after the task's definition of
+  // done; a failing one goes back to the worker as a correction naming it.
+  'project-gates': {
+    kind: 'command',
+    label: 'project gates',
     budget: true,
     agentSlot: false,
     workLog: true,
@@ -213,18 +248,15 @@ export type AttemptRoleName = 'worker' | 'selfcheck' | 'review';
 export const DECISION_STAGES = ['worker', 'review'] as const satisfies readonly LifecycleStage[];
 export type DecisionStageName = (typeof DECISION_STAGES)[number];
 /** Stages with a consecutive-failure budget (the keys of a task state's `failures`). */
-export const BUDGET_STAGES = stagesWhere<'worker' | 'selfcheck' | 'gate' | 'review'>(
-  (r) => r.budget,
-);
-export type BudgetStageName = 'worker' | 'selfcheck' | 'gate' | 'review';
+export const BUDGET_STAGES = stagesWhere<BudgetStageName>((r) => r.budget);
+export type BudgetStageName = 'worker' | 'selfcheck' | 'gate' | 'project-gates' | 'review';
 /** Stages that write work-log rows (the log's role column). */
-export const WORK_LOG_ROLES = stagesWhere<'worker' | 'selfcheck' | 'gate' | 'review'>(
-  (r) => r.workLog,
-);
+export const WORK_LOG_ROLES = stagesWhere<BudgetStageName>((r) => r.workLog);
 export type WorkLogRoleName = BudgetStageName;
 /** Sources of a correction shown to the next worker attempt. */
 export const CORRECTION_SOURCES = [
   'gate',
+  'project-gates',
   'selfcheck',
   'review',
 ] as const satisfies readonly LifecycleStage[];

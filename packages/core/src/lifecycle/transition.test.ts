@@ -95,10 +95,29 @@ describe('transition (generated from the lifecycle table)', () => {
 
   it('derives the vocabularies other modules use from the rows', () => {
     expect([...ATTEMPT_ROLES]).toEqual(['worker', 'selfcheck', 'review']);
-    expect([...BUDGET_STAGES]).toEqual(['worker', 'selfcheck', 'gate', 'review']);
-    expect([...WORK_LOG_ROLES]).toEqual(['worker', 'selfcheck', 'gate', 'review']);
+    expect([...BUDGET_STAGES]).toEqual(['worker', 'selfcheck', 'gate', 'project-gates', 'review']);
+    expect([...WORK_LOG_ROLES]).toEqual(['worker', 'selfcheck', 'gate', 'project-gates', 'review']);
     for (const s of DECISION_STAGES) expect(LIFECYCLE[s].decision).toBe(s);
     // Gates and the archive never hold an agent slot.
     expect(PHASES.filter(takesAgentSlot)).toEqual(['worker', 'selfcheck', 'review']);
+  });
+
+  it('runs the project gates after the definition of done, and only when the config has gates', () => {
+    const all = { selfcheckRequired: false, hasGate: true, hasProjectGates: true };
+    const ok = (phase: Phase, outcome: 'passed' | 'gate-failed', facts: LifecycleFacts) => {
+      const t = transition({ phase, planLoop: 1 }, outcome, facts);
+      return t.ok ? t.state.phase : t.reason;
+    };
+    expect(ok('worker', 'passed', all)).toBe('gate');
+    expect(ok('gate', 'passed', all)).toBe('project-gates');
+    expect(ok('worker', 'passed', { ...all, hasGate: false })).toBe('project-gates');
+    expect(ok('selfcheck', 'passed', { ...all, hasGate: false })).toBe('project-gates');
+    expect(ok('gate', 'passed', { ...all, hasProjectGates: false })).toBe('review');
+    expect(ok('project-gates', 'passed', all)).toBe('review');
+    expect(ok('project-gates', 'gate-failed', all)).toBe('worker');
+    expect(LIFECYCLE['project-gates'].outcomes['gate-failed']?.effects).toEqual([
+      'count-failure',
+      'record-correction',
+    ]);
   });
 });

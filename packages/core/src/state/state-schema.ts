@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { attemptUsageSchema } from '../cost/usage.js';
+import { projectGateResultSchema } from '../gates/gate-result.js';
 import {
   ATTEMPT_ROLES,
   CORRECTION_SOURCES,
@@ -105,6 +106,8 @@ export const taskStateSchema = z.object({
     review: z.number().int(),
     /** Consecutive failed definition-of-done gates (each sends the worker a correction). */
     gate: z.number().int().default(0),
+    /** Consecutive failed rounds of the project's gates (config `gates`). */
+    'project-gates': z.number().int().default(0),
   }),
   /** Target id -> ISO instant before which it must not be started (classifier retryAfter). */
   cooldowns: z.record(z.string(), z.string()),
@@ -116,6 +119,8 @@ export const taskStateSchema = z.object({
   /** Attempt id whose evidence the next attempt's prompt points at (after a failover). */
   failoverFrom: z.string().optional(),
   blocked: blockedSchema.optional(),
+  /** The last result of each project gate (config `gates`) for this task, by gate name. */
+  gates: z.array(projectGateResultSchema).optional(),
   updatedAt: z.string(),
 });
 
@@ -138,7 +143,7 @@ export function newTaskState(task: string, now = new Date()): TaskState {
     phase: INITIAL_PHASE,
     decisions: {},
     attempts: [],
-    failures: { worker: 0, selfcheck: 0, review: 0, gate: 0 },
+    failures: { worker: 0, selfcheck: 0, review: 0, gate: 0, 'project-gates': 0 },
     cooldowns: {},
     selfcheckRetries: 0,
     updatedAt: now.toISOString(),

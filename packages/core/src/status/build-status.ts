@@ -151,6 +151,9 @@ export function buildStatus(input: StatusInput): StatusReport {
       done: done.length,
     },
     usage: summarizeUsage(input.events, input.prices),
+    gates: input.states
+      .flatMap((st) => (st.gates ?? []).map((g) => ({ task: st.task, ...g })))
+      .sort(byTask),
   };
 }
 

@@ -1,4 +1,5 @@
 import type { UsageSummary } from '../cost/usage-totals.js';
+import type { ProjectGateResult } from '../gates/gate-result.js';
 
 /** What `switchyard status` reports: a snapshot built from persisted state, never from a
  * running dispatcher's memory, so it reads the same during a run, after it and after a crash. */
@@ -100,4 +101,11 @@ export interface StatusReport {
   counts: { running: number; waiting: number; blocked: number; done: number };
   /** Tokens and cost every attempt in the event log reported, per run/task/target. */
   usage: UsageSummary;
+  /** The last result of each project gate (config `gates`) per task, by task then gate. */
+  gates: ProjectGateEntry[];
+}
+
+/** One project gate's last result for one task. */
+export interface ProjectGateEntry extends ProjectGateResult {
+  task: string;
 }

@@ -251,7 +251,7 @@ function renderDetail(): void {
   const gates = t.history.filter((e) => e.type === 'gate.finished');
   if (gates.length) {
     parts.push(
-      `<h3>Definition-of-done gates</h3>${gates.map((e) => (e.type === 'gate.finished' ? `<div class="gate ${e.passed ? 'pass' : 'fail'}"><code>${esc(e.command.join(' '))}</code> → ${e.passed ? 'passed' : 'failed'} (exit ${e.exitCode ?? '—'})<pre>${esc(e.detail)}</pre></div>` : '')).join('')}`,
+      `<h3>Gates</h3>${gates.map((e) => (e.type === 'gate.finished' ? `<div class="gate ${e.passed ? 'pass' : 'fail'}">${e.gate ? `project gate <b>${esc(e.gate)}</b> (${esc(e.on ?? 'task')}) ` : ''}<code>${esc(e.command.join(' '))}</code> → ${e.passed ? 'passed' : 'failed'} (exit ${e.exitCode ?? '—'})<pre>${esc(e.detail)}</pre></div>` : '')).join('')}`,
     );
   }
   const verdicts = t.history.filter((e) => e.type === 'review.verdict');

@@ -67,6 +67,9 @@ export type RunEventView = Base &
         exitCode: number | null;
         passed: boolean;
         detail: string;
+        /** Set for a project gate (config `gates`). */
+        gate?: string;
+        on?: 'task' | 'source';
       }
     | {
         type: 'review.verdict';
