@@ -2,6 +2,7 @@ import { dirname, isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   acquireWorkspaceLock,
+  applyRouting,
   assetPath,
   CATALOG_ENV,
   type CatalogTarget,
@@ -98,6 +99,7 @@ async function liveRunLocked(
     );
   }
   const model = loadWorkspace(workspace);
+  for (const task of model.tasks) applyRouting(task, config.routing);
   const scope = scopeOf(model, opts);
   const checked = skipMissingTargets(written, scope, { env, cwd: workspace });
   if (checked.errors.length > 0)
@@ -163,6 +165,7 @@ async function liveRunLocked(
       lock,
       // Project gates come only from the config a human wrote, never from a plan.
       projectGates: config.gates,
+      routing: config.routing,
     });
     renderer?.summary(result, {
       archive: resolve(workspace, 'agent-task', 'archive'),

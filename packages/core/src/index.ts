@@ -21,6 +21,7 @@ export * from './process/index.js';
 export * from './prompts/index.js';
 export * from './redact/index.js';
 export * from './review/index.js';
+export * from './routing/index.js';
 export * from './safe-fs/index.js';
 export * from './selection/index.js';
 export * from './selfcheck/index.js';

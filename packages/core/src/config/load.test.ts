@@ -21,6 +21,10 @@ describe('loadProjectConfig', () => {
       writeSet: 'correct',
       prices: {},
       gates: [],
+      routing: {
+        complexity: { routine: 'cloud-G08', standard: 'cloud-G04', complex: 'cloud-G01' },
+        risk: { low: {}, high: { review: 'red-team' } },
+      },
     });
   });
 

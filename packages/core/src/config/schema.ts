@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { priceTableSchema } from '../cost/usage.js';
 import { projectGateSchema } from '../gates/gate-schema.js';
+import { DEFAULT_ROUTING, routingSchema } from '../routing/routing-schema.js';
 
 const pluginEntry = z
   .union([z.string().min(1), z.tuple([z.string().min(1), z.record(z.string(), z.unknown())])])
@@ -75,6 +76,7 @@ export const projectConfigSchema = z
       .describe(
         'Project quality gates run after every task besides its own definition of done: [{name, command (argv), assertion (default "exit code 0"), on: "task" | "source" (default "task")}]. A failing gate goes back to the worker as a correction naming it.',
       ),
+    routing: routingSchema.default(DEFAULT_ROUTING),
   })
   .describe('switchyard project config.');
 

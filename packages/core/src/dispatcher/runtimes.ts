@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { applyRouting } from '../routing/route-task.js';
 import { checkDecision } from '../selection/decide.js';
 import { newTaskState } from '../state/state-schema.js';
 import type { LoadedTask, WorkspaceModel } from '../workspace/load.js';
@@ -16,6 +17,7 @@ import { DEFAULT_MAX_PLAN_LOOPS } from './stage-review.js';
  */
 export async function buildRuntimes(ctx: DispatchContext, model: WorkspaceModel): Promise<void> {
   for (const task of model.tasks) {
+    applyRouting(task, ctx.options.routing);
     let state = ctx.store.read(task.id) ?? newTaskState(task.id);
     // An active folder whose state says done was put back by hand: it runs again from scratch.
     if (state.phase === 'done') state = newTaskState(task.id);

@@ -5,6 +5,7 @@ import type { WorkspaceLock } from '../lock/workspace-lock.js';
 import type { OutputFormat, RunnerPlugin } from '../plugins/runner-types.js';
 import type { ClassifierPlugin, TranscriptPlugin } from '../plugins/types.js';
 import type { PromptTemplates } from '../prompts/templates.js';
+import type { RoutingConfig } from '../routing/routing-schema.js';
 import type { RetryPolicy } from '../selection/on-failure.js';
 
 /** A command the dispatcher needs run without a shell (definition-of-done gates). */
@@ -82,6 +83,9 @@ export interface DispatcherOptions {
    * `source` gates then run right after the `task` gates. Under worktree isolation they run
    * after apply instead (see `runSourceGates`). */
   sourceIsWorkingTree?: boolean;
+  /** Config `routing`: PLAN `complexity:` / `risk:` → route and review mode (default
+   * `DEFAULT_ROUTING`). */
+  routing?: RoutingConfig;
 }
 
 /** A blocked task in the run summary. */

@@ -23,8 +23,14 @@ export interface PlanFrontMatter {
   target?: string;
   /** Optional cap on plan loops (positive integer). */
   maxPlanLoops?: number;
+  /** How hard the work is, instead of a route (config `routing.complexity` maps it). */
+  complexity?: 'routine' | 'standard' | 'complex';
+  /** How risky the work is (config `routing.risk` maps it to a route and/or review mode). */
+  risk?: 'low' | 'high';
   /** Line of each key, for messages. */
-  lines: Partial<Record<'route' | 'depends_on' | 'target' | 'max_plan_loops', number>>;
+  lines: Partial<
+    Record<'route' | 'depends_on' | 'target' | 'max_plan_loops' | 'complexity' | 'risk', number>
+  >;
 }
 
 /** One entry of the Modified Files Summary. */
