@@ -36,6 +36,7 @@ export function renderDryRun(report: DryRunReport): string {
     out.push(
       `${pc.bold(t.id)}  ${t.route ?? '(no route)'}  ${color(t.status)}${t.plan_loop > 1 ? `  plan loop ${t.plan_loop}` : ''}`,
     );
+    if (t.route_reason) out.push(`  route       ${t.route_reason}`);
     if (stages) out.push(`  stages      ${stages}`);
     const fallbacks = Object.entries(t.stages).filter(([, s]) => s.candidates.length > 1);
     for (const [stage, s] of fallbacks)

@@ -13,7 +13,9 @@ import type {
 } from '@switchyard/core';
 // The dry-run subpath: only what this command needs is loaded (not the dispatcher, etc.).
 import {
+  applyRouting,
   CATALOG_ENV,
+  DEFAULT_ROUTING,
   encodeJsonChunks,
   findWorkspaceRoot,
   hasConfigFile,
@@ -215,9 +217,11 @@ async function prepareDryRun(
   model.catch(() => {});
   const early: Problem[] = [];
   let configMax: number | undefined;
+  let taskRouting = DEFAULT_ROUTING;
   try {
     const { config, filepath } = await loadProjectConfig(workspace);
     configMax = config.maxParallel;
+    taskRouting = config.routing;
     // The plugins the config names load as in a live run, so both agree on a broken one.
     if (config.plugins.length > 0 && filepath)
       early.push(...(await checkPlugins(config.plugins, filepath)));
@@ -226,6 +230,8 @@ async function prepareDryRun(
   }
   const resolvedCatalog = await resolveForDryRun(workspace, opts);
   const loaded = await model;
+  // PLAN `complexity:` / `risk:` become a route (and review mode) by the config's routing.
+  for (const task of loaded.tasks) applyRouting(task, taskRouting);
   const routing = routingFor(resolvedCatalog, loaded, opts, workspace);
   routing.problems.unshift(...early);
   let claims: ClaimRecord[] = [];

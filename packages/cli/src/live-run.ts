@@ -2,6 +2,7 @@ import { dirname, isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   acquireWorkspaceLock,
+  applyRouting,
   assetPath,
   CATALOG_ENV,
   type CatalogTarget,
@@ -124,6 +125,7 @@ async function liveRunLocked(
     );
   }
   const model = loadWorkspace(workspace);
+  for (const task of model.tasks) applyRouting(task, config.routing);
   const scope = scopeOf(model, opts);
   const checked = skipMissingTargets(written, scope, { env, cwd: workspace });
   if (checked.errors.length > 0)
@@ -217,6 +219,10 @@ async function liveRunLocked(
         ? { isolation: isolation.isolation, writeSetPolicy: config.writeSet }
         : {}),
       agentVersions: versionsByTarget(versions),
+      // Project gates come only from the config a human wrote, never from a plan.
+      projectGates: config.gates,
+      routing: config.routing,
+      sourceIsWorkingTree: !isolation.isolation,
     });
     await notifier.close();
     renderer?.summary(result, {

@@ -5,6 +5,7 @@ import { registerClean } from './commands/clean.js';
 import { registerCompletion } from './commands/completion.js';
 import { registerConfig } from './commands/config.js';
 import { registerDemo } from './commands/demo.js';
+import { registerInit } from './commands/init.js';
 import { registerMonitor } from './commands/monitor.js';
 import { registerPlan } from './commands/plan.js';
 import { registerPlugins } from './commands/plugins.js';
@@ -62,4 +63,5 @@ const COMMANDS: Register[] = [
   registerClean,
   registerDemo,
   registerCompletion,
+  registerInit,
 ];

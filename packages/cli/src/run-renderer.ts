@@ -52,6 +52,10 @@ export function formatEvent(event: RunEvent): string | undefined {
     case 'attempt.retry-scheduled':
       return `${tag('retry', pc.yellow)} ${event.task} ${phaseLabel(event.role)} on ${event.target} in ${(event.delayMs / 1000).toFixed(1)}s (${event.consecutiveFailures}/${ATTEMPT_BUDGET}, ${clip(event.reason, 160)})`;
     case 'gate.finished':
+      if (event.gate)
+        return event.passed
+          ? `${tag('gate', pc.green)} ${event.task} loop ${event.planLoop}: project gate ${event.gate} passed`
+          : `${tag('gate', pc.yellow)} ${event.task} loop ${event.planLoop}: project gate ${event.gate} failed (${event.detail}); back to the worker`;
       return event.passed
         ? undefined
         : `${tag('gate', pc.yellow)} ${event.task} loop ${event.planLoop}: failed (${event.detail}); back to the worker`;

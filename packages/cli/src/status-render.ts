@@ -65,6 +65,13 @@ export function renderStatus(r: StatusReport): string {
   }
   out.push(pc.bold(`done (${r.counts.done})`));
   for (const e of r.done) out.push(`  ${name(e.task)}  ${pc.dim(e.archiveDir)}`);
+  if (r.gates.length > 0) {
+    out.push(pc.bold('project gates'));
+    for (const g of r.gates)
+      out.push(
+        `  ${name(g.task)}  ${g.passed ? pc.green('passed') : pc.red('FAILED')} ${g.name} (${g.on}, loop ${g.planLoop}) ${pc.dim(`${g.detail} — ${g.output}`)}`,
+      );
+  }
   if (r.usage.run.attempts > 0) {
     out.push(pc.bold('usage'));
     out.push(`  ${'all runs'.padEnd(width)}  ${describeUsage(r.usage.run)}`);

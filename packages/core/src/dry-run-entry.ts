@@ -29,6 +29,7 @@ export {
   type SwitchyardErrorOptions,
 } from './errors.js';
 export { encodeJsonChunks } from './json/index.js';
+export { applyRouting, DEFAULT_ROUTING, type RoutingConfig } from './routing/index.js';
 export { probeAttempt } from './state/attempt-probe.js';
 export { openStateStore } from './state/state-store.js';
 export { loadWorkspaceAsync } from './workspace/load.js';

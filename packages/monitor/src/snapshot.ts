@@ -6,6 +6,7 @@ import {
   loadProjectConfig,
   loadWorkspace,
   type PriceTable,
+  type ProjectGateResult,
   parsePlanFile,
   type RunEvent,
   readClaims,
@@ -53,6 +54,8 @@ export interface MonitorTask {
   blocked?: { stage: string; reason: string; evidence: string[]; class?: string; since?: string };
   /** Events about this task, oldest first (attempts, failovers, gates, verdicts, loops). */
   history: RunEvent[];
+  /** The last result of each project gate (config `gates`) for this task. */
+  gates?: ProjectGateResult[];
 }
 
 /** Everything the page shows, rebuilt from persisted state on every change. */
@@ -213,6 +216,7 @@ export class SnapshotReader {
       writeSet: writeSets.get(id) ?? [],
       planLoop: states.get(id)?.planLoop ?? 1,
       ...(caps.has(id) ? { maxPlanLoops: caps.get(id)! } : {}),
+      ...(states.get(id)?.gates?.length ? { gates: states.get(id)!.gates! } : {}),
     });
     for (const r of report.running) {
       if (tasks.some((t) => t.id === r.task)) continue;

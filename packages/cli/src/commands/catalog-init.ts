@@ -40,38 +40,9 @@ export async function catalogInit(opts: InitOptions): Promise<void> {
       hint: 'pass --force to overwrite it, or --output to write elsewhere',
     });
   }
-  const bundledPath = assetPath('default-execution-catalog.json');
-  const bundled = validateCatalog(JSON.parse(await readFile(bundledPath, 'utf8')), {
-    file: bundledPath,
-    checkExecutables: false,
-  });
-  if (!bundled.catalog) {
-    throw new SwitchyardError('SY_INTERNAL', 'The bundled default catalog is invalid.', {
-      problems: bundled.problems,
-    });
-  }
-  const agents = await detectAgents(process.env, cwd);
-  const installed = new Set(agents.filter((a) => a.path).map((a) => a.command));
-  const derived = deriveCatalog(bundled.catalog, (_id, t) =>
-    installed.has(t.runtime.command[0] ?? ''),
-  );
-  const { $schema: _bundledSchema, ...template } = bundled.catalog;
+  const { agents, derived, template } = await detectInstalledCatalog(cwd);
   const body: Catalog = derived?.catalog ?? template;
-  // The schema ships with the installed package; the path is relative to the written file.
-  const schemaFile = assetPath('schema', 'execution-catalog.schema.json');
-  const schemaRel = relative(dirname(output), schemaFile);
-  const schemaPath =
-    schemaRel.split('/').filter((p) => p === '..').length <= 2 ? schemaRel : schemaFile;
-  const written = { $schema: schemaPath, ...body } as Catalog;
-  const check = validateCatalog(written, { file: output, checkExecutables: false });
-  if (!check.catalog) {
-    throw new SwitchyardError('SY_INTERNAL', 'The derived catalog failed validation.', {
-      problems: check.problems,
-    });
-  }
-  await mkdir(dirname(output), { recursive: true });
-  await writeFile(output, `${JSON.stringify(written, null, 2)}\n`);
-  const revision = catalogRevision(check.catalog);
+  const { revision } = await writeCatalogFile(output, body);
   const rel = relative(cwd, output) || output;
   const reference = rel.startsWith('.') || rel.startsWith('/') ? rel : `./${rel}`;
   if (opts.json) {
@@ -161,4 +132,52 @@ function report(
     ...validateAdvice(derived, reference),
   );
   return lines;
+}
+
+/** The bundled default catalog, the agent CLIs found here, and the catalog narrowed to them
+ * (undefined when none is installed; `template` is the whole default then). */
+export async function detectInstalledCatalog(cwd: string): Promise<{
+  agents: DetectedAgent[];
+  derived: DerivedCatalog | undefined;
+  template: Catalog;
+}> {
+  const bundledPath = assetPath('default-execution-catalog.json');
+  const bundled = validateCatalog(JSON.parse(await readFile(bundledPath, 'utf8')), {
+    file: bundledPath,
+    checkExecutables: false,
+  });
+  if (!bundled.catalog) {
+    throw new SwitchyardError('SY_INTERNAL', 'The bundled default catalog is invalid.', {
+      problems: bundled.problems,
+    });
+  }
+  const agents = await detectAgents(process.env, cwd);
+  const installed = new Set(agents.filter((a) => a.path).map((a) => a.command));
+  const derived = deriveCatalog(bundled.catalog, (_id, t) =>
+    installed.has(t.runtime.command[0] ?? ''),
+  );
+  const { $schema: _bundledSchema, ...template } = bundled.catalog;
+  return { agents, derived, template };
+}
+
+/** Validates and writes a catalog with a `$schema` reference for editors; its revision. */
+export async function writeCatalogFile(
+  output: string,
+  body: Catalog,
+): Promise<{ revision: string; catalog: Catalog }> {
+  // The schema ships with the installed package; the path is relative to the written file.
+  const schemaFile = assetPath('schema', 'execution-catalog.schema.json');
+  const schemaRel = relative(dirname(output), schemaFile);
+  const schemaPath =
+    schemaRel.split('/').filter((p) => p === '..').length <= 2 ? schemaRel : schemaFile;
+  const written = { $schema: schemaPath, ...body } as Catalog;
+  const check = validateCatalog(written, { file: output, checkExecutables: false });
+  if (!check.catalog) {
+    throw new SwitchyardError('SY_INTERNAL', 'The derived catalog failed validation.', {
+      problems: check.problems,
+    });
+  }
+  await mkdir(dirname(output), { recursive: true });
+  await writeFile(output, `${JSON.stringify(written, null, 2)}\n`);
+  return { revision: catalogRevision(check.catalog), catalog: check.catalog };
 }

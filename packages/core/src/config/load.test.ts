@@ -20,6 +20,11 @@ describe('loadProjectConfig', () => {
       prompts: {},
       writeSet: 'correct',
       prices: {},
+      gates: [],
+      routing: {
+        complexity: { routine: 'cloud-G08', standard: 'cloud-G04', complex: 'cloud-G01' },
+        risk: { low: {}, high: { review: 'red-team' } },
+      },
     });
   });
 

@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { costBudgetSchema } from '../cost/budget.js';
 import { priceTableSchema } from '../cost/usage.js';
 import { notifySchema } from './notify-schema.js';
+import { projectGateSchema } from '../gates/gate-schema.js';
+import { DEFAULT_ROUTING, routingSchema } from '../routing/routing-schema.js';
 
 const pluginEntry = z
   .union([z.string().min(1), z.tuple([z.string().min(1), z.record(z.string(), z.unknown())])])
@@ -64,6 +66,25 @@ export const projectConfigSchema = z
       .describe(
         'Cost budgets in USD ({maxPerTaskUsd?, maxPerRunUsd?}): when the cost the agents report (or the price table estimates) passes one, the stage stops and the task blocks with the figures.',
       ),
+    gates: z
+      .array(projectGateSchema)
+      .default([])
+      .superRefine((gates, ctx) => {
+        const seen = new Set<string>();
+        for (const [i, g] of gates.entries()) {
+          if (seen.has(g.name))
+            ctx.addIssue({
+              code: 'custom',
+              path: [i, 'name'],
+              message: `duplicate gate name "${g.name}"`,
+            });
+          seen.add(g.name);
+        }
+      })
+      .describe(
+        'Project quality gates run after every task besides its own definition of done: [{name, command (argv), assertion (default "exit code 0"), on: "task" | "source" (default "task")}]. A failing gate goes back to the worker as a correction naming it.',
+      ),
+    routing: routingSchema.default(DEFAULT_ROUTING),
   })
   .describe('switchyard project config.');
 

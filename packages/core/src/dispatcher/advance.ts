@@ -24,6 +24,7 @@ export function advance(rt: TaskRuntime, outcome: Outcome, input: AdvanceInput =
     hasGate: rt.task.definitionOfDone !== undefined,
     isolated: rt.state.isolation !== undefined,
     localRunner: rt.task.runner === 'local',
+    hasProjectGates: rt.hasProjectGates === true,
     ...input.facts,
   };
   const from = state.phase;
@@ -73,6 +74,7 @@ function applyEffect(
       state.failures.worker = 0;
       state.failures.selfcheck = 0;
       state.failures.gate = 0;
+      state.failures['project-gates'] = 0;
       delete state.correction;
       return;
   }

@@ -28,6 +28,8 @@ export interface TaskRuntime {
   /** Set when the user moved the unfinished task's folder to the archive (this path): its
    * leftover attempts are recovered, then the task is settled, never run on. */
   archivedByHand?: string;
+  /** The project config declares `task` gates: the task runs the project-gates stage. */
+  hasProjectGates?: boolean;
 }
 
 /** What every stage of a run shares. One per `runDispatcher` call. */

@@ -1,3 +1,4 @@
+import { applyRouting } from '../routing/route-task.js';
 import { loadTask } from '../workspace/load.js';
 import { planFileName } from '../workspace/paths.js';
 import { advance } from './advance.js';
@@ -36,5 +37,6 @@ export function reloadTask(ctx: DispatchContext, rt: TaskRuntime): void {
     });
     return;
   }
+  applyRouting(fresh, ctx.options.routing);
   rt.task = fresh;
 }

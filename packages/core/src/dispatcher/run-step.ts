@@ -6,6 +6,7 @@ import { stopOverBudget } from './cost-guard.js';
 import { runApplyStage } from './stage-apply.js';
 import { runArchiveStage } from './stage-archive.js';
 import { runGateStage } from './stage-gate.js';
+import { runProjectGatesStage } from './stage-project-gates.js';
 import { runReviewStage } from './stage-review.js';
 import { runSelfcheckStage } from './stage-selfcheck.js';
 import { runWorkerStage } from './stage-worker.js';
@@ -20,6 +21,7 @@ export const STAGE_HANDLERS: Readonly<
   selfcheck: runSelfcheckStage,
   writeset: runWriteSetStage,
   gate: runGateStage,
+  'project-gates': runProjectGatesStage,
   review: runReviewStage,
   apply: runApplyStage,
   archive: runArchiveStage,

@@ -1,11 +1,13 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { applyRouting } from '../routing/route-task.js';
 import { checkDecision } from '../selection/decide.js';
 import { newTaskState } from '../state/state-schema.js';
 import type { LoadedTask, WorkspaceModel } from '../workspace/load.js';
 import { archivedTaskDir, planFileName, taskDir } from '../workspace/paths.js';
 import { type DispatchContext, persist } from './context.js';
 import { advancePlanLoop } from './plan-loop.js';
+import { taskStageGates } from './stage-project-gates.js';
 import { DEFAULT_MAX_PLAN_LOOPS } from './stage-review.js';
 
 /**
@@ -15,6 +17,7 @@ import { DEFAULT_MAX_PLAN_LOOPS } from './stage-review.js';
  */
 export async function buildRuntimes(ctx: DispatchContext, model: WorkspaceModel): Promise<void> {
   for (const task of model.tasks) {
+    applyRouting(task, ctx.options.routing);
     let state = ctx.store.read(task.id) ?? newTaskState(task.id);
     // An active folder whose state says done was put back by hand: it runs again from scratch.
     if (state.phase === 'done') state = newTaskState(task.id);
@@ -27,6 +30,7 @@ export async function buildRuntimes(ctx: DispatchContext, model: WorkspaceModel)
       state,
       busy: false,
       announced: false,
+      hasProjectGates: taskStageGates(ctx.options).length > 0,
     });
   }
   for (const state of ctx.store.list()) {
@@ -98,7 +102,15 @@ export async function prepareRetryBlocked(ctx: DispatchContext): Promise<void> {
     }
     delete state.blocked;
     delete state.notBefore;
-    state.failures = { worker: 0, selfcheck: 0, review: 0, gate: 0, writeset: 0, apply: 0 };
+    state.failures = {
+      worker: 0,
+      selfcheck: 0,
+      review: 0,
+      gate: 0,
+      'project-gates': 0,
+      writeset: 0,
+      apply: 0,
+    };
     state.selfcheckRetries = 0;
     await persist(ctx, rt);
   }

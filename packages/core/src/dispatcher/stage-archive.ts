@@ -4,6 +4,7 @@ import { dirname, join, relative } from 'node:path';
 import { ATTEMPT_FILES } from '../attempt/layout.js';
 import { usageLine } from '../cost/usage-totals.js';
 import { SwitchyardError } from '../errors.js';
+import { gateResultLine, type ProjectGateResult } from '../gates/gate-result.js';
 import { ensureOwnedDir, unsafePathError, writeOwnedFile } from '../safe-fs/owned-files.js';
 import { isGroupLogArchivable } from '../worklog/work-log.js';
 import { archivedTaskDir, COMPLETE_LOG, reviewFileName } from '../workspace/paths.js';
@@ -162,6 +163,7 @@ function completeLogText(ctx: DispatchContext, rt: TaskRuntime): string {
         `  ${a.id} ${a.role} loop ${a.planLoop} on ${a.target}: ${a.result ?? a.status} — ${relative(ctx.workspace, join(a.attemptDir, ATTEMPT_FILES.locator))}`,
     ),
     `targets: ${targets.join(', ')}`,
+    ...projectGateLines(s.gates),
     ...usageLine(s.attempts.map((a) => a.usage)),
     `catalog revisions used: ${revisionsUsed(rt).join(', ') || 'none recorded'}`,
     `archived under catalog revision: ${ctx.catalogFacts.revision} (${ctx.catalogFacts.source})`,
@@ -201,4 +203,10 @@ function isolationLines(rt: TaskRuntime): string[] {
       : `source commit: ${facts.sourceCommit ?? 'none recorded'}`,
     `rollbacks: ${rolledBack.length === 0 ? 'none' : `${rolledBack.length} (${rolledBack.join(', ')})`}`,
   ];
+}
+
+/** `complete.log` lines with each project gate's last result (none when the config has none). */
+function projectGateLines(gates: readonly ProjectGateResult[] | undefined): string[] {
+  if (!gates || gates.length === 0) return [];
+  return ['project gates:', ...gates.map((g) => `  ${gateResultLine(g)} — ${g.output}`)];
 }

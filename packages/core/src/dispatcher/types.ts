@@ -4,10 +4,12 @@ import type { PriceTable } from '../cost/usage.js';
 import type { RunEvent } from '../events/event-schema.js';
 import type { WriteSetPolicy } from '../isolation/mode.js';
 import type { WorkspaceIsolation } from '../isolation/types.js';
+import type { ProjectGate } from '../gates/gate-schema.js';
 import type { WorkspaceLock } from '../lock/workspace-lock.js';
 import type { OutputFormat, RunnerPlugin } from '../plugins/runner-types.js';
 import type { ClassifierPlugin, TranscriptPlugin } from '../plugins/types.js';
 import type { PromptTemplates } from '../prompts/templates.js';
+import type { RoutingConfig } from '../routing/routing-schema.js';
 import type { RetryPolicy } from '../selection/on-failure.js';
 
 /** A command the dispatcher needs run without a shell (definition-of-done gates). */
@@ -90,6 +92,15 @@ export interface DispatcherOptions {
   /** The agent CLI version of each target (by target id), from `--version` before the run:
    * recorded in each attempt's locator and evidence. */
   agentVersions?: Readonly<Record<string, string>>;
+  /** The project config's gates (config `gates`; never from a plan). */
+  projectGates?: readonly ProjectGate[];
+  /** True (the default) when the task's working tree is the source (isolation `none`): the
+   * `source` gates then run right after the `task` gates. Under worktree isolation they run
+   * after apply instead (see `runSourceGates`). */
+  sourceIsWorkingTree?: boolean;
+  /** Config `routing`: PLAN `complexity:` / `risk:` → route and review mode (default
+   * `DEFAULT_ROUTING`). */
+  routing?: RoutingConfig;
 }
 
 /** A blocked task in the run summary. */

@@ -132,6 +132,8 @@ export function planDryRun(input: DryRunInput): DryRunReport {
       in_scope: inScope(t.group),
       valid: t.valid,
       route: t.route ?? null,
+      route_reason: t.routeReason ?? (t.route ? `route: ${t.route} in PLAN.md` : null),
+      review: t.review ?? null,
       target: t.target ?? null,
       depends_on: t.dependsOn.map((d) => d.id),
       status: decision?.status ?? 'invalid',

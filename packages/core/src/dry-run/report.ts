@@ -26,6 +26,11 @@ export interface DryRunTask {
   in_scope: boolean;
   valid: boolean;
   route: string | null;
+  /** Why the task has that route: `route: … in PLAN.md`, or the config routing rule that
+   * turned its `complexity:` / `risk:` into it. */
+  route_reason: string | null;
+  /** Review mode its risk asks for (`red-team`), or null. */
+  review: string | null;
   target: string | null;
   depends_on: string[];
   /** Admission status now (see AdmissionStatus). */

@@ -140,6 +140,9 @@ export const runEventSchema = z.discriminatedUnion('type', [
     exitCode: z.number().int().nullable(),
     passed: z.boolean(),
     detail: z.string(),
+    /** Set for a project gate (config `gates`): its name and where it ran. */
+    gate: z.string().optional(),
+    on: z.enum(['task', 'source']).optional(),
   }),
   z.object({
     ...base,

@@ -15,6 +15,7 @@ export const LIFECYCLE_STAGES = [
   'selfcheck',
   'writeset',
   'gate',
+  'project-gates',
   'review',
   'apply',
   'archive',
@@ -65,6 +66,8 @@ export interface LifecycleFacts {
   isolated: boolean;
   /** `runner: local`: the worker stage ran a command, not an agent; no review follows. */
   localRunner: boolean;
+  /** The project config declares gates (run after the task's own definition of done). */
+  hasProjectGates: boolean;
 }
 export type Fact = keyof LifecycleFacts;
 export const FACTS = [
@@ -72,6 +75,7 @@ export const FACTS = [
   'hasGate',
   'isolated',
   'localRunner',
+  'hasProjectGates',
 ] as const satisfies readonly Fact[];
 
 /** State changes a transition asks the dispatcher to perform, in order. */
@@ -131,6 +135,7 @@ const afterWorkerDone: readonly Branch[] = [
   { if: 'selfcheckRequired', to: 'selfcheck' },
   { if: 'isolated', to: 'writeset' },
   { if: 'hasGate', to: 'gate' },
+  { if: 'hasProjectGates', to: 'project-gates' },
   // A local command is deterministic and written by a human: nothing for a reviewer to judge.
   { if: 'localRunner', to: 'archive' },
   { to: 'review' },
@@ -175,7 +180,12 @@ export const LIFECYCLE: Readonly<Record<LifecycleStage, StageRow>> = {
     failover: false,
     outcomes: {
       passed: {
-        next: [{ if: 'isolated', to: 'writeset' }, { if: 'hasGate', to: 'gate' }, { to: 'review' }],
+        next: [
+          { if: 'isolated', to: 'writeset' },
+          { if: 'hasGate', to: 'gate' },
+          { if: 'hasProjectGates', to: 'project-gates' },
+          { to: 'review' },
+        ],
         effects: ['reset-failures', 'reset-selfcheck-retries'],
       },
       'checklist-open': stay('selfcheck', 'reset-failures', 'count-selfcheck-retry'),
@@ -185,6 +195,27 @@ export const LIFECYCLE: Readonly<Record<LifecycleStage, StageRow>> = {
   gate: {
     kind: 'command',
     label: 'definition-of-done gate',
+    budget: true,
+    agentSlot: false,
+    workLog: true,
+    failover: false,
+    outcomes: {
+      passed: {
+        next: [
+          { if: 'hasProjectGates', to: 'project-gates' },
+          { if: 'localRunner', to: 'archive' },
+          { to: 'review' },
+        ],
+        effects: ['reset-failures', 'clear-correction'],
+      },
+      'gate-failed': { next: [{ to: 'worker' }], effects: ['count-failure', 'record-correction'] },
+    },
+  },
+  // The project's own gates (config `gates`, `on: "task"`), after the task's definition of
+  // done; a failing one goes back to the worker as a correction naming it.
+  'project-gates': {
+    kind: 'command',
+    label: 'project gates',
     budget: true,
     agentSlot: false,
     workLog: true,
@@ -233,7 +264,11 @@ export const LIFECYCLE: Readonly<Record<LifecycleStage, StageRow>> = {
     failover: false,
     outcomes: {
       passed: {
-        next: [{ if: 'hasGate', to: 'gate' }, { to: 'review' }],
+        next: [
+          { if: 'hasGate', to: 'gate' },
+          { if: 'hasProjectGates', to: 'project-gates' },
+          { to: 'review' },
+        ],
         effects: ['reset-failures'],
       },
       'writeset-violated': {
@@ -284,18 +319,15 @@ export type AttemptRoleName = 'worker' | 'selfcheck' | 'review';
 export const DECISION_STAGES = ['worker', 'review'] as const satisfies readonly LifecycleStage[];
 export type DecisionStageName = (typeof DECISION_STAGES)[number];
 /** Stages with a consecutive-failure budget (the keys of a task state's `failures`). */
-export const BUDGET_STAGES = stagesWhere<'worker' | 'selfcheck' | 'gate' | 'review'>(
-  (r) => r.budget,
-);
-export type BudgetStageName = 'worker' | 'selfcheck' | 'gate' | 'review';
+export const BUDGET_STAGES = stagesWhere<BudgetStageName>((r) => r.budget);
+export type BudgetStageName = 'worker' | 'selfcheck' | 'gate' | 'project-gates' | 'review';
 /** Stages that write work-log rows (the log's role column). */
-export const WORK_LOG_ROLES = stagesWhere<'worker' | 'selfcheck' | 'gate' | 'review'>(
-  (r) => r.workLog,
-);
+export const WORK_LOG_ROLES = stagesWhere<BudgetStageName>((r) => r.workLog);
 export type WorkLogRoleName = BudgetStageName;
 /** Sources of a correction shown to the next worker attempt. */
 export const CORRECTION_SOURCES = [
   'gate',
+  'project-gates',
   'selfcheck',
   'review',
   'writeset',

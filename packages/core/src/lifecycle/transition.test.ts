@@ -113,8 +113,8 @@ describe('transition (generated from the lifecycle table)', () => {
 
   it('derives the vocabularies other modules use from the rows', () => {
     expect([...ATTEMPT_ROLES]).toEqual(['worker', 'selfcheck', 'review']);
-    expect([...BUDGET_STAGES]).toEqual(['worker', 'selfcheck', 'gate', 'review']);
-    expect([...WORK_LOG_ROLES]).toEqual(['worker', 'selfcheck', 'gate', 'review']);
+    expect([...BUDGET_STAGES]).toEqual(['worker', 'selfcheck', 'gate', 'project-gates', 'review']);
+    expect([...WORK_LOG_ROLES]).toEqual(['worker', 'selfcheck', 'gate', 'project-gates', 'review']);
     for (const s of DECISION_STAGES) expect(LIFECYCLE[s].decision).toBe(s);
     // Gates and the archive never hold an agent slot.
     expect(PHASES.filter(takesAgentSlot)).toEqual(['worker', 'selfcheck', 'review']);
@@ -138,6 +138,8 @@ describe('worktree isolation rows', () => {
     selfcheckRequired: false,
     hasGate,
     isolated,
+    localRunner: false,
+    hasProjectGates: false,
   });
   const next = (phase: Phase, outcome: Parameters<typeof transition>[1], f: LifecycleFacts) => {
     const t = transition({ phase, planLoop: 1 }, outcome, f);
@@ -180,5 +182,28 @@ describe('worktree isolation rows', () => {
       expect(LIFECYCLE[stage].agentSlot).toBe(false);
       expect(LIFECYCLE[stage].workLog).toBe(false);
     }
+  it('runs the project gates after the definition of done, and only when the config has gates', () => {
+    const all = {
+      selfcheckRequired: false,
+      hasGate: true,
+      hasProjectGates: true,
+      isolated: false,
+      localRunner: false,
+    };
+    const ok = (phase: Phase, outcome: 'passed' | 'gate-failed', facts: LifecycleFacts) => {
+      const t = transition({ phase, planLoop: 1 }, outcome, facts);
+      return t.ok ? t.state.phase : t.reason;
+    };
+    expect(ok('worker', 'passed', all)).toBe('gate');
+    expect(ok('gate', 'passed', all)).toBe('project-gates');
+    expect(ok('worker', 'passed', { ...all, hasGate: false })).toBe('project-gates');
+    expect(ok('selfcheck', 'passed', { ...all, hasGate: false })).toBe('project-gates');
+    expect(ok('gate', 'passed', { ...all, hasProjectGates: false })).toBe('review');
+    expect(ok('project-gates', 'passed', all)).toBe('review');
+    expect(ok('project-gates', 'gate-failed', all)).toBe('worker');
+    expect(LIFECYCLE['project-gates'].outcomes['gate-failed']?.effects).toEqual([
+      'count-failure',
+      'record-correction',
+    ]);
   });
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { attemptUsageSchema } from '../cost/usage.js';
+import { projectGateResultSchema } from '../gates/gate-result.js';
 import {
   ATTEMPT_ROLES,
   CORRECTION_SOURCES,
@@ -133,6 +134,8 @@ export const taskStateSchema = z.object({
     writeset: z.number().int().default(0),
     /** Consecutive failed applies: conflicts, refusals, source DoD rollbacks. */
     apply: z.number().int().default(0),
+    /** Consecutive failed rounds of the project's gates (config `gates`). */
+    'project-gates': z.number().int().default(0),
   }),
   /** Target id -> ISO instant before which it must not be started (classifier retryAfter). */
   cooldowns: z.record(z.string(), z.string()),
@@ -157,6 +160,8 @@ export const taskStateSchema = z.object({
       at: z.string(),
     })
     .optional(),
+  /** The last result of each project gate (config `gates`) for this task, by gate name. */
+  gates: z.array(projectGateResultSchema).optional(),
   updatedAt: z.string(),
 });
 
@@ -180,7 +185,15 @@ export function newTaskState(task: string, now = new Date()): TaskState {
     phase: INITIAL_PHASE,
     decisions: {},
     attempts: [],
-    failures: { worker: 0, selfcheck: 0, review: 0, gate: 0, writeset: 0, apply: 0 },
+    failures: {
+      worker: 0,
+      selfcheck: 0,
+      review: 0,
+      gate: 0,
+      'project-gates': 0,
+      writeset: 0,
+      apply: 0,
+    },
     cooldowns: {},
     selfcheckRetries: 0,
     updatedAt: now.toISOString(),

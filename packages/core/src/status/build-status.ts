@@ -163,6 +163,9 @@ export function buildStatus(input: StatusInput): StatusReport {
     },
     usage: summarizeUsage(input.events, input.prices),
     escalations: [...(input.escalations ?? [])].sort((a, b) => a.since.localeCompare(b.since)),
+    gates: input.states
+      .flatMap((st) => (st.gates ?? []).map((g) => ({ task: st.task, ...g })))
+      .sort(byTask),
   };
 }
 

@@ -1,5 +1,6 @@
 import type { UsageSummary } from '../cost/usage-totals.js';
 import type { EscalationEntry } from '../escalation/escalation-store.js';
+import type { ProjectGateResult } from '../gates/gate-result.js';
 
 /** What `switchyard status` reports: a snapshot built from persisted state, never from a
  * running dispatcher's memory, so it reads the same during a run, after it and after a crash. */
@@ -111,4 +112,11 @@ export interface StatusReport {
   usage: UsageSummary;
   /** Blocked tasks waiting for a human's answer (`switchyard resolve`), oldest first. */
   escalations: EscalationEntry[];
+  /** The last result of each project gate (config `gates`) per task, by task then gate. */
+  gates: ProjectGateEntry[];
+}
+
+/** One project gate's last result for one task. */
+export interface ProjectGateEntry extends ProjectGateResult {
+  task: string;
 }

@@ -20,10 +20,16 @@ export const FRONT_MATTER_KEYS = [
   'runner',
   'command',
   'shell',
+  'complexity',
+  'risk',
 ] as const;
 
 /** Keys that make the dispatcher run a command: only in a human-written PLAN.md, never a follow-up. */
 const COMMAND_KEYS = new Set(['runner', 'command', 'shell']);
+/** `complexity:` values: the config's `routing.complexity` maps each to a route. */
+export const COMPLEXITIES = ['routine', 'standard', 'complex'] as const;
+/** `risk:` values: the config's `routing.risk` maps each to a route and/or review mode. */
+export const RISKS = ['low', 'high'] as const;
 
 const ROUTES = new Set<string>(ROUTE_IDS);
 
@@ -151,6 +157,21 @@ export function parseFrontMatter(
       case 'shell':
         readRunKey(frontMatter, key, line, value, err);
         break;
+      case 'complexity':
+      case 'risk': {
+        frontMatter.lines[key] = line;
+        const allowed: readonly string[] = key === 'complexity' ? COMPLEXITIES : RISKS;
+        if (typeof scalar !== 'string' || !allowed.includes(scalar))
+          err(
+            `${key} ${JSON.stringify(scalar ?? null)} is not one of ${allowed.join(', ')}`,
+            line,
+            `write \`${key}: ${allowed[0]}\` (the config's \`routing\` maps it to a route)`,
+          );
+        else if (key === 'complexity')
+          frontMatter.complexity = scalar as (typeof COMPLEXITIES)[number];
+        else frontMatter.risk = scalar as (typeof RISKS)[number];
+        break;
+      }
       default:
         err(
           `unknown front matter key "${key}"`,
@@ -166,8 +187,14 @@ export function parseFrontMatter(
       '`command` and `shell` need `runner: local`',
       frontMatter.lines.command ?? frontMatter.lines.shell,
     );
-  if (required && frontMatter.route === undefined && frontMatter.lines.route === undefined)
-    err('front matter has no `route`', 1, 'add `route: local-G01` (or another route id)');
+  // `complexity:` / `risk:` stand in for a route: the config's `routing` maps them to one.
+  const routed = ['route', 'complexity', 'risk'] as const;
+  if (required && routed.every((k) => frontMatter.lines[k] === undefined))
+    err(
+      'front matter has no `route` (nor `complexity` or `risk`)',
+      1,
+      "add `complexity: standard` (the config's `routing` maps it to a route) or `route: local-G01`",
+    );
   return { frontMatter, problems };
 }
 

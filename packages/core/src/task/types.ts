@@ -31,6 +31,10 @@ export interface PlanFrontMatter {
   command?: string[];
   /** Run `command` through `/bin/sh -c` (must be explicit). */
   shell?: boolean;
+  /** How hard the work is, instead of a route (config `routing.complexity` maps it). */
+  complexity?: 'routine' | 'standard' | 'complex';
+  /** How risky the work is (config `routing.risk` maps it to a route and/or review mode). */
+  risk?: 'low' | 'high';
   /** Line of each key, for messages. */
   lines: Partial<
     Record<
@@ -41,7 +45,9 @@ export interface PlanFrontMatter {
       | 'apply'
       | 'runner'
       | 'command'
-      | 'shell',
+      | 'shell'
+      | 'complexity'
+      | 'risk',
       number
     >
   >;

@@ -58,6 +58,14 @@ export interface LoadedTask extends ScannedTask {
   runner?: 'local' | 'agent';
   command?: string[];
   shell?: boolean;
+  /** `complexity:` / `risk:` of `PLAN.md`: the config's `routing` turns them into a route. */
+  complexity?: 'routine' | 'standard' | 'complex';
+  risk?: 'low' | 'high';
+  /** The review mode (`red-team`: an adversarial second review), from the config's
+   * `routing.risk` for the task's risk; a plan's own review option wins when it has one. */
+  review?: string;
+  /** Why the task has its route (set by `applyRouting`: PLAN route, or config routing). */
+  routeReason?: string;
   dependsOn: DependencyRef[];
   /** Union of every plan's write set: the claim is held across follow-up plans. */
   writeSet: WriteSetEntry[];
@@ -326,6 +334,8 @@ function assembleTask(scanned: ScannedTask, plans: ParsedPlan[]): LoadedTask {
     if (loop === 1) {
       task.route = fm.route;
       task.target = fm.target;
+      if (fm.complexity) task.complexity = fm.complexity;
+      if (fm.risk) task.risk = fm.risk;
       task.maxPlanLoops = fm.maxPlanLoops;
       if (fm.apply !== undefined) task.apply = fm.apply;
       if (fm.runner !== undefined) task.runner = fm.runner;
@@ -345,7 +355,7 @@ function assembleTask(scanned: ScannedTask, plans: ParsedPlan[]): LoadedTask {
         return [];
       });
     } else {
-      for (const key of ['route', 'target'] as const)
+      for (const key of ['route', 'target', 'complexity', 'risk'] as const)
         if (fm[key] !== undefined && fm[key] !== task[key])
           task.problems.push({
             code: 'SY_PLAN_INVALID',

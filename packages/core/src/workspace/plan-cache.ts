@@ -7,7 +7,7 @@ import type { PlanSource } from '../task/parse-plan.js';
 import { fileIdentity, isRacyIdentity } from './file-identity.js';
 
 /** Bumped whenever parsing changes, so old cache entries are never used. */
-export const PLAN_CACHE_VERSION = 2;
+export const PLAN_CACHE_VERSION = 3;
 
 interface CacheFile {
   version: number;

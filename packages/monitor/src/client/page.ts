@@ -332,7 +332,7 @@ function renderDetail(): void {
   const gates = t.history.filter((e) => e.type === 'gate.finished');
   if (gates.length) {
     parts.push(
-      `<h3>Definition-of-done gates</h3>${gates.map((e) => (e.type === 'gate.finished' ? gateView(e) : '')).join('')}`,
+      `<h3>Gates</h3>${gates.map((e) => (e.type === 'gate.finished' ? gateView(e) : '')).join('')}`,
     );
   }
   const verdicts = t.history.filter((e) => e.type === 'review.verdict');
@@ -398,7 +398,7 @@ function gateView(e: Extract<TaskView['history'][number], { type: 'gate.finished
     ? `<pre class="gate-output">${esc(e.output.join('\n'))}</pre>`
     : '';
   return (
-    `<div class="gate ${e.passed ? 'pass' : 'fail'}"><div class="cmd"><code>${esc(e.command.join(' '))}</code></div>${assertion}` +
+    `<div class="gate ${e.passed ? 'pass' : 'fail'}"><div class="cmd">${e.gate ? `project gate <b>${esc(e.gate)}</b> (${esc(e.on ?? 'task')}) ` : ''}<code>${esc(e.command.join(' '))}</code></div>${assertion}` +
     `<div class="result">→ ${e.passed ? 'passed' : 'failed'} (exit ${e.exitCode ?? '—'}): ${esc(e.detail)}</div>${output}</div>`
   );
 }

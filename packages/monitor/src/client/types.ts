@@ -69,6 +69,9 @@ export type RunEventView = Base &
         detail: string;
         assertion?: string;
         output?: string[];
+        /** Set for a project gate (config `gates`). */
+        gate?: string;
+        on?: 'task' | 'source';
       }
     | {
         type: 'review.verdict';

@@ -1,0 +1,152 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, relative, resolve } from 'node:path';
+import {
+  type Catalog,
+  configFilesIn,
+  DEFAULT_COMPLEXITY_ROUTES,
+  RECOMMENDED_CONFIG_FILE,
+  SwitchyardError,
+} from '@switchyard/core';
+import pc from 'picocolors';
+import { printJson } from '../output.js';
+import { detectInstalledCatalog, writeCatalogFile } from './catalog-init.js';
+import type { InitCommandOptions } from './init.js';
+import {
+  applyChoices,
+  cloudTargetsInLocalRoutes,
+  defaultChoices,
+  INIT_ROLES,
+  type InitChoices,
+  ROLE_QUESTIONS,
+} from './init-catalog.js';
+
+/** True when a person can answer questions: both ends are a terminal. */
+function interactive(opts: InitCommandOptions): boolean {
+  return !opts.yes && !opts.json && process.stdin.isTTY === true && process.stdout.isTTY === true;
+}
+
+/**
+ * `switchyard init`: detect the agent CLIs, choose a target per kind of work (asking on a
+ * terminal), write the catalog and `switchyard.config.json`. Nothing is written before every
+ * choice is known and checked.
+ */
+export async function runInit(opts: InitCommandOptions): Promise<void> {
+  const dir = resolve(opts.workspace ?? process.cwd());
+  const catalogFile = resolve(dir, opts.catalog);
+  const configFile = resolve(dir, RECOMMENDED_CONFIG_FILE);
+  const others = configFilesIn(dir).filter((f) => f !== configFile);
+  if (others.length > 0)
+    throw new SwitchyardError('SY_USAGE', `${others[0]} already configures this project.`, {
+      file: others[0],
+      hint: `add "executionCatalog": "./${relative(dir, catalogFile)}" to it by hand, or remove it and run init again`,
+    });
+  if (!opts.force)
+    for (const file of [catalogFile, configFile])
+      if (existsSync(file))
+        throw new SwitchyardError('SY_USAGE', `${file} already exists.`, {
+          file,
+          hint: 'pass --force to overwrite the catalog and update the config',
+        });
+
+  const { agents, derived, template } = await detectInstalledCatalog(dir);
+  const flags: InitChoices = {};
+  for (const role of INIT_ROLES) if (opts[role]) flags[role] = opts[role];
+  if (!derived && Object.keys(flags).length > 0)
+    throw new SwitchyardError(
+      'SY_USAGE',
+      'No agent CLI is installed here, so no target can be chosen.',
+      {
+        hint: `install one of ${agents.map((a) => a.command).join(', ')} (on PATH), or run init without target flags to write a template`,
+      },
+    );
+  let choices: InitChoices = {};
+  let catalog: Catalog = template;
+  if (derived) {
+    choices = { ...defaultChoices(derived.catalog), ...flags };
+    if (interactive(opts)) choices = await ask(derived.catalog, choices, flags);
+    catalog = applyChoices(derived.catalog, choices);
+  }
+  const leaks = cloudTargetsInLocalRoutes(catalog).filter(
+    (l) => !derived?.placeholders.some((p) => l.endsWith(`: ${p}`)),
+  );
+  if (leaks.length > 0)
+    throw new SwitchyardError('SY_INTERNAL', 'A cloud target ended up in a local route.', {
+      hint: leaks.join('; '),
+    });
+
+  const { revision } = await writeCatalogFile(catalogFile, catalog);
+  const reference = `./${relative(dir, catalogFile)}`;
+  const config = existsSync(configFile)
+    ? (JSON.parse(readFileSync(configFile, 'utf8')) as Record<string, unknown>)
+    : {};
+  config.executionCatalog = reference;
+  config.routing ??= { complexity: { ...DEFAULT_COMPLEXITY_ROUTES } };
+  writeFileSync(configFile, `${JSON.stringify(config, null, 2)}\n`);
+
+  const installed = agents.filter((a) => a.path);
+  if (opts.json) {
+    printJson({
+      catalog: catalogFile,
+      config: configFile,
+      revision,
+      template: !derived,
+      agents: installed.map(({ agent, command, path, version }) => ({
+        agent,
+        command,
+        path,
+        ...(version ? { version } : {}),
+      })),
+      choices,
+      routing: config.routing,
+    });
+    return;
+  }
+  const lines = derived
+    ? [
+        `${pc.green('✓')} wrote ${catalogFile} (revision ${revision.slice(0, 12)})`,
+        `${pc.green('✓')} wrote ${configFile}`,
+        `  agent CLIs  ${installed.map((a) => a.command).join(', ')}`,
+        ...INIT_ROLES.map((r) => `  ${r.padEnd(10)}  ${choices[r] ?? pc.dim('(catalog default)')}`),
+        '',
+        'Plans may now say `complexity: routine | standard | complex` instead of a route.',
+        'Next: switchyard catalog validate && switchyard run --dry-run',
+      ]
+    : [
+        `${pc.yellow('!')} wrote ${catalogFile} as a template: no agent CLI is installed here`,
+        `${pc.green('✓')} wrote ${configFile}`,
+        `  Install one of ${agents.map((a) => a.command).join(', ')} (on PATH) and run`,
+        `  "switchyard init --force" to choose from what is installed.`,
+      ];
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+/** One question per role on the terminal; a role given by a flag is not asked. */
+async function ask(
+  catalog: Catalog,
+  defaults: InitChoices,
+  flags: InitChoices,
+): Promise<InitChoices> {
+  const { cancel, intro, isCancel, outro, select } = await import('@clack/prompts');
+  intro(`switchyard init — ${basename(process.cwd())}`);
+  const options = Object.entries(catalog.targets).map(([id, t]) => ({
+    value: id,
+    label: id,
+    hint: `${t.agent} ${t.model}${t.execution_class === 'local_model' ? ', local' : ''}`,
+  }));
+  const out: InitChoices = { ...defaults };
+  for (const role of INIT_ROLES) {
+    if (flags[role]) continue;
+    const answer = await select({
+      message: ROLE_QUESTIONS[role],
+      options,
+      ...(defaults[role] ? { initialValue: defaults[role] } : {}),
+    });
+    if (isCancel(answer)) {
+      cancel('Nothing was written.');
+      throw new SwitchyardError('SY_USAGE', 'init cancelled; nothing was written.');
+    }
+    out[role] = answer;
+  }
+  outro('Writing the catalog and the project config.');
+  return out;
+}

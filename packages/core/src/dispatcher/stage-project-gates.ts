@@ -1,0 +1,128 @@
+import { join, relative } from 'node:path';
+import type { ProjectGateResult } from '../gates/gate-result.js';
+import type { ProjectGate } from '../gates/gate-schema.js';
+import { type GateRun, runGates } from '../gates/run-gates.js';
+import { runSourceGates } from '../gates/source-gates.js';
+import { STAGE_FAILURE_BUDGET } from '../selection/on-failure.js';
+import { planFileName } from '../workspace/paths.js';
+import { advance } from './advance.js';
+import { blockTask } from './apply-failure.js';
+import { type DispatchContext, persist, type TaskRuntime } from './context.js';
+import type { DispatcherOptions } from './types.js';
+
+/** The gates the project-gates stage runs: `task` gates, and `source` gates too when the
+ * working tree is the source (isolation `none`). */
+export function taskStageGates(options: DispatcherOptions): ProjectGate[] {
+  const sameTree = options.sourceIsWorkingTree !== false;
+  return (options.projectGates ?? []).filter((g) => g.on === 'task' || sameTree);
+}
+
+/**
+ * Runs the project's gates (config `gates`) after the task's own definition of done, in the
+ * same directory the definition of done runs in. Each gate's result is kept in the task
+ * state (status, the monitor and `complete.log` show it) and announced as `gate.finished`.
+ * All passed: on to review. Any failed: back to the worker with a correction naming the
+ * failed gates, counted against the stage's budget; a full budget blocks the task.
+ */
+export async function runProjectGatesStage(ctx: DispatchContext, rt: TaskRuntime): Promise<void> {
+  const gates = taskStageGates(ctx.options);
+  const state = rt.state;
+  if (gates.length === 0) {
+    advance(rt, 'passed', { facts: { hasProjectGates: false } });
+    return persist(ctx, rt);
+  }
+  const outputDir = join(ctx.stateDir, 'gates', rt.id);
+  const row = {
+    task: rt.id,
+    artifact: planFileName(state.planLoop),
+    planLoop: state.planLoop,
+    role: 'project-gates' as const,
+    attempt: String(state.failures['project-gates'] + 1),
+    agentModel: gates.map((g) => g.name).join(', '),
+    locator: relative(ctx.workspace, outputDir),
+  };
+  ctx.workLog.finish(rt.group, { ...row, kind: 'START', time: ctx.now(), result: 'running' });
+  const common = {
+    runCommand: ctx.options.runCommand,
+    planLoop: state.planLoop,
+    now: () => ctx.now(),
+    signal: ctx.signal,
+  };
+  const runs: GateRun[] = await runGates({
+    ...common,
+    gates: gates.filter((g) => g.on === 'task'),
+    cwd: ctx.workspace,
+    workspace: ctx.workspace,
+    outputDir,
+  });
+  const results = runs.map((r) => r.result);
+  const sourceGates = gates.filter((g) => g.on === 'source');
+  if (sourceGates.length > 0 && !ctx.signal.aborted) {
+    // Isolation `none`: the working tree is the source, so its gates run now.
+    const source = await runSourceGates({
+      ...common,
+      gates: sourceGates,
+      source: ctx.workspace,
+      outputDir,
+    });
+    results.push(...source.results);
+    runs.push(...source.failed);
+  }
+  if (ctx.signal.aborted) return;
+  recordResults(rt, results);
+  const failed = runs.filter((r) => !r.result.passed);
+  ctx.workLog.finish(rt.group, {
+    ...row,
+    kind: 'FINISH',
+    time: ctx.now(),
+    result: failed.length === 0 ? 'success' : 'gate-failed',
+  });
+  for (const r of results)
+    ctx.bus.emit({
+      type: 'gate.finished',
+      task: rt.id,
+      planLoop: state.planLoop,
+      command: [...(gates.find((g) => g.name === r.name)?.command ?? [])],
+      exitCode: r.exitCode,
+      passed: r.passed,
+      detail: r.detail,
+      gate: r.name,
+      on: r.on,
+    });
+  if (failed.length === 0) {
+    advance(rt, 'passed');
+    return persist(ctx, rt);
+  }
+  const names = failed.map((r) => r.result.name).join(', ');
+  const why = failed.map((r) => `${r.result.name}: ${r.result.detail}`).join('; ');
+  const evidence = failed.flatMap((r) => [
+    `project gate ${r.result.name} (\`${r.command}\`) — full output: ${r.result.output}`,
+    ...r.tail.slice(-20),
+  ]);
+  if (state.failures['project-gates'] + 1 >= STAGE_FAILURE_BUDGET) {
+    state.failures['project-gates'] += 1;
+    blockTask(ctx, rt, {
+      stage: 'project-gates',
+      reason: `${state.failures['project-gates']} consecutive failed project gate rounds (${why})`,
+      evidence,
+    });
+    return persist(ctx, rt);
+  }
+  const first = failed[0]!;
+  advance(rt, 'gate-failed', {
+    correction: {
+      source: 'project-gates',
+      summary: `the project gate${failed.length > 1 ? 's' : ''} ${names} failed (${why}). The project requires ${failed.length > 1 ? 'them' : 'it'} to pass after every task; fix the cause in your work.`,
+      evidence,
+      file: join(ctx.workspace, first.result.output),
+    },
+  });
+  await persist(ctx, rt);
+}
+
+/** Keeps the latest result of each gate by name. */
+function recordResults(rt: TaskRuntime, results: readonly ProjectGateResult[]): void {
+  const byName = new Map((rt.state.gates ?? []).map((g) => [g.name, g]));
+  for (const r of results) byName.set(r.name, r);
+  rt.state.gates = [...byName.values()];
+}
