@@ -1,6 +1,7 @@
 export * from './argv.js';
 export * from './checklist.js';
 export * from './definition-of-done.js';
+export * from './done-contract.js';
 export * from './front-matter.js';
 export * from './parse-plan.js';
 export * from './sections.js';
