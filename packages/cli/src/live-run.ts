@@ -150,6 +150,7 @@ async function liveRunLocked(
       catalog,
       retry: config.retry,
       stallTimeoutMs: config.stallTimeoutMs,
+      maxAttemptMs: config.maxAttemptSeconds * 1000,
       maxParallel: opts.maxParallel ?? config.maxParallel,
       ...(opts.taskGroup ? { taskGroup: opts.taskGroup } : {}),
       ...(opts.retryBlocked ? { retryBlocked: true } : {}),
