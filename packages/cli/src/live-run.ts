@@ -204,6 +204,7 @@ async function liveRunLocked(
       stallTimeoutMs: config.stallTimeoutMs,
       costBudget: config.cost,
       prices: config.prices,
+      maxAttemptMs: config.maxAttemptSeconds * 1000,
       maxParallel: opts.maxParallel ?? config.maxParallel,
       ...(opts.taskGroup ? { taskGroup: opts.taskGroup } : {}),
       ...(opts.retryBlocked ? { retryBlocked: true } : {}),

@@ -52,6 +52,9 @@ export interface MonitorOptions {
   startToken: string | undefined;
   stallTimeoutMs: number;
   retryLoopTimeoutMs: number;
+  /** The attempt ends with `time-limit` once `Date.now()` passes `startedAtMs + maxAttemptMs`. */
+  maxAttemptMs?: number;
+  startedAtMs: number;
   pollIntervalMs: number;
   heartbeatIntervalMs: number;
   isRetryLine?: (line: string) => boolean;
@@ -152,7 +155,13 @@ export class AttemptMonitor {
       this.#lastSessionBytes = session;
       this.counters.sessionBytes = session;
     }
-    if (this.#retrySince !== undefined && now - this.#retrySince >= this.#o.retryLoopTimeoutMs) {
+    if (this.#o.maxAttemptMs !== undefined && now - this.#o.startedAtMs >= this.#o.maxAttemptMs) {
+      // Progress does not matter here: an agent printing forever is still stopped.
+      this.#o.onWatchdog('time-limit');
+    } else if (
+      this.#retrySince !== undefined &&
+      now - this.#retrySince >= this.#o.retryLoopTimeoutMs
+    ) {
       this.#o.onWatchdog('retry-loop');
     } else if (now - this.counters.lastProgressAt >= this.#o.stallTimeoutMs) {
       this.#o.onWatchdog('stall');

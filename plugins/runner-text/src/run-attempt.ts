@@ -46,12 +46,9 @@ function control(c: Controller, setEnd: (end: (reason: EndedBy) => void) => void
   setEnd(end);
   const done = (async (): Promise<RunOutcome> => {
     const exit = await c.exit;
-    // the leader is gone; leave no process of its group (or carrying its marker) behind
-    await terminateAttempt({
-      pgid,
-      graceMs: c.killGraceMs,
-      ...(endedBy || !exit.exitObserved ? { marker } : {}),
-    });
+    // The leader is gone; leave no process of its group behind, nor one carrying its marker
+    // (a `setsid` descendant left the group but still has the attempt's environment).
+    await terminateAttempt({ pgid, graceMs: c.killGraceMs, marker });
     const evidence = await c.monitor.finish({
       exitCode: exit.exitCode,
       signal: exit.signal,
@@ -166,6 +163,8 @@ export async function startAttempt(spec: RunnerSpec, makeHooks?: HooksFactory): 
     startToken: locator.process.startToken,
     stallTimeoutMs: spec.stallTimeoutMs,
     retryLoopTimeoutMs: spec.retryLoopTimeoutMs,
+    ...(spec.maxAttemptMs !== undefined ? { maxAttemptMs: spec.maxAttemptMs } : {}),
+    startedAtMs: startedAt.getTime(),
     pollIntervalMs: spec.pollIntervalMs ?? DEFAULTS.pollIntervalMs,
     heartbeatIntervalMs: spec.heartbeatIntervalMs ?? DEFAULTS.heartbeatIntervalMs,
     ...(spec.isRetryLine ? { isRetryLine: spec.isRetryLine } : {}),
@@ -231,6 +230,8 @@ export async function reattachAttempt(
     startToken,
     stallTimeoutMs: options.stallTimeoutMs,
     retryLoopTimeoutMs: options.retryLoopTimeoutMs,
+    ...(options.maxAttemptMs !== undefined ? { maxAttemptMs: options.maxAttemptMs } : {}),
+    startedAtMs: startedAt.getTime(),
     pollIntervalMs: options.pollIntervalMs ?? DEFAULTS.pollIntervalMs,
     heartbeatIntervalMs: options.heartbeatIntervalMs ?? DEFAULTS.heartbeatIntervalMs,
     ...(options.isRetryLine ? { isRetryLine: options.isRetryLine } : {}),

@@ -10,7 +10,7 @@ import {
 } from '@switchyard/core';
 import type { ClassifyOptions } from './classify.js';
 
-const ENDED_BY = ['stall', 'retry-loop', 'cancel'] as const;
+const ENDED_BY = ['stall', 'retry-loop', 'time-limit', 'cancel'] as const;
 type EndedBy = (typeof ENDED_BY)[number];
 
 interface RunInput {

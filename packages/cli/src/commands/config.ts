@@ -88,6 +88,7 @@ async function configCommand(opts: ConfigOptions): Promise<void> {
     add('maxParallel', Number(opts.maxParallel), { from: 'flag', source: '--max-parallel' });
   else add('maxParallel', config.maxParallel);
   add('stallTimeoutMs', config.stallTimeoutMs);
+  add('maxAttemptSeconds', config.maxAttemptSeconds);
   add('prompts', config.prompts);
   if (opts.json) {
     const { printJson } = await import('../output.js');

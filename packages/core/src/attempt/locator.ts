@@ -70,7 +70,7 @@ export const locatorSchema = z.object({
     .boolean()
     .optional()
     .describe('False when the exit was seen only as the process vanishing (reattached).'),
-  endedBy: z.enum(['stall', 'retry-loop', 'cancel']).optional(),
+  endedBy: z.enum(['stall', 'retry-loop', 'time-limit', 'cancel']).optional(),
   result: z.enum(['running', 'success', 'failure']).describe('running until the process ends.'),
   failureClass: z.string().optional().describe('AttemptClass from the classifier chain.'),
   evidence: z.array(z.string()).default([]).describe('The exact lines that decided the class.'),

@@ -103,6 +103,14 @@ export const runtimeSchema = z
       .optional()
       .describe('Extra log files kept as attempt evidence.'),
     output_format: z.enum(OUTPUT_FORMATS).default('text').describe('How stdout is framed.'),
+    max_attempt_seconds: z
+      .number()
+      .int()
+      .positive()
+      .optional()
+      .describe(
+        'An attempt running longer is ended with its whole process tree and retried on this target (timeout); overrides the project config maxAttemptSeconds.',
+      ),
   })
   .describe('How the target is launched.');
 

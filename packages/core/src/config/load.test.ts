@@ -17,6 +17,7 @@ describe('loadProjectConfig', () => {
       retry: { baseDelayMs: 2000, maxDelayMs: 300_000 },
       maxParallel: 3,
       stallTimeoutMs: 900_000,
+      maxAttemptSeconds: 7200,
       prompts: {},
       writeSet: 'correct',
       prices: {},

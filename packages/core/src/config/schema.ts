@@ -39,6 +39,14 @@ export const projectConfigSchema = z
       .positive()
       .default(900_000)
       .describe('An attempt with no stream or session progress for this long is stalled.'),
+    maxAttemptSeconds: z
+      .number()
+      .int()
+      .positive()
+      .default(7200)
+      .describe(
+        'An attempt running longer (even one that keeps printing) is ended with its whole process tree and retried on the same target; a target may set runtime.max_attempt_seconds.',
+      ),
     prompts: z
       .record(z.string().min(1), z.string().min(1))
       .default({})

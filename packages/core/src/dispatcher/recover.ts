@@ -10,6 +10,7 @@ import { workLogPath } from '../worklog/work-log.js';
 import { COMPLETE_LOG } from '../workspace/paths.js';
 import { blockTask } from './apply-failure.js';
 import { announceArchived } from './archive-announcement.js';
+import { attemptTimeLimitMs } from './attempt-time-limit.js';
 import { collectAuxiliaryLogs } from './auxiliary-logs.js';
 import { awaitAttempt, finish } from './await-attempt.js';
 import { startsWithoutFinish } from './completion-facts.js';
@@ -180,6 +181,7 @@ async function watchLive(
         attemptDir: record.attemptDir,
         stallTimeoutMs: ctx.options.stallTimeoutMs,
         retryLoopTimeoutMs: ctx.options.retryLoopTimeoutMs ?? ctx.options.stallTimeoutMs,
+        ...attemptTimeLimitMs(ctx, ctx.options.catalog.catalog.targets[record.target]?.runtime),
         isRetryLine: ctx.options.plugins.isRetryLineFor(locator.agent),
         ...(ctx.options.plugins.transcriptFor(locator.agent)
           ? { transcript: ctx.options.plugins.transcriptFor(locator.agent)! }

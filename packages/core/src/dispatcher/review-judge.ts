@@ -2,6 +2,7 @@ import { join, relative } from 'node:path';
 import { formatProblem } from '../errors.js';
 import type { Classification } from '../plugins/types.js';
 import { evaluateReview, type ReviewOutcome } from '../review/evaluate-review.js';
+import { followUpDoneProblem } from '../task/done-contract.js';
 import { parsePlan } from '../task/parse-plan.js';
 import { planFileName, reviewFileName } from '../workspace/paths.js';
 import type { DispatchContext, TaskRuntime } from './context.js';
@@ -31,14 +32,15 @@ export function takeJudgedReview(ctx: DispatchContext, rt: TaskRuntime): ReviewO
 export function judgeReviewFiles(ctx: DispatchContext, rt: TaskRuntime): ReviewOutcome {
   return evaluateReview({
     ...reviewFiles(rt),
-    validatePlan: (file, source) =>
-      parsePlan(source, {
-        file: relative(ctx.workspace, file),
-        workspace: ctx.workspace,
-        followUp: true,
-      })
-        .problems.filter((p) => p.severity !== 'warning')
-        .map(formatProblem),
+    validatePlan: (file, source) => {
+      const rel = relative(ctx.workspace, file);
+      const plan = parsePlan(source, { file: rel, workspace: ctx.workspace, followUp: true });
+      const problems = plan.problems.filter((p) => p.severity !== 'warning');
+      // rt.task.definitionOfDone is PLAN.md's (see loadTask): the one a person wrote.
+      const done = followUpDoneProblem(rt.task.definitionOfDone, plan.definitionOfDone, rel);
+      if (done) problems.push(done);
+      return problems.map(formatProblem);
+    },
   });
 }
 

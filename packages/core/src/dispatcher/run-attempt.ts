@@ -5,6 +5,7 @@ import type { Classification } from '../plugins/types.js';
 import { writeOwnedFileBelow } from '../safe-fs/owned-files.js';
 import type { AttemptRecord } from '../state/state-schema.js';
 import { type AttemptInputs, attemptArgv, attemptEnv, locatorFields } from './attempt-spec.js';
+import { attemptTimeLimitMs } from './attempt-time-limit.js';
 import { type AttemptResult, awaitAttempt, finish } from './await-attempt.js';
 import { type DispatchContext, persist, type TaskRuntime } from './context.js';
 import { attemptRowFields } from './work-log-row.js';
@@ -88,6 +89,7 @@ export async function runAttempt(
       env: attemptEnv(ctx, rt, inputs),
       stallTimeoutMs: ctx.options.stallTimeoutMs,
       retryLoopTimeoutMs: ctx.options.retryLoopTimeoutMs ?? ctx.options.stallTimeoutMs,
+      ...attemptTimeLimitMs(ctx, runtime),
       isRetryLine: ctx.options.plugins.isRetryLineFor(inputs.target.agent),
       ...transcriptOf(ctx, inputs.target.agent),
       locator: locatorFields(ctx, rt, inputs, argv),

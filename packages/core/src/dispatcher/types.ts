@@ -57,6 +57,9 @@ export interface DispatcherOptions {
   stallTimeoutMs: number;
   /** Only retry announcements for this long ends an attempt (default: stallTimeoutMs). */
   retryLoopTimeoutMs?: number;
+  /** Default time limit of one attempt (a target's `runtime.max_attempt_seconds` wins);
+   * unset = none. */
+  maxAttemptMs?: number;
   /** Active task stages across the workspace; 0 = unlimited. */
   maxParallel: number;
   /** `--task-group`: only this group's tasks are run. */

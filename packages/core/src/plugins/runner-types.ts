@@ -6,7 +6,7 @@ import type { Awaitable, PluginMeta, TerminalEvidence, TranscriptPlugin } from '
 export type OutputFormat = 'text' | 'jsonl';
 
 /** Why the dispatcher ended an attempt before it exited by itself. */
-export type EndedBy = 'stall' | 'retry-loop' | 'cancel';
+export type EndedBy = 'stall' | 'retry-loop' | 'time-limit' | 'cancel';
 
 /** Native-session settings from the target's runtime contract. */
 export interface NativeSessionSpec {
@@ -39,6 +39,9 @@ export interface RunnerSpec {
   stallTimeoutMs: number;
   /** Only retry announcements for this long ends it with `endedBy: 'retry-loop'`. */
   retryLoopTimeoutMs: number;
+  /** Running this long since the start ends it with `endedBy: 'time-limit'`, whatever it
+   * prints (`runtime.max_attempt_seconds`); unset = no limit. */
+  maxAttemptMs?: number;
   /** From the agent's classifiers: true for a line that only announces an internal retry. */
   isRetryLine?: (line: string) => boolean;
   /** Formats `normalized-output.log`; without one, lines are kept as printed. */
@@ -122,6 +125,8 @@ export interface ReattachOptions {
   attemptDir: string;
   stallTimeoutMs: number;
   retryLoopTimeoutMs: number;
+  /** Counted from the locator's `startedAt`: a restart does not give the attempt more time. */
+  maxAttemptMs?: number;
   isRetryLine?: (line: string) => boolean;
   transcript?: TranscriptPlugin;
   nativeSession?: NativeSessionSpec;

@@ -44,8 +44,8 @@ export interface TerminalEvidence {
   lastEvent?: Record<string, unknown>;
   /** Lines that announced an internal retry of the agent CLI (not progress), newest last. */
   retryLines: string[];
-  /** Set when the dispatcher ended the attempt: stall watchdog, retry loop, or cancel. */
-  endedBy?: 'stall' | 'retry-loop' | 'cancel';
+  /** Set when the dispatcher ended the attempt: stall watchdog, retry loop, time limit, or cancel. */
+  endedBy?: 'stall' | 'retry-loop' | 'time-limit' | 'cancel';
   /** The agent CLI's version as its preflight `--version` printed it, when known. */
   agentVersion?: string;
 }

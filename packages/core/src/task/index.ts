@@ -2,6 +2,7 @@ export * from './argv.js';
 export { assertionText } from './assertion-text.js';
 export * from './checklist.js';
 export * from './definition-of-done.js';
+export * from './done-contract.js';
 export * from './front-matter.js';
 export * from './parse-plan.js';
 export * from './sections.js';

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Problem } from '../errors.js';
 import { buildTaskGraph, type TaskGraph } from '../graph/task-graph.js';
+import { followUpDoneProblem } from '../task/done-contract.js';
 import {
   finishPlan,
   hasErrors,
@@ -371,10 +372,13 @@ function assembleTask(scanned: ScannedTask, plans: ParsedPlan[]): LoadedTask {
       paths.add(entry.path);
       task.writeSet.push(entry);
     }
-    if (loop === task.planLoop) {
-      task.checklist = plan.checklist;
-      if (plan.definitionOfDone) task.definitionOfDone = plan.definitionOfDone;
+    if (loop === 1 && plan.definitionOfDone) task.definitionOfDone = plan.definitionOfDone;
+    if (loop > 1) {
+      // The gate runs PLAN.md's command only; a follow-up plan cannot change or add one.
+      const doneProblem = followUpDoneProblem(task.definitionOfDone, plan.definitionOfDone, file);
+      if (doneProblem) task.problems.push(doneProblem);
     }
+    if (loop === task.planLoop) task.checklist = plan.checklist;
   });
   if (task.planLoops.length === 0) task.valid = false;
   if (hasErrors(task.problems)) task.valid = false;

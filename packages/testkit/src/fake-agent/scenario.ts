@@ -66,9 +66,18 @@ export const stepSchema = z.union([
       spawn: z.strictObject({
         sleepMs: z.number().int().positive(),
         count: z.number().int().positive().default(1),
+        /** Start each in a new session (`setsid`): it leaves the agent's process group. */
+        detached: z.boolean().default(false),
+        /** Append each grandchild's PID (a line) to this file, relative to the workspace. */
+        pidFile: text.optional(),
       }),
     })
     .describe('Spawn grandchildren (`sleep`) that outlive this step.'),
+  z
+    .strictObject({
+      sayEvery: z.strictObject({ text, intervalMs: z.number().int().positive().default(1000) }),
+    })
+    .describe('Print an assistant message every intervalMs, forever (never stalls, never ends).'),
   z
     .strictObject({ fault: z.enum(FAKE_FAULTS), exitCode: z.number().int().optional() })
     .describe('Print a provider fault as the chosen CLI prints it, then exit (1 unless exitCode).'),

@@ -92,7 +92,13 @@ export async function runStep(step: FakeAgentStep, ctx: StepContext): Promise<vo
   }
   if ('spawn' in step) {
     for (let i = 0; i < step.spawn.count; i++) {
-      spawn('sleep', [String(step.spawn.sleepMs / 1000)], { stdio: 'ignore' }).unref();
+      const child = spawn('sleep', [String(step.spawn.sleepMs / 1000)], {
+        stdio: 'ignore',
+        detached: step.spawn.detached, // setsid(2): a new session and process group
+      });
+      child.unref();
+      if (step.spawn.pidFile && child.pid !== undefined)
+        appendFileSync(resolve(ctx.workspace, step.spawn.pidFile), `${child.pid}\n`);
     }
     return;
   }
@@ -101,6 +107,12 @@ export async function runStep(step: FakeAgentStep, ctx: StepContext): Promise<vo
     out(fault.stdout, 1);
     out(fault.stderr, 2);
     throw new FakeAgentExit(step.exitCode ?? fault.exitCode);
+  }
+  if ('sayEvery' in step) {
+    for (;;) {
+      out(ctx.printer.say(step.sayEvery.text));
+      await sleep(step.sayEvery.intervalMs);
+    }
   }
   if ('retryForever' in step) {
     for (let attempt = 1; ; attempt++) {

@@ -1,0 +1,140 @@
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { Workspace } from '../dispatcher/helpers.js';
+
+const approve = { when: { role: 'review' }, steps: [{ review: 'Verdict: APPROVED\n' }] };
+const finishWork = { steps: [{ fillChecklist: true }] };
+
+/** True while `pid` is a live (non-zombie) process. */
+function alive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
+function pidsIn(ws: Workspace, file: string): number[] {
+  return ws.read(file).split('\n').filter(Boolean).map(Number);
+}
+
+/** Waits for a condition driven by the processes under test (no fixed sleeps). */
+async function until(check: () => boolean, ms = 60_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+/** Sets `runtime.max_attempt_seconds` of one target in the workspace's catalog. */
+function limitTarget(ws: Workspace, id: string, seconds: number): void {
+  const catalog = JSON.parse(readFileSync(ws.catalogFile, 'utf8'));
+  catalog.targets[id].runtime.max_attempt_seconds = seconds;
+  writeFileSync(ws.catalogFile, JSON.stringify(catalog, null, 2));
+}
+
+describe('attempt time limit: ended with its whole process tree, retried on the same target', {
+  timeout: 180_000,
+}, () => {
+  it('an agent printing every second is stopped at runtime.max_attempt_seconds as a timeout, not failed over', async () => {
+    const ws = new Workspace();
+    ws.catalog({
+      a: {
+        scenario: {
+          cases: [
+            approve,
+            {
+              when: { role: 'worker', attempt: 1 },
+              steps: [{ sayEvery: { text: 'still working', intervalMs: 1000 } }],
+            },
+          ],
+          ...finishWork,
+        },
+      },
+      b: { scenario: { cases: [approve], ...finishWork } },
+    });
+    limitTarget(ws, 'a', 2);
+    ws.task('g/t', { files: ['src/t.ts'] });
+    const result = await ws.run();
+    expect(result.code, result.stderr).toBe(0);
+    const events = ws.events();
+    const first = events.find((e) => e.type === 'attempt.finished' && e.role === 'worker');
+    expect(first).toMatchObject({ target: 'a', result: 'process-termination' });
+    expect(first?.evidence).toEqual(['ended by time-limit']);
+    // Ended at the limit (2 s), long before the stall watchdog (15 min by default).
+    expect(first?.durationMs as number).toBeLessThan(60_000);
+    expect(events.filter((e) => e.type === 'target.failover')).toEqual([]);
+    expect(events.find((e) => e.type === 'attempt.retry-scheduled')).toMatchObject({
+      role: 'worker',
+      target: 'a',
+    });
+    const locator = JSON.parse(readFileSync(`${String(first?.attemptDir)}/locator.json`, 'utf8'));
+    expect(locator.endedBy).toBe('time-limit');
+  });
+
+  it('a setsid grandchild is ended with the timed-out attempt, and with an attempt that ends normally', async () => {
+    const ws = new Workspace();
+    const detached = (pidFile: string) => ({
+      spawn: { sleepMs: 600_000, detached: true, pidFile },
+    });
+    ws.catalog({
+      a: {
+        scenario: {
+          cases: [
+            approve,
+            {
+              when: { role: 'worker', attempt: 1 },
+              steps: [detached('timed-out.pids'), { hang: true }],
+            },
+          ],
+          steps: [detached('normal.pids'), { fillChecklist: true }],
+        },
+      },
+    });
+    ws.config({ retry: { baseDelayMs: 5, maxDelayMs: 20 }, maxAttemptSeconds: 2 });
+    ws.task('g/t', { files: ['src/t.ts'] });
+    const result = await ws.run();
+    expect(result.code, result.stderr).toBe(0);
+    const timedOut = pidsIn(ws, 'timed-out.pids');
+    const normal = pidsIn(ws, 'normal.pids');
+    expect(timedOut).toHaveLength(1);
+    expect(normal.length).toBeGreaterThan(0);
+    for (const pid of [...timedOut, ...normal]) expect(alive(pid), `pid ${pid}`).toBe(false);
+    const finished = ws.events().filter((e) => e.type === 'attempt.finished');
+    expect(finished.map((e) => `${e.role}:${e.result}`)).toEqual([
+      'worker:process-termination',
+      'worker:success',
+      'review:success',
+    ]);
+  });
+
+  it('a setsid grandchild is ended when the dispatcher is stopped (SIGTERM, exit 130)', async () => {
+    const ws = new Workspace();
+    ws.catalog({
+      a: {
+        scenario: {
+          steps: [
+            { spawn: { sleepMs: 600_000, detached: true, pidFile: 'g.pids' } },
+            { hang: true },
+          ],
+        },
+      },
+    });
+    ws.task('g/t', { files: ['src/t.ts'] });
+    let pid = 0;
+    const run = ws.run([], {
+      onSpawn: (p) => {
+        pid = p;
+      },
+    });
+    await until(() => existsSync(ws.path('g.pids')) && ws.read('g.pids').endsWith('\n'));
+    const [grandchild] = pidsIn(ws, 'g.pids');
+    expect(alive(grandchild as number)).toBe(true);
+    process.kill(pid, 'SIGTERM');
+    const result = await run;
+    expect(result.code, result.stderr).toBe(130);
+    expect(alive(grandchild as number)).toBe(false);
+  });
+});
