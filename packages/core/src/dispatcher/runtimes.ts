@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { applyRouting } from '../routing/route-task.js';
 import { checkDecision } from '../selection/decide.js';
-import { newTaskState } from '../state/state-schema.js';
+import { freshFailures, newTaskState } from '../state/state-schema.js';
 import type { LoadedTask, WorkspaceModel } from '../workspace/load.js';
 import { archivedTaskDir, planFileName, taskDir } from '../workspace/paths.js';
 import { type DispatchContext, persist } from './context.js';
@@ -30,7 +30,7 @@ export async function buildRuntimes(ctx: DispatchContext, model: WorkspaceModel)
       state,
       busy: false,
       announced: false,
-      hasProjectGates: taskStageGates(ctx.options).length > 0,
+      hasProjectGates: taskStageGates(ctx.options, task).length > 0,
     });
   }
   for (const state of ctx.store.list()) {
@@ -102,15 +102,7 @@ export async function prepareRetryBlocked(ctx: DispatchContext): Promise<void> {
     }
     delete state.blocked;
     delete state.notBefore;
-    state.failures = {
-      worker: 0,
-      selfcheck: 0,
-      review: 0,
-      gate: 0,
-      'project-gates': 0,
-      writeset: 0,
-      apply: 0,
-    };
+    state.failures = freshFailures();
     state.selfcheckRetries = 0;
     await persist(ctx, rt);
   }

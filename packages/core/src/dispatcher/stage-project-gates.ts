@@ -9,11 +9,14 @@ import { advance } from './advance.js';
 import { blockTask } from './apply-failure.js';
 import { type DispatchContext, persist, type TaskRuntime } from './context.js';
 import type { DispatcherOptions } from './types.js';
+import { workdirOf } from './workdir.js';
 
 /** The gates the project-gates stage runs: `task` gates, and `source` gates too when the
- * working tree is the source (isolation `none`). */
-export function taskStageGates(options: DispatcherOptions): ProjectGate[] {
-  const sameTree = options.sourceIsWorkingTree !== false;
+ * working tree is the source (isolation `none`, or a `runner: local` task, which runs in the
+ * source). Under worktree isolation the `source` gates run after apply (./source-gates.ts). */
+export function taskStageGates(options: DispatcherOptions, task?: { runner?: string }): ProjectGate[] {
+  const sameTree =
+    task?.runner === 'local' || (options.sourceIsWorkingTree ?? options.isolation === undefined);
   return (options.projectGates ?? []).filter((g) => g.on === 'task' || sameTree);
 }
 
@@ -25,7 +28,7 @@ export function taskStageGates(options: DispatcherOptions): ProjectGate[] {
  * failed gates, counted against the stage's budget; a full budget blocks the task.
  */
 export async function runProjectGatesStage(ctx: DispatchContext, rt: TaskRuntime): Promise<void> {
-  const gates = taskStageGates(ctx.options);
+  const gates = taskStageGates(ctx.options, rt.task);
   const state = rt.state;
   if (gates.length === 0) {
     advance(rt, 'passed', { facts: { hasProjectGates: false } });
@@ -51,7 +54,8 @@ export async function runProjectGatesStage(ctx: DispatchContext, rt: TaskRuntime
   const runs: GateRun[] = await runGates({
     ...common,
     gates: gates.filter((g) => g.on === 'task'),
-    cwd: ctx.workspace,
+    // The task's working tree: its worktree under isolation, else the workspace.
+    cwd: workdirOf(ctx, rt),
     workspace: ctx.workspace,
     outputDir,
   });
@@ -121,7 +125,7 @@ export async function runProjectGatesStage(ctx: DispatchContext, rt: TaskRuntime
 }
 
 /** Keeps the latest result of each gate by name. */
-function recordResults(rt: TaskRuntime, results: readonly ProjectGateResult[]): void {
+export function recordResults(rt: TaskRuntime, results: readonly ProjectGateResult[]): void {
   const byName = new Map((rt.state.gates ?? []).map((g) => [g.name, g]));
   for (const r of results) byName.set(r.name, r);
   rt.state.gates = [...byName.values()];

@@ -3,7 +3,7 @@ import { userInfo } from 'node:os';
 import { SwitchyardError } from '../errors.js';
 import { acquireWorkspaceLock } from '../lock/workspace-lock.js';
 import { type CatalogFacts, checkDecision } from '../selection/decide.js';
-import type { BlockedInfo } from '../state/state-schema.js';
+import { type BlockedInfo, freshFailures } from '../state/state-schema.js';
 import { openStateStore } from '../state/state-store.js';
 import { stateDir as stateDirOf } from '../workspace/paths.js';
 import type { ResolutionAction } from './escalation-schema.js';
@@ -83,7 +83,7 @@ export async function resolveEscalation(request: ResolveRequest): Promise<Resolv
       }
       delete state.blocked;
       delete state.notBefore;
-      state.failures = { worker: 0, selfcheck: 0, review: 0, gate: 0 };
+      state.failures = freshFailures();
       state.selfcheckRetries = 0;
     }
     // The answer is recorded first: a crash before the state write leaves the task blocked

@@ -128,6 +128,9 @@ export const runEventSchema = z.discriminatedUnion('type', [
     assertion: z.string().optional(),
     /** Last lines of the command's output (stdout and stderr). */
     output: z.array(z.string()).optional(),
+    /** Set for a project gate (config `gates`): its name and where it ran. */
+    gate: z.string().optional(),
+    on: z.enum(['task', 'source']).optional(),
   }),
   z.object({
     ...base,
@@ -140,9 +143,6 @@ export const runEventSchema = z.discriminatedUnion('type', [
     exitCode: z.number().int().nullable(),
     passed: z.boolean(),
     detail: z.string(),
-    /** Set for a project gate (config `gates`): its name and where it ran. */
-    gate: z.string().optional(),
-    on: z.enum(['task', 'source']).optional(),
   }),
   z.object({
     ...base,

@@ -88,7 +88,13 @@ describe('transition (generated from the lifecycle table)', () => {
   });
 
   it('a local-runner task skips the review: worker (and its gate) lead straight to the archive', () => {
-    const local = { selfcheckRequired: false, hasGate: false, localRunner: true };
+    const local = {
+      selfcheckRequired: false,
+      hasGate: false,
+      localRunner: true,
+      isolated: false,
+      hasProjectGates: false,
+    };
     const worker = transition({ phase: 'worker', planLoop: 1 }, 'passed', local);
     expect(worker.ok && worker.state.phase).toBe('archive');
     const gated = transition({ phase: 'worker', planLoop: 1 }, 'passed', {
@@ -121,7 +127,13 @@ describe('transition (generated from the lifecycle table)', () => {
   });
 
   it('a minor-only review archives without another worker round or plan loop', () => {
-    const facts = { selfcheckRequired: true, hasGate: true };
+    const facts = {
+      selfcheckRequired: true,
+      hasGate: true,
+      isolated: false,
+      localRunner: false,
+      hasProjectGates: false,
+    };
     expect(transition({ phase: 'review', planLoop: 2 }, 'approved-with-notes', facts)).toEqual({
       ok: true,
       state: { phase: 'archive', planLoop: 2 },
@@ -182,6 +194,8 @@ describe('worktree isolation rows', () => {
       expect(LIFECYCLE[stage].agentSlot).toBe(false);
       expect(LIFECYCLE[stage].workLog).toBe(false);
     }
+  });
+
   it('runs the project gates after the definition of done, and only when the config has gates', () => {
     const all = {
       selfcheckRequired: false,

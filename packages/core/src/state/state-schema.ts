@@ -185,17 +185,14 @@ export function newTaskState(task: string, now = new Date()): TaskState {
     phase: INITIAL_PHASE,
     decisions: {},
     attempts: [],
-    failures: {
-      worker: 0,
-      selfcheck: 0,
-      review: 0,
-      gate: 0,
-      'project-gates': 0,
-      writeset: 0,
-      apply: 0,
-    },
+    failures: freshFailures(),
     cooldowns: {},
     selfcheckRetries: 0,
     updatedAt: now.toISOString(),
   };
+}
+
+/** Every stage's consecutive-failure counter at zero (a new task, or a retried one). */
+export function freshFailures(): TaskState['failures'] {
+  return { worker: 0, selfcheck: 0, review: 0, gate: 0, 'project-gates': 0, writeset: 0, apply: 0 };
 }
