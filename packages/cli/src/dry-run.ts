@@ -29,6 +29,7 @@ import {
   STAGES,
   SwitchyardError,
   selectCandidates,
+  slotFreeTasks,
   stateDir,
 } from '@switchyard/core/dry-run';
 import type { RunOptions } from './commands/run.js';
@@ -127,17 +128,21 @@ function routingFor(
 function readDispatcherState(dir: string, problems: Problem[]) {
   const blocked = new Map<string, string>();
   const live = new Set<string>();
-  if (!existsSync(join(dir, 'tasks'))) return { blocked, live };
+  let slotFree = new Set<string>();
+  if (!existsSync(join(dir, 'tasks'))) return { blocked, live, slotFree };
   try {
-    for (const state of openStateStore(dir).list()) {
+    const states = openStateStore(dir).list();
+    for (const state of states) {
       if (state.blocked) blocked.set(state.task, state.blocked.reason);
       if (state.attempts.some((a) => a.status !== 'finished' && probeAttempt(a).state === 'live'))
         live.add(state.task);
     }
+    // A gate or an archive takes no agent slot in the live run: not here either.
+    slotFree = slotFreeTasks(states);
   } catch (error) {
     problems.push(...problemsOf(error));
   }
-  return { blocked, live };
+  return { blocked, live, slotFree };
 }
 
 /** Loads the config's plugins (only code the config names); a failure is a problem. */
@@ -246,6 +251,7 @@ async function prepareDryRun(
   const report = planDryRun({
     blocked: dispatcher.blocked,
     liveAttempts: dispatcher.live,
+    slotFree: dispatcher.slotFree,
     model: loaded,
     routing,
     ...(opts.taskGroup !== undefined ? { taskGroup: opts.taskGroup } : {}),

@@ -1,6 +1,7 @@
 // `@switchyard/core/dry-run`: what `switchyard run --dry-run` needs, without the dispatcher,
 // review parsing, prompts or plugins, so the command loads less. Same objects as the root
 // entry (shared chunks): `SwitchyardError.is` and friends work across both.
+export { slotFreeTasks } from './admission/task-view.js';
 export { STAGES } from './catalog/constants.js';
 export { findExecutable } from './catalog/executables.js';
 export { CATALOG_ENV, resolveCatalog } from './catalog/resolve.js';

@@ -7,6 +7,7 @@ export {
   admissionTaskOf,
   admit,
   claimKeys,
+  slotFreeTasks,
   stuckTasks,
   type TaskViewSource,
   type WriteSetCollision,

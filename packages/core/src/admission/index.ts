@@ -1,3 +1,3 @@
 export * from './admit.js';
 export * from './collisions.js';
-export { admissionTaskOf, claimKeys, type TaskViewSource } from './task-view.js';
+export { admissionTaskOf, claimKeys, slotFreeTasks, type TaskViewSource } from './task-view.js';

@@ -8,11 +8,13 @@ import type { DispatchContext } from '../dispatcher/context.js';
 import { liveAdmissionState } from '../dispatcher/live-admission.js';
 import { buildRuntimes } from '../dispatcher/runtimes.js';
 import { planDryRun } from '../dry-run/plan-dry-run.js';
+import { PHASES, type Phase } from '../lifecycle/lifecycle-table.js';
+import { newTaskState } from '../state/state-schema.js';
 import { openStateStore } from '../state/state-store.js';
 import { loadWorkspace } from '../workspace/load.js';
 import { stateDir as stateDirOf } from '../workspace/paths.js';
 import { admit } from './admit.js';
-import { claimKeys } from './task-view.js';
+import { claimKeys, slotFreeTasks } from './task-view.js';
 
 /**
  * Write-set paths of the generated workspaces. `link/` is a symlink to `real/` and `alias.ts`
@@ -36,6 +38,8 @@ interface GenTask {
   /** Indexes of earlier tasks it depends on (no cycles). */
   deps: number[];
   archived: boolean;
+  /** Persisted phase of an active task (a restart): gates and archives take no agent slot. */
+  phase: Phase | undefined;
 }
 
 const genTask = fc.record({
@@ -43,6 +47,7 @@ const genTask = fc.record({
   paths: fc.uniqueArray(fc.nat(PATHS.length - 1), { minLength: 1, maxLength: 3 }),
   deps: fc.uniqueArray(fc.nat(6), { maxLength: 2 }),
   archived: fc.boolean(),
+  phase: fc.option(fc.constantFrom(...PHASES), { nil: undefined }),
 });
 
 const genWorkspace = fc.record({
@@ -100,6 +105,10 @@ async function materialize(spec: GenWorkspace): Promise<string> {
   });
   const stateDir = stateDirOf(ws);
   mkdirSync(stateDir, { recursive: true });
+  const store = openStateStore(stateDir);
+  for (const [i, t] of spec.tasks.entries())
+    if (t.phase !== undefined && !t.archived)
+      await store.write({ ...newTaskState(ids[i]!), phase: t.phase });
   const holder = spec.holder !== undefined ? spec.tasks[spec.holder] : undefined;
   if (holder && !holder.archived) {
     const model = loadWorkspace(ws);
@@ -117,6 +126,8 @@ function dryRunAdmits(ws: string, maxParallel: number): string[] {
     routing: { valid: true, problems: [], targetIds: new Set(), stages: ['worker', 'review'] },
     maxParallel,
     claims: readClaims(stateDirOf(ws)),
+    // what `run --dry-run` reads from the persisted states
+    slotFree: slotFreeTasks(openStateStore(stateDirOf(ws)).list()),
     now: new Date(),
   });
   return report.admission.admitted;
@@ -161,11 +172,11 @@ describe('one task view: the dry run and the live scheduler admit alike', () => 
   it('a symlinked entry and its target are one claim: never admitted together', async () => {
     const ws = await materialize({
       tasks: [
-        { group: 'g1', paths: [1], deps: [], archived: false }, // link/a.ts
-        { group: 'g1', paths: [0], deps: [], archived: false }, // real/a.ts
-        { group: 'g2', paths: [7], deps: [], archived: false }, // alias.ts
-        { group: 'g2', paths: [6], deps: [], archived: false }, // src/c.ts
-        { group: 'g2', paths: [8], deps: [], archived: false }, // src/d.ts
+        { group: 'g1', paths: [1], deps: [], archived: false, phase: undefined }, // link/a.ts
+        { group: 'g1', paths: [0], deps: [], archived: false, phase: undefined }, // real/a.ts
+        { group: 'g2', paths: [7], deps: [], archived: false, phase: undefined }, // alias.ts
+        { group: 'g2', paths: [6], deps: [], archived: false, phase: undefined }, // src/c.ts
+        { group: 'g2', paths: [8], deps: [], archived: false, phase: undefined }, // src/d.ts
       ],
       maxParallel: 0,
       holder: undefined,

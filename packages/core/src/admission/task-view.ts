@@ -1,3 +1,4 @@
+import { FINAL_PHASE, type Phase, takesAgentSlot } from '../lifecycle/lifecycle-table.js';
 import type { DependencyRef, TaskId, WriteSetEntry } from '../task/types.js';
 import type { AdmissionTask } from './admit.js';
 
@@ -34,4 +35,15 @@ export function admissionTaskOf(task: TaskViewSource, slotFree?: boolean): Admis
     dependsOn: task.dependsOn.map((d) => d.id),
     ...(slotFree ? { slotFree } : {}),
   };
+}
+
+/**
+ * Tasks whose next stage takes no `maxParallel` slot (a gate, the archive), from their persisted
+ * phases, as the live run sees them. A `done` state of a task still active runs again from its
+ * first stage, so it is not slot-free.
+ */
+export function slotFreeTasks(states: Iterable<{ task: TaskId; phase: Phase }>): Set<TaskId> {
+  const free = new Set<TaskId>();
+  for (const s of states) if (s.phase !== FINAL_PHASE && !takesAgentSlot(s.phase)) free.add(s.task);
+  return free;
 }

@@ -47,6 +47,8 @@ export interface DryRunInput {
   blocked?: ReadonlyMap<string, string>;
   /** Tasks with a live attempt now (each is one active stage). */
   liveAttempts?: ReadonlySet<string>;
+  /** Tasks whose next stage takes no agent slot (see `slotFreeTasks`), as the live run counts. */
+  slotFree?: ReadonlySet<string>;
   now: Date;
 }
 
@@ -94,7 +96,7 @@ export function planDryRun(input: DryRunInput): DryRunReport {
   }
   const select = cachedSelect(input, push);
   const inScope = (group: string) => input.taskGroup === undefined || group === input.taskGroup;
-  const admissionTasks = model.tasks.map((t) => admissionTaskOf(t));
+  const admissionTasks = model.tasks.map((t) => admissionTaskOf(t, input.slotFree?.has(t.id)));
   const claims = new Map<string, string>();
   for (const record of input.claims) for (const p of record.paths) claims.set(p, record.taskId);
   const result = admit({
