@@ -4,6 +4,7 @@ import {
   resolveIsolation,
   stateDir,
   type TaskState,
+  type WorkspaceIsolation,
 } from '@switchyard/core';
 import pc from 'picocolors';
 
@@ -39,9 +40,19 @@ export async function gatherIsolation(
   states?: readonly TaskState[],
 ): Promise<IsolationReport> {
   const { openGitIsolation } = await import('@switchyard/git-isolation');
-  const isolation = configured === 'none' ? undefined : await openGitIsolation(workspace);
-  const resolved = resolveIsolation(configured, configured === 'none' || isolation !== undefined);
-  const listed = isolation ? await isolation.list() : [];
+  let listed: Awaited<ReturnType<WorkspaceIsolation['list']>> = [];
+  let inGit = configured === 'none';
+  let unreadable: string | undefined;
+  try {
+    const isolation = configured === 'none' ? undefined : await openGitIsolation(workspace);
+    inGit ||= isolation !== undefined;
+    if (isolation) listed = await isolation.list();
+  } catch (error) {
+    // A report never fails on a broken repository: it says so (the run refuses it itself).
+    unreadable = `the git repository cannot be read: ${error instanceof Error ? error.message : String(error)}`;
+  }
+  const resolved = resolveIsolation(configured, inGit);
+  if (unreadable) resolved.warning = unreadable;
   let known = states;
   if (!known) {
     try {

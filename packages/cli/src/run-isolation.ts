@@ -21,7 +21,18 @@ export async function openRunIsolation(
 ): Promise<RunIsolation> {
   if (configured === 'none') return resolveIsolation('none', true);
   const { openGitIsolation } = await import('@switchyard/git-isolation');
-  const isolation = await openGitIsolation(workspace);
+  let isolation: WorkspaceIsolation | undefined;
+  try {
+    isolation = await openGitIsolation(workspace);
+  } catch (error) {
+    // Without git installed there is no repository to isolate in: the shared workspace, warned.
+    if (configured === 'worktree' || !/ENOENT/.test(String(error))) throw error;
+    return {
+      mode: 'none',
+      warning:
+        'git is not installed (or not on PATH): tasks share the workspace (isolation "none"); install git to give every task its own worktree',
+    };
+  }
   const resolved = resolveIsolation(configured, isolation !== undefined);
   return isolation && resolved.mode === 'worktree' ? { ...resolved, isolation } : resolved;
 }
