@@ -116,8 +116,8 @@ function invalid(file: string, problems: Problem[]): SwitchyardError {
  * runs the plan's group on the ordinary dispatcher.
  */
 export async function runPlanCommand(file: string, opts: PlanRunOptions): Promise<void> {
-  const { plan, problems } = await loadPlan(file, opts);
   if (opts.dryRun) return planDryRun(file, opts);
+  const { plan, problems } = await loadPlan(file, opts);
   if (problems.some(isError)) throw invalid(file, problems);
   printProblems(problems);
   const { liveRun } = await import('../live-run.js');
