@@ -116,8 +116,8 @@ function invalid(file: string, problems: Problem[]): SwitchyardError {
  * runs the plan's group on the ordinary dispatcher.
  */
 export async function runPlanCommand(file: string, opts: PlanRunOptions): Promise<void> {
-  const { plan, problems } = await loadPlan(file, opts);
   if (opts.dryRun) return planDryRun(file, opts);
+  const { plan, problems } = await loadPlan(file, opts);
   if (problems.some(isError)) throw invalid(file, problems);
   printProblems(problems);
   const { liveRun } = await import('../live-run.js');
@@ -260,6 +260,14 @@ async function planDryRun(file: string, opts: PlanRunOptions): Promise<void> {
   process.exitCode = report.summary.errors > 0 ? EXIT.INVALID_INPUT : EXIT.OK;
 }
 
+const FOLDER_TEXT: Record<PlanDryRunTask['folder'], string> = {
+  created: 'would be written',
+  updated: 'would be rewritten: not started yet',
+  unchanged: 'already written, unchanged',
+  done: 'already done: skipped',
+  refused: 'not written: see the problems',
+};
+
 function renderPlanDryRun(r: PlanDryRunReport): string {
   const out: string[] = [
     `Plan ${r.plan.id} (${r.plan.file}): ${r.plan.title}${r.plan.goal ? ` — ${r.plan.goal}` : ''}`,
@@ -271,7 +279,10 @@ function renderPlanDryRun(r: PlanDryRunReport): string {
   for (const t of r.tasks) {
     const after = t.depends_on.length ? `, after ${t.depends_on.join(', ')}` : '';
     const lane = t.lane !== null ? ` [lane ${t.lane}]` : '';
-    out.push('', `${t.task_id} "${t.title}"${lane}: ${t.runner}${after} (${t.folder})`);
+    out.push(
+      '',
+      `${t.task_id} "${t.title}"${lane}: ${t.runner}${after} (${FOLDER_TEXT[t.folder]})`,
+    );
     if (t.command)
       out.push(
         `  command: ${t.shell ? `/bin/sh -c ${JSON.stringify(t.command[0])} (shell: true, as the plan says)` : `${quoteArgv(t.command)} (argv, no shell)`}`,
