@@ -8,6 +8,7 @@ import { registerDemo } from './commands/demo.js';
 import { registerMonitor } from './commands/monitor.js';
 import { registerPlugins } from './commands/plugins.js';
 import { registerResolve } from './commands/resolve.js';
+import { registerResume } from './commands/resume.js';
 import { registerRetry } from './commands/retry.js';
 import { registerRun } from './commands/run.js';
 import { registerStatus } from './commands/status.js';
@@ -48,6 +49,7 @@ type Register = (program: Command) => void;
 const COMMANDS: Register[] = [
   registerRun,
   registerRetry,
+  registerResume,
   registerStatus,
   registerResolve,
   registerMonitor,

@@ -24,6 +24,7 @@ export * from './review/index.js';
 export * from './safe-fs/index.js';
 export * from './selection/index.js';
 export * from './selfcheck/index.js';
+export * from './session/index.js';
 export * from './state/index.js';
 export * from './status/index.js';
 export * from './task/index.js';
