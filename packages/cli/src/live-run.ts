@@ -36,6 +36,7 @@ import {
 import { BUILTIN_PLUGINS } from './builtin-plugins.js';
 import { onOutputClosed } from './closed-pipe.js';
 import { skipMissingTargets } from './executable-targets.js';
+import { exitCodeFor } from './exit-codes.js';
 import { runGateCommand } from './gate-runner.js';
 import { agentTypoWarnings } from './known-agents.js';
 import { startAnnouncedMonitor } from './monitor-server.js';
@@ -44,6 +45,7 @@ import { printProblems } from './output.js';
 import { assertPreflights } from './preflight.js';
 import { openRunIsolation } from './run-isolation.js';
 import { createRunRenderer } from './run-renderer.js';
+import { openRunSession } from './session/run-session.js';
 
 /** Options of a live `switchyard run` (the flags after parsing). */
 export interface LiveRunOptions {
@@ -64,6 +66,8 @@ export interface LiveRunOptions {
    * folders here); returning false means there is nothing to run (exit 0).
    */
   prepare?: (workspace: string) => boolean;
+  /** `switchyard resume <id>`: continue this session instead of starting a new one. */
+  resumeSession?: string;
 }
 
 /**
@@ -164,12 +168,29 @@ async function liveRunLocked(
   // `switchyard run --json | head`: the reader left; stop the agents and end like an interrupt.
   const offPipe = onOutputClosed(onSignal);
   const renderer = opts.json ? undefined : createRunRenderer();
+  const session = await openRunSession(
+    workspace,
+    model,
+    {
+      taskGroup: opts.taskGroup,
+      with: opts.with,
+      maxParallel: opts.maxParallel,
+      executionCatalog: opts.executionCatalog ? resolve(opts.executionCatalog) : undefined,
+      retryBlocked: opts.retryBlocked,
+      retryTasks: opts.retryTasks,
+    },
+    opts.resumeSession,
+  );
+  // Human output names the session; --json keeps stdout to events (the id is in sessions/).
+  if (!opts.json)
+    process.stdout.write(`session ${session.id}${opts.resumeSession ? ' (resumed)' : ''}\n`);
   const notifier = createNotifier(config.notify, workspace, (m) => process.stderr.write(`${m}\n`));
   const show = opts.json
     ? (event: RunEvent) => process.stdout.write(`${JSON.stringify(event)}\n`)
     : (event: RunEvent) => renderer!.onEvent(event);
   const onEvent = (event: RunEvent) => {
     show(event);
+    session.onEvent(event);
     notifier.onEvent(event);
   };
   try {
@@ -180,7 +201,10 @@ async function liveRunLocked(
       });
     } catch (error) {
       // Interrupted during the preflights: nothing was launched, but it is an interrupt.
-      if (abort.signal.aborted) return 130;
+      if (abort.signal.aborted) {
+        await session.finish({ code: 130 });
+        return 130;
+      }
       throw error;
     }
     const isolation = await openRunIsolation(workspace, config.isolation);
@@ -226,11 +250,15 @@ async function liveRunLocked(
       sourceIsWorkingTree: !isolation.isolation,
     });
     await notifier.close();
+    await session.finish({ result });
     renderer?.summary(result, {
       archive: resolve(workspace, 'agent-task', 'archive'),
       state: stateDir(workspace),
     });
     return result.exitCode;
+  } catch (error) {
+    await session.finish({ code: exitCodeFor(error) });
+    throw error;
   } finally {
     process.off('SIGINT', onSignal);
     process.off('SIGTERM', onSignal);

@@ -10,6 +10,7 @@ import { registerMonitor } from './commands/monitor.js';
 import { registerPlan } from './commands/plan.js';
 import { registerPlugins } from './commands/plugins.js';
 import { registerResolve } from './commands/resolve.js';
+import { registerResume } from './commands/resume.js';
 import { registerRetry } from './commands/retry.js';
 import { registerRun } from './commands/run.js';
 import { registerStatus } from './commands/status.js';
@@ -50,6 +51,7 @@ type Register = (program: Command) => void;
 const COMMANDS: Register[] = [
   registerRun,
   registerRetry,
+  registerResume,
   registerStatus,
   registerResolve,
   registerMonitor,

@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 export interface StatusOptions {
   workspace?: string;
   json?: boolean;
+  sessions?: boolean;
 }
 
 /** `switchyard status`: what runs, waits, is blocked and is done, from persisted state. */
@@ -15,6 +16,8 @@ export function registerStatus(program: Command): void {
       '--workspace <dir>',
       'folder holding agent-task/ (default: found from the current folder upward, like git)',
     )
+    .argument('[session]', 'report on this session only (its state, options and tasks)')
+    .option('--sessions', 'list the sessions of the workspace (one per run) instead')
     .option('--json', 'print one JSON document (schema_version 1)')
     .addHelpText(
       'after',
@@ -29,9 +32,11 @@ Examples:
   $ switchyard status
   $ switchyard status --workspace ~/src/app
   $ switchyard status --json | jq '.blocked[] | {task, reason}'
+  $ switchyard status --sessions
+  $ switchyard status s-20261201T020000Z-1a2b --json
   $ watch -n 2 switchyard status`,
     )
-    .action(async (opts: StatusOptions) => {
+    .action(async (session: string | undefined, opts: StatusOptions) => {
       const { buildStatus, findWorkspaceRoot, gatherStatus, hasConfigFile, loadProjectConfig } =
         await import('@switchyard/core');
       const workspace = findWorkspaceRoot({
@@ -46,6 +51,11 @@ Examples:
       );
       input.prices = config?.prices ?? {};
       const report = buildStatus(input);
+      if (session !== undefined || opts.sessions) {
+        const { printSessionStatus } = await import('../session/session-status.js');
+        printSessionStatus(report, session, opts);
+        return;
+      }
       const { gatherIsolation, renderIsolation } = await import('../isolation-report.js');
       const isolation = await gatherIsolation(input.workspace, config?.isolation, input.states);
       if (opts.json) {

@@ -1,0 +1,83 @@
+import type { Command } from 'commander';
+
+/** Options of `switchyard resume`. */
+export interface ResumeOptions {
+  workspace?: string;
+  json?: boolean;
+  monitor?: boolean;
+}
+
+/** `switchyard resume [session-id]`: continue a crashed, interrupted or blocked session. */
+export function registerResume(program: Command): void {
+  program
+    .command('resume')
+    .description(
+      'Continue a crashed or interrupted session (default: the latest); nothing done is redone.',
+    )
+    .argument('[session-id]', 'the session to continue (`switchyard status --sessions` lists them)')
+    .option(
+      '--workspace <dir>',
+      'folder holding agent-task/ (default: found from the current folder upward)',
+    )
+    .option('--monitor', 'serve the live monitor page for the run')
+    .option('--json', 'machine output: JSONL events')
+    .addHelpText(
+      'after',
+      `
+Every \`switchyard run\` is a session: agent-task/.switchyard/sessions/<id>/ holds plan.json
+(its scope and run options), status.json (running, finished, blocked, interrupted, failed;
+"crashed" when its process is gone) and events.jsonl. Resume runs the session again with
+the same options (task group, --with, --max-parallel, --execution-catalog) and the same
+session id. The engine continues from the persisted state: archived tasks stay archived,
+live agents are re-attached, finished attempts are judged from their evidence — nothing
+done is run again. --retry-blocked and retry lists are not repeated (use
+\`switchyard resolve\` or \`switchyard retry\` for blocked tasks).
+
+Exit codes as for \`switchyard run\`; 2 when the session is unknown or still running,
+0 (with a note) when it already finished.
+
+Examples:
+  $ switchyard resume
+  $ switchyard resume s-20261201T020000Z-1a2b --json`,
+    )
+    .action(async (id: string | undefined, opts: ResumeOptions) => {
+      const { SessionStore, SwitchyardError, findWorkspaceRoot, hasConfigFile, stateDir } =
+        await import('@switchyard/core');
+      const workspace = findWorkspaceRoot({
+        ...(opts.workspace !== undefined ? { explicit: opts.workspace } : {}),
+        isMarker: hasConfigFile,
+      });
+      const store = new SessionStore(stateDir(workspace));
+      const sessions = store.list();
+      const view = id
+        ? store.read(id)
+        : (sessions.filter((s) => s.state !== 'finished').at(-1) ?? sessions.at(-1));
+      if (!view) {
+        throw new SwitchyardError('SY_USAGE', 'This workspace has no session to resume.', {
+          hint: 'Start one with `switchyard run`.',
+        });
+      }
+      if (view.state === 'running') {
+        throw new SwitchyardError(
+          'SY_USAGE',
+          `Session ${view.plan.id} is running (pid ${view.status.pid}); nothing to resume.`,
+          { hint: 'Watch it with `switchyard status`, or stop it first.' },
+        );
+      }
+      if (view.state === 'finished') {
+        process.stderr.write(`session ${view.plan.id} finished (exit 0); nothing to resume\n`);
+        return;
+      }
+      const { taskGroup, with: runWith, maxParallel, executionCatalog } = view.plan.options;
+      process.exitCode = await (await import('../live-run.js')).liveRun({
+        workspace,
+        ...(taskGroup ? { taskGroup } : {}),
+        ...(runWith ? { with: runWith } : {}),
+        ...(maxParallel !== undefined ? { maxParallel } : {}),
+        ...(executionCatalog ? { executionCatalog } : {}),
+        ...(opts.json ? { json: true } : {}),
+        ...(opts.monitor ? { monitor: true } : {}),
+        resumeSession: view.plan.id,
+      });
+    });
+}

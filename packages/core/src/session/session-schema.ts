@@ -1,0 +1,50 @@
+import { z } from 'zod';
+
+/**
+ * A session is one `switchyard run` and every `switchyard resume` of it, in
+ * `agent-task/.switchyard/sessions/<id>/`: `plan.json` (what was asked: scope and run
+ * options, written once), `status.json` (where it is, replaced atomically) and `events.jsonl`
+ * (the events of its runs, appended).
+ */
+
+/** The run options a resume repeats. */
+export const sessionOptionsSchema = z.object({
+  taskGroup: z.string().optional(),
+  with: z.string().optional(),
+  maxParallel: z.number().int().min(0).optional(),
+  executionCatalog: z.string().optional(),
+  retryBlocked: z.boolean().optional(),
+  retryTasks: z.array(z.string()).optional(),
+});
+export type SessionOptions = z.infer<typeof sessionOptionsSchema>;
+
+export const sessionPlanSchema = z.object({
+  schema_version: z.literal(1),
+  id: z.string(),
+  workspace: z.string(),
+  createdAt: z.string(),
+  options: sessionOptionsSchema,
+  /** Tasks in scope when the session started. */
+  tasks: z.array(z.string()),
+});
+export type SessionPlan = z.infer<typeof sessionPlanSchema>;
+
+/** `running` while a process works on it (or crashed, when that process is gone). */
+export const SESSION_STATES = ['running', 'finished', 'blocked', 'interrupted', 'failed'] as const;
+
+export const sessionStatusSchema = z.object({
+  schema_version: z.literal(1),
+  id: z.string(),
+  state: z.enum(SESSION_STATES),
+  pid: z.number().int(),
+  startToken: z.string().optional(),
+  startedAt: z.string(),
+  updatedAt: z.string(),
+  finishedAt: z.string().optional(),
+  exitCode: z.number().int().optional(),
+  /** Dispatcher run ids of this session, oldest first (one per run or resume). */
+  runs: z.array(z.string()),
+  counts: z.record(z.string(), z.number()).optional(),
+  blocked: z.array(z.object({ task: z.string(), reason: z.string() })).optional(),
+});
+export type SessionStatus = z.infer<typeof sessionStatusSchema>;

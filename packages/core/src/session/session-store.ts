@@ -1,0 +1,168 @@
+import { randomBytes } from 'node:crypto';
+import { appendFileSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { z } from 'zod';
+import { SwitchyardError } from '../errors.js';
+import type { RunEvent } from '../events/event-schema.js';
+import { isSameProcessAlive, readStartToken } from '../process/process-identity.js';
+import { ensureOwnedDir } from '../safe-fs/owned-files.js';
+import { replaceFile } from '../state/atomic-file.js';
+import {
+  type SessionPlan,
+  type SessionStatus,
+  sessionPlanSchema,
+  sessionStatusSchema,
+} from './session-schema.js';
+
+/** Folder of the sessions under the state dir. */
+export const SESSIONS_DIR = 'sessions';
+const ID = /^s-\d{8}T\d{6}Z-[0-9a-f]{4}$/;
+
+/** A new session id: `s-<UTC time>-<random>`, sortable by start time. */
+export function newSessionId(now = new Date()): string {
+  const stamp = now
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z');
+  return `s-${stamp}-${randomBytes(2).toString('hex')}`;
+}
+
+/** A session as read back, with its state judged against the live process table. */
+export interface SessionView {
+  plan: SessionPlan;
+  status: SessionStatus;
+  /** `crashed`: recorded as running, but its process is gone. */
+  state: SessionStatus['state'] | 'crashed';
+  dir: string;
+}
+
+/** Reads and writes the sessions of one workspace's state dir. */
+export class SessionStore {
+  readonly root: string;
+  constructor(readonly stateDir: string) {
+    this.root = join(stateDir, SESSIONS_DIR);
+  }
+
+  dirOf(id: string): string {
+    if (!ID.test(id)) {
+      throw new SwitchyardError('SY_USAGE', `"${id}" is not a session id.`, {
+        hint: 'Session ids look like s-20261201T020000Z-1a2b; `switchyard status --sessions` lists them.',
+      });
+    }
+    return join(this.root, id);
+  }
+
+  /** Creates the session folder and its plan, and marks it running in this process. */
+  async create(plan: SessionPlan, now = new Date()): Promise<void> {
+    ensureOwnedDir(this.stateDir, this.dirOf(plan.id));
+    await replaceFile(
+      join(this.dirOf(plan.id), 'plan.json'),
+      `${JSON.stringify(plan, null, 2)}\n`,
+      {
+        durable: true,
+      },
+    );
+    await this.markRunning(plan.id, now);
+  }
+
+  /** Marks the session running in this process (a new run or a resume). */
+  async markRunning(id: string, now = new Date()): Promise<void> {
+    const previous = this.readStatus(id);
+    await this.writeStatus({
+      schema_version: 1,
+      id,
+      state: 'running',
+      pid: process.pid,
+      ...(readStartToken(process.pid) ? { startToken: readStartToken(process.pid) } : {}),
+      startedAt: previous?.startedAt ?? now.toISOString(),
+      updatedAt: now.toISOString(),
+      runs: previous?.runs ?? [],
+    });
+  }
+
+  async writeStatus(status: SessionStatus): Promise<void> {
+    await replaceFile(
+      join(this.dirOf(status.id), 'status.json'),
+      `${JSON.stringify(status, null, 2)}\n`,
+      {
+        durable: false,
+      },
+    );
+  }
+
+  readStatus(id: string): SessionStatus | undefined {
+    return readJson(join(this.dirOf(id), 'status.json'), sessionStatusSchema);
+  }
+
+  /** Appends a run event to the session's events.jsonl. */
+  appendEvent(id: string, event: RunEvent): void {
+    appendFileSync(join(this.dirOf(id), 'events.jsonl'), `${JSON.stringify(event)}\n`, {
+      mode: 0o600,
+    });
+  }
+
+  /** The session, or a `SY_USAGE` error naming the known ones. */
+  read(id: string): SessionView {
+    const dir = this.dirOf(id);
+    const plan = readJson(join(dir, 'plan.json'), sessionPlanSchema);
+    const status = this.readStatus(id);
+    if (!plan || !status) {
+      const known = this.ids().slice(-5).join(', ') || '(none)';
+      throw new SwitchyardError('SY_USAGE', `No session "${id}" in this workspace.`, {
+        hint: `Recent sessions: ${known}.`,
+      });
+    }
+    const alive =
+      status.state === 'running' &&
+      isSameProcessAlive({ pid: status.pid, startToken: status.startToken });
+    return {
+      plan,
+      status,
+      state: status.state === 'running' && !alive ? 'crashed' : status.state,
+      dir,
+    };
+  }
+
+  /** Session ids, oldest first. */
+  ids(): string[] {
+    try {
+      return readdirSync(this.root)
+        .filter((name) => ID.test(name))
+        .sort();
+    } catch {
+      return [];
+    }
+  }
+
+  /** Every session, oldest first (unreadable ones skipped). */
+  list(): SessionView[] {
+    return this.ids().flatMap((id) => {
+      try {
+        return [this.read(id)];
+      } catch {
+        return [];
+      }
+    });
+  }
+}
+
+function readJson<T>(file: string, schema: z.ZodType<T>): T | undefined {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+  const parsed = schema.safeParse(JSON.parse(text));
+  if (!parsed.success) {
+    throw new SwitchyardError(
+      'SY_STATE_CORRUPT',
+      `Cannot read session file: ${parsed.error.issues[0]?.message}`,
+      {
+        file,
+        hint: 'Session files are written atomically, so it was edited by hand; restore or delete the session folder.',
+      },
+    );
+  }
+  return parsed.data;
+}
