@@ -1,13 +1,14 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Workspace } from './helpers.js';
+import { FAKE_AGENT, Workspace } from './helpers.js';
 
 /**
  * The agent CLI's version (issue 12): asked once before the run (`<program> --version`),
  * recorded in every attempt's locator and evidence, and a warning in dry run and run when it
- * is outside the release lines the agent's classifiers were verified on. The fake agent
- * stands in for Claude Code and answers `--version` with SWITCHYARD_FAKE_AGENT_VERSION.
+ * is outside the release lines the agent's classifiers were verified on. The fake agent,
+ * installed as `claude` on PATH, stands in for Claude Code and answers `--version` with
+ * SWITCHYARD_FAKE_AGENT_VERSION.
  */
 const approve = {
   when: { role: 'review' },
@@ -15,17 +16,29 @@ const approve = {
 };
 const WARNING = 'classifier rules were verified for claude-code 2.1.19x–2.1.33x; this is 2.2.0';
 
-function workspace(): Workspace {
+/** A workspace whose target runs `claude` (the fake agent under that name, on `PATH`). */
+function workspace(): { ws: Workspace; PATH: string } {
   const ws = new Workspace();
   ws.catalog({ a: { scenario: { cases: [approve], steps: [{ fillChecklist: true }] } } });
+  const bin = ws.path('.bin');
+  mkdirSync(bin);
+  writeFileSync(
+    join(bin, 'claude'),
+    `#!/bin/sh\nexec "${process.execPath}" "${FAKE_AGENT}" "$@"\n`,
+  );
+  chmodSync(join(bin, 'claude'), 0o755);
+  const catalog = JSON.parse(readFileSync(ws.catalogFile, 'utf8'));
+  const command: string[] = catalog.targets.a.runtime.command;
+  catalog.targets.a.runtime.command = ['claude', ...command.slice(2)];
+  writeFileSync(ws.catalogFile, JSON.stringify(catalog, null, 2));
   ws.task('g/one', { files: ['src/one.txt'] });
-  return ws;
+  return { ws, PATH: `${bin}:${process.env.PATH}` };
 }
 
 describe('agent CLI versions', { timeout: 120_000 }, () => {
   it('warns in dry run and run on an unverified release line and records the version', async () => {
-    const ws = workspace();
-    const env = { SWITCHYARD_FAKE_AGENT_VERSION: '2.2.0' };
+    const { ws, PATH } = workspace();
+    const env = { SWITCHYARD_FAKE_AGENT_VERSION: '2.2.0', PATH };
     const dry = await ws.run(['--dry-run'], { env });
     expect(dry.code, dry.stderr).toBe(0);
     expect(dry.stdout + dry.stderr).toContain(WARNING);
@@ -43,8 +56,8 @@ describe('agent CLI versions', { timeout: 120_000 }, () => {
   });
 
   it('says nothing for a version on a verified line', async () => {
-    const ws = workspace();
-    const env = { SWITCHYARD_FAKE_AGENT_VERSION: '2.1.197' };
+    const { ws, PATH } = workspace();
+    const env = { SWITCHYARD_FAKE_AGENT_VERSION: '2.1.197', PATH };
     const dry = await ws.run(['--dry-run'], { env });
     expect(dry.code, dry.stderr).toBe(0);
     expect(dry.stdout + dry.stderr).not.toContain('classifier rules were verified');

@@ -1,3 +1,4 @@
+import { basename } from 'node:path';
 import {
   type CatalogTarget,
   type ClassifierPlugin,
@@ -7,24 +8,21 @@ import {
   unverifiedVersionWarning,
 } from '@switchyard/core';
 import { execa } from 'execa';
+import { KNOWN_AGENTS } from './known-agents.js';
+
+/** True when `executable` is the known CLI of `agent` (by file name, e.g. `/usr/bin/claude`). */
+function isAgentCli(agent: string, executable: string): boolean {
+  return KNOWN_AGENTS.some((a) => a.agent === agent && a.command === basename(executable));
+}
 
 /** The version one target's agent CLI reported. */
 export interface AgentVersion {
   targetId: string;
   agent: string;
-  /** What ran: the target command's program part, then `--version`. */
+  /** What ran: the agent CLI, then `--version`. */
   command: string[];
   /** `x.y.z` from its output; undefined when it printed none or failed. */
   version?: string;
-}
-
-/**
- * The program part of a target command: its leading words up to the first flag or template
- * (`claude -p {prompt}` → `claude`; `node agent.js --model {model}` → `node agent.js`).
- */
-export function programOf(command: readonly string[]): string[] {
-  const end = command.findIndex((word, i) => i > 0 && (word.startsWith('-') || word.includes('{')));
-  return command.slice(0, end < 0 ? command.length : end);
 }
 
 /** Agents whose classifiers name the release lines they were verified on. */
@@ -38,17 +36,20 @@ export function agentsWithVerifiedLines(classifiers: readonly ClassifierPlugin[]
 
 /**
  * Asks the agent CLI of each target whose agent has verified release lines (`agents`) for its
- * version (`<program> --version`, once per distinct program and environment, in parallel,
- * stdin closed, 10 s at most). Other targets are not asked: their command may be any script,
- * which must not be started outside an attempt. A CLI that fails or prints no version is
- * simply unknown: the run does not depend on it.
+ * version (`<command[0]> --version`, once per distinct executable and environment, in
+ * parallel, stdin closed, 10 s at most) — only when `command[0]` is that agent's own CLI
+ * (`claude` for claude-code…, by file name). A target run through anything else (a wrapper
+ * script, an interpreter) is not asked: that command must not be started outside an attempt.
+ * A CLI that fails or prints no version is simply unknown: the run does not depend on it.
  */
 export async function probeAgentVersions(
   all: readonly (readonly [string, CatalogTarget])[],
   agents: ReadonlySet<string>,
   opts: { cwd: string; env?: NodeJS.ProcessEnv; signal?: AbortSignal; timeoutMs?: number },
 ): Promise<AgentVersion[]> {
-  const targets = all.filter(([, t]) => agents.has(t.agent));
+  const targets = all.filter(
+    ([, t]) => agents.has(t.agent) && isAgentCli(t.agent, t.runtime.command[0] ?? ''),
+  );
   const base = opts.env ?? process.env;
   const asked = new Map<string, Promise<string | undefined>>();
   const ask = (argv: string[], env: NodeJS.ProcessEnv) => {
@@ -74,7 +75,7 @@ export async function probeAgentVersions(
   };
   return Promise.all(
     targets.map(async ([targetId, target]) => {
-      const program = programOf(target.runtime.command);
+      const program = target.runtime.command.slice(0, 1);
       const extra = Object.entries(target.runtime.environment ?? {});
       const env =
         extra.length === 0

@@ -72,6 +72,7 @@ export async function startMonitor(options: MonitorOptions): Promise<MonitorServ
   };
   /** Something on disk may have changed since `current` was read. */
   let dirty = false;
+  let closed = false;
   const broadcast = (event: string, json: string) => {
     for (const res of streams) res.write(`event: ${event}\ndata: ${json}\n\n`);
   };
@@ -85,7 +86,7 @@ export async function startMonitor(options: MonitorOptions): Promise<MonitorServ
       // The pages keep what they have and are told; tried again in a second.
       broadcast('failure', JSON.stringify({ error: String(error) }));
       dirty = true;
-      if (!pending && streams.size > 0) pending = setTimeout(push, 1000);
+      if (!closed && !pending && streams.size > 0) pending = setTimeout(push, 1000);
       return;
     }
     const reset = reader.logGeneration !== generation;
@@ -244,6 +245,7 @@ export async function startMonitor(options: MonitorOptions): Promise<MonitorServ
     port,
     token,
     close: async () => {
+      closed = true;
       stopFollow();
       if (pending) clearTimeout(pending);
       // Open pages get the final state (e.g. the run's last archive) before the streams end:
