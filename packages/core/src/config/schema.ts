@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { costBudgetSchema } from '../cost/budget.js';
 import { priceTableSchema } from '../cost/usage.js';
-import { notifySchema } from './notify-schema.js';
 import { projectGateSchema } from '../gates/gate-schema.js';
 import { DEFAULT_ROUTING, routingSchema } from '../routing/routing-schema.js';
+import { notifySchema } from './notify-schema.js';
 
 const pluginEntry = z
   .union([z.string().min(1), z.tuple([z.string().min(1), z.record(z.string(), z.unknown())])])

@@ -14,7 +14,10 @@ import { workdirOf } from './workdir.js';
 /** The gates the project-gates stage runs: `task` gates, and `source` gates too when the
  * working tree is the source (isolation `none`, or a `runner: local` task, which runs in the
  * source). Under worktree isolation the `source` gates run after apply (./source-gates.ts). */
-export function taskStageGates(options: DispatcherOptions, task?: { runner?: string }): ProjectGate[] {
+export function taskStageGates(
+  options: DispatcherOptions,
+  task?: { runner?: string },
+): ProjectGate[] {
   const sameTree =
     task?.runner === 'local' || (options.sourceIsWorkingTree ?? options.isolation === undefined);
   return (options.projectGates ?? []).filter((g) => g.on === 'task' || sameTree);
