@@ -66,7 +66,7 @@ export async function openClaimStore(
   options: FileMutexOptions = {},
 ): Promise<ClaimStore> {
   const dir = join(stateDir, 'claims');
-  mkdirSync(dir, { recursive: true });
+  mkdirSync(dir, { recursive: true, mode: 0o700 }); // owner-only, like all state
   const dataPath = join(dir, CLAIMS_FILE);
   const lockPath = join(dir, 'claims.lock');
   let cache: Loaded | undefined;

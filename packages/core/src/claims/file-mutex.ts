@@ -91,7 +91,7 @@ export async function acquireFileMutex(
     acquiredAt: new Date().toISOString(),
   };
   const mine = JSON.stringify(owner);
-  mkdirSync(dirname(lockPath), { recursive: true });
+  mkdirSync(dirname(lockPath), { recursive: true, mode: 0o700 });
   const deadline = Date.now() + (options.timeoutMs ?? 15_000);
   for (let attempt = 0; ; attempt++) {
     if (createExclusive(lockPath, mine)) {

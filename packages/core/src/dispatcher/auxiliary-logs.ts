@@ -34,7 +34,7 @@ export function collectAuxiliaryLogs(ctx: DispatchContext, record: AttemptRecord
   const dir = join(record.attemptDir, 'auxiliary');
   const entries: AuxiliaryLogEntry[] = [];
   try {
-    mkdirSync(dir, { recursive: true });
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
     templates.forEach((template, index) => {
       let path: string;
       try {

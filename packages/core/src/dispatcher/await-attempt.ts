@@ -3,6 +3,7 @@ import { extractUsage } from '../cost/extract.js';
 import { classifyEvidence } from '../evidence/classify-evidence.js';
 import type { RunHandle, RunOutcome } from '../plugins/runner-types.js';
 import type { Classification } from '../plugins/types.js';
+import { maskSecretsBelow, redactDeep } from '../redact/secret-set.js';
 import type { AttemptRecord } from '../state/state-schema.js';
 import { collectAuxiliaryLogs } from './auxiliary-logs.js';
 import type { DispatchContext, TaskRuntime } from './context.js';
@@ -51,11 +52,18 @@ export async function awaitAttempt(
           timeZone: ctx.options.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone,
         }),
       );
-  const verdict = record.role === 'review' ? judgeReviewAttempt(ctx, rt, classified) : classified;
+  // Evidence lines quote agent output: no credential goes on into state, events or logs.
+  const verdict = redactDeep(
+    record.role === 'review' ? judgeReviewAttempt(ctx, rt, classified) : classified,
+    ctx.secrets,
+  );
   record.exitCode = outcome.exitCode;
   record.signal = outcome.signal;
   if (outcome.sessionId !== undefined) record.sessionId = outcome.sessionId;
   collectAuxiliaryLogs(ctx, record);
+  // The captures (stdout.raw, stream.log, transcript, auxiliary logs) hold what the agent
+  // printed, environment dumps included: mask every secret in place.
+  maskSecretsBelow(record.attemptDir, ctx.secrets);
   const usage = extractUsage(outcome.evidence, ctx.options.plugins.classifiersFor(agent));
   if (usage) record.usage = usage;
   // The evidence directory explains itself; a missing or broken locator only loses that note.
@@ -94,7 +102,7 @@ export function finish(
   record.status = 'finished';
   record.endedAt = ctx.now().toISOString();
   record.result = verdict.class;
-  record.evidence = verdict.evidence;
+  record.evidence = redactDeep(verdict.evidence, ctx.secrets);
   if (verdict.retryAfter !== undefined) record.retryAfter = verdict.retryAfter;
   return { record, verdict };
 }

@@ -2,6 +2,7 @@ import type { Catalog } from '../catalog/schema.js';
 import type { ClaimStore } from '../claims/claim-store.js';
 import type { EventBus } from '../events/event-bus.js';
 import type { RunHandle } from '../plugins/runner-types.js';
+import type { SecretValue } from '../redact/redact.js';
 import type { CatalogFacts } from '../selection/decide.js';
 import type { TaskState } from '../state/state-schema.js';
 import type { StateStore } from '../state/state-store.js';
@@ -53,6 +54,9 @@ export interface DispatchContext {
   readonly handles: Map<string, RunHandle>;
   /** Control-plane failures seen (each keeps the run from exiting 0). */
   readonly controlFailures: string[];
+  /** Credential-looking environment values and every `${VAR}` the catalog expands: redacted
+   * from prompts, evidence, state, events and work logs. */
+  readonly secrets: readonly SecretValue[];
   readonly signal: AbortSignal;
   /** When this run started (ms since the epoch): the run's cost counts attempts since. */
   readonly runStartedAt?: number;

@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { SwitchyardError } from '../errors.js';
 import type { RunHandle, RunnerPlugin } from '../plugins/runner-types.js';
 import type { Classification } from '../plugins/types.js';
+import { redactSecrets } from '../redact/redact.js';
 import { writeOwnedFileBelow } from '../safe-fs/owned-files.js';
 import type { AttemptRecord } from '../state/state-schema.js';
 import { type AttemptInputs, attemptArgv, attemptEnv, locatorFields } from './attempt-spec.js';
@@ -37,8 +38,11 @@ export function runnerForTarget(
 export async function runAttempt(
   ctx: DispatchContext,
   rt: TaskRuntime,
-  inputs: AttemptInputs,
+  given: AttemptInputs,
 ): Promise<AttemptResult> {
+  // The prompt quotes gate output, evidence and review findings: it reaches prompt.md and the
+  // agent's argv with every secret redacted.
+  const inputs = { ...given, prompt: redactSecrets(given.prompt, ctx.secrets) };
   const now = ctx.now();
   const record: AttemptRecord = {
     id: inputs.attemptId,

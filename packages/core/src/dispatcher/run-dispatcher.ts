@@ -6,6 +6,7 @@ import { type Problem, SwitchyardError } from '../errors.js';
 import { createEventBus } from '../events/event-bus.js';
 import type { RunCounts } from '../events/event-schema.js';
 import { acquireWorkspaceLock } from '../lock/workspace-lock.js';
+import { dispatcherSecrets, redactDeep, redactingReplacer } from '../redact/secret-set.js';
 import { openStateStore } from '../state/state-store.js';
 import { loadWorkspace } from '../workspace/load.js';
 import { stateDir as stateDirOf } from '../workspace/paths.js';
@@ -35,7 +36,12 @@ export async function runDispatcher(options: DispatcherOptions): Promise<Dispatc
     rejectInvalidInput(model, options.taskGroup, options.retryTasks);
     const stateDir = stateDirOf(workspace);
     const runId = `${new Date(startedAt).toISOString().replace(/[-:.]/g, '')}-${randomBytes(2).toString('hex')}`;
-    const bus = createEventBus({ runId, file: join(stateDir, 'events.jsonl') });
+    const secrets = dispatcherSecrets(process.env, options.catalog.catalog);
+    const bus = createEventBus({
+      runId,
+      file: join(stateDir, 'events.jsonl'),
+      redact: (event) => redactDeep(event, secrets),
+    });
     if (options.onEvent) bus.on(options.onEvent);
     const claims = await openClaimStore(stateDir);
     const abort = new AbortController();
@@ -50,7 +56,7 @@ export async function runDispatcher(options: DispatcherOptions): Promise<Dispatc
         revision: options.catalog.revision,
         targets: options.catalog.catalog.targets,
       },
-      store: openStateStore(stateDir),
+      store: openStateStore(stateDir, { replacer: redactingReplacer(secrets) }),
       claims,
       claimIndex: new Map(await claims.snapshot()),
       bus,
@@ -59,6 +65,7 @@ export async function runDispatcher(options: DispatcherOptions): Promise<Dispatc
       archived: new Set([...model.archived.values()].filter((a) => a.complete).map((a) => a.id)),
       handles: new Map(),
       controlFailures: [],
+      secrets,
       signal,
       runStartedAt: startedAt,
       now: () => new Date(),

@@ -1,4 +1,5 @@
 import { join, relative } from 'node:path';
+import { maskSecretsInFile } from '../redact/secret-set.js';
 import { ensureOwnedDir } from '../safe-fs/owned-files.js';
 import { STAGE_FAILURE_BUDGET } from '../selection/on-failure.js';
 import { assertionText } from '../task/assertion-text.js';
@@ -81,6 +82,8 @@ export async function runGateStage(ctx: DispatchContext, rt: TaskRuntime): Promi
     outputFile,
     signal: ctx.signal,
   });
+  // The gate log keeps what the command printed: also hide the catalog's `${VAR}` values.
+  maskSecretsInFile(outputFile, ctx.secrets);
   if (ctx.signal.aborted) return;
   const verdict = judgeGate(done, result);
   ctx.workLog.finish(rt.group, {

@@ -18,6 +18,8 @@ export interface EventBusOptions {
   onPersistError?: (error: unknown) => void;
   /** Clock, for tests. */
   now?: () => Date;
+  /** Rewrites every event before it is written or passed on (the run's secret redaction). */
+  redact?: <T>(event: T) => T;
 }
 
 /** Emits run events to listeners and appends them, one JSON line each, to a file. */
@@ -50,7 +52,8 @@ export function createEventBus(options: EventBusOptions): EventBus {
   return {
     runId: options.runId,
     emit(input) {
-      const event = { at: now().toISOString(), runId: options.runId, ...input } as RunEvent;
+      const raw = { at: now().toISOString(), runId: options.runId, ...input } as RunEvent;
+      const event = options.redact ? options.redact(raw) : raw;
       if (options.validate) runEventSchema.parse(event);
       if (fd !== undefined && !persistFailed) {
         try {

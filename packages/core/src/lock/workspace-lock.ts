@@ -125,7 +125,7 @@ function isStale(holder: LockHolder): boolean {
 function takeOverStale(file: string, seen: LockHolder | undefined): void {
   const mutex = `${file}.takeover`;
   try {
-    mkdirSync(mutex);
+    mkdirSync(mutex, 0o700);
   } catch {
     try {
       if (Date.now() - statSync(mutex).mtimeMs > 10_000) rmSync(mutex, { recursive: true });

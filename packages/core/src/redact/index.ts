@@ -1,1 +1,9 @@
 export { redactSecrets, type SecretValue, secretValuesOf } from './redact.js';
+export {
+  catalogReferencedNames,
+  dispatcherSecrets,
+  maskSecretsBelow,
+  maskSecretsInFile,
+  redactDeep,
+  redactingReplacer,
+} from './secret-set.js';

@@ -9,6 +9,10 @@ export interface SecretValue {
 // Shorter values are too likely to occur by chance ("1", "true", a port number).
 const MIN_SECRET_LENGTH = 8;
 
+// Shell and tool variables whose names read like credentials but hold paths ("PWD" is also a
+// password abbreviation): redacting them would mangle every path in the evidence.
+const NOT_SECRETS = new Set(['PWD', 'OLDPWD', 'INIT_CWD', 'SSH_AUTH_SOCK']);
+
 /**
  * The values of `env` that look like credentials: the variable's name says so (`*_API_KEY`,
  * `*TOKEN*`, `PASS`…) or the value has a token shape; plus every variable named in
@@ -23,8 +27,9 @@ export function secretValuesOf(
   const found: SecretValue[] = [];
   for (const [name, value] of Object.entries(env)) {
     if (value === undefined || value.length < MIN_SECRET_LENGTH) continue;
-    if (extra.has(name) || namesCredential(name) || credentialShape(value))
-      found.push({ name, value });
+    if (extra.has(name)) found.push({ name, value });
+    else if (NOT_SECRETS.has(name)) continue;
+    else if (namesCredential(name) || credentialShape(value)) found.push({ name, value });
   }
   return found.sort((a, b) => b.value.length - a.value.length);
 }

@@ -19,7 +19,10 @@ export interface StateStore {
 }
 
 /** Opens the store at `<stateDir>/tasks/<group>/<task>.json`. */
-export function openStateStore(stateDir: string): StateStore {
+export function openStateStore(
+  stateDir: string,
+  options: { replacer?: (key: string, value: unknown) => unknown } = {},
+): StateStore {
   const root = join(stateDir, 'tasks');
   const fileOf = (task: string) => join(root, `${task}.json`);
   const madeDirs = new Set<string>();
@@ -63,7 +66,10 @@ export function openStateStore(stateDir: string): StateStore {
       // machine, so an older record can only make a stage run again later, never beside
       // itself; a torn or empty file fails to parse and stops the run as SY_STATE_CORRUPT
       // naming the file. Claims, which other processes rely on, stay fsynced.
-      await replaceFile(file, `${JSON.stringify(state, null, 1)}\n`, { durable: false });
+      // `replacer`: the run's secret redaction (agent evidence quoted in state).
+      await replaceFile(file, `${JSON.stringify(state, options.replacer, 1)}\n`, {
+        durable: false,
+      });
     },
     list() {
       const states: TaskState[] = [];

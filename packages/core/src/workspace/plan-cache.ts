@@ -116,7 +116,7 @@ export class PlanCache {
   save(): void {
     if (!this.#changed()) return;
     try {
-      mkdirSync(dirname(this.#path), { recursive: true });
+      mkdirSync(dirname(this.#path), { recursive: true, mode: 0o700 });
       // No fsync: a cache lost in a crash is rebuilt, and a torn one is ignored on load.
       replaceFileSync(this.#path, this.#encode());
       replaceFileSync(this.#keysPath(), this.#encodeKeys());
@@ -133,7 +133,7 @@ export class PlanCache {
   async saveAsync(): Promise<void> {
     if (!this.#changed()) return;
     try {
-      await mkdir(dirname(this.#path), { recursive: true });
+      await mkdir(dirname(this.#path), { recursive: true, mode: 0o700 });
       await replaceFile(this.#path, this.#encode(), { durable: false });
       await replaceFile(this.#keysPath(), this.#encodeKeys(), { durable: false });
     } catch {

@@ -54,6 +54,9 @@ export const stepSchema = z.union([
     .describe(
       'Write a review to SWITCHYARD_REVIEW_FILE and, if given, a plan to SWITCHYARD_NEXT_PLAN.',
     ),
+  z
+    .strictObject({ printEnv: text, stream })
+    .describe('Print `NAME=value` of that environment variable, raw, to stdout or stderr.'),
   z.strictObject({ sleep: z.number().int().nonnegative() }).describe('Sleep that many ms.'),
   z.strictObject({ hang: z.literal(true) }).describe('Never finish (until killed).'),
   z

@@ -78,6 +78,11 @@ export async function runStep(step: FakeAgentStep, ctx: StepContext): Promise<vo
       writeFileSync(requireEnv(ctx, 'SWITCHYARD_NEXT_PLAN'), step.nextPlan);
     return;
   }
+  if ('printEnv' in step)
+    return out(
+      [`${step.printEnv}=${ctx.env[step.printEnv] ?? ''}`],
+      step.stream === 'stderr' ? 2 : 1,
+    );
   if ('sleep' in step) return sleep(step.sleep);
   if ('hang' in step) return new Promise<void>(() => setInterval(() => {}, 1 << 30));
   if ('waitFor' in step) {
