@@ -450,6 +450,12 @@ export {
   type ReviewPromptFacts,
 } from './prompts/index.js';
 export {
+  catalogReferencedNames,
+  dispatcherSecrets,
+  maskSecretsBelow,
+  maskSecretsInFile,
+  redactDeep,
+  redactingReplacer,
   redactSecrets,
   type SecretValue,
   secretValuesOf,
@@ -526,6 +532,19 @@ export {
   type ChecklistVerdict,
   SELFCHECK_RETRY_LIMIT,
 } from './selfcheck/index.js';
+export {
+  newSessionId,
+  SESSION_STATES,
+  SESSIONS_DIR,
+  type SessionOptions,
+  type SessionPlan,
+  type SessionStatus,
+  SessionStore,
+  type SessionView,
+  sessionOptionsSchema,
+  sessionPlanSchema,
+  sessionStatusSchema,
+} from './session/index.js';
 export {
   ATTEMPT_MARKER_ENV,
   type AttemptProbe,
