@@ -7,6 +7,7 @@ import { registerConfig } from './commands/config.js';
 import { registerDemo } from './commands/demo.js';
 import { registerInit } from './commands/init.js';
 import { registerMonitor } from './commands/monitor.js';
+import { registerPlanReview } from './commands/plan-review.js';
 import { registerPlugins } from './commands/plugins.js';
 import { registerRetry } from './commands/retry.js';
 import { registerRun } from './commands/run.js';
@@ -60,4 +61,5 @@ const COMMANDS: Register[] = [
   registerDemo,
   registerCompletion,
   registerInit,
+  registerPlanReview,
 ];

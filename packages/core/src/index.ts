@@ -16,6 +16,7 @@ export * from './isolation/index.js';
 export * from './json/index.js';
 export * from './lifecycle/index.js';
 export * from './lock/index.js';
+export * from './plan-review/index.js';
 export * from './plugins/index.js';
 export * from './process/index.js';
 export * from './prompts/index.js';

@@ -7,6 +7,8 @@ import { parsePort } from '../monitor-server.js';
 export interface RunOptions extends LiveRunOptions {
   dryRun?: boolean;
   validatePlan?: string;
+  /** Review the plans first (`switchyard plan review`); stop on a CRITICAL finding. */
+  reviewPlans?: boolean;
 }
 
 export function parseMaxParallel(value: string): number {
@@ -56,6 +58,10 @@ export function registerRun(program: Command): void {
       'launch nothing: report catalog, tasks, candidates, readiness, claims and problems',
     )
     .option('--validate-plan <file>', 'check one PLAN.md like `switchyard validate-plan` and exit')
+    .option(
+      '--review-plans',
+      'first have a review target read the plans (`plan review`); stop with exit 2 on a CRITICAL finding',
+    )
     .addHelpText(
       'after',
       `
@@ -83,6 +89,11 @@ Examples:
         });
       }
       if (opts.dryRun) return (await import('../dry-run.js')).dryRunCommand(opts);
+      if (
+        opts.reviewPlans &&
+        !(await (await import('./run-review-plans.js')).reviewPlansFirst(opts))
+      )
+        return;
       // The live run: the dispatcher (packages/cli/src/live-run.ts).
       process.exitCode = await (await import('../live-run.js')).liveRun(opts);
     });
