@@ -8,6 +8,7 @@ import { registerDemo } from './commands/demo.js';
 import { registerInit } from './commands/init.js';
 import { registerMonitor } from './commands/monitor.js';
 import { registerPlan } from './commands/plan.js';
+import { registerPlanReview } from './commands/plan-review.js';
 import { registerPlugins } from './commands/plugins.js';
 import { registerResolve } from './commands/resolve.js';
 import { registerResume } from './commands/resume.js';
@@ -66,4 +67,5 @@ const COMMANDS: Register[] = [
   registerDemo,
   registerCompletion,
   registerInit,
+  registerPlanReview,
 ];

@@ -379,6 +379,14 @@ export {
   validateOrchestratePlan,
 } from './orchestrate/index.js';
 export {
+  PLAN_REVIEW_CHECKS,
+  type PlanFinding,
+  type PlanReviewResult,
+  type PlanUnderReview,
+  parsePlanFindings,
+  planReviewPrompt,
+} from './plan-review/index.js';
+export {
   type AttemptClass,
   type Awaitable,
   type Classification,

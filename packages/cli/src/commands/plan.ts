@@ -6,7 +6,9 @@ import { EXIT } from '../exit-codes.js';
 export function registerPlan(program: Command): void {
   const plan = program
     .command('plan')
-    .description('YAML plans (orchestrate-plan): convert legacy markdown task files.');
+    .description(
+      'Work with task plans before they run: convert legacy markdown task files, review plans.',
+    );
   plan
     .command('convert')
     .description('Print a legacy markdown task file (### Task N: Title …) as a YAML plan.')

@@ -10,6 +10,8 @@ export interface RunOptions extends LiveRunOptions {
   validatePlan?: string;
   /** YAML plans: every agent task ends with a patch artifact, the source untouched. */
   patchOnly?: boolean;
+  /** Review the plans first (`switchyard plan review`); stop on a CRITICAL finding. */
+  reviewPlans?: boolean;
 }
 
 export function parseMaxParallel(value: string): number {
@@ -65,6 +67,10 @@ export function registerRun(program: Command): void {
     .option(
       '--patch-only',
       'with a YAML plan: every agent task ends with its diff as a patch artifact; the source is untouched',
+    )
+    .option(
+      '--review-plans',
+      'first have a review target read the plans (`plan review`); stop with exit 2 on a CRITICAL finding',
     )
     .addHelpText(
       'after',
@@ -135,6 +141,11 @@ YAML plans (orchestrate-plan version 1; schema: assets/schema/orchestrate-plan.s
           });
         }
         if (opts.dryRun) return (await import('../dry-run.js')).dryRunCommand(opts);
+        if (
+          opts.reviewPlans &&
+          !(await (await import('./run-review-plans.js')).reviewPlansFirst(opts))
+        )
+          return;
         // The live run: the dispatcher (packages/cli/src/live-run.ts).
         process.exitCode = await (await import('../live-run.js')).liveRun(opts);
       },
