@@ -26,5 +26,6 @@ export * from './selfcheck/index.js';
 export * from './state/index.js';
 export * from './status/index.js';
 export * from './task/index.js';
+export * from './verification/index.js';
 export * from './worklog/index.js';
 export * from './workspace/index.js';

@@ -8,6 +8,7 @@ import { blockTask } from './apply-failure.js';
 import { type DispatchContext, persist, type TaskRuntime } from './context.js';
 import { maxPlanLoopsOf } from './plan-loop-cap.js';
 import type { CommandResult } from './types.js';
+import { verifyChange } from './verify-change.js';
 
 /** True when the command result satisfies the plan's assertion; else why not. */
 export function judgeGate(
@@ -78,6 +79,12 @@ export async function runGateStage(ctx: DispatchContext, rt: TaskRuntime): Promi
   });
   if (ctx.signal.aborted) return;
   const verdict = judgeGate(done, result);
+  // A passed gate still fails when the change does not verify (stubs, missing tests).
+  const findings = verdict.passed ? verifyChange(ctx, rt, outputFile) : [];
+  if (findings.length > 0) {
+    verdict.passed = false;
+    verdict.why = `the change does not verify: ${findings.length} finding(s)`;
+  }
   ctx.workLog.finish(rt.group, {
     ...row,
     kind: 'FINISH',
@@ -102,7 +109,12 @@ export async function runGateStage(ctx: DispatchContext, rt: TaskRuntime): Promi
     blockTask(ctx, rt, {
       stage: 'gate',
       reason: `${state.failures.gate} consecutive failed definition-of-done gates (${verdict.why})`,
-      evidence: [`command: ${done.command}`, ...result.tail.slice(-20), `output: ${outputFile}`],
+      evidence: [
+        `command: ${done.command}`,
+        ...findings,
+        ...result.tail.slice(-20),
+        `output: ${outputFile}`,
+      ],
     });
     return persist(ctx, rt);
   }
@@ -110,7 +122,7 @@ export async function runGateStage(ctx: DispatchContext, rt: TaskRuntime): Promi
     correction: {
       source: 'gate',
       summary: `the definition-of-done command \`${done.command}\` failed: ${verdict.why}.`,
-      evidence: result.tail.slice(-40),
+      evidence: [...findings, ...result.tail.slice(-40)],
       file: outputFile,
     },
   });

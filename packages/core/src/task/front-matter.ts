@@ -10,7 +10,13 @@ import {
 import type { PlanFrontMatter } from './types.js';
 
 /** The front matter keys a PLAN may use; any other key is an error (a typo must not drop a dependency). */
-export const FRONT_MATTER_KEYS = ['route', 'depends_on', 'target', 'max_plan_loops'] as const;
+export const FRONT_MATTER_KEYS = [
+  'route',
+  'depends_on',
+  'target',
+  'max_plan_loops',
+  'tests',
+] as const;
 
 const ROUTES = new Set<string>(ROUTE_IDS);
 
@@ -122,6 +128,17 @@ export function parseFrontMatter(
         if (typeof scalar !== 'number' || !Number.isInteger(scalar) || scalar < 1)
           err('max_plan_loops must be a positive integer', line, 'e.g. `max_plan_loops: 3`');
         else frontMatter.maxPlanLoops = scalar;
+        break;
+      }
+      case 'tests': {
+        frontMatter.lines.tests = line;
+        if (scalar !== 'required')
+          err(
+            `tests ${JSON.stringify(scalar ?? null)} is not a test policy`,
+            line,
+            '`tests: required` rejects a change that adds or changes no test, and a definition of done whose runner reports zero tests',
+          );
+        else frontMatter.tests = 'required';
         break;
       }
       default:

@@ -23,8 +23,10 @@ export interface PlanFrontMatter {
   target?: string;
   /** Optional cap on plan loops (positive integer). */
   maxPlanLoops?: number;
+  /** `tests: required`: the change must add or change a test and the DoD must run tests. */
+  tests?: 'required';
   /** Line of each key, for messages. */
-  lines: Partial<Record<'route' | 'depends_on' | 'target' | 'max_plan_loops', number>>;
+  lines: Partial<Record<'route' | 'depends_on' | 'target' | 'max_plan_loops' | 'tests', number>>;
 }
 
 /** One entry of the Modified Files Summary. */

@@ -52,6 +52,8 @@ export interface LoadedTask extends ScannedTask {
   route?: string;
   target?: string;
   maxPlanLoops?: number;
+  /** Some plan of the task says `tests: required`. */
+  testsRequired?: boolean;
   dependsOn: DependencyRef[];
   /** Union of every plan's write set: the claim is held across follow-up plans. */
   writeSet: WriteSetEntry[];
@@ -317,6 +319,7 @@ function assembleTask(scanned: ScannedTask, plans: ParsedPlan[]): LoadedTask {
     const { file } = plan;
     task.problems.push(...plan.problems);
     const fm = plan.frontMatter;
+    if (fm.tests === 'required') task.testsRequired = true;
     if (loop === 1) {
       task.route = fm.route;
       task.target = fm.target;
