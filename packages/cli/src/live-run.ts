@@ -33,6 +33,7 @@ import { startAnnouncedMonitor } from './monitor-server.js';
 import { printProblems } from './output.js';
 import { assertPreflights } from './preflight.js';
 import { createRunRenderer } from './run-renderer.js';
+import { writeRunRetro } from './run-retro.js';
 
 /** Options of a live `switchyard run` (the flags after parsing). */
 export interface LiveRunOptions {
@@ -164,6 +165,7 @@ async function liveRunLocked(
       signal: abort.signal,
       lock,
     });
+    writeRunRetro(workspace, config.prices);
     renderer?.summary(result, {
       archive: resolve(workspace, 'agent-task', 'archive'),
       state: stateDir(workspace),

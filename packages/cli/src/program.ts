@@ -7,6 +7,7 @@ import { registerConfig } from './commands/config.js';
 import { registerDemo } from './commands/demo.js';
 import { registerMonitor } from './commands/monitor.js';
 import { registerPlugins } from './commands/plugins.js';
+import { registerRetro } from './commands/retro.js';
 import { registerRetry } from './commands/retry.js';
 import { registerRun } from './commands/run.js';
 import { registerStatus } from './commands/status.js';
@@ -48,6 +49,7 @@ const COMMANDS: Register[] = [
   registerRun,
   registerRetry,
   registerStatus,
+  registerRetro,
   registerMonitor,
   registerTask,
   registerValidatePlan,

@@ -19,6 +19,7 @@ export * from './plugins/index.js';
 export * from './process/index.js';
 export * from './prompts/index.js';
 export * from './redact/index.js';
+export * from './retro/index.js';
 export * from './review/index.js';
 export * from './safe-fs/index.js';
 export * from './selection/index.js';
