@@ -79,7 +79,7 @@ describe('switchyard retro (fake agents as real processes)', { timeout: 180_000 
       const row = retro.tasks.find((t: { task: string }) => t.task === id);
       const finished = of(id, 'attempt.finished');
       const cost = finished.reduce(
-        (n, e) => n + (((e.usage as { costUsd?: number }) ?? {}).costUsd ?? 0),
+        (n, e) => n + ((e.usage as { costUsd?: number } | undefined)?.costUsd ?? 0),
         0,
       );
       expect(row).toMatchObject({
