@@ -20,6 +20,7 @@ describe('loadProjectConfig', () => {
       prompts: {},
       writeSet: 'correct',
       prices: {},
+      cost: {},
     });
   });
 
