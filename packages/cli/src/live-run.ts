@@ -45,6 +45,7 @@ import { printProblems } from './output.js';
 import { assertPreflights } from './preflight.js';
 import { openRunIsolation } from './run-isolation.js';
 import { createRunRenderer } from './run-renderer.js';
+import { writeRunRetro } from './run-retro.js';
 import { openRunSession } from './session/run-session.js';
 
 /** Options of a live `switchyard run` (the flags after parsing). */
@@ -251,6 +252,7 @@ async function liveRunLocked(
     });
     await notifier.close();
     await session.finish({ result });
+    writeRunRetro(workspace, config.prices);
     renderer?.summary(result, {
       archive: resolve(workspace, 'agent-task', 'archive'),
       state: stateDir(workspace),

@@ -12,6 +12,7 @@ import { registerPlanReview } from './commands/plan-review.js';
 import { registerPlugins } from './commands/plugins.js';
 import { registerResolve } from './commands/resolve.js';
 import { registerResume } from './commands/resume.js';
+import { registerRetro } from './commands/retro.js';
 import { registerRetry } from './commands/retry.js';
 import { registerRun } from './commands/run.js';
 import { registerStatus } from './commands/status.js';
@@ -55,6 +56,7 @@ const COMMANDS: Register[] = [
   registerResume,
   registerStatus,
   registerResolve,
+  registerRetro,
   registerMonitor,
   registerTask,
   registerValidatePlan,

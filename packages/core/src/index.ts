@@ -469,6 +469,17 @@ export {
   secretValuesOf,
 } from './redact/index.js';
 export {
+  buildRetro,
+  type Retro,
+  type RetroScope,
+  type RetroSuggestion,
+  type RetroTarget,
+  type RetroTask,
+  renderRetro,
+  runsInScope,
+  writeRetroFile,
+} from './retro/index.js';
+export {
   acceptedNotes,
   buildCorrectionPacket,
   type CorrectionPacketInput,
@@ -644,6 +655,13 @@ export {
   type WriteSetPathResult,
   WriteSetResolver,
 } from './task/index.js';
+export {
+  findStubs,
+  isTestFile,
+  readTestSummary,
+  type StubFinding,
+  type TestSummary,
+} from './verification/index.js';
 export {
   appendWorkLog,
   archiveWorkLog,

@@ -26,6 +26,7 @@ describe('loadProjectConfig', () => {
         complexity: { routine: 'cloud-G08', standard: 'cloud-G04', complex: 'cloud-G01' },
         risk: { low: {}, high: { review: 'red-team' } },
       },
+      cost: {},
     });
   });
 

@@ -83,6 +83,6 @@ export function setAsideNextPlan(rt: TaskRuntime): void {
   if (!existsSync(nextPlanFile)) return;
   renameSync(
     nextPlanFile,
-    join(rt.task.dir, basename(planFileName(rt.state.planLoop + 1), '.md') + '.declined.md'),
+    join(rt.task.dir, `${basename(planFileName(rt.state.planLoop + 1), '.md')}.declined.md`),
   );
 }

@@ -15,6 +15,8 @@ import { workdirOf } from './workdir.js';
 /** Output lines of a gate command kept in its event (the whole output is in its file). */
 const GATE_OUTPUT_LINES = 20;
 
+import { verifyChange } from './verify-change.js';
+
 /** True when the command result satisfies the plan's assertion; else why not. */
 export function judgeGate(
   done: DefinitionOfDone,
@@ -86,6 +88,12 @@ export async function runGateStage(ctx: DispatchContext, rt: TaskRuntime): Promi
   maskSecretsInFile(outputFile, ctx.secrets);
   if (ctx.signal.aborted) return;
   const verdict = judgeGate(done, result);
+  // A passed gate still fails when the change does not verify (stubs, missing tests).
+  const findings = verdict.passed ? verifyChange(ctx, rt, outputFile) : [];
+  if (findings.length > 0) {
+    verdict.passed = false;
+    verdict.why = `the change does not verify: ${findings.length} finding(s)`;
+  }
   ctx.workLog.finish(rt.group, {
     ...row,
     kind: 'FINISH',
@@ -112,7 +120,12 @@ export async function runGateStage(ctx: DispatchContext, rt: TaskRuntime): Promi
     blockTask(ctx, rt, {
       stage: 'gate',
       reason: `${state.failures.gate} consecutive failed definition-of-done gates (${verdict.why})`,
-      evidence: [`command: ${done.command}`, ...result.tail.slice(-20), `output: ${outputFile}`],
+      evidence: [
+        `command: ${done.command}`,
+        ...findings,
+        ...result.tail.slice(-20),
+        `output: ${outputFile}`,
+      ],
     });
     return persist(ctx, rt);
   }
@@ -120,7 +133,7 @@ export async function runGateStage(ctx: DispatchContext, rt: TaskRuntime): Promi
     correction: {
       source: 'gate',
       summary: `the definition-of-done command \`${done.command}\` failed: ${verdict.why}.`,
-      evidence: result.tail.slice(-40),
+      evidence: [...findings, ...result.tail.slice(-40)],
       file: outputFile,
     },
   });

@@ -22,6 +22,7 @@ export const FRONT_MATTER_KEYS = [
   'shell',
   'complexity',
   'risk',
+  'tests',
 ] as const;
 
 /** Keys that make the dispatcher run a command: only in a human-written PLAN.md, never a follow-up. */
@@ -170,6 +171,17 @@ export function parseFrontMatter(
         else if (key === 'complexity')
           frontMatter.complexity = scalar as (typeof COMPLEXITIES)[number];
         else frontMatter.risk = scalar as (typeof RISKS)[number];
+        break;
+      }
+      case 'tests': {
+        frontMatter.lines.tests = line;
+        if (scalar !== 'required')
+          err(
+            `tests ${JSON.stringify(scalar ?? null)} is not a test policy`,
+            line,
+            '`tests: required` rejects a change that adds or changes no test, and a definition of done whose runner reports zero tests',
+          );
+        else frontMatter.tests = 'required';
         break;
       }
       default:

@@ -35,6 +35,8 @@ export interface PlanFrontMatter {
   complexity?: 'routine' | 'standard' | 'complex';
   /** How risky the work is (config `routing.risk` maps it to a route and/or review mode). */
   risk?: 'low' | 'high';
+  /** `tests: required`: the change must add or change a test and the DoD must run tests. */
+  tests?: 'required';
   /** Line of each key, for messages. */
   lines: Partial<
     Record<
@@ -47,7 +49,8 @@ export interface PlanFrontMatter {
       | 'command'
       | 'shell'
       | 'complexity'
-      | 'risk',
+      | 'risk'
+      | 'tests',
       number
     >
   >;

@@ -67,6 +67,8 @@ export interface LoadedTask extends ScannedTask {
   review?: string;
   /** Why the task has its route (set by `applyRouting`: PLAN route, or config routing). */
   routeReason?: string;
+  /** Some plan of the task says `tests: required`. */
+  testsRequired?: boolean;
   dependsOn: DependencyRef[];
   /** Union of every plan's write set: the claim is held across follow-up plans. */
   writeSet: WriteSetEntry[];
@@ -332,6 +334,7 @@ function assembleTask(scanned: ScannedTask, plans: ParsedPlan[]): LoadedTask {
     const { file } = plan;
     task.problems.push(...plan.problems);
     const fm = plan.frontMatter;
+    if (fm.tests === 'required') task.testsRequired = true;
     if (loop === 1) {
       task.route = fm.route;
       task.target = fm.target;

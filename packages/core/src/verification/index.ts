@@ -1,0 +1,2 @@
+export { findStubs, isTestFile, type StubFinding } from './stubs.js';
+export { readTestSummary, type TestSummary } from './test-summary.js';
