@@ -81,7 +81,7 @@ describe('switchyard status', { timeout: 180_000 }, () => {
     );
     const human = status(ws, false);
     expect(human.stdout).toMatch(/dispatcher: running \(pid \d+/);
-    expect(human.stdout).toMatch(/g\/long\s+(worker|review)\s+loop 1\s+on t\s+pid \d+/);
+    expect(human.stdout).toMatch(/g\/long\s+(worker|review)\s+loop 1 of \d+\s+on t\s+pid \d+/);
 
     // SIGKILL the dispatcher: the agent keeps running, orphaned; the run is reported crashed.
     run.kill('SIGKILL');

@@ -14,6 +14,9 @@ import { currentChecklist } from './stage-selfcheck.js';
  * broken promises, empty when the task may be archived.
  */
 export function brokenPromises(rt: TaskRuntime): string[] {
+  // A `runner: local` task has no agent to tick a checklist and no review: its promise is its
+  // command's success and its definition of done, both guaranteed by the lifecycle.
+  if (rt.task.runner === 'local') return [];
   const broken: string[] = [];
   const plan = planFileName(rt.state.planLoop);
   const open = currentChecklist(rt).filter((i) => !i.checked);
