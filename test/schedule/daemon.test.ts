@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, watch, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -63,6 +63,22 @@ class Daemon {
   }
 }
 
+/** Resolves once `dir/name` exists (watching the folder, not polling on a timer). */
+function fileAppears(dir: string, name: string): Promise<void> {
+  return new Promise((resolve) => {
+    const watcher = watch(dir, () => {
+      if (existsSync(join(dir, name))) {
+        watcher.close();
+        resolve();
+      }
+    });
+    if (existsSync(join(dir, name))) {
+      watcher.close();
+      resolve();
+    }
+  });
+}
+
 /** A workspace with one task the fake agent completes (or holds until `release` exists). */
 function workspace(opts: { hold?: boolean } = {}): Workspace {
   const ws = new Workspace();
@@ -70,7 +86,12 @@ function workspace(opts: { hold?: boolean } = {}): Workspace {
     a: {
       scenario: {
         cases: [approve],
-        steps: [...(opts.hold ? [{ waitFor: 'release' }] : []), { fillChecklist: true }],
+        steps: [
+          ...(opts.hold
+            ? [{ write: { path: 'started', content: 'agent running\n' } }, { waitFor: 'release' }]
+            : []),
+          { fillChecklist: true },
+        ],
       },
     },
   });
@@ -119,13 +140,15 @@ describe('schedules and the daemon (real processes)', { timeout: 120_000 }, () =
     expect(await first.stop()).toBe(0);
     expect(first.events.at(-1)?.type).toBe('daemon.stopped');
 
+    // The last exit recorded is the last run's (a later fire may have been stopped with the daemon).
+    const lastExited = first.events.filter((e) => e.type === 'schedule.exited').at(-1);
     const listed = JSON.parse((await runCli(['schedules', '--json'], { env })).stdout);
     expect(listed.schedules).toMatchObject([
       {
         id,
         cron: EVERY_2S,
         workspace: ws.dir,
-        lastExit: 0,
+        lastExit: lastExited?.code,
         runArgs: ['--execution-catalog', ws.catalogFile],
       },
     ]);
@@ -138,6 +161,12 @@ describe('schedules and the daemon (real processes)', { timeout: 120_000 }, () =
     const fired = await second.next((e) => e.type === 'schedule.fired' && e.id === id);
     expect(Date.parse(fired.at as string)).toBeGreaterThan(Date.parse(lastRun));
     await second.next((e) => e.type === 'schedule.exited' && e.id === id);
+
+    // One daemon per state folder: a second one refuses (exit 1) and names the running one.
+    const third = await runCli(['daemon'], { env });
+    expect(third.code).toBe(1);
+    expect(third.stderr).toContain(`SY_LOCK_HELD`);
+    expect(third.stderr).toContain(`Another switchyard daemon (pid ${second.child.pid})`);
 
     // Unscheduling is picked up by the running daemon.
     const removed = await runCli(['unschedule', id], { env });
@@ -160,6 +189,7 @@ describe('schedules and the daemon (real processes)', { timeout: 120_000 }, () =
     expect(runs.missed).toBeGreaterThanOrEqual(1);
 
     // Stopping the daemon interrupts the held run; it ends with the interrupted exit code.
+    await fileAppears(ws.dir, 'started');
     expect(await daemon.stop()).toBe(0);
     const exited = daemon.events.find((e) => e.type === 'schedule.exited');
     expect(exited).toMatchObject({ id, code: 130 });

@@ -1,6 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { closeSync, type FSWatcher, mkdirSync, openSync, watch } from 'node:fs';
+import { closeSync, type FSWatcher, mkdirSync, openSync, readFileSync, watch } from 'node:fs';
+import { constants } from 'node:os';
 import { join } from 'node:path';
+import { acquireWorkspaceLock, SwitchyardError, type WorkspaceLock } from '@switchyard/core';
 import type { Cron } from 'croner';
 import { firesBetween, parseCron } from './cron.js';
 import {
@@ -51,8 +53,41 @@ interface Job {
  * outcome in schedule-runs.json. Re-reads schedules.json when it changes.
  */
 export async function runDaemon(options: DaemonOptions): Promise<void> {
-  const { home, emit } = options;
+  const { home } = options;
   mkdirSync(join(home, 'logs'), { recursive: true });
+  const lock = lockStateHome(home);
+  try {
+    await serve(options);
+  } finally {
+    lock.release();
+  }
+}
+
+/** One daemon per state folder: two would both start every run. */
+function lockStateHome(home: string): WorkspaceLock {
+  try {
+    return acquireWorkspaceLock({ workspace: home, stateDir: home });
+  } catch (error) {
+    if (!SwitchyardError.is(error) || error.code !== 'SY_LOCK_HELD') throw error;
+    let pid = 'another process';
+    try {
+      pid = `pid ${JSON.parse(readFileSync(error.file ?? '', 'utf8')).pid}`;
+    } catch {
+      // An unreadable holder: the generic wording stays.
+    }
+    throw new SwitchyardError(
+      'SY_LOCK_HELD',
+      `Another switchyard daemon (${pid}) already runs the schedules in ${home}.`,
+      {
+        ...(error.file ? { file: error.file } : {}),
+        hint: 'Only one daemon may serve a state folder; stop that one first (SIGTERM).',
+      },
+    );
+  }
+}
+
+async function serve(options: DaemonOptions): Promise<void> {
+  const { home, emit } = options;
   const runs = loadRuns(runsPath(home));
   const jobs = new Map<string, Job>();
   const children = new Map<string, ChildProcess>();
@@ -125,7 +160,10 @@ export async function runDaemon(options: DaemonOptions): Promise<void> {
       persistThenEmit({ type: 'schedule.exited', at: now(), id: schedule.id, code });
     };
     child.on('error', () => finished(null));
-    child.on('close', (code, signal) => finished(code ?? (signal ? 128 : null)));
+    // Killed by a signal: recorded the way a shell reports it (128 + signal number).
+    child.on('close', (code, signal) =>
+      finished(code ?? (signal ? 128 + (constants.signals[signal] ?? 0) : null)),
+    );
   };
 
   /** Starts jobs for new or changed schedules, stops those removed or changed. */
