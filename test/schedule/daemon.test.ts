@@ -234,4 +234,57 @@ describe('schedules and the daemon (real processes)', { timeout: 120_000 }, () =
     expect(await second.stop()).toBe(0);
     expect(second.events.some((e) => e.type === 'schedule.missed')).toBe(false);
   });
+  it('runs a scheduled YAML plan in the folder it was scheduled from', async () => {
+    const ws = new Workspace();
+    ws.catalog({
+      a: {
+        scenario: {
+          cases: [
+            approve,
+            {
+              when: { role: 'worker' },
+              steps: [{ write: { path: 'src/1.txt', content: 'one\n' } }, { fillChecklist: true }],
+            },
+          ],
+        },
+      },
+    });
+    writeFileSync(
+      ws.path('plan.yaml'),
+      [
+        'version: 1',
+        'kind: orchestrate-plan',
+        'metadata: { id: nightly, title: Nightly, goal: one task }',
+        'lanes: [{ id: "0", label: Work }]',
+        'tasks:',
+        '  - { id: "1", title: Only, lane: "0", files: [src/1.txt] }',
+        '',
+      ].join('\n'),
+    );
+    const home = mkdtempSync(join(tmpdir(), 'sy-sched-'));
+    const env = { SWITCHYARD_STATE_HOME: home };
+    const stored = await runCli(
+      [
+        'schedule',
+        'plan.yaml',
+        '--cron',
+        EVERY_2S,
+        '--json',
+        '--',
+        '--execution-catalog',
+        ws.catalogFile,
+      ],
+      { env, cwd: ws.dir },
+    );
+    expect(stored.code, stored.stderr).toBe(0);
+    const { schedule: saved } = JSON.parse(stored.stdout);
+    expect(saved).toMatchObject({ plan: ws.path('plan.yaml'), workspace: ws.dir });
+
+    const daemon = new Daemon(env);
+    const exited = await daemon.next((e) => e.type === 'schedule.exited' && e.id === saved.id);
+    expect(exited.code, readFileSync(join(home, 'logs', `${saved.id}.log`), 'utf8')).toBe(0);
+    expect(ws.exists('agent-task/archive/nightly/1/complete.log')).toBe(true);
+    expect(ws.read('src/1.txt')).toBe('one\n');
+    expect(await daemon.stop()).toBe(0);
+  });
 });
