@@ -15,6 +15,7 @@ import { registerResume } from './commands/resume.js';
 import { registerRetro } from './commands/retro.js';
 import { registerRetry } from './commands/retry.js';
 import { registerRun } from './commands/run.js';
+import { registerSchedule } from './commands/schedule.js';
 import { registerStatus } from './commands/status.js';
 import { registerTask } from './commands/task.js';
 import { registerValidatePlan } from './commands/validate-plan.js';
@@ -70,4 +71,5 @@ const COMMANDS: Register[] = [
   registerCompletion,
   registerInit,
   registerPlanReview,
+  registerSchedule,
 ];

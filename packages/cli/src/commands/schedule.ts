@@ -1,0 +1,237 @@
+import type { Command } from 'commander';
+
+/** Options of `switchyard schedule`. */
+export interface ScheduleOptions {
+  cron: string;
+  timezone?: string;
+  workspace?: string;
+  json?: boolean;
+}
+
+const STATE_HELP = `
+Schedules live in $SWITCHYARD_STATE_HOME/schedules.json (default
+$XDG_STATE_HOME/switchyard, else ~/.local/state/switchyard); the daemon records each
+schedule's last run, exit code and missed fires in schedule-runs.json beside it, and each
+run's output in logs/<id>.log.`;
+
+/** The [node, bin.js] pair that starts this CLI again (for children and the systemd unit). */
+async function cliArgv(): Promise<[string, string]> {
+  const { realpathSync } = await import('node:fs');
+  const bin = process.argv[1];
+  if (!bin)
+    throw new Error('cannot tell where the switchyard binary is (process.argv[1] is empty)');
+  return [process.execPath, realpathSync(bin)];
+}
+
+/** `schedule`, `unschedule`, `schedules` and `daemon`: timed, unattended runs. */
+export function registerSchedule(program: Command): void {
+  program
+    .command('schedule')
+    .description(
+      'Run a plan or a workspace on a cron schedule (kept running by `switchyard daemon`).',
+    )
+    .argument('<plan-or-workspace>', 'a YAML plan file, or a workspace folder to `switchyard run`')
+    .argument(
+      '[run-args...]',
+      'after `--`: extra `switchyard run` options, e.g. -- --max-parallel 2',
+    )
+    .requiredOption('--cron <pattern>', 'when to run: 5 fields, or 6 with seconds first')
+    .option(
+      '--timezone <iana>',
+      'read the cron in this time zone (default: the daemon’s local time)',
+    )
+    .option(
+      '--workspace <dir>',
+      'folder the run starts in (default: the current folder, or the folder given)',
+    )
+    .option('--json', 'print the stored schedule as JSON')
+    .addHelpText(
+      'after',
+      `
+${STATE_HELP}
+Nothing runs until \`switchyard daemon\` is running (see \`switchyard daemon --help\`).
+Exit codes: 0 stored, 2 bad cron, time zone or path (nothing stored).
+
+Examples:
+  $ switchyard schedule plan.yaml --cron "0 2 * * *" --timezone Europe/Berlin
+  $ switchyard schedule ~/src/app --cron "*/30 * * * *" -- --execution-catalog ci.json
+  $ switchyard schedule . --cron "0 */10 * * * *"     # every 10 minutes, on second 0`,
+    )
+    .action(async (target: string, runArgs: string[], opts: ScheduleOptions) => {
+      const { SwitchyardError } = await import('@switchyard/core');
+      const { existsSync, statSync } = await import('node:fs');
+      const { resolve } = await import('node:path');
+      const { randomBytes } = await import('node:crypto');
+      const { parseCron, loadSchedules, saveSchedules, schedulesPath } = await import(
+        '../schedule/index.js'
+      );
+      const cron = parseCron(opts.cron, opts.timezone);
+      const path = resolve(target);
+      if (!existsSync(path)) {
+        throw new SwitchyardError('SY_USAGE', `No such plan or workspace: ${target}`, {
+          path: '<plan-or-workspace>',
+          hint: 'Give a YAML plan file or a workspace folder that exists.',
+        });
+      }
+      const isPlan = statSync(path).isFile();
+      const workspace = resolve(opts.workspace ?? (isPlan ? process.cwd() : path));
+      const schedule = {
+        id: `s-${randomBytes(4).toString('hex')}`,
+        cron: opts.cron,
+        ...(opts.timezone ? { timezone: opts.timezone } : {}),
+        workspace,
+        ...(isPlan ? { plan: path } : {}),
+        runArgs,
+        createdAt: new Date().toISOString(),
+      };
+      const file = schedulesPath();
+      await saveSchedules([...loadSchedules(file), schedule], file);
+      const next = cron.nextRun()?.toISOString() ?? null;
+      if (opts.json) {
+        process.stdout.write(`${JSON.stringify({ schedule, nextRun: next, file })}\n`);
+      } else {
+        process.stdout.write(
+          `Scheduled ${schedule.id}: ${isPlan ? path : workspace} at "${opts.cron}"` +
+            `${opts.timezone ? ` (${opts.timezone})` : ''}; next run ${next ?? 'never'}.\n` +
+            'Runs start while `switchyard daemon` is running.\n',
+        );
+      }
+    });
+
+  program
+    .command('unschedule')
+    .description('Remove schedules, by id or by the plan or workspace they run.')
+    .argument(
+      '<id-or-plan>',
+      'a schedule id (see `switchyard schedules`), or a plan file / workspace',
+    )
+    .addHelpText('after', `${STATE_HELP}\nExit codes: 0 removed, 2 nothing matched.`)
+    .action(async (key: string) => {
+      const { SwitchyardError } = await import('@switchyard/core');
+      const { resolve } = await import('node:path');
+      const { loadSchedules, saveSchedules, schedulesPath } = await import('../schedule/index.js');
+      const file = schedulesPath();
+      const all = loadSchedules(file);
+      const path = resolve(key);
+      const matches = (s: (typeof all)[number]) =>
+        s.id === key || s.plan === path || (!s.plan && s.workspace === path);
+      const removed = all.filter(matches);
+      if (removed.length === 0) {
+        throw new SwitchyardError('SY_USAGE', `No schedule matches "${key}".`, {
+          file,
+          hint: 'List them with `switchyard schedules`.',
+        });
+      }
+      await saveSchedules(
+        all.filter((s) => !matches(s)),
+        file,
+      );
+      process.stdout.write(`Removed ${removed.map((s) => s.id).join(', ')}.\n`);
+    });
+
+  program
+    .command('schedules')
+    .description('List schedules with their next run, last run, last exit code and missed runs.')
+    .option('--json', 'print one JSON document')
+    .addHelpText('after', STATE_HELP)
+    .action(async (opts: { json?: boolean }) => {
+      const { parseCron, loadRuns, loadSchedules, runsPath, schedulesPath } = await import(
+        '../schedule/index.js'
+      );
+      const runs = loadRuns(runsPath());
+      const rows = loadSchedules(schedulesPath()).map((s) => {
+        const record = runs[s.id];
+        let nextRun: string | null = null;
+        try {
+          nextRun = parseCron(s.cron, s.timezone).nextRun()?.toISOString() ?? null;
+        } catch {
+          // A hand-edited bad pattern: listed without a next run; the daemon reports it.
+        }
+        return {
+          ...s,
+          nextRun,
+          lastRun: record?.lastFireAt ?? null,
+          lastExit: record?.lastExit ?? null,
+          missed: record?.missed ?? 0,
+          missedAt: record?.missedAt ?? [],
+        };
+      });
+      if (opts.json) {
+        process.stdout.write(
+          `${JSON.stringify({ file: schedulesPath(), schedules: rows }, null, 2)}\n`,
+        );
+        return;
+      }
+      if (rows.length === 0) {
+        process.stdout.write(
+          'No schedules. Add one with `switchyard schedule <plan> --cron "…"`.\n',
+        );
+        return;
+      }
+      for (const r of rows) {
+        process.stdout.write(
+          `${r.id}  "${r.cron}"${r.timezone ? ` ${r.timezone}` : ''}  ${r.plan ?? r.workspace}\n` +
+            `    next ${r.nextRun ?? '-'}  last ${r.lastRun ?? 'never'}` +
+            `  exit ${r.lastExit ?? '-'}  missed ${r.missed}\n`,
+        );
+      }
+    });
+
+  program
+    .command('daemon')
+    .description(
+      'Run the stored schedules until stopped (SIGTERM/SIGINT); --print-unit for systemd.',
+    )
+    .option('--print-unit', 'print a systemd user unit that keeps the daemon running, and exit')
+    .option('--json', 'print what happens as JSON lines (fired, exited, skipped, missed, reloaded)')
+    .addHelpText(
+      'after',
+      `
+${STATE_HELP}
+On each fire the daemon starts \`switchyard run [plan] [run-args]\` in the schedule's
+workspace. A run still going when the next fire is due is not started twice: that fire
+counts as missed. Fires that passed while the daemon was down are reported as missed on
+start (they are not run late). Editing schedules (schedule/unschedule) takes effect at
+once. SIGTERM or SIGINT stops the daemon: running runs are interrupted and finish cleanly.
+
+Keep it running with systemd:
+  $ mkdir -p ~/.config/systemd/user
+  $ switchyard daemon --print-unit > ~/.config/systemd/user/switchyard.service
+  $ systemctl --user enable --now switchyard.service
+  $ loginctl enable-linger "$USER"      # keep running after you log out
+  $ journalctl --user -u switchyard -f  # what it did`,
+    )
+    .action(async (opts: { printUnit?: boolean; json?: boolean }) => {
+      const { runDaemon, stateHome, systemdUserUnit } = await import('../schedule/index.js');
+      const cli = await cliArgv();
+      if (opts.printUnit) {
+        process.stdout.write(systemdUserUnit(cli));
+        return;
+      }
+      const stop = new Promise<void>((resolve) => {
+        const done = () => {
+          process.off('SIGINT', done);
+          process.off('SIGTERM', done);
+          resolve();
+        };
+        process.on('SIGINT', done);
+        process.on('SIGTERM', done);
+      });
+      await runDaemon({
+        home: stateHome(),
+        cli,
+        stop,
+        emit: (event) => {
+          if (opts.json) {
+            process.stdout.write(`${JSON.stringify(event)}\n`);
+            return;
+          }
+          const { type, at, ...rest } = event;
+          const details = Object.entries(rest)
+            .map(([k, v]) => `${k}=${Array.isArray(v) ? v.join(',') : String(v)}`)
+            .join(' ');
+          process.stdout.write(`${at} ${type} ${details}\n`);
+        },
+      });
+    });
+}

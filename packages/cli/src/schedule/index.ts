@@ -1,0 +1,14 @@
+export { firesBetween, parseCron } from './cron.js';
+export { type DaemonEvent, type DaemonOptions, runDaemon } from './daemon.js';
+export {
+  loadRuns,
+  loadSchedules,
+  runsPath,
+  type Schedule,
+  type ScheduleRuns,
+  saveRuns,
+  saveSchedules,
+  schedulesPath,
+  stateHome,
+} from './store.js';
+export { systemdUserUnit } from './systemd-unit.js';
