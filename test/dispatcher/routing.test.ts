@@ -7,6 +7,8 @@ const approve = {
   steps: [{ review: 'Verdict: APPROVED\n' }],
 };
 
+const redTeamApprove = { ...approve, when: { role: 'redteam' } };
+
 /** A PLAN.md with the given front matter lines (no route unless given). */
 function plan(ws: Workspace, id: string, frontMatter: string[], file: string): void {
   const dir = ws.path('agent-task', id);
@@ -25,7 +27,11 @@ describe('routing by complexity and risk (real processes)', { timeout: 120_000 }
       routing: { complexity: { complex: 'cloud-G02' } },
     });
     ws.catalog({
-      fast: { scenario: { cases: [approve], steps: [{ fillChecklist: true }] } },
+      // Another agent family than `deep`: g/hard's `risk: high` red-team review runs on it.
+      fast: {
+        agent: 'codex',
+        scenario: { cases: [approve, redTeamApprove], steps: [{ fillChecklist: true }] },
+      },
       deep: { scenario: { cases: [approve], steps: [{ fillChecklist: true }] } },
     });
     // Every route runs `fast` except cloud-G02, whose only worker candidate is `deep`.
@@ -63,5 +69,11 @@ describe('routing by complexity and risk (real processes)', { timeout: 120_000 }
       .map((e) => `${e.task} ${e.target}`)
       .sort();
     expect(workers).toEqual(['g/hard deep', 'g/pinned fast']);
+    // `risk: high` → review: red-team, on the review candidate of another agent family.
+    const redTeam = ws
+      .events()
+      .filter((e) => e.type === 'attempt.started' && e.role === 'redteam')
+      .map((e) => `${e.task} ${e.target}`);
+    expect(redTeam).toEqual(['g/hard fast']);
   });
 });

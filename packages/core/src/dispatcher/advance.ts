@@ -25,6 +25,7 @@ export function advance(rt: TaskRuntime, outcome: Outcome, input: AdvanceInput =
     isolated: rt.state.isolation !== undefined,
     localRunner: rt.task.runner === 'local',
     hasProjectGates: rt.hasProjectGates === true,
+    redTeam: rt.task.review === 'red-team',
     ...input.facts,
   };
   const from = state.phase;

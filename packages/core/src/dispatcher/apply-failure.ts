@@ -3,7 +3,7 @@ import type { BudgetStageName } from '../lifecycle/lifecycle-table.js';
 import type { FailureClass } from '../plugins/failure-class.js';
 import type { Classification } from '../plugins/types.js';
 import { decideAfterFailure } from '../selection/on-failure.js';
-import type { AttemptRecord, BlockedInfo, DecisionStage } from '../state/state-schema.js';
+import type { AttemptRecord, BlockedInfo, DecisionKey } from '../state/state-schema.js';
 import { advance } from './advance.js';
 import type { DispatchContext, TaskRuntime } from './context.js';
 import { parkIfAllCooling } from './park-stage.js';
@@ -51,7 +51,7 @@ export function applyFailure(
   ctx: DispatchContext,
   rt: TaskRuntime,
   budget: BudgetStage,
-  decisionStage: DecisionStage,
+  decisionStage: DecisionKey,
   record: AttemptRecord,
   verdict: Classification,
 ): void {
@@ -112,7 +112,8 @@ export function applyFailure(
     ctx.bus.emit({
       type: 'target.failover',
       task: rt.id,
-      stage: decisionStage,
+      // The red-team review decides from the review route's candidates.
+      stage: decisionStage === 'redteam' ? 'review' : decisionStage,
       from: action.from,
       to: action.to,
       class: failureClass,

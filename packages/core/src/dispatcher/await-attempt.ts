@@ -7,6 +7,7 @@ import { maskSecretsBelow, redactDeep } from '../redact/secret-set.js';
 import type { AttemptRecord } from '../state/state-schema.js';
 import { collectAuxiliaryLogs } from './auxiliary-logs.js';
 import type { DispatchContext, TaskRuntime } from './context.js';
+import { isReviewRole } from './red-team.js';
 import { judgeReviewAttempt } from './review-judge.js';
 import { judgeUnobservedExit } from './unobserved-exit.js';
 import { attemptRowFields } from './work-log-row.js';
@@ -54,7 +55,7 @@ export async function awaitAttempt(
       );
   // Evidence lines quote agent output: no credential goes on into state, events or logs.
   const verdict = redactDeep(
-    record.role === 'review' ? judgeReviewAttempt(ctx, rt, classified) : classified,
+    isReviewRole(record.role) ? judgeReviewAttempt(ctx, rt, classified) : classified,
     ctx.secrets,
   );
   record.exitCode = outcome.exitCode;

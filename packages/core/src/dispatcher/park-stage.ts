@@ -30,7 +30,8 @@ export function parkIfAllCooling(
   state.notBefore = plan.until;
   state.parked = { stage: budget, until: plan.until, resets: plan.resets, at: now.toISOString() };
   if (plan.target !== decision.target) {
-    state.decisions[decision.stage] = {
+    // The red-team review keeps its decision apart from the normal review's.
+    state.decisions[budget === 'redteam' ? 'redteam' : decision.stage] = {
       ...decision,
       target: plan.target,
       targetSnapshot: ctx.catalog.targets[plan.target],

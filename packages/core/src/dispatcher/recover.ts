@@ -16,6 +16,7 @@ import { awaitAttempt, finish } from './await-attempt.js';
 import { startsWithoutFinish } from './completion-facts.js';
 import { type DispatchContext, persist, type TaskRuntime } from './context.js';
 import { judgeGoneAttempt } from './judge-gone.js';
+import { decisionKeyOf } from './red-team.js';
 import { runnerForTarget } from './run-attempt.js';
 import { archiveGroupLogIfDone } from './stage-archive.js';
 import { afterReview } from './stage-review.js';
@@ -32,7 +33,7 @@ export async function applyVerdict(
 ): Promise<void> {
   if (record.role === 'worker') afterWorker(ctx, rt, record, verdict);
   else if (record.role === 'selfcheck') afterSelfcheck(ctx, rt, record, verdict);
-  else await afterReview(ctx, rt, record, verdict);
+  else await afterReview(ctx, rt, record, verdict, record.role);
 }
 
 /**
@@ -82,7 +83,7 @@ function blockedByCatalogChange(
   record: AttemptRecord,
 ): boolean {
   if (record.interrupted) return false;
-  const decision = rt.state.decisions[record.role === 'review' ? 'review' : 'worker'];
+  const decision = rt.state.decisions[decisionKeyOf(record.role)];
   if (!decision) return false;
   const check = checkDecision(decision, ctx.catalogFacts);
   if (check.valid) return false;

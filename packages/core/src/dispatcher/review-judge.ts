@@ -6,11 +6,14 @@ import { followUpDoneProblem } from '../task/done-contract.js';
 import { parsePlan } from '../task/parse-plan.js';
 import { planFileName, reviewFileName } from '../workspace/paths.js';
 import type { DispatchContext, TaskRuntime } from './context.js';
+import { redTeamReviewFileName } from './red-team.js';
 
-/** The review file and the next plan of the task's current loop. */
+/** The review file (the red-team review's own in its stage) and the next plan of the current loop. */
 export function reviewFiles(rt: TaskRuntime): { reviewFile: string; nextPlanFile: string } {
+  const loop = rt.state.planLoop;
+  const name = rt.state.phase === 'redteam' ? redTeamReviewFileName(loop) : reviewFileName(loop);
   return {
-    reviewFile: join(rt.task.dir, reviewFileName(rt.state.planLoop)),
+    reviewFile: join(rt.task.dir, name),
     nextPlanFile: join(rt.task.dir, planFileName(rt.state.planLoop + 1)),
   };
 }

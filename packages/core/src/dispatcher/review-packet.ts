@@ -6,7 +6,7 @@ import { failingLines } from '../review/failing-lines.js';
 import type { ParsedReview } from '../review/parse-review.js';
 import { readBoundedFile } from '../safe-fs/bounded-read.js';
 import { writeOwnedFile } from '../safe-fs/owned-files.js';
-import { planFileName, reviewFileName } from '../workspace/paths.js';
+import { planFileName } from '../workspace/paths.js';
 import type { DispatchContext, TaskRuntime } from './context.js';
 import { reviewFiles } from './review-judge.js';
 
@@ -34,7 +34,7 @@ export function writeCorrectionPacket(
   const packet = buildCorrectionPacket({
     task: rt.id,
     reviewedLoop: rt.state.planLoop,
-    reviewFile: reviewFileName(rt.state.planLoop),
+    reviewFile: basename(reviewFiles(rt).reviewFile),
     findings: findingsToFix(review),
     reviewerPlan,
     failingOutput: gateFailingOutput(ctx, rt),

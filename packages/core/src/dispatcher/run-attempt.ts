@@ -9,6 +9,7 @@ import { type AttemptInputs, attemptArgv, attemptEnv, locatorFields } from './at
 import { attemptTimeLimitMs } from './attempt-time-limit.js';
 import { type AttemptResult, awaitAttempt, finish } from './await-attempt.js';
 import { type DispatchContext, persist, type TaskRuntime } from './context.js';
+import { decisionKeyOf } from './red-team.js';
 import { attemptRowFields } from './work-log-row.js';
 import { workdirOf } from './workdir.js';
 
@@ -53,8 +54,7 @@ export async function runAttempt(
     status: 'starting',
     startedAt: now.toISOString(),
   };
-  const revision =
-    rt.state.decisions[inputs.role === 'review' ? 'review' : 'worker']?.catalogRevision;
+  const revision = rt.state.decisions[decisionKeyOf(inputs.role)]?.catalogRevision;
   if (revision !== undefined) record.catalogRevision = revision;
   rt.state.attempts.push(record);
   writeOwnedFileBelow(

@@ -7,6 +7,7 @@ import { runApplyStage } from './stage-apply.js';
 import { runArchiveStage } from './stage-archive.js';
 import { runGateStage } from './stage-gate.js';
 import { runProjectGatesStage } from './stage-project-gates.js';
+import { runRedTeamStage } from './stage-redteam.js';
 import { runReviewStage } from './stage-review.js';
 import { runSelfcheckStage } from './stage-selfcheck.js';
 import { runWorkerStage } from './stage-worker.js';
@@ -23,6 +24,7 @@ export const STAGE_HANDLERS: Readonly<
   gate: runGateStage,
   'project-gates': runProjectGatesStage,
   review: runReviewStage,
+  redteam: runRedTeamStage,
   apply: runApplyStage,
   archive: runArchiveStage,
 };

@@ -95,7 +95,7 @@ export async function prepareRetryBlocked(ctx: DispatchContext): Promise<void> {
       await persist(ctx, rt);
       continue;
     }
-    for (const stage of ['worker', 'review'] as const) {
+    for (const stage of ['worker', 'review', 'redteam'] as const) {
       const decision = state.decisions[stage];
       if (decision && !checkDecision(decision, ctx.catalogFacts).valid)
         delete state.decisions[stage];

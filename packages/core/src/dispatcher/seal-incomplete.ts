@@ -1,10 +1,11 @@
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import type { ParsedReview } from '../review/parse-review.js';
 import { writeOwnedFile } from '../safe-fs/owned-files.js';
-import { planFileName, reviewFileName } from '../workspace/paths.js';
+import { planFileName } from '../workspace/paths.js';
 import { blockTask } from './apply-failure.js';
 import type { DispatchContext, TaskRuntime } from './context.js';
 import { maxPlanLoopsOf } from './plan-loop-cap.js';
+import { reviewFiles } from './review-judge.js';
 
 /** The file a task sealed incomplete carries in its (never archived) folder. */
 export const BLOCKING_NOTES = 'BLOCKING_NOTES.md';
@@ -17,7 +18,7 @@ export const BLOCKING_NOTES = 'BLOCKING_NOTES.md';
 export function sealIncomplete(ctx: DispatchContext, rt: TaskRuntime, review: ParsedReview): void {
   const state = rt.state;
   const cap = maxPlanLoopsOf(rt);
-  const reviewName = reviewFileName(state.planLoop);
+  const reviewName = basename(reviewFiles(rt).reviewFile);
   const findings = review.findings.map((f) => `${reviewName}:${f.line}: [${f.severity}] ${f.text}`);
   const notes = [
     `# Blocking notes: ${rt.id}`,

@@ -1,10 +1,10 @@
 import { rmSync } from 'node:fs';
+import { basename } from 'node:path';
 import type { Classification } from '../plugins/types.js';
 import { buildPrompt } from '../prompts/build-prompt.js';
 import { reviewDisposition } from '../review/disposition.js';
 import type { ParsedReview } from '../review/parse-review.js';
-import type { AttemptRecord, Correction } from '../state/state-schema.js';
-import { reviewFileName } from '../workspace/paths.js';
+import type { AttemptRecord, Correction, Decision } from '../state/state-schema.js';
 import { advance } from './advance.js';
 import { applyFailure } from './apply-failure.js';
 import { attemptDirOf, newAttemptId } from './attempt-spec.js';
@@ -21,9 +21,33 @@ import { runStageAttempt } from './stage-attempt.js';
 
 export { DEFAULT_MAX_PLAN_LOOPS } from './plan-loop-cap.js';
 
+/** What tells one review stage from another: the role, where its target comes from, its brief. */
+export interface ReviewStageKind {
+  role: 'review' | 'redteam';
+  /** The stage's decision, or undefined once the task is blocked. */
+  decide: (ctx: DispatchContext, rt: TaskRuntime) => Decision | undefined;
+  /** Added to the review prompt (the red-team review's "break it" brief). */
+  brief?: string;
+}
+
+const OFFICIAL_REVIEW: ReviewStageKind = {
+  role: 'review',
+  decide: (ctx, rt) => ensureDecision(ctx, rt, 'review'),
+};
+
 /** Runs one official review attempt and acts on its verdict. */
 export async function runReviewStage(ctx: DispatchContext, rt: TaskRuntime): Promise<void> {
-  const decision = ensureDecision(ctx, rt, 'review');
+  return runReviewAs(ctx, rt, OFFICIAL_REVIEW);
+}
+
+/** Runs one review attempt of the given kind and acts on its verdict. */
+export async function runReviewAs(
+  ctx: DispatchContext,
+  rt: TaskRuntime,
+  kind: ReviewStageKind,
+): Promise<void> {
+  const { role } = kind;
+  const decision = kind.decide(ctx, rt);
   if (!decision) return persist(ctx, rt);
   const target = ctx.catalog.targets[decision.target]!;
   const { reviewFile, nextPlanFile } = reviewFiles(rt);
@@ -31,22 +55,23 @@ export async function runReviewStage(ctx: DispatchContext, rt: TaskRuntime): Pro
   rmSync(reviewFile, { force: true });
   rmSync(nextPlanFile, { force: true });
   rmSync(reviewerPlanFile(nextPlanFile), { force: true });
-  const attemptId = newAttemptId(rt.id, 'review', rt.state.planLoop);
+  const attemptId = newAttemptId(rt.id, role, rt.state.planLoop);
   const maxLoops = maxPlanLoopsOf(rt);
-  const prompt = buildPrompt({
+  const reviewPrompt = buildPrompt({
     templates: ctx.options.prompts,
-    context: promptContext(ctx, rt, 'review', attemptId),
+    context: promptContext(ctx, rt, role, attemptId),
     review: {
       reviewFile,
       nextPlan: nextPlanFile,
       loopsLeft: Math.max(0, maxLoops - rt.state.planLoop),
     },
     failover: failoverFacts(rt),
-    correction: reviewCorrection(rt),
+    correction: reviewCorrection(rt, role),
   });
+  const prompt = kind.brief ? `${reviewPrompt}\n\n${kind.brief}\n` : reviewPrompt;
   const { record, verdict } = await runStageAttempt(ctx, rt, {
     attemptId,
-    role: 'review',
+    role,
     targetId: decision.target,
     target,
     prompt,
@@ -58,7 +83,7 @@ export async function runReviewStage(ctx: DispatchContext, rt: TaskRuntime): Pro
     }),
     extraEnv: { SWITCHYARD_REVIEW_FILE: reviewFile, SWITCHYARD_NEXT_PLAN: nextPlanFile },
   });
-  await afterReview(ctx, rt, record, verdict);
+  await afterReview(ctx, rt, record, verdict, role);
   await persist(ctx, rt);
 }
 
@@ -72,9 +97,10 @@ export async function afterReview(
   rt: TaskRuntime,
   record: AttemptRecord,
   verdict: Classification,
+  role: ReviewStageKind['role'] = 'review',
 ): Promise<void> {
   if (verdict.class !== 'success') {
-    applyFailure(ctx, rt, 'review', 'review', record, verdict);
+    applyFailure(ctx, rt, role, role, record, verdict);
     return;
   }
   // Judged when the attempt ended (judgeReviewAttempt); judged here only after a restart.
@@ -87,7 +113,7 @@ export async function afterReview(
       confidence: 'certain',
       evidence: outcome.evidence,
     };
-    applyFailure(ctx, rt, 'review', 'review', record, failure);
+    applyFailure(ctx, rt, role, role, record, failure);
     return;
   }
   emitVerdict(ctx, rt, outcome.review);
@@ -113,14 +139,17 @@ export async function afterReview(
  * When the previous review attempt of this loop left files that broke the review contract,
  * the next one is told exactly what was wrong (not the same prompt again).
  */
-export function reviewCorrection(rt: TaskRuntime): Correction | undefined {
+export function reviewCorrection(
+  rt: TaskRuntime,
+  role: ReviewStageKind['role'] = 'review',
+): Correction | undefined {
   const previous = rt.state.attempts.findLast(
-    (a) => a.role === 'review' && a.planLoop === rt.state.planLoop && a.status === 'finished',
+    (a) => a.role === role && a.planLoop === rt.state.planLoop && a.status === 'finished',
   );
   if (previous?.result !== 'review-control-failure') return undefined;
   return {
     source: 'review',
-    summary: `the previous review attempt's ${reviewFileName(rt.state.planLoop)} was rejected; write it again and fix every problem below.`,
+    summary: `the previous review attempt's ${basename(reviewFiles(rt).reviewFile)} was rejected; write it again and fix every problem below.`,
     evidence: previous.evidence ?? [],
   };
 }

@@ -3,7 +3,15 @@ import type { TaskIsolation } from '../state/state-schema.js';
 import { type DispatchContext, persist, type TaskRuntime } from './context.js';
 
 /** Phases in which the task's worktree must exist (after the apply it is only cleaned up). */
-const WORKTREE_PHASES = new Set(['worker', 'selfcheck', 'writeset', 'gate', 'review', 'apply']);
+const WORKTREE_PHASES = new Set([
+  'worker',
+  'selfcheck',
+  'writeset',
+  'gate',
+  'review',
+  'redteam',
+  'apply',
+]);
 
 /** The run's isolation, or undefined under isolation "none". */
 export function isolationOf(ctx: DispatchContext): WorkspaceIsolation | undefined {

@@ -4,6 +4,7 @@ import type { WorkLogRow } from '../worklog/work-log.js';
 import { planFileName, reviewFileName } from '../workspace/paths.js';
 import type { DispatchContext, TaskRuntime } from './context.js';
 import { maxPlanLoopsOf } from './plan-loop-cap.js';
+import { redTeamReviewFileName } from './red-team.js';
 
 /** The work-log columns of an agent attempt, without kind, time and result. */
 export type AttemptRowFields = Omit<WorkLogRow, 'kind' | 'time' | 'result'>;
@@ -25,7 +26,11 @@ export function attemptRowFields(
   return {
     task: rt.id,
     artifact:
-      record.role === 'review' ? reviewFileName(record.planLoop) : planFileName(record.planLoop),
+      record.role === 'review'
+        ? reviewFileName(record.planLoop)
+        : record.role === 'redteam'
+          ? redTeamReviewFileName(record.planLoop)
+          : planFileName(record.planLoop),
     planLoop: record.planLoop,
     maxPlanLoops: maxPlanLoopsOf(rt),
     role: record.role,

@@ -17,6 +17,7 @@ export const LIFECYCLE_STAGES = [
   'gate',
   'project-gates',
   'review',
+  'redteam',
   'apply',
   'archive',
 ] as const;
@@ -68,6 +69,8 @@ export interface LifecycleFacts {
   localRunner: boolean;
   /** The project config declares gates (run after the task's own definition of done). */
   hasProjectGates: boolean;
+  /** The task asks for a red-team review (PLAN `review: red-team` or `routing.risk`). */
+  redTeam: boolean;
 }
 export type Fact = keyof LifecycleFacts;
 export const FACTS = [
@@ -76,6 +79,7 @@ export const FACTS = [
   'isolated',
   'localRunner',
   'hasProjectGates',
+  'redTeam',
 ] as const satisfies readonly Fact[];
 
 /** State changes a transition asks the dispatcher to perform, in order. */
@@ -140,6 +144,7 @@ const afterWorkerDone: readonly Branch[] = [
   { if: 'localRunner', to: 'archive' },
   { to: 'review' },
 ];
+const afterReviewApproved: readonly Branch[] = [{ if: 'isolated', to: 'apply' }, { to: 'archive' }];
 const stay = (stage: LifecycleStage, ...effects: Effect[]): OutcomeRow => ({
   next: [{ to: stage }],
   effects,
@@ -238,7 +243,7 @@ export const LIFECYCLE: Readonly<Record<LifecycleStage, StageRow>> = {
     failover: true,
     outcomes: {
       approved: {
-        next: [{ if: 'isolated', to: 'apply' }, { to: 'archive' }],
+        next: [{ if: 'redTeam', to: 'redteam' }, ...afterReviewApproved],
         effects: ['reset-failures', 'clear-failover', 'clear-backoff'],
       },
       'changes-requested': {
@@ -247,10 +252,37 @@ export const LIFECYCLE: Readonly<Record<LifecycleStage, StageRow>> = {
       },
       // No worker round for naming and style: archive; complete.log lists the notes.
       'approved-with-notes': {
-        next: [{ if: 'isolated', to: 'apply' }, { to: 'archive' }],
+        next: [{ if: 'redTeam', to: 'redteam' }, ...afterReviewApproved],
         effects: ['reset-failures', 'clear-failover', 'clear-backoff'],
       },
       failed: stay('review', 'count-failure'),
+    },
+  },
+  // `review: red-team`: a second, adversarial review after the normal one approved, by a
+  // review candidate of another agent family than the worker's. Both must approve; its
+  // CHANGES_REQUESTED starts plan loop N+1 like a normal review's.
+  redteam: {
+    kind: 'agent',
+    label: 'red-team review',
+    decision: 'review',
+    budget: true,
+    agentSlot: true,
+    workLog: true,
+    failover: true,
+    outcomes: {
+      approved: {
+        next: afterReviewApproved,
+        effects: ['reset-failures', 'clear-failover', 'clear-backoff'],
+      },
+      'changes-requested': {
+        next: [{ to: 'worker' }],
+        effects: ['reset-failures', 'clear-failover', 'clear-backoff', 'start-plan-loop'],
+      },
+      'approved-with-notes': {
+        next: afterReviewApproved,
+        effects: ['reset-failures', 'clear-failover', 'clear-backoff'],
+      },
+      failed: stay('redteam', 'count-failure'),
     },
   },
   // Worktree isolation: the worker's diff against its base, checked against the write set.
@@ -311,16 +343,20 @@ const stagesWhere = <S extends LifecycleStage>(test: (row: StageRow) => boolean)
   LIFECYCLE_STAGES.filter((s) => test(LIFECYCLE[s])) as unknown as readonly [S, ...S[]];
 
 /** Stages run by an agent attempt: the values of an attempt's role (`SWITCHYARD_ROLE`). */
-export const ATTEMPT_ROLES = stagesWhere<'worker' | 'selfcheck' | 'review'>(
-  (r) => r.kind === 'agent',
-);
-export type AttemptRoleName = 'worker' | 'selfcheck' | 'review';
+export const ATTEMPT_ROLES = stagesWhere<AttemptRoleName>((r) => r.kind === 'agent');
+export type AttemptRoleName = 'worker' | 'selfcheck' | 'review' | 'redteam';
 /** Stages that decide a catalog target of their own (self-check runs on the worker's). */
 export const DECISION_STAGES = ['worker', 'review'] as const satisfies readonly LifecycleStage[];
 export type DecisionStageName = (typeof DECISION_STAGES)[number];
 /** Stages with a consecutive-failure budget (the keys of a task state's `failures`). */
 export const BUDGET_STAGES = stagesWhere<BudgetStageName>((r) => r.budget);
-export type BudgetStageName = 'worker' | 'selfcheck' | 'gate' | 'project-gates' | 'review';
+export type BudgetStageName =
+  | 'worker'
+  | 'selfcheck'
+  | 'gate'
+  | 'project-gates'
+  | 'review'
+  | 'redteam';
 /** Stages that write work-log rows (the log's role column). */
 export const WORK_LOG_ROLES = stagesWhere<BudgetStageName>((r) => r.workLog);
 export type WorkLogRoleName = BudgetStageName;

@@ -94,6 +94,7 @@ describe('transition (generated from the lifecycle table)', () => {
       localRunner: true,
       isolated: false,
       hasProjectGates: false,
+      redTeam: false,
     };
     const worker = transition({ phase: 'worker', planLoop: 1 }, 'passed', local);
     expect(worker.ok && worker.state.phase).toBe('archive');
@@ -118,12 +119,13 @@ describe('transition (generated from the lifecycle table)', () => {
   });
 
   it('derives the vocabularies other modules use from the rows', () => {
-    expect([...ATTEMPT_ROLES]).toEqual(['worker', 'selfcheck', 'review']);
-    expect([...BUDGET_STAGES]).toEqual(['worker', 'selfcheck', 'gate', 'project-gates', 'review']);
-    expect([...WORK_LOG_ROLES]).toEqual(['worker', 'selfcheck', 'gate', 'project-gates', 'review']);
+    expect([...ATTEMPT_ROLES]).toEqual(['worker', 'selfcheck', 'review', 'redteam']);
+    const budgeted = ['worker', 'selfcheck', 'gate', 'project-gates', 'review', 'redteam'];
+    expect([...BUDGET_STAGES]).toEqual(budgeted);
+    expect([...WORK_LOG_ROLES]).toEqual(budgeted);
     for (const s of DECISION_STAGES) expect(LIFECYCLE[s].decision).toBe(s);
     // Gates and the archive never hold an agent slot.
-    expect(PHASES.filter(takesAgentSlot)).toEqual(['worker', 'selfcheck', 'review']);
+    expect(PHASES.filter(takesAgentSlot)).toEqual(['worker', 'selfcheck', 'review', 'redteam']);
   });
 
   it('a minor-only review archives without another worker round or plan loop', () => {
@@ -133,6 +135,7 @@ describe('transition (generated from the lifecycle table)', () => {
       isolated: false,
       localRunner: false,
       hasProjectGates: false,
+      redTeam: false,
     };
     expect(transition({ phase: 'review', planLoop: 2 }, 'approved-with-notes', facts)).toEqual({
       ok: true,
@@ -152,6 +155,7 @@ describe('worktree isolation rows', () => {
     isolated,
     localRunner: false,
     hasProjectGates: false,
+    redTeam: false,
   });
   const next = (phase: Phase, outcome: Parameters<typeof transition>[1], f: LifecycleFacts) => {
     const t = transition({ phase, planLoop: 1 }, outcome, f);
@@ -201,6 +205,7 @@ describe('worktree isolation rows', () => {
       selfcheckRequired: false,
       hasGate: true,
       hasProjectGates: true,
+      redTeam: false,
       isolated: false,
       localRunner: false,
     };
@@ -219,5 +224,61 @@ describe('worktree isolation rows', () => {
       'count-failure',
       'record-correction',
     ]);
+  });
+});
+
+describe('red-team review rows', () => {
+  const facts = (redTeam: boolean, isolated = false): LifecycleFacts => ({
+    selfcheckRequired: false,
+    hasGate: true,
+    isolated,
+    localRunner: false,
+    hasProjectGates: false,
+    redTeam,
+  });
+  const next = (phase: Phase, outcome: Parameters<typeof transition>[1], f: LifecycleFacts) => {
+    const t = transition({ phase, planLoop: 1 }, outcome, f);
+    return t.ok ? t.state.phase : t.reason;
+  };
+
+  it('runs the red-team review only after the normal review approved, and only when asked', () => {
+    expect(next('review', 'approved', facts(true))).toBe('redteam');
+    expect(next('review', 'approved-with-notes', facts(true))).toBe('redteam');
+    expect(next('review', 'approved', facts(false))).toBe('archive');
+    // A normal review's CHANGES_REQUESTED goes back to the worker, red-team or not.
+    expect(next('review', 'changes-requested', facts(true))).toBe('worker');
+  });
+
+  it('an approving red-team review lands the work (apply when isolated, else archive)', () => {
+    expect(next('redteam', 'approved', facts(true))).toBe('archive');
+    expect(next('redteam', 'approved', facts(true, true))).toBe('apply');
+    expect(next('redteam', 'approved-with-notes', facts(true))).toBe('archive');
+  });
+
+  it('a red-team CHANGES_REQUESTED starts plan loop N+1 like a normal review; a failure stays', () => {
+    expect(transition({ phase: 'redteam', planLoop: 2 }, 'changes-requested', facts(true))).toEqual(
+      {
+        ok: true,
+        state: { phase: 'worker', planLoop: 3 },
+        effects: ['reset-failures', 'clear-failover', 'clear-backoff', 'start-plan-loop'],
+      },
+    );
+    expect(transition({ phase: 'redteam', planLoop: 2 }, 'failed', facts(true))).toEqual({
+      ok: true,
+      state: { phase: 'redteam', planLoop: 2 },
+      effects: ['count-failure'],
+    });
+    expect(next('redteam', 'passed', facts(true))).toMatch(/declares no outcome/);
+  });
+
+  it('is an agent stage deciding from the review route, with its own budget and work-log rows', () => {
+    expect(LIFECYCLE.redteam).toMatchObject({
+      kind: 'agent',
+      decision: 'review',
+      budget: true,
+      agentSlot: true,
+      workLog: true,
+      failover: true,
+    });
   });
 });

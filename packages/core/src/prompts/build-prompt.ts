@@ -63,6 +63,7 @@ const bullets = (items: readonly string[], empty: string) =>
  */
 export function buildPrompt(input: BuildPromptInput): string {
   const { templates, context } = input;
+  const template = context.role === 'redteam' ? 'review' : context.role;
   const values: Record<string, string | number> = {
     role: context.role,
     attemptId: context.attemptId,
@@ -95,7 +96,8 @@ export function buildPrompt(input: BuildPromptInput): string {
   }
   const parts = [
     fillPromptTemplate('boundary', templates.boundary, values),
-    fillPromptTemplate(context.role, templates[context.role], values),
+    // The red-team review follows the review contract; its brief is added by its stage.
+    fillPromptTemplate(template, templates[template], values),
   ];
   if (input.failover) {
     parts.push(

@@ -121,7 +121,12 @@ export const taskStateSchema = z.object({
   task: z.string(),
   planLoop: z.number().int().positive(),
   phase: taskPhaseSchema,
-  decisions: z.object({ worker: decisionSchema.optional(), review: decisionSchema.optional() }),
+  decisions: z.object({
+    worker: decisionSchema.optional(),
+    review: decisionSchema.optional(),
+    /** The red-team review's target: a review candidate of another agent family than the worker's. */
+    redteam: decisionSchema.optional(),
+  }),
   attempts: z.array(attemptRecordSchema),
   /** Consecutive failures per stage; a success resets that stage only. */
   failures: z.object({
@@ -136,6 +141,8 @@ export const taskStateSchema = z.object({
     apply: z.number().int().default(0),
     /** Consecutive failed rounds of the project's gates (config `gates`). */
     'project-gates': z.number().int().default(0),
+    /** Consecutive failed red-team review attempts (`review: red-team`). */
+    redteam: z.number().int().default(0),
   }),
   /** Target id -> ISO instant before which it must not be started (classifier retryAfter). */
   cooldowns: z.record(z.string(), z.string()),
@@ -167,6 +174,8 @@ export const taskStateSchema = z.object({
 
 export type Decision = z.infer<typeof decisionSchema>;
 export type DecisionStage = z.infer<typeof decisionStageSchema>;
+/** Where a stage's decision is kept: a decision stage's own, or the red-team review's. */
+export type DecisionKey = keyof TaskState['decisions'];
 export type AttemptRole = z.infer<typeof attemptRoleSchema>;
 export type AttemptRecord = z.infer<typeof attemptRecordSchema>;
 export type TaskPhase = z.infer<typeof taskPhaseSchema>;
@@ -194,5 +203,14 @@ export function newTaskState(task: string, now = new Date()): TaskState {
 
 /** Every stage's consecutive-failure counter at zero (a new task, or a retried one). */
 export function freshFailures(): TaskState['failures'] {
-  return { worker: 0, selfcheck: 0, review: 0, gate: 0, 'project-gates': 0, writeset: 0, apply: 0 };
+  return {
+    worker: 0,
+    selfcheck: 0,
+    review: 0,
+    gate: 0,
+    'project-gates': 0,
+    writeset: 0,
+    apply: 0,
+    redteam: 0,
+  };
 }

@@ -23,6 +23,7 @@ export const FRONT_MATTER_KEYS = [
   'complexity',
   'risk',
   'tests',
+  'review',
 ] as const;
 
 /** Keys that make the dispatcher run a command: only in a human-written PLAN.md, never a follow-up. */
@@ -182,6 +183,17 @@ export function parseFrontMatter(
             '`tests: required` rejects a change that adds or changes no test, and a definition of done whose runner reports zero tests',
           );
         else frontMatter.tests = 'required';
+        break;
+      }
+      case 'review': {
+        frontMatter.lines.review = line;
+        if (scalar !== 'red-team')
+          err(
+            `review ${JSON.stringify(scalar ?? null)} is not a review mode`,
+            line,
+            '`review: red-team` adds an adversarial second review by another agent family',
+          );
+        else frontMatter.review = 'red-team';
         break;
       }
       default:

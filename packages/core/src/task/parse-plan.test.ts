@@ -223,3 +223,26 @@ describe('readChecklist', () => {
     ]);
   });
 });
+
+describe('review front matter', () => {
+  const withReview = (value: string) =>
+    good.replace('max_plan_loops: 3\n', `max_plan_loops: 3\nreview: ${value}\n`);
+
+  it('reads `review: red-team`', () => {
+    const plan = parse(withReview('red-team'));
+    expect(errors(withReview('red-team'))).toEqual([]);
+    expect(plan.frontMatter.review).toBe('red-team');
+    expect(plan.frontMatter.lines.review).toBe(8);
+  });
+
+  it('rejects another review mode with its line and the fix', () => {
+    expect(errors(withReview('redteam'))).toEqual([
+      expect.objectContaining({
+        code: 'SY_PLAN_INVALID',
+        message: 'review "redteam" is not a review mode',
+        line: 8,
+        hint: expect.stringContaining('review: red-team'),
+      }),
+    ]);
+  });
+});

@@ -37,6 +37,8 @@ export interface PlanFrontMatter {
   risk?: 'low' | 'high';
   /** `tests: required`: the change must add or change a test and the DoD must run tests. */
   tests?: 'required';
+  /** `review: red-team`: a second, adversarial review by another agent family must approve too. */
+  review?: 'red-team';
   /** Line of each key, for messages. */
   lines: Partial<
     Record<
@@ -50,7 +52,8 @@ export interface PlanFrontMatter {
       | 'shell'
       | 'complexity'
       | 'risk'
-      | 'tests',
+      | 'tests'
+      | 'review',
       number
     >
   >;

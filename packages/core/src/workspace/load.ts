@@ -340,6 +340,8 @@ function assembleTask(scanned: ScannedTask, plans: ParsedPlan[]): LoadedTask {
       task.target = fm.target;
       if (fm.complexity) task.complexity = fm.complexity;
       if (fm.risk) task.risk = fm.risk;
+      // The plan's own review mode wins over the one `routing.risk` gives (route-task.ts).
+      if (fm.review) task.review = fm.review;
       task.maxPlanLoops = fm.maxPlanLoops;
       if (fm.apply !== undefined) task.apply = fm.apply;
       if (fm.runner !== undefined) task.runner = fm.runner;
@@ -359,7 +361,7 @@ function assembleTask(scanned: ScannedTask, plans: ParsedPlan[]): LoadedTask {
         return [];
       });
     } else {
-      for (const key of ['route', 'target', 'complexity', 'risk'] as const)
+      for (const key of ['route', 'target', 'complexity', 'risk', 'review'] as const)
         if (fm[key] !== undefined && fm[key] !== task[key])
           task.problems.push({
             code: 'SY_PLAN_INVALID',
