@@ -1,9 +1,8 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
-import type { z } from 'zod';
-import { SwitchyardError } from '../errors.js';
 import { ensureOwnedDir } from '../safe-fs/owned-files.js';
 import { replaceFile } from '../state/atomic-file.js';
+import { readJsonFile } from '../state/read-json-file.js';
 import type { TaskState } from '../state/state-schema.js';
 import {
   type FailureBundle,
@@ -42,30 +41,9 @@ export async function writeEscalation(
   await replaceFile(paths.bundle, `${JSON.stringify(bundle, null, 2)}\n`, { durable: true });
 }
 
-function readJson<T>(file: string, schema: z.ZodType<T>): T | undefined {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch {
-    return undefined;
-  }
-  const parsed = schema.safeParse(JSON.parse(text));
-  if (!parsed.success) {
-    throw new SwitchyardError(
-      'SY_STATE_CORRUPT',
-      `Cannot read escalation file: ${parsed.error.issues[0]?.message}`,
-      {
-        file,
-        hint: 'It is written atomically, so it was edited by hand. Delete it: the next run writes it again for a task that is still blocked.',
-      },
-    );
-  }
-  return parsed.data;
-}
-
 /** A task's failure bundle, or undefined when it has none. */
 export function readBundle(stateDir: string, task: string): FailureBundle | undefined {
-  return readJson(escalationPaths(stateDir, task).bundle, failureBundleSchema);
+  return readJsonFile(escalationPaths(stateDir, task).bundle, failureBundleSchema, ESCALATION_FILE);
 }
 
 /** True when the bundle describes the task's current block and nobody resolved it. */
@@ -155,7 +133,7 @@ export async function recordResolution(
   const bundle = readBundle(stateDir, task);
   if (!bundle) return;
   const resolution = { action, at: now.toISOString(), ...(by ? { by } : {}) };
-  const interview = readJson(paths.interview, interviewRequestSchema);
+  const interview = readJsonFile(paths.interview, interviewRequestSchema, ESCALATION_FILE);
   if (interview) {
     await replaceFile(
       paths.interview,
@@ -167,3 +145,8 @@ export async function recordResolution(
     durable: true,
   });
 }
+
+const ESCALATION_FILE = {
+  what: 'escalation file',
+  hint: 'It is written atomically, so it was edited by hand. Delete it: the next run writes it again for a task that is still blocked.',
+};

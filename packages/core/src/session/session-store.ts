@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { appendFileSync, readdirSync, readFileSync } from 'node:fs';
+import { appendFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { z } from 'zod';
 import { SwitchyardError } from '../errors.js';
 import type { RunEvent } from '../events/event-schema.js';
 import { isSameProcessAlive, readStartToken } from '../process/process-identity.js';
 import { ensureOwnedDir } from '../safe-fs/owned-files.js';
 import { replaceFile } from '../state/atomic-file.js';
+import { readJsonFile } from '../state/read-json-file.js';
 import {
   type SessionPlan,
   type SessionStatus,
@@ -91,7 +91,7 @@ export class SessionStore {
   }
 
   readStatus(id: string): SessionStatus | undefined {
-    return readJson(join(this.dirOf(id), 'status.json'), sessionStatusSchema);
+    return readJsonFile(join(this.dirOf(id), 'status.json'), sessionStatusSchema, SESSION_FILE);
   }
 
   /** Appends a run event to the session's events.jsonl. */
@@ -104,7 +104,7 @@ export class SessionStore {
   /** The session, or a `SY_USAGE` error naming the known ones. */
   read(id: string): SessionView {
     const dir = this.dirOf(id);
-    const plan = readJson(join(dir, 'plan.json'), sessionPlanSchema);
+    const plan = readJsonFile(join(dir, 'plan.json'), sessionPlanSchema, SESSION_FILE);
     const status = this.readStatus(id);
     if (!plan || !status) {
       const known = this.ids().slice(-5).join(', ') || '(none)';
@@ -146,23 +146,7 @@ export class SessionStore {
   }
 }
 
-function readJson<T>(file: string, schema: z.ZodType<T>): T | undefined {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch {
-    return undefined;
-  }
-  const parsed = schema.safeParse(JSON.parse(text));
-  if (!parsed.success) {
-    throw new SwitchyardError(
-      'SY_STATE_CORRUPT',
-      `Cannot read session file: ${parsed.error.issues[0]?.message}`,
-      {
-        file,
-        hint: 'Session files are written atomically, so it was edited by hand; restore or delete the session folder.',
-      },
-    );
-  }
-  return parsed.data;
-}
+const SESSION_FILE = {
+  what: 'session file',
+  hint: 'Session files are written atomically, so it was edited by hand; restore or delete the session folder.',
+};
