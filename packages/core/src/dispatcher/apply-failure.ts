@@ -1,9 +1,9 @@
 import { evidenceMessage } from '../evidence/evidence-message.js';
-import type { BudgetStageName } from '../lifecycle/lifecycle-table.js';
+import type { BudgetStageName, Outcome } from '../lifecycle/lifecycle-table.js';
 import type { FailureClass } from '../plugins/failure-class.js';
 import type { Classification } from '../plugins/types.js';
-import { decideAfterFailure } from '../selection/on-failure.js';
-import type { AttemptRecord, BlockedInfo, DecisionKey } from '../state/state-schema.js';
+import { decideAfterFailure, STAGE_FAILURE_BUDGET } from '../selection/on-failure.js';
+import type { AttemptRecord, BlockedInfo, Correction, DecisionKey } from '../state/state-schema.js';
 import { advance } from './advance.js';
 import type { DispatchContext, TaskRuntime } from './context.js';
 import { parkIfAllCooling } from './park-stage.js';
@@ -25,6 +25,46 @@ export function blockTask(
     reason: info.reason,
     evidence: info.evidence,
   });
+}
+
+/** The checks after the worker, and the outcome that sends a task back to the worker from each. */
+const BACK_TO_WORKER = {
+  writeset: 'writeset-violated',
+  gate: 'gate-failed',
+  'project-gates': 'gate-failed',
+  apply: 'apply-failed',
+} as const satisfies Record<string, Outcome>;
+
+/** A failed check after the worker: what the worker is told, and how a spent budget reads. */
+export interface CheckFailure {
+  /** The stage the failure is charged to (its own counter in `failures`). */
+  stage: keyof typeof BACK_TO_WORKER;
+  correction: Correction;
+  /** The block reason once `count` consecutive failures have spent the budget. */
+  blockReason: (count: number) => string;
+  /** The block's evidence; the correction's by default. */
+  blockEvidence?: readonly string[];
+}
+
+/**
+ * The budget rule of every check after the worker (write set, definition of done, project
+ * gates, apply): the failure counts against its stage; the STAGE_FAILURE_BUDGET-th in a row
+ * blocks the task with evidence, an earlier one sends it back to the worker with the
+ * correction. The caller persists.
+ */
+export function correctOrBlock(ctx: DispatchContext, rt: TaskRuntime, failure: CheckFailure): void {
+  const failures = rt.state.failures;
+  const { stage, correction } = failure;
+  if (failures[stage] + 1 >= STAGE_FAILURE_BUDGET) {
+    failures[stage] += 1;
+    blockTask(ctx, rt, {
+      stage,
+      reason: failure.blockReason(failures[stage]),
+      evidence: [...(failure.blockEvidence ?? correction.evidence)],
+    });
+    return;
+  }
+  advance(rt, BACK_TO_WORKER[stage], { correction });
 }
 
 /**

@@ -1,11 +1,10 @@
 import { join, relative } from 'node:path';
 import type { ApplyResult, SourceCheck } from '../isolation/types.js';
 import { ensureOwnedDir, writeOwnedFile } from '../safe-fs/owned-files.js';
-import { STAGE_FAILURE_BUDGET } from '../selection/on-failure.js';
 import type { Correction } from '../state/state-schema.js';
 import { readPlanText } from '../task/parse-plan.js';
 import { advance } from './advance.js';
-import { blockTask } from './apply-failure.js';
+import { correctOrBlock } from './apply-failure.js';
 import { type DispatchContext, persist, type TaskRuntime } from './context.js';
 import { runSourceGates } from './source-gates.js';
 import { judgeGate } from './stage-gate.js';
@@ -155,16 +154,11 @@ async function failApply(
   rt: TaskRuntime,
   correction: Correction,
 ): Promise<void> {
-  if (rt.state.failures.apply + 1 >= STAGE_FAILURE_BUDGET) {
-    rt.state.failures.apply += 1;
-    blockTask(ctx, rt, {
-      stage: 'apply',
-      reason: `${rt.state.failures.apply} consecutive failed applies: ${correction.summary}`,
-      evidence: correction.evidence,
-    });
-    return persist(ctx, rt);
-  }
-  advance(rt, 'apply-failed', { correction });
+  correctOrBlock(ctx, rt, {
+    stage: 'apply',
+    correction,
+    blockReason: (n) => `${n} consecutive failed applies: ${correction.summary}`,
+  });
   await persist(ctx, rt);
 }
 

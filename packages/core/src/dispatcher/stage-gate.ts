@@ -1,12 +1,11 @@
 import { join, relative } from 'node:path';
 import { maskSecretsInFile } from '../redact/secret-set.js';
 import { ensureOwnedDir } from '../safe-fs/owned-files.js';
-import { STAGE_FAILURE_BUDGET } from '../selection/on-failure.js';
 import { assertionText } from '../task/assertion-text.js';
 import type { DefinitionOfDone } from '../task/types.js';
 import { planFileName } from '../workspace/paths.js';
 import { advance } from './advance.js';
-import { blockTask } from './apply-failure.js';
+import { correctOrBlock } from './apply-failure.js';
 import { type DispatchContext, persist, type TaskRuntime } from './context.js';
 import { maxPlanLoopsOf } from './plan-loop-cap.js';
 import type { CommandResult } from './types.js';
@@ -115,27 +114,21 @@ export async function runGateStage(ctx: DispatchContext, rt: TaskRuntime): Promi
     advance(rt, 'passed');
     return persist(ctx, rt);
   }
-  if (state.failures.gate + 1 >= STAGE_FAILURE_BUDGET) {
-    state.failures.gate += 1;
-    blockTask(ctx, rt, {
-      stage: 'gate',
-      reason: `${state.failures.gate} consecutive failed definition-of-done gates (${verdict.why})`,
-      evidence: [
-        `command: ${done.command}`,
-        ...findings,
-        ...result.tail.slice(-20),
-        `output: ${outputFile}`,
-      ],
-    });
-    return persist(ctx, rt);
-  }
-  advance(rt, 'gate-failed', {
+  correctOrBlock(ctx, rt, {
+    stage: 'gate',
     correction: {
       source: 'gate',
       summary: `the definition-of-done command \`${done.command}\` failed: ${verdict.why}.`,
       evidence: [...findings, ...result.tail.slice(-40)],
       file: outputFile,
     },
+    blockReason: (n) => `${n} consecutive failed definition-of-done gates (${verdict.why})`,
+    blockEvidence: [
+      `command: ${done.command}`,
+      ...findings,
+      ...result.tail.slice(-20),
+      `output: ${outputFile}`,
+    ],
   });
   await persist(ctx, rt);
 }

@@ -3,10 +3,9 @@ import type { ProjectGateResult } from '../gates/gate-result.js';
 import type { ProjectGate } from '../gates/gate-schema.js';
 import { type GateRun, runGates } from '../gates/run-gates.js';
 import { runSourceGates } from '../gates/source-gates.js';
-import { STAGE_FAILURE_BUDGET } from '../selection/on-failure.js';
 import { planFileName } from '../workspace/paths.js';
 import { advance } from './advance.js';
-import { blockTask } from './apply-failure.js';
+import { correctOrBlock } from './apply-failure.js';
 import { type DispatchContext, persist, type TaskRuntime } from './context.js';
 import type { DispatcherOptions } from './types.js';
 import { workdirOf } from './workdir.js';
@@ -106,23 +105,16 @@ export async function runProjectGatesStage(ctx: DispatchContext, rt: TaskRuntime
     `project gate ${r.result.name} (\`${r.command}\`) — full output: ${r.result.output}`,
     ...r.tail.slice(-20),
   ]);
-  if (state.failures['project-gates'] + 1 >= STAGE_FAILURE_BUDGET) {
-    state.failures['project-gates'] += 1;
-    blockTask(ctx, rt, {
-      stage: 'project-gates',
-      reason: `${state.failures['project-gates']} consecutive failed project gate rounds (${why})`,
-      evidence,
-    });
-    return persist(ctx, rt);
-  }
   const first = failed[0]!;
-  advance(rt, 'gate-failed', {
+  correctOrBlock(ctx, rt, {
+    stage: 'project-gates',
     correction: {
       source: 'project-gates',
       summary: `the project gate${failed.length > 1 ? 's' : ''} ${names} failed (${why}). The project requires ${failed.length > 1 ? 'them' : 'it'} to pass after every task; fix the cause in your work.`,
       evidence,
       file: join(ctx.workspace, first.result.output),
     },
+    blockReason: (n) => `${n} consecutive failed project gate rounds (${why})`,
   });
   await persist(ctx, rt);
 }

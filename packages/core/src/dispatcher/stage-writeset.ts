@@ -1,8 +1,7 @@
 import type { WriteSetReport } from '../isolation/types.js';
-import { STAGE_FAILURE_BUDGET } from '../selection/on-failure.js';
 import type { Correction } from '../state/state-schema.js';
 import { advance } from './advance.js';
-import { blockTask } from './apply-failure.js';
+import { correctOrBlock } from './apply-failure.js';
 import { type DispatchContext, persist, type TaskRuntime } from './context.js';
 import { isolationOf } from './task-worktree.js';
 
@@ -36,16 +35,11 @@ export async function runWriteSetStage(ctx: DispatchContext, rt: TaskRuntime): P
     detail: correction.summary,
     files: [...report.gitMetadata, ...report.outside],
   });
-  if (rt.state.failures.writeset + 1 >= STAGE_FAILURE_BUDGET) {
-    rt.state.failures.writeset += 1;
-    blockTask(ctx, rt, {
-      stage: 'writeset',
-      reason: `${rt.state.failures.writeset} consecutive write-set corrections: ${correction.summary}`,
-      evidence: correction.evidence,
-    });
-    return persist(ctx, rt);
-  }
-  advance(rt, 'writeset-violated', { correction });
+  correctOrBlock(ctx, rt, {
+    stage: 'writeset',
+    correction,
+    blockReason: (n) => `${n} consecutive write-set corrections: ${correction.summary}`,
+  });
   await persist(ctx, rt);
 }
 
