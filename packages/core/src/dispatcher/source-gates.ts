@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { runSourceGates as runProjectSourceGates } from '../gates/source-gates.js';
+import { runSourceGates } from '../gates/source-gates.js';
 import type { DispatchContext, TaskRuntime } from './context.js';
 import { recordResults } from './stage-project-gates.js';
 
@@ -19,14 +19,14 @@ export interface SourceGateResult {
  * isolation `none` these gates run in the project-gates stage instead (the working tree is
  * the source there).
  */
-export async function runSourceGates(
+export async function checkSourceAfterApply(
   ctx: DispatchContext,
   rt: TaskRuntime,
   sourceDir: string,
 ): Promise<SourceGateResult> {
   const gates = (ctx.options.projectGates ?? []).filter((g) => g.on === 'source');
   if (gates.length === 0) return { ok: true };
-  const outcome = await runProjectSourceGates({
+  const outcome = await runSourceGates({
     gates,
     source: sourceDir,
     outputDir: join(ctx.stateDir, 'gates', rt.id),

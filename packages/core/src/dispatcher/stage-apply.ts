@@ -6,7 +6,7 @@ import { readPlanText } from '../task/parse-plan.js';
 import { advance } from './advance.js';
 import { correctOrBlock } from './apply-failure.js';
 import { type DispatchContext, persist, type TaskRuntime } from './context.js';
-import { runSourceGates } from './source-gates.js';
+import { checkSourceAfterApply } from './source-gates.js';
 import { judgeGate } from './stage-gate.js';
 import { writeSetCorrection } from './stage-writeset.js';
 import { isolationOf } from './task-worktree.js';
@@ -196,7 +196,7 @@ function sourceCheck(ctx: DispatchContext, rt: TaskRuntime): SourceCheck {
           ].join('\n'),
         };
     }
-    return runSourceGates(ctx, rt, cwd);
+    return checkSourceAfterApply(ctx, rt, cwd);
   };
 }
 

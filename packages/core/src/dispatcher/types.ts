@@ -99,7 +99,7 @@ export interface DispatcherOptions {
   projectGates?: readonly ProjectGate[];
   /** True (the default) when the task's working tree is the source (isolation `none`): the
    * `source` gates then run right after the `task` gates. Under worktree isolation they run
-   * after apply instead (see `runSourceGates`). */
+   * after apply instead (see `checkSourceAfterApply`). */
   sourceIsWorkingTree?: boolean;
   /** Config `routing`: PLAN `complexity:` / `risk:` → route and review mode (default
    * `DEFAULT_ROUTING`). */
