@@ -135,7 +135,13 @@ export interface StageRow {
   outcomes: Partial<Record<Outcome, OutcomeRow>>;
 }
 
-const afterWorkerDone: readonly Branch[] = [
+/**
+ * The path of a task's work, in order: each stage with the fact that turns it on (none:
+ * always). Where a stage leads once it passed is derived from it ({@link after}), so a stage
+ * added to the path is one entry here.
+ */
+const PATH: readonly Branch[] = [
+  { to: 'worker' },
   { if: 'selfcheckRequired', to: 'selfcheck' },
   { if: 'isolated', to: 'writeset' },
   { if: 'hasGate', to: 'gate' },
@@ -143,8 +149,17 @@ const afterWorkerDone: readonly Branch[] = [
   // A local command is deterministic and written by a human: nothing for a reviewer to judge.
   { if: 'localRunner', to: 'archive' },
   { to: 'review' },
+  { if: 'redTeam', to: 'redteam' },
+  { if: 'isolated', to: 'apply' },
+  { to: 'archive' },
 ];
-const afterReviewApproved: readonly Branch[] = [{ if: 'isolated', to: 'apply' }, { to: 'archive' }];
+
+/** The branches after `stage` on the path, up to the first that always applies. */
+function after(stage: LifecycleStage): readonly Branch[] {
+  const from = PATH.findIndex((b) => b.to === stage) + 1;
+  const end = PATH.findIndex((b, i) => i >= from && b.if === undefined);
+  return PATH.slice(from, end + 1);
+}
 const stay = (stage: LifecycleStage, ...effects: Effect[]): OutcomeRow => ({
   next: [{ to: stage }],
   effects,
@@ -162,7 +177,7 @@ export const LIFECYCLE: Readonly<Record<LifecycleStage, StageRow>> = {
     failover: true,
     outcomes: {
       passed: {
-        next: afterWorkerDone,
+        next: after('worker'),
         effects: [
           'reset-failures',
           'reset-selfcheck-retries',
@@ -185,12 +200,7 @@ export const LIFECYCLE: Readonly<Record<LifecycleStage, StageRow>> = {
     failover: false,
     outcomes: {
       passed: {
-        next: [
-          { if: 'isolated', to: 'writeset' },
-          { if: 'hasGate', to: 'gate' },
-          { if: 'hasProjectGates', to: 'project-gates' },
-          { to: 'review' },
-        ],
+        next: after('selfcheck'),
         effects: ['reset-failures', 'reset-selfcheck-retries'],
       },
       'checklist-open': stay('selfcheck', 'reset-failures', 'count-selfcheck-retry'),
@@ -206,11 +216,7 @@ export const LIFECYCLE: Readonly<Record<LifecycleStage, StageRow>> = {
     failover: false,
     outcomes: {
       passed: {
-        next: [
-          { if: 'hasProjectGates', to: 'project-gates' },
-          { if: 'localRunner', to: 'archive' },
-          { to: 'review' },
-        ],
+        next: after('gate'),
         effects: ['reset-failures', 'clear-correction'],
       },
       'gate-failed': { next: [{ to: 'worker' }], effects: ['count-failure', 'record-correction'] },
@@ -227,7 +233,7 @@ export const LIFECYCLE: Readonly<Record<LifecycleStage, StageRow>> = {
     failover: false,
     outcomes: {
       passed: {
-        next: [{ if: 'localRunner', to: 'archive' }, { to: 'review' }],
+        next: after('project-gates'),
         effects: ['reset-failures', 'clear-correction'],
       },
       'gate-failed': { next: [{ to: 'worker' }], effects: ['count-failure', 'record-correction'] },
@@ -243,7 +249,7 @@ export const LIFECYCLE: Readonly<Record<LifecycleStage, StageRow>> = {
     failover: true,
     outcomes: {
       approved: {
-        next: [{ if: 'redTeam', to: 'redteam' }, ...afterReviewApproved],
+        next: after('review'),
         effects: ['reset-failures', 'clear-failover', 'clear-backoff'],
       },
       'changes-requested': {
@@ -252,7 +258,7 @@ export const LIFECYCLE: Readonly<Record<LifecycleStage, StageRow>> = {
       },
       // No worker round for naming and style: archive; complete.log lists the notes.
       'approved-with-notes': {
-        next: [{ if: 'redTeam', to: 'redteam' }, ...afterReviewApproved],
+        next: after('review'),
         effects: ['reset-failures', 'clear-failover', 'clear-backoff'],
       },
       failed: stay('review', 'count-failure'),
@@ -271,7 +277,7 @@ export const LIFECYCLE: Readonly<Record<LifecycleStage, StageRow>> = {
     failover: true,
     outcomes: {
       approved: {
-        next: afterReviewApproved,
+        next: after('redteam'),
         effects: ['reset-failures', 'clear-failover', 'clear-backoff'],
       },
       'changes-requested': {
@@ -279,7 +285,7 @@ export const LIFECYCLE: Readonly<Record<LifecycleStage, StageRow>> = {
         effects: ['reset-failures', 'clear-failover', 'clear-backoff', 'start-plan-loop'],
       },
       'approved-with-notes': {
-        next: afterReviewApproved,
+        next: after('redteam'),
         effects: ['reset-failures', 'clear-failover', 'clear-backoff'],
       },
       failed: stay('redteam', 'count-failure'),
@@ -296,11 +302,7 @@ export const LIFECYCLE: Readonly<Record<LifecycleStage, StageRow>> = {
     failover: false,
     outcomes: {
       passed: {
-        next: [
-          { if: 'hasGate', to: 'gate' },
-          { if: 'hasProjectGates', to: 'project-gates' },
-          { to: 'review' },
-        ],
+        next: after('writeset'),
         effects: ['reset-failures'],
       },
       'writeset-violated': {
@@ -319,7 +321,7 @@ export const LIFECYCLE: Readonly<Record<LifecycleStage, StageRow>> = {
     workLog: false,
     failover: false,
     outcomes: {
-      passed: { next: [{ to: 'archive' }], effects: ['reset-failures', 'clear-correction'] },
+      passed: { next: after('apply'), effects: ['reset-failures', 'clear-correction'] },
       'apply-failed': { next: [{ to: 'worker' }], effects: ['count-failure', 'record-correction'] },
       'apply-waiting': stay('apply'),
     },
