@@ -1,6 +1,6 @@
 import { join } from 'node:path';
-import { runSourceGates } from '../gates/source-gates.js';
 import type { DispatchContext, TaskRuntime } from './context.js';
+import { runProjectGates } from './gate-check.js';
 import { recordResults } from './stage-project-gates.js';
 
 /** What a check on the source tree reports (the shape of the isolation's `SourceCheck`). */
@@ -26,32 +26,23 @@ export async function checkSourceAfterApply(
 ): Promise<SourceGateResult> {
   const gates = (ctx.options.projectGates ?? []).filter((g) => g.on === 'source');
   if (gates.length === 0) return { ok: true };
-  const outcome = await runSourceGates({
-    gates,
-    source: sourceDir,
+  const runs = await runProjectGates(ctx, rt, gates, {
+    cwdOf: () => sourceDir,
+    base: sourceDir,
     outputDir: join(ctx.stateDir, 'gates', rt.id),
-    runCommand: ctx.options.runCommand,
-    planLoop: rt.state.planLoop,
-    now: () => ctx.now(),
-    signal: ctx.signal,
+    afterApply: true,
   });
-  recordResults(rt, outcome.results);
-  for (const r of outcome.results)
-    ctx.bus.emit({
-      type: 'gate.finished',
-      task: rt.id,
-      planLoop: rt.state.planLoop,
-      command: [...(gates.find((g) => g.name === r.name)?.command ?? [])],
-      exitCode: r.exitCode,
-      passed: r.passed,
-      detail: `on the source: ${r.detail}`,
-      gate: r.name,
-      on: 'source',
-    });
-  if (outcome.passed) return { ok: true };
+  // Stopped before every gate ran: the commit is not verified, so it does not stay.
+  if (!runs) return { ok: false, detail: 'the run was stopped before the source gates finished' };
+  recordResults(
+    rt,
+    runs.map((r) => r.result),
+  );
+  const failed = runs.filter((r) => !r.result.passed);
+  if (failed.length === 0) return { ok: true };
   return {
     ok: false,
-    detail: outcome.failed
+    detail: failed
       .flatMap((r) => [
         `project gate ${r.result.name} (\`${r.command}\`) on the source: ${r.result.detail}`,
         ...r.tail.slice(-20),

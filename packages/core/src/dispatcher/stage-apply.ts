@@ -6,8 +6,8 @@ import { readPlanText } from '../task/parse-plan.js';
 import { advance } from './advance.js';
 import { correctOrBlock } from './apply-failure.js';
 import { type DispatchContext, persist, type TaskRuntime } from './context.js';
+import { runGateCheck } from './gate-check.js';
 import { checkSourceAfterApply } from './source-gates.js';
-import { judgeGate } from './stage-gate.js';
 import { writeSetCorrection } from './stage-writeset.js';
 import { isolationOf } from './task-worktree.js';
 
@@ -170,28 +170,19 @@ function sourceCheck(ctx: DispatchContext, rt: TaskRuntime): SourceCheck {
       const dir = join(ctx.stateDir, 'gates', rt.id);
       ensureOwnedDir(ctx.workspace, dir);
       const outputFile = join(dir, `source.${rt.state.planLoop}.${Date.now().toString(36)}.log`);
-      const result = await ctx.options.runCommand({
-        argv: done.argv,
-        cwd,
-        outputFile,
-        signal: ctx.signal,
-      });
-      const verdict = judgeGate(done, result);
-      ctx.bus.emit({
-        type: 'gate.finished',
-        task: rt.id,
-        planLoop: rt.state.planLoop,
-        command: [...done.argv],
-        exitCode: result.exitCode,
-        passed: verdict.passed,
-        detail: `on the source: ${verdict.why}`,
-      });
+      const verdict = await runGateCheck(ctx, rt, { done, cwd, outputFile, afterApply: true });
+      // Stopped while it ran: the commit is not verified, so it does not stay.
+      if (!verdict)
+        return {
+          ok: false,
+          detail: `the run was stopped while \`${done.command}\` ran on the source`,
+        };
       if (!verdict.passed)
         return {
           ok: false,
           detail: [
             `\`${done.command}\` on the source: ${verdict.why}`,
-            ...result.tail.slice(-30),
+            ...verdict.result.tail.slice(-30),
             `output: ${outputFile}`,
           ].join('\n'),
         };

@@ -1,12 +1,11 @@
 import { join, relative } from 'node:path';
 import type { ProjectGateResult } from '../gates/gate-result.js';
 import type { ProjectGate } from '../gates/gate-schema.js';
-import { type GateRun, runGates } from '../gates/run-gates.js';
-import { runSourceGates } from '../gates/source-gates.js';
 import { planFileName } from '../workspace/paths.js';
 import { advance } from './advance.js';
 import { correctOrBlock } from './apply-failure.js';
 import { type DispatchContext, persist, type TaskRuntime } from './context.js';
+import { runProjectGates } from './gate-check.js';
 import type { DispatcherOptions } from './types.js';
 import { workdirOf } from './workdir.js';
 
@@ -47,34 +46,20 @@ export async function runProjectGatesStage(ctx: DispatchContext, rt: TaskRuntime
     locator: relative(ctx.workspace, outputDir),
   };
   ctx.workLog.finish(rt.group, { ...row, kind: 'START', time: ctx.now(), result: 'running' });
-  const common = {
-    runCommand: ctx.options.runCommand,
-    planLoop: state.planLoop,
-    now: () => ctx.now(),
-    signal: ctx.signal,
-  };
-  const runs: GateRun[] = await runGates({
-    ...common,
-    gates: gates.filter((g) => g.on === 'task'),
-    // The task's working tree: its worktree under isolation, else the workspace.
-    cwd: workdirOf(ctx, rt),
-    workspace: ctx.workspace,
-    outputDir,
-  });
-  const results = runs.map((r) => r.result);
-  const sourceGates = gates.filter((g) => g.on === 'source');
-  if (sourceGates.length > 0 && !ctx.signal.aborted) {
-    // Isolation `none`: the working tree is the source, so its gates run now.
-    const source = await runSourceGates({
-      ...common,
-      gates: sourceGates,
-      source: ctx.workspace,
+  // Task gates run in the task's working tree (its worktree under isolation, else the
+  // workspace); source gates, here only when the working tree is the source, in the workspace.
+  const runs = await runProjectGates(
+    ctx,
+    rt,
+    [...gates.filter((g) => g.on === 'task'), ...gates.filter((g) => g.on === 'source')],
+    {
+      cwdOf: (g) => (g.on === 'task' ? workdirOf(ctx, rt) : ctx.workspace),
+      base: ctx.workspace,
       outputDir,
-    });
-    results.push(...source.results);
-    runs.push(...source.failed);
-  }
-  if (ctx.signal.aborted) return;
+    },
+  );
+  if (!runs || ctx.signal.aborted) return;
+  const results = runs.map((r) => r.result);
   recordResults(rt, results);
   const failed = runs.filter((r) => !r.result.passed);
   ctx.workLog.finish(rt.group, {
@@ -83,18 +68,6 @@ export async function runProjectGatesStage(ctx: DispatchContext, rt: TaskRuntime
     time: ctx.now(),
     result: failed.length === 0 ? 'success' : 'gate-failed',
   });
-  for (const r of results)
-    ctx.bus.emit({
-      type: 'gate.finished',
-      task: rt.id,
-      planLoop: state.planLoop,
-      command: [...(gates.find((g) => g.name === r.name)?.command ?? [])],
-      exitCode: r.exitCode,
-      passed: r.passed,
-      detail: r.detail,
-      gate: r.name,
-      on: r.on,
-    });
   if (failed.length === 0) {
     advance(rt, 'passed');
     return persist(ctx, rt);

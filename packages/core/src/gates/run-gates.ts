@@ -1,5 +1,5 @@
 import { join, relative } from 'node:path';
-import { judgeGate } from '../dispatcher/stage-gate.js';
+import { judgeGate } from '../dispatcher/judge-gate.js';
 import type { CommandResult, CommandRunner } from '../dispatcher/types.js';
 import { ensureOwnedDir } from '../safe-fs/owned-files.js';
 import { parseAssertion } from '../task/definition-of-done.js';
