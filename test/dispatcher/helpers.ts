@@ -200,6 +200,42 @@ export class Workspace {
   }
 }
 
+/** A fake-agent case: every review approves. */
+export const APPROVE: Scenario = {
+  when: { role: 'review' },
+  steps: [{ review: 'Verdict: APPROVED\n' }],
+};
+
+/** What {@link agentWorkspace} sets up besides its defaults. */
+export interface AgentWorkspaceSetup {
+  /** Project config keys (fast retries are always set). */
+  config?: Record<string, unknown>;
+  /** The review's case; default {@link APPROVE}. */
+  review?: Scenario;
+  /** Further cases of target `a`, tried after the review's. */
+  cases?: Scenario[];
+  /** What every other attempt of `a` does; default: tick the checklist. */
+  steps?: unknown[];
+}
+
+/**
+ * The set-up most end-to-end tests share: a workspace with one fake target `a` whose reviews
+ * approve and whose other attempts tick the checklist, unless `cases`/`steps` say otherwise.
+ */
+export function agentWorkspace(setup: AgentWorkspaceSetup = {}): Workspace {
+  const ws = new Workspace();
+  if (setup.config) ws.config(setup.config);
+  ws.catalog({
+    a: {
+      scenario: {
+        cases: [setup.review ?? APPROVE, ...(setup.cases ?? [])],
+        steps: setup.steps ?? [{ fillChecklist: true }],
+      },
+    },
+  });
+  return ws;
+}
+
 /** Exit code and output of a CLI run. */
 export interface RunResult {
   code: number | null;

@@ -2,9 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { Workspace } from './helpers.js';
-
-const approve = { when: { role: 'review' }, steps: [{ review: 'Verdict: APPROVED\n' }] };
+import { agentWorkspace, Workspace } from './helpers.js';
 
 /** A real local HTTP server that records JSON bodies; `failFirst` requests get a 503. */
 async function receiver(failFirst = 0): Promise<{
@@ -60,7 +58,14 @@ describe('notifications (real HTTP server, real hook command)', { timeout: 120_0
     servers.push(closed.server);
     const deadUrl = closed.url;
     await new Promise<void>((r) => closed.server.close(() => r()));
-    const ws = new Workspace();
+    const ws = agentWorkspace({
+      cases: [
+        {
+          when: { task: 'g/x' },
+          steps: [{ print: 'fatal: no', stream: 'stderr' }, { exit: 2 }],
+        },
+      ],
+    });
     const log = ws.path('hook-log.jsonl');
     ws.config({
       retry: { baseDelayMs: 5, maxDelayMs: 20 },
@@ -82,20 +87,6 @@ describe('notifications (real HTTP server, real hook command)', { timeout: 120_0
         retries: 3,
         timeoutMs: 5000,
         drainMs: 20000,
-      },
-    });
-    ws.catalog({
-      a: {
-        scenario: {
-          cases: [
-            approve,
-            {
-              when: { task: 'g/x' },
-              steps: [{ print: 'fatal: no', stream: 'stderr' }, { exit: 2 }],
-            },
-          ],
-          steps: [{ fillChecklist: true }],
-        },
       },
     });
     ws.task('g/x', { files: ['src/x.ts'] });

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli, Workspace } from './helpers.js';
+import { agentWorkspace, runCli, Workspace } from './helpers.js';
 
 const approve = {
   when: { role: 'review' },
@@ -16,44 +16,32 @@ process.exit(bad.length ? 1 : 0);`;
 
 describe('project gates (config `gates`), real processes', { timeout: 120_000 }, () => {
   it('fails the gate for one task (correction naming the gate), passes it for another; status and complete.log show each result', async () => {
-    const ws = new Workspace();
-    writeFileSync(ws.path('no-broken.cjs'), NO_BROKEN);
-    ws.config({
-      retry: { baseDelayMs: 5, maxDelayMs: 20 },
-      gates: [
-        { name: 'no-broken', command: [process.execPath, 'no-broken.cjs'] },
+    const ws = agentWorkspace({
+      config: {
+        gates: [
+          { name: 'no-broken', command: [process.execPath, 'no-broken.cjs'] },
+          {
+            name: 'source-lint',
+            command: [process.execPath, '-e', 'console.log("lint ok")'],
+            assertion: 'stdout contains "lint ok"',
+            on: 'source',
+          },
+        ],
+      },
+      review: approve,
+      cases: [
         {
-          name: 'source-lint',
-          command: [process.execPath, '-e', 'console.log("lint ok")'],
-          assertion: 'stdout contains "lint ok"',
-          on: 'source',
+          when: { role: 'worker', task: 'g/first', attempt: 1 },
+          steps: [{ write: { path: 'src/first.txt', content: 'BROKEN' } }, { fillChecklist: true }],
+        },
+        {
+          when: { role: 'worker', task: 'g/first' },
+          steps: [{ write: { path: 'src/first.txt', content: 'fixed' } }, { fillChecklist: true }],
         },
       ],
+      steps: [{ write: { path: 'src/second.txt', content: 'fine' } }, { fillChecklist: true }],
     });
-    ws.catalog({
-      a: {
-        scenario: {
-          cases: [
-            approve,
-            {
-              when: { role: 'worker', task: 'g/first', attempt: 1 },
-              steps: [
-                { write: { path: 'src/first.txt', content: 'BROKEN' } },
-                { fillChecklist: true },
-              ],
-            },
-            {
-              when: { role: 'worker', task: 'g/first' },
-              steps: [
-                { write: { path: 'src/first.txt', content: 'fixed' } },
-                { fillChecklist: true },
-              ],
-            },
-          ],
-          steps: [{ write: { path: 'src/second.txt', content: 'fine' } }, { fillChecklist: true }],
-        },
-      },
-    });
+    writeFileSync(ws.path('no-broken.cjs'), NO_BROKEN);
     ws.task('g/first', { files: ['src/first.txt'] });
     ws.task('g/second', { files: ['src/second.txt'], dependsOn: ['first'] });
     const result = await ws.run();
@@ -112,12 +100,12 @@ describe('project gates (config `gates`), real processes', { timeout: 120_000 },
   });
 
   it('blocks a task whose project gate keeps failing, with the gate named in the reason', async () => {
-    const ws = new Workspace();
-    ws.config({
-      retry: { baseDelayMs: 5, maxDelayMs: 20 },
-      gates: [{ name: 'always-red', command: [process.execPath, '-e', 'process.exit(3)'] }],
+    const ws = agentWorkspace({
+      config: {
+        gates: [{ name: 'always-red', command: [process.execPath, '-e', 'process.exit(3)'] }],
+      },
+      review: approve,
     });
-    ws.catalog({ a: { scenario: { cases: [approve], steps: [{ fillChecklist: true }] } } });
     ws.task('g/red', { files: ['src/red.txt'] });
     const result = await ws.run();
     expect(result.code, result.stderr).toBe(3);

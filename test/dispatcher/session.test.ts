@@ -1,28 +1,19 @@
 import { spawn } from 'node:child_process';
 import { readdirSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { CLI, runCli, Workspace } from './helpers.js';
-
-const approve = { when: { role: 'review' }, steps: [{ review: 'Verdict: APPROVED\n' }] };
+import { agentWorkspace, CLI, runCli } from './helpers.js';
 
 describe('sessions: status and resume of a crashed run (real processes)', {
   timeout: 120_000,
 }, () => {
   it('records each run as a session; a SIGKILLed session is resumed without redoing anything', async () => {
-    const ws = new Workspace();
-    ws.catalog({
-      a: {
-        scenario: {
-          cases: [
-            approve,
-            {
-              when: { task: 'g/slow', role: 'worker' },
-              steps: [{ waitFor: 'release' }, { fillChecklist: true }],
-            },
-          ],
-          steps: [{ fillChecklist: true }],
+    const ws = agentWorkspace({
+      cases: [
+        {
+          when: { task: 'g/slow', role: 'worker' },
+          steps: [{ waitFor: 'release' }, { fillChecklist: true }],
         },
-      },
+      ],
     });
     ws.task('g/fast', { files: ['src/fast.ts'] });
     ws.task('g/slow', { files: ['src/slow.ts'] });

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { Workspace } from '../dispatcher/helpers.js';
+import { agentWorkspace, Workspace } from '../dispatcher/helpers.js';
 
 const approve = { when: { role: 'review' }, steps: [{ review: 'Verdict: APPROVED\n' }] };
 const finishWork = { steps: [{ fillChecklist: true }] };
@@ -75,25 +75,19 @@ describe('attempt time limit: ended with its whole process tree, retried on the 
   });
 
   it('a setsid grandchild is ended with the timed-out attempt, and with an attempt that ends normally', async () => {
-    const ws = new Workspace();
     const detached = (pidFile: string) => ({
       spawn: { sleepMs: 600_000, detached: true, pidFile },
     });
-    ws.catalog({
-      a: {
-        scenario: {
-          cases: [
-            approve,
-            {
-              when: { role: 'worker', attempt: 1 },
-              steps: [detached('timed-out.pids'), { hang: true }],
-            },
-          ],
-          steps: [detached('normal.pids'), { fillChecklist: true }],
+    const ws = agentWorkspace({
+      config: { maxAttemptSeconds: 2 },
+      cases: [
+        {
+          when: { role: 'worker', attempt: 1 },
+          steps: [detached('timed-out.pids'), { hang: true }],
         },
-      },
+      ],
+      steps: [detached('normal.pids'), { fillChecklist: true }],
     });
-    ws.config({ retry: { baseDelayMs: 5, maxDelayMs: 20 }, maxAttemptSeconds: 2 });
     ws.task('g/t', { files: ['src/t.ts'] });
     const result = await ws.run();
     expect(result.code, result.stderr).toBe(0);

@@ -1,8 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { Workspace } from '../dispatcher/helpers.js';
+import { agentWorkspace, type Workspace } from '../dispatcher/helpers.js';
 
-const approve = { when: { role: 'review' }, steps: [{ review: 'Verdict: APPROVED\n' }] };
 // A node --test style runner: reports as many tests as test files the change wrote.
 const runner = [
   "const fs = require('node:fs');",
@@ -24,31 +23,25 @@ function requiredTestsTask(ws: Workspace, id: string): void {
 
 describe('verification, not trust (fake agents as real processes)', { timeout: 120_000 }, () => {
   it('tests: required sends back a change without tests and a run of zero tests, then archives', async () => {
-    const ws = new Workspace();
-    ws.catalog({
-      a: {
-        scenario: {
-          cases: [
-            approve,
-            {
-              when: { role: 'worker', attempt: 1 },
-              steps: [
-                { write: { path: 'src/a.js', content: 'module.exports = (a, b) => a + b;\n' } },
-                { fillChecklist: true },
-              ],
-            },
-          ],
+    const ws = agentWorkspace({
+      cases: [
+        {
+          when: { role: 'worker', attempt: 1 },
           steps: [
-            {
-              write: {
-                path: 'src/a.test.js',
-                content: "require('node:test')('sums', () => {});\n",
-              },
-            },
+            { write: { path: 'src/a.js', content: 'module.exports = (a, b) => a + b;\n' } },
             { fillChecklist: true },
           ],
         },
-      },
+      ],
+      steps: [
+        {
+          write: {
+            path: 'src/a.test.js',
+            content: "require('node:test')('sums', () => {});\n",
+          },
+        },
+        { fillChecklist: true },
+      ],
     });
     requiredTestsTask(ws, 'g/tested');
     const result = await ws.run();
@@ -70,31 +63,25 @@ describe('verification, not trust (fake agents as real processes)', { timeout: 1
   });
 
   it('turns a stub left in the change into a finding', async () => {
-    const ws = new Workspace();
-    ws.catalog({
-      a: {
-        scenario: {
-          cases: [
-            approve,
-            {
-              when: { role: 'worker', attempt: 1 },
-              steps: [
-                {
-                  write: {
-                    path: 'src/a.js',
-                    content: 'module.exports = () => {\n  throw new Error("TODO");\n};\n',
-                  },
-                },
-                { fillChecklist: true },
-              ],
-            },
-          ],
+    const ws = agentWorkspace({
+      cases: [
+        {
+          when: { role: 'worker', attempt: 1 },
           steps: [
-            { write: { path: 'src/a.js', content: 'module.exports = (a, b) => a + b;\n' } },
+            {
+              write: {
+                path: 'src/a.js',
+                content: 'module.exports = () => {\n  throw new Error("TODO");\n};\n',
+              },
+            },
             { fillChecklist: true },
           ],
         },
-      },
+      ],
+      steps: [
+        { write: { path: 'src/a.js', content: 'module.exports = (a, b) => a + b;\n' } },
+        { fillChecklist: true },
+      ],
     });
     ws.task('g/stub', {
       files: ['src/a.js'],
