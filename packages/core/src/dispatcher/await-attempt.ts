@@ -1,4 +1,4 @@
-import { recordClassification } from '../attempt/record-classification.js';
+import { finalizeLocator } from '../attempt/locator-writer.js';
 import { extractUsage } from '../cost/extract.js';
 import { classifyEvidence } from '../evidence/classify-evidence.js';
 import type { RunHandle, RunOutcome } from '../plugins/runner-types.js';
@@ -68,7 +68,7 @@ export async function awaitAttempt(
   const usage = extractUsage(outcome.evidence, ctx.options.plugins.classifiersFor(agent));
   if (usage) record.usage = usage;
   // The evidence directory explains itself; a missing or broken locator only loses that note.
-  await recordClassification(record.attemptDir, verdict).catch(() => undefined);
+  await finalizeLocator(record.attemptDir, verdict).catch(() => undefined);
   ctx.workLog.finish(rt.group, {
     ...attemptRowFields(ctx, rt, record, agentModel),
     kind: 'FINISH',
