@@ -218,6 +218,8 @@ export {
   tailLines,
   writeEscalation,
 } from './escalation/index.js';
+// Start guards: bus subscribers that may refuse the start of a task's next stage.
+export type { StartGuard, StartRequest, StartVeto } from './events/index.js';
 export {
   countsSchema,
   createEventBus,
