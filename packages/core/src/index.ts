@@ -22,11 +22,15 @@ export {
   type AttemptLocatorInput,
   attemptEnvironment,
   attemptPaths,
+  createLocator,
   fillTemplate,
+  finalizeLocator,
   formatHeartbeat,
   frameHeader,
   type Heartbeat,
   heartbeatSchema,
+  type LocatorExit,
+  type LocatorLaunch,
   locatorSchema,
   PROCESS_MARKER_VAR,
   parseHeartbeat,
@@ -35,6 +39,7 @@ export {
   readLocator,
   readStreamLog,
   recordClassification,
+  recordLocatorExit,
   runtimeSnapshotSchema,
   type StreamFrame,
   type StreamLogPosition,
@@ -213,6 +218,8 @@ export {
   tailLines,
   writeEscalation,
 } from './escalation/index.js';
+// Start guards: bus subscribers that may refuse the start of a task's next stage.
+export type { StartGuard, StartRequest, StartVeto } from './events/index.js';
 export {
   countsSchema,
   createEventBus,

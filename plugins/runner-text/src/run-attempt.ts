@@ -2,6 +2,7 @@ import { closeSync, ftruncateSync, openSync } from 'node:fs';
 import {
   type AttemptLocator,
   attemptPaths,
+  createLocator,
   type EndedBy,
   hasEnvironmentMarker,
   isSameProcessAlive,
@@ -11,9 +12,9 @@ import {
   type RunnerSpec,
   type RunOutcome,
   readStartToken,
+  recordLocatorExit,
   scanStreamLog,
   workspaceIdentity,
-  writeLocator,
 } from '@switchyard/core';
 import { AttemptMonitor } from './attempt-monitor.js';
 import type { AttemptHooks, HooksFactory } from './hooks.js';
@@ -56,27 +57,20 @@ function control(c: Controller, setEnd: (end: (reason: EndedBy) => void) => void
     });
     const endedAt = new Date();
     const sessionId = c.hooks.sessionId?.();
-    // Not fsynced: the dispatcher's classification rewrite right after is (recordClassification).
-    // A dispatcher crash keeps the page cache; after a power loss the agent is dead anyway and
-    // a stale 'running' locator is judged dead by its start token (the boot id changed).
-    await writeLocator(
-      c.dir,
-      {
-        ...c.locator,
-        endedAt: endedAt.toISOString(),
-        exitCode: exit.exitCode,
-        signal: exit.signal,
-        exitObserved: exit.exitObserved,
-        ...(endedBy ? { endedBy } : {}),
-        ...(sessionId ? { sessionId } : {}),
-        // provisional until the dispatcher records the classification (recordClassification)
-        result:
-          exit.exitCode === 0 && !endedBy && evidence.terminalEvents.length === 0
-            ? 'success'
-            : 'failure',
-      },
-      { fsync: false },
-    );
+    // The locator writer's second write (see core `locator-writer.ts` for the order).
+    await recordLocatorExit(c.dir, c.locator, {
+      endedAt,
+      exitCode: exit.exitCode,
+      signal: exit.signal,
+      exitObserved: exit.exitObserved,
+      ...(endedBy ? { endedBy } : {}),
+      ...(sessionId ? { sessionId } : {}),
+      // provisional until the dispatcher finalizes it with the classification
+      result:
+        exit.exitCode === 0 && !endedBy && evidence.terminalEvents.length === 0
+          ? 'success'
+          : 'failure',
+    });
     return {
       exitCode: exit.exitCode,
       signal: exit.signal,
@@ -134,25 +128,14 @@ export async function startAttempt(spec: RunnerSpec, makeHooks?: HooksFactory): 
     spawnAgent(spec),
     cachedWorkspaceIdentity(spec.cwd),
   ]);
-  const locator = await writeLocator(
-    spec.attemptDir,
-    {
-      ...spec.locator,
-      schemaVersion: 1,
-      attemptId: spec.attemptId,
-      process: {
-        pid: child.pid,
-        startToken: child.startToken ?? readStartToken(child.pid),
-        markerName: PROCESS_MARKER_VAR,
-        marker: spec.attemptId,
-        pgid: child.pid,
-      },
-      workspace,
-      startedAt: startedAt.toISOString(),
-      result: 'running',
-    },
-    { fsync: false },
-  );
+  const locator = await createLocator(spec.attemptDir, {
+    attemptId: spec.attemptId,
+    fields: spec.locator,
+    pid: child.pid,
+    startToken: child.startToken ?? readStartToken(child.pid),
+    workspace,
+    startedAt,
+  });
   let end: (reason: EndedBy) => void = () => {};
   const monitor = new AttemptMonitor({
     dir: spec.attemptDir,

@@ -3,6 +3,13 @@ export * from './heartbeat.js';
 export * from './layout.js';
 export * from './liveness.js';
 export * from './locator.js';
+export {
+  createLocator,
+  finalizeLocator,
+  type LocatorExit,
+  type LocatorLaunch,
+  recordLocatorExit,
+} from './locator-writer.js';
 export * from './record-classification.js';
 export * from './stream-log.js';
 export * from './template.js';

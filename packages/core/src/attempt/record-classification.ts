@@ -1,22 +1,15 @@
 import type { Classification } from '../plugins/types.js';
-import { type AttemptLocator, readLocator, writeLocator } from './locator.js';
+import type { AttemptLocator } from './locator.js';
+import { finalizeLocator } from './locator-writer.js';
 
 /**
  * Records the classifier chain's verdict in an ended attempt's `locator.json`: result,
- * failure class, the exact evidence lines, the deciding classifier and `retryAfter`.
+ * failure class, the exact evidence lines, the deciding classifier and `retryAfter`. The
+ * write itself belongs to the locator writer ({@link finalizeLocator}).
  */
-export async function recordClassification(
+export function recordClassification(
   dir: string,
   verdict: Classification,
 ): Promise<AttemptLocator> {
-  const locator = await readLocator(dir);
-  const { retryAfter: _old, ...rest } = locator;
-  return writeLocator(dir, {
-    ...rest,
-    result: verdict.class === 'success' ? 'success' : 'failure',
-    failureClass: verdict.class,
-    evidence: verdict.evidence,
-    ...(verdict.classifier ? { classifier: verdict.classifier } : {}),
-    ...(verdict.retryAfter ? { retryAfter: verdict.retryAfter } : {}),
-  });
+  return finalizeLocator(dir, verdict);
 }

@@ -1,4 +1,4 @@
-import { recordClassification } from '../attempt/record-classification.js';
+import { finalizeLocator } from '../attempt/locator-writer.js';
 import { extractUsage } from '../cost/extract.js';
 import { classifyEvidence } from '../evidence/classify-evidence.js';
 import type { RunHandle, RunOutcome } from '../plugins/runner-types.js';
@@ -10,7 +10,6 @@ import type { DispatchContext, TaskRuntime } from './context.js';
 import { isReviewRole } from './red-team.js';
 import { judgeReviewAttempt } from './review-judge.js';
 import { judgeUnobservedExit } from './unobserved-exit.js';
-import { attemptRowFields } from './work-log-row.js';
 
 /** A finished attempt: its (finalized, not yet persisted) record and its verdict. */
 export interface AttemptResult {
@@ -24,7 +23,6 @@ export async function awaitAttempt(
   rt: TaskRuntime,
   record: AttemptRecord,
   handle: RunHandle,
-  agentModel: string,
 ): Promise<AttemptResult> {
   ctx.handles.set(record.id, handle);
   // Interrupted while this attempt was being launched: stop it like the others.
@@ -68,14 +66,9 @@ export async function awaitAttempt(
   const usage = extractUsage(outcome.evidence, ctx.options.plugins.classifiersFor(agent));
   if (usage) record.usage = usage;
   // The evidence directory explains itself; a missing or broken locator only loses that note.
-  await recordClassification(record.attemptDir, verdict).catch(() => undefined);
-  ctx.workLog.finish(rt.group, {
-    ...attemptRowFields(ctx, rt, record, agentModel),
-    kind: 'FINISH',
-    time: ctx.now(),
-    result: record.interrupted ? 'interrupted' : verdict.class,
-  });
+  await finalizeLocator(record.attemptDir, verdict).catch(() => undefined);
   const result = finish(ctx, record, verdict);
+  // The work log's FINISH row is written by its bus subscriber (work-log-subscriber.ts).
   ctx.bus.emit({
     type: 'attempt.finished',
     task: rt.id,

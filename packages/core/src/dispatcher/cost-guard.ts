@@ -1,6 +1,7 @@
 import { type BudgetBreach, checkBudget, type Spent } from '../cost/budget.js';
 import { priceUsage } from '../cost/usage.js';
 import { formatCost } from '../cost/usage-totals.js';
+import type { StartGuard, StartVeto } from '../events/start-guard.js';
 import type { AttemptRecord } from '../state/state-schema.js';
 import { blockTask } from './apply-failure.js';
 import type { DispatchContext, TaskRuntime } from './context.js';
@@ -34,16 +35,36 @@ export function budgetBreach(ctx: DispatchContext, rt: TaskRuntime): BudgetBreac
  * stops, the figures (cap, spent, each priced attempt) are the evidence. True when blocked.
  */
 export function stopOverBudget(ctx: DispatchContext, rt: TaskRuntime): boolean {
-  if (rt.state.blocked || rt.state.phase === 'done') return false;
+  const veto = overBudgetVeto(ctx, rt);
+  if (!veto) return false;
+  blockTask(ctx, rt, { stage: veto.stage, reason: veto.reason, evidence: veto.evidence });
+  return true;
+}
+
+/**
+ * The cost budget as a start guard of the run's bus: the start of a task's next stage is
+ * refused, with the figures, once the task (or the run) has passed its budget.
+ */
+export function costBudgetGuard(ctx: DispatchContext): StartGuard {
+  return (request) => {
+    const rt = ctx.tasks.get(request.task);
+    return rt ? overBudgetVeto(ctx, rt) : undefined;
+  };
+}
+
+/** Why the task may not go on for its cost, or undefined while it is within the budgets. */
+function overBudgetVeto(ctx: DispatchContext, rt: TaskRuntime): StartVeto | undefined {
+  if (rt.state.blocked || rt.state.phase === 'done') return undefined;
   const breach = budgetBreach(ctx, rt);
-  if (!breach) return false;
+  if (!breach) return undefined;
   const lines = rt.state.attempts
     .filter((a) => a.usage)
     .map((a) => {
       const priced = priceUsage(a.usage!, ctx.options.prices?.[a.target]);
       return `  ${a.id} (${a.role} on ${a.target}): ${priced.costUsd === undefined ? 'no cost reported' : formatCost({ costUsd: priced.costUsd, costEstimated: priced.costEstimated ?? false })}`;
     });
-  blockTask(ctx, rt, {
+  return {
+    by: 'cost-budget',
     stage: 'cost-budget',
     reason: `cost budget passed: ${breach.message}`,
     evidence: [
@@ -53,6 +74,5 @@ export function stopOverBudget(ctx: DispatchContext, rt: TaskRuntime): boolean {
       'attempts of this task:',
       ...lines,
     ],
-  });
-  return true;
+  };
 }

@@ -206,8 +206,7 @@ async function watchLive(
           attemptDir: record.attemptDir,
           reattached: true,
         });
-        const agentModel = `${locator.agent}/${locator.model}`;
-        const result = await awaitAttempt(ctx, rt, record, handle, agentModel);
+        const result = await awaitAttempt(ctx, rt, record, handle);
         verdict = result.verdict;
       }
     } else {

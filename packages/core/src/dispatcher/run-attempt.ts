@@ -140,7 +140,7 @@ export async function runAttempt(
     attemptDir: inputs.attemptDir,
   });
   await persisted;
-  return awaitAttempt(ctx, rt, record, handle, agentModel);
+  return awaitAttempt(ctx, rt, record, handle);
 }
 
 function transcriptOf(ctx: DispatchContext, agent: string) {

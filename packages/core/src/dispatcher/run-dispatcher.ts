@@ -16,7 +16,9 @@ import { finalizeRun } from './finalize.js';
 import { recoverTask } from './recover.js';
 import { buildRuntimes, prepareRetryBlocked } from './runtimes.js';
 import { schedule } from './scheduler.js';
+import { registerStartGuards } from './start-veto.js';
 import { catalogSourceLabel, type DispatcherOptions, type DispatchResult } from './types.js';
+import { feedWorkLogFromBus } from './work-log-subscriber.js';
 import { WorkLogWriter } from './work-log-writer.js';
 
 /**
@@ -70,6 +72,8 @@ export async function runDispatcher(options: DispatcherOptions): Promise<Dispatc
       runStartedAt: startedAt,
       now: () => new Date(),
     };
+    registerStartGuards(ctx);
+    feedWorkLogFromBus(ctx);
     await buildRuntimes(ctx, model);
     if (options.retryBlocked || options.retryTasks) await prepareRetryBlocked(ctx);
     const escalations = watchEscalations(ctx);

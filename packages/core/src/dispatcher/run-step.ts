@@ -12,6 +12,7 @@ import { runReviewStage } from './stage-review.js';
 import { runSelfcheckStage } from './stage-selfcheck.js';
 import { runWorkerStage } from './stage-worker.js';
 import { runWriteSetStage } from './stage-writeset.js';
+import { refuseStart } from './start-veto.js';
 import { ensureTaskWorktree, keepBlockedWorktree } from './task-worktree.js';
 
 /** The handler of each lifecycle stage (a new row of the table needs one here). */
@@ -38,9 +39,9 @@ export async function runStep(ctx: DispatchContext, rt: TaskRuntime): Promise<vo
   rt.busy = true;
   const phase = rt.state.phase;
   try {
-    // A passed cost budget stops the task before its next stage and right after the attempt
-    // that passed it.
-    if (phase !== FINAL_PHASE && stopOverBudget(ctx, rt)) return await persist(ctx, rt);
+    // A start guard of the bus (the cost budget…) may refuse the next stage: the task blocks
+    // with its reason. A passed budget also stops the task right after the attempt that passed it.
+    if (phase !== FINAL_PHASE && refuseStart(ctx, rt)) return await persist(ctx, rt);
     if (phase !== FINAL_PHASE) {
       await ensureTaskWorktree(ctx, rt);
       await STAGE_HANDLERS[phase](ctx, rt);

@@ -2,6 +2,7 @@ import { closeSync, mkdirSync, readFileSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { openOwnedFile } from '../safe-fs/owned-files.js';
 import { type RunEvent, type RunEventInput, runEventSchema } from './event-schema.js';
+import type { StartGuard, StartRequest, StartVeto } from './start-guard.js';
 
 /** A subscriber of the run stream; it must not throw (errors are reported, not propagated). */
 export type RunEventListener = (event: RunEvent) => void;
@@ -27,6 +28,10 @@ export interface EventBus {
   readonly runId: string;
   emit(event: RunEventInput): RunEvent;
   on(listener: RunEventListener): () => void;
+  /** Registers a guard asked before every start (see `start-guard.ts`); returns its removal. */
+  beforeStart(guard: StartGuard): () => void;
+  /** Asks the guards in the order they registered; the first refusal, or undefined. */
+  requestStart(request: StartRequest): StartVeto | undefined;
   close(): void;
 }
 
@@ -37,6 +42,7 @@ export interface EventBus {
  */
 export function createEventBus(options: EventBusOptions): EventBus {
   const listeners = new Set<RunEventListener>();
+  const guards = new Set<StartGuard>();
   const now = options.now ?? (() => new Date());
   let fd: number | undefined;
   let persistFailed = false;
@@ -70,10 +76,22 @@ export function createEventBus(options: EventBusOptions): EventBus {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
+    beforeStart(guard) {
+      guards.add(guard);
+      return () => guards.delete(guard);
+    },
+    requestStart(request) {
+      for (const guard of guards) {
+        const veto = guard(request);
+        if (veto) return veto;
+      }
+      return undefined;
+    },
     close() {
       if (fd !== undefined) closeSync(fd);
       fd = undefined;
       listeners.clear();
+      guards.clear();
     },
   };
 }
