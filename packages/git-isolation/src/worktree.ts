@@ -38,17 +38,22 @@ export async function registeredWorktrees(ctx: IsolationContext): Promise<Regist
  * The task's worktree: created on first call from the source branch's current tip on branch
  * `switchyard/<group>/<task>`, re-attached on every later call (also after a restart or a
  * crash half-way through creating it). The record is written before git is asked, so a
- * crash never leaves a worktree nobody knows about.
+ * crash never leaves a worktree nobody knows about. A blocked task's record becomes active
+ * again here (the task was retried); one `clean --blocked` removed starts afresh from the tip.
  */
 export async function ensureWorktree(
   ctx: IsolationContext,
   taskId: TaskId,
 ): Promise<WorktreeRecord> {
   const existing = await readRecord(ctx.layout, taskId);
-  const record = existing ?? (await newRecord(ctx, taskId));
+  let record = existing ?? (await newRecord(ctx, taskId));
   if (!existing) {
     await ensureLayout(ctx.layout);
     await dropStale(ctx, record);
+    await writeRecord(ctx.layout, record);
+  } else if (existing.state === 'blocked') {
+    // A retried task works in its worktree again: no longer evidence `clean --blocked` may remove.
+    record = { ...existing, state: 'active' };
     await writeRecord(ctx.layout, record);
   }
   await attach(ctx, record);
