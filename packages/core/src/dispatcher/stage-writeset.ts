@@ -15,7 +15,8 @@ import { isolationOf } from './task-worktree.js';
  */
 export async function runWriteSetStage(ctx: DispatchContext, rt: TaskRuntime): Promise<void> {
   const isolation = isolationOf(ctx);
-  if (!isolation) {
+  // A task that keeps the shared workspace (./task-isolation-mode.ts) has no worktree to diff.
+  if (!isolation || !rt.state.isolation) {
     advance(rt, 'passed');
     return persist(ctx, rt);
   }
