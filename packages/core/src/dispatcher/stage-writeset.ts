@@ -4,6 +4,7 @@ import type { Correction } from '../state/state-schema.js';
 import { advance } from './advance.js';
 import { blockTask } from './apply-failure.js';
 import { type DispatchContext, persist, type TaskRuntime } from './context.js';
+import { filesCell, writeGitStageRows } from './git-stage-rows.js';
 import { isolationOf } from './task-worktree.js';
 
 /**
@@ -20,12 +21,21 @@ export async function runWriteSetStage(ctx: DispatchContext, rt: TaskRuntime): P
     advance(rt, 'passed');
     return persist(ctx, rt);
   }
+  const startedAt = ctx.now();
   const writeSet = rt.task.writeSet.map((e) => e.path);
   const report = await isolation.inspect(rt.id, writeSet);
   let reverted: string[] = [];
   if (report.outside.length > 0 && ctx.options.writeSetPolicy === 'revert-outside')
     reverted = await isolation.revertOutside(rt.id, writeSet);
   const correction = writeSetCorrection(report, writeSet, reverted);
+  writeGitStageRows(ctx, rt, {
+    role: 'writeset',
+    startedAt,
+    artifact: writeSetArtifact(report),
+    label: `git diff ${rt.state.isolation.baseCommit.slice(0, 12)}`,
+    result: correction ? 'writeset-violated' : 'success',
+    evidence: { writeSet, ...report, reverted, correction: correction?.summary },
+  });
   if (!correction) {
     advance(rt, 'passed');
     return persist(ctx, rt);
@@ -48,6 +58,14 @@ export async function runWriteSetStage(ctx: DispatchContext, rt: TaskRuntime): P
   }
   advance(rt, 'writeset-violated', { correction });
   await persist(ctx, rt);
+}
+
+/** The work-log artifact cell of a check: what broke the write set, or what changed. */
+function writeSetArtifact(report: WriteSetReport): string {
+  if (report.gitMetadata.length > 0) return filesCell('git metadata', report.gitMetadata);
+  if (report.outside.length > 0) return filesCell('outside the write set', report.outside);
+  if (report.empty) return 'no change';
+  return filesCell('changed', report.changed);
 }
 
 /** The correction for a report, or undefined when the changes respect the write set. */
