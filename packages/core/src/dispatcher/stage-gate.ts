@@ -89,7 +89,7 @@ export async function runGateStage(ctx: DispatchContext, rt: TaskRuntime): Promi
   if (ctx.signal.aborted) return;
   const verdict = judgeGate(done, result);
   // A passed gate still fails when the change does not verify (stubs, missing tests).
-  const findings = verdict.passed ? verifyChange(ctx, rt, outputFile) : [];
+  const findings = verdict.passed ? await verifyChange(ctx, rt, outputFile) : [];
   if (findings.length > 0) {
     verdict.passed = false;
     verdict.why = `the change does not verify: ${findings.length} finding(s)`;
