@@ -3,6 +3,7 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SwitchyardError, type TaskId, type WorktreeRecord } from '@switchyard/core';
 import { git } from './git.js';
+import { metadataFingerprint } from './git-metadata.js';
 import { branchOf, ensureLayout, type IsolationLayout, worktreePath } from './layout.js';
 import { readRecord, removeRecord, writeRecord } from './records.js';
 import { currentBranch, type Repository, resolveCommit } from './repository.js';
@@ -51,9 +52,14 @@ export async function ensureWorktree(
     await ensureLayout(ctx.layout);
     await dropStale(ctx, record);
     await writeRecord(ctx.layout, record);
-  } else if (existing.state === 'blocked') {
+  } else if (existing.state === 'blocked' || !existing.metadata) {
     // A retried task works in its worktree again: no longer evidence `clean --blocked` may remove.
-    record = { ...existing, state: 'active' };
+    // A record from before metadata fingerprints gets one now (what it compares against later).
+    record = {
+      ...existing,
+      state: existing.state === 'blocked' ? 'active' : existing.state,
+      metadata: existing.metadata ?? (await metadataFingerprint(ctx.repo)),
+    };
     await writeRecord(ctx.layout, record);
   }
   await attach(ctx, record);
@@ -96,6 +102,7 @@ async function newRecord(ctx: IsolationContext, taskId: TaskId): Promise<Worktre
     baseCommit,
     state: 'active',
     createdAt: new Date().toISOString(),
+    metadata: await metadataFingerprint(ctx.repo),
   };
 }
 

@@ -78,7 +78,7 @@ export function writeSetCorrection(
   if (report.gitMetadata.length > 0)
     return {
       source: 'writeset',
-      summary: `changes to git metadata are refused (${report.gitMetadata.join(', ')}): do not run git; the dispatcher commits your changes`,
+      summary: `changes to git metadata are refused (${report.gitMetadata.join(', ')}): undo them (restore what you changed under .git, remove what you added) and do not run git; the dispatcher commits your changes`,
       evidence: report.gitMetadata,
     };
   if (report.outside.length > 0)
