@@ -27,6 +27,8 @@ export interface IsolationReport {
   applyQueue: { task: string; waiting?: string }[];
   /** Disk used by every task worktree. */
   bytes: number;
+  /** Under worktree isolation: unfinished tasks that started in the shared workspace and finish there. */
+  sharedWorkspace?: string[];
 }
 
 /**
@@ -80,7 +82,20 @@ export async function gatherIsolation(
         ...(s.isolation?.waiting ? { waiting: s.isolation.waiting } : {}),
       })),
     bytes: worktrees.reduce((sum, w) => sum + w.bytes, 0),
+    ...sharedWorkspaceOf(resolved.mode, known),
   };
+}
+
+/** Tasks that keep the shared workspace they started in while the run has worktrees. */
+function sharedWorkspaceOf(
+  mode: IsolationMode,
+  states: readonly TaskState[],
+): { sharedWorkspace?: string[] } {
+  if (mode !== 'worktree') return {};
+  const shared = states
+    .filter((s) => s.isolationMode === 'none' && s.phase !== 'done')
+    .map((s) => s.task);
+  return shared.length > 0 ? { sharedWorkspace: shared } : {};
 }
 
 const size = (bytes: number): string =>
@@ -95,6 +110,10 @@ export function renderIsolation(report: IsolationReport): string {
   for (const w of report.worktrees)
     out.push(
       `  ${(w.task ?? '?').padEnd(20)} ${w.state.padEnd(8)} ${w.branch ?? '-'} base ${w.base?.slice(0, 12) ?? '-'} ${size(w.bytes)} ${pc.dim(w.path)}`,
+    );
+  if (report.sharedWorkspace)
+    out.push(
+      `  shared workspace: ${report.sharedWorkspace.join(', ')} (started without a worktree; finish in the source tree)`,
     );
   if (report.applyQueue.length > 0)
     out.push(

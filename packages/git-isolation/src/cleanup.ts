@@ -4,6 +4,7 @@ import type { CleanOptions, CleanReport, WorktreeListing } from '@switchyard/cor
 import { diskUsage } from './disk-usage.js';
 import { git, nulList } from './git.js';
 import { listTaskFiles, readRecord } from './records.js';
+import { isBlockedNow } from './task-blocked.js';
 import { type IsolationContext, registeredWorktrees, removeWorktree } from './worktree.js';
 
 const BRANCH_PREFIX = 'refs/heads/switchyard/';
@@ -26,7 +27,9 @@ export async function listWorktrees(ctx: IsolationContext): Promise<WorktreeList
       taskId,
       path: record.path,
       branch: record.branch,
-      state: record.state,
+      // A blocked record of a task that was retried (not blocked any more) is active again.
+      state:
+        record.state === 'blocked' && !isBlockedNow(ctx.layout, taskId) ? 'active' : record.state,
       baseCommit: record.baseCommit,
       bytes: await diskUsage(record.path),
     });

@@ -1,7 +1,8 @@
 import { realpath, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { WorktreeRecord, WriteSetReport } from '@switchyard/core';
-import { git, nulList, pathspecInput } from './git.js';
+import { firstLine, git, nulList, pathspecInput } from './git.js';
+import { metadataChanges, metadataFingerprint } from './git-metadata.js';
 import { type Repository, toRepoPath, toWorkspacePath } from './repository.js';
 
 /** A worktree's changes against its base, repository-relative, split by kind. */
@@ -60,12 +61,27 @@ async function metadataProblems(repo: Repository, record: WorktreeRecord): Promi
     return ['.git (the worktree points at another repository)'];
   if (head !== `refs/heads/${record.branch}`)
     return [`HEAD (moved from ${record.branch} to ${head || 'a detached commit'})`];
+  const changed = await metadataChangedSince(repo, record);
+  if (changed.length > 0) return changed;
   if (headCommit === record.baseCommit) return [];
   const kept = await git(record.path, ['merge-base', '--is-ancestor', record.baseCommit, 'HEAD'], {
     allow: [1],
   });
   if (kept.exitCode !== 0) return ['HEAD (the history before the base commit was rewritten)'];
   return [];
+}
+
+/**
+ * Config, hooks and `info/` changed since the worktree was created (see ./git-metadata.ts).
+ * Checked before any git command reads the worktree's index, so a planted `core.fsmonitor`
+ * or filter never runs in a check.
+ */
+async function metadataChangedSince(repo: Repository, record: WorktreeRecord): Promise<string[]> {
+  if (!record.metadata) return [];
+  const gitDir = firstLine(
+    await git(record.path, ['rev-parse', '--path-format=absolute', '--git-dir']),
+  );
+  return metadataChanges(record.metadata, await metadataFingerprint(repo, gitDir));
 }
 
 /** Checks a worktree against the task's write set (workspace-relative paths). */

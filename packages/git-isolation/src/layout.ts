@@ -5,6 +5,8 @@ import type { Repository } from './repository.js';
 
 /** Where isolation keeps its records, journals, worktrees and the apply lock. */
 export interface IsolationLayout {
+  /** The dispatcher's state directory (task states under `tasks/`). */
+  stateDir: string;
   /** `<state>/isolation/worktrees/<group>/<task>.json`: one record per task worktree. */
   recordsDir: string;
   /** `<state>/isolation/apply/<group>/<task>.json`: the journal of an apply in progress. */
@@ -26,6 +28,7 @@ export interface LayoutOptions {
 export function layoutOf(repo: Repository, options: LayoutOptions = {}): IsolationLayout {
   const state = options.stateDir ?? defaultStateDir(repo.workspace);
   return {
+    stateDir: state,
     recordsDir: join(state, 'isolation', 'worktrees'),
     journalsDir: join(state, 'isolation', 'apply'),
     worktreesDir: options.worktreesDir ?? join(state, 'worktrees'),

@@ -3,6 +3,7 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SwitchyardError, type TaskId, type WorktreeRecord } from '@switchyard/core';
 import { git } from './git.js';
+import { metadataFingerprint } from './git-metadata.js';
 import { branchOf, ensureLayout, type IsolationLayout, worktreePath } from './layout.js';
 import { readRecord, removeRecord, writeRecord } from './records.js';
 import { currentBranch, type Repository, resolveCommit } from './repository.js';
@@ -38,17 +39,27 @@ export async function registeredWorktrees(ctx: IsolationContext): Promise<Regist
  * The task's worktree: created on first call from the source branch's current tip on branch
  * `switchyard/<group>/<task>`, re-attached on every later call (also after a restart or a
  * crash half-way through creating it). The record is written before git is asked, so a
- * crash never leaves a worktree nobody knows about.
+ * crash never leaves a worktree nobody knows about. A blocked task's record becomes active
+ * again here (the task was retried); one `clean --blocked` removed starts afresh from the tip.
  */
 export async function ensureWorktree(
   ctx: IsolationContext,
   taskId: TaskId,
 ): Promise<WorktreeRecord> {
   const existing = await readRecord(ctx.layout, taskId);
-  const record = existing ?? (await newRecord(ctx, taskId));
+  let record = existing ?? (await newRecord(ctx, taskId));
   if (!existing) {
     await ensureLayout(ctx.layout);
     await dropStale(ctx, record);
+    await writeRecord(ctx.layout, record);
+  } else if (existing.state === 'blocked' || !existing.metadata) {
+    // A retried task works in its worktree again: no longer evidence `clean --blocked` may remove.
+    // A record from before metadata fingerprints gets one now (what it compares against later).
+    record = {
+      ...existing,
+      state: existing.state === 'blocked' ? 'active' : existing.state,
+      metadata: existing.metadata ?? (await metadataFingerprint(ctx.repo)),
+    };
     await writeRecord(ctx.layout, record);
   }
   await attach(ctx, record);
@@ -91,6 +102,7 @@ async function newRecord(ctx: IsolationContext, taskId: TaskId): Promise<Worktre
     baseCommit,
     state: 'active',
     createdAt: new Date().toISOString(),
+    metadata: await metadataFingerprint(ctx.repo),
   };
 }
 

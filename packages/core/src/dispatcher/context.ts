@@ -31,6 +31,8 @@ export interface TaskRuntime {
   archivedByHand?: string;
   /** The project config declares `task` gates: the task runs the project-gates stage. */
   hasProjectGates?: boolean;
+  /** This run said already that the task keeps the shared workspace it started in. */
+  sharedWorkspaceAnnounced?: boolean;
 }
 
 /** What every stage of a run shares. One per `runDispatcher` call. */

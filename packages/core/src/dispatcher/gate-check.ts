@@ -27,7 +27,7 @@ export interface GateCheck {
   /** The announcement carries the assertion and the output's last lines (the task's own gate). */
   showOutput?: boolean;
   /** Findings that fail a command which passed (the change verification). */
-  verify?: (outputFile: string) => string[];
+  verify?: (outputFile: string) => string[] | Promise<string[]>;
 }
 
 /** How a gate check ended. */
@@ -65,7 +65,7 @@ export async function runGateCheck(
   if (ctx.signal.aborted) return undefined;
   const judged = judgeGate(done, result);
   // A passed command still fails when the change does not verify (stubs, missing tests).
-  const findings = judged.passed && check.verify ? check.verify(check.outputFile) : [];
+  const findings = judged.passed && check.verify ? await check.verify(check.outputFile) : [];
   const verdict =
     findings.length > 0
       ? { passed: false, why: `the change does not verify: ${findings.length} finding(s)` }

@@ -7,6 +7,7 @@ import { advance } from './advance.js';
 import { correctOrBlock } from './apply-failure.js';
 import { type DispatchContext, persist, type TaskRuntime } from './context.js';
 import { runGateCheck } from './gate-check.js';
+import { filesCell, writeGitStageRows } from './git-stage-rows.js';
 import { checkSourceAfterApply } from './source-gates.js';
 import { writeSetCorrection } from './stage-writeset.js';
 import { isolationOf } from './task-worktree.js';
@@ -33,13 +34,30 @@ export async function runApplyStage(ctx: DispatchContext, rt: TaskRuntime): Prom
     advance(rt, 'passed');
     return persist(ctx, rt);
   }
+  const startedAt = ctx.now();
   const writeSet = rt.task.writeSet.map((e) => e.path);
   if (rt.task.apply === 'patch') {
-    const violation = writeSetCorrection(await isolation.inspect(rt.id, writeSet), writeSet);
-    if (violation) return failApply(ctx, rt, violation);
+    const report = await isolation.inspect(rt.id, writeSet);
+    const violation = writeSetCorrection(report, writeSet);
+    const row = { role: 'apply' as const, startedAt, label: 'git diff (apply: patch)' };
+    if (violation) {
+      writeGitStageRows(ctx, rt, {
+        ...row,
+        artifact: `refused: ${violation.summary.slice(0, 160)}`,
+        result: 'refused',
+        evidence: { ...report, correction: violation.summary },
+      });
+      return failApply(ctx, rt, violation);
+    }
     const file = join(rt.task.dir, TASK_PATCH_FILE);
     writeOwnedFile(file, await isolation.patch(rt.id), 'replace');
     facts.patchFile = TASK_PATCH_FILE;
+    writeGitStageRows(ctx, rt, {
+      ...row,
+      artifact: TASK_PATCH_FILE,
+      result: 'success',
+      evidence: { patchFile: TASK_PATCH_FILE, files: report.changed },
+    });
     ctx.bus.emit({
       type: 'task.isolation',
       task: rt.id,
@@ -58,7 +76,32 @@ export async function runApplyStage(ctx: DispatchContext, rt: TaskRuntime): Prom
     check: sourceCheck(ctx, rt),
   });
   if (ctx.signal.aborted && result.status !== 'applied') return;
+  if (result.status !== 'waiting')
+    writeGitStageRows(ctx, rt, {
+      role: 'apply',
+      startedAt,
+      label: `git apply onto ${facts.sourceBranch}`,
+      ...applyRow(result),
+      evidence: { ...result },
+    });
   await settleApply(ctx, rt, result);
+}
+
+/** The work-log cells of a settled apply: the source commit it made (or undid), or why not. */
+function applyRow(result: Exclude<ApplyResult, { status: 'waiting' }>): {
+  artifact: string;
+  result: string;
+} {
+  switch (result.status) {
+    case 'applied':
+      return { artifact: `commit ${result.sourceCommit}`, result: 'success' };
+    case 'dod-failed':
+      return { artifact: `rolled back ${result.sourceCommit}`, result: 'rolled-back' };
+    case 'conflict':
+      return { artifact: filesCell('conflict', result.files), result: 'conflict' };
+    case 'refused':
+      return { artifact: `refused: ${result.message.slice(0, 160)}`, result: 'refused' };
+  }
 }
 
 async function settleApply(

@@ -3,6 +3,7 @@ import type { Correction } from '../state/state-schema.js';
 import { advance } from './advance.js';
 import { correctOrBlock } from './apply-failure.js';
 import { type DispatchContext, persist, type TaskRuntime } from './context.js';
+import { filesCell, writeGitStageRows } from './git-stage-rows.js';
 import { isolationOf } from './task-worktree.js';
 
 /**
@@ -14,16 +15,26 @@ import { isolationOf } from './task-worktree.js';
  */
 export async function runWriteSetStage(ctx: DispatchContext, rt: TaskRuntime): Promise<void> {
   const isolation = isolationOf(ctx);
-  if (!isolation) {
+  // A task that keeps the shared workspace (./task-isolation-mode.ts) has no worktree to diff.
+  if (!isolation || !rt.state.isolation) {
     advance(rt, 'passed');
     return persist(ctx, rt);
   }
+  const startedAt = ctx.now();
   const writeSet = rt.task.writeSet.map((e) => e.path);
   const report = await isolation.inspect(rt.id, writeSet);
   let reverted: string[] = [];
   if (report.outside.length > 0 && ctx.options.writeSetPolicy === 'revert-outside')
     reverted = await isolation.revertOutside(rt.id, writeSet);
   const correction = writeSetCorrection(report, writeSet, reverted);
+  writeGitStageRows(ctx, rt, {
+    role: 'writeset',
+    startedAt,
+    artifact: writeSetArtifact(report),
+    label: `git diff ${rt.state.isolation.baseCommit.slice(0, 12)}`,
+    result: correction ? 'writeset-violated' : 'success',
+    evidence: { writeSet, ...report, reverted, correction: correction?.summary },
+  });
   if (!correction) {
     advance(rt, 'passed');
     return persist(ctx, rt);
@@ -43,6 +54,14 @@ export async function runWriteSetStage(ctx: DispatchContext, rt: TaskRuntime): P
   await persist(ctx, rt);
 }
 
+/** The work-log artifact cell of a check: what broke the write set, or what changed. */
+function writeSetArtifact(report: WriteSetReport): string {
+  if (report.gitMetadata.length > 0) return filesCell('git metadata', report.gitMetadata);
+  if (report.outside.length > 0) return filesCell('outside the write set', report.outside);
+  if (report.empty) return 'no change';
+  return filesCell('changed', report.changed);
+}
+
 /** The correction for a report, or undefined when the changes respect the write set. */
 export function writeSetCorrection(
   report: WriteSetReport,
@@ -53,7 +72,7 @@ export function writeSetCorrection(
   if (report.gitMetadata.length > 0)
     return {
       source: 'writeset',
-      summary: `changes to git metadata are refused (${report.gitMetadata.join(', ')}): do not run git; the dispatcher commits your changes`,
+      summary: `changes to git metadata are refused (${report.gitMetadata.join(', ')}): undo them (restore what you changed under .git, remove what you added) and do not run git; the dispatcher commits your changes`,
       evidence: report.gitMetadata,
     };
   if (report.outside.length > 0)

@@ -1,6 +1,7 @@
 import type { WorkspaceIsolation } from '../isolation/types.js';
 import type { TaskIsolation } from '../state/state-schema.js';
 import { type DispatchContext, persist, type TaskRuntime } from './context.js';
+import { taskIsolationMode, worktreeTaskWithoutIsolation } from './task-isolation-mode.js';
 
 /** Phases in which the task's worktree must exist (after the apply it is only cleaned up). */
 const WORKTREE_PHASES = new Set([
@@ -25,10 +26,12 @@ export function isolationOf(ctx: DispatchContext): WorkspaceIsolation | undefine
  */
 export async function ensureTaskWorktree(ctx: DispatchContext, rt: TaskRuntime): Promise<void> {
   const isolation = isolationOf(ctx);
-  if (!isolation || !WORKTREE_PHASES.has(rt.state.phase)) return;
+  if (!WORKTREE_PHASES.has(rt.state.phase)) return;
   // A `runner: local` command runs in the source workspace, serialized with applies: it has
   // no worktree, so no write-set check or apply either (the facts see it as not isolated).
   if (rt.task.runner === 'local') return;
+  if ((await keepStartMode(ctx, rt)) === 'none') return;
+  if (!isolation) throw worktreeTaskWithoutIsolation(rt);
   const record = await isolation.ensureWorktree(rt.id);
   const before = rt.state.isolation;
   const next: TaskIsolation = {
@@ -51,6 +54,26 @@ export async function ensureTaskWorktree(ctx: DispatchContext, rt: TaskRuntime):
       detail: `worktree ${record.path} on ${record.branch} from ${record.sourceBranch} at ${record.baseCommit.slice(0, 12)}`,
       commit: record.baseCommit,
     });
+}
+
+/** Records the task's isolation mode at its first stage (see ./task-isolation-mode.ts). */
+async function keepStartMode(ctx: DispatchContext, rt: TaskRuntime): Promise<'worktree' | 'none'> {
+  const mode = taskIsolationMode(ctx, rt);
+  if (rt.state.isolationMode !== mode) {
+    rt.state.isolationMode = mode;
+    await persist(ctx, rt);
+  }
+  if (mode === 'none' && isolationOf(ctx) && !rt.sharedWorkspaceAnnounced) {
+    rt.sharedWorkspaceAnnounced = true;
+    ctx.bus.emit({
+      type: 'task.isolation',
+      task: rt.id,
+      step: 'shared-workspace',
+      detail:
+        'started in the shared workspace (no worktree then): it finishes there, its changes stay in the source tree; later tasks get worktrees',
+    });
+  }
+  return mode;
 }
 
 /** A blocked task's worktree is kept as evidence (listed by `status`, removed by `clean --blocked`). */

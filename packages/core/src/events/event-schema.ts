@@ -219,6 +219,8 @@ export const runEventSchema = z.discriminatedUnion('type', [
       'rolled-back',
       'refused',
       'patch',
+      /** The task started in the shared workspace and keeps it (the run has worktrees now). */
+      'shared-workspace',
     ]),
     detail: z.string(),
     files: z.array(z.string()).optional(),

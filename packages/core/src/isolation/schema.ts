@@ -24,6 +24,9 @@ export const worktreeRecordSchema = z.strictObject({
   state: z.enum(['active', 'applied', 'blocked']),
   createdAt: instant,
   appliedCommit: commitId.optional(),
+  /** The repository's config, hooks and `info/` when the worktree was created (entry → hash):
+   * an agent's change to them is refused by the write-set check. */
+  metadata: z.record(z.string(), z.string()).optional(),
 });
 export type WorktreeRecord = z.output<typeof worktreeRecordSchema>;
 

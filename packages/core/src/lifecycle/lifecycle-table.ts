@@ -298,7 +298,8 @@ export const LIFECYCLE: Readonly<Record<LifecycleStage, StageRow>> = {
     label: 'write-set check',
     budget: false,
     agentSlot: false,
-    workLog: false,
+    // It judges the agent's work: one START/FINISH pair per check (dispatcher/git-stage-rows.ts).
+    workLog: true,
     failover: false,
     outcomes: {
       passed: {
@@ -318,7 +319,8 @@ export const LIFECYCLE: Readonly<Record<LifecycleStage, StageRow>> = {
     label: 'apply to source',
     budget: false,
     agentSlot: false,
-    workLog: false,
+    // It judges the agent's work: one START/FINISH pair per check (dispatcher/git-stage-rows.ts).
+    workLog: true,
     failover: false,
     outcomes: {
       passed: { next: after('apply'), effects: ['reset-failures', 'clear-correction'] },
@@ -360,8 +362,8 @@ export type BudgetStageName =
   | 'review'
   | 'redteam';
 /** Stages that write work-log rows (the log's role column). */
-export const WORK_LOG_ROLES = stagesWhere<BudgetStageName>((r) => r.workLog);
-export type WorkLogRoleName = BudgetStageName;
+export const WORK_LOG_ROLES = stagesWhere<WorkLogRoleName>((r) => r.workLog);
+export type WorkLogRoleName = BudgetStageName | 'writeset' | 'apply';
 /** Sources of a correction shown to the next worker attempt. */
 export const CORRECTION_SOURCES = [
   'gate',

@@ -122,7 +122,16 @@ describe('transition (generated from the lifecycle table)', () => {
     expect([...ATTEMPT_ROLES]).toEqual(['worker', 'selfcheck', 'review', 'redteam']);
     const budgeted = ['worker', 'selfcheck', 'gate', 'project-gates', 'review', 'redteam'];
     expect([...BUDGET_STAGES]).toEqual(budgeted);
-    expect([...WORK_LOG_ROLES]).toEqual(budgeted);
+    expect([...WORK_LOG_ROLES]).toEqual([
+      'worker',
+      'selfcheck',
+      'writeset',
+      'gate',
+      'project-gates',
+      'review',
+      'redteam',
+      'apply',
+    ]);
     for (const s of DECISION_STAGES) expect(LIFECYCLE[s].decision).toBe(s);
     // Gates and the archive never hold an agent slot.
     expect(PHASES.filter(takesAgentSlot)).toEqual(['worker', 'selfcheck', 'review', 'redteam']);
@@ -193,10 +202,10 @@ describe('worktree isolation rows', () => {
     });
   });
 
-  it('neither stage takes an agent slot or writes work-log rows', () => {
+  it('neither stage takes an agent slot; both judge the agent’s work, so both write work-log rows', () => {
     for (const stage of ['writeset', 'apply'] as const) {
       expect(LIFECYCLE[stage].agentSlot).toBe(false);
-      expect(LIFECYCLE[stage].workLog).toBe(false);
+      expect(LIFECYCLE[stage].workLog).toBe(true);
     }
   });
 

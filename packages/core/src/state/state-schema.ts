@@ -156,6 +156,9 @@ export const taskStateSchema = z.object({
   blocked: blockedSchema.optional(),
   /** Worktree isolation of the task (absent under isolation "none"). */
   isolation: taskIsolationSchema.optional(),
+  /** The isolation the task started under, kept until it is archived (a task that began in the
+   * shared workspace never moves into a worktree mid-way, nor the other way round). */
+  isolationMode: z.enum(['worktree', 'none']).optional(),
   /** Set when every candidate of a stage waits for a known quota reset: the task is parked
    * until `until` (also its `notBefore`) instead of spending its failure budget. */
   parked: z
