@@ -28,8 +28,12 @@ export {
   type Heartbeat,
   heartbeatSchema,
   locatorSchema,
+  MAX_ARGV_PROMPT_BYTES,
   PROCESS_MARKER_VAR,
+  type PromptDeliveryInput,
+  type PromptDeliveryPlan,
   parseHeartbeat,
+  planPromptDelivery,
   probeAttemptProcess,
   readLastHeartbeat,
   readLocator,
@@ -387,6 +391,7 @@ export {
   planReviewPrompt,
 } from './plan-review/index.js';
 export {
+  type AgentPromptInput,
   type AttemptClass,
   type Awaitable,
   type Classification,
@@ -416,6 +421,7 @@ export {
   type PluginMeta,
   PluginSet,
   type ProgressCounters,
+  type PromptChannels,
   pluginSchema,
   type ReattachOptions,
   Registry,

@@ -3,6 +3,7 @@ export * from './heartbeat.js';
 export * from './layout.js';
 export * from './liveness.js';
 export * from './locator.js';
+export * from './prompt-delivery.js';
 export * from './record-classification.js';
 export * from './stream-log.js';
 export * from './template.js';

@@ -5,6 +5,14 @@ import type { Awaitable, PluginMeta, TerminalEvidence, TranscriptPlugin } from '
 /** Output formats a catalog target may declare (`runtime.output_format`). */
 export type OutputFormat = 'text' | 'jsonl';
 
+/** The ways a runner can pass a prompt to the agent process it starts. */
+export interface PromptChannels {
+  /** Always: the prompt as an argv element. */
+  argv: true;
+  /** It opens `RunnerSpec.stdinFile` as the agent's standard input. */
+  stdin?: boolean;
+}
+
 /** Why the dispatcher ended an attempt before it exited by itself. */
 export type EndedBy = 'stall' | 'retry-loop' | 'time-limit' | 'cancel';
 
@@ -31,6 +39,9 @@ export interface RunnerSpec {
   argv: readonly string[];
   /** Working directory: the workspace root. */
   cwd: string;
+  /** A file to give the agent as standard input (the prompt, when it is too long for argv;
+   * runners that declare `promptDelivery.stdin`). Without it, stdin is /dev/null. */
+  stdinFile?: string;
   /** Added to the dispatcher's environment: the target `environment` + SWITCHYARD_* variables
    * (`attemptEnvironment()`), which must include the SWITCHYARD_ATTEMPT_ID process marker. */
   env: Readonly<Record<string, string>>;
@@ -160,6 +171,9 @@ export interface RunnerPlugin<O = unknown> {
   outputFormats: readonly OutputFormat[];
   /** True when it implements native session resume / session monitoring. */
   nativeSession?: boolean;
+  /** How it can pass a prompt: argv always; `stdin` when it honours `RunnerSpec.stdinFile`.
+   * Unset: argv only (a prompt too long for argv is then refused before spawning). */
+  promptDelivery?: PromptChannels;
   options?: O;
   start(spec: RunnerSpec): Awaitable<RunHandle>;
   /**
