@@ -475,12 +475,16 @@ export {
 export {
   catalogReferencedNames,
   dispatcherSecrets,
+  type MaskedChunk,
+  maskOf,
   maskSecretsBelow,
   maskSecretsInFile,
   redactDeep,
   redactingReplacer,
   redactSecrets,
   type SecretValue,
+  type StreamMask,
+  StreamMasker,
   secretValuesOf,
 } from './redact/index.js';
 export {

@@ -121,6 +121,7 @@ export async function runAttempt(
       ...attemptTimeLimitMs(ctx, runtime),
       isRetryLine: ctx.options.plugins.isRetryLineFor(inputs.target.agent),
       ...transcriptOf(ctx, inputs.target.agent),
+      ...(ctx.secrets.length > 0 ? { secrets: ctx.secrets } : {}),
       locator: locatorFields(ctx, rt, inputs, argv),
       ...(native
         ? {

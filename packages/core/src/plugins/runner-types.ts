@@ -1,5 +1,6 @@
 import type { AttemptLocator, AttemptLocatorInput } from '../attempt/locator.js';
 import type { TemplateValues } from '../attempt/template.js';
+import type { SecretValue } from '../redact/redact.js';
 import type { Awaitable, PluginMeta, TerminalEvidence, TranscriptPlugin } from './types.js';
 
 /** Output formats a catalog target may declare (`runtime.output_format`). */
@@ -57,6 +58,9 @@ export interface RunnerSpec {
   isRetryLine?: (line: string) => boolean;
   /** Formats `normalized-output.log`; without one, lines are kept as printed. */
   transcript?: TranscriptPlugin;
+  /** The run's secrets: masked in the captures as they are read (the raw files in place,
+   * same length), so none stays on disk in clear while the attempt runs. */
+  secrets?: readonly SecretValue[];
   /** Static locator fields (task, role, target, catalog, runtime snapshot…); the runner adds
    * process identity, workspace identity, timestamps and the result. */
   locator: RunnerLocatorFields;
@@ -140,6 +144,8 @@ export interface ReattachOptions {
   maxAttemptMs?: number;
   isRetryLine?: (line: string) => boolean;
   transcript?: TranscriptPlugin;
+  /** As `RunnerSpec.secrets`. */
+  secrets?: readonly SecretValue[];
   nativeSession?: NativeSessionSpec;
   killGraceMs?: number;
   heartbeatIntervalMs?: number;
