@@ -68,7 +68,8 @@ describe('an agent that prints its environment leaks no credential', { timeout: 
       /^DEPLOY_SETTING=\[redacted\]\*{11}$/m,
     );
     const finished = ws.events().find((e) => e.type === 'attempt.finished');
-    expect(finished?.evidence).toEqual(['DEPLOY_SETTING=[redacted:SY_DEPLOY_OPAQUE]']);
+    // The runner masks captures as it reads them: the classifier quotes the masked line.
+    expect(finished?.evidence).toEqual(['DEPLOY_SETTING=[redacted]***********']);
 
     // Owner-only: everything the dispatcher keeps below .switchyard.
     for (const e of entries.filter((x) => x.path.includes('/.switchyard')))

@@ -230,6 +230,7 @@ async function liveRunLocked(
       costBudget: config.cost,
       prices: config.prices,
       maxAttemptMs: config.maxAttemptSeconds * 1000,
+      maxAttemptEvidenceBytes: config.evidence.maxAttemptBytes,
       maxParallel: opts.maxParallel ?? config.maxParallel,
       ...(opts.taskGroup ? { taskGroup: opts.taskGroup } : {}),
       ...(opts.retryBlocked ? { retryBlocked: true } : {}),

@@ -26,6 +26,8 @@ export const ERROR_CODES = {
   SY_PLUGIN_NOT_FOUND: 'No plugin of that name is registered.',
   SY_PLUGIN_DUPLICATE: 'Two plugins share a name.',
   SY_RUNNER_SPAWN: 'An agent process could not be started.',
+  SY_PROMPT_TOO_LONG:
+    "An attempt's prompt is too long for argv and the agent or runner takes it no other way.",
   SY_CLASSIFIER_FAILED: 'A classifier plugin threw while classifying an attempt.',
   SY_LOCK_HELD: 'Another dispatcher holds the workspace lock.',
   SY_WORK_LOG: 'The work log could not be written or archived.',

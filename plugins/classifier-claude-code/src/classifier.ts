@@ -43,6 +43,9 @@ const spec: AgentClassifierSpec = {
   version: '0.0.0',
   agents: ['claude-code'],
   verifiedVersions: ['2.1.19x', '2.1.33x'],
+  // `claude -p` with no prompt argument reads the prompt from stdin (`cat prompt.md | claude
+  // -p`); `-p` is the boolean --print flag, so the `{prompt}` element is dropped.
+  promptInput: { stdin: { argvPrompt: null } },
   errorLine: ERROR_LINE,
   // stream-json: {"type":"system","subtype":"api_retry","attempt":1,"error_status":429,...}
   retryLine: /"subtype"\s*:\s*"api_retry"/,

@@ -18,6 +18,9 @@ const spec: AgentClassifierSpec = {
   version: '0.0.0',
   agents: ['codex'],
   verifiedVersions: ['0.17x'],
+  // `codex exec [PROMPT]`: "If not provided as an argument (or if `-` is used), instructions
+  // are read from stdin."
+  promptInput: { stdin: { argvPrompt: '-' } },
   errorLine: ERROR_LINE,
   // {"type":"error","message":"Reconnecting... 1/1 (...)"} and, in text mode, "ERROR: Reconnecting..."
   retryLine: RECONNECT,

@@ -21,6 +21,9 @@ const spec: AgentClassifierSpec = {
   version: '0.0.0',
   agents: ['copilot'],
   verifiedVersions: ['1.0.x'],
+  // No promptInput: whether `copilot -p` reads a prompt from stdin is not established
+  // (github/copilot-cli#683 reports stdin ignored next to -p; #1046 reports `-p ""` with stdin
+  // working). Unverified here, so a prompt too long for argv is refused (SY_PROMPT_TOO_LONG).
   errorLine: ERROR_LINE,
   // json: {"type":"assistant.turn_retry",…} and {"type":"session.info","data":{"infoType":"model_retry",…}}
   retryLine: /"type"\s*:\s*"assistant\.turn_retry"|"infoType"\s*:\s*"model_retry"/,

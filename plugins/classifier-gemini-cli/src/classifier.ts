@@ -4,6 +4,7 @@ import {
   createAgentClassifier,
   eventAndStderrCandidates,
   finalEventSuccess,
+  STDIN_PROMPT_NOTE,
 } from '@switchyard/classifier-generic';
 import type { ClassifierPlugin } from '@switchyard/core';
 
@@ -16,6 +17,9 @@ const spec: AgentClassifierSpec = {
   version: '0.0.0',
   agents: ['gemini-cli'],
   verifiedVersions: ['0.61.x'],
+  // `--prompt`: "Prompt. Appended to input on stdin (if any)." It takes a value, so the
+  // element becomes a short line appended after the prompt read from stdin.
+  promptInput: { stdin: { argvPrompt: STDIN_PROMPT_NOTE } },
   errorLine: ERROR_LINE,
   // "Attempt 1 failed: ... Retrying after 5128ms..." / "Attempt 1 failed. Retrying with backoff..."
   retryLine: /Retrying (?:after \d+ms|with backoff)/,

@@ -1,4 +1,5 @@
 import {
+  type AgentPromptInput,
   type Classification,
   type ClassifierPlugin,
   defineClassifier,
@@ -8,6 +9,12 @@ import { type Candidate, errorLineCandidates, isErrorEvidence } from './error-li
 import { type ClassifierOptions, parseClassifierOptions } from './options.js';
 import { type FaultRule, PROVIDER_RULES } from './rules.js';
 import { eventText, terminationVerdict, verdictFromLines } from './verdict.js';
+
+/**
+ * The `--prompt` value of a CLI that appends it to the prompt it reads from stdin (Gemini CLI,
+ * Qwen Code), when the prompt itself goes on stdin.
+ */
+export const STDIN_PROMPT_NOTE = 'Follow the instructions above.';
 
 /** What an agent-specific classifier knows about its CLI's output. */
 export interface AgentClassifierSpec {
@@ -32,6 +39,9 @@ export interface AgentClassifierSpec {
   retryLine: RegExp;
   /** Agent-specific rules, checked before the shared provider rules. */
   rules?: readonly FaultRule[];
+  /** How the CLI takes a prompt too long for argv (see `AgentPromptInput` in core); unset:
+   * argv only, and such a prompt is refused before spawning. */
+  promptInput?: AgentPromptInput;
 }
 
 /**
@@ -83,6 +93,7 @@ export function createAgentClassifier(
     meta: { name: spec.name, version: spec.version },
     agents: spec.agents,
     ...(spec.verifiedVersions === undefined ? {} : { verifiedVersions: spec.verifiedVersions }),
+    ...(spec.promptInput === undefined ? {} : { promptInput: spec.promptInput }),
     options,
     classify(evidence, context): Classification | undefined {
       const ended = terminationVerdict(evidence, [...extraRules, ...rules], context);

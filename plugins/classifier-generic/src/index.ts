@@ -9,6 +9,7 @@ export {
   eventAndStderrCandidates,
   eventCandidates,
   finalEventSuccess,
+  STDIN_PROMPT_NOTE,
 } from './agent-classifier.js';
 export { type Candidate, errorLineCandidates, isErrorEvidence, isJsonText } from './error-lines.js';
 export { type CapturedRun, classifyCapture } from './fixture-harness.js';

@@ -4,6 +4,7 @@ import {
   createAgentClassifier,
   eventAndStderrCandidates,
   finalEventSuccess,
+  STDIN_PROMPT_NOTE,
 } from '@switchyard/classifier-generic';
 import type { ClassifierPlugin } from '@switchyard/core';
 
@@ -25,6 +26,9 @@ const spec: AgentClassifierSpec = {
   version: '0.0.0',
   agents: ['qwen-code'],
   verifiedVersions: ['0.15.x', '0.24.x'],
+  // A Gemini CLI fork: `--prompt` is "Appended to input on stdin (if any)", so the element
+  // becomes a short line appended after the prompt read from stdin.
+  promptInput: { stdin: { argvPrompt: STDIN_PROMPT_NOTE } },
   errorLine: ERROR_LINE,
   // stderr "Retrying in 60s (attempt 1/1): [API Error: 429 ...]", "Retrying provider attempt (...)",
   // stream-json {"type":"system","subtype":"retry",...}

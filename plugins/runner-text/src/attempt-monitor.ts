@@ -1,9 +1,12 @@
+import { closeSync, constants, openSync, writeSync } from 'node:fs';
 import {
   type EndedBy,
   EvidenceCollector,
   isSameProcessAlive,
   type OutputFormat,
   type ProgressCounters,
+  type SecretValue,
+  StreamMasker,
   type StreamName,
   type TerminalEvidence,
   type TranscriptPlugin,
@@ -61,6 +64,8 @@ export interface MonitorOptions {
   transcript?: TranscriptPlugin;
   hooks: AttemptHooks;
   offsets?: { stdout: number; stderr: number };
+  /** Masked as read: in the raw files in place (same length) and in everything written. */
+  secrets?: readonly SecretValue[];
   /** Called (once) when the watchdog decides to end the attempt. */
   onWatchdog: (reason: Exclude<EndedBy, 'cancel'>) => void;
   /** Poll liveness of a non-child process and call this when it is gone. */
@@ -78,6 +83,8 @@ export class AttemptMonitor {
   readonly #files: EvidenceFiles;
   readonly #tails: Record<StreamName, FileTail>;
   readonly #collector: EvidenceCollector;
+  /** Per stream, when there are secrets: the masker and an fd to mask the raw file in place. */
+  readonly #maskers: Partial<Record<StreamName, { masker: StreamMasker; raw: number }>> = {};
   readonly counters: ProgressCounters;
   #retrySince: number | undefined;
   #priming = false;
@@ -93,6 +100,15 @@ export class AttemptMonitor {
       stdout: new FileTail(options.paths.stdoutRaw, options.offsets?.stdout ?? 0),
       stderr: new FileTail(options.paths.stderrRaw, options.offsets?.stderr ?? 0),
     };
+    if (options.secrets && options.secrets.length > 0) {
+      for (const stream of ['stdout', 'stderr'] as const) {
+        const file = stream === 'stdout' ? options.paths.stdoutRaw : options.paths.stderrRaw;
+        this.#maskers[stream] = {
+          masker: new StreamMasker(options.secrets, this.#tails[stream].offset),
+          raw: openSync(file, constants.O_RDWR | constants.O_NOFOLLOW | constants.O_NONBLOCK),
+        };
+      }
+    }
     this.counters = {
       stdoutBytes: options.offsets?.stdout ?? 0,
       stderrBytes: options.offsets?.stderr ?? 0,
@@ -178,19 +194,46 @@ export class AttemptMonitor {
   #drain(maxBytes: number): number {
     let total = 0;
     for (const stream of ['stdout', 'stderr'] as const) {
+      const masking = this.#maskers[stream];
       total += this.#tails[stream].read((chunk, offset) => {
-        this.#files.frame(stream, offset, chunk);
-        const linesBefore = this.counters.lines;
-        this.#collector.write(stream, chunk);
-        // flush per chunk: few lines stay referenced long enough to be promoted (flat RSS)
-        this.#files.flush();
-        if (stream === 'stdout') this.counters.stdoutBytes += chunk.length;
-        else this.counters.stderrBytes += chunk.length;
-        // bytes of a line still being written are progress too (a long line streaming in)
-        if (this.counters.lines === linesBefore) this.counters.lastProgressAt = Date.now();
+        if (!masking) return this.#take(stream, offset, chunk);
+        // a secret is masked in the raw file before any of it is passed on; bytes that may
+        // start one are held back until the next chunk shows (see StreamMasker)
+        const safe = masking.masker.push(chunk);
+        this.#maskRaw(masking.raw, safe.masks);
+        if (safe.data.length > 0) this.#take(stream, safe.offset, safe.data);
+        else this.counters.lastProgressAt = Date.now(); // held back, but output all the same
       }, maxBytes);
     }
     return total;
+  }
+
+  /** Everything held back by the maskers (the agent is gone: nothing more comes). */
+  #drainMaskers(): void {
+    for (const stream of ['stdout', 'stderr'] as const) {
+      const masking = this.#maskers[stream];
+      if (!masking) continue;
+      const rest = masking.masker.end();
+      if (rest.data.length > 0) this.#take(stream, rest.offset, rest.data);
+      closeSync(masking.raw);
+    }
+  }
+
+  #maskRaw(fd: number, masks: readonly { offset: number; mask: Buffer }[]): void {
+    for (const { offset, mask } of masks) writeSync(fd, mask, 0, mask.length, offset);
+  }
+
+  /** One chunk of output (masked when there are secrets): framed, collected, counted. */
+  #take(stream: StreamName, offset: number, chunk: Buffer): void {
+    this.#files.frame(stream, offset, chunk);
+    const linesBefore = this.counters.lines;
+    this.#collector.write(stream, chunk);
+    // flush per chunk: few lines stay referenced long enough to be promoted (flat RSS)
+    this.#files.flush();
+    if (stream === 'stdout') this.counters.stdoutBytes += chunk.length;
+    else this.counters.stderrBytes += chunk.length;
+    // bytes of a line still being written are progress too (a long line streaming in)
+    if (this.counters.lines === linesBefore) this.counters.lastProgressAt = Date.now();
   }
 
   #normalize(
@@ -232,6 +275,7 @@ export class AttemptMonitor {
     this.#stopped = true;
     this.#leavePolling?.();
     this.#drain(Number.POSITIVE_INFINITY);
+    this.#drainMaskers();
     const evidence = this.#collector.finish(exit);
     this.#heartbeat(false);
     this.#tails.stdout.close();

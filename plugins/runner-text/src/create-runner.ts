@@ -14,6 +14,8 @@ export function createRunner(options: {
     meta: { name: options.name, ...(options.version ? { version: options.version } : {}) },
     outputFormats: options.outputFormats,
     ...(options.nativeSession ? { nativeSession: true } : {}),
+    // the agent's stdin can be a file (RunnerSpec.stdinFile): a prompt too long for argv
+    promptDelivery: { argv: true, stdin: true },
     start: (spec) => startAttempt(spec, options.hooks),
     reattach: (locator, reattach) => reattachAttempt(locator, reattach, options.hooks),
   });

@@ -152,6 +152,7 @@ export async function startAttempt(spec: RunnerSpec, makeHooks?: HooksFactory): 
     heartbeatIntervalMs: spec.heartbeatIntervalMs ?? DEFAULTS.heartbeatIntervalMs,
     ...(spec.isRetryLine ? { isRetryLine: spec.isRetryLine } : {}),
     ...(spec.transcript ? { transcript: spec.transcript } : {}),
+    ...(spec.secrets ? { secrets: spec.secrets } : {}),
     hooks,
     onWatchdog: (reason) => end(reason),
   });
@@ -219,6 +220,7 @@ export async function reattachAttempt(
     heartbeatIntervalMs: options.heartbeatIntervalMs ?? DEFAULTS.heartbeatIntervalMs,
     ...(options.isRetryLine ? { isRetryLine: options.isRetryLine } : {}),
     ...(options.transcript ? { transcript: options.transcript } : {}),
+    ...(options.secrets ? { secrets: options.secrets } : {}),
     hooks,
     offsets: { stdout: position.stdout, stderr: position.stderr },
     onWatchdog: (reason) => end(reason),

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { closeSync, mkdirSync, openSync } from 'node:fs';
+import { closeSync, constants, mkdirSync, openSync } from 'node:fs';
 import { attemptPaths, PROCESS_MARKER_VAR, SwitchyardError } from '@switchyard/core';
 import { EVIDENCE_APPEND, EVIDENCE_MODE } from './owned-append.js';
 import { type AgentExit, HelperSpawnError, SpawnHelperClient } from './spawn-client.js';
@@ -19,10 +19,13 @@ export interface SpawnAgentSpec {
   argv: readonly string[];
   cwd: string;
   env: Readonly<Record<string, string>>;
+  /** A file to give the agent as stdin (see RunnerSpec.stdinFile); /dev/null without. */
+  stdinFile?: string;
 }
 
 /**
- * Starts the agent: argv without a shell, stdin from /dev/null, its own process group, and
+ * Starts the agent: argv without a shell, stdin from /dev/null (or `stdinFile`, read-only: a
+ * prompt too long for argv), its own process group, and
  * stdout/stderr going straight to `stdout.raw`/`stderr.raw` (O_APPEND fds owned by the child),
  * so the agent keeps writing its output if the dispatcher dies. The launch goes through the
  * spawn helper (spawn-client.ts) when it runs, else from this process.
@@ -49,6 +52,7 @@ export async function spawnAgent(spec: SpawnAgentSpec): Promise<SpawnedAgent> {
           env,
           stdout: paths.stdoutRaw,
           stderr: paths.stderrRaw,
+          ...(spec.stdinFile !== undefined ? { stdin: spec.stdinFile } : {}),
           marker: { name: PROCESS_MARKER_VAR, value: marker },
         });
       } catch (error) {
@@ -56,7 +60,7 @@ export async function spawnAgent(spec: SpawnAgentSpec): Promise<SpawnedAgent> {
         if (!(error instanceof HelperSpawnError && error.code === 'EHELPER')) throw error;
       }
     }
-    return await spawnDirect(file, args, spec.cwd, env, paths);
+    return await spawnDirect(file, args, spec.cwd, env, paths, spec.stdinFile);
   } catch (error) {
     if (SwitchyardError.is(error)) throw error;
     throw new SwitchyardError(
@@ -77,17 +81,22 @@ async function spawnDirect(
   cwd: string,
   env: NodeJS.ProcessEnv,
   paths: { stdoutRaw: string; stderrRaw: string },
+  stdinFile: string | undefined,
 ): Promise<SpawnedAgent> {
   const out = openSync(paths.stdoutRaw, EVIDENCE_APPEND, EVIDENCE_MODE);
   let err: number | undefined;
+  let input: number | undefined;
   let child: ReturnType<typeof spawn>;
   try {
     err = openSync(paths.stderrRaw, EVIDENCE_APPEND, EVIDENCE_MODE);
-    child = spawn(file, args, { cwd, env, detached: true, stdio: ['ignore', out, err] });
+    if (stdinFile !== undefined)
+      input = openSync(stdinFile, constants.O_RDONLY | constants.O_NOFOLLOW);
+    child = spawn(file, args, { cwd, env, detached: true, stdio: [input ?? 'ignore', out, err] });
   } finally {
     // the child holds its own copies of the fds
     closeSync(out);
     if (err !== undefined) closeSync(err);
+    if (input !== undefined) closeSync(input);
   }
   const pid = child.pid;
   if (pid === undefined) {

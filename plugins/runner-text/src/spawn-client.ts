@@ -20,6 +20,8 @@ export interface HelperSpawnRequest {
   env: Readonly<Record<string, string | undefined>>;
   stdout: string;
   stderr: string;
+  /** A file to open as the agent's stdin (a prompt too long for argv); /dev/null without. */
+  stdin?: string;
   /** The process marker, to find an agent whose PID was never reported. */
   marker: { name: string; value: string };
 }

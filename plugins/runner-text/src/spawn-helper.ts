@@ -4,6 +4,7 @@
 // loaded) is several times cheaper, and that cost leaves the dispatcher's main thread.
 //
 // Protocol: JSON lines. Request on stdin: { id, file, args, cwd, env, stdout, stderr }.
+// Optional `stdin`: a file opened as the agent's stdin (a prompt too long for argv).
 // Replies on stdout: { id, pid, startTime } once started, then { id, exitCode, signal } when
 // it ends; or { id, error, code } when it could not start. Each agent leads its own process
 // group and session (detached), stdin /dev/null, stdout/stderr appended to its files: it keeps
@@ -24,6 +25,8 @@ const EVIDENCE_APPEND =
   constants.O_NOFOLLOW |
   constants.O_NONBLOCK;
 const EVIDENCE_MODE = 0o600;
+// The prompt file given as stdin: read-only, never through a symlink.
+const PROMPT_READ = constants.O_RDONLY | constants.O_NOFOLLOW;
 
 interface SpawnRequest {
   id: number;
@@ -33,6 +36,7 @@ interface SpawnRequest {
   env: Record<string, string>;
   stdout: string;
   stderr: string;
+  stdin?: string;
 }
 
 function reply(message: Record<string, unknown>): void {
@@ -60,15 +64,17 @@ function launch(request: SpawnRequest): void {
   const { id } = request;
   let out: number | undefined;
   let err: number | undefined;
+  let input: number | undefined;
   let child: ChildProcess;
   try {
     out = openSync(request.stdout, EVIDENCE_APPEND, EVIDENCE_MODE);
     err = openSync(request.stderr, EVIDENCE_APPEND, EVIDENCE_MODE);
+    if (request.stdin !== undefined) input = openSync(request.stdin, PROMPT_READ);
     child = spawn(request.file, request.args, {
       cwd: request.cwd,
       env: request.env,
       detached: true,
-      stdio: ['ignore', out, err],
+      stdio: [input ?? 'ignore', out, err],
     });
   } catch (error) {
     reply({ id, ...describe(error) });
@@ -77,6 +83,7 @@ function launch(request: SpawnRequest): void {
     // the child holds its own copies of the fds
     if (out !== undefined) closeSync(out);
     if (err !== undefined) closeSync(err);
+    if (input !== undefined) closeSync(input);
   }
   const pid = child.pid;
   if (pid === undefined) {

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
+import { cleanEvidence } from './clean-evidence.js';
 
 /** Options of `switchyard clean`. */
 export interface CleanCommandOptions {
@@ -7,6 +8,8 @@ export interface CleanCommandOptions {
   blocked?: boolean;
   dryRun?: boolean;
   json?: boolean;
+  evidenceOlderThan?: string;
+  evidenceMaxSize?: string;
 }
 
 /** `switchyard clean`: removes leftover task worktrees and their branches. */
@@ -20,18 +23,34 @@ export function registerClean(program: Command): void {
     .option('--blocked', 'also remove blocked tasks’ worktrees (kept as evidence otherwise)')
     .option('--dry-run', 'only list what would be removed, with the disk it uses')
     .option('--json', 'print one JSON document: { removed, kept, bytesFreed, dryRun }')
+    .option(
+      '--evidence-older-than <age>',
+      'also prune failed attempts’ evidence older than this (e.g. 14d, 12h)',
+    )
+    .option(
+      '--evidence-max-size <size>',
+      'also prune failed attempts’ evidence, oldest first, until all of it fits (e.g. 500MB)',
+    )
     .addHelpText(
       'after',
       `
 Removes the worktrees (agent-task/.switchyard/worktrees/) and branches of tasks that were
 applied, orphans no record describes, and with --blocked those of blocked tasks. A task that
 is still active keeps its worktree; the repository's objects are never touched (no gc).
-Outside a git repository there is nothing to clean. Exit 0 when done, 1 when git failed.
+Outside a git repository there is nothing to clean. Exit 0 when done, 1 when git failed,
+2 for an invalid age or size.
+
+With --evidence-older-than and/or --evidence-max-size it also prunes the evidence of failed
+attempts (agent-task/.switchyard/attempts/): those that ended before the age, then the oldest
+until every attempt folder together fits the size. Never an attempt of an active task, never
+the latest attempt of a blocked task, never a successful one; a pruned attempt keeps its
+locator.json (the logs cite it) and an evidence-pruned.json. --dry-run lists them.
 
 Examples:
   $ switchyard clean --dry-run
   $ switchyard clean --blocked
-  $ switchyard clean --json | jq .bytesFreed`,
+  $ switchyard clean --json | jq .bytesFreed
+  $ switchyard clean --evidence-older-than 14d --evidence-max-size 500MB --dry-run`,
     )
     .action(async (opts: CleanCommandOptions) => cleanCommand(opts));
 }
@@ -44,15 +63,32 @@ async function cleanCommand(opts: CleanCommandOptions): Promise<void> {
   const workspace = resolve(opts.workspace ?? process.cwd());
   const isolation = await openGitIsolation(workspace);
   const dryRun = opts.dryRun === true;
+  const pruneEvidence = opts.evidenceOlderThan !== undefined || opts.evidenceMaxSize !== undefined;
+  const evidence = pruneEvidence
+    ? await cleanEvidence(workspace, {
+        ...(opts.evidenceOlderThan !== undefined ? { olderThan: opts.evidenceOlderThan } : {}),
+        ...(opts.evidenceMaxSize !== undefined ? { maxSize: opts.evidenceMaxSize } : {}),
+        dryRun,
+      })
+    : undefined;
   const report = isolation
     ? await isolation.clean({ blocked: opts.blocked === true, dryRun })
     : { removed: [], kept: [], bytesFreed: 0 };
   if (opts.json) {
     const { printJson } = await import('../output.js');
-    printJson({ ...report, dryRun });
+    printJson({ ...report, dryRun, ...(evidence ? { evidence } : {}) });
     return;
   }
   const out: string[] = [];
+  if (evidence) {
+    for (const p of evidence.pruned)
+      out.push(
+        `${dryRun ? 'would prune' : 'pruned'} evidence of ${p.attempt} (${p.task}, ended ${p.endedAt}, by ${p.why}) ${size(p.bytes)}`,
+      );
+    out.push(
+      `evidence: ${evidence.pruned.length} failed attempt${evidence.pruned.length === 1 ? '' : 's'} ${dryRun ? 'to prune' : 'pruned'}, ${evidence.protected} kept for active or blocked tasks, ${size(evidence.bytesFreed)} ${dryRun ? 'to free' : 'freed'} of ${size(evidence.totalBytes)}`,
+    );
+  }
   if (!isolation)
     out.push(`${workspace} is not in a git repository: there are no task worktrees to clean.`);
   for (const w of report.removed)

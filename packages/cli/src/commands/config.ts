@@ -89,6 +89,7 @@ async function configCommand(opts: ConfigOptions): Promise<void> {
   else add('maxParallel', config.maxParallel);
   add('stallTimeoutMs', config.stallTimeoutMs);
   add('maxAttemptSeconds', config.maxAttemptSeconds);
+  add('evidence.maxAttemptBytes', config.evidence.maxAttemptBytes);
   add('prompts', config.prompts);
   if (opts.json) {
     const { printJson } = await import('../output.js');

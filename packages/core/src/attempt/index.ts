@@ -10,6 +10,7 @@ export {
   type LocatorLaunch,
   recordLocatorExit,
 } from './locator-writer.js';
+export * from './prompt-delivery.js';
 export * from './record-classification.js';
 export * from './stream-log.js';
 export * from './template.js';

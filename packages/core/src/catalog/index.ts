@@ -1,4 +1,10 @@
 export {
+  absoluteCommand,
+  anchorRelativeCommands,
+  commandBaseOf,
+  isRelativeCommandPath,
+} from './command-base.js';
+export {
   CATALOG_SCHEMA_VERSION,
   EXECUTION_CLASSES,
   isRouteId,

@@ -3,6 +3,7 @@ import { dirname, resolve } from 'node:path';
 import { assetPath } from '../assets.js';
 import { loadProjectConfig } from '../config/load.js';
 import { type Problem, SwitchyardError } from '../errors.js';
+import { anchorRelativeCommands, commandBaseOf } from './command-base.js';
 import { catalogRevision } from './revision.js';
 import type { Catalog } from './schema.js';
 import { decodeUtf8Strict, findJsonFaults } from './strict-json.js';
@@ -126,11 +127,14 @@ export async function resolveCatalog(opts: ResolveCatalogOptions): Promise<Resol
     ...(pathPrefix ? { pathPrefix } : {}),
     checkExecutables: opts.checkExecutables ?? true,
     env,
-    cwd: opts.cwd,
+    cwd: commandBaseOf(source.path, opts.cwd),
     ...(opts.now ? { now: opts.now } : {}),
   });
   if (!catalog) throw catalogError(problems, source);
-  return { catalog, revision: catalogRevision(catalog), source };
+  // Relative commands run from the catalog's folder whatever the cwd or worktree of the
+  // caller: anchored once here, every later check and spawn sees the same absolute path.
+  const anchored = anchorRelativeCommands(catalog, commandBaseOf(source.path, opts.cwd));
+  return { catalog: anchored, revision: catalogRevision(anchored), source };
 }
 
 function catalogError(problems: Problem[], source: ResolvedCatalog['source']): SwitchyardError {

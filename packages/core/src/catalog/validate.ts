@@ -1,4 +1,5 @@
 import type { Problem } from '../errors.js';
+import { commandBaseOf } from './command-base.js';
 import { ROUTE_IDS, STAGES } from './constants.js';
 import { findExecutable } from './executables.js';
 import { issuesToProblems } from './issues.js';
@@ -104,11 +105,12 @@ export function validateCatalog(
   }
 
   if (opts.checkExecutables ?? true) {
+    const commandBase = opts.cwd ?? commandBaseOf(opts.file, process.cwd());
     for (const [id, rawTarget] of Object.entries(targets)) {
       const target = targetSchema.safeParse(rawTarget);
       if (!target.success) continue;
       const command = target.data.runtime.command[0] ?? '';
-      if (!findExecutable(command, opts.env ?? process.env, opts.cwd)) {
+      if (!findExecutable(command, opts.env ?? process.env, commandBase)) {
         problems.push({
           code: 'SY_CATALOG_NOT_EXECUTABLE',
           ...loc,

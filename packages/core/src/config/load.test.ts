@@ -18,6 +18,7 @@ describe('loadProjectConfig', () => {
       maxParallel: 3,
       stallTimeoutMs: 900_000,
       maxAttemptSeconds: 7200,
+      evidence: { maxAttemptBytes: 8 * 1024 * 1024 },
       prompts: {},
       writeSet: 'correct',
       prices: {},

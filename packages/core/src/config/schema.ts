@@ -47,6 +47,19 @@ export const projectConfigSchema = z
       .describe(
         'An attempt running longer (even one that keeps printing) is ended with its whole process tree and retried on the same target; a target may set runtime.max_attempt_seconds.',
       ),
+    evidence: z
+      .strictObject({
+        maxAttemptBytes: z
+          .number()
+          .int()
+          .min(64 * 1024)
+          .default(8 * 1024 * 1024)
+          .describe(
+            "Most bytes one attempt's captures (stdout.raw, stderr.raw, stream.log, transcript) keep together once it ended: the head and the tail, a marker saying how much was cut.",
+          ),
+      })
+      .default({ maxAttemptBytes: 8 * 1024 * 1024 })
+      .describe('Bounds of the evidence kept per attempt.'),
     prompts: z
       .record(z.string().min(1), z.string().min(1))
       .default({})

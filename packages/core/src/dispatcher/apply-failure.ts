@@ -116,6 +116,16 @@ export function applyFailure(
     });
     return;
   }
+  if (verdict.reason === 'prompt-too-long') {
+    // refused before spawning: the same prompt would be refused again on any retry
+    blockTask(ctx, rt, {
+      stage: budget,
+      reason: `prompt too long for target ${record.target}: ${verdict.evidence[0] ?? ''}`,
+      evidence: [...verdict.evidence],
+      class: failureClass,
+    });
+    return;
+  }
   const authBlock = authenticationBlock(rt, record, verdict);
   if (authBlock) {
     blockTask(ctx, rt, { ...authBlock, stage: budget, class: failureClass });

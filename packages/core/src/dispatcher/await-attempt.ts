@@ -1,6 +1,10 @@
 import { finalizeLocator } from '../attempt/locator-writer.js';
 import { extractUsage } from '../cost/extract.js';
 import { classifyEvidence } from '../evidence/classify-evidence.js';
+import {
+  capAttemptEvidence,
+  DEFAULT_MAX_ATTEMPT_EVIDENCE_BYTES,
+} from '../evidence/evidence-cap.js';
 import type { RunHandle, RunOutcome } from '../plugins/runner-types.js';
 import type { Classification } from '../plugins/types.js';
 import { maskSecretsBelow, redactDeep } from '../redact/secret-set.js';
@@ -63,6 +67,11 @@ export async function awaitAttempt(
   // The captures (stdout.raw, stream.log, transcript, auxiliary logs) hold what the agent
   // printed, environment dumps included: mask every secret in place.
   maskSecretsBelow(record.attemptDir, ctx.secrets);
+  // Classified from the tails the runner kept: the files themselves keep head and tail only.
+  capAttemptEvidence(
+    record.attemptDir,
+    ctx.options.maxAttemptEvidenceBytes ?? DEFAULT_MAX_ATTEMPT_EVIDENCE_BYTES,
+  );
   const usage = extractUsage(outcome.evidence, ctx.options.plugins.classifiersFor(agent));
   if (usage) record.usage = usage;
   // The evidence directory explains itself; a missing or broken locator only loses that note.

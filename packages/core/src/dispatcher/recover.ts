@@ -187,6 +187,7 @@ async function watchLive(
         ...(ctx.options.plugins.transcriptFor(locator.agent)
           ? { transcript: ctx.options.plugins.transcriptFor(locator.agent)! }
           : {}),
+        ...(ctx.secrets.length > 0 ? { secrets: ctx.secrets } : {}),
         ...(ctx.options.killGraceMs !== undefined ? { killGraceMs: ctx.options.killGraceMs } : {}),
       });
       if (handle) {

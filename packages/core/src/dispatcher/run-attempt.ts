@@ -9,6 +9,7 @@ import { type AttemptInputs, attemptArgv, attemptEnv, locatorFields } from './at
 import { attemptTimeLimitMs } from './attempt-time-limit.js';
 import { type AttemptResult, awaitAttempt, finish } from './await-attempt.js';
 import { type DispatchContext, persist, type TaskRuntime } from './context.js';
+import { deliverPrompt } from './prompt-route.js';
 import { decisionKeyOf } from './red-team.js';
 import { attemptRowFields } from './work-log-row.js';
 import { workdirOf } from './workdir.js';
@@ -63,7 +64,17 @@ export async function runAttempt(
     inputs.prompt,
     'replace',
   );
-  const argv = attemptArgv(ctx, inputs);
+  // A resume argv was planned with the prompt as given: it gets the redacted one too.
+  const filled = attemptArgv(ctx, inputs).map((a) => (a === given.prompt ? inputs.prompt : a));
+  const runtime = inputs.target.runtime;
+  const native = runtime.native_session_monitor !== undefined;
+  const delivery = deliverPrompt(
+    ctx,
+    inputs,
+    filled,
+    runnerIfAny(ctx, runtime.output_format, native),
+  );
+  const argv = 'refused' in delivery ? filled : delivery.argv;
   await persist(ctx, rt);
 
   const agentModel = `${inputs.target.agent}/${inputs.target.model}`;
@@ -78,8 +89,21 @@ export async function runAttempt(
     });
   }
 
-  const runtime = inputs.target.runtime;
-  const native = runtime.native_session_monitor !== undefined;
+  if ('refused' in delivery) {
+    // Refused before spawning: retrying the same prompt cannot help (the stage blocks).
+    ctx.workLog.finish(rt.group, {
+      ...row,
+      kind: 'FINISH',
+      time: ctx.now(),
+      result: 'generic-error',
+    });
+    return finish(ctx, record, {
+      class: 'generic-error',
+      confidence: 'certain',
+      reason: 'prompt-too-long',
+      evidence: [`SY_PROMPT_TOO_LONG: ${delivery.refused}`],
+    });
+  }
   let handle: RunHandle;
   try {
     const runner = runnerForTarget(ctx, runtime.output_format, native);
@@ -89,6 +113,7 @@ export async function runAttempt(
       agent: inputs.target.agent,
       outputFormat: runtime.output_format,
       argv,
+      ...(delivery.stdin ? { stdinFile: join(inputs.attemptDir, 'prompt.md') } : {}),
       cwd: workdirOf(ctx, rt),
       env: attemptEnv(ctx, rt, inputs),
       stallTimeoutMs: ctx.options.stallTimeoutMs,
@@ -96,6 +121,7 @@ export async function runAttempt(
       ...attemptTimeLimitMs(ctx, runtime),
       isRetryLine: ctx.options.plugins.isRetryLineFor(inputs.target.agent),
       ...transcriptOf(ctx, inputs.target.agent),
+      ...(ctx.secrets.length > 0 ? { secrets: ctx.secrets } : {}),
       locator: locatorFields(ctx, rt, inputs, argv),
       ...(native
         ? {
@@ -141,6 +167,18 @@ export async function runAttempt(
   });
   await persisted;
   return awaitAttempt(ctx, rt, record, handle);
+}
+
+function runnerIfAny(
+  ctx: DispatchContext,
+  format: 'text' | 'jsonl',
+  native: boolean,
+): RunnerPlugin | undefined {
+  try {
+    return runnerForTarget(ctx, format, native);
+  } catch {
+    return undefined; // reported where the attempt starts
+  }
 }
 
 function transcriptOf(ctx: DispatchContext, agent: string) {

@@ -60,6 +60,9 @@ export interface DispatcherOptions {
   /** Default time limit of one attempt (a target's `runtime.max_attempt_seconds` wins);
    * unset = none. */
   maxAttemptMs?: number;
+  /** Most bytes an attempt's capture files keep together once it ended (head and tail;
+   * default 8 MiB; config `evidence.maxAttemptBytes`). */
+  maxAttemptEvidenceBytes?: number;
   /** Active task stages across the workspace; 0 = unlimited. */
   maxParallel: number;
   /** `--task-group`: only this group's tasks are run. */

@@ -26,9 +26,10 @@ export type FailureClass = (typeof FAILURE_CLASSES)[number];
 /**
  * Why a failure happened, when a classifier can tell more than its class. `authentication`
  * (HTTP 401/403, invalid API key) is a `generic-error` that retrying will not fix: the stage
- * blocks after at most one retry.
+ * blocks after at most one retry. `prompt-too-long`: the attempt was refused before spawning
+ * (SY_PROMPT_TOO_LONG); the same prompt would be refused again, so the stage blocks at once.
  */
-export const FAILURE_REASONS = ['authentication'] as const;
+export const FAILURE_REASONS = ['authentication', 'prompt-too-long'] as const;
 export type FailureReason = (typeof FAILURE_REASONS)[number];
 
 /** A classifier's verdict may also be `success` (the attempt did its job). */

@@ -22,6 +22,7 @@ const runner = z.object({
   meta,
   outputFormats: z.array(z.enum(['text', 'jsonl'])).min(1),
   nativeSession: z.boolean().optional(),
+  promptDelivery: z.object({ argv: z.literal(true), stdin: z.boolean().optional() }).optional(),
   start: fn('start'),
   reattach: fn('reattach'),
   planResume: optionalFn('planResume'),
@@ -37,6 +38,9 @@ const classifier = z.object({
   verifiedVersions: z.array(z.string().regex(/^[\dx]+(?:\.[\dx]+)*$/)).optional(),
   isRetryLine: optionalFn('isRetryLine'),
   usage: optionalFn('usage'),
+  promptInput: z
+    .object({ stdin: z.object({ argvPrompt: z.string().nullable() }).optional() })
+    .optional(),
   dispose: optionalFn('dispose'),
 });
 

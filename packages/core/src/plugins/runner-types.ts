@@ -1,9 +1,18 @@
 import type { AttemptLocator, AttemptLocatorInput } from '../attempt/locator.js';
 import type { TemplateValues } from '../attempt/template.js';
+import type { SecretValue } from '../redact/redact.js';
 import type { Awaitable, PluginMeta, TerminalEvidence, TranscriptPlugin } from './types.js';
 
 /** Output formats a catalog target may declare (`runtime.output_format`). */
 export type OutputFormat = 'text' | 'jsonl';
+
+/** The ways a runner can pass a prompt to the agent process it starts. */
+export interface PromptChannels {
+  /** Always: the prompt as an argv element. */
+  argv: true;
+  /** It opens `RunnerSpec.stdinFile` as the agent's standard input. */
+  stdin?: boolean;
+}
 
 /** Why the dispatcher ended an attempt before it exited by itself. */
 export type EndedBy = 'stall' | 'retry-loop' | 'time-limit' | 'cancel';
@@ -31,6 +40,9 @@ export interface RunnerSpec {
   argv: readonly string[];
   /** Working directory: the workspace root. */
   cwd: string;
+  /** A file to give the agent as standard input (the prompt, when it is too long for argv;
+   * runners that declare `promptDelivery.stdin`). Without it, stdin is /dev/null. */
+  stdinFile?: string;
   /** Added to the dispatcher's environment: the target `environment` + SWITCHYARD_* variables
    * (`attemptEnvironment()`), which must include the SWITCHYARD_ATTEMPT_ID process marker. */
   env: Readonly<Record<string, string>>;
@@ -46,6 +58,9 @@ export interface RunnerSpec {
   isRetryLine?: (line: string) => boolean;
   /** Formats `normalized-output.log`; without one, lines are kept as printed. */
   transcript?: TranscriptPlugin;
+  /** The run's secrets: masked in the captures as they are read (the raw files in place,
+   * same length), so none stays on disk in clear while the attempt runs. */
+  secrets?: readonly SecretValue[];
   /** Static locator fields (task, role, target, catalog, runtime snapshot…); the runner adds
    * process identity, workspace identity, timestamps and the result. */
   locator: RunnerLocatorFields;
@@ -129,6 +144,8 @@ export interface ReattachOptions {
   maxAttemptMs?: number;
   isRetryLine?: (line: string) => boolean;
   transcript?: TranscriptPlugin;
+  /** As `RunnerSpec.secrets`. */
+  secrets?: readonly SecretValue[];
   nativeSession?: NativeSessionSpec;
   killGraceMs?: number;
   heartbeatIntervalMs?: number;
@@ -160,6 +177,9 @@ export interface RunnerPlugin<O = unknown> {
   outputFormats: readonly OutputFormat[];
   /** True when it implements native session resume / session monitoring. */
   nativeSession?: boolean;
+  /** How it can pass a prompt: argv always; `stdin` when it honours `RunnerSpec.stdinFile`.
+   * Unset: argv only (a prompt too long for argv is then refused before spawning). */
+  promptDelivery?: PromptChannels;
   options?: O;
   start(spec: RunnerSpec): Awaitable<RunHandle>;
   /**

@@ -72,6 +72,16 @@ export interface ClassifyContext {
   timeZone: string;
 }
 
+/**
+ * How an agent CLI takes a prompt too long for one argv element (declared by the agent's
+ * plugin, which knows the CLI). `stdin`: the CLI reads the prompt from standard input; the
+ * `{prompt}` argv element becomes `argvPrompt` (e.g. `-`, or a short line the CLI appends to
+ * what it read), or is dropped when `argvPrompt` is null.
+ */
+export interface AgentPromptInput {
+  stdin?: { argvPrompt: string | null };
+}
+
 /** A classifier plugin: maps terminal evidence to a class, or returns nothing to pass. */
 export interface ClassifierPlugin<O = unknown> {
   kind: 'classifier';
@@ -99,6 +109,8 @@ export interface ClassifierPlugin<O = unknown> {
    * or undefined when the evidence holds none. Summed per task, target and run.
    */
   usage?(evidence: TerminalEvidence): AttemptUsage | undefined;
+  /** How the agent's CLI takes a prompt too long for argv; unset: argv only. */
+  promptInput?: AgentPromptInput;
   dispose?(): Awaitable<void>;
 }
 

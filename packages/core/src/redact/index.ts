@@ -2,8 +2,10 @@ export { redactSecrets, type SecretValue, secretValuesOf } from './redact.js';
 export {
   catalogReferencedNames,
   dispatcherSecrets,
+  maskOf,
   maskSecretsBelow,
   maskSecretsInFile,
   redactDeep,
   redactingReplacer,
 } from './secret-set.js';
+export { type MaskedChunk, type StreamMask, StreamMasker } from './stream-masker.js';

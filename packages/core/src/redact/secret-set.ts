@@ -62,7 +62,7 @@ const WINDOW = 1 << 20;
 
 /** The mask written over a secret in a captured file: same byte length, so framing offsets
  * into the file (stream.log) stay valid; `[redacted:NAME]`, or `[redacted]`, padded with `*`. */
-function maskOf(secret: SecretValue, bytes: number): Buffer {
+export function maskOf(secret: SecretValue, bytes: number): Buffer {
   const label = [`[redacted:${secret.name}]`, '[redacted]'].find((l) => l.length <= bytes);
   const text = label ? label.padEnd(bytes, '*') : '*'.repeat(bytes);
   return Buffer.from(text);

@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { parse as parseYaml } from 'yaml';
 import { formatPrinter } from './formats.js';
+import { logPrompt, receivePrompt } from './prompt-input.js';
 import { type FakeAgentScenario, type FakeAgentWhen, scenarioSchema } from './scenario.js';
 import { recordRun } from './state.js';
 import { FakeAgentExit, runStep } from './steps.js';
@@ -13,7 +14,9 @@ export const FAKE_AGENT_USAGE = `Usage: switchyard-fake-agent --scenario <file.y
 
 A scripted stand-in for a coding-agent CLI. The scenario file (or SWITCHYARD_FAKE_AGENT_SCENARIO)
 says what to print and do; see the @switchyard/testkit README for the format. Unknown flags are
-ignored so catalog argv templates of real CLIs can be reused.`;
+ignored so catalog argv templates of real CLIs can be reused. The prompt is the last argument,
+or stdin when stdin is a file (or a pipe and the prompt is missing or "-"); with
+SWITCHYARD_FAKE_AGENT_PROMPT_LOG set, each run appends {via, bytes, sha256, tail} to that file.`;
 
 /** Loads and validates a scenario file (YAML or JSON). */
 export function loadScenario(file: string): FakeAgentScenario {
@@ -116,7 +119,9 @@ export async function runFakeAgentCli(argv: string[], env = process.env): Promis
     workspace,
     env,
   };
-  void positionals; // the prompt is accepted like a real CLI's and not interpreted
+  // the prompt is taken like a real CLI's (argv or stdin) and not interpreted
+  const prompt = receivePrompt(positionals);
+  if (env.SWITCHYARD_FAKE_AGENT_PROMPT_LOG) logPrompt(env.SWITCHYARD_FAKE_AGENT_PROMPT_LOG, prompt);
   try {
     for (const line of printer.init()) await runStep({ print: line, stream: 'stdout' }, ctx);
     for (const step of steps) await runStep(step, ctx);

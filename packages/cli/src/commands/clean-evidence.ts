@@ -1,0 +1,55 @@
+import { SwitchyardError } from '@switchyard/core/errors';
+
+const AGE_UNITS: Record<string, number> = {
+  s: 1000,
+  m: 60_000,
+  h: 3_600_000,
+  d: 86_400_000,
+  w: 604_800_000,
+};
+
+/** `14d`, `12h`, `30m`, `90s`, `2w` → milliseconds; SY_USAGE otherwise. */
+export function parseAge(text: string): number {
+  const match = /^(\d+)\s*([smhdw])$/i.exec(text.trim());
+  if (!match)
+    throw new SwitchyardError('SY_USAGE', `--evidence-older-than ${text}: not an age.`, {
+      hint: 'write a number and a unit: s, m, h, d or w (e.g. 14d)',
+    });
+  return Number(match[1]) * (AGE_UNITS[(match[2] as string).toLowerCase()] as number);
+}
+
+const SIZE_UNITS: Record<string, number> = {
+  '': 1,
+  b: 1,
+  kb: 1e3,
+  mb: 1e6,
+  gb: 1e9,
+  kib: 1024,
+  mib: 1024 ** 2,
+  gib: 1024 ** 3,
+};
+
+/** `500MB`, `2GiB`, `1048576` → bytes; SY_USAGE otherwise. */
+export function parseSize(text: string): number {
+  const match = /^(\d+(?:\.\d+)?)\s*([a-z]*)$/i.exec(text.trim());
+  const unit = SIZE_UNITS[(match?.[2] ?? 'x').toLowerCase()];
+  if (!match || unit === undefined)
+    throw new SwitchyardError('SY_USAGE', `--evidence-max-size ${text}: not a size.`, {
+      hint: 'write a number and a unit: B, KB, MB, GB (1000-based) or KiB, MiB, GiB (e.g. 500MB)',
+    });
+  return Math.floor(Number(match[1]) * unit);
+}
+
+/** Prunes old failed-attempt evidence of the workspace; the report for `clean`'s output. */
+export async function cleanEvidence(
+  workspace: string,
+  opts: { olderThan?: string; maxSize?: string; dryRun: boolean },
+) {
+  const { pruneAttemptEvidence, stateDir } = await import('@switchyard/core');
+  return pruneAttemptEvidence({
+    stateDir: stateDir(workspace),
+    ...(opts.olderThan !== undefined ? { olderThanMs: parseAge(opts.olderThan) } : {}),
+    ...(opts.maxSize !== undefined ? { maxTotalBytes: parseSize(opts.maxSize) } : {}),
+    dryRun: opts.dryRun,
+  });
+}
