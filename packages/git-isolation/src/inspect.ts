@@ -27,10 +27,11 @@ export async function worktreeChanges(
   const gitMetadata = await metadataProblems(repo, record);
   if (gitMetadata.length > 0) return { files: [], gitMetadata };
   const cwd = record.path;
-  const tracked = nulList(
-    await git(cwd, ['diff', '--name-only', '-z', '--no-renames', record.baseCommit, '--']),
-  );
-  const untracked = nulList(await git(cwd, ['ls-files', '--others', '--exclude-standard', '-z']));
+  // Two reads of the same worktree, independent of each other: run side by side.
+  const [tracked, untracked] = await Promise.all([
+    git(cwd, ['diff', '--name-only', '-z', '--no-renames', record.baseCommit, '--']).then(nulList),
+    git(cwd, ['ls-files', '--others', '--exclude-standard', '-z']).then(nulList),
+  ]);
   const files = [...new Set([...tracked, ...untracked])].sort();
   for (const file of files)
     if (touchesGitMetadata(file))
