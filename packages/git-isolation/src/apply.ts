@@ -153,6 +153,7 @@ async function applyLocked(
     replay.commit,
     replay.files,
     `switchyard: apply ${taskId}`,
+    { branch: record.branch, commit: taskCommit },
   );
   if (!advanced) {
     await removeJournal(layout, taskId);

@@ -15,6 +15,8 @@ export interface WorktreeChanges {
 const touchesGitMetadata = (file: string): boolean =>
   file.endsWith('/') || file.split('/').some((segment) => segment.toLowerCase() === '.git');
 
+const READ_ONLY = ['--no-optional-locks', '-c', 'core.fsmonitor=false'];
+
 /**
  * Everything the task changed in its worktree relative to the recorded base: the working
  * tree against the base commit (so commits made inside the worktree count as changes, and
@@ -24,19 +26,29 @@ export async function worktreeChanges(
   repo: Repository,
   record: WorktreeRecord,
 ): Promise<WorktreeChanges> {
-  const gitMetadata = await metadataProblems(repo, record);
-  if (gitMetadata.length > 0) return { files: [], gitMetadata };
   const cwd = record.path;
-  // Two reads of the same worktree, independent of each other: run side by side.
-  const [tracked, untracked] = await Promise.all([
-    git(cwd, ['diff', '--name-only', '-z', '--no-renames', record.baseCommit, '--']).then(nulList),
-    git(cwd, ['ls-files', '--others', '--exclude-standard', '-z']).then(nulList),
+  // The metadata check and the two reads run side by side. The reads write nothing and start
+  // no helper (no optional lock, so no index refresh written back; no fsmonitor), so where
+  // the check finds a `.git` link pointing elsewhere they did no harm and are dropped.
+  const [probe, diffed, listed] = await Promise.allSettled([
+    metadataProblems(repo, record),
+    git(cwd, [...READ_ONLY, 'diff', '--name-only', '-z', '--no-renames', record.baseCommit, '--']),
+    git(cwd, [...READ_ONLY, 'ls-files', '--others', '--exclude-standard', '-z']),
   ]);
+  const gitMetadata = settled(probe);
+  if (gitMetadata.length > 0) return { files: [], gitMetadata };
+  const tracked = nulList(settled(diffed));
+  const untracked = nulList(settled(listed));
   const files = [...new Set([...tracked, ...untracked])].sort();
   for (const file of files)
     if (touchesGitMetadata(file))
       gitMetadata.push(file.endsWith('/') ? `${file} (a nested git repository)` : file);
   return { files: files.filter((f) => !touchesGitMetadata(f)), gitMetadata };
+}
+
+function settled<T>(result: PromiseSettledResult<T>): T {
+  if (result.status === 'rejected') throw result.reason;
+  return result.value;
 }
 
 /** The worktree must still be the one git made: its own top level, this repository, the task branch, history kept. */
