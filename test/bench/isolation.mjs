@@ -182,7 +182,7 @@ console.log(
     '  by hand leaves out what switchyard needs for safety: the worktree record written before',
     "  git is asked, the check of the worktree's .git link and branch before diffing, the write-set",
     '  check again at apply (review agents ran in the worktree since), the apply lock, the journal',
-    "  and the records (four fsyncs in all), the compare-and-swap of the source branch and a restore of only the task's files",
+    "  and the records (three fsyncs in all), the compare-and-swap of the source branch and a restore of only the task's files",
   ].join('\n'),
 );
 rmSync(root, { recursive: true, force: true });

@@ -71,8 +71,8 @@ async function remove(file: string): Promise<void> {
 export const readRecord = (layout: IsolationLayout, taskId: TaskId) =>
   readJson(recordFile(layout, taskId), worktreeRecordSchema);
 
-export const writeRecord = (layout: IsolationLayout, record: WorktreeRecord) =>
-  writeJson(recordFile(layout, record.taskId), worktreeRecordSchema.parse(record));
+export const writeRecord = (layout: IsolationLayout, record: WorktreeRecord, durable = true) =>
+  writeJson(recordFile(layout, record.taskId), worktreeRecordSchema.parse(record), durable);
 
 export const removeRecord = (layout: IsolationLayout, taskId: TaskId) =>
   remove(recordFile(layout, taskId));

@@ -53,7 +53,11 @@ export async function ensureWorktree(
   const record = existing ?? (await newRecord(ctx, taskId));
   if (!existing) {
     await ensureLayout(ctx.layout);
-    await writeRecord(ctx.layout, record);
+    // Not fsynced: a fsync here would wait for the disk to take everything written lately
+    // (a checkout of thousands of files), and git does not fsync the worktree it adds either.
+    // A record lost to a power cut leaves an orphan worktree that the next call of this task
+    // (addFresh refused, dropStale) or `switchyard clean` removes.
+    await writeRecord(ctx.layout, record, false);
     if (!(await addFresh(ctx, record))) {
       await dropStale(ctx, record);
       await attach(ctx, record);
