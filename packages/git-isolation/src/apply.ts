@@ -16,7 +16,13 @@ import { inspectWorktree } from './inspect.js';
 import { pausePoint } from './pause.js';
 import { readRecord, recordStep, removeJournal } from './records.js';
 import { finishApplied, recoverTask, rollbackSource } from './recover.js';
-import { currentBranch, resolveCommit, toRepoPath, toWorkspacePath } from './repository.js';
+import {
+  currentBranch,
+  type Repository,
+  resolveCommit,
+  toRepoPath,
+  toWorkspacePath,
+} from './repository.js';
 import { advanceSource, dirtySourceFiles } from './source-tree.js';
 import type { IsolationContext } from './worktree.js';
 
@@ -82,20 +88,24 @@ async function applyLocked(
     files,
     message,
   });
-  const head = await currentBranch(repo);
-  if (head !== record.sourceBranch)
-    return waiting(
-      `waiting: the source checkout is on ${head ?? 'a detached HEAD'}, not ${record.sourceBranch}`,
-    );
   if (existsSync(join(repo.gitDir, 'index.lock')))
     return waiting('waiting: git is busy in the source checkout (.git/index.lock exists)');
   const taskFiles = report.changed.map((f) => toRepoPath(repo, f));
-  const dirty = await dirtySourceFiles(repo, taskFiles);
+  // The source checkout's branch and tip (one rev-parse) and the user's uncommitted work on
+  // the task's files, read side by side; nothing is written before both are known.
+  const [source, dirty] = await Promise.all([
+    sourceState(repo, record.sourceBranch),
+    dirtySourceFiles(repo, taskFiles),
+  ]);
+  if (source.head !== record.sourceBranch)
+    return waiting(
+      `waiting: the source checkout is on ${source.head ?? 'a detached HEAD'}, not ${record.sourceBranch}`,
+    );
   if (dirty.length > 0) {
     const files = dirty.map((f) => toWorkspacePath(repo, f));
     return waiting(`waiting: dirty source overlaps ${files.join(', ')}`, files);
   }
-  const tip = await resolveCommit(repo.root, `refs/heads/${record.sourceBranch}`);
+  const tip = source.tip;
   if (!tip)
     throw new SwitchyardError('SY_GIT', `branch ${record.sourceBranch} is gone`, {
       file: repo.root,
@@ -143,6 +153,7 @@ async function applyLocked(
     replay.commit,
     replay.files,
     `switchyard: apply ${taskId}`,
+    { branch: record.branch, commit: taskCommit },
   );
   if (!advanced) {
     await removeJournal(layout, taskId);
@@ -179,6 +190,26 @@ async function applyLocked(
     sourceCommit: replay.commit,
     rolledBack: true,
     detail: check.detail,
+  };
+}
+
+/** The branch the source checkout has checked out, and the tip of `branch`. */
+async function sourceState(
+  repo: Repository,
+  branch: string,
+): Promise<{ head: string | undefined; tip: string | undefined }> {
+  const probe = await git(
+    repo.root,
+    ['rev-parse', `refs/heads/${branch}^{commit}`, '--symbolic-full-name', 'HEAD'],
+    { allow: [128] },
+  );
+  const [tip, head] = probe.stdout.split('\n');
+  if (probe.exitCode === 0 && tip && head?.startsWith('refs/heads/'))
+    return { head: head.slice('refs/heads/'.length), tip };
+  // A detached HEAD or a missing branch: asked one at a time, so each answer is exact.
+  return {
+    head: await currentBranch(repo),
+    tip: await resolveCommit(repo.root, `refs/heads/${branch}`),
   };
 }
 

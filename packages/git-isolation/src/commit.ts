@@ -19,25 +19,18 @@ export function commitMessage(
 
 /**
  * The worktree's whole state (commits the agent made, staged, unstaged and new files) as
- * one commit on top of the base, which the task branch then points at. Agent commits are
- * squashed: the source branch gets exactly one commit per task.
+ * one commit on top of the base. Agent commits are squashed: the source branch gets exactly
+ * one commit per task. The task branch is moved to it together with the source branch (one
+ * ref transaction, see `advanceSource`), so nothing outside the object database changes here.
  */
 export async function commitWorktree(record: WorktreeRecord, message: string): Promise<string> {
   await git(record.path, ['add', '-A']);
   const tree = firstLine(await git(record.path, ['write-tree']));
-  const commit = firstLine(
+  return firstLine(
     await git(record.path, ['commit-tree', tree, '-p', record.baseCommit, '-F', '-'], {
       input: message,
     }),
   );
-  await git(record.path, [
-    'update-ref',
-    '-m',
-    'switchyard: task commit',
-    `refs/heads/${record.branch}`,
-    commit,
-  ]);
-  return commit;
 }
 
 /** The task's commit replayed onto the source tip, or the files that conflict. */

@@ -16,6 +16,8 @@ export interface WorktreeChanges {
 const touchesGitMetadata = (file: string): boolean =>
   file.endsWith('/') || file.split('/').some((segment) => segment.toLowerCase() === '.git');
 
+const READ_ONLY = ['--no-optional-locks', '-c', 'core.fsmonitor=false'];
+
 /**
  * Everything the task changed in its worktree relative to the recorded base: the working
  * tree against the base commit (so commits made inside the worktree count as changes, and
@@ -25,18 +27,28 @@ export async function worktreeChanges(
   repo: Repository,
   record: WorktreeRecord,
 ): Promise<WorktreeChanges> {
+  const cwd = record.path;
+  // The metadata check comes first: a planted `core.fsmonitor`, filter or hook must be found
+  // before any git command reads the worktree. The two reads then run side by side; they write
+  // nothing and start no helper (no optional lock, no fsmonitor).
   const gitMetadata = await metadataProblems(repo, record);
   if (gitMetadata.length > 0) return { files: [], gitMetadata };
-  const cwd = record.path;
-  const tracked = nulList(
-    await git(cwd, ['diff', '--name-only', '-z', '--no-renames', record.baseCommit, '--']),
-  );
-  const untracked = nulList(await git(cwd, ['ls-files', '--others', '--exclude-standard', '-z']));
+  const [diffed, listed] = await Promise.allSettled([
+    git(cwd, [...READ_ONLY, 'diff', '--name-only', '-z', '--no-renames', record.baseCommit, '--']),
+    git(cwd, [...READ_ONLY, 'ls-files', '--others', '--exclude-standard', '-z']),
+  ]);
+  const tracked = nulList(settled(diffed));
+  const untracked = nulList(settled(listed));
   const files = [...new Set([...tracked, ...untracked])].sort();
   for (const file of files)
     if (touchesGitMetadata(file))
       gitMetadata.push(file.endsWith('/') ? `${file} (a nested git repository)` : file);
   return { files: files.filter((f) => !touchesGitMetadata(f)), gitMetadata };
+}
+
+function settled<T>(result: PromiseSettledResult<T>): T {
+  if (result.status === 'rejected') throw result.reason;
+  return result.value;
 }
 
 /** The worktree must still be the one git made: its own top level, this repository, the task branch, history kept. */

@@ -59,6 +59,32 @@ describe('worktree per task', () => {
     expect(read(again.workdir, 'src/a.js')).toBe('changed\n');
   });
 
+  it('a leftover branch and folder of an earlier task of the same id are replaced by a fresh worktree', async () => {
+    const root = makeRepo({ 'src/a.js': 'a\n' });
+    sh(root, 'branch', 'switchyard/g/t');
+    sh(root, 'commit', '-q', '--allow-empty', '-m', 'moved on');
+    const tip = sh(root, 'rev-parse', 'HEAD');
+    put(join(root, 'agent-task/.switchyard/worktrees/g/t'), 'stale.txt', 'left behind\n');
+    const record = await (await open(root)).ensureWorktree('g/t');
+    expect(record.baseCommit).toBe(tip);
+    expect(sh(record.path, 'rev-parse', 'HEAD')).toBe(tip);
+    expect(existsSync(join(record.path, 'stale.txt'))).toBe(false);
+    expect(read(record.workdir, 'src/a.js')).toBe('a\n');
+  });
+
+  it('branch names git alone can judge are asked of git; a detached or unborn source HEAD is named', async () => {
+    const root = makeRepo({ 'src/a.js': 'a\n' });
+    const isolation = await open(root);
+    expect((await isolation.ensureWorktree('grüppe/t.1')).branch).toBe('switchyard/grüppe/t.1');
+    await expect(isolation.ensureWorktree('g/t..x')).rejects.toThrow(/no valid branch name/);
+    sh(root, 'checkout', '-q', '--detach');
+    await expect(isolation.ensureWorktree('g/other')).rejects.toThrow(/detached HEAD/);
+    sh(root, 'checkout', '-q', '--orphan', 'fresh');
+    await expect(isolation.ensureWorktree('g/third')).rejects.toThrow(
+      /branch fresh has no commit yet/,
+    );
+  });
+
   it('a dependent task starts from its predecessor’s commit', async () => {
     const root = makeRepo({ 'src/a.js': 'a\n', 'src/b.js': 'b\n' });
     const isolation = await open(root);

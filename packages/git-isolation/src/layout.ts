@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { stateDir as defaultStateDir, SwitchyardError, type TaskId } from '@switchyard/core';
@@ -42,8 +43,10 @@ export function layoutOf(repo: Repository, options: LayoutOptions = {}): Isolati
  */
 export async function ensureLayout(layout: IsolationLayout): Promise<void> {
   for (const dir of [join(layout.recordsDir, '..'), layout.worktreesDir]) {
+    const ignore = join(dir, '.gitignore');
+    if (existsSync(ignore)) continue;
     await mkdir(dir, { recursive: true });
-    await writeFile(join(dir, '.gitignore'), '*\n', { flag: 'w' });
+    await writeFile(ignore, '*\n', { flag: 'w' });
   }
 }
 

@@ -44,11 +44,23 @@ const corrupt = (file: string, why: string) =>
     hint: 'restore it from a backup, or remove it and run `switchyard clean` to drop the worktree it described',
   });
 
-// Every record and journal write is atomic and durable: a crash leaves the old or the new one.
-async function writeJson(file: string, value: unknown): Promise<void> {
+// Every record and journal write is atomic: a crash leaves the old or the new one. Durable
+// (fsynced) unless the caller knows that losing it to a power cut changes nothing.
+async function writeJson(file: string, value: unknown, durable = true): Promise<void> {
   await mkdir(dirname(file), { recursive: true });
-  await replaceFile(file, `${JSON.stringify(value, null, 2)}\n`, { durable: true });
+  await replaceFile(file, `${JSON.stringify(value, null, 2)}\n`, { durable });
 }
+
+/**
+ * Journal steps written with an fsync: those whose loss would change what recovery does.
+ * `advance` comes before the source branch moves (without it recovery would discard an
+ * apply that had moved the source) and `verified` is the commit point (without it a passed
+ * apply would be rolled back). Losing any other step leaves the one before it, which
+ * recovery treats the same way: `commit` and `rebase` (or no journal) discard, `dod`,
+ * `rollback` and `rolled-back` roll back like `advance`. A process crash loses none of
+ * them: each is on disk (page cache) before its step is taken.
+ */
+const DURABLE_STEPS: ReadonlySet<ApplyStep> = new Set<ApplyStep>(['advance', 'verified']);
 
 async function remove(file: string): Promise<void> {
   await unlink(file).catch((error: NodeJS.ErrnoException) => {
@@ -59,8 +71,8 @@ async function remove(file: string): Promise<void> {
 export const readRecord = (layout: IsolationLayout, taskId: TaskId) =>
   readJson(recordFile(layout, taskId), worktreeRecordSchema);
 
-export const writeRecord = (layout: IsolationLayout, record: WorktreeRecord) =>
-  writeJson(recordFile(layout, record.taskId), worktreeRecordSchema.parse(record));
+export const writeRecord = (layout: IsolationLayout, record: WorktreeRecord, durable = true) =>
+  writeJson(recordFile(layout, record.taskId), worktreeRecordSchema.parse(record), durable);
 
 export const removeRecord = (layout: IsolationLayout, taskId: TaskId) =>
   remove(recordFile(layout, taskId));
@@ -84,7 +96,11 @@ export async function recordStep(
     step,
     history: [...journal.history, { step, at: new Date().toISOString() }],
   };
-  await writeJson(journalFile(layout, journal.taskId), applyJournalSchema.parse(next));
+  await writeJson(
+    journalFile(layout, journal.taskId),
+    applyJournalSchema.parse(next),
+    DURABLE_STEPS.has(step),
+  );
   return next;
 }
 

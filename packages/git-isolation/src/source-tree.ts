@@ -42,7 +42,8 @@ export async function moveSourceBack(
  * The forward move of an apply: the branch compare-and-swapped from `from` to `to` (false
  * when it moved meanwhile: then nothing was touched), then `files` brought to `to`. Each of
  * them is in `to`'s tree or in the index (at `from`, which the dirty check found clean), so
- * git knows every one of them.
+ * git knows every one of them. `also` (the task branch and its commit) moves in the same
+ * ref transaction: both or neither.
  */
 export async function advanceSource(
   repo: Repository,
@@ -51,14 +52,14 @@ export async function advanceSource(
   to: string,
   files: readonly string[],
   reason: string,
+  also?: { branch: string; commit: string },
 ): Promise<boolean> {
-  const swapped = await git(
-    repo.root,
-    ['update-ref', '-m', reason, `refs/heads/${branch}`, to, from],
-    {
-      allow: [128],
-    },
-  );
+  const updates = [`update refs/heads/${branch}\0${to}\0${from}\0`];
+  if (also) updates.push(`update refs/heads/${also.branch}\0${also.commit}\0\0`);
+  const swapped = await git(repo.root, ['update-ref', '-m', reason, '--stdin', '-z'], {
+    input: updates.join(''),
+    allow: [128],
+  });
   if (swapped.exitCode !== 0) return false;
   await pausePoint('advance:ref');
   await syncFiles(repo, to, files, new Set(files));

@@ -41,53 +41,88 @@ export async function registeredWorktrees(ctx: IsolationContext): Promise<Regist
  * crash half-way through creating it). The record is written before git is asked, so a
  * crash never leaves a worktree nobody knows about. A blocked task's record becomes active
  * again here (the task was retried); one `clean --blocked` removed starts afresh from the tip.
+ *
+ * Cheap on purpose, since the dispatcher calls it before every stage: a new worktree whose
+ * path is free is one `git worktree add` (the stale-leftover checks run only when that
+ * fails), and a worktree this process already attached is only looked at on disk.
  */
 export async function ensureWorktree(
   ctx: IsolationContext,
   taskId: TaskId,
 ): Promise<WorktreeRecord> {
   const existing = await readRecord(ctx.layout, taskId);
+  const current = existing?.state !== 'blocked' && existing?.metadata !== undefined;
+  if (existing && current && attachedHere(ctx, existing)) return existing;
   let record = existing ?? (await newRecord(ctx, taskId));
   if (!existing) {
     await ensureLayout(ctx.layout);
-    await dropStale(ctx, record);
-    await writeRecord(ctx.layout, record);
-  } else if (existing.state === 'blocked' || !existing.metadata) {
-    // A retried task works in its worktree again: no longer evidence `clean --blocked` may remove.
-    // A record from before metadata fingerprints gets one now (what it compares against later).
-    record = {
-      ...existing,
-      state: existing.state === 'blocked' ? 'active' : existing.state,
-      metadata: existing.metadata ?? (await metadataFingerprint(ctx.repo)),
-    };
-    await writeRecord(ctx.layout, record);
+    // Not fsynced: a fsync here would wait for the disk to take everything written lately
+    // (a checkout of thousands of files), and git does not fsync the worktree it adds either.
+    // A record lost to a power cut leaves an orphan worktree that the next call of this task
+    // (addFresh refused, dropStale) or `switchyard clean` removes.
+    await writeRecord(ctx.layout, record, false);
+    if (!(await addFresh(ctx, record))) {
+      await dropStale(ctx, record);
+      await attach(ctx, record);
+    }
+  } else {
+    if (!current) {
+      // A retried task works in its worktree again: no longer evidence `clean --blocked` may remove.
+      // A record from before metadata fingerprints gets one now (what it compares against later).
+      record = {
+        ...record,
+        state: record.state === 'blocked' ? 'active' : record.state,
+        metadata: record.metadata ?? (await metadataFingerprint(ctx.repo)),
+      };
+      await writeRecord(ctx.layout, record);
+    }
+    await attach(ctx, record);
   }
-  await attach(ctx, record);
+  rememberAttached(ctx, record);
   return record;
 }
 
+// Worktrees attached by this process (per context), by path and branch: a later call only
+// checks that the worktree's `.git` link is still on disk. A restart starts empty, so it
+// re-attaches through git once; inspect and apply check the branch and link themselves.
+const attachedSets = new WeakMap<IsolationContext, Map<string, string>>();
+
+function attachedHere(ctx: IsolationContext, record: WorktreeRecord): boolean {
+  return (
+    attachedSets.get(ctx)?.get(record.path) === record.branch &&
+    existsSync(join(record.path, '.git'))
+  );
+}
+
+function rememberAttached(ctx: IsolationContext, record: WorktreeRecord): void {
+  const set = attachedSets.get(ctx) ?? new Map<string, string>();
+  attachedSets.set(ctx, set);
+  set.set(record.path, record.branch);
+}
+
+function forgetAttached(ctx: IsolationContext, path: string): void {
+  attachedSets.get(ctx)?.delete(path);
+}
+
+/**
+ * The common case of a new worktree: nothing at its path, no branch of its name. One
+ * `git worktree add -b` does it; git refuses (and changes nothing) when a leftover branch
+ * or a registered worktree is in the way, and then the caller clears those first.
+ */
+async function addFresh(ctx: IsolationContext, record: WorktreeRecord): Promise<boolean> {
+  if (existsSync(record.path)) return false;
+  const added = await git(
+    ctx.repo.root,
+    ['worktree', 'add', '--quiet', '-b', record.branch, record.path, record.baseCommit],
+    { allow: [1, 128] },
+  );
+  return added.exitCode === 0;
+}
+
 async function newRecord(ctx: IsolationContext, taskId: TaskId): Promise<WorktreeRecord> {
-  const sourceBranch = await currentBranch(ctx.repo);
-  if (!sourceBranch)
-    throw new SwitchyardError(
-      'SY_GIT',
-      `the workspace ${ctx.repo.root} has a detached HEAD: tasks are applied onto a branch`,
-      {
-        file: ctx.repo.root,
-        hint: 'check out the branch tasks should land on (git switch <branch>), or set isolation: "none"',
-      },
-    );
-  const baseCommit = await resolveCommit(ctx.repo.root, `refs/heads/${sourceBranch}`);
-  if (!baseCommit)
-    throw new SwitchyardError('SY_GIT', `branch ${sourceBranch} has no commit yet`, {
-      file: ctx.repo.root,
-      hint: 'make a first commit (git commit --allow-empty -m init), or set isolation: "none"',
-    });
+  const { sourceBranch, baseCommit } = await sourceHead(ctx);
   const branch = branchOf(taskId);
-  const valid = await git(ctx.repo.root, ['check-ref-format', '--branch', branch], {
-    allow: [128],
-  });
-  if (valid.exitCode !== 0)
+  if (!(await validBranchName(ctx, branch)))
     throw new SwitchyardError('SY_GIT', `task ${taskId} gives no valid branch name (${branch})`, {
       hint: 'rename the group or task folder to letters, digits, "-", "_" and "."',
     });
@@ -104,6 +139,50 @@ async function newRecord(ctx: IsolationContext, taskId: TaskId): Promise<Worktre
     createdAt: new Date().toISOString(),
     metadata: await metadataFingerprint(ctx.repo),
   };
+}
+
+/** The branch the source checkout is on and its tip, in one `git rev-parse`. */
+async function sourceHead(
+  ctx: IsolationContext,
+): Promise<{ sourceBranch: string; baseCommit: string }> {
+  const probe = await git(
+    ctx.repo.root,
+    ['rev-parse', 'HEAD^{commit}', '--symbolic-full-name', 'HEAD'],
+    { allow: [128] },
+  );
+  const [commit, ref] = probe.stdout.split('\n');
+  if (probe.exitCode === 0 && commit && ref?.startsWith('refs/heads/'))
+    return { sourceBranch: ref.slice('refs/heads/'.length), baseCommit: commit };
+  // A detached HEAD or a branch without a commit: the slow path names which.
+  const sourceBranch = await currentBranch(ctx.repo);
+  if (!sourceBranch)
+    throw new SwitchyardError(
+      'SY_GIT',
+      `the workspace ${ctx.repo.root} has a detached HEAD: tasks are applied onto a branch`,
+      {
+        file: ctx.repo.root,
+        hint: 'check out the branch tasks should land on (git switch <branch>), or set isolation: "none"',
+      },
+    );
+  const baseCommit = await resolveCommit(ctx.repo.root, `refs/heads/${sourceBranch}`);
+  if (!baseCommit)
+    throw new SwitchyardError('SY_GIT', `branch ${sourceBranch} has no commit yet`, {
+      file: ctx.repo.root,
+      hint: 'make a first commit (git commit --allow-empty -m init), or set isolation: "none"',
+    });
+  return { sourceBranch, baseCommit };
+}
+
+// Components git accepts in every case: letters, digits, "-" and "_", joined by single dots
+// (no leading, trailing or double dot) and not ending in ".lock". Anything else asks git.
+const PLAIN_COMPONENT = /^[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*$/;
+
+async function validBranchName(ctx: IsolationContext, branch: string): Promise<boolean> {
+  if (branch.split('/').every((c) => PLAIN_COMPONENT.test(c) && !c.endsWith('.lock'))) return true;
+  const valid = await git(ctx.repo.root, ['check-ref-format', '--branch', branch], {
+    allow: [128],
+  });
+  return valid.exitCode === 0;
 }
 
 /**
@@ -148,9 +227,20 @@ async function attach(ctx: IsolationContext, record: WorktreeRecord): Promise<vo
 
 /** Removes the worktree directory at the record's path (never any other), if there is one. */
 async function detach(ctx: IsolationContext, record: Pick<WorktreeRecord, 'path'>): Promise<void> {
+  forgetAttached(ctx, record.path);
+  // `git worktree remove` names the worktree by its path and refuses any path that is not
+  // a registered worktree, so asking first (`worktree list`) is only needed when it fails.
+  const removed = existsSync(record.path)
+    ? await git(ctx.repo.root, ['worktree', 'remove', '--force', '--force', record.path], {
+        allow: [128],
+      })
+    : undefined;
+  if (removed?.exitCode === 0) return;
   const registered = (await registeredWorktrees(ctx)).some((w) => w.path === record.path);
   if (registered)
-    await git(ctx.repo.root, ['worktree', 'remove', '--force', '--force', record.path]);
+    await git(ctx.repo.root, ['worktree', 'remove', '--force', '--force', record.path], {
+      allow: [128],
+    });
   await rm(record.path, { recursive: true, force: true });
   if (registered) await git(ctx.repo.root, ['worktree', 'prune']);
 }
