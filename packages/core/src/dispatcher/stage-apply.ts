@@ -11,6 +11,7 @@ import { runSourceGates } from './source-gates.js';
 import { judgeGate } from './stage-gate.js';
 import { writeSetCorrection } from './stage-writeset.js';
 import { isolationOf } from './task-worktree.js';
+import { allowedPaths } from './write-set-scope.js';
 
 /** How long an apply waits before it looks at the user's uncommitted source changes again. */
 export const APPLY_WAIT_MS = 2_000;
@@ -34,7 +35,7 @@ export async function runApplyStage(ctx: DispatchContext, rt: TaskRuntime): Prom
     advance(rt, 'passed');
     return persist(ctx, rt);
   }
-  const writeSet = rt.task.writeSet.map((e) => e.path);
+  const writeSet = await allowedPaths(isolation, rt);
   if (rt.task.apply === 'patch') {
     const violation = writeSetCorrection(await isolation.inspect(rt.id, writeSet), writeSet);
     if (violation) return failApply(ctx, rt, violation);
@@ -133,10 +134,11 @@ async function settleApply(
         evidence: result.detail.split('\n').slice(-40),
       });
     case 'refused': {
-      const correction = writeSetCorrection(
-        result.report,
-        rt.task.writeSet.map((e) => e.path),
-      ) ?? { source: 'apply' as const, summary: result.message, evidence: [] };
+      const correction = writeSetCorrection(result.report, await allowedPaths(isolation, rt)) ?? {
+        source: 'apply' as const,
+        summary: result.message,
+        evidence: [],
+      };
       ctx.bus.emit({
         type: 'task.isolation',
         task: rt.id,
