@@ -1,5 +1,6 @@
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { materializePlan, validateOrchestratePlan } from '@switchyard/core';
 import { describe, expect, it } from 'vitest';
 import { gitWorkspace, taskCommits } from '../isolation/git-workspace.js';
 import { runCli, Workspace } from './helpers.js';
@@ -127,6 +128,53 @@ tasks:
     expect(events.filter((e) => e.type === 'attempt.started')).toEqual([]);
     const blocked = events.find((e) => e.type === 'task.blocked' && e.task === 'g/free');
     expect(String(blocked?.reason)).toContain('`write_set: any`, which needs worktree isolation');
+  });
+});
+
+describe('complexity and risk of a plan task', { timeout: 120_000 }, () => {
+  it("reach PLAN.md; without an explicit route the config's routing picks it", async () => {
+    const ws = new Workspace();
+    ws.config({
+      retry: { baseDelayMs: 5, maxDelayMs: 20 },
+      routing: { complexity: { complex: 'cloud-G02' }, risk: { high: { review: 'red-team' } } },
+    });
+    ws.catalog({ a: { scenario: {} } });
+    writeFileSync(
+      ws.path('plan.yaml'),
+      `version: 1
+kind: orchestrate-plan
+metadata: { id: nature, title: Nature }
+tasks:
+  - { id: hard, title: Hard, complexity: complex, risk: high, files: [src/h.txt] }
+  - { id: pinned, title: Pinned, complexity: complex, route: cloud-G07, files: [src/p.txt] }
+`,
+    );
+    const dry = await ws.run([ws.path('plan.yaml'), '--dry-run', '--json']);
+    expect(dry.code, dry.stdout + dry.stderr).toBe(0);
+    const [hard, pinned] = JSON.parse(dry.stdout).tasks;
+    expect(hard).toMatchObject({
+      route: 'cloud-G02',
+      complexity: 'complex',
+      risk: 'high',
+      route_why: expect.stringContaining('routing.complexity.complex'),
+    });
+    expect(pinned).toMatchObject({ route: 'cloud-G07', complexity: 'complex' });
+    // The engine reads the generated PLAN.md like a hand-written one: the config's route and
+    // the red-team review high risk asks for.
+    const plan = validateOrchestratePlan(readFileSync(ws.path('plan.yaml'), 'utf8'), {
+      file: 'plan.yaml',
+    });
+    expect(materializePlan(ws.dir, plan).problems).toEqual([]);
+    const engine = await ws.run(['--dry-run', '--json']);
+    expect(engine.code, engine.stdout + engine.stderr).toBe(0);
+    const byId = (id: string) =>
+      JSON.parse(engine.stdout).tasks.find((t: { id: string }) => t.id === id);
+    expect(byId('nature/hard')).toMatchObject({
+      route: 'cloud-G02',
+      review: 'red-team',
+      route_reason: expect.stringContaining('complexity: complex → cloud-G02'),
+    });
+    expect(byId('nature/pinned')).toMatchObject({ route: 'cloud-G07' });
   });
 });
 
