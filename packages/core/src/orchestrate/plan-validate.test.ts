@@ -174,6 +174,13 @@ tasks:
       }),
     ]);
     expect(unisolated[0]?.hint).toContain('run in a git repository');
+    // A local command runs in the source workspace: it needs its files under any isolation.
+    const local = errors(
+      'version: 1\nkind: orchestrate-plan\nmetadata: { title: t }\ntasks:\n  - { id: s, title: s, runner: local, command: [ls] }\n',
+    );
+    expect(local.map((p) => `${p.line}:${p.column} ${p.message}`)).toEqual([
+      '5:5 local task "s" has no `files` (the files its command writes)',
+    ]);
   });
 
   it('a task without files under worktree isolation renders `write_set: any`, read back with no write set', () => {

@@ -412,6 +412,12 @@ function resolveTask(task: OrchestratePlanTask, i: number, c: TaskContext): Reso
       'set apply_to_source, commit_on_success and rollback_on_failure all to true to land a commit',
       'warning',
     );
+  if (task.runner === 'local' && !task.files)
+    report(
+      here(),
+      `local task "${task.id}" has no \`files\` (the files its command writes)`,
+      'a local command runs in the source workspace, never in a worktree, so it always needs its write set (its claim): `files: [package-lock.json]`',
+    );
   if (task.runner === 'code-runner' && !task.files) {
     if ((c.options.isolation ?? 'worktree') === 'worktree') resolved.anyWriteSet = true;
     else
