@@ -19,6 +19,7 @@ import {
   type RunEvent,
   resolveCatalog,
   runDispatcher,
+  type SessionYamlPlan,
   STAGES,
   SwitchyardError,
   selectCandidates,
@@ -42,6 +43,7 @@ import { agentTypoWarnings } from './known-agents.js';
 import { startAnnouncedMonitor } from './monitor-server.js';
 import { createNotifier } from './notify/notifier.js';
 import { printProblems } from './output.js';
+import { cappedParallel } from './plan-concurrency.js';
 import { assertPreflights } from './preflight.js';
 import { openRunIsolation } from './run-isolation.js';
 import { createRunRenderer } from './run-renderer.js';
@@ -69,6 +71,10 @@ export interface LiveRunOptions {
   prepare?: (workspace: string) => boolean;
   /** `switchyard resume <id>`: continue this session instead of starting a new one. */
   resumeSession?: string;
+  /** A YAML plan's `execution.max_concurrency`: caps the run's max parallel, never raises it. */
+  planMaxConcurrency?: number;
+  /** A new session of a YAML plan: the plan as run, kept in the session's plan.json. */
+  yamlPlan?: SessionYamlPlan;
 }
 
 /**
@@ -181,6 +187,7 @@ async function liveRunLocked(
       retryTasks: opts.retryTasks,
     },
     opts.resumeSession,
+    opts.yamlPlan,
   );
   // Human output names the session; --json keeps stdout to events (the id is in sessions/).
   if (!opts.json)
@@ -231,7 +238,7 @@ async function liveRunLocked(
       prices: config.prices,
       maxAttemptMs: config.maxAttemptSeconds * 1000,
       maxAttemptEvidenceBytes: config.evidence.maxAttemptBytes,
-      maxParallel: opts.maxParallel ?? config.maxParallel,
+      maxParallel: cappedParallel(opts.maxParallel ?? config.maxParallel, opts.planMaxConcurrency),
       ...(opts.taskGroup ? { taskGroup: opts.taskGroup } : {}),
       ...(opts.retryBlocked ? { retryBlocked: true } : {}),
       ...(opts.retryTasks ? { retryTasks: opts.retryTasks } : {}),

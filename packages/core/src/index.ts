@@ -586,9 +586,11 @@ export {
   type SessionStatus,
   SessionStore,
   type SessionView,
+  type SessionYamlPlan,
   sessionOptionsSchema,
   sessionPlanSchema,
   sessionStatusSchema,
+  sessionYamlPlanSchema,
 } from './session/index.js';
 export {
   ATTEMPT_MARKER_ENV,

@@ -18,6 +18,7 @@ export function renderPage(assets: PageAssets, nonce: string): string {
   <section id="lanes" aria-label="tasks by group"></section>
   <aside id="detail" aria-label="task detail"><p class="hint">Select a task.</p></aside>
 </main>
+<section id="escalations" aria-label="open escalations"></section>
 <section id="claims"></section>
 <footer><button id="raw-events" type="button">raw events</button> <button id="raw-snapshot" type="button">raw snapshot</button><pre id="raw" hidden></pre></footer>
 <script nonce="${nonce}">${assets.script.replaceAll('</script', '<\\/script')}</script>

@@ -9,7 +9,13 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { newTaskState, type RunEvent } from '@switchyard/core';
+import {
+  buildEscalation,
+  newTaskState,
+  type RunEvent,
+  recordResolution,
+  writeEscalation,
+} from '@switchyard/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { MonitorSnapshot } from './snapshot.js';
 import { SnapshotReader } from './snapshot.js';
@@ -184,5 +190,61 @@ describe('task state files', () => {
     utimesSync(file, atime, mtime);
     utimesSync(join(dir, 'tasks', 'g'), atime, statSync(join(dir, 'tasks', 'g')).mtime);
     expect(files.read().map((s) => s.phase)).toEqual(['review']);
+  });
+});
+
+describe('open escalations', () => {
+  it('are in the snapshot (task, code, question, bundle) and in the patches, until resolved', async () => {
+    const reader = new SnapshotReader(ws);
+    await reader.init();
+    const differ = new SnapshotDiffer();
+    let held = reader.read();
+    expect(held.escalations).toEqual([]);
+    differ.next(held);
+    // g/a blocks: its state says so and the dispatcher wrote its failure bundle.
+    const state = newTaskState('g/a');
+    const blocked = {
+      reason: '10 consecutive failures of worker',
+      stage: 'worker',
+      evidence: ['exit 1'],
+      at: '2026-12-01T00:00:00.000Z',
+    };
+    writeFileSync(join(dir, 'tasks', 'g', 'a.json'), JSON.stringify({ ...state, blocked }));
+    const { bundle, interview } = buildEscalation({
+      workspace: ws,
+      stateDir: dir,
+      task: {
+        id: 'g/a',
+        group: 'g',
+        name: 'a',
+        dir: join(ws, 'agent-task/g/a'),
+        planFile: 'agent-task/g/a/PLAN.md',
+      },
+      state: { ...state, blocked },
+      downstream: ['g/b'],
+      bundlePath: 'agent-task/.switchyard/escalations/g/a.failure-bundle.json',
+      now: new Date('2026-12-01T00:00:01.000Z'),
+    });
+    await writeEscalation(dir, bundle, interview);
+    const open = reader.read();
+    expect(open.escalations).toEqual([
+      expect.objectContaining({
+        task: 'g/a',
+        code: 'SY_BUDGET_EXHAUSTED',
+        question: expect.stringContaining('Task g/a failed worker repeatedly'),
+        bundle: 'agent-task/.switchyard/escalations/g/a.failure-bundle.json',
+        blockedDownstream: ['g/b'],
+      }),
+    ]);
+    const opened = differ.next(open);
+    expect(opened?.set.escalations).toEqual(open.escalations);
+    held = apply(held, opened!);
+    expect(held.escalations).toEqual(open.escalations);
+    // A human answers: the escalation leaves the page with the next patch.
+    await recordResolution(dir, 'g/a', 'skip', new Date('2026-12-01T00:01:00.000Z'));
+    const resolved = reader.read();
+    expect(resolved.escalations).toEqual([]);
+    held = apply(held, differ.next(resolved)!);
+    expect(held.escalations).toEqual([]);
   });
 });

@@ -2,7 +2,16 @@ import type { UsageTotals } from '@switchyard/core';
 import type { MonitorSnapshot, MonitorTask } from './snapshot.js';
 
 /** Run-level fields of a snapshot that a patch replaces whole when they change. */
-const TOP_KEYS = ['workspace', 'dispatcher', 'counts', 'groups', 'claims', 'runs'] as const;
+const TOP_KEYS = [
+  'workspace',
+  'dispatcher',
+  'counts',
+  'groups',
+  'claims',
+  'runs',
+  // open escalations: a new one appears, a resolved one goes, without a reload
+  'escalations',
+] as const;
 type TopKey = (typeof TOP_KEYS)[number];
 
 /**

@@ -33,6 +33,10 @@ live agents are re-attached, finished attempts are judged from their evidence â€
 done is run again. --retry-blocked and retry lists are not repeated (use
 \`switchyard resolve\` or \`switchyard retry\` for blocked tasks).
 
+A session of a YAML plan keeps the plan text as run in plan.json (\`yamlPlan\`: file,
+sha256, source, the parsed plan). Resume runs that stored plan, never the file as it is
+now; a plan file edited or deleted since the session started is reported on stderr.
+
 Exit codes as for \`switchyard run\`; 2 when the session is unknown or still running,
 0 (with a note) when it already finished.
 
@@ -69,6 +73,29 @@ Examples:
         return;
       }
       const { taskGroup, with: runWith, maxParallel, executionCatalog } = view.plan.options;
+      const stored = view.plan.yamlPlan;
+      if (stored) {
+        // A YAML plan's session runs the plan as it started, whatever the file says now.
+        const { planFileDrift, runPlanCommand } = await import('./run-plan.js');
+        const drift = planFileDrift(stored);
+        if (drift !== 'unchanged')
+          process.stderr.write(
+            `warning: the plan ${stored.file} was ${drift} after session ${view.plan.id} started; resuming with the plan stored in the session (${view.dir}/plan.json). To run the ${drift === 'edited' ? 'edited' : 'current'} plan, start a new session: switchyard run <plan>\n`,
+          );
+        return runPlanCommand(
+          stored.file,
+          {
+            workspace,
+            ...(runWith ? { with: runWith } : {}),
+            ...(maxParallel !== undefined ? { maxParallel } : {}),
+            ...(executionCatalog ? { executionCatalog } : {}),
+            ...(stored.patchOnly ? { patchOnly: true } : {}),
+            ...(opts.json ? { json: true } : {}),
+            ...(opts.monitor ? { monitor: true } : {}),
+          },
+          { sessionId: view.plan.id, text: stored.source },
+        );
+      }
       process.exitCode = await (await import('../live-run.js')).liveRun({
         workspace,
         ...(taskGroup ? { taskGroup } : {}),

@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import {
   CATALOG_ENV,
@@ -6,20 +8,25 @@ import {
   convertMarkdownPlan,
   findWorkspaceRoot,
   hasConfigFile,
+  loadProjectConfig,
   type MaterializedTask,
   markdownProblem,
   materializePlan,
   type Problem,
   planTaskRoutes,
   quoteArgv,
+  type RoutingConfig,
   readPlanText,
   resolveCatalog,
+  resolveIsolation,
+  type SessionYamlPlan,
   SwitchyardError,
   type ValidatedPlan,
   validateOrchestratePlan,
 } from '@switchyard/core';
 import { EXIT } from '../exit-codes.js';
 import { printJson, printProblems } from '../output.js';
+import { inGitRepository } from '../run-isolation.js';
 import type { RunOptions } from './run.js';
 
 /** Options of `switchyard run <plan>`. */
@@ -37,16 +44,32 @@ function catalogEnv(): NodeJS.ProcessEnv {
     : process.env;
 }
 
-/** Reads, validates and checks a YAML plan against the catalog and the workspace. */
+/** A session's stored plan text, run instead of the file (`switchyard resume`). */
+export interface StoredPlanText {
+  sessionId: string;
+  text: string;
+}
+
+/**
+ * Reads, validates and checks a YAML plan against the catalog and the workspace; `stored`
+ * replaces the file's text (a resumed session runs the plan as it started).
+ */
 async function loadPlan(
   file: string,
   opts: PlanRunOptions,
-): Promise<{ plan: ValidatedPlan; workspace: string; catalog: Catalog; problems: Problem[] }> {
+  stored?: StoredPlanText,
+): Promise<{
+  plan: ValidatedPlan;
+  workspace: string;
+  catalog: Catalog;
+  problems: Problem[];
+  text: string;
+}> {
   const workspace = findWorkspaceRoot({
     ...(opts.workspace !== undefined ? { explicit: opts.workspace } : {}),
     isMarker: hasConfigFile,
   });
-  const read = readPlanText(resolve(file), file);
+  const read = stored ? { text: stored.text } : readPlanText(resolve(file), file);
   if ('problem' in read)
     throw new SwitchyardError('SY_YAML_PLAN_INVALID', `cannot read the plan ${file}`, {
       problems: [{ ...read.problem, code: 'SY_YAML_PLAN_INVALID' }],
@@ -58,7 +81,8 @@ async function loadPlan(
     checkExecutables: false,
   });
   const catalog = resolved.catalog;
-  const { plan, problems } = validateSource(read.text, file, catalog);
+  const facts = await planFacts(workspace);
+  const { plan, problems } = validateSource(read.text, file, { catalog, ...facts });
   if (opts.with !== undefined && !(opts.with in catalog.targets))
     problems.push({
       code: 'SY_USAGE',
@@ -66,23 +90,44 @@ async function loadPlan(
       hint: `known targets: ${Object.keys(catalog.targets).join(', ')}`,
       severity: 'error',
     });
+  // A plan runs its own group: another --task-group would silently be a different run.
+  if (opts.taskGroup !== undefined && opts.taskGroup !== plan.planId)
+    problems.push({
+      code: 'SY_USAGE',
+      message: `--task-group ${opts.taskGroup} disagrees with the plan, which runs its own group agent-task/${plan.planId}/`,
+      hint: `drop --task-group (or give --task-group ${plan.planId}); set \`metadata.id\` in the plan to choose its group`,
+      severity: 'error',
+    });
   if (!problems.some(isError))
     problems.push(...checkRenderedPlans(plan, workspace, { patchOnly: opts.patchOnly === true }));
-  return { plan, workspace, catalog, problems };
+  return { plan, workspace, catalog, problems, text: read.text };
+}
+
+/** What validation needs from the workspace: the config's routing and the run's isolation. */
+interface PlanFacts {
+  routing: RoutingConfig;
+  isolation: 'worktree' | 'none';
+}
+
+/** The routing and isolation a run of the plan in `workspace` would use (nothing is created). */
+async function planFacts(workspace: string): Promise<PlanFacts> {
+  const { config } = await loadProjectConfig(workspace);
+  const git = config.isolation === 'none' ? false : await inGitRepository(workspace);
+  return { routing: config.routing, isolation: resolveIsolation(config.isolation, git).mode };
 }
 
 /** A YAML plan, or a legacy markdown task file converted on the fly (problems on its lines). */
 function validateSource(
   text: string,
   file: string,
-  catalog: Catalog,
+  facts: PlanFacts & { catalog: Catalog },
 ): { plan: ValidatedPlan; problems: Problem[] } {
   if (!isMarkdown(file, text)) {
-    const plan = validateOrchestratePlan(text, { file, catalog });
+    const plan = validateOrchestratePlan(text, { file, ...facts });
     return { plan, problems: [...plan.problems] };
   }
   const converted = convertMarkdownPlan(text, file);
-  const plan = validateOrchestratePlan(converted.yaml, { file, catalog });
+  const plan = validateOrchestratePlan(converted.yaml, { file, ...facts });
   return {
     plan,
     problems: [
@@ -115,18 +160,23 @@ function invalid(file: string, problems: Problem[]): SwitchyardError {
  * as `agent-task/<plan-id>/<task-id>/PLAN.md` under the workspace lock (idempotently), then
  * runs the plan's group on the ordinary dispatcher.
  */
-export async function runPlanCommand(file: string, opts: PlanRunOptions): Promise<void> {
+export async function runPlanCommand(
+  file: string,
+  opts: PlanRunOptions,
+  stored?: StoredPlanText,
+): Promise<void> {
   if (opts.dryRun) return planDryRun(file, opts);
-  const { plan, problems } = await loadPlan(file, opts);
+  const { plan, problems, text } = await loadPlan(file, opts, stored);
   if (problems.some(isError)) throw invalid(file, problems);
   printProblems(problems);
   const { liveRun } = await import('../live-run.js');
   process.exitCode = await liveRun({
     ...opts,
+    ...(stored
+      ? { resumeSession: stored.sessionId }
+      : { yamlPlan: sessionYamlPlan(file, text, plan, opts.patchOnly === true) }),
     taskGroup: plan.planId,
-    ...(opts.maxParallel === undefined && plan.maxConcurrency !== undefined
-      ? { maxParallel: plan.maxConcurrency }
-      : {}),
+    ...(plan.maxConcurrency !== undefined ? { planMaxConcurrency: plan.maxConcurrency } : {}),
     prepare: (workspace) => {
       const written = materializePlan(workspace, plan, { patchOnly: opts.patchOnly === true });
       if (written.problems.length > 0) throw invalid(file, written.problems);
@@ -134,6 +184,36 @@ export async function runPlanCommand(file: string, opts: PlanRunOptions): Promis
       return written.tasks.some((t) => t.status !== 'done');
     },
   });
+}
+
+/** The plan as run, for the session's plan.json. */
+function sessionYamlPlan(
+  file: string,
+  text: string,
+  plan: ValidatedPlan,
+  patchOnly: boolean,
+): SessionYamlPlan {
+  const { problems: _problems, ...parsed } = plan;
+  return {
+    file: resolve(file),
+    sha256: sha256(text),
+    source: text,
+    ...(patchOnly ? { patchOnly } : {}),
+    parsed: { ...parsed },
+  };
+}
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+/**
+ * How the plan file stands against the text a session stored: a resumed session runs the
+ * stored text, and says so when the file was edited or deleted since.
+ */
+export function planFileDrift(stored: SessionYamlPlan): 'unchanged' | 'edited' | 'deleted' {
+  if (!existsSync(stored.file)) return 'deleted';
+  const read = readPlanText(stored.file, stored.file);
+  if ('problem' in read) return 'edited';
+  return sha256(read.text) === stored.sha256 ? 'unchanged' : 'edited';
 }
 
 function materializedLine(plan: ValidatedPlan, tasks: MaterializedTask[]): string {
@@ -171,6 +251,10 @@ export interface PlanDryRunTask {
   lane: string | null;
   runner: string;
   route: string;
+  /** Why that route: PLAN.md's `route`, or the config's routing for complexity/risk. */
+  route_why: string;
+  complexity: string | null;
+  risk: string | null;
   depends_on: string[];
   backend: string | null;
   apply: 'source' | 'patch' | null;
@@ -179,6 +263,8 @@ export interface PlanDryRunTask {
   review: boolean;
   definition_of_done: { command: string; assertion: string; note: string | null } | null;
   files: string[];
+  /** No `files` under worktree isolation: any path of the task's worktree except `.git`. */
+  any_write_set: boolean;
   /** What a run would do with its folder: create, update, leave (unchanged) or skip (done). */
   folder: MaterializedTask['status'] | 'refused';
   stages: ReturnType<typeof planTaskRoutes>;
@@ -210,6 +296,9 @@ export async function buildPlanDryRun(
       lane: t.lane ?? null,
       runner: t.runner,
       route: t.route,
+      route_why: t.routeWhy,
+      complexity: t.complexity ?? null,
+      risk: t.risk ?? null,
       depends_on: t.effectiveDependsOn,
       backend: t.backend ?? null,
       apply: agent ? (opts.patchOnly ? 'patch' : t.apply) : null,
@@ -229,6 +318,7 @@ export async function buildPlanDryRun(
           }
         : null,
       files: t.files ?? [],
+      any_write_set: t.anyWriteSet,
       folder: folders.get(t.id) ?? 'refused',
       stages: valid ? planTaskRoutes(catalog, t, opts.with, now) : [],
     };
@@ -288,7 +378,11 @@ function renderPlanDryRun(r: PlanDryRunReport): string {
         `  command: ${t.shell ? `/bin/sh -c ${JSON.stringify(t.command[0])} (shell: true, as the plan says)` : `${quoteArgv(t.command)} (argv, no shell)`}`,
         '  no agent, no review: runs in the source workspace',
       );
-    else out.push(`  route ${t.route}, apply ${t.apply}`);
+    else
+      out.push(
+        `  route ${t.route} (${t.route_why}), apply ${t.apply}`,
+        `  write set: ${t.any_write_set ? 'any file of its worktree except .git (no `files`; worktree isolation)' : t.files.join(', ')}`,
+      );
     for (const s of t.stages)
       if (s.source !== 'local') out.push(`  ${s.stage}: ${s.target ?? '(none)'} — ${s.why}`);
     if (t.definition_of_done)

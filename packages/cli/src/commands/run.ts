@@ -122,6 +122,18 @@ YAML plans (orchestrate-plan version 1; schema: assets/schema/orchestrate-plan.s
               'SY_USAGE',
               `\`with ${target}\` and --with ${opts.with} disagree; give one`,
             );
+          for (const [flag, given] of [
+            ['--validate-plan', opts.validatePlan !== undefined],
+            ['--review-plans', opts.reviewPlans === true],
+          ] as const)
+            if (given)
+              throw new SwitchyardError(
+                'SY_USAGE',
+                `${flag} does not apply to a YAML plan (${plan}); nothing was started`,
+                {
+                  hint: '`switchyard run plan.yaml --dry-run` checks the whole plan; drop the flag',
+                },
+              );
           const { runPlanCommand } = await import('./run-plan.js');
           return runPlanCommand(plan, {
             ...opts,

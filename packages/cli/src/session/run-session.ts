@@ -4,6 +4,7 @@ import {
   type RunEvent,
   type SessionOptions,
   SessionStore,
+  type SessionYamlPlan,
   stateDir,
   type WorkspaceModel,
 } from '@switchyard/core';
@@ -27,6 +28,7 @@ export async function openRunSession(
   model: WorkspaceModel,
   options: SessionOptions,
   resume: string | undefined,
+  yamlPlan?: SessionYamlPlan,
 ): Promise<RunSession> {
   const store = new SessionStore(stateDir(workspace));
   const id = resume ?? newSessionId();
@@ -44,6 +46,7 @@ export async function openRunSession(
       createdAt: new Date().toISOString(),
       options: Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)),
       tasks,
+      ...(yamlPlan ? { yamlPlan } : {}),
     });
   }
   let eventsBroken = false;

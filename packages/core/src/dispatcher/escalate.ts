@@ -75,6 +75,7 @@ async function writeFor(
     downstream: [...dependentsOf(ctx, rt.id)],
     bundlePath: relative(ctx.workspace, paths.bundle),
     now: ctx.now(),
+    secrets: ctx.secrets,
   });
   await writeEscalation(ctx.stateDir, bundle, interview);
   ctx.bus.emit({

@@ -28,7 +28,9 @@ export function promptContext(
     workspace: workdirOf(ctx, rt),
     taskDir: rt.task.dir,
     plan: currentPlan(rt),
-    writeSet: rt.task.writeSet.map((entry) => entry.path),
+    writeSet: rt.task.writeSetAny
+      ? ['any file of your worktree except .git (write_set: any)']
+      : rt.task.writeSet.map((entry) => entry.path),
   };
 }
 

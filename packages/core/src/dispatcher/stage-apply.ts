@@ -11,6 +11,7 @@ import { filesCell, writeGitStageRows } from './git-stage-rows.js';
 import { checkSourceAfterApply } from './source-gates.js';
 import { writeSetCorrection } from './stage-writeset.js';
 import { isolationOf } from './task-worktree.js';
+import { allowedPaths } from './write-set-scope.js';
 
 /** How long an apply waits before it looks at the user's uncommitted source changes again. */
 export const APPLY_WAIT_MS = 2_000;
@@ -35,7 +36,7 @@ export async function runApplyStage(ctx: DispatchContext, rt: TaskRuntime): Prom
     return persist(ctx, rt);
   }
   const startedAt = ctx.now();
-  const writeSet = rt.task.writeSet.map((e) => e.path);
+  const writeSet = await allowedPaths(isolation, rt);
   if (rt.task.apply === 'patch') {
     const report = await isolation.inspect(rt.id, writeSet);
     const violation = writeSetCorrection(report, writeSet);
@@ -175,10 +176,11 @@ async function settleApply(
         evidence: result.detail.split('\n').slice(-40),
       });
     case 'refused': {
-      const correction = writeSetCorrection(
-        result.report,
-        rt.task.writeSet.map((e) => e.path),
-      ) ?? { source: 'apply' as const, summary: result.message, evidence: [] };
+      const correction = writeSetCorrection(result.report, await allowedPaths(isolation, rt)) ?? {
+        source: 'apply' as const,
+        summary: result.message,
+        evidence: [],
+      };
       ctx.bus.emit({
         type: 'task.isolation',
         task: rt.id,

@@ -10,10 +10,12 @@ import { failoverResume } from './native-resume.js';
 import { failoverFacts, promptContext } from './prompt-facts.js';
 import { runStageAttempt } from './stage-attempt.js';
 import { runLocalStage } from './stage-local.js';
+import { blockUnisolatedAnyWriteSet } from './write-set-scope.js';
 
 /** Runs one worker attempt of a task and moves the task on. */
 export async function runWorkerStage(ctx: DispatchContext, rt: TaskRuntime): Promise<void> {
   if (rt.task.runner === 'local') return runLocalStage(ctx, rt);
+  if (blockUnisolatedAnyWriteSet(ctx, rt)) return persist(ctx, rt);
   const decision = ensureDecision(ctx, rt, 'worker');
   if (!decision) return persist(ctx, rt);
   const target = ctx.catalog.targets[decision.target]!;

@@ -5,6 +5,7 @@ import { correctOrBlock } from './apply-failure.js';
 import { type DispatchContext, persist, type TaskRuntime } from './context.js';
 import { filesCell, writeGitStageRows } from './git-stage-rows.js';
 import { isolationOf } from './task-worktree.js';
+import { allowedPaths } from './write-set-scope.js';
 
 /**
  * Worktree isolation, after the worker (and self-check): the worktree's diff against its
@@ -21,7 +22,7 @@ export async function runWriteSetStage(ctx: DispatchContext, rt: TaskRuntime): P
     return persist(ctx, rt);
   }
   const startedAt = ctx.now();
-  const writeSet = rt.task.writeSet.map((e) => e.path);
+  const writeSet = await allowedPaths(isolation, rt);
   const report = await isolation.inspect(rt.id, writeSet);
   let reverted: string[] = [];
   if (report.outside.length > 0 && ctx.options.writeSetPolicy === 'revert-outside')

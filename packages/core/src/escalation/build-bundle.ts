@@ -1,6 +1,8 @@
 import { closeSync, existsSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { attemptPaths } from '../attempt/layout.js';
+import type { SecretValue } from '../redact/redact.js';
+import { redactDeep } from '../redact/secret-set.js';
 import type { AttemptRecord, BlockedInfo, TaskState } from '../state/state-schema.js';
 import type { LoadedTask } from '../workspace/load.js';
 import type { EscalationCode, FailureBundle, InterviewRequest } from './escalation-schema.js';
@@ -20,6 +22,8 @@ export interface BundleInput {
   /** Workspace-relative path the bundle is written to (cited by the interview request). */
   bundlePath: string;
   now: Date;
+  /** The run's secrets: masked in every string of the bundle (tails, evidence, question). */
+  secrets?: readonly SecretValue[];
 }
 
 /** The stable code of a block, from how it was recorded. */
@@ -50,7 +54,11 @@ export function recommendedQuestion(code: EscalationCode, input: BundleInput): s
   }
 }
 
-/** Builds the failure bundle and interview request of a blocked task (reads evidence files). */
+/**
+ * Builds the failure bundle and interview request of a blocked task (reads evidence files).
+ * Redacted like all other evidence: a capture whose in-place masking a crash interrupted
+ * still leaks nothing through its tail.
+ */
 export function buildEscalation(input: BundleInput): {
   bundle: FailureBundle;
   interview: InterviewRequest;
@@ -136,7 +144,7 @@ export function buildEscalation(input: BundleInput): {
     blockedAt: blocked.at,
     createdAt,
   };
-  return { bundle, interview };
+  return redactDeep({ bundle, interview }, input.secrets ?? []);
 }
 
 function attemptTail(a: AttemptRecord, rel: (p: string) => string) {

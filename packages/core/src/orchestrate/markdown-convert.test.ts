@@ -62,7 +62,7 @@ describe('legacy markdown task files', () => {
         ),
       }),
     ]);
-    const plan = validateOrchestratePlan(converted.yaml, { file: 'tasks.md' });
+    const plan = validateOrchestratePlan(converted.yaml, { file: 'tasks.md', isolation: 'none' });
     const mapped = plan.problems
       .filter((p) => p.severity !== 'warning')
       .map((p) => markdownProblem(p, converted, 'tasks.md'));
@@ -70,7 +70,8 @@ describe('legacy markdown task files', () => {
       expect.objectContaining({
         file: 'tasks.md',
         line: 3,
-        message: 'Task 1: task "1" has no `files` (its write set) (converted from markdown)',
+        message:
+          'Task 1: task "1" has no `files` (its write set), which only worktree isolation allows; this run has isolation "none" (converted from markdown)',
       }),
     ]);
   });

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { Problem } from '../errors.js';
 import { writeOwnedFileBelow } from '../safe-fs/owned-files.js';
 import type { DoneAssertion } from '../task/types.js';
+import { ANY_WRITE_SET_TEXT } from '../task/write-set-any.js';
 import {
   AGENT_TASK_DIR,
   ARCHIVE_DIR,
@@ -65,7 +66,10 @@ export function renderTaskPlan(
   plan: Pick<ValidatedPlan, 'file' | 'planId' | 'title' | 'goal'>,
   options: MaterializeOptions = {},
 ): string {
-  const fm = [`route: ${task.route}`];
+  // Without an explicit route, complexity/risk go to PLAN.md so the config's routing decides.
+  const fm = task.routeExplicit ? [`route: ${task.route}`] : [];
+  if (task.complexity !== undefined) fm.push(`complexity: ${task.complexity}`);
+  if (task.risk !== undefined) fm.push(`risk: ${task.risk}`);
   if (task.effectiveDependsOn.length > 0)
     fm.push(`depends_on: [${task.effectiveDependsOn.map((d) => JSON.stringify(d)).join(', ')}]`);
   if (task.target !== undefined) fm.push(`target: ${JSON.stringify(task.target)}`);
@@ -74,6 +78,7 @@ export function renderTaskPlan(
     fm.push(`command: [${(task.command ?? []).map((a) => JSON.stringify(a)).join(', ')}]`);
     if (task.shell) fm.push('shell: true');
   } else if (options.patchOnly || task.apply === 'patch') fm.push('apply: patch');
+  if (task.anyWriteSet) fm.push('write_set: any');
   const lines = [
     '---',
     ...fm,
@@ -86,7 +91,7 @@ export function renderTaskPlan(
     '',
     '## Modified Files Summary',
     '',
-    ...(task.files ?? []).map((f) => `- ${f}`),
+    ...(task.anyWriteSet ? [ANY_WRITE_SET_TEXT] : (task.files ?? []).map((f) => `- ${f}`)),
     '',
     '## Implementation Checklist',
     '',

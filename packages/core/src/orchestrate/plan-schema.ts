@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ROUTE_IDS } from '../catalog/constants.js';
+import { COMPLEXITIES, RISKS } from '../task/front-matter.js';
 
 /** The `kind` of a YAML plan this release reads. */
 export const ORCHESTRATE_PLAN_KIND = 'orchestrate-plan';
@@ -54,7 +55,21 @@ export const planTaskSchema = z
       ),
     route: routeIdSchema
       .optional()
-      .describe('The catalog route of the task (default: execution.route, else cloud-G05).'),
+      .describe(
+        "The catalog route of the task (default: execution.route; else the config's routing for its complexity/risk; else cloud-G05).",
+      ),
+    complexity: z
+      .enum(COMPLEXITIES)
+      .optional()
+      .describe(
+        "routine, standard or complex: without `route`, the config's `routing.complexity` picks the route (PLAN.md `complexity:`).",
+      ),
+    risk: z
+      .enum(RISKS)
+      .optional()
+      .describe(
+        "low or high: the config's `routing.risk` may pick the route and the review mode (PLAN.md `risk:`).",
+      ),
     mode: z.string().min(1).optional().describe('Informational (seed plans write "iterative").'),
     depends_on: z
       .array(idSchema)

@@ -154,8 +154,102 @@ tasks:
       '8 backend "nobody" is neither a target id nor an agent of the catalog',
       '12 definition_of_done.command: shell operator "|" outside quotes',
       expect.stringMatching(/^15 definition_of_done.assertion: invalid regular expression/),
-      '13 task "f" has no `files` (its write set)',
     ]);
+    // Under isolation "none" an agent task must list its files: the error names task, line, column.
+    const unisolated = validateOrchestratePlan(text, {
+      file: 'p.yaml',
+      catalog: catalog(),
+      isolation: 'none',
+    }).problems.filter((p) => p.message.includes('has no `files`'));
+    expect(unisolated).toEqual([
+      expect.objectContaining({
+        code: 'SY_YAML_PLAN_INVALID',
+        file: 'p.yaml',
+        line: 13,
+        column: 5,
+        severity: 'error',
+        message:
+          'task "f" has no `files` (its write set), which only worktree isolation allows; this run has isolation "none"',
+        hint: expect.stringContaining('add `files: [src/a.ts]`'),
+      }),
+    ]);
+    expect(unisolated[0]?.hint).toContain('run in a git repository');
+    // A local command runs in the source workspace: it needs its files under any isolation.
+    const local = errors(
+      'version: 1\nkind: orchestrate-plan\nmetadata: { title: t }\ntasks:\n  - { id: s, title: s, runner: local, command: [ls] }\n',
+    );
+    expect(local.map((p) => `${p.line}:${p.column} ${p.message}`)).toEqual([
+      '5:5 local task "s" has no `files` (the files its command writes)',
+    ]);
+  });
+
+  it('a task without files under worktree isolation renders `write_set: any`, read back with no write set', () => {
+    const text = `version: 1
+kind: orchestrate-plan
+metadata: { title: t }
+tasks:
+  - { id: free, title: Free }
+`;
+    expect(errors(text)).toEqual([]);
+    const plan = validate(text);
+    const [free] = plan.tasks;
+    expect(free).toMatchObject({ anyWriteSet: true });
+    const rendered = renderTaskPlan(free!, plan);
+    expect(rendered).toContain('write_set: any');
+    const parsed = parsePlan(rendered, { file: 'PLAN.md' });
+    expect(parsed.problems).toEqual([]);
+    expect(parsed.frontMatter.writeSet).toBe('any');
+    expect(parsed.writeSet).toEqual([]);
+    // A listed write set beside `write_set: any` contradicts it.
+    const both = parsePlan(
+      rendered.replace(
+        /## Modified Files Summary\n\n.*\n/,
+        '## Modified Files Summary\n\n- src/a.ts\n',
+      ),
+      { file: 'PLAN.md' },
+    );
+    expect(both.problems.map((p) => p.message)).toEqual([
+      '"## Modified Files Summary" lists files, but the front matter says `write_set: any`',
+    ]);
+  });
+
+  it('passes complexity and risk to PLAN.md; without an explicit route the config routing decides', () => {
+    const text = `version: 1
+kind: orchestrate-plan
+metadata: { title: t }
+tasks:
+  - { id: hard, title: Hard, complexity: complex, risk: high, files: [a] }
+  - { id: pinned, title: Pinned, complexity: routine, route: local-G02, files: [b] }
+  - { id: plain, title: Plain, files: [c] }
+  - { id: bad, title: Bad, complexity: huge, files: [d] }
+`;
+    expect(errors(text).map((p) => `${p.line} ${p.message}`)).toEqual([
+      expect.stringMatching(/^8 tasks\.3\.complexity: Invalid option/),
+    ]);
+    const ok = text.replace(/ {2}- \{ id: bad.*\n/, '');
+    const plan = validateOrchestratePlan(ok, {
+      file: 'p.yaml',
+      routing: {
+        complexity: { routine: 'local-G01', standard: 'cloud-G05', complex: 'cloud-G01' },
+        risk: { low: {}, high: { review: 'red-team' } },
+      },
+    });
+    const [hard, pinned, plain] = plan.tasks;
+    expect(hard).toMatchObject({
+      route: 'cloud-G01',
+      routeExplicit: false,
+      complexity: 'complex',
+      risk: 'high',
+    });
+    const hardPlan = parsePlan(renderTaskPlan(hard!, plan), { file: 'PLAN.md' });
+    expect(hardPlan.problems).toEqual([]);
+    expect(hardPlan.frontMatter).toMatchObject({ complexity: 'complex', risk: 'high' });
+    expect(hardPlan.frontMatter.route).toBeUndefined();
+    const pinnedPlan = parsePlan(renderTaskPlan(pinned!, plan), { file: 'PLAN.md' });
+    expect(pinnedPlan.frontMatter).toMatchObject({ route: 'local-G02', complexity: 'routine' });
+    expect(parsePlan(renderTaskPlan(plain!, plan), { file: 'PLAN.md' }).frontMatter).toMatchObject({
+      route: 'cloud-G05',
+    });
   });
 
   it('routing precedence: task backend > with <target> > the route first candidate', () => {

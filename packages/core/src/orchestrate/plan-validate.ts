@@ -4,6 +4,8 @@ import type { z } from 'zod';
 import type { RouteId } from '../catalog/constants.js';
 import type { Catalog } from '../catalog/schema.js';
 import type { Problem } from '../errors.js';
+import { routeTask } from '../routing/route-task.js';
+import { DEFAULT_ROUTING, type RoutingConfig } from '../routing/routing-schema.js';
 import { splitArgv } from '../task/argv.js';
 import { parseAssertion } from '../task/definition-of-done.js';
 import { yamlModule } from '../task/front-matter-pairs.js';
@@ -26,7 +28,15 @@ export interface ResolvedPlanTask {
   id: string;
   title: string;
   runner: PlanRunner;
+  /** The route the task runs on (explicit, or what the config's routing gives it). */
   route: RouteId;
+  /** True when the plan names the route (`route` or `execution.route`): PLAN.md pins it. */
+  routeExplicit: boolean;
+  /** Why `route`, for the dry run. */
+  routeWhy: string;
+  /** Passed to PLAN.md front matter: the config's `routing` maps them to a route / review. */
+  complexity?: OrchestratePlanTask['complexity'];
+  risk?: OrchestratePlanTask['risk'];
   lane?: string;
   /** `depends_on` as written. */
   dependsOn: string[];
@@ -39,6 +49,8 @@ export interface ResolvedPlanTask {
   /** Why `target` was chosen, for the dry run. */
   targetWhy?: string;
   files?: string[];
+  /** An agent task without `files` under worktree isolation: PLAN.md `write_set: any`. */
+  anyWriteSet: boolean;
   implementation: string[];
   done?: {
     argv: string[];
@@ -74,6 +86,13 @@ export interface PlanValidationOptions {
   catalog?: Catalog;
   /** Instant for time-windowed routes (default now). */
   now?: Date;
+  /** The project config's `routing` (default: the built-in one): routes by complexity/risk. */
+  routing?: RoutingConfig;
+  /**
+   * The isolation the run will use (default "worktree"): under "none" an agent task must list
+   * its `files`; under "worktree" a task without them may change any file of its worktree.
+   */
+  isolation?: 'worktree' | 'none';
 }
 
 type Located = (path: readonly PropertyKey[]) => SourcePosition;
@@ -166,7 +185,7 @@ const KEYS_HINTS: [RegExp, string][] = [
   [/^tasks\.\d+\.definition_of_done$/, 'command, assertion'],
   [
     /^tasks\.\d+$/,
-    'id, title, lane, runner, backend, route, mode, depends_on, implementation, definition_of_done, apply_to_source, commit_on_success, rollback_on_failure, files, command, shell',
+    'id, title, lane, runner, backend, route, complexity, risk, mode, depends_on, implementation, definition_of_done, apply_to_source, commit_on_success, rollback_on_failure, files, command, shell',
   ],
 ];
 
@@ -286,7 +305,7 @@ function resolveTasks(
     }
     return [];
   };
-  const defaultRoute = (plan.execution?.route as RouteId | undefined) ?? DEFAULT_PLAN_ROUTE;
+  const defaultRoute = plan.execution?.route as RouteId | undefined;
   const resolved = plan.tasks.map((task, i) =>
     resolveTask(task, i, {
       at,
@@ -312,7 +331,31 @@ interface TaskContext {
   /** The lane index of every task that has a declared lane. */
   taskLane: Map<string, number>;
   laneDeps: string[];
-  defaultRoute: RouteId;
+  /** `execution.route`, when the plan sets one. */
+  defaultRoute: RouteId | undefined;
+}
+
+/**
+ * A task's route: its own `route` > `execution.route` > the config's routing for its
+ * complexity/risk (as the dispatcher decides for PLAN.md) > {@link DEFAULT_PLAN_ROUTE}.
+ */
+function routeOf(
+  task: OrchestratePlanTask,
+  defaultRoute: RouteId | undefined,
+  routing: RoutingConfig,
+): { route: RouteId; explicit: boolean; why: string } {
+  const explicit = (task.route as RouteId | undefined) ?? defaultRoute;
+  const routed = routeTask(
+    { ...(explicit ? { route: explicit } : {}), complexity: task.complexity, risk: task.risk },
+    routing,
+  );
+  if (explicit) return { route: explicit, explicit: true, why: routed.why };
+  if (routed.route) return { route: routed.route as RouteId, explicit: false, why: routed.why };
+  return {
+    route: DEFAULT_PLAN_ROUTE,
+    explicit: true,
+    why: `no route, complexity or risk: the default ${DEFAULT_PLAN_ROUTE}`,
+  };
 }
 
 function resolveTask(task: OrchestratePlanTask, i: number, c: TaskContext): ResolvedPlanTask {
@@ -338,19 +381,25 @@ function resolveTask(task: OrchestratePlanTask, i: number, c: TaskContext): Reso
         );
     }
   });
+  const route = routeOf(task, c.defaultRoute, c.options.routing ?? DEFAULT_ROUTING);
   const resolved: ResolvedPlanTask = {
     id: task.id,
     title: task.title,
     runner: task.runner,
-    route: (task.route as RouteId | undefined) ?? c.defaultRoute,
+    route: route.route,
+    routeExplicit: route.explicit,
+    routeWhy: route.why,
     dependsOn: [...task.depends_on],
     effectiveDependsOn: [...new Set([...task.depends_on, ...c.laneDeps])].sort(),
     implementation: task.implementation ?? [],
     shell: task.shell === true,
+    anyWriteSet: false,
     apply: 'patch',
     position: here(),
   };
   if (task.lane !== undefined) resolved.lane = task.lane;
+  if (task.complexity !== undefined) resolved.complexity = task.complexity;
+  if (task.risk !== undefined) resolved.risk = task.risk;
   if (task.files) resolved.files = [...task.files];
   checkRunner(task, resolved, here, report);
   checkDone(task, resolved, here, report);
@@ -363,12 +412,21 @@ function resolveTask(task: OrchestratePlanTask, i: number, c: TaskContext): Reso
       'set apply_to_source, commit_on_success and rollback_on_failure all to true to land a commit',
       'warning',
     );
-  if (task.runner === 'code-runner' && !task.files)
+  if (task.runner === 'local' && !task.files)
     report(
       here(),
-      `task "${task.id}" has no \`files\` (its write set)`,
-      'list the workspace-relative files the task may change: `files: [src/a.ts]`',
+      `local task "${task.id}" has no \`files\` (the files its command writes)`,
+      'a local command runs in the source workspace, never in a worktree, so it always needs its write set (its claim): `files: [package-lock.json]`',
     );
+  if (task.runner === 'code-runner' && !task.files) {
+    if ((c.options.isolation ?? 'worktree') === 'worktree') resolved.anyWriteSet = true;
+    else
+      report(
+        here(),
+        `task "${task.id}" has no \`files\` (its write set), which only worktree isolation allows; this run has isolation "none"`,
+        'add `files: [src/a.ts]` (the workspace-relative files the task may change), or run in a git repository with isolation "worktree"',
+      );
+  }
   if (task.backend !== undefined) {
     resolved.backend = task.backend;
     if (c.options.catalog && task.runner === 'code-runner') {

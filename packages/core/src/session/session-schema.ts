@@ -18,6 +18,24 @@ export const sessionOptionsSchema = z.object({
 });
 export type SessionOptions = z.infer<typeof sessionOptionsSchema>;
 
+/**
+ * The YAML plan a session runs, as it was when the session started: `resume` runs this text,
+ * never the file as it is now (an edited or deleted file is reported).
+ */
+export const sessionYamlPlanSchema = z.object({
+  /** The plan file, absolute. */
+  file: z.string(),
+  /** sha256 (hex) of `source`: how an edited file is told apart. */
+  sha256: z.string(),
+  /** The plan text as run (YAML, or the legacy markdown it was converted from). */
+  source: z.string(),
+  /** `--patch-only` was given. */
+  patchOnly: z.boolean().optional(),
+  /** The validated plan (id, title, max_concurrency, tasks as resolved), for readers. */
+  parsed: z.record(z.string(), z.unknown()),
+});
+export type SessionYamlPlan = z.infer<typeof sessionYamlPlanSchema>;
+
 export const sessionPlanSchema = z.object({
   schema_version: z.literal(1),
   id: z.string(),
@@ -26,6 +44,8 @@ export const sessionPlanSchema = z.object({
   options: sessionOptionsSchema,
   /** Tasks in scope when the session started. */
   tasks: z.array(z.string()),
+  /** A session of `switchyard run plan.yaml`: the plan as run. */
+  yamlPlan: sessionYamlPlanSchema.optional(),
 });
 export type SessionPlan = z.infer<typeof sessionPlanSchema>;
 

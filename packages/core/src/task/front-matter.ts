@@ -24,6 +24,7 @@ export const FRONT_MATTER_KEYS = [
   'risk',
   'tests',
   'review',
+  'write_set',
 ] as const;
 
 /** Keys that make the dispatcher run a command: only in a human-written PLAN.md, never a follow-up. */
@@ -194,6 +195,23 @@ export function parseFrontMatter(
             '`review: red-team` adds an adversarial second review by another agent family',
           );
         else frontMatter.review = 'red-team';
+        break;
+      }
+      case 'write_set': {
+        frontMatter.lines.write_set = line;
+        if (!required)
+          err(
+            '"write_set" is only for PLAN.md',
+            line,
+            'a follow-up plan keeps the write set of PLAN.md; remove the key',
+          );
+        else if (scalar !== 'any')
+          err(
+            `write_set ${JSON.stringify(scalar ?? null)} is not a write-set mode`,
+            line,
+            '`write_set: any` lets the task change any file of its worktree (worktree isolation only); otherwise list the files under `## Modified Files Summary`',
+          );
+        else frontMatter.writeSet = 'any';
         break;
       }
       default:

@@ -7,6 +7,7 @@ import { parseSections } from './markdown.js';
 import { CHECKLIST_HEADINGS, DONE_HEADING, pickSection, WRITE_SET_HEADINGS } from './sections.js';
 import type { ParsedPlan } from './types.js';
 import { listWriteSetEntries, type RawWriteSetEntry, resolveWriteSet } from './write-set.js';
+import { anyWriteSetProblems } from './write-set-any.js';
 import { WriteSetResolver } from './write-set-path.js';
 
 const DONE_HEADINGS = [DONE_HEADING] as const;
@@ -83,9 +84,12 @@ export function readPlanSource(
     checklist: [],
     problems,
   };
-  const ws = pickSection(sections, WRITE_SET_HEADINGS, file, true);
+  // `write_set: any`: the section is optional and lists nothing (see write-set-any.ts).
+  const anyPath = fm.frontMatter.writeSet === 'any';
+  const ws = pickSection(sections, WRITE_SET_HEADINGS, file, !anyPath);
   problems.push(...ws.problems);
-  if (ws.section) {
+  if (ws.section && anyPath) problems.push(...anyWriteSetProblems(ws.section, file));
+  else if (ws.section) {
     const listed = listWriteSetEntries(ws.section, file);
     plan.writeSetEntries = listed.entries;
     problems.push(...listed.problems);

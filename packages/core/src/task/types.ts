@@ -39,6 +39,9 @@ export interface PlanFrontMatter {
   tests?: 'required';
   /** `review: red-team`: a second, adversarial review by another agent family must approve too. */
   review?: 'red-team';
+  /** `write_set: any`: no listed files; under worktree isolation any path of the task's
+   * worktree except `.git` (a run without isolation blocks the task). */
+  writeSet?: 'any';
   /** Line of each key, for messages. */
   lines: Partial<
     Record<
@@ -53,7 +56,8 @@ export interface PlanFrontMatter {
       | 'complexity'
       | 'risk'
       | 'tests'
-      | 'review',
+      | 'review'
+      | 'write_set',
       number
     >
   >;

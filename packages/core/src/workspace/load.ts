@@ -72,6 +72,8 @@ export interface LoadedTask extends ScannedTask {
   dependsOn: DependencyRef[];
   /** Union of every plan's write set: the claim is held across follow-up plans. */
   writeSet: WriteSetEntry[];
+  /** PLAN.md `write_set: any`: no claim; any path of the task's worktree except `.git`. */
+  writeSetAny?: boolean;
   /** Checklist of the current plan. */
   checklist: ChecklistItem[];
   /** Definition of Done of the current plan. */
@@ -347,6 +349,7 @@ function assembleTask(scanned: ScannedTask, plans: ParsedPlan[]): LoadedTask {
       if (fm.runner !== undefined) task.runner = fm.runner;
       if (fm.command !== undefined) task.command = fm.command;
       if (fm.shell !== undefined) task.shell = fm.shell;
+      if (fm.writeSet === 'any') task.writeSetAny = true;
       task.dependsOn = fm.dependsOn.flatMap((d) => {
         const id = resolveDependency(d.raw, scanned.group);
         if (id) return [{ raw: d.raw, id, line: d.line }];

@@ -112,6 +112,7 @@ function render(changed?: TaskView[]): void {
   if (changed) renderCards(changed);
   else renderLanes(snap);
   renderClaims(snap);
+  renderEscalations(snap);
   renderDetail();
   requestAnimationFrame(() => {
     drawEdges();
@@ -275,6 +276,13 @@ function renderClaims(s: Snapshot): void {
   $('claims').innerHTML =
     `<h2>Write-set claims</h2>${s.claims.length === 0 ? '<p class="hint">none held</p>' : `<table><tr><th>path</th><th>held by</th><th>since</th></tr>${s.claims.map((c) => `<tr><td>${esc(c.path)}</td><td>${esc(c.task)}</td><td>${time(c.since)}</td></tr>`).join('')}</table>`}` +
     `<h2>Who waits on whom</h2>${waiters.length === 0 ? '<p class="hint">nobody waits</p>' : `<ul>${waiters.map((t) => `<li><b>${esc(t.id)}</b> — ${esc(t.why)}</li>`).join('')}</ul>`}`;
+}
+
+/** Open escalations stay listed until a human runs `switchyard resolve`. */
+function renderEscalations(s: Snapshot): void {
+  const list = s.escalations ?? [];
+  $('escalations').innerHTML =
+    `<h2>Open escalations</h2>${list.length === 0 ? '<p class="hint">none: no task waits for a human</p>' : `<table class="escalations"><tr><th>task</th><th>code</th><th>question for you</th><th>bundle</th><th>since</th></tr>${list.map((e) => `<tr class="escalation"><td><b>${esc(e.task)}</b>${e.blockedDownstream.length ? `<br><span class="hint">blocks ${e.blockedDownstream.map(esc).join(', ')}</span>` : ''}</td><td>${esc(e.code)}${e.class ? ` (${esc(e.class)})` : ''}</td><td>${esc(e.question)}<br><code>switchyard resolve ${esc(e.task)} --retry|--skip</code></td><td><code>${esc(e.bundle)}</code></td><td>${time(e.since)}</td></tr>`).join('')}</table>`}`;
 }
 
 function loopHistory(t: TaskView): string {

@@ -132,6 +132,8 @@ export interface Snapshot {
   groups: string[];
   tasks: TaskView[];
   claims: { path: string; task: string; since: string }[];
+  /** Open escalations (blocked tasks waiting for `switchyard resolve`), oldest first. */
+  escalations: EscalationView[];
   usage: {
     run: Totals;
     byTask: Record<string, Totals>;
@@ -140,12 +142,29 @@ export interface Snapshot {
   };
 }
 
+/** An open escalation (the server's EscalationEntry). */
+export interface EscalationView {
+  task: string;
+  code: string;
+  class?: string;
+  stage: string;
+  reason: string;
+  question: string;
+  since: string;
+  blockedDownstream: string[];
+  /** Workspace-relative failure bundle and interview request. */
+  bundle: string;
+  interview: string;
+}
+
 /** What changed since snapshot `base` (the server's MonitorPatch). */
 export interface Patch {
   seq: number;
   base: number;
   generatedAt: string;
-  set: Partial<Pick<Snapshot, 'workspace' | 'dispatcher' | 'counts' | 'groups' | 'claims'>> & {
+  set: Partial<
+    Pick<Snapshot, 'workspace' | 'dispatcher' | 'counts' | 'groups' | 'claims' | 'escalations'>
+  > & {
     usage?: Omit<Snapshot['usage'], 'byTask'>;
   };
   tasks: TaskView[];
