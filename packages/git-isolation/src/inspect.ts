@@ -1,6 +1,7 @@
 import { realpath, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { WorktreeRecord, WriteSetReport } from '@switchyard/core';
+import { escapingLinks } from './escaping-links.js';
 import { git, nulList, pathspecInput } from './git.js';
 import { type Repository, toRepoPath, toWorkspacePath } from './repository.js';
 
@@ -78,7 +79,14 @@ export async function inspectWorktree(
   const declared = new Set(writeSet);
   const changed = files.map((f) => toWorkspacePath(repo, f));
   const outside = changed.filter((f) => !declared.has(f));
-  return { changed, outside, gitMetadata, empty: changed.length === 0 && gitMetadata.length === 0 };
+  const links = (await escapingLinks(record.path, files)).map((f) => toWorkspacePath(repo, f));
+  return {
+    changed,
+    outside,
+    gitMetadata,
+    ...(links.length > 0 ? { escapingLinks: links } : {}),
+    empty: changed.length === 0 && gitMetadata.length === 0,
+  };
 }
 
 /**

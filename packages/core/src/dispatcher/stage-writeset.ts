@@ -34,7 +34,7 @@ export async function runWriteSetStage(ctx: DispatchContext, rt: TaskRuntime): P
     task: rt.id,
     step: 'writeset-violation',
     detail: correction.summary,
-    files: [...report.gitMetadata, ...report.outside],
+    files: [...report.gitMetadata, ...(report.escapingLinks ?? []), ...report.outside],
   });
   if (rt.state.failures.writeset + 1 >= STAGE_FAILURE_BUDGET) {
     rt.state.failures.writeset += 1;
@@ -61,6 +61,12 @@ export function writeSetCorrection(
       source: 'writeset',
       summary: `changes to git metadata are refused (${report.gitMetadata.join(', ')}): do not run git; the dispatcher commits your changes`,
       evidence: report.gitMetadata,
+    };
+  if (report.escapingLinks?.length)
+    return {
+      source: 'writeset',
+      summary: `symbolic links pointing outside the repository are refused (${report.escapingLinks.join(', ')}): replace each with a regular file holding the content it needs`,
+      evidence: report.escapingLinks.map((f) => `symbolic link out of the repository: ${f}`),
     };
   if (report.outside.length > 0)
     return {
