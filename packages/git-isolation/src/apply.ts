@@ -62,6 +62,8 @@ export async function applyTask(
 function refusalOf(report: WriteSetReport): string | undefined {
   if (report.gitMetadata.length > 0)
     return `refused: changes to git metadata: ${report.gitMetadata.join(', ')}`;
+  if (report.ignored?.length)
+    return `refused: write-set files ignored by git: ${report.ignored.join(', ')}`;
   if (report.escapingLinks?.length)
     return `refused: symbolic links pointing outside the repository: ${report.escapingLinks.join(', ')}`;
   if (report.outside.length > 0)

@@ -21,6 +21,15 @@ export async function runWriteSetStage(ctx: DispatchContext, rt: TaskRuntime): P
   }
   const writeSet = rt.task.writeSet.map((e) => e.path);
   const report = await isolation.inspect(rt.id, writeSet);
+  // No agent can fix the repository's ignore rules: a human decides, and nothing lands half.
+  if (report.ignored?.length) {
+    blockTask(ctx, rt, {
+      stage: 'writeset',
+      reason: `the write set names files ignored by git, so the task's worktree cannot carry them to the source: ${report.ignored.join(', ')}. Stop ignoring them (.gitignore), drop them from the write set, or set isolation: "none"`,
+      evidence: report.ignored.map((f) => `ignored by git: ${f}`),
+    });
+    return persist(ctx, rt);
+  }
   let reverted: string[] = [];
   if (report.outside.length > 0 && ctx.options.writeSetPolicy === 'revert-outside')
     reverted = await isolation.revertOutside(rt.id, writeSet);

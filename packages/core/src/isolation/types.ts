@@ -11,6 +11,8 @@ export interface WriteSetReport {
   gitMetadata: string[];
   /** Changed files that are symbolic links out of the repository (or into `.git`): never applied. */
   escapingLinks?: string[];
+  /** Write-set files git ignores (and does not track): their changes could never be applied. */
+  ignored?: string[];
   /** True when nothing changed. */
   empty: boolean;
 }
