@@ -1,4 +1,4 @@
-import { describeUsage, type StatusReport } from '@switchyard/core';
+import { describeUsage, evidenceMessage, type StatusReport } from '@switchyard/core';
 import pc from 'picocolors';
 import stringWidth from 'string-width';
 
@@ -50,7 +50,7 @@ export function renderStatus(r: StatusReport): string {
   for (const e of r.blocked) {
     out.push(`  ${name(e.task)}  ${pc.red(`[${e.stage}]`)} ${e.reason}`);
     for (const line of e.evidence.slice(0, 4))
-      out.push(`  ${' '.repeat(width)}    ${pc.dim(line.slice(0, 200))}`);
+      out.push(`  ${' '.repeat(width)}    ${pc.dim(evidenceMessage(line).slice(0, 200))}`);
   }
   if (r.escalations.length > 0) {
     out.push(pc.bold(`escalations (${r.escalations.length}) — waiting for a human`));

@@ -68,6 +68,10 @@ export async function applyTask(
 function refusalOf(report: WriteSetReport): string | undefined {
   if (report.gitMetadata.length > 0)
     return `refused: changes to git metadata: ${report.gitMetadata.join(', ')}`;
+  if (report.ignored?.length)
+    return `refused: write-set files ignored by git: ${report.ignored.join(', ')}`;
+  if (report.escapingLinks?.length)
+    return `refused: symbolic links pointing outside the repository: ${report.escapingLinks.join(', ')}`;
   if (report.outside.length > 0)
     return `refused: files outside the write set: ${report.outside.join(', ')}`;
   if (report.empty) return 'refused: no change was made';

@@ -1,6 +1,7 @@
 import { realpath, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { WorktreeRecord, WriteSetReport } from '@switchyard/core';
+import { escapingLinks } from './escaping-links.js';
 import { firstLine, git, nulList, pathspecInput } from './git.js';
 import { metadataChanges, metadataFingerprint } from './git-metadata.js';
 import { type Repository, toRepoPath, toWorkspacePath } from './repository.js';
@@ -106,7 +107,35 @@ export async function inspectWorktree(
   const declared = new Set(writeSet);
   const changed = files.map((f) => toWorkspacePath(repo, f));
   const outside = changed.filter((f) => !declared.has(f));
-  return { changed, outside, gitMetadata, empty: changed.length === 0 && gitMetadata.length === 0 };
+  if (gitMetadata.length > 0) return { changed, outside, gitMetadata, empty: false };
+  const links = (await escapingLinks(record.path, files)).map((f) => toWorkspacePath(repo, f));
+  const ignored = await ignoredByGit(
+    record.path,
+    writeSet.map((f) => toRepoPath(repo, f)),
+  );
+  return {
+    changed,
+    outside,
+    gitMetadata,
+    ...(links.length > 0 ? { escapingLinks: links } : {}),
+    ...(ignored.length > 0 ? { ignored: ignored.map((f) => toWorkspacePath(repo, f)) } : {}),
+    empty: changed.length === 0 && gitMetadata.length === 0,
+  };
+}
+
+/**
+ * Of `files` (repository-relative), those git ignores in `cwd` and does not track: a change
+ * to them never shows in the worktree's diff, so it could never reach the source.
+ */
+async function ignoredByGit(cwd: string, files: readonly string[]): Promise<string[]> {
+  if (files.length === 0) return [];
+  // check-ignore takes paths (never globs) and refuses the literal-pathspec switch.
+  const out = await git(cwd, ['check-ignore', '-z', '--stdin'], {
+    input: pathspecInput(files),
+    allow: [1],
+    env: { GIT_LITERAL_PATHSPECS: '0' },
+  });
+  return nulList(out).sort();
 }
 
 /**

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SwitchyardError, type TaskId, type WorktreeRecord } from '@switchyard/core';
 import { git } from './git.js';
@@ -78,6 +78,8 @@ export async function ensureWorktree(
     }
     await attach(ctx, record);
   }
+  // A workspace folder not committed yet is absent from a fresh checkout: agents still run there.
+  await mkdir(record.workdir, { recursive: true });
   rememberAttached(ctx, record);
   return record;
 }

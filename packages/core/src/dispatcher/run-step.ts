@@ -60,7 +60,9 @@ export async function runStep(ctx: DispatchContext, rt: TaskRuntime): Promise<vo
     }
     blockTask(ctx, rt, {
       stage: phase,
-      reason: known ? `${error.code}: ${message}` : `internal error: ${message}`,
+      reason: known
+        ? `${error.code}: ${message}${error.hint ? ` (${error.hint})` : ''}`
+        : `internal error: ${message}`,
       evidence: known
         ? error.problems.map((p) => p.message)
         : (error instanceof Error ? (error.stack ?? '') : '').split('\n').slice(0, 8),

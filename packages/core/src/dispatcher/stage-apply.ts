@@ -186,7 +186,11 @@ async function settleApply(
         task: rt.id,
         step: 'refused',
         detail: result.message,
-        files: [...result.report.gitMetadata, ...result.report.outside],
+        files: [
+          ...result.report.gitMetadata,
+          ...(result.report.escapingLinks ?? []),
+          ...result.report.outside,
+        ],
       });
       return failApply(ctx, rt, correction);
     }

@@ -24,6 +24,15 @@ export async function runWriteSetStage(ctx: DispatchContext, rt: TaskRuntime): P
   const startedAt = ctx.now();
   const writeSet = await allowedPaths(isolation, rt);
   const report = await isolation.inspect(rt.id, writeSet);
+  // No agent can fix the repository's ignore rules: a human decides, and nothing lands half.
+  if (report.ignored?.length) {
+    blockTask(ctx, rt, {
+      stage: 'writeset',
+      reason: `the write set names files ignored by git, so the task's worktree cannot carry them to the source: ${report.ignored.join(', ')}. Stop ignoring them (.gitignore), drop them from the write set, or set isolation: "none"`,
+      evidence: report.ignored.map((f) => `ignored by git: ${f}`),
+    });
+    return persist(ctx, rt);
+  }
   let reverted: string[] = [];
   if (report.outside.length > 0 && ctx.options.writeSetPolicy === 'revert-outside')
     reverted = await isolation.revertOutside(rt.id, writeSet);
@@ -45,7 +54,7 @@ export async function runWriteSetStage(ctx: DispatchContext, rt: TaskRuntime): P
     task: rt.id,
     step: 'writeset-violation',
     detail: correction.summary,
-    files: [...report.gitMetadata, ...report.outside],
+    files: [...report.gitMetadata, ...(report.escapingLinks ?? []), ...report.outside],
   });
   correctOrBlock(ctx, rt, {
     stage: 'writeset',
@@ -75,6 +84,12 @@ export function writeSetCorrection(
       source: 'writeset',
       summary: `changes to git metadata are refused (${report.gitMetadata.join(', ')}): undo them (restore what you changed under .git, remove what you added) and do not run git; the dispatcher commits your changes`,
       evidence: report.gitMetadata,
+    };
+  if (report.escapingLinks?.length)
+    return {
+      source: 'writeset',
+      summary: `symbolic links pointing outside the repository are refused (${report.escapingLinks.join(', ')}): replace each with a regular file holding the content it needs`,
+      evidence: report.escapingLinks.map((f) => `symbolic link out of the repository: ${f}`),
     };
   if (report.outside.length > 0)
     return {

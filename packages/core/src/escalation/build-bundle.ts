@@ -3,6 +3,7 @@ import { join, relative } from 'node:path';
 import { attemptPaths } from '../attempt/layout.js';
 import type { SecretValue } from '../redact/redact.js';
 import { redactDeep } from '../redact/secret-set.js';
+import { evidenceMessage } from '../evidence/evidence-message.js';
 import type { AttemptRecord, BlockedInfo, TaskState } from '../state/state-schema.js';
 import type { LoadedTask } from '../workspace/load.js';
 import type { EscalationCode, FailureBundle, InterviewRequest } from './escalation-schema.js';
@@ -39,7 +40,7 @@ export function escalationCode(blocked: BlockedInfo): EscalationCode {
 export function recommendedQuestion(code: EscalationCode, input: BundleInput): string {
   const { id } = input.task;
   const last = input.state.blocked.evidence[0];
-  const cited = last ? ` The last evidence was: "${last}".` : '';
+  const cited = last ? ` The last evidence was: "${evidenceMessage(last)}".` : '';
   switch (code) {
     case 'SY_BUDGET_EXHAUSTED':
       return `Task ${id} failed ${input.state.blocked.stage} repeatedly.${cited} Is the plan feasible as written, or should it be changed (or the agent/catalog fixed) before it is retried?`;

@@ -9,6 +9,10 @@ export interface WriteSetReport {
   outside: string[];
   /** Changes to git metadata (a `.git` path, a nested repository, a moved HEAD): never applied. */
   gitMetadata: string[];
+  /** Changed files that are symbolic links out of the repository (or into `.git`): never applied. */
+  escapingLinks?: string[];
+  /** Write-set files git ignores (and does not track): their changes could never be applied. */
+  ignored?: string[];
   /** True when nothing changed. */
   empty: boolean;
 }

@@ -21,7 +21,7 @@ export function describeWaiting(
     return {
       ...base,
       kind: 'apply',
-      why: `the apply to ${state.isolation.sourceBranch} waits: ${state.isolation.waiting.replace(/^waiting: /, '')}; commit, stash or revert those changes and it goes on`,
+      why: `the apply to ${state.isolation.sourceBranch} waits: ${state.isolation.waiting.replace(/^waiting: /, '')}; ${applyWaitAdvice(state.isolation.waiting, state.isolation.sourceBranch)}`,
     };
   const parked = state?.parked;
   if (parked && parked.until === state?.notBefore && Date.parse(parked.until) > now.getTime()) {
@@ -80,4 +80,13 @@ export function describeWaiting(
           : `ready; the next \`switchyard run\` starts the ${next}`,
       };
   }
+}
+
+/** What the user does so a waiting apply goes on (the reason comes from the isolation plugin). */
+function applyWaitAdvice(waiting: string, sourceBranch: string): string {
+  if (/checkout is on /.test(waiting))
+    return `switch back to ${sourceBranch} (git switch ${sourceBranch}) and it goes on`;
+  if (/index\.lock/.test(waiting))
+    return 'it goes on once that git command ends (delete a stale .git/index.lock if none runs)';
+  return 'commit, stash or revert those changes and it goes on';
 }
