@@ -1,7 +1,7 @@
 import type { WriteSetReport } from '../isolation/types.js';
 import type { Correction } from '../state/state-schema.js';
 import { advance } from './advance.js';
-import { correctOrBlock } from './apply-failure.js';
+import { blockTask, correctOrBlock } from './apply-failure.js';
 import { type DispatchContext, persist, type TaskRuntime } from './context.js';
 import { filesCell, writeGitStageRows } from './git-stage-rows.js';
 import { isolationOf } from './task-worktree.js';

@@ -1,9 +1,9 @@
 import { closeSync, existsSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { attemptPaths } from '../attempt/layout.js';
+import { evidenceMessage } from '../evidence/evidence-message.js';
 import type { SecretValue } from '../redact/redact.js';
 import { redactDeep } from '../redact/secret-set.js';
-import { evidenceMessage } from '../evidence/evidence-message.js';
 import type { AttemptRecord, BlockedInfo, TaskState } from '../state/state-schema.js';
 import type { LoadedTask } from '../workspace/load.js';
 import type { EscalationCode, FailureBundle, InterviewRequest } from './escalation-schema.js';
