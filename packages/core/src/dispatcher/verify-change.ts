@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { readBoundedFile } from '../safe-fs/bounded-read.js';
-import { findStubs, isTestFile } from '../verification/stubs.js';
+import { findStubs, isTestFile } from '../verification/stub-detector.js';
 import { readTestSummary } from '../verification/test-summary.js';
 import type { DispatchContext, TaskRuntime } from './context.js';
 import { isolationOf } from './task-worktree.js';

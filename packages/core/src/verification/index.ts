@@ -1,2 +1,2 @@
-export { findStubs, isTestFile, type StubFinding } from './stubs.js';
+export { findStubs, isTestFile, type StubFinding } from './stub-detector.js';
 export { readTestSummary, type TestSummary } from './test-summary.js';

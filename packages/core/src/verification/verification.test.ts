@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findStubs, isTestFile } from './stubs.js';
+import { findStubs, isTestFile } from './stub-detector.js';
 import { readTestSummary } from './test-summary.js';
 
 const lines = (text: string) => text.split('\n');
