@@ -165,6 +165,24 @@ const stay = (stage: LifecycleStage, ...effects: Effect[]): OutcomeRow => ({
   effects,
 });
 
+/** A review stage's verdicts: approval goes on along the path, changes start plan loop N+1. */
+function reviewOutcomes(stage: 'review' | 'redteam'): StageRow['outcomes'] {
+  const passed: OutcomeRow = {
+    next: after(stage),
+    effects: ['reset-failures', 'clear-failover', 'clear-backoff'],
+  };
+  return {
+    approved: passed,
+    'changes-requested': {
+      next: [{ to: 'worker' }],
+      effects: ['reset-failures', 'clear-failover', 'clear-backoff', 'start-plan-loop'],
+    },
+    // No worker round for naming and style: on along the path; complete.log lists the notes.
+    'approved-with-notes': { ...passed },
+    failed: stay(stage, 'count-failure'),
+  };
+}
+
 /** The table. */
 export const LIFECYCLE: Readonly<Record<LifecycleStage, StageRow>> = {
   worker: {
@@ -247,22 +265,7 @@ export const LIFECYCLE: Readonly<Record<LifecycleStage, StageRow>> = {
     agentSlot: true,
     workLog: true,
     failover: true,
-    outcomes: {
-      approved: {
-        next: after('review'),
-        effects: ['reset-failures', 'clear-failover', 'clear-backoff'],
-      },
-      'changes-requested': {
-        next: [{ to: 'worker' }],
-        effects: ['reset-failures', 'clear-failover', 'clear-backoff', 'start-plan-loop'],
-      },
-      // No worker round for naming and style: archive; complete.log lists the notes.
-      'approved-with-notes': {
-        next: after('review'),
-        effects: ['reset-failures', 'clear-failover', 'clear-backoff'],
-      },
-      failed: stay('review', 'count-failure'),
-    },
+    outcomes: reviewOutcomes('review'),
   },
   // `review: red-team`: a second, adversarial review after the normal one approved, by a
   // review candidate of another agent family than the worker's. Both must approve; its
@@ -275,21 +278,7 @@ export const LIFECYCLE: Readonly<Record<LifecycleStage, StageRow>> = {
     agentSlot: true,
     workLog: true,
     failover: true,
-    outcomes: {
-      approved: {
-        next: after('redteam'),
-        effects: ['reset-failures', 'clear-failover', 'clear-backoff'],
-      },
-      'changes-requested': {
-        next: [{ to: 'worker' }],
-        effects: ['reset-failures', 'clear-failover', 'clear-backoff', 'start-plan-loop'],
-      },
-      'approved-with-notes': {
-        next: after('redteam'),
-        effects: ['reset-failures', 'clear-failover', 'clear-backoff'],
-      },
-      failed: stay('redteam', 'count-failure'),
-    },
+    outcomes: reviewOutcomes('redteam'),
   },
   // Worktree isolation: the worker's diff against its base, checked against the write set.
   // Its failures count in `failures.writeset` (reset when it passes), not the worker's.
