@@ -21,12 +21,14 @@ import {
   runDispatcher,
   type SessionYamlPlan,
   STAGES,
+  type Store,
   SwitchyardError,
   selectCandidates,
   stateDir,
   type WorkspaceLock,
   type WorkspaceModel,
 } from '@switchyard/core';
+import { openFsStore } from '@switchyard/store-fs';
 import pc from 'picocolors';
 import {
   agentsWithVerifiedLines,
@@ -103,9 +105,12 @@ export async function liveRun(opts: LiveRunOptions): Promise<number> {
     return 0;
   }
   const monitor = opts.monitor ? await startRunMonitor(workspace, opts, lock) : undefined;
+  // The run's one store: the file store, exclusive while this process holds the lock.
+  const store = openFsStore({ workspace, exclusive: true });
   try {
-    return await liveRunLocked(workspace, lock, opts);
+    return await liveRunLocked(workspace, lock, store, opts);
   } finally {
+    await store.close();
     lock.release();
     await monitor?.close();
   }
@@ -114,6 +119,7 @@ export async function liveRun(opts: LiveRunOptions): Promise<number> {
 async function liveRunLocked(
   workspace: string,
   lock: WorkspaceLock,
+  store: Store,
   opts: LiveRunOptions,
 ): Promise<number> {
   const { config, filepath } = await loadProjectConfig(workspace);
@@ -231,6 +237,7 @@ async function liveRunLocked(
     printProblems(versionWarnings(versions, classifiers));
     const result = await runDispatcher({
       workspace,
+      store,
       catalog,
       retry: config.retry,
       park: { maxWaitMs: config.park.maxWaitSeconds * 1000, maxParks: config.park.maxParks },

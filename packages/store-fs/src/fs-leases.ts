@@ -1,12 +1,15 @@
 import { mkdirSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import {
   type Fence,
   fenceHolds,
+  isSameProcessAlive,
   type Lease,
   type LeasePort,
   type LeaseResult,
   leaseLost,
+  parseLeaseHolder,
   replaceFile,
 } from '@switchyard/core';
 import { cachedJson, corrupt } from './json-file.js';
@@ -35,6 +38,17 @@ function parse(file: string, raw: unknown): LeasesFile {
   if (value?.schema_version !== 1 || typeof value.leases !== 'object' || value.leases === null)
     throw corrupt(file, 'not a lease file', HINT);
   return value;
+}
+
+/**
+ * False only for a dispatcher on this machine whose process is gone (its holder string says
+ * which): its leases are taken over at once, so a run restarted after a crash does not wait
+ * for them to expire. Any other holder counts as alive until its lease expires.
+ */
+function mayBeAlive(holder: string): boolean {
+  const who = parseLeaseHolder(holder);
+  if (!who || who.host !== hostname()) return true;
+  return isSameProcessAlive({ pid: who.pid, startToken: who.startToken });
 }
 
 const toLease = (task: string, s: StoredLease): Lease => ({
@@ -92,7 +106,7 @@ export function fsLeases(file: string, locked: Locked, now: () => number): FsLea
         const at = now();
         const stored = doc.leases[task];
         const live = stored && !stored.released ? toLease(task, stored) : undefined;
-        if (live && live.holder !== holder && live.expiresAt > at)
+        if (live && live.holder !== holder && live.expiresAt > at && mayBeAlive(live.holder))
           return { result: { ok: false, held: live }, changed: false };
         const lease: Lease =
           live && live.holder === holder

@@ -15,9 +15,12 @@ import type { BlockedSummary, DispatchResult } from './types.js';
  * tasks left blocked or archived without `complete.log` (each with a one-line reason), 0 when
  * every in-scope task is archived complete, every group log archived and nothing active.
  */
-export function finalizeRun(ctx: DispatchContext, startedAt: number): DispatchResult {
+export async function finalizeRun(
+  ctx: DispatchContext,
+  startedAt: number,
+): Promise<DispatchResult> {
   const failures = [...ctx.controlFailures];
-  if (!ctx.workLog.flush())
+  if (!(await ctx.workLog.flush()))
     failures.push(`work log: ${ctx.workLog.failure ?? 'rows could not be written'}`);
   const scope = ctx.options.taskGroup;
   const inScope = [...ctx.tasks.values()].filter((rt) => !scope || rt.group === scope);
@@ -30,7 +33,7 @@ export function finalizeRun(ctx: DispatchContext, startedAt: number): DispatchRe
     if (!tasks.every((rt) => rt.state.phase === 'done')) continue;
     if (!entryExists(workLogPath(ctx.workspace, group))) continue;
     try {
-      const path = ctx.workLog.archive(group);
+      const path = await ctx.workLog.archive(group);
       if (path) ctx.bus.emit({ type: 'worklog.archived', group, path });
       removeIfEmpty(join(ctx.workspace, 'agent-task', group));
     } catch (error) {

@@ -124,10 +124,10 @@ async function settleArchivedByHand(ctx: DispatchContext, rt: TaskRuntime): Prom
   rt.state.phase = 'done';
   delete rt.state.blocked;
   delete rt.state.notBefore;
-  announceArchived(ctx, rt, dir, true);
+  await announceArchived(ctx, rt, dir, true);
   await persist(ctx, rt);
   ctx.archived.add(rt.id);
-  archiveGroupLogIfDone(ctx, rt.group);
+  await archiveGroupLogIfDone(ctx, rt.group);
 }
 
 /**

@@ -80,7 +80,7 @@ export async function runAttempt(
   const agentModel = `${inputs.target.agent}/${inputs.target.model}`;
   const row = attemptRowFields(ctx, rt, record, agentModel);
   try {
-    ctx.workLog.start(rt.group, { ...row, kind: 'START', time: now, result: 'running' });
+    await ctx.workLog.start(rt.group, { ...row, kind: 'START', time: now, result: 'running' });
   } catch (error) {
     return finish(ctx, record, {
       class: 'work-log-failure',

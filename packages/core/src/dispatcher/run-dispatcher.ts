@@ -1,13 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { realpathSync } from 'node:fs';
-import { join } from 'node:path';
-import { openClaimStore } from '../claims/claim-store.js';
 import { type Problem, SwitchyardError } from '../errors.js';
 import { createEventBus } from '../events/event-bus.js';
 import type { RunCounts } from '../events/event-schema.js';
 import { acquireWorkspaceLock } from '../lock/workspace-lock.js';
-import { dispatcherSecrets, redactDeep, redactingReplacer } from '../redact/secret-set.js';
-import { openStateStore } from '../state/state-store.js';
+import { dispatcherSecrets, redactDeep } from '../redact/secret-set.js';
 import { loadWorkspace } from '../workspace/load.js';
 import { stateDir as stateDirOf } from '../workspace/paths.js';
 import type { DispatchContext } from './context.js';
@@ -17,6 +14,7 @@ import { recoverTask } from './recover.js';
 import { buildRuntimes, prepareRetryBlocked } from './runtimes.js';
 import { schedule } from './scheduler.js';
 import { registerStartGuards } from './start-veto.js';
+import { TaskLeases } from './task-leases.js';
 import { catalogSourceLabel, type DispatcherOptions, type DispatchResult } from './types.js';
 import { feedWorkLogFromBus } from './work-log-subscriber.js';
 import { WorkLogWriter } from './work-log-writer.js';
@@ -39,13 +37,13 @@ export async function runDispatcher(options: DispatcherOptions): Promise<Dispatc
     const stateDir = stateDirOf(workspace);
     const runId = `${new Date(startedAt).toISOString().replace(/[-:.]/g, '')}-${randomBytes(2).toString('hex')}`;
     const secrets = dispatcherSecrets(process.env, options.catalog.catalog);
+    const { store } = options;
     const bus = createEventBus({
       runId,
-      file: join(stateDir, 'events.jsonl'),
+      log: store.events,
       redact: (event) => redactDeep(event, secrets),
     });
     if (options.onEvent) bus.on(options.onEvent);
-    const claims = await openClaimStore(stateDir);
     const abort = new AbortController();
     const signal = options.signal ? AbortSignal.any([options.signal, abort.signal]) : abort.signal;
     const ctx: DispatchContext = {
@@ -58,11 +56,16 @@ export async function runDispatcher(options: DispatcherOptions): Promise<Dispatc
         revision: options.catalog.revision,
         targets: options.catalog.catalog.targets,
       },
-      store: openStateStore(stateDir, { replacer: redactingReplacer(secrets) }),
-      claims,
-      claimIndex: new Map(await claims.snapshot()),
+      store,
+      claims: store.claims,
+      leases: new TaskLeases(store.leases, runId, options.leaseMs, (task) => {
+        const message = `${task}: its lease was taken over by another dispatcher; this run writes nothing more for it`;
+        ctx.controlFailures.push(message);
+        bus.emit({ type: 'control.failure', code: 'SY_LEASE_LOST', message });
+      }),
+      claimIndex: new Map(await store.claims.snapshot()),
       bus,
-      workLog: new WorkLogWriter(workspace),
+      workLog: new WorkLogWriter(store.workLog),
       tasks: new Map(),
       archived: new Set([...model.archived.values()].filter((a) => a.complete).map((a) => a.id)),
       handles: new Map(),
@@ -72,6 +75,7 @@ export async function runDispatcher(options: DispatcherOptions): Promise<Dispatc
       runStartedAt: startedAt,
       now: () => new Date(),
     };
+    ctx.leases.start();
     registerStartGuards(ctx);
     feedWorkLogFromBus(ctx);
     await buildRuntimes(ctx, model);
@@ -90,7 +94,7 @@ export async function runDispatcher(options: DispatcherOptions): Promise<Dispatc
     });
     // Worktree isolation: an apply a crash interrupted is finished or rolled back first.
     await options.isolation?.recover();
-    escalations.sweep();
+    await escalations.sweep();
     const recovering = new Map<string, Promise<void>>();
     for (const rt of ctx.tasks.values()) {
       const { live } = await recoverTask(ctx, rt);
@@ -110,7 +114,7 @@ export async function runDispatcher(options: DispatcherOptions): Promise<Dispatc
     signal.removeEventListener('abort', stop);
     await escalations.flush();
     escalations.stop();
-    const result = finalizeRun(ctx, startedAt);
+    const result = await finalizeRun(ctx, startedAt);
     const counts = JSON.parse(
       last || '{"running":0,"ready":0,"waiting":0,"blocked":0,"done":0}',
     ) as RunCounts;
@@ -121,7 +125,9 @@ export async function runDispatcher(options: DispatcherOptions): Promise<Dispatc
       elapsedMs: result.elapsedMs,
       blocked: result.blocked,
     });
+    await bus.flush();
     bus.close();
+    await ctx.leases.stop();
     return result;
   } finally {
     lock.release();

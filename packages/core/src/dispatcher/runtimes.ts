@@ -16,9 +16,11 @@ import { DEFAULT_MAX_PLAN_LOOPS } from './stage-review.js';
  * previous dispatcher that died before marking it done is picked up to finish its archive.
  */
 export async function buildRuntimes(ctx: DispatchContext, model: WorkspaceModel): Promise<void> {
+  const stored = new Map((await ctx.store.tasks.list()).map((s) => [s.value.task, s]));
   for (const task of model.tasks) {
     applyRouting(task, ctx.options.routing);
-    let state = ctx.store.read(task.id) ?? newTaskState(task.id);
+    const entry = stored.get(task.id);
+    let state = entry?.value ?? newTaskState(task.id);
     // An active folder whose state says done was put back by hand: it runs again from scratch.
     if (state.phase === 'done') state = newTaskState(task.id);
     if (state.attempts.length === 0 && state.planLoop < task.planLoop)
@@ -28,12 +30,13 @@ export async function buildRuntimes(ctx: DispatchContext, model: WorkspaceModel)
       group: task.group,
       task,
       state,
+      version: entry?.version ?? 0,
       busy: false,
       announced: false,
       hasProjectGates: taskStageGates(ctx.options, task).length > 0,
     });
   }
-  for (const state of ctx.store.list()) {
+  for (const { value: state, version } of stored.values()) {
     if (ctx.tasks.has(state.task) || state.phase === 'done') continue;
     // Moved to the archive by hand before it was done (maybe while its agent ran): its
     // attempts are recovered and it counts as archived only once settled (see recover.ts).
@@ -62,6 +65,7 @@ export async function buildRuntimes(ctx: DispatchContext, model: WorkspaceModel)
       group,
       task: stub,
       state,
+      version,
       busy: false,
       announced: false,
       ...(byHand ? { archivedByHand: archivedDir } : {}),

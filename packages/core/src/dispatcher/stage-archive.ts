@@ -76,17 +76,17 @@ export async function runArchiveStage(ctx: DispatchContext, rt: TaskRuntime): Pr
   );
   advance(rt, 'passed');
   // Announced before `done` is recorded, so a crash in between cannot lose it (see there).
-  announceArchived(ctx, rt, target, resumed);
+  await announceArchived(ctx, rt, target, resumed);
   await persist(ctx, rt);
   ctx.archived.add(rt.id);
-  archiveGroupLogIfDone(ctx, rt.group);
+  await archiveGroupLogIfDone(ctx, rt.group);
 }
 
 /**
  * Archives the group's `WORK_LOG.md` once every task of the group seen in this run is done
  * and idle. A failure is recorded as a control-plane failure (retried at the end of the run).
  */
-export function archiveGroupLogIfDone(ctx: DispatchContext, group: string): void {
+export async function archiveGroupLogIfDone(ctx: DispatchContext, group: string): Promise<void> {
   const observed = [...ctx.tasks.values()].filter((t) => t.group === group);
   const done = isGroupLogArchivable(
     observed.map((t) => t.id),
@@ -95,7 +95,7 @@ export function archiveGroupLogIfDone(ctx: DispatchContext, group: string): void
   );
   if (!done) return;
   try {
-    const path = ctx.workLog.archive(group);
+    const path = await ctx.workLog.archive(group);
     if (path) ctx.bus.emit({ type: 'worklog.archived', group, path });
     removeIfEmpty(join(ctx.workspace, 'agent-task', group));
   } catch (error) {

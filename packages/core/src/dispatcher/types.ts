@@ -12,6 +12,7 @@ import type { PromptTemplates } from '../prompts/templates.js';
 import type { RoutingConfig } from '../routing/routing-schema.js';
 import type { RetryPolicy } from '../selection/on-failure.js';
 import type { ParkPolicy } from '../selection/park.js';
+import type { Store } from '../store/store.js';
 
 /** A command the dispatcher needs run without a shell (definition-of-done gates). */
 export interface CommandRequest {
@@ -52,6 +53,11 @@ export interface DispatcherPlugins {
 export interface DispatcherOptions {
   /** Workspace root (any path; the run uses its real path). */
   workspace: string;
+  /** Where every durable fact of the run goes (the CLI opens the file store of the
+   * workspace once, under the workspace lock). The engine never builds one itself. */
+  store: Store;
+  /** How long a task's lease lasts without renewal (default 30 s; renewed at a third). */
+  leaseMs?: number;
   catalog: ResolvedCatalog;
   retry: RetryPolicy;
   /** Config `park`: how long and how often a stage may wait for quota resets (default
@@ -80,7 +86,7 @@ export interface DispatcherOptions {
   plugins: DispatcherPlugins;
   runCommand: CommandRunner;
   prompts: PromptTemplates;
-  /** Receives every event (renderer, --json); events also go to events.jsonl. */
+  /** Receives every event (renderer, --json); events also go to the store's event log. */
   onEvent?: (event: RunEvent) => void;
   /** Aborted on SIGINT/SIGTERM: running agents are stopped, state kept, exit 130. */
   signal?: AbortSignal;

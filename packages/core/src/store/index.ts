@@ -8,7 +8,15 @@ export type {
 export type { EventLogPort, EventPage, StoredEvent } from './event-log-port.js';
 export type { Fence, FencedWrite } from './fence.js';
 export type { IsolationPort, IsolationWrite } from './isolation-port.js';
-export { fenceOf, type Lease, type LeasePort, type LeaseResult } from './lease-port.js';
+export {
+  fenceOf,
+  formatLeaseHolder,
+  type Lease,
+  type LeaseHolderIdentity,
+  type LeasePort,
+  type LeaseResult,
+  parseLeaseHolder,
+} from './lease-port.js';
 export {
   MISSED_KEPT,
   type Schedule,
