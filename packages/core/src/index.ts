@@ -120,6 +120,14 @@ export {
   readClaims,
 } from './claims/index.js';
 export {
+  type Clock,
+  persistedWaitLeftMs,
+  stopwatch,
+  systemClock,
+  type WaitBound,
+  waitBoundOf,
+} from './clock/index.js';
+export {
   CONFIG_SEARCH_PLACES,
   configFilesIn,
   defineConfig,
@@ -459,6 +467,7 @@ export {
   hasEnvironmentMarker,
   isSameProcessAlive,
   type ProcessIdentity,
+  processAgeMs,
   processIdentity,
   readProcessState,
   readStartToken,

@@ -7,6 +7,7 @@ import type { AttemptRecord, BlockedInfo, Correction, DecisionKey } from '../sta
 import { advance } from './advance.js';
 import type { DispatchContext, TaskRuntime } from './context.js';
 import { parkIfAllCooling } from './park-stage.js';
+import { waitUntil } from './task-wait.js';
 
 /** Which failure counter an attempt counts against. */
 export type BudgetStage = BudgetStageName;
@@ -156,7 +157,7 @@ export function applyFailure(
   }
   state.decisions[decisionStage] = action.decision;
   state.cooldowns = action.cooldowns;
-  state.notBefore = action.notBefore;
+  waitUntil(ctx, rt, new Date(action.notBefore));
   if (action.kind === 'failover') {
     state.failoverFrom = record.id;
     ctx.bus.emit({

@@ -3,6 +3,7 @@ import type { Classification } from '../plugins/types.js';
 import { planPark } from '../selection/park.js';
 import type { AttemptRecord, Decision } from '../state/state-schema.js';
 import type { DispatchContext, TaskRuntime } from './context.js';
+import { waitUntil } from './task-wait.js';
 
 /**
  * Parks a stage whose candidates are all cooling down with a known reset time (this
@@ -27,7 +28,7 @@ export function parkIfAllCooling(
   // The failure was counted on entry; a quota that lifts at a known time is not charged.
   state.failures[budget] = Math.max(0, state.failures[budget] - 1);
   state.cooldowns = cooldowns;
-  state.notBefore = plan.until;
+  waitUntil(ctx, rt, new Date(plan.until));
   state.parked = { stage: budget, until: plan.until, resets: plan.resets, at: now.toISOString() };
   if (plan.target !== decision.target) {
     // The red-team review keeps its decision apart from the normal review's.
