@@ -126,6 +126,7 @@ async function liveRunLocked(
     cwd: workspace,
     checkExecutables: false,
   });
+  printProblems(written.warnings ?? []);
   if (opts.with !== undefined && !(opts.with in written.catalog.targets)) {
     throw new SwitchyardError(
       'SY_USAGE',
