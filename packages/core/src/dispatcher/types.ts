@@ -11,6 +11,7 @@ import type { ClassifierPlugin, TranscriptPlugin } from '../plugins/types.js';
 import type { PromptTemplates } from '../prompts/templates.js';
 import type { RoutingConfig } from '../routing/routing-schema.js';
 import type { RetryPolicy } from '../selection/on-failure.js';
+import type { ParkPolicy } from '../selection/park.js';
 
 /** A command the dispatcher needs run without a shell (definition-of-done gates). */
 export interface CommandRequest {
@@ -53,6 +54,9 @@ export interface DispatcherOptions {
   workspace: string;
   catalog: ResolvedCatalog;
   retry: RetryPolicy;
+  /** Config `park`: how long and how often a stage may wait for quota resets (default
+   * `DEFAULT_PARK_POLICY`: 6 h, 10 parks). */
+  park?: ParkPolicy;
   /** No real progress for this long ends an attempt as stalled. */
   stallTimeoutMs: number;
   /** Only retry announcements for this long ends an attempt (default: stallTimeoutMs). */

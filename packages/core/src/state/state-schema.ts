@@ -168,7 +168,14 @@ export const taskStateSchema = z.object({
       /** Candidate target -> reset instant. */
       resets: z.record(z.string(), z.string()),
       at: z.string(),
+      /** What is left of the stage's park budget once this park ends (config `park`). */
+      budget: z.object({ parksLeft: z.number().int(), waitLeftMs: z.number() }).optional(),
     })
+    .optional(),
+  /** Consecutive parks of one stage since it last passed, and the time they waited: bounded by
+   * the config's `park` (past it the stage blocks). */
+  parkSpent: z
+    .object({ stage: z.string(), parks: z.number().int(), waitedMs: z.number() })
     .optional(),
   /** The last result of each project gate (config `gates`) for this task, by gate name. */
   gates: z.array(projectGateResultSchema).optional(),
