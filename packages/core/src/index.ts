@@ -117,6 +117,14 @@ export {
   readClaims,
 } from './claims/index.js';
 export {
+  type Clock,
+  persistedWaitLeftMs,
+  stopwatch,
+  systemClock,
+  type WaitBound,
+  waitBoundOf,
+} from './clock/index.js';
+export {
   CONFIG_SEARCH_PLACES,
   configFilesIn,
   defineConfig,
@@ -460,6 +468,7 @@ export {
   hasEnvironmentMarker,
   isSameProcessAlive,
   type ProcessIdentity,
+  processAgeMs,
   processIdentity,
   readProcessState,
   readStartToken,

@@ -1,4 +1,5 @@
 import type { ResolvedCatalog } from '../catalog/resolve.js';
+import type { Clock } from '../clock/clock.js';
 import type { CostBudget } from '../cost/budget.js';
 import type { PriceTable } from '../cost/usage.js';
 import type { RunEvent } from '../events/event-schema.js';
@@ -80,6 +81,8 @@ export interface DispatcherOptions {
   plugins: DispatcherPlugins;
   runCommand: CommandRunner;
   prompts: PromptTemplates;
+  /** The clocks the run reads (default: the system's); a test passes a fake one. */
+  clock?: Clock;
   /** Receives every event (renderer, --json); events also go to events.jsonl. */
   onEvent?: (event: RunEvent) => void;
   /** Aborted on SIGINT/SIGTERM: running agents are stopped, state kept, exit 130. */
