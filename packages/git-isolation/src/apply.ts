@@ -57,7 +57,7 @@ export async function applyTask(
   if (record.state === 'applied' && record.appliedCommit) return appliedAgain(ctx, record);
   if (request.stop?.aborted) return notStarted(taskId);
   const report = await timed(ctx.onTiming, 'inspect', () =>
-    inspectWorktree(ctx.repo, record, request.writeSet),
+    inspectWorktree(ctx, record, request.writeSet),
   );
   const refusal = refusalOf(report);
   if (refusal) return { status: 'refused', taskId, report, message: refusal };
