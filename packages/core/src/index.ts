@@ -117,6 +117,14 @@ export {
   readClaims,
 } from './claims/index.js';
 export {
+  type Clock,
+  persistedWaitLeftMs,
+  stopwatch,
+  systemClock,
+  type WaitBound,
+  waitBoundOf,
+} from './clock/index.js';
+export {
   CONFIG_SEARCH_PLACES,
   configFilesIn,
   defineConfig,
@@ -297,15 +305,19 @@ export {
   topologicalOrder,
 } from './graph/index.js';
 export {
+  type AgentCommitPolicy,
   APPLY_STEPS,
   type ApplyJournal,
   type ApplyRequest,
   type ApplyResult,
   type ApplyStep,
+  agentCommitPolicyOf,
   applyJournalSchema,
   type CleanOptions,
   type CleanReport,
+  type IsolationConfig,
   type IsolationMode,
+  isolationModeOf,
   type RecoveredApply,
   type ResolvedIsolation,
   resolveIsolation,
@@ -456,6 +468,7 @@ export {
   hasEnvironmentMarker,
   isSameProcessAlive,
   type ProcessIdentity,
+  processAgeMs,
   processIdentity,
   readProcessState,
   readStartToken,

@@ -5,13 +5,17 @@ import { SwitchyardError, type TaskId, type WorktreeRecord } from '@switchyard/c
 import { git } from './git.js';
 import { metadataFingerprint } from './git-metadata.js';
 import { branchOf, ensureLayout, type IsolationLayout, worktreePath } from './layout.js';
+import { saveMetadataSnapshot } from './metadata-snapshot.js';
 import { readRecord, removeRecord, writeRecord } from './records.js';
 import { currentBranch, type Repository, resolveCommit } from './repository.js';
+import type { TimingSink } from './timing.js';
 
 /** What every isolation operation works on. */
 export interface IsolationContext {
   repo: Repository;
   layout: IsolationLayout;
+  /** Receives the apply's time per span (the isolation bench); see ./timing.ts. */
+  onTiming?: TimingSink;
 }
 
 /** A worktree git has registered: its path and branch (`refs/heads/…`), if any. */
@@ -72,7 +76,7 @@ export async function ensureWorktree(
       record = {
         ...record,
         state: record.state === 'blocked' ? 'active' : record.state,
-        metadata: record.metadata ?? (await metadataFingerprint(ctx.repo)),
+        metadata: record.metadata ?? (await fingerprintNow(ctx)),
       };
       await writeRecord(ctx.layout, record);
     }
@@ -139,8 +143,15 @@ async function newRecord(ctx: IsolationContext, taskId: TaskId): Promise<Worktre
     baseCommit,
     state: 'active',
     createdAt: new Date().toISOString(),
-    metadata: await metadataFingerprint(ctx.repo),
+    metadata: await fingerprintNow(ctx),
   };
+}
+
+/** The repository's metadata fingerprint now, with a copy of it kept to undo changes later. */
+async function fingerprintNow(ctx: IsolationContext) {
+  const fingerprint = await metadataFingerprint(ctx.repo);
+  await saveMetadataSnapshot(ctx.layout.metadataDir, ctx.repo, fingerprint);
+  return fingerprint;
 }
 
 /** The branch the source checkout is on and its tip, in one `git rev-parse`. */

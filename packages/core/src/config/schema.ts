@@ -5,6 +5,12 @@ import { projectGateSchema } from '../gates/gate-schema.js';
 import { DEFAULT_ROUTING, routingSchema } from '../routing/routing-schema.js';
 import { notifySchema } from './notify-schema.js';
 
+const isolationModeSchema = z
+  .enum(['worktree', 'none'])
+  .describe(
+    '"worktree" = a git worktree per task (the default in a git repository), "none" = the shared workspace (the default outside git).',
+  );
+
 const pluginEntry = z
   .union([z.string().min(1), z.tuple([z.string().min(1), z.record(z.string(), z.unknown())])])
   .describe('A plugin: package name or path, or [name, options].');
@@ -56,6 +62,14 @@ export const projectConfigSchema = z
       .min(0)
       .default(3)
       .describe('Active task stages across the workspace; 0 = unlimited.'),
+    maxApplyQueue: z
+      .number()
+      .int()
+      .min(0)
+      .optional()
+      .describe(
+        "Worktree isolation: approved tasks that may wait for the (one at a time) apply before no new task starts; 0 = unlimited. Default: the run's maxParallel.",
+      ),
     stallTimeoutMs: z
       .number()
       .int()
@@ -88,10 +102,21 @@ export const projectConfigSchema = z
       .default({})
       .describe('Prompt template overrides: template name -> file path relative to this config.'),
     isolation: z
-      .enum(['worktree', 'none'])
+      .union([
+        isolationModeSchema,
+        z.strictObject({
+          mode: isolationModeSchema.optional(),
+          agentCommits: z
+            .enum(['warn', 'refuse'])
+            .default('warn')
+            .describe(
+              'Commits an agent makes in its worktree: "warn" = squashed into the task\'s one commit, with a warning in the work log and evidence; "refuse" = a correction asking the agent to undo them.',
+            ),
+        }),
+      ])
       .optional()
       .describe(
-        'Where agents work: "worktree" = a git worktree per task (the default in a git repository), "none" = the shared workspace (the default outside git).',
+        'Where agents work: "worktree" = a git worktree per task (the default in a git repository), "none" = the shared workspace (the default outside git); or {mode, agentCommits}.',
       ),
     writeSet: z
       .enum(['correct', 'revert-outside'])

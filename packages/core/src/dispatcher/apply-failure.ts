@@ -8,6 +8,7 @@ import { advance } from './advance.js';
 import { blockTask } from './block-task.js';
 import type { DispatchContext, TaskRuntime } from './context.js';
 import { waitForQuotaReset } from './park-stage.js';
+import { waitUntil } from './task-wait.js';
 
 export { blockTask } from './block-task.js';
 
@@ -146,7 +147,7 @@ export function applyFailure(
   }
   state.decisions[decisionStage] = action.decision;
   state.cooldowns = action.cooldowns;
-  state.notBefore = action.notBefore;
+  waitUntil(ctx, rt, new Date(action.notBefore));
   if (action.kind === 'failover') {
     state.failoverFrom = record.id;
     ctx.bus.emit({

@@ -18,6 +18,7 @@ import type { BlockedSummary, DispatchResult } from './types.js';
 export async function finalizeRun(
   ctx: DispatchContext,
   startedAt: number,
+  elapsedMs: number,
 ): Promise<DispatchResult> {
   const failures = [...ctx.controlFailures];
   if (!(await ctx.workLog.flush()))
@@ -59,7 +60,7 @@ export async function finalizeRun(
     archived: inScope.filter((rt) => rt.state.phase === 'done').map((rt) => rt.id),
     blocked,
     controlFailures: failures,
-    elapsedMs: Date.now() - startedAt,
+    elapsedMs,
   };
 }
 
@@ -91,7 +92,7 @@ function reasonOf(ctx: DispatchContext, id: string, seen = new Set<string>()): s
 }
 
 /** Groups under agent-task/ that have a WORK_LOG.md. */
-function groupsWithLog(workspace: string): string[] {
+export function groupsWithLog(workspace: string): string[] {
   let entries: string[];
   try {
     entries = readdirSync(join(workspace, 'agent-task'));

@@ -1,9 +1,10 @@
 import type { ResolvedCatalog } from '../catalog/resolve.js';
+import type { Clock } from '../clock/clock.js';
 import type { CostBudget } from '../cost/budget.js';
 import type { PriceTable } from '../cost/usage.js';
 import type { RunEvent } from '../events/event-schema.js';
 import type { ProjectGate } from '../gates/gate-schema.js';
-import type { WriteSetPolicy } from '../isolation/mode.js';
+import type { AgentCommitPolicy, WriteSetPolicy } from '../isolation/mode.js';
 import type { WorkspaceIsolation } from '../isolation/types.js';
 import type { WorkspaceLock } from '../lock/workspace-lock.js';
 import type { OutputFormat, RunnerPlugin } from '../plugins/runner-types.js';
@@ -75,6 +76,9 @@ export interface DispatcherOptions {
   maxAttemptEvidenceBytes?: number;
   /** Active task stages across the workspace; 0 = unlimited. */
   maxParallel: number;
+  /** Worktree isolation: approved tasks that may wait for the (serialized) apply before no
+   * new task starts; 0 = unlimited. Default: `maxParallel`. */
+  maxApplyQueue?: number;
   /** `--task-group`: only this group's tasks are run. */
   taskGroup?: string;
   /** `--retry-blocked`: blocked tasks in scope get another chance. */
@@ -86,10 +90,17 @@ export interface DispatcherOptions {
   plugins: DispatcherPlugins;
   runCommand: CommandRunner;
   prompts: PromptTemplates;
+  /** The clocks the run reads (default: the system's); a test passes a fake one. */
+  clock?: Clock;
   /** Receives every event (renderer, --json); events also go to the store's event log. */
   onEvent?: (event: RunEvent) => void;
-  /** Aborted on SIGINT/SIGTERM: running agents are stopped, state kept, exit 130. */
+  /** Aborted on SIGINT/SIGTERM: no task is admitted any more, running agents and gates are
+   * stopped, queued applies stay queued (they apply on the next run), the apply under way is
+   * finished; state kept, exit 130. */
   signal?: AbortSignal;
+  /** Aborted on a second SIGINT/SIGTERM: the apply under way (its check on the source
+   * included) stops and is rolled back through its journal. */
+  abortApply?: AbortSignal;
   /** IANA zone for wall-clock reset times in provider errors (default: the system zone). */
   timeZone?: string;
   /** Grace between SIGTERM and SIGKILL when stopping an agent. */
@@ -105,6 +116,8 @@ export interface DispatcherOptions {
   isolation?: WorkspaceIsolation;
   /** Project config `writeSet` (default "correct"). */
   writeSetPolicy?: WriteSetPolicy;
+  /** Project config `isolation.agentCommits` (default "warn"). */
+  agentCommitPolicy?: AgentCommitPolicy;
   /** The agent CLI version of each target (by target id), from `--version` before the run:
    * recorded in each attempt's locator and evidence. */
   agentVersions?: Readonly<Record<string, string>>;

@@ -148,6 +148,9 @@ export const taskStateSchema = z.object({
   cooldowns: z.record(z.string(), z.string()),
   /** Backoff: no attempt of this task before this ISO instant. */
   notBefore: z.string().optional(),
+  /** The delay `notBefore` was set with (when `until` is that instant): after a restart the
+   * wait is re-checked against it, so a clock set back never makes it longer. */
+  notBeforeBound: z.object({ until: z.string(), delayMs: z.number().nonnegative() }).optional(),
   /** Self-check passes that did not fill the checklist, in this plan loop. */
   selfcheckRetries: z.number().int(),
   correction: correctionSchema.optional(),
