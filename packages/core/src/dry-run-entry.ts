@@ -30,6 +30,7 @@ export {
   type SwitchyardErrorOptions,
 } from './errors.js';
 export { encodeJsonChunks } from './json/index.js';
+export { quoteArgv } from './orchestrate/plan-materialize.js';
 export { applyRouting, DEFAULT_ROUTING, type RoutingConfig } from './routing/index.js';
 export { probeAttempt } from './state/attempt-probe.js';
 export { openStateStore } from './state/state-store.js';

@@ -8,7 +8,16 @@ export { inspectWorktree, revertOutside } from './inspect.js';
 export { type IsolationLayout, type LayoutOptions, layoutOf } from './layout.js';
 export { worktreePatch } from './patch.js';
 export { recoverApplies } from './recover.js';
-export { findRepository, isGitRepository, type Repository } from './repository.js';
+export {
+  currentBranch,
+  findRepository,
+  isGitRepository,
+  type Repository,
+  resolveCommit,
+  toRepoPath,
+  toWorkspacePath,
+} from './repository.js';
+export { dirtySourceFiles } from './source-tree.js';
 export {
   ensureWorktree,
   type IsolationContext,

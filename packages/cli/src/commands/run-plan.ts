@@ -13,6 +13,7 @@ import {
   markdownProblem,
   materializePlan,
   type Problem,
+  type ProjectConfig,
   planTaskRoutes,
   quoteArgv,
   type RoutingConfig,
@@ -26,6 +27,7 @@ import {
 } from '@switchyard/core';
 import { EXIT } from '../exit-codes.js';
 import { printJson, printProblems } from '../output.js';
+import { cappedParallel } from '../plan-concurrency.js';
 import { inGitRepository } from '../run-isolation.js';
 import type { RunOptions } from './run.js';
 
@@ -64,6 +66,7 @@ async function loadPlan(
   catalog: Catalog;
   problems: Problem[];
   text: string;
+  config: ProjectConfig;
 }> {
   const workspace = findWorkspaceRoot({
     ...(opts.workspace !== undefined ? { explicit: opts.workspace } : {}),
@@ -100,20 +103,25 @@ async function loadPlan(
     });
   if (!problems.some(isError))
     problems.push(...checkRenderedPlans(plan, workspace, { patchOnly: opts.patchOnly === true }));
-  return { plan, workspace, catalog, problems, text: read.text };
+  return { plan, workspace, catalog, problems, text: read.text, config: facts.config };
 }
 
 /** What validation needs from the workspace: the config's routing and the run's isolation. */
 interface PlanFacts {
   routing: RoutingConfig;
   isolation: 'worktree' | 'none';
+  config: ProjectConfig;
 }
 
 /** The routing and isolation a run of the plan in `workspace` would use (nothing is created). */
 async function planFacts(workspace: string): Promise<PlanFacts> {
   const { config } = await loadProjectConfig(workspace);
   const git = config.isolation === 'none' ? false : await inGitRepository(workspace);
-  return { routing: config.routing, isolation: resolveIsolation(config.isolation, git).mode };
+  return {
+    routing: config.routing,
+    isolation: resolveIsolation(config.isolation, git).mode,
+    config,
+  };
 }
 
 /** A YAML plan, or a legacy markdown task file converted on the fly (problems on its lines). */
@@ -275,7 +283,7 @@ export async function buildPlanDryRun(
   file: string,
   opts: PlanRunOptions,
 ): Promise<PlanDryRunReport> {
-  const { plan, workspace, catalog, problems } = await loadPlan(file, opts);
+  const { plan, workspace, catalog, problems, config } = await loadPlan(file, opts);
   const valid = !problems.some(isError);
   const folders = new Map<string, MaterializedTask['status'] | 'refused'>();
   if (valid) {
@@ -285,6 +293,7 @@ export async function buildPlanDryRun(
     });
     problems.push(...dry.problems);
     for (const t of dry.tasks) folders.set(t.id, t.status);
+    problems.push(...(await planPreflight(workspace, config, plan, folders, opts)));
   }
   const now = new Date();
   const tasks = plan.tasks.map((t): PlanDryRunTask => {
@@ -342,6 +351,36 @@ export async function buildPlanDryRun(
   };
 }
 
+/** The live run's read-only preflight checks for the plan's agent tasks still to do. */
+async function planPreflight(
+  workspace: string,
+  config: ProjectConfig,
+  plan: ValidatedPlan,
+  folders: ReadonlyMap<string, MaterializedTask['status'] | 'refused'>,
+  opts: PlanRunOptions,
+): Promise<Problem[]> {
+  const { preflightContext } = await import('../preflight/context.js');
+  const { runPreflightChecks } = await import('../preflight/registry.js');
+  const { PREFLIGHT_CHECKS } = await import('../preflight/checks.js');
+  const tasks = plan.tasks
+    .filter((t) => t.runner !== 'local' && folders.get(t.id) !== 'done')
+    .map((t) => ({
+      id: `${plan.planId}/${t.id}`,
+      writeSet: (t.files ?? []).map((path) => ({ path })),
+    }));
+  const ctx = await preflightContext({
+    workspace,
+    mode: 'dry-run',
+    config,
+    tasks,
+    maxParallel: cappedParallel(opts.maxParallel ?? config.maxParallel, plan.maxConcurrency),
+    targets: [],
+    catalogProblems: [],
+    env: catalogEnv(),
+  });
+  return runPreflightChecks(ctx, PREFLIGHT_CHECKS);
+}
+
 /** `switchyard run <plan> --dry-run`: the plan of routes and why; exit 0, or 2 with problems. */
 async function planDryRun(file: string, opts: PlanRunOptions): Promise<void> {
   const report = await buildPlanDryRun(file, opts);
@@ -394,7 +433,7 @@ function renderPlanDryRun(r: PlanDryRunReport): string {
     out.push('', 'Problems:');
     for (const p of r.problems)
       out.push(
-        `  ${p.severity === 'warning' ? 'warning' : 'error'} ${p.code} ${p.file ? `${p.file}:${p.line ?? ''}${p.column ? `:${p.column}` : ''} ` : ''}${p.message}${p.hint ? `\n    hint: ${p.hint}` : ''}`,
+        `  ${p.severity === 'warning' ? 'warning' : 'error'} ${p.code} ${p.file ? `${p.file}:${p.line ?? ''}${p.column ? `:${p.column}` : ''} ` : ''}${p.message}${p.hint ? `\n    hint: ${p.hint}` : ''}${p.fix ? `\n    fix:  ${p.fix}` : ''}`,
       );
   }
   out.push(
