@@ -124,6 +124,11 @@ describe('preflight: the git checks, with the fix each prints', { timeout: 60_00
     expect(
       await runPreflightChecks(context(dir, env, { states: applying }), PREFLIGHT_CHECKS),
     ).toEqual([]);
+    // A task that started in the shared workspace (before `git init`) made those changes.
+    const shared = new Map([['g/a', { phase: 'worker', isolationMode: 'none' } as never]]);
+    expect(
+      await runPreflightChecks(context(dir, env, { states: shared }), PREFLIGHT_CHECKS),
+    ).toEqual([]);
     applyFix(found[0], env);
     expect(await runPreflightChecks(context(dir, env), PREFLIGHT_CHECKS)).toEqual([]);
     expect(git(dir, env, 'stash', 'list')).toMatch(/stash@\{0\}/);

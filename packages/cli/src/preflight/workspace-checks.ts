@@ -23,7 +23,10 @@ export const dirtyWriteSetCheck: PreflightCheck = {
     );
     const owners = new Map<string, string[]>();
     for (const task of ctx.tasks) {
-      if (LANDING.has(ctx.states.get(task.id)?.phase ?? '')) continue;
+      const state = ctx.states.get(task.id);
+      if (LANDING.has(state?.phase ?? '')) continue;
+      // A task that started in the shared workspace finishes there: those changes are its own.
+      if (state?.isolationMode === 'none') continue;
       for (const entry of task.writeSet) {
         const file = toRepoPath(facts.repo, entry.path);
         owners.set(file, [...(owners.get(file) ?? []), task.id]);
