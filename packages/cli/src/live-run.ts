@@ -265,6 +265,7 @@ async function liveRunLocked(
       ...(isolation.isolation
         ? { isolation: isolation.isolation, writeSetPolicy: config.writeSet }
         : {}),
+      maxRepeatedCorrections: config.corrections.maxRepeats,
       agentVersions: versionsByTarget(versions),
       // Project gates come only from the config a human wrote, never from a plan.
       projectGates: config.gates,

@@ -21,6 +21,7 @@ describe('loadProjectConfig', () => {
       evidence: { maxAttemptBytes: 8 * 1024 * 1024 },
       prompts: {},
       writeSet: 'correct',
+      corrections: { maxRepeats: 3 },
       prices: {},
       gates: [],
       routing: {

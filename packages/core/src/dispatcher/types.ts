@@ -95,6 +95,10 @@ export interface DispatcherOptions {
   isolation?: WorkspaceIsolation;
   /** Project config `writeSet` (default "correct"). */
   writeSetPolicy?: WriteSetPolicy;
+  /** Project config `corrections.maxRepeats`: the same correction this many times in a row
+   * on one check stage blocks the task ("the agent repeats itself"); 0 = only the budget
+   * (default 3). */
+  maxRepeatedCorrections?: number;
   /** The agent CLI version of each target (by target id), from `--version` before the run:
    * recorded in each attempt's locator and evidence. */
   agentVersions?: Readonly<Record<string, string>>;
