@@ -7,7 +7,6 @@ export const DEFAULT_MAX_REPEATED_CORRECTIONS = 3;
 // What changes between two runs of the same failing command without meaning anything:
 // colours, clock times, timestamps and durations ("Duration 1.32s", "in 840ms").
 const NOISE: readonly [RegExp, string][] = [
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI escape sequences
   [/\u001b\[[0-9;?]*[A-Za-z]/g, ''],
   [/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:?\d\d)?/g, '<time>'],
   [/\b\d{1,2}:\d\d:\d\d(?:\.\d+)?\b/g, '<time>'],
