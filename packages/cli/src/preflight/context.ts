@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TaskState, WorkspaceModel } from '@switchyard/core';
-import { openStateStore, stateDir } from '@switchyard/core/dry-run';
+import { isolationModeOf, openStateStore, stateDir } from '@switchyard/core/dry-run';
 import { inGitRepository } from '../run-isolation.js';
 import type { PreflightContext, PreflightTask } from './registry.js';
 
@@ -29,7 +29,9 @@ export async function preflightContext(input: PreflightInput): Promise<Preflight
   const { model, config, workspace } = input;
   // Without git installed the run shares the workspace (openRunIsolation warns): no git checks.
   const git =
-    config.isolation === 'none' ? false : await inGitRepository(workspace).catch(() => false);
+    isolationModeOf(config.isolation) === 'none'
+      ? false
+      : await inGitRepository(workspace).catch(() => false);
   const states = readStates(workspace);
   const retried = new Set(input.retryTasks ?? []);
   const tasks =
