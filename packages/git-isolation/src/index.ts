@@ -9,15 +9,14 @@ export { type IsolationLayout, type LayoutOptions, layoutOf } from './layout.js'
 export { worktreePatch } from './patch.js';
 export { recoverApplies } from './recover.js';
 export {
-  currentBranch,
   findRepository,
   isGitRepository,
   type Repository,
-  resolveCommit,
   toRepoPath,
   toWorkspacePath,
 } from './repository.js';
 export { dirtySourceFiles } from './source-tree.js';
+export type { TimingSink } from './timing.js';
 export {
   ensureWorktree,
   type IsolationContext,

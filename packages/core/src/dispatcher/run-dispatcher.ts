@@ -72,6 +72,7 @@ export async function runDispatcher(options: DispatcherOptions): Promise<Dispatc
       controlFailures: [],
       secrets,
       signal,
+      applyAbort: options.abortApply ?? new AbortController().signal,
       runStartedAt: startedAt,
       now: () => clock.now(),
       monotonicMs: () => clock.monotonicMs(),
@@ -101,9 +102,12 @@ export async function runDispatcher(options: DispatcherOptions): Promise<Dispatc
       if (live) recovering.set(rt.id, live);
     }
     const stop = () => {
+      bus.emit({ type: 'run.stopping', abortApply: false });
       for (const handle of ctx.handles.values()) void handle.cancel();
     };
+    const abortApply = () => bus.emit({ type: 'run.stopping', abortApply: true });
     signal.addEventListener('abort', stop);
+    ctx.applyAbort.addEventListener('abort', abortApply);
     let last = '';
     await schedule(ctx, recovering, (counts: RunCounts) => {
       const key = JSON.stringify(counts);
@@ -112,6 +116,7 @@ export async function runDispatcher(options: DispatcherOptions): Promise<Dispatc
       bus.emit({ type: 'run.progress', counts, elapsedMs: elapsed() });
     });
     signal.removeEventListener('abort', stop);
+    ctx.applyAbort.removeEventListener('abort', abortApply);
     await escalations.flush();
     escalations.stop();
     const result = finalizeRun(ctx, startedAt, elapsed());

@@ -230,6 +230,25 @@ export const runEventSchema = z.discriminatedUnion('type', [
   }),
   z.object({
     ...base,
+    /** An admission rule of the workspace (not of one task) started holding tasks back:
+     * `apply-queue` = under worktree isolation as many approved tasks as allowed wait for the
+     * apply, so no task that has not started gets a worktree. Once per episode, not per pass. */
+    type: z.literal('admission.held'),
+    rule: z.enum(['apply-queue']),
+    /** How many tasks it holds back now. */
+    held: z.number().int(),
+    detail: z.string(),
+  }),
+  z.object({
+    ...base,
+    /** A stop request (SIGINT/SIGTERM): nothing new starts, agents and gates stop, the apply
+     * under way finishes (queued applies wait for the next run); `abortApply`: a second one,
+     * the apply under way is rolled back. */
+    type: z.literal('run.stopping'),
+    abortApply: z.boolean(),
+  }),
+  z.object({
+    ...base,
     type: z.literal('run.progress'),
     counts: countsSchema,
     elapsedMs: z.number(),
