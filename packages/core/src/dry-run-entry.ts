@@ -31,6 +31,8 @@ export {
 } from './errors.js';
 export { encodeJsonChunks } from './json/index.js';
 export { applyRouting, DEFAULT_ROUTING, type RoutingConfig } from './routing/index.js';
+export { sandboxForTarget } from './sandbox/sandbox-schema.js';
+export { sandboxProbeArgv } from './sandbox/sandbox-spec.js';
 export { probeAttempt } from './state/attempt-probe.js';
 export { openStateStore } from './state/state-store.js';
 export { loadWorkspaceAsync } from './workspace/load.js';

@@ -13,6 +13,7 @@ import {
   type RunOutcome,
   readStartToken,
   recordLocatorExit,
+  sandboxedArgv,
   scanStreamLog,
   workspaceIdentity,
 } from '@switchyard/core';
@@ -20,6 +21,7 @@ import { AttemptMonitor } from './attempt-monitor.js';
 import type { AttemptHooks, HooksFactory } from './hooks.js';
 import { EVIDENCE_APPEND, EVIDENCE_MODE } from './owned-append.js';
 import { terminateAttempt } from './process-group.js';
+import { sandboxedExit } from './sandbox-exit.js';
 import { spawnAgent } from './spawn-agent.js';
 
 const DEFAULTS = { killGraceMs: 5000, heartbeatIntervalMs: 5000, pollIntervalMs: 250 };
@@ -124,8 +126,11 @@ export async function startAttempt(spec: RunnerSpec, makeHooks?: HooksFactory): 
       startedAt,
       ...(spec.nativeSession ? { nativeSession: spec.nativeSession } : {}),
     }) ?? {};
+  // Sandboxed: bwrap is the process started (and recorded); the agent runs inside it.
+  const sandbox = spec.sandbox;
+  const launch = sandbox ? { ...spec, argv: sandboxedArgv(sandbox, spec.cwd, spec.argv) } : spec;
   const [child, workspace] = await Promise.all([
-    spawnAgent(spec),
+    spawnAgent(launch),
     cachedWorkspaceIdentity(spec.cwd),
   ]);
   const locator = await createLocator(spec.attemptDir, {
@@ -135,6 +140,9 @@ export async function startAttempt(spec: RunnerSpec, makeHooks?: HooksFactory): 
     startToken: child.startToken ?? readStartToken(child.pid),
     workspace,
     startedAt,
+    ...(sandbox
+      ? { sandbox: { mode: sandbox.mode, network: sandbox.network, mounts: sandbox.mounts } }
+      : {}),
   });
   let end: (reason: EndedBy) => void = () => {};
   const monitor = new AttemptMonitor({
@@ -162,7 +170,7 @@ export async function startAttempt(spec: RunnerSpec, makeHooks?: HooksFactory): 
     locator,
     monitor,
     hooks,
-    exit: child.exit,
+    exit: sandbox ? child.exit.then(sandboxedExit) : child.exit,
     killGraceMs: spec.killGraceMs ?? DEFAULTS.killGraceMs,
     startedAt,
   };
