@@ -90,7 +90,7 @@ export async function checkSandbox(input: {
   const sandboxed = configs.filter(([, c]) => c !== 'none');
   const result: SandboxCheck = { sandboxed: sandboxed.map(([id]) => id), problems };
   if (sandboxed.length === 0) return result;
-  const who = `targets ${result.sandboxed.join(', ')} are to run sandboxed (config \`sandbox\`${Object.keys(input.config.sandboxTargets).length > 0 ? '/`sandboxTargets`' : ''})`;
+  const who = `${result.sandboxed.length === 1 ? 'target' : 'targets'} ${result.sandboxed.join(', ')} ${result.sandboxed.length === 1 ? 'is' : 'are'} to run sandboxed (config \`sandbox\`${Object.keys(input.config.sandboxTargets).length > 0 ? '/`sandboxTargets`' : ''})`;
   const command = findExecutable('bwrap', env);
   if (!command) {
     problems.push(
@@ -143,12 +143,15 @@ export async function checkSandbox(input: {
 /** Throws the check's problems as one error (exit 2, nothing launched). */
 export function assertSandbox(check: SandboxCheck): void {
   if (check.problems.length === 0) return;
-  const [first] = check.problems;
+  const [first, ...more] = check.problems;
+  if (more.length === 0)
+    throw new SwitchyardError(first!.code, `${first!.message}; nothing was launched`, {
+      ...(first!.path ? { path: first!.path } : {}),
+      ...(first!.hint ? { hint: first!.hint } : {}),
+    });
   throw new SwitchyardError(
     first!.code,
-    check.problems.length === 1
-      ? first!.message
-      : `${check.problems.length} sandbox problems; nothing was launched.`,
-    { problems: check.problems, ...(first!.hint ? { hint: first!.hint } : {}) },
+    `${check.problems.length} sandbox problems; nothing was launched.`,
+    { problems: check.problems },
   );
 }
