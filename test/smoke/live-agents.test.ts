@@ -37,14 +37,16 @@ const WORK = (file: string) =>
 const TICK = 'sed -i "s/- \\[ \\]/- [x]/" "$SWITCHYARD_PLAN"';
 const VERDICT = 'printf "Verdict: APPROVED\\n" > "$SWITCHYARD_REVIEW_FILE"';
 /** Each CLI's shell tool, as its request offers it, with the input its schema wants. */
-const SHELL_TOOLS: [string, string][] = [
-  ['Bash', 'command'], // Claude Code
-  ['exec_command', 'cmd'], // Codex
-  ['run_shell_command', 'command'], // Gemini CLI, Qwen Code
+const SHELL_TOOLS: [string, (command: string) => Record<string, unknown>][] = [
+  ['Bash', (command) => ({ command })], // Claude Code
+  ['exec_command', (cmd) => ({ cmd })], // Codex
+  ['run_shell_command', (command) => ({ command })], // Gemini CLI, Qwen Code
+  ['bash', (command) => ({ command, description: 'do the task' })], // Copilot
 ];
 /** The same shell command through whichever shell tool the CLI offers. */
 const shellCalls = (when: string, command: string) =>
-  SHELL_TOOLS.map(([name, key]) => ({ when, name, input: { [key]: command } }));
+  SHELL_TOOLS.map(([name, input]) => ({ when, name, input: input(command) }));
+const copilot = (SMOKE_AGENTS as string[]).includes('copilot');
 
 let mock: MockProvider;
 beforeAll(async () => {
@@ -138,6 +140,19 @@ function targets() {
       '{model}',
       '--yolo',
     ]),
+    ...(copilot
+      ? {
+          copilot: target('copilot', 'gpt-4.1', [
+            ...(smokeCli('copilot') as { command: string[] }).command,
+            '-p',
+            '{prompt}',
+            '--allow-all-tools',
+            '--disable-client-telemetry',
+            '--output-format',
+            'json',
+          ]),
+        }
+      : {}),
     qwen: target('qwen-code', 'qwen3-coder-plus', [
       ...qwen!.command,
       '-p',
@@ -176,6 +191,7 @@ async function smokeWorkspace(
     ...(await AGENTS['claude-code'].setup({ home, base: mock.url })),
     ...(await AGENTS['gemini-cli'].setup({ home, base: mock.url })),
     ...(await AGENTS['qwen-code'].setup({ home, base: mock.url })),
+    ...(copilot ? await AGENTS.copilot.setup({ home, base: mock.url }) : {}),
   };
   const all = targets();
   const routesOf = (stage: 'worker' | 'review') =>
@@ -303,4 +319,26 @@ describe
       for (const dir of ['.claude/projects', '.codex/sessions', '.gemini/tmp', '.qwen/projects'])
         expect(sessions(dir), dir).not.toEqual([]);
     });
+
+    // Opt-in (SWITCHYARD_SMOKE_COPILOT=1): Copilot's first start unpacks about 235 MB.
+    it.skipIf(!copilot).each(['none', 'bwrap'])(
+      'Copilot CLI writes and reviews, sandbox %s',
+      {
+        timeout: 300_000,
+      },
+      async (sandbox) => {
+        const both = { worker: ['copilot'], review: ['copilot'] };
+        const { ws, env } = await smokeWorkspace({ hello: both, second: both }, 'none', {
+          sandbox: sandbox === 'none' ? 'none' : { mode: 'bwrap' },
+        });
+        const result = await run(
+          ['run', '--workspace', ws.dir, '--execution-catalog', ws.catalogFile],
+          env,
+        );
+        expect(result.code, `${result.stdout}\n${result.stderr}`).toBe(0);
+        const suffix = sandbox === 'none' ? 'copilot' : 'copilot bwrap';
+        expect(attempts(ws).every((a) => a.endsWith(suffix))).toBe(true);
+        expectArchived(ws);
+      },
+    );
   });

@@ -91,18 +91,37 @@ export async function checkSandbox(input: {
   const result: SandboxCheck = { sandboxed: sandboxed.map(([id]) => id), problems };
   if (sandboxed.length === 0) return result;
   const who = `${result.sandboxed.length === 1 ? 'target' : 'targets'} ${result.sandboxed.join(', ')} ${result.sandboxed.length === 1 ? 'is' : 'are'} to run sandboxed (config \`sandbox\`${Object.keys(input.config.sandboxTargets).length > 0 ? '/`sandboxTargets`' : ''})`;
-  const command = findExecutable('bwrap', env);
-  if (!command) {
-    problems.push(
-      unavailable(
-        `${who}, but no \`bwrap\` (bubblewrap) was found: looked on PATH (${env.PATH ?? ''})`,
-        `${INSTALL}; ${OPT_OUT}`,
-      ),
-    );
+  const network = sandboxed.some(([, c]) => c !== 'none' && c.network === 'none') ? 'none' : 'host';
+  const probe = await probeBwrap({ env, network, version: input.version === true });
+  if ('problem' in probe) {
+    problems.push(unavailable(`${who}, but ${probe.problem}`, probe.hint));
     return result;
   }
-  const network = sandboxed.some(([, c]) => c !== 'none' && c.network === 'none') ? 'none' : 'host';
-  const [file, ...args] = sandboxProbeArgv(command, network);
+  result.command = probe.command;
+  if (probe.version) result.version = probe.version;
+  return result;
+}
+
+/** A bwrap that starts a sandbox here, or what went wrong and how to fix it. */
+export type BwrapProbe = { command: string; version?: string } | { problem: string; hint: string };
+
+/**
+ * Finds `bwrap` on PATH and runs `true` in the smallest sandbox with the namespaces every
+ * attempt gets: it works, or the problem says what was tried and the hint how to fix it.
+ */
+export async function probeBwrap(options: {
+  env?: NodeJS.ProcessEnv;
+  network?: 'host' | 'none';
+  version?: boolean;
+}): Promise<BwrapProbe> {
+  const env = options.env ?? process.env;
+  const command = findExecutable('bwrap', env);
+  if (!command)
+    return {
+      problem: `no \`bwrap\` (bubblewrap) was found: looked on PATH (${env.PATH ?? ''})`,
+      hint: `${INSTALL}; ${OPT_OUT}`,
+    };
+  const [file, ...args] = sandboxProbeArgv(command, options.network ?? 'host');
   const probe = await execa(file!, args, {
     env,
     extendEnv: false,
@@ -117,27 +136,21 @@ export async function checkSandbox(input: {
       .split('\n')
       .slice(-3)
       .join(' | ');
-    problems.push(
-      unavailable(
-        `${who}, but bubblewrap cannot start a sandbox here: ran \`${[file, ...args].join(' ')}\`: ${probe.timedOut ? 'timed out' : `exit ${probe.exitCode ?? probe.signal}`}${said ? `: ${said}` : ''}`,
-        /namespace|uid map|permission|operation not permitted/i.test(said)
-          ? `${namespaceFix()}; ${OPT_OUT}`
-          : `check that ${command} is bubblewrap 0.4 or newer and works (\`${command} --version\`); ${INSTALL}; ${OPT_OUT}`,
-      ),
-    );
-    return result;
+    return {
+      problem: `bubblewrap cannot start a sandbox here: ran \`${[file, ...args].join(' ')}\`: ${probe.timedOut ? 'timed out' : `exit ${probe.exitCode ?? probe.signal}`}${said ? `: ${said}` : ''}`,
+      hint: /namespace|uid map|permission|operation not permitted/i.test(said)
+        ? `${namespaceFix()}; ${OPT_OUT}`
+        : `check that ${command} is bubblewrap 0.4 or newer and works (\`${command} --version\`); ${INSTALL}; ${OPT_OUT}`,
+    };
   }
-  result.command = command;
-  if (input.version) {
-    const v = await execa(command, ['--version'], {
-      reject: false,
-      stdin: 'ignore',
-      env,
-      extendEnv: false,
-    });
-    if (v.exitCode === 0) result.version = String(v.stdout).trim();
-  }
-  return result;
+  if (!options.version) return { command };
+  const v = await execa(command, ['--version'], {
+    reject: false,
+    stdin: 'ignore',
+    env,
+    extendEnv: false,
+  });
+  return v.exitCode === 0 ? { command, version: String(v.stdout).trim() } : { command };
 }
 
 /** Throws the check's problems as one error (exit 2, nothing launched). */
