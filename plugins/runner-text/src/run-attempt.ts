@@ -22,7 +22,7 @@ import type { AttemptHooks, HooksFactory } from './hooks.js';
 import { EVIDENCE_APPEND, EVIDENCE_MODE } from './owned-append.js';
 import { terminateAttempt } from './process-group.js';
 import { sandboxedExit } from './sandbox-exit.js';
-import { spawnAgent } from './spawn-agent.js';
+import { type AgentExit, spawnAgent } from './spawn-agent.js';
 
 const DEFAULTS = { killGraceMs: 5000, heartbeatIntervalMs: 5000, pollIntervalMs: 250 };
 
@@ -31,7 +31,9 @@ interface Controller {
   locator: AttemptLocator;
   monitor: AttemptMonitor;
   hooks: AttemptHooks;
-  exit: Promise<{ exitCode: number | null; signal: string | null; exitObserved: boolean }>;
+  exit: Promise<AgentExit>;
+  /** Started inside a sandbox (bwrap is the process watched). */
+  sandboxed: boolean;
   killGraceMs: number;
   startedAt: Date;
 }
@@ -48,10 +50,13 @@ function control(c: Controller, setEnd: (end: (reason: EndedBy) => void) => void
   };
   setEnd(end);
   const done = (async (): Promise<RunOutcome> => {
-    const exit = await c.exit;
+    const ended = await c.exit;
     // The leader is gone; leave no process of its group behind, nor one carrying its marker
-    // (a `setsid` descendant left the group but still has the attempt's environment).
-    await terminateAttempt({ pgid, graceMs: c.killGraceMs, marker });
+    // (a `setsid` descendant left the group but still has the attempt's environment). A sandbox
+    // whose agent exited by itself empties itself (see terminateAttempt's `contained`).
+    const contained = c.sandboxed && ended.exitObserved && ended.signal === null && !endedBy;
+    await terminateAttempt({ pgid, graceMs: c.killGraceMs, marker, contained });
+    const exit = c.sandboxed ? sandboxedExit(ended) : ended;
     const evidence = await c.monitor.finish({
       exitCode: exit.exitCode,
       signal: exit.signal,
@@ -170,7 +175,8 @@ export async function startAttempt(spec: RunnerSpec, makeHooks?: HooksFactory): 
     locator,
     monitor,
     hooks,
-    exit: sandbox ? child.exit.then(sandboxedExit) : child.exit,
+    exit: child.exit,
+    sandboxed: sandbox !== undefined,
     killGraceMs: spec.killGraceMs ?? DEFAULTS.killGraceMs,
     startedAt,
   };
@@ -242,6 +248,7 @@ export async function reattachAttempt(
     monitor,
     hooks,
     exit: gone.then(() => ({ exitCode: null, signal: null, exitObserved: false })),
+    sandboxed: locator.sandbox !== undefined,
     killGraceMs: options.killGraceMs ?? DEFAULTS.killGraceMs,
     startedAt,
   };

@@ -54,7 +54,7 @@ async function until(condition: () => boolean): Promise<void> {
 }
 
 describe('sandboxed attempts', { timeout: 60_000 }, () => {
-  it('prompt on stdin, output, a signal told as a signal; cancel and the time limit end the whole sandbox', async () => {
+  it('prompt on stdin, output, a signal told as a signal; an exit, cancel and the time limit end the whole sandbox', async () => {
     // reads its prompt from stdin, writes it out, leaves a grandchild behind, then waits
     const waiter = sandboxed([
       'sh',
@@ -67,7 +67,14 @@ describe('sandboxed attempts', { timeout: 60_000 }, () => {
       maxAttemptMs: 300,
     });
     const crashing = sandboxed(['sh', '-c', 'echo before; kill -SEGV $$']);
-    const [w, l, c] = await Promise.all([waiter, limited, crashing].map((s) => startAttempt(s)));
+    // exits by itself, leaving a process behind: the sandbox ends it (its PID namespace)
+    const leaving = sandboxed(['sh', '-c', '(sleep 300 &); echo left one behind']);
+    const [w, l, c, x] = await Promise.all(
+      [waiter, limited, crashing, leaving].map((s) => startAttempt(s)),
+    );
+    const left = await x!.done;
+    expect(left).toMatchObject({ exitCode: 0, signal: null });
+    expect(carriers(leaving)).toBe(0);
 
     const crashed = await c!.done;
     expect(crashed).toMatchObject({ exitCode: null, signal: 'SIGSEGV', exitObserved: true });
