@@ -19,6 +19,7 @@ import {
   encodeJsonChunks,
   findWorkspaceRoot,
   hasConfigFile,
+  isolationModeOf,
   loadProjectConfig,
   loadWorkspaceAsync,
   openStateStore,
@@ -340,7 +341,7 @@ async function dryRunIsolation(workspace: string) {
       (c) => c.config,
       () => undefined,
     );
-    return await gatherIsolation(workspace, config?.isolation);
+    return await gatherIsolation(workspace, isolationModeOf(config?.isolation));
   } catch {
     // A broken repository is reported by the run itself; the dry run's report stands.
     return undefined;

@@ -2,12 +2,14 @@ import { dirname, isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   acquireWorkspaceLock,
+  agentCommitPolicyOf,
   applyRouting,
   assetPath,
   CATALOG_ENV,
   type CatalogTarget,
   findWorkspaceRoot,
   hasConfigFile,
+  isolationModeOf,
   isRouteId,
   loadPlugins,
   loadProjectConfig,
@@ -226,7 +228,7 @@ async function liveRunLocked(
       }
       throw error;
     }
-    const isolation = await openRunIsolation(workspace, config.isolation);
+    const isolation = await openRunIsolation(workspace, isolationModeOf(config.isolation));
     // On the run's own output (stderr stays for errors): the user sees how to isolate tasks.
     if (isolation.warning && !opts.json)
       process.stdout.write(`${pc.yellow('warning')} isolation: ${isolation.warning}\n`);
@@ -244,6 +246,7 @@ async function liveRunLocked(
       workspace,
       catalog,
       retry: config.retry,
+      park: { maxWaitMs: config.park.maxWaitSeconds * 1000, maxParks: config.park.maxParks },
       stallTimeoutMs: config.stallTimeoutMs,
       costBudget: config.cost,
       prices: config.prices,
@@ -261,7 +264,11 @@ async function liveRunLocked(
       signal: abort.signal,
       lock,
       ...(isolation.isolation
-        ? { isolation: isolation.isolation, writeSetPolicy: config.writeSet }
+        ? {
+            isolation: isolation.isolation,
+            writeSetPolicy: config.writeSet,
+            agentCommitPolicy: agentCommitPolicyOf(config.isolation),
+          }
         : {}),
       agentVersions: versionsByTarget(versions),
       // Project gates come only from the config a human wrote, never from a plan.

@@ -53,9 +53,8 @@ export async function openGitIsolation(
   return {
     ensureWorktree: async (taskId) => remember(await ensureWorktree(ctx, taskId)),
     worktreeOf: (taskId) => cache.get(taskId),
-    inspect: async (taskId, writeSet) => inspectWorktree(repo, await recordOf(taskId), writeSet),
-    revertOutside: async (taskId, writeSet) =>
-      revertOutside(repo, await recordOf(taskId), writeSet),
+    inspect: async (taskId, writeSet) => inspectWorktree(ctx, await recordOf(taskId), writeSet),
+    revertOutside: async (taskId, writeSet) => revertOutside(ctx, await recordOf(taskId), writeSet),
     apply: (request) =>
       applyTask(ctx, request, {
         ...(options.lockTimeoutMs ? { lockTimeoutMs: options.lockTimeoutMs } : {}),

@@ -12,6 +12,8 @@ export interface IsolationLayout {
   recordsDir: string;
   /** `<state>/isolation/apply/<group>/<task>.json`: the journal of an apply in progress. */
   journalsDir: string;
+  /** `<state>/isolation/metadata/<id>/`: git config, hooks and `info/` as fingerprinted. */
+  metadataDir: string;
   /** `<state>/worktrees/<group>/<task>/`: the worktrees themselves. */
   worktreesDir: string;
   /** In the repository's common git dir: one apply at a time per repository. */
@@ -32,6 +34,7 @@ export function layoutOf(repo: Repository, options: LayoutOptions = {}): Isolati
     stateDir: state,
     recordsDir: join(state, 'isolation', 'worktrees'),
     journalsDir: join(state, 'isolation', 'apply'),
+    metadataDir: join(state, 'isolation', 'metadata'),
     worktreesDir: options.worktreesDir ?? join(state, 'worktrees'),
     lockFile: join(repo.commonDir, 'switchyard-apply.lock'),
   };

@@ -6,6 +6,12 @@ import { DEFAULT_ROUTING, routingSchema } from '../routing/routing-schema.js';
 import { sandboxSchema } from '../sandbox/sandbox-schema.js';
 import { notifySchema } from './notify-schema.js';
 
+const isolationModeSchema = z
+  .enum(['worktree', 'none'])
+  .describe(
+    '"worktree" = a git worktree per task (the default in a git repository), "none" = the shared workspace (the default outside git).',
+  );
+
 const pluginEntry = z
   .union([z.string().min(1), z.tuple([z.string().min(1), z.record(z.string(), z.unknown())])])
   .describe('A plugin: package name or path, or [name, options].');
@@ -28,6 +34,29 @@ export const projectConfigSchema = z
       })
       .default({ baseDelayMs: 2000, maxDelayMs: 300_000 })
       .describe('Backoff between failed attempts of a task stage.'),
+    park: z
+      .strictObject({
+        maxWaitSeconds: z
+          .number()
+          .int()
+          .positive()
+          .default(21_600)
+          .describe(
+            "Longest total wait of one stage for quota resets (consecutive parks); past it the stage blocks with every candidate's quota evidence.",
+          ),
+        maxParks: z
+          .number()
+          .int()
+          .positive()
+          .default(10)
+          .describe(
+            'Most consecutive parks of one stage (a move to a candidate whose reset passed counts too); past it the stage blocks.',
+          ),
+      })
+      .default({ maxWaitSeconds: 21_600, maxParks: 10 })
+      .describe(
+        'When every candidate of a stage answers with a quota reset time, the stage waits for the first reset instead of failing: bounded here.',
+      ),
     maxParallel: z
       .number()
       .int()
@@ -66,10 +95,21 @@ export const projectConfigSchema = z
       .default({})
       .describe('Prompt template overrides: template name -> file path relative to this config.'),
     isolation: z
-      .enum(['worktree', 'none'])
+      .union([
+        isolationModeSchema,
+        z.strictObject({
+          mode: isolationModeSchema.optional(),
+          agentCommits: z
+            .enum(['warn', 'refuse'])
+            .default('warn')
+            .describe(
+              'Commits an agent makes in its worktree: "warn" = squashed into the task\'s one commit, with a warning in the work log and evidence; "refuse" = a correction asking the agent to undo them.',
+            ),
+        }),
+      ])
       .optional()
       .describe(
-        'Where agents work: "worktree" = a git worktree per task (the default in a git repository), "none" = the shared workspace (the default outside git).',
+        'Where agents work: "worktree" = a git worktree per task (the default in a git repository), "none" = the shared workspace (the default outside git); or {mode, agentCommits}.',
       ),
     sandbox: sandboxSchema.default('none'),
     sandboxTargets: z

@@ -1,9 +1,10 @@
 import type { ResolvedCatalog } from '../catalog/resolve.js';
+import type { Clock } from '../clock/clock.js';
 import type { CostBudget } from '../cost/budget.js';
 import type { PriceTable } from '../cost/usage.js';
 import type { RunEvent } from '../events/event-schema.js';
 import type { ProjectGate } from '../gates/gate-schema.js';
-import type { WriteSetPolicy } from '../isolation/mode.js';
+import type { AgentCommitPolicy, WriteSetPolicy } from '../isolation/mode.js';
 import type { WorkspaceIsolation } from '../isolation/types.js';
 import type { WorkspaceLock } from '../lock/workspace-lock.js';
 import type { OutputFormat, RunnerPlugin } from '../plugins/runner-types.js';
@@ -12,6 +13,7 @@ import type { PromptTemplates } from '../prompts/templates.js';
 import type { RoutingConfig } from '../routing/routing-schema.js';
 import type { SandboxConfig } from '../sandbox/sandbox-schema.js';
 import type { RetryPolicy } from '../selection/on-failure.js';
+import type { ParkPolicy } from '../selection/park.js';
 
 /** A command the dispatcher needs run without a shell (definition-of-done gates). */
 export interface CommandRequest {
@@ -69,6 +71,9 @@ export interface DispatcherOptions {
   workspace: string;
   catalog: ResolvedCatalog;
   retry: RetryPolicy;
+  /** Config `park`: how long and how often a stage may wait for quota resets (default
+   * `DEFAULT_PARK_POLICY`: 6 h, 10 parks). */
+  park?: ParkPolicy;
   /** No real progress for this long ends an attempt as stalled. */
   stallTimeoutMs: number;
   /** Only retry announcements for this long ends an attempt (default: stallTimeoutMs). */
@@ -92,6 +97,8 @@ export interface DispatcherOptions {
   plugins: DispatcherPlugins;
   runCommand: CommandRunner;
   prompts: PromptTemplates;
+  /** The clocks the run reads (default: the system's); a test passes a fake one. */
+  clock?: Clock;
   /** Receives every event (renderer, --json); events also go to events.jsonl. */
   onEvent?: (event: RunEvent) => void;
   /** Aborted on SIGINT/SIGTERM: running agents are stopped, state kept, exit 130. */
@@ -111,6 +118,8 @@ export interface DispatcherOptions {
   isolation?: WorkspaceIsolation;
   /** Project config `writeSet` (default "correct"). */
   writeSetPolicy?: WriteSetPolicy;
+  /** Project config `isolation.agentCommits` (default "warn"). */
+  agentCommitPolicy?: AgentCommitPolicy;
   /** The agent CLI version of each target (by target id), from `--version` before the run:
    * recorded in each attempt's locator and evidence. */
   agentVersions?: Readonly<Record<string, string>>;

@@ -223,6 +223,8 @@ export const runEventSchema = z.discriminatedUnion('type', [
       'patch',
       /** The task started in the shared workspace and keeps it (the run has worktrees now). */
       'shared-workspace',
+      /** The agent committed in its worktree (a warning: the apply squashes its commits). */
+      'agent-commits',
     ]),
     detail: z.string(),
     files: z.array(z.string()).optional(),

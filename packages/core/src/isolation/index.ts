@@ -1,5 +1,9 @@
 export {
+  type AgentCommitPolicy,
+  agentCommitPolicyOf,
+  type IsolationConfig,
   type IsolationMode,
+  isolationModeOf,
   type ResolvedIsolation,
   resolveIsolation,
   type WriteSetPolicy,

@@ -4,6 +4,25 @@ export type IsolationMode = 'worktree' | 'none';
 /** What happens to changes outside a task's write set. */
 export type WriteSetPolicy = 'correct' | 'revert-outside';
 
+/** What happens to commits an agent makes in its worktree (config `isolation.agentCommits`). */
+export type AgentCommitPolicy = 'warn' | 'refuse';
+
+/** Project config `isolation` as written: a mode, or an object with the mode and policies. */
+export type IsolationConfig =
+  | IsolationMode
+  | { mode?: IsolationMode | undefined; agentCommits?: AgentCommitPolicy | undefined }
+  | undefined;
+
+/** The mode of a config `isolation` (undefined: the default for the workspace). */
+export function isolationModeOf(config: IsolationConfig): IsolationMode | undefined {
+  return typeof config === 'object' ? config.mode : config;
+}
+
+/** The agent-commit policy of a config `isolation` (default "warn"). */
+export function agentCommitPolicyOf(config: IsolationConfig): AgentCommitPolicy {
+  return (typeof config === 'object' ? config.agentCommits : undefined) ?? 'warn';
+}
+
 /** The isolation a run uses, and the warning dry run and run print when it is not a worktree. */
 export interface ResolvedIsolation {
   mode: IsolationMode;
