@@ -4,6 +4,36 @@ import type { MockToolCall } from './tool-calls.js';
 
 let seq = 0;
 
+type ChatBase = { id: string; created: number; model: string };
+
+/** A whole (not streamed) Chat Completions reply with one choice. */
+export function sendChatCompletion(
+  ctx: HandlerContext,
+  base: ChatBase,
+  message: Record<string, unknown>,
+  finish: string,
+  usage: Record<string, number>,
+): void {
+  sendJson(ctx.res, 200, {
+    ...base,
+    object: 'chat.completion',
+    choices: [{ index: 0, message, finish_reason: finish, logprobs: null }],
+    usage,
+  });
+}
+
+/** Starts a streamed Chat Completions reply; returns the sender of its chunks. */
+export function startChatStream(ctx: HandlerContext, base: ChatBase) {
+  startSse(ctx.res);
+  return (delta: Record<string, unknown>, finish: string | null, extra = {}) =>
+    sseEvent(ctx.res, {
+      ...base,
+      object: 'chat.completion.chunk',
+      choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }],
+      ...extra,
+    });
+}
+
 /** An OpenAI Responses reply whose only output is one `function_call` item. */
 export function replyResponsesToolCall(ctx: HandlerContext, call: MockToolCall): void {
   const { res, model } = ctx;
@@ -75,33 +105,20 @@ export function replyChatToolCall(ctx: HandlerContext, call: MockToolCall): void
   const base = { id: `chatcmpl-mock-tool-${n}`, created: Math.floor(Date.now() / 1000), model };
   const usage = { prompt_tokens: 12, completion_tokens: 6, total_tokens: 18 };
   if (!ctx.stream) {
-    sendJson(res, 200, {
-      ...base,
-      object: 'chat.completion',
-      choices: [
-        {
-          index: 0,
-          message: {
-            role: 'assistant',
-            content: null,
-            tool_calls: [{ id, type: 'function', function: { name: call.name, arguments: args } }],
-          },
-          finish_reason: 'tool_calls',
-          logprobs: null,
-        },
-      ],
+    sendChatCompletion(
+      ctx,
+      base,
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id, type: 'function', function: { name: call.name, arguments: args } }],
+      },
+      'tool_calls',
       usage,
-    });
+    );
     return;
   }
-  startSse(res);
-  const chunk = (delta: Record<string, unknown>, finish: string | null, extra = {}) =>
-    sseEvent(res, {
-      ...base,
-      object: 'chat.completion.chunk',
-      choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }],
-      ...extra,
-    });
+  const chunk = startChatStream(ctx, base);
   chunk(
     {
       role: 'assistant',

@@ -1,6 +1,11 @@
 import { type HandlerContext, replyWithFault } from './handler.js';
 import { cutConnection, deltas, sendJson, sseEvent, startSse } from './http-util.js';
-import { replyChatToolCall, replyResponsesToolCall } from './openai-tools.js';
+import {
+  replyChatToolCall,
+  replyResponsesToolCall,
+  sendChatCompletion,
+  startChatStream,
+} from './openai-tools.js';
 import { scriptedToolCall } from './tool-calls.js';
 
 function half<T>(items: T[], cut: boolean): T[] {
@@ -145,29 +150,10 @@ function replyChatText(ctx: HandlerContext): void {
       cutConnection(res);
       return;
     }
-    sendJson(res, 200, {
-      ...base,
-      object: 'chat.completion',
-      choices: [
-        {
-          index: 0,
-          message: { role: 'assistant', content: replyText },
-          finish_reason: 'stop',
-          logprobs: null,
-        },
-      ],
-      usage,
-    });
+    sendChatCompletion(ctx, base, { role: 'assistant', content: replyText }, 'stop', usage);
     return;
   }
-  startSse(res);
-  const chunk = (delta: Record<string, unknown>, finish: string | null, extra = {}) =>
-    sseEvent(res, {
-      ...base,
-      object: 'chat.completion.chunk',
-      choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }],
-      ...extra,
-    });
+  const chunk = startChatStream(ctx, base);
   chunk({ role: 'assistant', content: '' }, null);
   for (const content of half(deltas(replyText), ctx.fault === 'stream-cut'))
     chunk({ content }, null);
