@@ -7,6 +7,7 @@ import { worktreePatch } from './patch.js';
 import { readRecord } from './records.js';
 import { recoverApplies } from './recover.js';
 import { findRepository } from './repository.js';
+import type { TimingSink } from './timing.js';
 import {
   ensureWorktree,
   type IsolationContext,
@@ -26,6 +27,9 @@ export interface GitIsolationOptions {
   worktreesDir?: string;
   /** How long an apply waits for another apply of the same repository (default a day). */
   lockTimeoutMs?: number;
+  /** Receives each apply's wall time per span (`inspect`, `wait`, `journal`, `commit`,
+   * `replay`, `advance`, `check`, `finish`, in ms): the isolation bench prints them. */
+  onTiming?: TimingSink;
 }
 
 /**
@@ -38,7 +42,11 @@ export async function openGitIsolation(
 ): Promise<WorkspaceIsolation | undefined> {
   const repo = await findRepository(workspace);
   if (!repo) return undefined;
-  const ctx: IsolationContext = { repo, layout: layoutOf(repo, options) };
+  const ctx: IsolationContext = {
+    repo,
+    layout: layoutOf(repo, options),
+    ...(options.onTiming ? { onTiming: options.onTiming } : {}),
+  };
   const recordOf = async (taskId: TaskId) => {
     const record = await readRecord(ctx.layout, taskId);
     if (!record)

@@ -8,11 +8,14 @@ import { branchOf, ensureLayout, type IsolationLayout, worktreePath } from './la
 import { saveMetadataSnapshot } from './metadata-snapshot.js';
 import { readRecord, removeRecord, writeRecord } from './records.js';
 import { currentBranch, type Repository, resolveCommit } from './repository.js';
+import type { TimingSink } from './timing.js';
 
 /** What every isolation operation works on. */
 export interface IsolationContext {
   repo: Repository;
   layout: IsolationLayout;
+  /** Receives the apply's time per span (the isolation bench); see ./timing.ts. */
+  onTiming?: TimingSink;
 }
 
 /** A worktree git has registered: its path and branch (`refs/heads/…`), if any. */
