@@ -423,7 +423,7 @@ async function planPreflight(
     tasks,
     maxParallel: cappedParallel(opts.maxParallel ?? config.maxParallel, plan.maxConcurrency),
     targets: [],
-    catalogProblems: [],
+    foundProblems: [],
     env: catalogEnv(),
   });
   return runPreflightChecks(ctx, PREFLIGHT_CHECKS);

@@ -64,7 +64,7 @@ function context(
     states: new Map(),
     maxParallel: 3,
     targets: [],
-    catalogProblems: [],
+    foundProblems: [],
     pushes: false,
     env,
     ...extra,

@@ -8,11 +8,14 @@ import type { PreflightCheck } from './registry.js';
 import { targetPreflightCheck } from './target-commands.js';
 import { dirtyWriteSetCheck, freeDiskCheck } from './workspace-checks.js';
 
-/** The agent CLIs the tasks in scope need: a route none of whose candidates is installed. */
-const agentCliCheck: PreflightCheck = {
-  name: 'agent-clis',
-  what: 'an installed agent CLI for every route and pin the tasks use',
-  run: async (ctx) => [...ctx.catalogProblems],
+/**
+ * What the run found out before the checks: a route none of whose candidates is installed,
+ * a sandbox that cannot start here (`sandbox-check.ts`).
+ */
+const foundEarlierCheck: PreflightCheck = {
+  name: 'agent-clis-and-sandbox',
+  what: 'an installed agent CLI for every route and pin the tasks use, a usable sandbox',
+  run: async (ctx) => [...ctx.foundProblems],
 };
 
 /**
@@ -22,7 +25,7 @@ const agentCliCheck: PreflightCheck = {
  * (agent-versions.ts): they are warnings, and the attempts' evidence records them.
  */
 export const PREFLIGHT_CHECKS: readonly PreflightCheck[] = [
-  agentCliCheck,
+  foundEarlierCheck,
   gitIdentityCheck,
   firstCommitCheck,
   detachedHeadCheck,

@@ -9,7 +9,7 @@ import type { PreflightContext, PreflightTask } from './registry.js';
 export interface PreflightInput
   extends Pick<
     PreflightContext,
-    'workspace' | 'mode' | 'config' | 'maxParallel' | 'targets' | 'catalogProblems' | 'env'
+    'workspace' | 'mode' | 'config' | 'maxParallel' | 'targets' | 'foundProblems' | 'env'
   > {
   /** The workspace's tasks; the scope is taken from them. */
   model?: WorkspaceModel;
@@ -51,7 +51,7 @@ export async function preflightContext(input: PreflightInput): Promise<Preflight
     states,
     maxParallel: input.maxParallel,
     targets: input.targets,
-    catalogProblems: input.catalogProblems,
+    foundProblems: input.foundProblems,
     // No configuration pushes the source branch yet; the upstream check waits for one.
     pushes: false,
     env: input.env,

@@ -23,8 +23,10 @@ export interface PreflightContext {
   maxParallel: number;
   /** The catalog targets the tasks in scope can reach now (pins, --with, route candidates). */
   targets: readonly (readonly [string, CatalogTarget])[];
-  /** Problems found while narrowing the catalog to installed agent CLIs. */
-  catalogProblems: readonly Problem[];
+  /** Problems found before the checks ran, by code that needed their answer anyway: a route
+   * without an installed agent CLI (the catalog narrowed to what is installed), an unusable
+   * sandbox (the run needs its bwrap command). Listed with the checks' own. */
+  foundProblems: readonly Problem[];
   /** True when the run pushes the source branch (then it needs an upstream). */
   pushes: boolean;
   env: NodeJS.ProcessEnv;
