@@ -4,7 +4,6 @@ import type { ProjectConfig } from '@switchyard/core';
 import {
   findExecutable,
   type Problem,
-  SwitchyardError,
   sandboxForTarget,
   sandboxProbeArgv,
 } from '@switchyard/core/dry-run';
