@@ -250,7 +250,14 @@ async function liveRunLocked(
       signal: abort.signal,
       lock,
       ...(isolation.isolation
-        ? { isolation: isolation.isolation, writeSetPolicy: config.writeSet }
+        ? {
+            isolation: isolation.isolation,
+            writeSetPolicy: config.writeSet,
+            worktreeSetup: {
+              commands: isolation.settings.setup,
+              timeoutMs: isolation.settings.setupTimeoutMs,
+            },
+          }
         : {}),
       agentVersions: versionsByTarget(versions),
       // Project gates come only from the config a human wrote, never from a plan.

@@ -8,6 +8,7 @@ import {
   convertMarkdownPlan,
   findWorkspaceRoot,
   hasConfigFile,
+  isolationSettings,
   loadProjectConfig,
   type MaterializedTask,
   markdownProblem,
@@ -112,8 +113,9 @@ interface PlanFacts {
 /** The routing and isolation a run of the plan in `workspace` would use (nothing is created). */
 async function planFacts(workspace: string): Promise<PlanFacts> {
   const { config } = await loadProjectConfig(workspace);
-  const git = config.isolation === 'none' ? false : await inGitRepository(workspace);
-  return { routing: config.routing, isolation: resolveIsolation(config.isolation, git).mode };
+  const mode = isolationSettings(config.isolation).mode;
+  const git = mode === 'none' ? false : await inGitRepository(workspace);
+  return { routing: config.routing, isolation: resolveIsolation(mode, git).mode };
 }
 
 /** A YAML plan, or a legacy markdown task file converted on the fly (problems on its lines). */

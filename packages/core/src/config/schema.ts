@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { costBudgetSchema } from '../cost/budget.js';
 import { priceTableSchema } from '../cost/usage.js';
 import { projectGateSchema } from '../gates/gate-schema.js';
+import { isolationConfigSchema } from '../isolation/config-schema.js';
 import { DEFAULT_ROUTING, routingSchema } from '../routing/routing-schema.js';
 import { notifySchema } from './notify-schema.js';
 
@@ -64,12 +65,7 @@ export const projectConfigSchema = z
       .record(z.string().min(1), z.string().min(1))
       .default({})
       .describe('Prompt template overrides: template name -> file path relative to this config.'),
-    isolation: z
-      .enum(['worktree', 'none'])
-      .optional()
-      .describe(
-        'Where agents work: "worktree" = a git worktree per task (the default in a git repository), "none" = the shared workspace (the default outside git).',
-      ),
+    isolation: isolationConfigSchema.optional(),
     writeSet: z
       .enum(['correct', 'revert-outside'])
       .default('correct')

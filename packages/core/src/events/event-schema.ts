@@ -221,6 +221,10 @@ export const runEventSchema = z.discriminatedUnion('type', [
       'patch',
       /** The task started in the shared workspace and keeps it (the run has worktrees now). */
       'shared-workspace',
+      /** A new worktree's set-up (config `isolation.setup`) started, passed or failed. */
+      'setup',
+      'setup-passed',
+      'setup-failed',
     ]),
     detail: z.string(),
     files: z.array(z.string()).optional(),

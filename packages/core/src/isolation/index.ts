@@ -1,4 +1,11 @@
 export {
+  type IsolationConfig,
+  type IsolationSettings,
+  isolationConfigSchema,
+  isolationSettings,
+  parseByteSize,
+} from './config-schema.js';
+export {
   type IsolationMode,
   type ResolvedIsolation,
   resolveIsolation,
