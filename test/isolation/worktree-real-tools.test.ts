@@ -7,7 +7,10 @@ import { git, gitWorkspace, sourceStatus, taskCommits, until } from './git-works
 const node = process.execPath;
 // The repository's own vitest, run as a project's `vitest run` (its default include walks
 // every folder but node_modules and .git, dot folders too).
-const vitest = join(dirname(createRequire(import.meta.url).resolve('vitest/package.json')), 'vitest.mjs');
+const vitest = join(
+  dirname(createRequire(import.meta.url).resolve('vitest/package.json')),
+  'vitest.mjs',
+);
 const approve = { when: { role: 'review' }, steps: [{ review: 'Verdict: APPROVED\n' }] };
 
 describe('worktrees on a real project: tools run on the source never see them (real git, real vitest)', {
@@ -72,9 +75,16 @@ describe('worktrees on a real project: tools run on the source never see them (r
       ['g/b', true],
     ]);
     expect(ws.events().filter((e) => e.step === 'rolled-back')).toEqual([]);
-    expect(taskCommits(ws).filter((c) => c.task !== '').map((c) => c.task).sort()).toEqual(['g/a', 'g/b']);
+    expect(
+      taskCommits(ws)
+        .filter((c) => c.task !== '')
+        .map((c) => c.task)
+        .sort(),
+    ).toEqual(['g/a', 'g/b']);
     // Worktrees were outside the repository, and nothing of them is left in it.
-    const worktrees = ws.events().filter((e) => e.type === 'task.isolation' && e.step === 'worktree');
+    const worktrees = ws
+      .events()
+      .filter((e) => e.type === 'task.isolation' && e.step === 'worktree');
     expect(worktrees).toHaveLength(2);
     for (const w of worktrees) expect(String(w.detail)).not.toContain(ws.dir);
     expect(sourceStatus(ws)).toBe('');

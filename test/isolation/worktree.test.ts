@@ -113,7 +113,8 @@ describe('switchyard run with a git worktree per task (real git, fake agents)', 
     // Agents were told not to run git, and worked in their worktree.
     const [workerA] = prompts(ws, 'g/a', 'worker');
     expect(workerA).toContain('Do not run git');
-    expect(workerA).toMatch(/worktrees\/g\/a/);
+    expect(workerA).toMatch(/switchyard\/worktrees\/[^/\s]+\/g\/a\b/);
+    expect(workerA).not.toContain(`${ws.dir}/agent-task/.switchyard/worktrees`);
   });
 
   it('sends write-set violations and an empty diff back to the worker; revert-outside resets the outside files', async () => {

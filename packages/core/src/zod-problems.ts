@@ -88,7 +88,9 @@ function unionBranches(issues: readonly z.core.$ZodIssue[]): z.core.$ZodIssue[] 
     const atRoot = (branch: z.core.$ZodIssue[], test: (i: z.core.$ZodIssue) => boolean) =>
       branch.some((i) => i.path.length === 0 && test(i));
     const inner = issue.errors.filter((branch) => !atRoot(branch, () => true));
-    const typed = issue.errors.filter((branch) => !atRoot(branch, (i) => i.code === 'invalid_type'));
+    const typed = issue.errors.filter(
+      (branch) => !atRoot(branch, (i) => i.code === 'invalid_type'),
+    );
     const fitting = inner.length === 1 ? inner : typed;
     if (fitting.length !== 1) return [issue];
     return unionBranches(

@@ -54,8 +54,10 @@ export async function copyIgnoredFiles(
 /** The workspace-relative `files` git ignores (tracked files never count as ignored). */
 async function ignoredAmong(repo: Repository, files: readonly string[]): Promise<string[]> {
   const byRepoPath = new Map(files.map((f) => [toRepoPath(repo, f), f]));
+  // check-ignore takes no pathspec magic: GIT_LITERAL_PATHSPECS (set for every other command) off.
   const out = await git(repo.root, ['check-ignore', '-z', '--stdin'], {
     allow: [1],
+    env: { GIT_LITERAL_PATHSPECS: '0' },
     input: `${[...byRepoPath.keys()].join('\0')}\0`,
   });
   return nulList(out)

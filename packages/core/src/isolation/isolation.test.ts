@@ -71,13 +71,17 @@ describe('isolation config keys', () => {
       );
     };
     expect(problems('container')).toEqual([
-      expect.stringMatching(/^isolation: .*expected one of "worktree"\|"none" \(use one of: "worktree", "none"\)$/),
+      expect.stringMatching(
+        /^isolation: .*expected one of "worktree"\|"none" \(use one of: "worktree", "none"\)$/,
+      ),
     ]);
     expect(problems({ setup: ['npm ci'] })).toEqual([
       expect.stringMatching(/^isolation\.setup\.0: .*expected array/),
     ]);
     expect(problems({ copy: ['../secrets/.env', '.git/config'], maxDiskBytes: 'lots' })).toEqual([
-      expect.stringMatching(/^isolation\.copy\.0: not a workspace-relative file or glob \(name files inside/),
+      expect.stringMatching(
+        /^isolation\.copy\.0: not a workspace-relative file or glob \(name files inside/,
+      ),
       expect.stringMatching(/^isolation\.copy\.1: not a workspace-relative/),
       expect.stringMatching(/^isolation\.maxDiskBytes: /),
     ]);
