@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import {
   existsSync,
   mkdirSync,
@@ -10,6 +10,7 @@ import {
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { onTestFinished } from 'vitest';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 /** The built CLI and fake agent (run `pnpm build` first; the test script does). */
@@ -264,6 +265,7 @@ export function runCli(
       stderr += d;
     });
     child.on('error', reject);
+    stopWhenTestEnds(child);
     if (child.pid) opts.onSpawn?.(child.pid);
     child.on('close', (code, signal) => resolvePromise({ code, signal, stdout, stderr }));
   });
@@ -275,4 +277,24 @@ export function indexOfEvent(
   match: Record<string, unknown>,
 ): number {
   return events.findIndex((e) => Object.entries(match).every(([k, v]) => e[k] === v));
+}
+
+/**
+ * A test that ends (a timeout included) while the process it started still runs stops it: an
+ * interrupt first (a dispatcher then stops its agents and keeps its state), a kill after 10 s.
+ * Outside a test (a `beforeAll`) nothing is registered.
+ */
+export function stopWhenTestEnds(child: ChildProcess): void {
+  try {
+    onTestFinished(async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const closed = new Promise<void>((r) => child.once('close', () => r()));
+      child.kill('SIGINT');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      await closed;
+      clearTimeout(timer);
+    });
+  } catch {
+    // not inside a running test
+  }
 }

@@ -233,6 +233,7 @@ async function liveRunLocked(
       workspace,
       catalog,
       retry: config.retry,
+      park: { maxWaitMs: config.park.maxWaitSeconds * 1000, maxParks: config.park.maxParks },
       stallTimeoutMs: config.stallTimeoutMs,
       costBudget: config.cost,
       prices: config.prices,

@@ -107,13 +107,14 @@ export function createRunRenderer(out: NodeJS.WriteStream = process.stdout): Run
   const block = live ? createLogUpdate(out, { showCursor: true }) : undefined;
   const progress = new ProgressState();
   let counts: RunCounts | undefined;
-  let started = Date.now();
+  // the run's elapsed time, on the monotonic clock (a wall-clock step does not move it)
+  let started = performance.now();
   let ticker: NodeJS.Timeout | undefined;
   const draw = () => {
     if (!block || !counts) return;
     const now = Date.now();
     const rows = progress.lines(now, out.columns ?? 120).map((line) => `  ${line}`);
-    block([pc.dim(formatCounts(counts, now - started)), ...rows].join('\n'));
+    block([pc.dim(formatCounts(counts, performance.now() - started)), ...rows].join('\n'));
   };
   const print = (line: string) => {
     if (block) {
@@ -126,7 +127,7 @@ export function createRunRenderer(out: NodeJS.WriteStream = process.stdout): Run
     onEvent(event) {
       progress.onEvent(event);
       if (event.type === 'run.started') {
-        started = Date.parse(event.at);
+        started = performance.now();
         // The block is redrawn once a second while the run lasts; it never drives work.
         if (live) ticker = setInterval(draw, 1000).unref();
       }

@@ -7,7 +7,7 @@ export { findExecutable } from './catalog/executables.js';
 export { CATALOG_ENV, resolveCatalog } from './catalog/resolve.js';
 export { catalogRevision } from './catalog/revision.js';
 export { selectCandidates } from './catalog/select.js';
-export { type ClaimRecord, readClaims } from './claims/claim-store.js';
+export { readClaims } from './claims/claim-store.js';
 export { hasConfigFile, loadProjectConfig } from './config/load.js';
 export {
   DRY_RUN_SCHEMA_VERSION,
@@ -33,6 +33,7 @@ export { encodeJsonChunks } from './json/index.js';
 export { applyRouting, DEFAULT_ROUTING, type RoutingConfig } from './routing/index.js';
 export { probeAttempt } from './state/attempt-probe.js';
 export { openStateStore } from './state/state-store.js';
+export type { ClaimRecord } from './store/claim-port.js';
 export { loadWorkspaceAsync } from './workspace/load.js';
 export { stateDir } from './workspace/paths.js';
 export { findWorkspaceRoot, searchWorkspaceRoot } from './workspace/root.js';

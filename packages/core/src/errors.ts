@@ -22,6 +22,10 @@ export const ERROR_CODES = {
   SY_UNKNOWN_GROUP: 'A task group named on the command line does not exist.',
   SY_CLAIM_CONFLICT: 'A write-set claim is held by another task.',
   SY_STATE_CORRUPT: 'Persisted dispatcher state cannot be read.',
+  SY_STORE_CONFLICT:
+    'A compare-and-set write to the state store lost: the record changed since it was read.',
+  SY_LEASE_LOST:
+    "A write for a task carried a stale fencing token: the writer's lease on the task was taken over.",
   SY_PLUGIN_LOAD: 'A plugin failed to load or validate.',
   SY_PLUGIN_NOT_FOUND: 'No plugin of that name is registered.',
   SY_PLUGIN_DUPLICATE: 'Two plugins share a name.',

@@ -58,8 +58,9 @@ export async function terminateAttempt(opts: {
   if (left.length === 0) return;
   signalGroup(opts.pgid, 'SIGTERM');
   for (const pid of left) killQuietly(pid, 'SIGTERM');
-  const deadline = Date.now() + opts.graceMs;
-  while (Date.now() < deadline) {
+  // the grace is measured on the monotonic clock: a wall-clock step neither skips nor stretches it
+  const deadline = performance.now() + opts.graceMs;
+  while (performance.now() < deadline) {
     await sleep(Math.min(50, opts.graceMs));
     left = survivors();
     if (left.length === 0) return;

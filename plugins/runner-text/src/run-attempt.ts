@@ -7,6 +7,7 @@ import {
   hasEnvironmentMarker,
   isSameProcessAlive,
   PROCESS_MARKER_VAR,
+  processAgeMs,
   type ReattachOptions,
   type RunHandle,
   type RunnerSpec,
@@ -32,6 +33,8 @@ interface Controller {
   exit: Promise<{ exitCode: number | null; signal: string | null; exitObserved: boolean }>;
   killGraceMs: number;
   startedAt: Date;
+  /** `startedAt` on `performance.now()`'s clock: the attempt's duration is measured on it. */
+  startedAtMonotonicMs: number;
 }
 
 /** Wires exit, watchdog and cancel into one `done` promise. */
@@ -81,6 +84,7 @@ function control(c: Controller, setEnd: (end: (reason: EndedBy) => void) => void
       ...(sessionId ? { sessionId } : {}),
       startedAt: c.startedAt,
       endedAt,
+      durationMs: Math.max(0, Math.round(performance.now() - c.startedAtMonotonicMs)),
     };
   })();
   return {
@@ -117,6 +121,7 @@ export async function startAttempt(spec: RunnerSpec, makeHooks?: HooksFactory): 
     );
   }
   const startedAt = new Date();
+  const startedAtMonotonicMs = performance.now();
   const hooks =
     makeHooks?.({
       agent: spec.agent,
@@ -147,7 +152,7 @@ export async function startAttempt(spec: RunnerSpec, makeHooks?: HooksFactory): 
     stallTimeoutMs: spec.stallTimeoutMs,
     retryLoopTimeoutMs: spec.retryLoopTimeoutMs,
     ...(spec.maxAttemptMs !== undefined ? { maxAttemptMs: spec.maxAttemptMs } : {}),
-    startedAtMs: startedAt.getTime(),
+    startedAtMonotonicMs,
     pollIntervalMs: spec.pollIntervalMs ?? DEFAULTS.pollIntervalMs,
     heartbeatIntervalMs: spec.heartbeatIntervalMs ?? DEFAULTS.heartbeatIntervalMs,
     ...(spec.isRetryLine ? { isRetryLine: spec.isRetryLine } : {}),
@@ -165,6 +170,7 @@ export async function startAttempt(spec: RunnerSpec, makeHooks?: HooksFactory): 
     exit: child.exit,
     killGraceMs: spec.killGraceMs ?? DEFAULTS.killGraceMs,
     startedAt,
+    startedAtMonotonicMs,
   };
   return control(controller, (e) => {
     end = e;
@@ -192,6 +198,7 @@ export async function reattachAttempt(
   ftruncateSync(fd, position.validBytes);
   closeSync(fd);
   const startedAt = new Date(locator.startedAt);
+  const startedAtMonotonicMs = performance.now() - attemptAgeMs(locator, startedAt);
   const hooks =
     makeHooks?.({
       agent: locator.agent,
@@ -215,7 +222,7 @@ export async function reattachAttempt(
     stallTimeoutMs: options.stallTimeoutMs,
     retryLoopTimeoutMs: options.retryLoopTimeoutMs,
     ...(options.maxAttemptMs !== undefined ? { maxAttemptMs: options.maxAttemptMs } : {}),
-    startedAtMs: startedAt.getTime(),
+    startedAtMonotonicMs,
     pollIntervalMs: options.pollIntervalMs ?? DEFAULTS.pollIntervalMs,
     heartbeatIntervalMs: options.heartbeatIntervalMs ?? DEFAULTS.heartbeatIntervalMs,
     ...(options.isRetryLine ? { isRetryLine: options.isRetryLine } : {}),
@@ -236,8 +243,18 @@ export async function reattachAttempt(
     exit: gone.then(() => ({ exitCode: null, signal: null, exitObserved: false })),
     killGraceMs: options.killGraceMs ?? DEFAULTS.killGraceMs,
     startedAt,
+    startedAtMonotonicMs,
   };
   return control(controller, (e) => {
     end = e;
   });
+}
+
+/**
+ * How long a re-attached attempt has run: its process's age on the kernel's boot clock (a
+ * wall-clock step while no dispatcher ran changes nothing), else the wall-clock time since
+ * its locator's start, never negative.
+ */
+function attemptAgeMs(locator: AttemptLocator, startedAt: Date): number {
+  return processAgeMs(locator.process.startToken) ?? Math.max(0, Date.now() - startedAt.getTime());
 }

@@ -84,6 +84,8 @@ async function configCommand(opts: ConfigOptions): Promise<void> {
   add('plugins', config.plugins);
   add('retry.baseDelayMs', config.retry.baseDelayMs);
   add('retry.maxDelayMs', config.retry.maxDelayMs);
+  add('park.maxWaitSeconds', config.park.maxWaitSeconds);
+  add('park.maxParks', config.park.maxParks);
   if (opts.maxParallel !== undefined)
     add('maxParallel', Number(opts.maxParallel), { from: 'flag', source: '--max-parallel' });
   else add('maxParallel', config.maxParallel);

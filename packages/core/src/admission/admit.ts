@@ -1,4 +1,4 @@
-import type { ClaimConflict } from '../claims/claim-store.js';
+import type { ClaimConflict } from '../store/claim-port.js';
 import type { TaskId } from '../task/types.js';
 
 /** What admission needs to know about one active (not archived) task. */

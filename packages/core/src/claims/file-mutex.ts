@@ -92,7 +92,7 @@ export async function acquireFileMutex(
   };
   const mine = JSON.stringify(owner);
   mkdirSync(dirname(lockPath), { recursive: true, mode: 0o700 });
-  const deadline = Date.now() + (options.timeoutMs ?? 15_000);
+  const deadline = performance.now() + (options.timeoutMs ?? 15_000);
   for (let attempt = 0; ; attempt++) {
     if (createExclusive(lockPath, mine)) {
       return () => {
@@ -105,7 +105,7 @@ export async function acquireFileMutex(
       await sleep(1);
       continue;
     }
-    if (Date.now() > deadline)
+    if (performance.now() > deadline)
       throw new SwitchyardError(
         'SY_LOCK_HELD',
         `lock ${lockPath} is held by ${held ?? 'another process'}`,

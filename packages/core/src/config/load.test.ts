@@ -15,6 +15,7 @@ describe('loadProjectConfig', () => {
     expect(config).toEqual({
       plugins: [],
       retry: { baseDelayMs: 2000, maxDelayMs: 300_000 },
+      park: { maxWaitSeconds: 21_600, maxParks: 10 },
       maxParallel: 3,
       stallTimeoutMs: 900_000,
       maxAttemptSeconds: 7200,

@@ -28,6 +28,29 @@ export const projectConfigSchema = z
       })
       .default({ baseDelayMs: 2000, maxDelayMs: 300_000 })
       .describe('Backoff between failed attempts of a task stage.'),
+    park: z
+      .strictObject({
+        maxWaitSeconds: z
+          .number()
+          .int()
+          .positive()
+          .default(21_600)
+          .describe(
+            "Longest total wait of one stage for quota resets (consecutive parks); past it the stage blocks with every candidate's quota evidence.",
+          ),
+        maxParks: z
+          .number()
+          .int()
+          .positive()
+          .default(10)
+          .describe(
+            'Most consecutive parks of one stage (a move to a candidate whose reset passed counts too); past it the stage blocks.',
+          ),
+      })
+      .default({ maxWaitSeconds: 21_600, maxParks: 10 })
+      .describe(
+        'When every candidate of a stage answers with a quota reset time, the stage waits for the first reset instead of failing: bounded here.',
+      ),
     maxParallel: z
       .number()
       .int()

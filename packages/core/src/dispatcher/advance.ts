@@ -48,6 +48,8 @@ function applyEffect(
   switch (effect) {
     case 'reset-failures':
       if (budget) state.failures[budget] = 0;
+      // A stage that passed starts its park budget over too.
+      if (state.parkSpent?.stage === budget) delete state.parkSpent;
       return;
     case 'count-failure':
       if (budget) state.failures[budget] += 1;

@@ -3,29 +3,17 @@ import type { BudgetStageName, Outcome } from '../lifecycle/lifecycle-table.js';
 import type { FailureClass } from '../plugins/failure-class.js';
 import type { Classification } from '../plugins/types.js';
 import { decideAfterFailure, STAGE_FAILURE_BUDGET } from '../selection/on-failure.js';
-import type { AttemptRecord, BlockedInfo, Correction, DecisionKey } from '../state/state-schema.js';
+import type { AttemptRecord, Correction, DecisionKey } from '../state/state-schema.js';
 import { advance } from './advance.js';
+import { blockTask } from './block-task.js';
 import type { DispatchContext, TaskRuntime } from './context.js';
-import { parkIfAllCooling } from './park-stage.js';
+import { waitForQuotaReset } from './park-stage.js';
+import { waitUntil } from './task-wait.js';
+
+export { blockTask } from './block-task.js';
 
 /** Which failure counter an attempt counts against. */
 export type BudgetStage = BudgetStageName;
-
-/** Blocks a task: records why, with evidence, and emits `task.blocked`. */
-export function blockTask(
-  ctx: DispatchContext,
-  rt: TaskRuntime,
-  info: Omit<BlockedInfo, 'at'>,
-): void {
-  rt.state.blocked = { ...info, at: ctx.now().toISOString() };
-  ctx.bus.emit({
-    type: 'task.blocked',
-    task: rt.id,
-    stage: info.stage,
-    reason: info.reason,
-    evidence: info.evidence,
-  });
-}
 
 /** The checks after the worker, and the outcome that sends a task back to the worker from each. */
 const BACK_TO_WORKER = {
@@ -131,7 +119,10 @@ export function applyFailure(
     blockTask(ctx, rt, { ...authBlock, stage: budget, class: failureClass });
     return;
   }
-  if (budget !== 'selfcheck' && parkIfAllCooling(ctx, rt, budget, decision, record, verdict))
+  if (
+    budget !== 'selfcheck' &&
+    waitForQuotaReset(ctx, rt, budget, decisionStage, decision, record, verdict)
+  )
     return;
   const action = decideAfterFailure({
     decision,
@@ -156,7 +147,7 @@ export function applyFailure(
   }
   state.decisions[decisionStage] = action.decision;
   state.cooldowns = action.cooldowns;
-  state.notBefore = action.notBefore;
+  waitUntil(ctx, rt, new Date(action.notBefore));
   if (action.kind === 'failover') {
     state.failoverFrom = record.id;
     ctx.bus.emit({

@@ -63,7 +63,7 @@ export async function runGateCheck(
   // The output file keeps what the command printed: also hide the catalog's `${VAR}` values.
   maskSecretsInFile(check.outputFile, ctx.secrets);
   if (ctx.signal.aborted) return undefined;
-  const judged = judgeGate(done, result);
+  const judged = await judgeGate(done, result);
   // A passed command still fails when the change does not verify (stubs, missing tests).
   const findings = judged.passed && check.verify ? await check.verify(check.outputFile) : [];
   const verdict =

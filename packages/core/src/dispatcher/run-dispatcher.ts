@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { openClaimStore } from '../claims/claim-store.js';
+import { stopwatch, systemClock } from '../clock/clock.js';
 import { type Problem, SwitchyardError } from '../errors.js';
 import { createEventBus } from '../events/event-bus.js';
 import type { RunCounts } from '../events/event-schema.js';
@@ -30,7 +31,9 @@ import { WorkLogWriter } from './work-log-writer.js';
  * through the injected command runner.
  */
 export async function runDispatcher(options: DispatcherOptions): Promise<DispatchResult> {
-  const startedAt = Date.now();
+  const clock = options.clock ?? systemClock;
+  const startedAt = clock.now().getTime();
+  const elapsed = stopwatch(clock);
   const workspace = realpathSync(options.workspace);
   const lock = options.lock ?? acquireWorkspaceLock({ workspace });
   try {
@@ -70,7 +73,8 @@ export async function runDispatcher(options: DispatcherOptions): Promise<Dispatc
       secrets,
       signal,
       runStartedAt: startedAt,
-      now: () => new Date(),
+      now: () => clock.now(),
+      monotonicMs: () => clock.monotonicMs(),
     };
     registerStartGuards(ctx);
     feedWorkLogFromBus(ctx);
@@ -105,12 +109,12 @@ export async function runDispatcher(options: DispatcherOptions): Promise<Dispatc
       const key = JSON.stringify(counts);
       if (key === last) return;
       last = key;
-      bus.emit({ type: 'run.progress', counts, elapsedMs: Date.now() - startedAt });
+      bus.emit({ type: 'run.progress', counts, elapsedMs: elapsed() });
     });
     signal.removeEventListener('abort', stop);
     await escalations.flush();
     escalations.stop();
-    const result = finalizeRun(ctx, startedAt);
+    const result = finalizeRun(ctx, startedAt, elapsed());
     const counts = JSON.parse(
       last || '{"running":0,"ready":0,"waiting":0,"blocked":0,"done":0}',
     ) as RunCounts;

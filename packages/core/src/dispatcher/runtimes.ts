@@ -102,6 +102,7 @@ export async function prepareRetryBlocked(ctx: DispatchContext): Promise<void> {
     }
     delete state.blocked;
     delete state.notBefore;
+    delete state.parkSpent;
     state.failures = freshFailures();
     state.selfcheckRetries = 0;
     await persist(ctx, rt);

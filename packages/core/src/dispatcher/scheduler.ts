@@ -5,6 +5,7 @@ import { takesAgentSlot } from '../lifecycle/lifecycle-table.js';
 import type { DispatchContext, TaskRuntime } from './context.js';
 import { liveAdmissionState } from './live-admission.js';
 import { runStep } from './run-step.js';
+import { waitLeftMs } from './task-wait.js';
 
 /** True when the task may run a stage in this run (in scope, not finished, not blocked). */
 export function isRunnable(ctx: DispatchContext, rt: TaskRuntime): boolean {
@@ -64,16 +65,17 @@ export async function schedule(
   ctx.signal.addEventListener('abort', onAbort);
   try {
     for (;;) {
-      const now = ctx.now().getTime();
+      // The soonest end of a wait, on the monotonic clock (see task-wait.ts).
       let nextTimer = Number.POSITIVE_INFINITY;
       let decisions: AdmissionDecision[] = [];
       if (!ctx.signal.aborted) {
         const cooling = new Set<string>();
         for (const rt of ctx.tasks.values()) {
-          const at = rt.state.notBefore ? Date.parse(rt.state.notBefore) : 0;
-          if (at > now && isRunnable(ctx, rt)) {
+          if (!isRunnable(ctx, rt)) continue;
+          const left = waitLeftMs(ctx, rt);
+          if (left > 0) {
             cooling.add(rt.id);
-            nextTimer = Math.min(nextTimer, at);
+            nextTimer = Math.min(nextTimer, ctx.monotonicMs() + left);
           }
         }
         const result = admit(
@@ -99,7 +101,7 @@ export async function schedule(
         continue;
       }
       await new Promise<void>((resolve) => {
-        const delay = nextTimer - ctx.now().getTime();
+        const delay = nextTimer - ctx.monotonicMs();
         const timer = Number.isFinite(delay) ? setTimeout(wake, Math.max(0, delay)) : undefined;
         resolver = () => {
           if (timer) clearTimeout(timer);

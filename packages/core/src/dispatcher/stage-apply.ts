@@ -10,6 +10,7 @@ import { runGateCheck } from './gate-check.js';
 import { filesCell, writeGitStageRows } from './git-stage-rows.js';
 import { checkSourceAfterApply } from './source-gates.js';
 import { writeSetCorrection } from './stage-writeset.js';
+import { waitUntil } from './task-wait.js';
 import { isolationOf } from './task-worktree.js';
 import { allowedPaths } from './write-set-scope.js';
 
@@ -137,7 +138,7 @@ async function settleApply(
           detail: result.message,
         });
       advance(rt, 'apply-waiting');
-      rt.state.notBefore = new Date(ctx.now().getTime() + APPLY_WAIT_MS).toISOString();
+      waitUntil(ctx, rt, new Date(ctx.now().getTime() + APPLY_WAIT_MS));
       return persist(ctx, rt);
     }
     case 'conflict': {

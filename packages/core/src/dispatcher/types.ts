@@ -1,4 +1,5 @@
 import type { ResolvedCatalog } from '../catalog/resolve.js';
+import type { Clock } from '../clock/clock.js';
 import type { CostBudget } from '../cost/budget.js';
 import type { PriceTable } from '../cost/usage.js';
 import type { RunEvent } from '../events/event-schema.js';
@@ -11,6 +12,7 @@ import type { ClassifierPlugin, TranscriptPlugin } from '../plugins/types.js';
 import type { PromptTemplates } from '../prompts/templates.js';
 import type { RoutingConfig } from '../routing/routing-schema.js';
 import type { RetryPolicy } from '../selection/on-failure.js';
+import type { ParkPolicy } from '../selection/park.js';
 
 /** A command the dispatcher needs run without a shell (definition-of-done gates). */
 export interface CommandRequest {
@@ -61,6 +63,9 @@ export interface DispatcherOptions {
   workspace: string;
   catalog: ResolvedCatalog;
   retry: RetryPolicy;
+  /** Config `park`: how long and how often a stage may wait for quota resets (default
+   * `DEFAULT_PARK_POLICY`: 6 h, 10 parks). */
+  park?: ParkPolicy;
   /** No real progress for this long ends an attempt as stalled. */
   stallTimeoutMs: number;
   /** Only retry announcements for this long ends an attempt (default: stallTimeoutMs). */
@@ -84,6 +89,8 @@ export interface DispatcherOptions {
   plugins: DispatcherPlugins;
   runCommand: CommandRunner;
   prompts: PromptTemplates;
+  /** The clocks the run reads (default: the system's); a test passes a fake one. */
+  clock?: Clock;
   /** Receives every event (renderer, --json); events also go to events.jsonl. */
   onEvent?: (event: RunEvent) => void;
   /** Aborted on SIGINT/SIGTERM: running agents are stopped, state kept, exit 130. */

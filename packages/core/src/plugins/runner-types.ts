@@ -118,6 +118,9 @@ export interface RunOutcome {
   sessionId?: string;
   startedAt: Date;
   endedAt: Date;
+  /** How long it ran, on a monotonic clock (the wall clock may have been stepped meanwhile);
+   * unset: the dispatcher takes `endedAt - startedAt`, never below 0. */
+  durationMs?: number;
 }
 
 /** A running attempt. */
@@ -140,7 +143,8 @@ export interface ReattachOptions {
   attemptDir: string;
   stallTimeoutMs: number;
   retryLoopTimeoutMs: number;
-  /** Counted from the locator's `startedAt`: a restart does not give the attempt more time. */
+  /** Counted from the attempt's start (its process's age where /proc tells it, else the
+   * locator's `startedAt`): a restart does not give the attempt more time. */
   maxAttemptMs?: number;
   isRetryLine?: (line: string) => boolean;
   transcript?: TranscriptPlugin;

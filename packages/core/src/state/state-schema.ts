@@ -161,6 +161,9 @@ export const taskStateSchema = z.object({
   cooldowns: z.record(z.string(), z.string()),
   /** Backoff: no attempt of this task before this ISO instant. */
   notBefore: z.string().optional(),
+  /** The delay `notBefore` was set with (when `until` is that instant): after a restart the
+   * wait is re-checked against it, so a clock set back never makes it longer. */
+  notBeforeBound: z.object({ until: z.string(), delayMs: z.number().nonnegative() }).optional(),
   /** Self-check passes that did not fill the checklist, in this plan loop. */
   selfcheckRetries: z.number().int(),
   correction: correctionSchema.optional(),
@@ -181,7 +184,14 @@ export const taskStateSchema = z.object({
       /** Candidate target -> reset instant. */
       resets: z.record(z.string(), z.string()),
       at: z.string(),
+      /** What is left of the stage's park budget once this park ends (config `park`). */
+      budget: z.object({ parksLeft: z.number().int(), waitLeftMs: z.number() }).optional(),
     })
+    .optional(),
+  /** Consecutive parks of one stage since it last passed, and the time they waited: bounded by
+   * the config's `park` (past it the stage blocks). */
+  parkSpent: z
+    .object({ stage: z.string(), parks: z.number().int(), waitedMs: z.number() })
     .optional(),
   /** The last result of each project gate (config `gates`) for this task, by gate name. */
   gates: z.array(projectGateResultSchema).optional(),

@@ -1,5 +1,6 @@
 import type { AdmissionDecision } from '../admission/admit.js';
 import { INITIAL_PHASE, phaseLabel } from '../lifecycle/lifecycle-table.js';
+import { parkBudgetText } from '../selection/park.js';
 import type { TaskState } from '../state/state-schema.js';
 import type { WaitingEntry } from './status-types.js';
 
@@ -32,8 +33,9 @@ export function describeWaiting(
         parked.resets,
       )
         .map(([target, at]) => `${target} at ${at}`)
-        .join(', ')})`,
+        .join(', ')})${parked.budget ? `; park budget: ${parkBudgetText(parked.budget)}` : ''}`,
       until: parked.until,
+      ...(parked.budget ? { parkBudget: parked.budget } : {}),
     };
   }
   if (state?.notBefore && Date.parse(state.notBefore) > now.getTime()) {

@@ -81,6 +81,8 @@ export interface WaitingEntry {
   maxPlanLoops?: number;
   /** Backoff or cooldown end (ISO 8601), for `backoff`. */
   until?: string;
+  /** `parked`: what is left of the stage's park budget once this park ends (config `park`). */
+  parkBudget?: { parksLeft: number; waitLeftMs: number };
 }
 
 export interface BlockedEntry {

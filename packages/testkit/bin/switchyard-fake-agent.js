@@ -1,0 +1,3 @@
+#!/usr/bin/env node
+// Committed so a workspace install can link the bin before the first build (see ../README.md).
+import '../dist/fake-agent-bin.js';
