@@ -2,6 +2,7 @@ import { dirname, isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   acquireWorkspaceLock,
+  agentCommitPolicyOf,
   applyRouting,
   assetPath,
   CATALOG_ENV,
@@ -258,6 +259,7 @@ async function liveRunLocked(
               commands: isolation.settings.setup,
               timeoutMs: isolation.settings.setupTimeoutMs,
             },
+            agentCommitPolicy: agentCommitPolicyOf(config.isolation),
           }
         : {}),
       agentVersions: versionsByTarget(versions),

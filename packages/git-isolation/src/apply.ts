@@ -51,7 +51,7 @@ export async function applyTask(
       hint: 'ensureWorktree is called at admission; run the task again',
     });
   if (record.state === 'applied' && record.appliedCommit) return appliedAgain(ctx, record);
-  const report = await inspectWorktree(ctx.repo, record, request.writeSet);
+  const report = await inspectWorktree(ctx, record, request.writeSet);
   const refusal = refusalOf(report);
   if (refusal) return { status: 'refused', taskId, report, message: refusal };
   return withApplyLock(ctx, options.lockTimeoutMs, async () => {

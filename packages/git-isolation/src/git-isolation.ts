@@ -73,9 +73,8 @@ export async function openGitIsolation(
       const record = await readRecord(ctx.layout, taskId);
       if (record) remember(record);
     },
-    inspect: async (taskId, writeSet) => inspectWorktree(repo, await recordOf(taskId), writeSet),
-    revertOutside: async (taskId, writeSet) =>
-      revertOutside(repo, await recordOf(taskId), writeSet),
+    inspect: async (taskId, writeSet) => inspectWorktree(ctx, await recordOf(taskId), writeSet),
+    revertOutside: async (taskId, writeSet) => revertOutside(ctx, await recordOf(taskId), writeSet),
     apply: (request) =>
       applyTask(ctx, request, {
         ...(options.lockTimeoutMs ? { lockTimeoutMs: options.lockTimeoutMs } : {}),

@@ -127,6 +127,7 @@ describe('write-set enforcement', () => {
       changed: ['package.json', 'src/a.js', 'src/sneaky.js'],
       outside: ['package.json', 'src/sneaky.js'],
       gitMetadata: [],
+      agentCommits: [expect.stringMatching(/^[0-9a-f]{12} agent commit$/)],
       empty: false,
     });
     const refused = await isolation.apply(request('g/t', ['src/a.js']));

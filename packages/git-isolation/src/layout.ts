@@ -13,6 +13,8 @@ export interface IsolationLayout {
   recordsDir: string;
   /** `<state>/isolation/apply/<group>/<task>.json`: the journal of an apply in progress. */
   journalsDir: string;
+  /** `<state>/isolation/metadata/<id>/`: git config, hooks and `info/` as fingerprinted. */
+  metadataDir: string;
   /** `<root>/<repository id>/<group>/<task>/`: the worktrees themselves. */
   worktreesDir: string;
   /** `<state>/worktrees`: where earlier versions put them (moved out on their next use). */
@@ -45,6 +47,7 @@ export function layoutOf(repo: Repository, options: LayoutOptions = {}): Isolati
     stateDir: state,
     recordsDir: join(state, 'isolation', 'worktrees'),
     journalsDir: join(state, 'isolation', 'apply'),
+    metadataDir: join(state, 'isolation', 'metadata'),
     worktreesDir:
       options.worktreesDir ??
       join(

@@ -6,6 +6,7 @@ import { copyIgnoredFiles } from './copy-ignored.js';
 import { git } from './git.js';
 import { metadataFingerprint } from './git-metadata.js';
 import { branchOf, ensureLayout, type IsolationLayout, worktreePath } from './layout.js';
+import { saveMetadataSnapshot } from './metadata-snapshot.js';
 import { readRecord, removeRecord, writeRecord } from './records.js';
 import { relocateWorktree } from './relocate.js';
 import { currentBranch, type Repository, resolveCommit } from './repository.js';
@@ -81,7 +82,7 @@ export async function ensureWorktree(
       record = {
         ...record,
         state: record.state === 'blocked' ? 'active' : record.state,
-        metadata: record.metadata ?? (await metadataFingerprint(ctx.repo)),
+        metadata: record.metadata ?? (await fingerprintNow(ctx)),
       };
       await writeRecord(ctx.layout, record);
     }
@@ -159,8 +160,15 @@ async function newRecord(ctx: IsolationContext, taskId: TaskId): Promise<Worktre
     baseCommit,
     state: 'active',
     createdAt: new Date().toISOString(),
-    metadata: await metadataFingerprint(ctx.repo),
+    metadata: await fingerprintNow(ctx),
   };
+}
+
+/** The repository's metadata fingerprint now, with a copy of it kept to undo changes later. */
+async function fingerprintNow(ctx: IsolationContext) {
+  const fingerprint = await metadataFingerprint(ctx.repo);
+  await saveMetadataSnapshot(ctx.layout.metadataDir, ctx.repo, fingerprint);
+  return fingerprint;
 }
 
 /** The branch the source checkout is on and its tip, in one `git rev-parse`. */

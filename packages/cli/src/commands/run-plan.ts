@@ -8,7 +8,7 @@ import {
   convertMarkdownPlan,
   findWorkspaceRoot,
   hasConfigFile,
-  isolationSettings,
+  isolationModeOf,
   loadProjectConfig,
   type MaterializedTask,
   markdownProblem,
@@ -113,7 +113,7 @@ interface PlanFacts {
 /** The routing and isolation a run of the plan in `workspace` would use (nothing is created). */
 async function planFacts(workspace: string): Promise<PlanFacts> {
   const { config } = await loadProjectConfig(workspace);
-  const mode = isolationSettings(config.isolation).mode;
+  const mode = isolationModeOf(config.isolation);
   const git = mode === 'none' ? false : await inGitRepository(workspace);
   return { routing: config.routing, isolation: resolveIsolation(mode, git).mode };
 }

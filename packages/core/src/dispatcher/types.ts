@@ -4,7 +4,7 @@ import type { CostBudget } from '../cost/budget.js';
 import type { PriceTable } from '../cost/usage.js';
 import type { RunEvent } from '../events/event-schema.js';
 import type { ProjectGate } from '../gates/gate-schema.js';
-import type { WriteSetPolicy } from '../isolation/mode.js';
+import type { AgentCommitPolicy, WriteSetPolicy } from '../isolation/mode.js';
 import type { WorkspaceIsolation } from '../isolation/types.js';
 import type { WorkspaceLock } from '../lock/workspace-lock.js';
 import type { OutputFormat, RunnerPlugin } from '../plugins/runner-types.js';
@@ -112,6 +112,8 @@ export interface DispatcherOptions {
   writeSetPolicy?: WriteSetPolicy;
   /** Project config `isolation.setup`: commands run in each new worktree before its first stage. */
   worktreeSetup?: WorktreeSetup;
+  /** Project config `isolation.agentCommits` (default "warn"). */
+  agentCommitPolicy?: AgentCommitPolicy;
   /** The agent CLI version of each target (by target id), from `--version` before the run:
    * recorded in each attempt's locator and evidence. */
   agentVersions?: Readonly<Record<string, string>>;

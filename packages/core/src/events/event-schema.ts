@@ -225,6 +225,8 @@ export const runEventSchema = z.discriminatedUnion('type', [
       'setup',
       'setup-passed',
       'setup-failed',
+      /** The agent committed in its worktree (a warning: the apply squashes its commits). */
+      'agent-commits',
     ]),
     detail: z.string(),
     files: z.array(z.string()).optional(),

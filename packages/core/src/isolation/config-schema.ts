@@ -55,6 +55,12 @@ const settingsObject = z.strictObject({
   mode: mode
     .optional()
     .describe('"worktree" (the default in a git repository) or "none" (the shared workspace).'),
+  agentCommits: z
+    .enum(['warn', 'refuse'])
+    .default('warn')
+    .describe(
+      'Commits an agent makes in its worktree: "warn" = squashed into the task\'s one commit, with a warning in the work log and evidence; "refuse" = a correction asking the agent to undo them.',
+    ),
   setup: z
     .array(z.array(z.string().min(1)).min(1))
     .default([])
@@ -96,7 +102,7 @@ const settingsObject = z.strictObject({
 export const isolationConfigSchema = z
   .union([mode, settingsObject])
   .describe(
-    'Where agents work: "worktree" = a git worktree per task (the default in a git repository), "none" = the shared workspace (the default outside git); or {mode, setup, copy, dir, maxDiskBytes} to set worktrees up.',
+    'Where agents work: "worktree" = a git worktree per task (the default in a git repository), "none" = the shared workspace (the default outside git); or {mode, agentCommits, setup, copy, dir, maxDiskBytes} to set worktrees up.',
   );
 
 /** `isolation` as written in the project config. */

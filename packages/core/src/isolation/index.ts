@@ -6,7 +6,10 @@ export {
   parseByteSize,
 } from './config-schema.js';
 export {
+  type AgentCommitPolicy,
+  agentCommitPolicyOf,
   type IsolationMode,
+  isolationModeOf,
   type ResolvedIsolation,
   resolveIsolation,
   type WriteSetPolicy,

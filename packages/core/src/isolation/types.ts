@@ -9,6 +9,12 @@ export interface WriteSetReport {
   outside: string[];
   /** Changes to git metadata (a `.git` path, a nested repository, a moved HEAD): never applied. */
   gitMetadata: string[];
+  /** Of `gitMetadata`, the repository's config, hook and `info/` changes already put back as
+   * they were when the worktree was created. */
+  gitMetadataRestored?: string[];
+  /** Commits the agent made on the task branch (`<short id> <subject>`): the apply squashes
+   * them into the task's one commit; `isolation.agentCommits: "refuse"` refuses them. */
+  agentCommits?: string[];
   /** Changed files that are symbolic links out of the repository (or into `.git`): never applied. */
   escapingLinks?: string[];
   /** Write-set files git ignores (and does not track): their changes could never be applied. */
