@@ -127,6 +127,7 @@ async function liveRunLocked(
     cwd: workspace,
     checkExecutables: false,
   });
+  printProblems(written.warnings ?? []);
   if (opts.with !== undefined && !(opts.with in written.catalog.targets)) {
     throw new SwitchyardError(
       'SY_USAGE',
@@ -167,14 +168,17 @@ async function liveRunLocked(
     ...(filepath ? { configFile: filepath } : {}),
   });
   const abort = new AbortController();
-  const onSignal = () => abort.abort();
+  // A first SIGINT/SIGTERM stops admissions, agents and gates and lets the apply under way
+  // finish; a second one aborts that apply too (rolled back through its journal).
+  const abortApply = new AbortController();
+  const onSignal = () => (abort.signal.aborted ? abortApply.abort() : abort.abort());
   // `on`, not `once`: execa's signal-exit handler re-raises the signal (killing the process
   // before the agents are stopped and the state persisted) when it finds itself the only
   // listener left, which a consumed `once` listener would make it.
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   // `switchyard run --json | head`: the reader left; stop the agents and end like an interrupt.
-  const offPipe = onOutputClosed(onSignal);
+  const offPipe = onOutputClosed(() => abort.abort());
   const renderer = opts.json ? undefined : createRunRenderer();
   const session = await openRunSession(
     workspace,
@@ -241,6 +245,7 @@ async function liveRunLocked(
       maxAttemptMs: config.maxAttemptSeconds * 1000,
       maxAttemptEvidenceBytes: config.evidence.maxAttemptBytes,
       maxParallel: cappedParallel(opts.maxParallel ?? config.maxParallel, opts.planMaxConcurrency),
+      ...(config.maxApplyQueue !== undefined ? { maxApplyQueue: config.maxApplyQueue } : {}),
       ...(opts.taskGroup ? { taskGroup: opts.taskGroup } : {}),
       ...(opts.retryBlocked ? { retryBlocked: true } : {}),
       ...(opts.retryTasks ? { retryTasks: opts.retryTasks } : {}),
@@ -250,6 +255,7 @@ async function liveRunLocked(
       prompts,
       onEvent,
       signal: abort.signal,
+      abortApply: abortApply.signal,
       lock,
       ...(isolation.isolation
         ? {

@@ -86,6 +86,12 @@ export function formatEvent(event: RunEvent): string | undefined {
         : `${tag(event.step === 'applied' || event.step === 'patch' ? 'applied' : 'git', event.step === 'applied' || event.step === 'patch' ? pc.green : pc.yellow)} ${event.task}: ${clip(event.detail, 200)}`;
     case 'control.failure':
       return `${tag('failure', pc.red)} ${event.code}: ${event.message}`;
+    case 'admission.held':
+      return `${tag('holding', pc.dim)} ${event.detail}`;
+    case 'run.stopping':
+      return event.abortApply
+        ? `${tag('stopping', pc.yellow)} aborting the apply under way: it is rolled back, and applies on the next run`
+        : `${tag('stopping', pc.yellow)} nothing new starts and agents are stopped; an apply under way finishes, queued ones wait for the next run (stop again to abort it)`;
     default:
       return undefined;
   }

@@ -8,6 +8,7 @@ import { readRecord } from './records.js';
 import { recoverApplies } from './recover.js';
 import { relocateAll } from './relocate.js';
 import { findRepository } from './repository.js';
+import type { TimingSink } from './timing.js';
 import {
   ensureWorktree,
   type IsolationContext,
@@ -37,6 +38,9 @@ export interface GitIsolationOptions {
   copy?: readonly string[];
   /** How long an apply waits for another apply of the same repository (default a day). */
   lockTimeoutMs?: number;
+  /** Receives each apply's wall time per span (`inspect`, `wait`, `journal`, `commit`,
+   * `replay`, `advance`, `check`, `finish`, in ms): the isolation bench prints them. */
+  onTiming?: TimingSink;
 }
 
 /**
@@ -53,6 +57,7 @@ export async function openGitIsolation(
     repo,
     layout: layoutOf(repo, options),
     ...(options.copy ? { copy: options.copy } : {}),
+    ...(options.onTiming ? { onTiming: options.onTiming } : {}),
   };
   const recordOf = async (taskId: TaskId) => {
     const record = await readRecord(ctx.layout, taskId);

@@ -242,6 +242,28 @@ describe('apply', () => {
     expect(sh(root, 'worktree', 'list', '--porcelain').match(/^worktree /gm)).toHaveLength(1);
   });
 
+  it('the commit is the working tree: agent commits squashed, a committed change undone in the tree dropped, deletions kept', async () => {
+    const root = makeRepo({ 'src/a.js': 'a\n', 'src/b.js': 'b\n', 'src/gone.js': 'gone\n' });
+    const isolation = await open(root);
+    const wt = await isolation.ensureWorktree('g/t');
+    put(wt.workdir, 'src/a.js', 'agent commit\n');
+    sh(wt.path, 'commit', '-q', '-am', 'agent commit');
+    put(wt.workdir, 'src/a.js', 'a\n'); // undone in the tree, not committed
+    put(wt.workdir, 'src/b.js', 'b done\n');
+    put(wt.workdir, 'src/new.js', 'new\n');
+    await rm(join(wt.workdir, 'src/gone.js'));
+    const files = ['src/a.js', 'src/b.js', 'src/new.js', 'src/gone.js'];
+    const result = await isolation.apply(request('g/t', files));
+    expect(result.status).toBe('applied');
+    expect(sh(root, 'show', '--name-status', '--format=', 'main').split('\n').sort()).toEqual([
+      'A\tsrc/new.js',
+      'D\tsrc/gone.js',
+      'M\tsrc/b.js',
+    ]);
+    expect(read(root, 'src/a.js')).toBe('a\n');
+    expect(status(root)).toBe('');
+  });
+
   it('source DoD failure rolls back exactly that commit and leaves the source clean', async () => {
     const root = makeRepo({ 'src/a.js': 'a\n', 'check.mjs': 'process.exit(0)\n' });
     const isolation = await open(root);
@@ -271,6 +293,71 @@ describe('apply', () => {
     expect(next.status).toBe('applied');
     expect(status(root)).toBe('');
     expect(read(root, 'src/added.js')).toBe('added\n');
+  });
+
+  it('stop: queued applies end interrupted with nothing touched while the one under way lands; abort rolls the one under way back', async () => {
+    const root = makeRepo({ 'src/a.js': 'a\n', 'src/b.js': 'b\n', 'src/c.js': 'c\n' });
+    const isolation = await open(root);
+    const tip = sh(root, 'rev-parse', 'HEAD');
+    for (const t of ['a', 'b', 'c'])
+      put((await isolation.ensureWorktree(`g/${t}`)).workdir, `src/${t}.js`, `${t}2\n`);
+    // g/a's check on the source holds until released; g/b and g/c queue behind it.
+    let started: () => void = () => {};
+    const checking = new Promise<void>((r) => {
+      started = r;
+    });
+    let release: () => void = () => {};
+    const held = new Promise<void>((r) => {
+      release = r;
+    });
+    const stop = new AbortController();
+    const abort = new AbortController();
+    const a = isolation.apply(
+      request('g/a', ['src/a.js'], {
+        stop: stop.signal,
+        abort: abort.signal,
+        check: async () => {
+          started();
+          await held;
+          return { ok: true };
+        },
+      }),
+    );
+    await checking;
+    const b = isolation.apply(request('g/b', ['src/b.js'], { stop: stop.signal }));
+    const c = isolation.apply(request('g/c', ['src/c.js'], { stop: stop.signal }));
+    stop.abort();
+    expect((await b).status).toBe('interrupted');
+    expect((await c).status).toBe('interrupted');
+    release();
+    const landed = await a;
+    expect(landed.status).toBe('applied');
+    expect(sh(root, 'rev-parse', 'HEAD^')).toBe(tip);
+    expect(read(root, 'src/b.js')).toBe('b\n');
+    expect(status(root)).toBe('');
+
+    // g/b again, aborted while its check runs: rolled back through its journal.
+    const moved = sh(root, 'rev-parse', 'HEAD');
+    const again = isolation.apply(
+      request('g/b', ['src/b.js'], {
+        abort: abort.signal,
+        check: async () => {
+          abort.abort();
+          return { ok: false, detail: 'killed' };
+        },
+      }),
+    );
+    const aborted = await again;
+    expect(aborted.status).toBe('interrupted');
+    expect(aborted.status === 'interrupted' && aborted.rolledBack).toMatch(/^[0-9a-f]{40}$/);
+    expect(sh(root, 'rev-parse', 'HEAD')).toBe(moved);
+    expect(read(root, 'src/b.js')).toBe('b\n');
+    expect(status(root)).toBe('');
+    expect(existsSync(join(root, 'agent-task/.switchyard/isolation/apply/g/b.json'))).toBe(false);
+    // Nothing is lost: the interrupted tasks apply later.
+    expect((await isolation.apply(request('g/b', ['src/b.js']))).status).toBe('applied');
+    expect((await isolation.apply(request('g/c', ['src/c.js']))).status).toBe('applied');
+    expect(read(root, 'src/c.js')).toBe('c2\n');
   });
 
   it('a conflict: no half-applied tree, the conflicting files named, a fresh worktree from the new tip', async () => {

@@ -11,6 +11,7 @@ import { readRecord, removeRecord, writeRecord } from './records.js';
 import { relocateWorktree } from './relocate.js';
 import { currentBranch, type Repository, resolveCommit } from './repository.js';
 import { removeEmptyParents } from './tidy.js';
+import type { TimingSink } from './timing.js';
 
 /** What every isolation operation works on. */
 export interface IsolationContext {
@@ -18,6 +19,8 @@ export interface IsolationContext {
   layout: IsolationLayout;
   /** Ignored files (or globs) copied into each new worktree (config `isolation.copy`). */
   copy?: readonly string[];
+  /** Receives the apply's time per span (the isolation bench); see ./timing.ts. */
+  onTiming?: TimingSink;
 }
 
 /** A worktree git has registered: its path and branch (`refs/heads/…`), if any. */

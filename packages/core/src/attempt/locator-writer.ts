@@ -111,16 +111,28 @@ export function recordLocatorExit(
 /**
  * Records the classifier chain's verdict in an ended attempt's locator (read back from disk,
  * so it keeps whatever the runner recorded): result, failure class, the exact evidence lines,
- * the deciding classifier and `retryAfter`. Fsynced: this is the attempt's last word.
+ * the deciding classifier and `retryAfter`. Fsynced: this is the attempt's last word. For an
+ * attempt judged after a restart whose runner never saw the exit, `unobserved.endedAt` is
+ * recorded as its end.
  */
 export async function finalizeLocator(
   dir: string,
   verdict: Classification,
+  unobserved?: { endedAt: Date },
 ): Promise<AttemptLocator> {
   const locator = await readLocator(dir);
   const { retryAfter: _old, ...rest } = locator;
   return writeLocator(dir, {
     ...rest,
+    // An attempt that ended while no dispatcher watched: when it last wrote, exit not seen.
+    ...(rest.endedAt === undefined && unobserved
+      ? {
+          endedAt: unobserved.endedAt.toISOString(),
+          exitCode: null,
+          signal: null,
+          exitObserved: false,
+        }
+      : {}),
     result: verdict.class === 'success' ? 'success' : 'failure',
     failureClass: verdict.class,
     evidence: verdict.evidence,

@@ -57,6 +57,14 @@ export const projectConfigSchema = z
       .min(0)
       .default(3)
       .describe('Active task stages across the workspace; 0 = unlimited.'),
+    maxApplyQueue: z
+      .number()
+      .int()
+      .min(0)
+      .optional()
+      .describe(
+        "Worktree isolation: approved tasks that may wait for the (one at a time) apply before no new task starts; 0 = unlimited. Default: the run's maxParallel.",
+      ),
     stallTimeoutMs: z
       .number()
       .int()

@@ -78,6 +78,9 @@ export interface DispatcherOptions {
   maxAttemptEvidenceBytes?: number;
   /** Active task stages across the workspace; 0 = unlimited. */
   maxParallel: number;
+  /** Worktree isolation: approved tasks that may wait for the (serialized) apply before no
+   * new task starts; 0 = unlimited. Default: `maxParallel`. */
+  maxApplyQueue?: number;
   /** `--task-group`: only this group's tasks are run. */
   taskGroup?: string;
   /** `--retry-blocked`: blocked tasks in scope get another chance. */
@@ -93,8 +96,13 @@ export interface DispatcherOptions {
   clock?: Clock;
   /** Receives every event (renderer, --json); events also go to events.jsonl. */
   onEvent?: (event: RunEvent) => void;
-  /** Aborted on SIGINT/SIGTERM: running agents are stopped, state kept, exit 130. */
+  /** Aborted on SIGINT/SIGTERM: no task is admitted any more, running agents and gates are
+   * stopped, queued applies stay queued (they apply on the next run), the apply under way is
+   * finished; state kept, exit 130. */
   signal?: AbortSignal;
+  /** Aborted on a second SIGINT/SIGTERM: the apply under way (its check on the source
+   * included) stops and is rolled back through its journal. */
+  abortApply?: AbortSignal;
   /** IANA zone for wall-clock reset times in provider errors (default: the system zone). */
   timeZone?: string;
   /** Grace between SIGTERM and SIGKILL when stopping an agent. */

@@ -92,6 +92,9 @@ export const runEventSchema = z.discriminatedUnion('type', [
     evidence: z.array(z.string()),
     durationMs: z.number(),
     attemptDir: z.string(),
+    /** Judged after a restart from its files: the dispatcher that started it died, and the
+     * agent ended while no dispatcher watched it (its exit status was not seen). */
+    recovered: z.boolean().optional(),
     /** Tokens and cost the agent reported, when it did. */
     usage: attemptUsageSchema.optional(),
   }),
@@ -234,6 +237,25 @@ export const runEventSchema = z.discriminatedUnion('type', [
   }),
   z.object({
     ...base,
+    /** An admission rule of the workspace (not of one task) started holding tasks back:
+     * `apply-queue` = under worktree isolation as many approved tasks as allowed wait for the
+     * apply, so no task that has not started gets a worktree. Once per episode, not per pass. */
+    type: z.literal('admission.held'),
+    rule: z.enum(['apply-queue']),
+    /** How many tasks it holds back now. */
+    held: z.number().int(),
+    detail: z.string(),
+  }),
+  z.object({
+    ...base,
+    /** A stop request (SIGINT/SIGTERM): nothing new starts, agents and gates stop, the apply
+     * under way finishes (queued applies wait for the next run); `abortApply`: a second one,
+     * the apply under way is rolled back. */
+    type: z.literal('run.stopping'),
+    abortApply: z.boolean(),
+  }),
+  z.object({
+    ...base,
     type: z.literal('run.progress'),
     counts: countsSchema,
     elapsedMs: z.number(),
@@ -245,6 +267,8 @@ export const runEventSchema = z.discriminatedUnion('type', [
     counts: countsSchema,
     elapsedMs: z.number(),
     blocked: z.array(z.object({ task: z.string(), reason: z.string() })),
+    /** Why the run exits 1: each control-plane failure, in words (empty when none). */
+    controlFailures: z.array(z.string()).optional(),
   }),
 ]);
 
