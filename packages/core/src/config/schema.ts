@@ -4,6 +4,7 @@ import { priceTableSchema } from '../cost/usage.js';
 import { projectGateSchema } from '../gates/gate-schema.js';
 import { isolationConfigSchema } from '../isolation/config-schema.js';
 import { DEFAULT_ROUTING, routingSchema } from '../routing/routing-schema.js';
+import { sandboxSchema } from '../sandbox/sandbox-schema.js';
 import { notifySchema } from './notify-schema.js';
 
 const pluginEntry = z
@@ -97,6 +98,13 @@ export const projectConfigSchema = z
       .default({})
       .describe('Prompt template overrides: template name -> file path relative to this config.'),
     isolation: isolationConfigSchema.optional(),
+    sandbox: sandboxSchema.default('none'),
+    sandboxTargets: z
+      .record(z.string().min(1), sandboxSchema)
+      .default({})
+      .describe(
+        'The sandbox of particular catalog targets, by target id, over `sandbox` (e.g. { "local-llama": "none" }).',
+      ),
     writeSet: z
       .enum(['correct', 'revert-outside'])
       .default('correct')

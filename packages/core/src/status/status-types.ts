@@ -51,6 +51,8 @@ export interface RunningEntry {
   /** What it does when it is no agent attempt: `setting up its worktree: <command> (1 of 2)`
    * (role `setup`, config `isolation.setup`). */
   activity?: string;
+  /** Set when the attempt runs inside a sandbox (`bwrap`: bubblewrap; the pid is bwrap's). */
+  sandbox?: 'bwrap';
 }
 
 /** Why a task that is neither running, blocked nor done does not run now. */
