@@ -64,7 +64,9 @@ export const freeDiskCheck: PreflightCheck = {
     if (!facts?.head) return [];
     const checkout = await checkoutBytes(ctx, facts.repo.root);
     const { layoutOf } = await import('@switchyard/git-isolation');
-    const where = layoutOf(facts.repo).worktreesDir;
+    const { isolationSettings } = await import('@switchyard/core');
+    const { dir } = isolationSettings(ctx.config.isolation);
+    const where = layoutOf(facts.repo, { ...(dir ? { dir } : {}), env: ctx.env }).worktreesDir;
     const free = await freeBytes(where);
     if (free === undefined) return [];
     const fresh = ctx.tasks.filter((t) => !ctx.states.get(t.id)?.isolation).length;
