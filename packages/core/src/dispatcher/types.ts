@@ -8,9 +8,10 @@ import type { AgentCommitPolicy, WriteSetPolicy } from '../isolation/mode.js';
 import type { WorkspaceIsolation } from '../isolation/types.js';
 import type { WorkspaceLock } from '../lock/workspace-lock.js';
 import type { OutputFormat, RunnerPlugin } from '../plugins/runner-types.js';
-import type { ClassifierPlugin, TranscriptPlugin } from '../plugins/types.js';
+import type { AgentWritablePath, ClassifierPlugin, TranscriptPlugin } from '../plugins/types.js';
 import type { PromptTemplates } from '../prompts/templates.js';
 import type { RoutingConfig } from '../routing/routing-schema.js';
+import type { SandboxConfig } from '../sandbox/sandbox-schema.js';
 import type { RetryPolicy } from '../selection/on-failure.js';
 import type { ParkPolicy } from '../selection/park.js';
 import type { Store } from '../store/store.js';
@@ -39,6 +40,14 @@ export interface CommandResult {
   spawnError?: string;
 }
 
+/** The set-up of each new task worktree (config `isolation.setup`, `setupTimeoutSeconds`). */
+export interface WorktreeSetup {
+  /** argv commands, run in order in the worktree's workdir (no shell). */
+  commands: readonly (readonly string[])[];
+  /** Longest run of one command. */
+  timeoutMs: number;
+}
+
 /** Runs a command; provided by the CLI (core spawns nothing). */
 export type CommandRunner = (request: CommandRequest) => Promise<CommandResult>;
 
@@ -48,6 +57,21 @@ export interface DispatcherPlugins {
   classifiersFor(agent: string): ClassifierPlugin[];
   transcriptFor(agent: string): TranscriptPlugin | undefined;
   isRetryLineFor(agent: string): (line: string) => boolean;
+  /** The paths an agent's CLI writes outside its working folder (for its sandbox). */
+  sandboxWritableFor?(
+    agent: string,
+    env: Readonly<Record<string, string | undefined>>,
+  ): AgentWritablePath[];
+}
+
+/** How agent attempts are contained (project config `sandbox` and `sandboxTargets`). */
+export interface DispatcherSandbox {
+  /** The project's sandbox (config `sandbox`). */
+  config: SandboxConfig;
+  /** Overrides by catalog target id (config `sandboxTargets`). */
+  targets: Readonly<Record<string, SandboxConfig>>;
+  /** The bwrap executable the run's sandbox check found working. */
+  command: string;
 }
 
 /** Everything a dispatcher run is configured with. */
@@ -116,6 +140,12 @@ export interface DispatcherOptions {
   isolation?: WorkspaceIsolation;
   /** Project config `writeSet` (default "correct"). */
   writeSetPolicy?: WriteSetPolicy;
+  /** Project config `corrections.maxRepeats`: the same correction this many times in a row
+   * on one check stage blocks the task ("the agent repeats itself"); 0 = only the budget
+   * (default 3). */
+  maxRepeatedCorrections?: number;
+  /** Project config `isolation.setup`: commands run in each new worktree before its first stage. */
+  worktreeSetup?: WorktreeSetup;
   /** Project config `isolation.agentCommits` (default "warn"). */
   agentCommitPolicy?: AgentCommitPolicy;
   /** The agent CLI version of each target (by target id), from `--version` before the run:
@@ -130,6 +160,8 @@ export interface DispatcherOptions {
   /** Config `routing`: PLAN `complexity:` / `risk:` → route and review mode (default
    * `DEFAULT_ROUTING`). */
   routing?: RoutingConfig;
+  /** Sandboxing of agent attempts; absent = none (every target unsandboxed). */
+  sandbox?: DispatcherSandbox;
 }
 
 /** A blocked task in the run summary. */

@@ -77,6 +77,8 @@ export const runEventSchema = z.discriminatedUnion('type', [
     pid: z.number().int().optional(),
     attemptDir: z.string(),
     reattached: z.boolean().optional(),
+    /** The attempt runs inside a sandbox (`bwrap`: bubblewrap). */
+    sandbox: z.literal('bwrap').optional(),
   }),
   z.object({
     ...base,
@@ -224,6 +226,10 @@ export const runEventSchema = z.discriminatedUnion('type', [
       'patch',
       /** The task started in the shared workspace and keeps it (the run has worktrees now). */
       'shared-workspace',
+      /** A new worktree's set-up (config `isolation.setup`) started, passed or failed. */
+      'setup',
+      'setup-passed',
+      'setup-failed',
       /** The agent committed in its worktree (a warning: the apply squashes its commits). */
       'agent-commits',
     ]),
