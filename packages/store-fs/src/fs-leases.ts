@@ -77,9 +77,24 @@ export interface FsLeases extends LeasePort {
  * loss every holder on this machine is dead, so a lost renewal fences nobody wrongly). Within
  * one machine the workspace lock already keeps a second dispatcher out; the leases make
  * ownership explicit per task, as a shared store needs it.
+ *
+ * Exclusive (the opener holds the workspace lock): the workspace lock is the grant, so the
+ * leases live in this process and `leases.json` is written behind them (coalesced, at the
+ * latest on `flush`): a lease costs no file write on the hot path. A crash may lose the last
+ * ones; the next run's tokens may then repeat, which fences nobody wrongly, since the lock
+ * proves the previous holder dead.
  */
-export function fsLeases(file: string, locked: Locked, now: () => number): FsLeases {
-  const load = cachedJson(file, (raw) => parse(file, raw), HINT);
+export function fsLeases(
+  file: string,
+  locked: Locked,
+  now: () => number,
+  exclusive = false,
+): FsLeases & { flush(): Promise<void> } {
+  const read = cachedJson(file, (raw) => parse(file, raw), HINT);
+  let held: LeasesFile | undefined; // exclusive: the leases as this process keeps them
+  let writing: Promise<void> | undefined;
+  let dirty = false;
+  const load = (): LeasesFile => held ?? read();
   const current = (task: string): Lease | undefined => {
     const stored = load().leases[task];
     return stored && !stored.released ? toLease(task, stored) : undefined;
@@ -88,11 +103,28 @@ export function fsLeases(file: string, locked: Locked, now: () => number): FsLea
     mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
     await replaceFile(file, `${JSON.stringify(doc, null, 2)}\n`, { durable: false });
   };
+  const writeBehind = () => {
+    dirty = true;
+    writing ??= new Promise<void>((resolve) => setImmediate(resolve)).then(async () => {
+      while (dirty) {
+        dirty = false;
+        await save(held as LeasesFile).catch(() => {
+          dirty = true; // retried by the next change or flush
+        });
+        if (dirty) break;
+      }
+      writing = undefined;
+    });
+  };
   const mutate = <T>(fn: (doc: LeasesFile) => { result: T; changed: boolean }) =>
     locked(async () => {
       const doc = structuredClone(load());
       const { result, changed } = fn(doc);
-      if (changed) await save(doc);
+      if (!changed) return result;
+      if (exclusive) {
+        held = doc;
+        writeBehind();
+      } else await save(doc);
       return result;
     });
   return {
@@ -146,5 +178,12 @@ export function fsLeases(file: string, locked: Locked, now: () => number): FsLea
       Object.keys(load().leases)
         .sort()
         .flatMap((task) => current(task) ?? []),
+    async flush() {
+      await writing;
+      if (dirty && held) {
+        dirty = false;
+        await save(held);
+      }
+    },
   };
 }
