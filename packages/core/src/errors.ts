@@ -41,6 +41,8 @@ export const ERROR_CODES = {
     "One of switchyard's own files or folders is a symlink, a special file, or outside the workspace.",
   SY_ENVIRONMENT:
     'The file system or the system refused an operation switchyard needs (read-only, full, no permission, something in the way).',
+  SY_SANDBOX_UNAVAILABLE:
+    'The config asks for a bubblewrap sandbox, but bwrap is missing or cannot create its namespaces here.',
   SY_AGENT_VERSION_UNVERIFIED:
     "An agent CLI's version is outside the release lines its classifier rules were verified on.",
 } as const;

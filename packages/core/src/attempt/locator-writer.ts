@@ -42,8 +42,11 @@ export interface LocatorLaunch {
     | 'exitObserved'
     | 'endedBy'
     | 'sessionId'
+    | 'sandbox'
   >;
   pid: number;
+  /** The sandbox the runner started the agent in (bwrap is then the process recorded). */
+  sandbox?: AttemptLocatorInput['sandbox'];
   startToken?: string | undefined;
   workspace: WorkspaceIdentity;
   startedAt: Date;
@@ -66,6 +69,7 @@ export function createLocator(dir: string, launch: LocatorLaunch): Promise<Attem
         pgid: launch.pid,
       },
       workspace: launch.workspace,
+      ...(launch.sandbox ? { sandbox: launch.sandbox } : {}),
       startedAt: launch.startedAt.toISOString(),
       result: 'running',
     },

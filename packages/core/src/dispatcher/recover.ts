@@ -169,6 +169,7 @@ async function watchLive(
           pid: handle.pid,
           attemptDir: record.attemptDir,
           reattached: true,
+          ...(record.sandbox ? { sandbox: record.sandbox } : {}),
         });
         const result = await awaitAttempt(ctx, rt, record, handle);
         verdict = result.verdict;

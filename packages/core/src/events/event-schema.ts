@@ -77,6 +77,8 @@ export const runEventSchema = z.discriminatedUnion('type', [
     pid: z.number().int().optional(),
     attemptDir: z.string(),
     reattached: z.boolean().optional(),
+    /** The attempt runs inside a sandbox (`bwrap`: bubblewrap). */
+    sandbox: z.literal('bwrap').optional(),
   }),
   z.object({
     ...base,

@@ -70,6 +70,8 @@ export const attemptRecordSchema = z.object({
   catalogRevision: z.string().optional(),
   /** Tokens and cost the agent reported (see core's cost module). */
   usage: attemptUsageSchema.optional(),
+  /** The attempt ran inside this sandbox (its mount table is in the locator). */
+  sandbox: z.literal('bwrap').optional(),
 });
 
 /** Why a task is blocked, with the evidence a human needs. */
