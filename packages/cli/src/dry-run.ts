@@ -19,7 +19,6 @@ import {
   encodeJsonChunks,
   findWorkspaceRoot,
   hasConfigFile,
-  isolationModeOf,
   loadProjectConfig,
   loadWorkspaceAsync,
   openStateStore,
@@ -341,7 +340,7 @@ async function dryRunIsolation(workspace: string) {
       (c) => c.config,
       () => undefined,
     );
-    return await gatherIsolation(workspace, isolationModeOf(config?.isolation));
+    return await gatherIsolation(workspace, config?.isolation);
   } catch {
     // A broken repository is reported by the run itself; the dry run's report stands.
     return undefined;

@@ -9,7 +9,6 @@ import {
   type CatalogTarget,
   findWorkspaceRoot,
   hasConfigFile,
-  isolationModeOf,
   isRouteId,
   loadPlugins,
   loadProjectConfig,
@@ -232,7 +231,7 @@ async function liveRunLocked(
       }
       throw error;
     }
-    const isolation = await openRunIsolation(workspace, isolationModeOf(config.isolation));
+    const isolation = await openRunIsolation(workspace, config.isolation);
     // On the run's own output (stderr stays for errors): the user sees how to isolate tasks.
     if (isolation.warning && !opts.json)
       process.stdout.write(`${pc.yellow('warning')} isolation: ${isolation.warning}\n`);
@@ -273,6 +272,10 @@ async function liveRunLocked(
         ? {
             isolation: isolation.isolation,
             writeSetPolicy: config.writeSet,
+            worktreeSetup: {
+              commands: isolation.settings.setup,
+              timeoutMs: isolation.settings.setupTimeoutMs,
+            },
             agentCommitPolicy: agentCommitPolicyOf(config.isolation),
           }
         : {}),

@@ -116,6 +116,19 @@ export const taskIsolationSchema = z.object({
   waiting: z.string().optional(),
   /** `apply: patch`: the patch kept in the task folder instead of a source commit. */
   patchFile: z.string().optional(),
+  /** The worktree's set-up (config `isolation.setup`): running (which command), passed or failed. */
+  setup: z
+    .object({
+      state: z.enum(['running', 'passed', 'failed']),
+      /** When the set-up started. */
+      since: z.string(),
+      /** The command running (or the one that failed), 1-based of `total`. */
+      command: z.array(z.string()).optional(),
+      index: z.number().int().optional(),
+      total: z.number().int().optional(),
+      durationMs: z.number().optional(),
+    })
+    .optional(),
 });
 
 export const taskStateSchema = z.object({
