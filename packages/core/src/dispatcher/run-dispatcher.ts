@@ -66,7 +66,7 @@ export async function runDispatcher(options: DispatcherOptions): Promise<Dispatc
       claims,
       claimIndex: new Map(await claims.snapshot()),
       bus,
-      workLog: new WorkLogWriter(workspace),
+      workLog: new WorkLogWriter(workspace, secrets),
       tasks: new Map(),
       archived: new Set([...model.archived.values()].filter((a) => a.complete).map((a) => a.id)),
       handles: new Map(),

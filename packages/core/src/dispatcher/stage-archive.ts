@@ -5,6 +5,8 @@ import { ATTEMPT_FILES } from '../attempt/layout.js';
 import { usageLine } from '../cost/usage-totals.js';
 import { SwitchyardError } from '../errors.js';
 import { gateResultLine, type ProjectGateResult } from '../gates/gate-result.js';
+import { redactSecrets } from '../redact/redact.js';
+import { maskSecretsBelow } from '../redact/secret-set.js';
 import { ensureOwnedDir, unsafePathError, writeOwnedFile } from '../safe-fs/owned-files.js';
 import { isGroupLogArchivable } from '../worklog/work-log.js';
 import { archivedTaskDir, COMPLETE_LOG, reviewFileName } from '../workspace/paths.js';
@@ -43,7 +45,8 @@ export async function runArchiveStage(ctx: DispatchContext, rt: TaskRuntime): Pr
         });
         return persist(ctx, rt);
       }
-      writeOwnedFile(completeLog, completeLogText(ctx, rt), 'create');
+      // It quotes the review's accepted notes (agent text): no credential goes into the archive.
+      writeOwnedFile(completeLog, redactSecrets(completeLogText(ctx, rt), ctx.secrets), 'create');
     }
     if (existsSync(target)) {
       blockTask(ctx, rt, {
@@ -55,6 +58,8 @@ export async function runArchiveStage(ctx: DispatchContext, rt: TaskRuntime): Pr
     }
     ensureOwnedDir(ctx.workspace, dirname(target));
     renameSync(source, target);
+    // What the agents wrote there (reviews, plans, notes) is kept: masked like their captures.
+    maskSecretsBelow(target, ctx.secrets);
   }
   if (!existsSync(join(target, COMPLETE_LOG))) {
     blockTask(ctx, rt, {
