@@ -47,7 +47,7 @@ import { createNotifier } from './notify/notifier.js';
 import { printProblems } from './output.js';
 import { cappedParallel } from './plan-concurrency.js';
 import { assertPreflights } from './preflight.js';
-import { openRunIsolation } from './run-isolation.js';
+import { openRunIsolation, openRunSourceGuard } from './run-isolation.js';
 import { createRunRenderer } from './run-renderer.js';
 import { writeRunRetro } from './run-retro.js';
 import { openRunSession } from './session/run-session.js';
@@ -221,6 +221,7 @@ async function liveRunLocked(
       throw error;
     }
     const isolation = await openRunIsolation(workspace, isolationModeOf(config.isolation));
+    const sourceGuard = await openRunSourceGuard(workspace);
     // On the run's own output (stderr stays for errors): the user sees how to isolate tasks.
     if (isolation.warning && !opts.json)
       process.stdout.write(`${pc.yellow('warning')} isolation: ${isolation.warning}\n`);
@@ -264,6 +265,7 @@ async function liveRunLocked(
             agentCommitPolicy: agentCommitPolicyOf(config.isolation),
           }
         : {}),
+      ...(sourceGuard ? { sourceGuard } : {}),
       agentVersions: versionsByTarget(versions),
       // Project gates come only from the config a human wrote, never from a plan.
       projectGates: config.gates,

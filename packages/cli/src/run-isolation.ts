@@ -2,6 +2,7 @@ import {
   type IsolationMode,
   type ResolvedIsolation,
   resolveIsolation,
+  type SourceGuard,
   type WorkspaceIsolation,
 } from '@switchyard/core';
 
@@ -41,4 +42,18 @@ export async function openRunIsolation(
 export async function inGitRepository(workspace: string): Promise<boolean> {
   const { isGitRepository } = await import('@switchyard/git-isolation');
   return isGitRepository(workspace);
+}
+
+/**
+ * The source guard of a run in a git workspace (whatever the isolation): what an agent
+ * attempt changes in the source checkout is put back. Undefined outside git, or without git.
+ */
+export async function openRunSourceGuard(workspace: string): Promise<SourceGuard | undefined> {
+  const { openSourceGuard } = await import('@switchyard/git-isolation');
+  try {
+    return await openSourceGuard(workspace);
+  } catch (error) {
+    if (/ENOENT/.test(String(error))) return undefined; // git is not installed
+    throw error;
+  }
 }

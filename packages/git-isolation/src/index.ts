@@ -9,6 +9,7 @@ export { type IsolationLayout, type LayoutOptions, layoutOf } from './layout.js'
 export { worktreePatch } from './patch.js';
 export { recoverApplies } from './recover.js';
 export { findRepository, isGitRepository, type Repository } from './repository.js';
+export { openSourceGuard, type SourceGuardOptions } from './source-guard.js';
 export type { TimingSink } from './timing.js';
 export {
   ensureWorktree,

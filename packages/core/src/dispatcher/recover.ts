@@ -18,6 +18,7 @@ import { type DispatchContext, persist, type TaskRuntime } from './context.js';
 import { judgeGoneAttempt } from './judge-gone.js';
 import { decisionKeyOf } from './red-team.js';
 import { runnerForTarget } from './run-attempt.js';
+import { checkSource } from './source-watch.js';
 import { archiveGroupLogIfDone } from './stage-archive.js';
 import { afterReview } from './stage-review.js';
 import { afterSelfcheck } from './stage-selfcheck.js';
@@ -58,6 +59,7 @@ export async function recoverTask(
     }
     const verdict = await judgeGoneAttempt(ctx, record);
     finish(ctx, record, verdict);
+    await checkSource(ctx, rt, record);
     collectAuxiliaryLogs(ctx, record);
     finishRowIfMissing(ctx, rt, record, verdict);
     if (!rt.archivedByHand && !blockedByCatalogChange(ctx, rt, record))
@@ -219,6 +221,7 @@ async function watchLive(
       finishRowIfMissing(ctx, rt, record, verdict);
     }
     if (record.status !== 'finished') finish(ctx, record, verdict);
+    await checkSource(ctx, rt, record);
     if (!rt.archivedByHand && !blockedByCatalogChange(ctx, rt, record))
       await applyVerdict(ctx, rt, record, verdict);
     await persist(ctx, rt);
