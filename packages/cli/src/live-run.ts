@@ -16,9 +16,11 @@ import {
   loadPromptTemplates,
   loadWorkspace,
   PluginSet,
+  type Problem,
   type ResolvedCatalog,
   type RouteId,
   type RunEvent,
+  type RunnerPlugin,
   resolveCatalog,
   runDispatcher,
   type SessionYamlPlan,
@@ -50,6 +52,7 @@ import { assertPreflights } from './preflight.js';
 import { openRunIsolation, openRunSourceGuard } from './run-isolation.js';
 import { createRunRenderer } from './run-renderer.js';
 import { writeRunRetro } from './run-retro.js';
+import { assertSandbox, checkSandbox } from './sandbox-check.js';
 import { openRunSession } from './session/run-session.js';
 
 /** Options of a live `switchyard run` (the flags after parsing). */
@@ -128,6 +131,7 @@ async function liveRunLocked(
     cwd: workspace,
     checkExecutables: false,
   });
+  printProblems(written.warnings ?? []);
   if (opts.with !== undefined && !(opts.with in written.catalog.targets)) {
     throw new SwitchyardError(
       'SY_USAGE',
@@ -156,6 +160,14 @@ async function liveRunLocked(
     builtins: BUILTIN_PLUGINS,
   });
   const plugins = new PluginSet(loaded);
+  // Before anything starts: a sandboxed target needs a bwrap that works here.
+  const sandbox = await checkSandbox({
+    config,
+    catalogTargets: Object.keys(written.catalog.targets),
+    targets: usedTargets(catalog, scope).map(([id]) => id),
+  });
+  sandbox.problems.push(...sandboxRunnerProblems(sandbox.sandboxed, catalog, plugins));
+  assertSandbox(sandbox);
   printProblems(
     agentTypoWarnings(catalog.catalog.targets, (agent) =>
       plugins.classifiersFor(agent).some((c) => c.agents !== '*'),
@@ -271,6 +283,15 @@ async function liveRunLocked(
       projectGates: config.gates,
       routing: config.routing,
       sourceIsWorkingTree: !isolation.isolation,
+      ...(sandbox.command
+        ? {
+            sandbox: {
+              config: config.sandbox,
+              targets: config.sandboxTargets,
+              command: sandbox.command,
+            },
+          }
+        : {}),
     });
     await notifier.close();
     await session.finish({ result });
@@ -299,6 +320,35 @@ async function startRunMonitor(workspace: string, opts: LiveRunOptions, lock: Wo
     lock.release();
     throw error;
   }
+}
+
+/** Sandboxed targets whose runner plugin cannot start an agent in a sandbox. */
+function sandboxRunnerProblems(
+  sandboxed: readonly string[],
+  catalog: ResolvedCatalog,
+  plugins: PluginSet,
+): Problem[] {
+  return sandboxed.flatMap((id) => {
+    const runtime = catalog.catalog.targets[id]?.runtime;
+    if (!runtime) return [];
+    let runner: RunnerPlugin;
+    try {
+      runner = plugins.runnerFor(runtime.output_format, {
+        nativeSession: runtime.native_session_monitor !== undefined,
+      });
+    } catch {
+      runner = plugins.runnerFor(runtime.output_format);
+    }
+    if (runner.sandbox === true) return [];
+    return [
+      {
+        code: 'SY_SANDBOX_UNAVAILABLE' as const,
+        severity: 'error' as const,
+        message: `target ${id} is to run sandboxed, but its runner plugin ${runner.meta.name} cannot start an agent in a sandbox`,
+        hint: `use a runner built on @switchyard/runner-text (createRunner), or set "sandboxTargets": { "${id}": "none" }`,
+      },
+    ];
+  });
 }
 
 /** AGENT_TASK_EXECUTION_CATALOG is relative to where the user runs the command. */

@@ -41,7 +41,7 @@ export function formatEvent(event: RunEvent): string | undefined {
       return `${tag('admitted', pc.cyan)} ${event.task} (plan loop ${event.planLoop})`;
     case 'attempt.started':
       return event.reattached
-        ? `${tag('reattached', pc.cyan)} ${event.task} ${event.role} on ${event.target} (pid ${event.pid})`
+        ? `${tag('reattached', pc.cyan)} ${event.task} ${event.role} on ${event.target} (pid ${event.pid}${event.sandbox ? `, sandboxed: ${event.sandbox}` : ''})`
         : undefined;
     case 'task.waiting':
       return event.reason === 'claim' || event.reason === 'apply'

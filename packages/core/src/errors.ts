@@ -39,6 +39,8 @@ export const ERROR_CODES = {
   SY_ESCALATION: "A blocked task's escalation files could not be written.",
   SY_UNSAFE_PATH:
     "One of switchyard's own files or folders is a symlink, a special file, or outside the workspace.",
+  SY_SANDBOX_UNAVAILABLE:
+    'The config asks for a bubblewrap sandbox, but bwrap is missing or cannot create its namespaces here.',
   SY_AGENT_VERSION_UNVERIFIED:
     "An agent CLI's version is outside the release lines its classifier rules were verified on.",
 } as const;

@@ -422,6 +422,7 @@ export {
 } from './plan-review/index.js';
 export {
   type AgentPromptInput,
+  type AgentWritablePath,
   type AttemptClass,
   type Awaitable,
   type Classification,
@@ -570,6 +571,16 @@ export {
   writeOwnedFile,
   writeOwnedFileBelow,
 } from './safe-fs/index.js';
+export {
+  type BwrapSandboxConfig,
+  DEFAULT_HIDDEN_PATHS,
+  type SandboxConfig,
+  type SandboxMount,
+  type SandboxSpec,
+  sandboxedArgv,
+  sandboxForTarget,
+  sandboxProbeArgv,
+} from './sandbox/index.js';
 export {
   backoffDelay,
   type CatalogFacts,

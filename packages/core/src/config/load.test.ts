@@ -21,6 +21,8 @@ describe('loadProjectConfig', () => {
       maxAttemptSeconds: 7200,
       evidence: { maxAttemptBytes: 8 * 1024 * 1024 },
       prompts: {},
+      sandbox: 'none',
+      sandboxTargets: {},
       writeSet: 'correct',
       prices: {},
       gates: [],

@@ -3,6 +3,7 @@ import { costBudgetSchema } from '../cost/budget.js';
 import { priceTableSchema } from '../cost/usage.js';
 import { projectGateSchema } from '../gates/gate-schema.js';
 import { DEFAULT_ROUTING, routingSchema } from '../routing/routing-schema.js';
+import { sandboxSchema } from '../sandbox/sandbox-schema.js';
 import { notifySchema } from './notify-schema.js';
 
 const isolationModeSchema = z
@@ -117,6 +118,13 @@ export const projectConfigSchema = z
       .optional()
       .describe(
         'Where agents work: "worktree" = a git worktree per task (the default in a git repository), "none" = the shared workspace (the default outside git); or {mode, agentCommits}.',
+      ),
+    sandbox: sandboxSchema.default('none'),
+    sandboxTargets: z
+      .record(z.string().min(1), sandboxSchema)
+      .default({})
+      .describe(
+        'The sandbox of particular catalog targets, by target id, over `sandbox` (e.g. { "local-llama": "none" }).',
       ),
     writeSet: z
       .enum(['correct', 'revert-outside'])

@@ -5,6 +5,7 @@ import type { Classification } from '../plugins/types.js';
 import { redactSecrets } from '../redact/redact.js';
 import { writeOwnedFileBelow } from '../safe-fs/owned-files.js';
 import type { AttemptRecord } from '../state/state-schema.js';
+import { attemptSandbox } from './attempt-sandbox.js';
 import { type AttemptInputs, attemptArgv, attemptEnv, locatorFields } from './attempt-spec.js';
 import { attemptTimeLimitMs } from './attempt-time-limit.js';
 import { type AttemptResult, awaitAttempt, finish } from './await-attempt.js';
@@ -110,6 +111,9 @@ export async function runAttempt(
     // What the source checkout holds now: an agent may change nothing there (see source-watch).
     await snapshotSource(ctx, inputs.attemptDir);
     const runner = runnerForTarget(ctx, runtime.output_format, native);
+    const env = attemptEnv(ctx, rt, inputs);
+    const sandbox = attemptSandbox(ctx, rt, inputs, env, argv, runner);
+    if (sandbox) record.sandbox = sandbox.mode;
     handle = await runner.start({
       attemptId: record.id,
       attemptDir: inputs.attemptDir,
@@ -118,7 +122,8 @@ export async function runAttempt(
       argv,
       ...(delivery.stdin ? { stdinFile: join(inputs.attemptDir, 'prompt.md') } : {}),
       cwd: workdirOf(ctx, rt),
-      env: attemptEnv(ctx, rt, inputs),
+      env,
+      ...(sandbox ? { sandbox } : {}),
       stallTimeoutMs: ctx.options.stallTimeoutMs,
       retryLoopTimeoutMs: ctx.options.retryLoopTimeoutMs ?? ctx.options.stallTimeoutMs,
       ...attemptTimeLimitMs(ctx, runtime),
@@ -167,6 +172,7 @@ export async function runAttempt(
     model: inputs.target.model,
     pid: handle.pid,
     attemptDir: inputs.attemptDir,
+    ...(record.sandbox ? { sandbox: record.sandbox } : {}),
   });
   await persisted;
   const result = await awaitAttempt(ctx, rt, record, handle);

@@ -17,6 +17,7 @@ import { finalizeRun } from './finalize.js';
 import { recoverTask } from './recover.js';
 import { buildRuntimes, prepareRetryBlocked } from './runtimes.js';
 import { schedule } from './scheduler.js';
+import { sealInterruptedRows } from './seal-open-rows.js';
 import { countingSourceCommands, type SourceCommands } from './source-watch.js';
 import { registerStartGuards } from './start-veto.js';
 import { catalogSourceLabel, type DispatcherOptions, type DispatchResult } from './types.js';
@@ -107,6 +108,7 @@ export async function runDispatcher(options: DispatcherOptions): Promise<Dispatc
       const { live } = await recoverTask(ctx, rt);
       if (live) recovering.set(rt.id, live);
     }
+    sealInterruptedRows(ctx);
     const stop = () => {
       bus.emit({ type: 'run.stopping', abortApply: false });
       for (const handle of ctx.handles.values()) void handle.cancel();
@@ -135,6 +137,7 @@ export async function runDispatcher(options: DispatcherOptions): Promise<Dispatc
       counts: { ...counts, running: 0 },
       elapsedMs: result.elapsedMs,
       blocked: result.blocked,
+      controlFailures: result.controlFailures,
     });
     bus.close();
     return result;

@@ -9,9 +9,10 @@ import type { SourceGuard } from '../isolation/source-guard.js';
 import type { WorkspaceIsolation } from '../isolation/types.js';
 import type { WorkspaceLock } from '../lock/workspace-lock.js';
 import type { OutputFormat, RunnerPlugin } from '../plugins/runner-types.js';
-import type { ClassifierPlugin, TranscriptPlugin } from '../plugins/types.js';
+import type { AgentWritablePath, ClassifierPlugin, TranscriptPlugin } from '../plugins/types.js';
 import type { PromptTemplates } from '../prompts/templates.js';
 import type { RoutingConfig } from '../routing/routing-schema.js';
+import type { SandboxConfig } from '../sandbox/sandbox-schema.js';
 import type { RetryPolicy } from '../selection/on-failure.js';
 import type { ParkPolicy } from '../selection/park.js';
 
@@ -48,6 +49,21 @@ export interface DispatcherPlugins {
   classifiersFor(agent: string): ClassifierPlugin[];
   transcriptFor(agent: string): TranscriptPlugin | undefined;
   isRetryLineFor(agent: string): (line: string) => boolean;
+  /** The paths an agent's CLI writes outside its working folder (for its sandbox). */
+  sandboxWritableFor?(
+    agent: string,
+    env: Readonly<Record<string, string | undefined>>,
+  ): AgentWritablePath[];
+}
+
+/** How agent attempts are contained (project config `sandbox` and `sandboxTargets`). */
+export interface DispatcherSandbox {
+  /** The project's sandbox (config `sandbox`). */
+  config: SandboxConfig;
+  /** Overrides by catalog target id (config `sandboxTargets`). */
+  targets: Readonly<Record<string, SandboxConfig>>;
+  /** The bwrap executable the run's sandbox check found working. */
+  command: string;
 }
 
 /** Everything a dispatcher run is configured with. */
@@ -129,6 +145,8 @@ export interface DispatcherOptions {
   /** Config `routing`: PLAN `complexity:` / `risk:` → route and review mode (default
    * `DEFAULT_ROUTING`). */
   routing?: RoutingConfig;
+  /** Sandboxing of agent attempts; absent = none (every target unsandboxed). */
+  sandbox?: DispatcherSandbox;
 }
 
 /** A blocked task in the run summary. */

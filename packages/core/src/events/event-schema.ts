@@ -77,6 +77,8 @@ export const runEventSchema = z.discriminatedUnion('type', [
     pid: z.number().int().optional(),
     attemptDir: z.string(),
     reattached: z.boolean().optional(),
+    /** The attempt runs inside a sandbox (`bwrap`: bubblewrap). */
+    sandbox: z.literal('bwrap').optional(),
   }),
   z.object({
     ...base,
@@ -92,6 +94,9 @@ export const runEventSchema = z.discriminatedUnion('type', [
     evidence: z.array(z.string()),
     durationMs: z.number(),
     attemptDir: z.string(),
+    /** Judged after a restart from its files: the dispatcher that started it died, and the
+     * agent ended while no dispatcher watched it (its exit status was not seen). */
+    recovered: z.boolean().optional(),
     /** Tokens and cost the agent reported, when it did. */
     usage: attemptUsageSchema.optional(),
   }),
@@ -274,6 +279,8 @@ export const runEventSchema = z.discriminatedUnion('type', [
     counts: countsSchema,
     elapsedMs: z.number(),
     blocked: z.array(z.object({ task: z.string(), reason: z.string() })),
+    /** Why the run exits 1: each control-plane failure, in words (empty when none). */
+    controlFailures: z.array(z.string()).optional(),
   }),
 ]);
 

@@ -82,6 +82,8 @@ export const attemptRecordSchema = z.object({
       }),
     )
     .optional(),
+  /** The attempt ran inside this sandbox (its mount table is in the locator). */
+  sandbox: z.literal('bwrap').optional(),
 });
 
 /** Why a task is blocked, with the evidence a human needs. */

@@ -190,6 +190,7 @@ function runningEntry(
         ? 'watched'
         : 'orphaned',
     attemptDir: a.attemptDir,
+    ...(a.sandbox ? { sandbox: a.sandbox } : {}),
   };
 }
 

@@ -48,6 +48,8 @@ export interface RunningEntry {
    * re-attaches); `starting`: recorded, process not seen yet. */
   supervision: 'watched' | 'orphaned' | 'starting';
   attemptDir: string;
+  /** Set when the attempt runs inside a sandbox (`bwrap`: bubblewrap; the pid is bwrap's). */
+  sandbox?: 'bwrap';
 }
 
 /** Why a task that is neither running, blocked nor done does not run now. */

@@ -377,11 +377,14 @@ function renderDetail(): void {
         fin && fin.type === 'attempt.finished'
           ? `${fin.result}${fin.result !== 'success' ? ` <small title="${esc(fin.evidence[0] ?? '')}">${esc((fin.evidence[0] ?? '').slice(0, 80))}…</small>` : ''}`
           : '<i>running</i>';
-      return `<tr><td><a href="#" data-tail="${esc(e.attempt)}">${esc(e.role)}</a></td><td>${e.planLoop}</td><td>${esc(e.target)}</td><td>${result}</td><td>${tokens}</td><td>${c}</td></tr>`;
+      const sandbox = e.sandbox
+        ? `<span class="sandbox" title="ran inside a ${esc(e.sandbox)} sandbox">${esc(e.sandbox)}</span>`
+        : '—';
+      return `<tr><td><a href="#" data-tail="${esc(e.attempt)}">${esc(e.role)}</a></td><td>${e.planLoop}</td><td>${esc(e.target)}</td><td>${sandbox}</td><td>${result}</td><td>${tokens}</td><td>${c}</td></tr>`;
     });
     const tt = u.byTask[t.id];
     parts.push(
-      `<h3>Attempts</h3><table class="attempts"><tr><th>stage</th><th>loop</th><th>target</th><th>result</th><th>tokens</th><th>cost</th></tr>${rows.join('')}${tt ? `<tr class="sum"><th colspan="4">task</th><td class="task-tokens">${num(tt.totalTokens)}</td><td>${cost(tt)}</td></tr>` : ''}</table>`,
+      `<h3>Attempts</h3><table class="attempts"><tr><th>stage</th><th>loop</th><th>target</th><th>sandbox</th><th>result</th><th>tokens</th><th>cost</th></tr>${rows.join('')}${tt ? `<tr class="sum"><th colspan="5">task</th><td class="task-tokens">${num(tt.totalTokens)}</td><td>${cost(tt)}</td></tr>` : ''}</table>`,
     );
   }
   parts.push(
