@@ -79,7 +79,9 @@ export function formatEvent(event: RunEvent): string | undefined {
     case 'worklog.archived':
       return `${tag('work log', pc.green)} ${event.group} -> ${event.path}`;
     case 'task.isolation':
-      return event.step === 'worktree'
+      if (event.step === 'setup' || event.step === 'setup-passed' || event.step === 'setup-failed')
+        return `${tag('setup', event.step === 'setup-failed' ? pc.red : pc.cyan)} ${event.task}: ${clip(event.detail, 200)}`;
+      return event.step === 'worktree' && !event.detail.startsWith('worktree moved')
         ? undefined
         : `${tag(event.step === 'applied' || event.step === 'patch' ? 'applied' : 'git', event.step === 'applied' || event.step === 'patch' ? pc.green : pc.yellow)} ${event.task}: ${clip(event.detail, 200)}`;
     case 'control.failure':

@@ -5,9 +5,18 @@ import type { ApplyRequest, WorkspaceIsolation } from '@switchyard/core';
 import { describe, expect, it } from 'vitest';
 import { commandCheck } from './command-check.js';
 import { openGitIsolation } from './git-isolation.js';
+import { layoutOf } from './layout.js';
+import { findRepository } from './repository.js';
 import { makeRepo, put, read, sh, status } from './test-repo.js';
 
 const node = process.execPath;
+
+/** The folder the workspace's task worktrees go in (`<group>/<task>` inside it). */
+async function worktreesDirOf(workspace: string): Promise<string> {
+  const repo = await findRepository(workspace);
+  if (!repo) throw new Error('not a git repository');
+  return layoutOf(repo).worktreesDir;
+}
 
 async function open(root: string): Promise<WorkspaceIsolation> {
   const isolation = await openGitIsolation(root);
@@ -35,7 +44,11 @@ describe('worktree per task', () => {
     const first = await (await open(root)).ensureWorktree('g1/t1');
     expect(first.branch).toBe('switchyard/g1/t1');
     expect(first.baseCommit).toBe(tip);
-    expect(first.path).toBe(join(root, 'agent-task/.switchyard/worktrees/g1/t1'));
+    // Outside the repository, under the cache: <repository id>/<group>/<task>.
+    expect(first.path).toBe(join(await worktreesDirOf(root), 'g1/t1'));
+    expect(first.path.startsWith(join(process.env.XDG_CACHE_HOME!, 'switchyard/worktrees/'))).toBe(
+      true,
+    );
     expect(read(first.workdir, 'src/a.js')).toBe('a\n');
     expect(sh(first.path, 'symbolic-ref', 'HEAD')).toBe('refs/heads/switchyard/g1/t1');
     put(first.workdir, 'src/a.js', 'work in progress\n');
@@ -64,7 +77,7 @@ describe('worktree per task', () => {
     sh(root, 'branch', 'switchyard/g/t');
     sh(root, 'commit', '-q', '--allow-empty', '-m', 'moved on');
     const tip = sh(root, 'rev-parse', 'HEAD');
-    put(join(root, 'agent-task/.switchyard/worktrees/g/t'), 'stale.txt', 'left behind\n');
+    put(join(await worktreesDirOf(root), 'g/t'), 'stale.txt', 'left behind\n');
     const record = await (await open(root)).ensureWorktree('g/t');
     expect(record.baseCommit).toBe(tip);
     expect(sh(record.path, 'rev-parse', 'HEAD')).toBe(tip);
@@ -414,7 +427,7 @@ describe('cleanup', () => {
     const root = makeRepo({ 'src/a.js': 'a\n' });
     const isolation = await open(root);
     for (const id of ['g/active', 'g/blocked', 'g/applied']) await isolation.ensureWorktree(id);
-    put(join(root, 'agent-task/.switchyard/worktrees/g/applied'), 'src/a.js', 'done\n');
+    put(join(await worktreesDirOf(root), 'g/applied'), 'src/a.js', 'done\n');
     expect((await isolation.apply(request('g/applied', ['src/a.js']))).status).toBe('applied');
     await isolation.markBlocked('g/blocked');
     sh(root, 'branch', 'switchyard/old/merged', 'main');
@@ -436,7 +449,7 @@ describe('cleanup', () => {
     expect(sh(root, 'count-objects', '-v')).toBe(objectsBefore);
     await isolation.clean({ blocked: true });
     expect((await isolation.list()).map((l) => l.taskId)).toEqual(['g/active']);
-    expect(existsSync(join(root, 'agent-task/.switchyard/worktrees/g/active/src/a.js'))).toBe(true);
+    expect(existsSync(join(await worktreesDirOf(root), 'g/active/src/a.js'))).toBe(true);
     expect(status(root)).toBe('');
   });
 });
@@ -461,8 +474,9 @@ describe('gates run in the task’s own worktree', () => {
     const gate = commandCheck([node, '--test']);
     expect((await gate(b.workdir)).ok).toBe(false);
     expect(await gate(a.workdir)).toMatchObject({ ok: true });
-    // nor does a DoD on the source: the worktrees live in a dot folder test globs skip
+    // nor does a DoD on the source: the worktrees live outside the repository
     expect(await gate(root)).toMatchObject({ ok: true });
+    expect(b.path.startsWith(`${root}/`)).toBe(false);
   });
 
   it('worktreesDir puts the worktrees elsewhere (outside the workspace); records stay in the state dir', async () => {
@@ -487,7 +501,7 @@ describe('a workspace in a subdirectory of the repository', () => {
     if (!isolation) throw new Error('no repository');
     const wt = await isolation.ensureWorktree('g/t');
     expect(wt.workdir).toBe(join(wt.path, 'app'));
-    expect(wt.path.startsWith(join(workspace, 'agent-task/.switchyard/worktrees'))).toBe(true);
+    expect(wt.path).toBe(join(await worktreesDirOf(workspace), 'g/t'));
     put(wt.workdir, 'src/a.js', 'a by task\n');
     put(wt.path, 'other/b.js', 'outside the workspace\n');
     expect(await isolation.inspect('g/t', ['src/a.js'])).toMatchObject({

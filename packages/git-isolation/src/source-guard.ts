@@ -2,19 +2,14 @@ import { posix, relative, sep } from 'node:path';
 import type { SourceChange, SourceGuard } from '@switchyard/core';
 import { withApplyLock } from './apply-lock.js';
 import { inApplyQueue, sourceSettled } from './apply-queue.js';
-import { layoutOf } from './layout.js';
+import { type LayoutOptions, layoutOf } from './layout.js';
 import { findRepository, toRepoPath, toWorkspacePath } from './repository.js';
 import { restoreSource } from './source-restore.js';
 import { changedBetween, sourceSnapshot } from './source-status.js';
 import type { IsolationContext } from './worktree.js';
 
-/** Options of {@link openSourceGuard}. */
-export interface SourceGuardOptions {
-  /** Dispatcher state directory; default `<workspace>/agent-task/.switchyard`. */
-  stateDir?: string;
-  /** Where task worktrees live, when outside the state directory (never looked at). */
-  worktreesDir?: string;
-}
+/** Options of {@link openSourceGuard}: where the state and the worktrees are (never looked at). */
+export type SourceGuardOptions = LayoutOptions;
 
 /**
  * The source guard for `workspace` (see core's `SourceGuard`), or undefined outside git.
@@ -30,7 +25,10 @@ export async function openSourceGuard(
   const repo = await findRepository(workspace);
   if (!repo) return undefined;
   const ctx: IsolationContext = { repo, layout: layoutOf(repo, options) };
-  const exclude = [toRepoPath(repo, 'agent-task'), ...insideRepo(repo.root, options.worktreesDir)];
+  const exclude = [
+    toRepoPath(repo, 'agent-task'),
+    ...insideRepo(repo.root, ctx.layout.worktreesDir),
+  ];
   const snapshot = async (keep: boolean) => {
     await sourceSettled(ctx.layout.lockFile);
     return sourceSnapshot(repo, exclude, keep);
@@ -68,8 +66,7 @@ export async function openSourceGuard(
 }
 
 /** `dir` relative to the repository root, when it lies inside it. */
-function insideRepo(root: string, dir: string | undefined): string[] {
-  if (!dir) return [];
+function insideRepo(root: string, dir: string): string[] {
   const rel = relative(root, dir);
   return rel && !rel.startsWith('..') && !rel.startsWith(sep)
     ? [rel.split(sep).join(posix.sep)]

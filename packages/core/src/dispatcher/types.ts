@@ -40,6 +40,14 @@ export interface CommandResult {
   spawnError?: string;
 }
 
+/** The set-up of each new task worktree (config `isolation.setup`, `setupTimeoutSeconds`). */
+export interface WorktreeSetup {
+  /** argv commands, run in order in the worktree's workdir (no shell). */
+  commands: readonly (readonly string[])[];
+  /** Longest run of one command. */
+  timeoutMs: number;
+}
+
 /** Runs a command; provided by the CLI (core spawns nothing). */
 export type CommandRunner = (request: CommandRequest) => Promise<CommandResult>;
 
@@ -131,6 +139,12 @@ export interface DispatcherOptions {
   sourceGuard?: SourceGuard;
   /** Project config `writeSet` (default "correct"). */
   writeSetPolicy?: WriteSetPolicy;
+  /** Project config `corrections.maxRepeats`: the same correction this many times in a row
+   * on one check stage blocks the task ("the agent repeats itself"); 0 = only the budget
+   * (default 3). */
+  maxRepeatedCorrections?: number;
+  /** Project config `isolation.setup`: commands run in each new worktree before its first stage. */
+  worktreeSetup?: WorktreeSetup;
   /** Project config `isolation.agentCommits` (default "warn"). */
   agentCommitPolicy?: AgentCommitPolicy;
   /** The agent CLI version of each target (by target id), from `--version` before the run:

@@ -226,6 +226,10 @@ export const runEventSchema = z.discriminatedUnion('type', [
       'patch',
       /** The task started in the shared workspace and keeps it (the run has worktrees now). */
       'shared-workspace',
+      /** A new worktree's set-up (config `isolation.setup`) started, passed or failed. */
+      'setup',
+      'setup-passed',
+      'setup-failed',
       /** The agent committed in its worktree (a warning: the apply squashes its commits). */
       'agent-commits',
     ]),

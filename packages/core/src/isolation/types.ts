@@ -139,7 +139,12 @@ export interface CleanReport {
  * `markBlocked` when the task blocks; `recover` once at dispatcher start, before admission.
  */
 export interface WorkspaceIsolation {
+  /** The task's worktree, created (with `isolation.copy`'s files) or re-attached; moved first
+   * when it is not where the layout puts it (a worktree of an earlier version). */
   ensureWorktree(taskId: TaskId): Promise<WorktreeRecord>;
+  /** The worktree's set-up (`isolation.setup`) passed: `setUpAt` of its record is set until the
+   * worktree is created anew. */
+  markSetUp(taskId: TaskId): Promise<void>;
   worktreeOf(taskId: TaskId): WorktreeRecord | undefined;
   inspect(taskId: TaskId, writeSet: readonly string[]): Promise<WriteSetReport>;
   revertOutside(taskId: TaskId, writeSet: readonly string[]): Promise<string[]>;
