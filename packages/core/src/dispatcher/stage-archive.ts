@@ -16,6 +16,7 @@ import { blockTask } from './apply-failure.js';
 import { announceArchived } from './archive-announcement.js';
 import { brokenPromises } from './completion-promise.js';
 import { type DispatchContext, persist, type TaskRuntime } from './context.js';
+import { SOURCE_CHANGES_DIR } from './source-watch.js';
 
 /**
  * Completes an approved task; every step is idempotent so a restart after a crash at any
@@ -113,7 +114,13 @@ export function archiveGroupLogIfDone(ctx: DispatchContext, group: string): void
 /** The normalized transcript of a successful attempt is kept up to this size (its tail). */
 export const KEPT_TRANSCRIPT_BYTES = 64 * 1024;
 /** What stays of a successful attempt once its task is archived: what the logs cite. */
-const KEPT_FILES = new Set([ATTEMPT_FILES.locator, ATTEMPT_FILES.normalized, 'prompt.md']);
+const KEPT_FILES = new Set([
+  ATTEMPT_FILES.locator,
+  ATTEMPT_FILES.normalized,
+  'prompt.md',
+  // What the attempt wrote into the source, put back: the user may still want it.
+  SOURCE_CHANGES_DIR,
+]);
 
 /**
  * Drops a successful attempt's bulky evidence (raw output, stream log, heartbeats) and keeps
