@@ -8,6 +8,7 @@ import type { TaskState } from '../state/state-schema.js';
 import type { ClaimPort } from '../store/claim-port.js';
 import type { Store } from '../store/store.js';
 import type { LoadedTask } from '../workspace/load.js';
+import type { SourceCommands } from './source-watch.js';
 import type { TaskLeases } from './task-leases.js';
 import type { DispatcherOptions } from './types.js';
 import type { WorkLogWriter } from './work-log-writer.js';
@@ -74,6 +75,8 @@ export interface DispatchContext {
   readonly signal: AbortSignal;
   /** Aborted with a second stop request: the apply under way is rolled back (see types.ts). */
   readonly applyAbort: AbortSignal;
+  /** The dispatcher's own commands running in the source checkout (see source-watch.ts). */
+  readonly sourceCommands: SourceCommands;
   /** When this run started (ms since the epoch): the run's cost counts attempts since. */
   readonly runStartedAt?: number;
   /** Wall time: timestamps, provider reset instants. */

@@ -15,6 +15,7 @@ import { recoverTask } from './recover.js';
 import { buildRuntimes, prepareRetryBlocked } from './runtimes.js';
 import { schedule } from './scheduler.js';
 import { sealInterruptedRows } from './seal-open-rows.js';
+import { countingSourceCommands, type SourceCommands } from './source-watch.js';
 import { registerStartGuards } from './start-veto.js';
 import { TaskLeases } from './task-leases.js';
 import { catalogSourceLabel, type DispatcherOptions, type DispatchResult } from './types.js';
@@ -50,8 +51,12 @@ export async function runDispatcher(options: DispatcherOptions): Promise<Dispatc
     if (options.onEvent) bus.on(options.onEvent);
     const abort = new AbortController();
     const signal = options.signal ? AbortSignal.any([options.signal, abort.signal]) : abort.signal;
+    const sourceCommands: SourceCommands = { running: 0, started: 0 };
     const ctx: DispatchContext = {
-      options,
+      options: {
+        ...options,
+        runCommand: countingSourceCommands(options.runCommand, workspace, stateDir, sourceCommands),
+      },
       workspace,
       stateDir,
       catalog: options.catalog.catalog,
@@ -69,7 +74,7 @@ export async function runDispatcher(options: DispatcherOptions): Promise<Dispatc
       }),
       claimIndex: new Map(await store.claims.snapshot()),
       bus,
-      workLog: new WorkLogWriter(store.workLog),
+      workLog: new WorkLogWriter(store.workLog, secrets),
       tasks: new Map(),
       archived: new Set([...model.archived.values()].filter((a) => a.complete).map((a) => a.id)),
       handles: new Map(),
@@ -77,6 +82,7 @@ export async function runDispatcher(options: DispatcherOptions): Promise<Dispatc
       secrets,
       signal,
       applyAbort: options.abortApply ?? new AbortController().signal,
+      sourceCommands,
       runStartedAt: startedAt,
       now: () => clock.now(),
       monotonicMs: () => clock.monotonicMs(),

@@ -25,11 +25,11 @@ async function check(report: WriteSetReport, policy?: AgentCommitPolicy) {
     workspace,
     stateDir: join(workspace, 'agent-task', '.switchyard'),
     now: () => new Date('2026-12-01T12:00:00Z'),
+    secrets: [],
     bus: { emit: (e: { type: string }) => events.push(e) },
     workLog: { finish: (_group: string, row: WorkLogRow) => rows.push(row) },
     store,
     leases: new TaskLeases(store.leases, 'run-1'),
-    secrets: [],
   } as unknown as DispatchContext;
   const state = newTaskState('g/t');
   state.phase = 'writeset';

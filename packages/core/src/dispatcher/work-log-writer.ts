@@ -1,4 +1,6 @@
 import { SwitchyardError } from '../errors.js';
+import type { SecretValue } from '../redact/redact.js';
+import { redactDeep } from '../redact/secret-set.js';
 import type { WorkLogPort } from '../store/work-log-port.js';
 import type { WorkLogRow } from '../worklog/work-log.js';
 
@@ -18,7 +20,11 @@ export class WorkLogWriter {
   #lastError: string | undefined;
   #flushError: string | undefined;
 
-  constructor(private readonly port: WorkLogPort) {}
+  /** `secrets`: masked in every cell (a gate's command line, a result) before it is stored. */
+  constructor(
+    private readonly port: WorkLogPort,
+    private readonly secrets: readonly SecretValue[] = [],
+  ) {}
 
   /**
    * Writes a START row (after the group's queued rows); rejects with `SY_WORK_LOG` when it
@@ -66,7 +72,8 @@ export class WorkLogWriter {
    * later row. With nothing in flight the port is called at once (the file store then writes
    * before this returns).
    */
-  #write(group: string, rows: WorkLogRow[], dropOnFailure: boolean): Promise<void> {
+  #write(group: string, given: WorkLogRow[], dropOnFailure: boolean): Promise<void> {
+    const rows = given.map((row) => redactDeep(row, this.secrets));
     const attempt = (): Promise<void> => {
       const queued = this.#pending.get(group) ?? [];
       const all = [...queued, ...rows];
