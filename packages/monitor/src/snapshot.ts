@@ -1,8 +1,10 @@
+import { existsSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   buildStatus,
   type DispatcherStatus,
   gatherStatus,
+  listOpenEscalations,
   loadProjectConfig,
   loadWorkspace,
   type PriceTable,
@@ -177,11 +179,17 @@ export class SnapshotReader {
       this.modelMark = mark;
       this.modelAt = now.getTime();
     }
-    const input = gatherStatus(this.workspace, now, {
-      model: this.model,
+    // The monitor follows the files itself (cheap polling by stat), not through the store.
+    const dir = stateDir(this.workspace);
+    const stored = this.states.read();
+    const real = existsSync(this.workspace) ? realpathSync(this.workspace) : this.workspace;
+    const facts = {
+      states: stored,
+      claims: readClaims(dir),
       events,
-      states: this.states.read(),
-    });
+      escalations: listOpenEscalations(real, stateDir(real), stored),
+    };
+    const input = gatherStatus(this.workspace, facts, now, { model: this.model });
     if (this.prices) input.prices = this.prices;
     const report = buildStatus(input);
     const states = new Map(input.states.map((s) => [s.task, s]));
@@ -279,7 +287,7 @@ export class SnapshotReader {
       counts: report.counts,
       groups,
       tasks,
-      claims: readClaims(stateDir(input.workspace)).flatMap((c) =>
+      claims: facts.claims.flatMap((c) =>
         c.paths.map((path) => ({ path, task: c.taskId, since: c.since })),
       ),
       // Per-attempt usage travels on each attempt.finished event of a task's history.
