@@ -321,7 +321,7 @@ async function liveRunLocked(
     });
     await notifier.close();
     await session.finish({ result });
-    writeRunRetro(workspace, config.prices);
+    await writeRunRetro(workspace, store.events, config.prices);
     renderer?.summary(result, {
       archive: resolve(workspace, 'agent-task', 'archive'),
       state: stateDir(workspace),

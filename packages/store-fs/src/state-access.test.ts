@@ -45,7 +45,8 @@ const WORK_LOG_TEXT =
 const MONITOR =
   'follows events.jsonl and task files incrementally by stat (cheap polling): needs the event log read-from-position and a changed-since task read on the port';
 const SESSIONS = 'session commands use SessionStore by path: to move onto store.sessions';
-const TODO = 'reads task states, claims or events by path: to move onto the store';
+const DRY_RUN =
+  'the dry run loads only the light `@switchyard/core/dry-run` entry; store-fs imports the core root, so it reads task states and claims with core by-path readers until store-fs has a light read entry';
 
 /** What still touches state by path outside store-fs, and why. */
 const LEFT: Record<string, string> = {
@@ -87,12 +88,10 @@ const LEFT: Record<string, string> = {
   'packages/cli/src/commands/resume.ts': SESSIONS,
   'packages/cli/src/session/run-session.ts': SESSIONS,
   'packages/cli/src/session/session-status.ts': SESSIONS,
-  'packages/cli/src/commands/retro.ts': TODO,
-  'packages/cli/src/run-retro.ts': TODO,
-  'packages/cli/src/dry-run.ts': TODO,
-  'packages/cli/src/isolation-report.ts': TODO,
-  'packages/cli/src/preflight/context.ts': TODO,
-  'packages/core/src/escalation/resolve-escalation.ts': TODO,
+  'packages/cli/src/dry-run.ts': DRY_RUN,
+  'packages/cli/src/isolation-report.ts':
+    'reads task states by path when the dry run calls it without them: goes with the dry run',
+  'packages/cli/src/preflight/context.ts': DRY_RUN,
   'packages/core/src/store/memory/memory-records.ts': 'the memory store: implements readEvents',
   'packages/testkit/src/store-conformance/record-cases.ts':
     'the conformance suite calls the port method readEvents',

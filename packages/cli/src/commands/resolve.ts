@@ -83,8 +83,11 @@ Examples:
           })
         : undefined;
       const { catalogSourceLabel } = await import('@switchyard/core');
+      const { openFsStore } = await import('@switchyard/store-fs');
+      const store = openFsStore({ workspace });
       const outcome = await resolveEscalation({
         workspace,
+        store,
         task,
         action: opts.retry ? 'retry' : 'skip',
         ...(catalog
@@ -96,7 +99,7 @@ Examples:
               },
             }
           : {}),
-      });
+      }).finally(() => store.close());
       if (opts.json) {
         const { printJson } = await import('../output.js');
         printJson(outcome);

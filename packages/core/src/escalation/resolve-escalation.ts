@@ -4,14 +4,15 @@ import { SwitchyardError } from '../errors.js';
 import { acquireWorkspaceLock } from '../lock/workspace-lock.js';
 import { type CatalogFacts, checkDecision } from '../selection/decide.js';
 import { type BlockedInfo, freshFailures } from '../state/state-schema.js';
-import { openStateStore } from '../state/state-store.js';
-import { stateDir as stateDirOf } from '../workspace/paths.js';
+import type { Store } from '../store/store.js';
 import type { ResolutionAction } from './escalation-schema.js';
-import { isOpen, readBundle, recordResolution } from './escalation-store.js';
+import { isOpen } from './escalation-store.js';
 
 /** What `switchyard resolve` does. */
 export interface ResolveRequest {
   workspace: string;
+  /** The workspace's store (task states and escalations are read and written there). */
+  store: Pick<Store, 'tasks' | 'escalations'>;
   /** `<group>/<task>`. */
   task: string;
   action: ResolutionAction;
@@ -36,14 +37,14 @@ export interface ResolveOutcome {
  */
 export async function resolveEscalation(request: ResolveRequest): Promise<ResolveOutcome> {
   const workspace = realpathSync(request.workspace);
-  const stateDir = stateDirOf(workspace);
+  const { store } = request;
   const now = request.now ?? new Date();
   const lock = acquireWorkspaceLock({ workspace });
   try {
-    const store = openStateStore(stateDir);
-    const state = store.read(request.task);
+    const stored = await store.tasks.get(request.task);
+    const state = stored?.value;
     const blocked = state?.blocked;
-    if (!state || !blocked) {
+    if (!stored || !state || !blocked) {
       throw new SwitchyardError(
         'SY_USAGE',
         `Task ${request.task} is not blocked; nothing to resolve.`,
@@ -52,7 +53,7 @@ export async function resolveEscalation(request: ResolveRequest): Promise<Resolv
         },
       );
     }
-    const bundle = readBundle(stateDir, request.task);
+    const bundle = (await store.escalations.get(request.task))?.bundle;
     if (request.action === 'skip' && !(bundle && isOpen(bundle, state))) {
       throw new SwitchyardError(
         'SY_USAGE',
@@ -88,8 +89,8 @@ export async function resolveEscalation(request: ResolveRequest): Promise<Resolv
     }
     // The answer is recorded first: a crash before the state write leaves the task blocked
     // with a closed escalation, which `switchyard retry` still lifts.
-    if (bundle) await recordResolution(stateDir, request.task, request.action, now, userName());
-    if (request.action === 'retry') await store.write(state);
+    if (bundle) await store.escalations.resolve(request.task, request.action, now, userName());
+    if (request.action === 'retry') await store.tasks.put(state, { expected: stored.version });
     return { task: request.task, action: request.action, blocked };
   } finally {
     lock.release();
