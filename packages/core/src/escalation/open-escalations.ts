@@ -1,6 +1,6 @@
 import type { TaskState } from '../state/state-schema.js';
 import type { EscalationPort } from '../store/escalation-port.js';
-import { type EscalationEntry, isOpen } from './escalation-store.js';
+import { type EscalationEntry, escalationEntry, isOpen } from './escalation-store.js';
 
 /** Every open escalation in a store (sorted by task), given the tasks' states. */
 export async function openEscalations(
@@ -18,19 +18,7 @@ export async function openEscalations(
     }
     const bundle = stored?.bundle;
     if (!bundle || !isOpen(bundle, byTask.get(task))) continue;
-    const where = port.locate(task);
-    out.push({
-      task,
-      code: bundle.failure.code,
-      ...(bundle.failure.class ? { class: bundle.failure.class } : {}),
-      stage: bundle.failure.stage,
-      reason: bundle.failure.reason,
-      question: bundle.question,
-      since: bundle.blockedAt,
-      blockedDownstream: bundle.blockedDownstream,
-      bundle: where.bundle,
-      interview: where.interview,
-    });
+    out.push(escalationEntry(task, bundle, port.locate(task)));
   }
   return out;
 }
