@@ -50,7 +50,8 @@ evidence paths, the tasks it holds up) and <task>.interview-request.json asks a 
          the dependency to let them run; \`switchyard retry\` still retries it later.
 
 Takes the workspace lock, so it refuses while a run is going (exit 1): stop it first.
-Exit codes: 0 resolved, 1 internal failure or the lock is held, 2 not blocked / bad flags.
+Exit codes: 0 resolved, 1 internal failure or the lock is held, 2 an unknown task, a task
+that is not blocked, bad flags.
 
 Examples:
   $ switchyard status                          # lists open escalations
