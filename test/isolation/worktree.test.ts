@@ -320,6 +320,7 @@ describe('switchyard run with a git worktree per task (real git, fake agents)', 
       worktrees: [],
       applyQueue: [],
       bytes: 0,
+      sharedBytes: 0,
     });
   });
 });

@@ -11,6 +11,8 @@ const TOP_KEYS = [
   'runs',
   // open escalations: a new one appears, a resolved one goes, without a reload
   'escalations',
+  // the worktrees' disk use, as the run measures it
+  'worktreeDisk',
 ] as const;
 type TopKey = (typeof TOP_KEYS)[number];
 

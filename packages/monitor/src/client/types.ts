@@ -136,6 +136,14 @@ export interface Snapshot {
   claims: { path: string; task: string; since: string }[];
   /** Open escalations (blocked tasks waiting for `switchyard resolve`), oldest first. */
   escalations: EscalationView[];
+  /** Disk the task worktrees take (the server's WorktreeDiskSummary; 0 worktrees: none). */
+  worktreeDisk?: {
+    worktrees: number;
+    bytes: number;
+    sharedBytes: number;
+    cap?: number;
+    text: string;
+  };
   usage: {
     run: Totals;
     byTask: Record<string, Totals>;
@@ -165,7 +173,10 @@ export interface Patch {
   base: number;
   generatedAt: string;
   set: Partial<
-    Pick<Snapshot, 'workspace' | 'dispatcher' | 'counts' | 'groups' | 'claims' | 'escalations'>
+    Pick<
+      Snapshot,
+      'workspace' | 'dispatcher' | 'counts' | 'groups' | 'claims' | 'escalations' | 'worktreeDisk'
+    >
   > & {
     usage?: Omit<Snapshot['usage'], 'byTask'>;
   };
