@@ -243,17 +243,25 @@ describe('switchyard run with a git worktree per task (real git, fake agents)', 
 
   it('waits while the user’s uncommitted changes overlap the task’s files, and says why', async () => {
     const ws = gitWorkspace({ 'src/a.js': 'a0\n' });
+    const goOn = ws.path('.scenario-go-on');
     ws.catalog({
       t: {
         scenario: {
           cases: [approve],
-          steps: [{ write: { path: 'src/a.js', content: 'task\n' } }, { fillChecklist: true }],
+          steps: [
+            { write: { path: 'src/a.js', content: 'task\n' } },
+            { waitFor: goOn },
+            { fillChecklist: true },
+          ],
         },
       },
     });
     ws.task('g/a', { files: ['src/a.js'] });
-    writeFileSync(ws.path('src/a.js'), 'user edit\n');
+    // Made after the start: a dirty write set at the start is refused by the preflight.
     const running = ws.run();
+    await until(() => ws.events().some((e) => e.type === 'attempt.started'), 'the worker');
+    writeFileSync(ws.path('src/a.js'), 'user edit\n');
+    writeFileSync(goOn, 'go');
     await until(
       () => ws.events().some((e) => e.type === 'task.waiting' && e.reason === 'apply'),
       'the apply to wait',

@@ -6,6 +6,7 @@ import type {
   DryRunReport,
   DryRunRouting,
   Problem,
+  ProjectConfig,
   ResolvedCatalog,
   RouteId,
   Stage,
@@ -230,9 +231,11 @@ async function prepareDryRun(
   const early: Problem[] = [];
   let configMax: number | undefined;
   let taskRouting = DEFAULT_ROUTING;
+  let projectConfig: ProjectConfig | undefined;
   let sandboxConfig: SandboxSettings | undefined;
   try {
     const { config, filepath } = await loadProjectConfig(workspace);
+    projectConfig = config;
     sandboxConfig = { sandbox: config.sandbox, sandboxTargets: config.sandboxTargets };
     configMax = config.maxParallel;
     taskRouting = config.routing;
@@ -268,6 +271,11 @@ async function prepareDryRun(
     routing.problems.push(...sandbox.problems);
   }
   const dispatcher = readDispatcherState(stateDir(workspace), routing.problems);
+  // The checks a live run makes before starting anything, except those that run commands.
+  if (projectConfig)
+    routing.problems.push(
+      ...(await dryRunPreflight(workspace, projectConfig, loaded, opts, configMax ?? 3)),
+    );
   const report = planDryRun({
     blocked: dispatcher.blocked,
     liveAttempts: dispatcher.live,
@@ -282,6 +290,33 @@ async function prepareDryRun(
     now,
   });
   return { report, cacheWritten: loaded.cacheWritten, sandbox };
+}
+
+/** The live run's preflight problems, from the checks that only read (git, disk). */
+async function dryRunPreflight(
+  workspace: string,
+  config: ProjectConfig,
+  model: WorkspaceModel,
+  opts: RunOptions,
+  configMax: number,
+): Promise<Problem[]> {
+  const { preflightContext } = await import('./preflight/context.js');
+  const { runPreflightChecks } = await import('./preflight/registry.js');
+  const { PREFLIGHT_CHECKS } = await import('./preflight/checks.js');
+  const ctx = await preflightContext({
+    workspace,
+    mode: 'dry-run',
+    config,
+    model,
+    ...(opts.taskGroup !== undefined ? { taskGroup: opts.taskGroup } : {}),
+    ...(opts.retryBlocked ? { retryBlocked: true } : {}),
+    maxParallel: opts.maxParallel ?? configMax,
+    targets: [],
+    // Missing agent CLIs are in the report already (the routing's problems).
+    foundProblems: [],
+    env: catalogEnv(),
+  });
+  return runPreflightChecks(ctx, PREFLIGHT_CHECKS);
 }
 
 /** `switchyard run --dry-run`: prints the report; exit 0 when nothing is wrong, else 2. */

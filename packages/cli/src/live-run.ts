@@ -47,11 +47,13 @@ import { startAnnouncedMonitor } from './monitor-server.js';
 import { createNotifier } from './notify/notifier.js';
 import { printProblems } from './output.js';
 import { cappedParallel } from './plan-concurrency.js';
-import { assertPreflights } from './preflight.js';
+import { PREFLIGHT_CHECKS } from './preflight/checks.js';
+import { preflightContext } from './preflight/context.js';
+import { preflightError, runPreflightChecks } from './preflight/registry.js';
 import { openRunIsolation } from './run-isolation.js';
 import { createRunRenderer } from './run-renderer.js';
 import { writeRunRetro } from './run-retro.js';
-import { assertSandbox, checkSandbox } from './sandbox-check.js';
+import { checkSandbox } from './sandbox-check.js';
 import { openRunSession } from './session/run-session.js';
 
 /** Options of a live `switchyard run` (the flags after parsing). */
@@ -143,13 +145,8 @@ async function liveRunLocked(
   const model = loadWorkspace(workspace);
   for (const task of model.tasks) applyRouting(task, config.routing);
   const scope = scopeOf(model, opts);
+  // A route with no installed candidate is reported with the other preflight problems.
   const checked = skipMissingTargets(written, scope, { env, cwd: workspace });
-  if (checked.errors.length > 0)
-    throw new SwitchyardError(
-      'SY_CATALOG_NOT_EXECUTABLE',
-      `${checked.errors.length} route(s) or pin(s) of the tasks in scope have no installed agent CLI; nothing was launched.`,
-      { problems: checked.errors },
-    );
   printProblems(checked.warnings);
   const catalog = checked.resolved;
   const loaded = await loadPlugins({
@@ -166,7 +163,6 @@ async function liveRunLocked(
     targets: usedTargets(catalog, scope).map(([id]) => id),
   });
   sandbox.problems.push(...sandboxRunnerProblems(sandbox.sandboxed, catalog, plugins));
-  assertSandbox(sandbox);
   printProblems(
     agentTypoWarnings(catalog.catalog.targets, (agent) =>
       plugins.classifiersFor(agent).some((c) => c.agents !== '*'),
@@ -191,6 +187,35 @@ async function liveRunLocked(
   // `switchyard run --json | head`: the reader left; stop the agents and end like an interrupt.
   const offPipe = onOutputClosed(() => abort.abort());
   const renderer = opts.json ? undefined : createRunRenderer();
+  // Every precondition, before a session exists or anything is launched (all problems at once).
+  const problems = await runPreflightChecks(
+    await preflightContext({
+      workspace,
+      mode: 'run',
+      config,
+      model,
+      ...(opts.taskGroup !== undefined ? { taskGroup: opts.taskGroup } : {}),
+      ...(opts.retryBlocked ? { retryBlocked: true } : {}),
+      ...(opts.retryTasks ? { retryTasks: opts.retryTasks } : {}),
+      maxParallel: cappedParallel(opts.maxParallel ?? config.maxParallel, opts.planMaxConcurrency),
+      targets: usedTargets(catalog, scope),
+      foundProblems: [...checked.errors, ...sandbox.problems],
+      env,
+      signal: abort.signal,
+    }),
+    PREFLIGHT_CHECKS,
+  );
+  const refused = preflightError(problems);
+  if (abort.signal.aborted || refused) {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    offPipe();
+    await plugins.dispose();
+    // Interrupted during the checks: nothing was launched, but it is an interrupt.
+    if (abort.signal.aborted) return 130;
+    throw refused;
+  }
+  printProblems(problems);
   const session = await openRunSession(
     workspace,
     model,
@@ -218,19 +243,6 @@ async function liveRunLocked(
     notifier.onEvent(event);
   };
   try {
-    try {
-      await assertPreflights(usedTargets(catalog, scope), {
-        cwd: workspace,
-        signal: abort.signal,
-      });
-    } catch (error) {
-      // Interrupted during the preflights: nothing was launched, but it is an interrupt.
-      if (abort.signal.aborted) {
-        await session.finish({ code: 130 });
-        return 130;
-      }
-      throw error;
-    }
     const isolation = await openRunIsolation(workspace, config.isolation);
     // On the run's own output (stderr stays for errors): the user sees how to isolate tasks.
     if (isolation.warning && !opts.json)
@@ -282,6 +294,7 @@ async function liveRunLocked(
             agentCommitPolicy: agentCommitPolicyOf(config.isolation),
           }
         : {}),
+      maxRepeatedCorrections: config.corrections.maxRepeats,
       agentVersions: versionsByTarget(versions),
       // Project gates come only from the config a human wrote, never from a plan.
       projectGates: config.gates,

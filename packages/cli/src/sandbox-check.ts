@@ -4,7 +4,6 @@ import type { ProjectConfig } from '@switchyard/core';
 import {
   findExecutable,
   type Problem,
-  SwitchyardError,
   sandboxForTarget,
   sandboxProbeArgv,
 } from '@switchyard/core/dry-run';
@@ -151,20 +150,4 @@ export async function probeBwrap(options: {
     extendEnv: false,
   });
   return v.exitCode === 0 ? { command, version: String(v.stdout).trim() } : { command };
-}
-
-/** Throws the check's problems as one error (exit 2, nothing launched). */
-export function assertSandbox(check: SandboxCheck): void {
-  if (check.problems.length === 0) return;
-  const [first, ...more] = check.problems;
-  if (more.length === 0)
-    throw new SwitchyardError(first!.code, `${first!.message}; nothing was launched`, {
-      ...(first!.path ? { path: first!.path } : {}),
-      ...(first!.hint ? { hint: first!.hint } : {}),
-    });
-  throw new SwitchyardError(
-    first!.code,
-    `${check.problems.length} sandbox problems; nothing was launched.`,
-    { problems: check.problems },
-  );
 }

@@ -24,6 +24,7 @@ describe('loadProjectConfig', () => {
       sandbox: 'none',
       sandboxTargets: {},
       writeSet: 'correct',
+      corrections: { maxRepeats: 3 },
       prices: {},
       gates: [],
       routing: {

@@ -111,6 +111,19 @@ export const projectConfigSchema = z
       .describe(
         'Changes outside a task\'s write set: "correct" = a correction to the worker naming them; "revert-outside" = also reset those files in its worktree.',
       ),
+    corrections: z
+      .strictObject({
+        maxRepeats: z
+          .number()
+          .int()
+          .min(0)
+          .default(3)
+          .describe(
+            'The same correction (the same reason, or the same gate output) this many times in a row on one stage blocks the task as "the agent repeats itself" and escalates; 0 = only the failure budget of 10, which stays the ceiling.',
+          ),
+      })
+      .default({ maxRepeats: 3 })
+      .describe('How corrections sent back to the worker are bounded.'),
     prices: priceTableSchema
       .default({})
       .describe(

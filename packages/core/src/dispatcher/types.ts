@@ -134,6 +134,10 @@ export interface DispatcherOptions {
   isolation?: WorkspaceIsolation;
   /** Project config `writeSet` (default "correct"). */
   writeSetPolicy?: WriteSetPolicy;
+  /** Project config `corrections.maxRepeats`: the same correction this many times in a row
+   * on one check stage blocks the task ("the agent repeats itself"); 0 = only the budget
+   * (default 3). */
+  maxRepeatedCorrections?: number;
   /** Project config `isolation.setup`: commands run in each new worktree before its first stage. */
   worktreeSetup?: WorktreeSetup;
   /** Project config `isolation.maxDiskBytes`: no task starts a new worktree while the worktrees

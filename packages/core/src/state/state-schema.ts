@@ -171,6 +171,11 @@ export const taskStateSchema = z.object({
   /** Self-check passes that did not fill the checklist, in this plan loop. */
   selfcheckRetries: z.number().int(),
   correction: correctionSchema.optional(),
+  /** The last correction of each check stage (fingerprint) and how many times in a row it
+   * came: the same one over and over means the agent repeats itself (see correctOrBlock). */
+  repeats: z
+    .record(z.string(), z.object({ fingerprint: z.string(), count: z.number().int() }))
+    .optional(),
   /** Attempt id whose evidence the next attempt's prompt points at (after a failover). */
   failoverFrom: z.string().optional(),
   blocked: blockedSchema.optional(),
