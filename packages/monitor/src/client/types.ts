@@ -50,6 +50,8 @@ export type RunEventView = Base &
         target: string;
         result: string;
         evidence: string[];
+        durationMs?: number;
+        exitCode?: number | null;
         usage?: UsageView;
       }
     | {
@@ -144,6 +146,8 @@ export interface Snapshot {
     cap?: number;
     text: string;
   };
+  /** Run-level events (run.started/finished, control failures), oldest first. */
+  runs: RunLevelView[];
   usage: {
     run: Totals;
     byTask: Record<string, Totals>;
@@ -175,7 +179,14 @@ export interface Patch {
   set: Partial<
     Pick<
       Snapshot,
-      'workspace' | 'dispatcher' | 'counts' | 'groups' | 'claims' | 'escalations' | 'worktreeDisk'
+      | 'workspace'
+      | 'dispatcher'
+      | 'counts'
+      | 'groups'
+      | 'claims'
+      | 'escalations'
+      | 'runs'
+      | 'worktreeDisk'
     >
   > & {
     usage?: Omit<Snapshot['usage'], 'byTask'>;
@@ -187,3 +198,19 @@ export interface Patch {
 
 /** A failover edge of a task's history. */
 export type FailoverView = Extract<RunEventView, { type: 'target.failover' }>;
+
+/** The end of a run (its `run.finished` event). */
+export type RunFinishedView = Base & {
+  type: 'run.finished';
+  exitCode: number;
+  counts: { running: number; ready: number; waiting: number; blocked: number; done: number };
+  elapsedMs: number;
+  blocked: { task: string; reason: string }[];
+  controlFailures?: string[];
+};
+
+/** A run-level event of the snapshot. */
+export type RunLevelView =
+  | RunFinishedView
+  | (Base & { type: 'run.started'; pid: number; tasks: number })
+  | (Base & { type: 'control.failure'; code: string; message: string });
