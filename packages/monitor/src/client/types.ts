@@ -148,6 +148,8 @@ export interface Snapshot {
   };
   /** Run-level events (run.started/finished, control failures), oldest first. */
   runs: RunLevelView[];
+  /** YAML plans by task group. */
+  plans: Record<string, PlanView>;
   usage: {
     run: Totals;
     byTask: Record<string, Totals>;
@@ -186,6 +188,7 @@ export interface Patch {
       | 'claims'
       | 'escalations'
       | 'runs'
+      | 'plans'
       | 'worktreeDisk'
     >
   > & {
@@ -214,3 +217,11 @@ export type RunLevelView =
   | RunFinishedView
   | (Base & { type: 'run.started'; pid: number; tasks: number })
   | (Base & { type: 'control.failure'; code: string; message: string });
+
+/** A YAML plan heading its task group (the server's PlanInfo). */
+export interface PlanView {
+  title: string;
+  goal?: string;
+  file: string;
+  lanes: { id: string; tasks: string[] }[];
+}
