@@ -24,7 +24,8 @@ export function countsOf(
     else if (
       d.status === 'waiting-dependencies' ||
       d.status === 'waiting-claim' ||
-      d.status === 'waiting-apply'
+      d.status === 'waiting-apply' ||
+      d.status === 'waiting-disk'
     )
       counts.waiting += 1;
     else if (d.status === 'blocked' || d.status === 'dependency-blocked' || d.status === 'invalid')
