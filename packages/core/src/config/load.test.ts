@@ -114,7 +114,7 @@ describe('loadProjectConfig', () => {
 
   it('reads a YAML config that is all comments as an empty config (found by the fuzzer)', async () => {
     const dir = await tmp();
-    await writeFile(join(dir, 'switchyard.config.yaml'), '# maxParallel: 4\n\n  # retry: {}\n');
+    await writeFile(join(dir, 'switchyard.config.yaml'), '# maxParallel: 4\r\n\n  # retry: {}\n');
     const loaded = await loadProjectConfig(dir);
     expect(loaded.filepath).toBe(join(dir, 'switchyard.config.yaml'));
     expect(loaded.config.maxParallel).toBe(3);

@@ -122,9 +122,12 @@ function syntaxErrorLine(error: unknown, filepath: string): number | undefined {
   const yaml = isYamlFile(filepath);
   const message = error instanceof Error ? error.message : '';
   if (yaml && !/single document/.test(message)) return undefined;
+  // Newer JSON parser messages name the line themselves.
+  const named = /\(line (\d+) column \d+\)/.exec(message);
+  if (!yaml && named) return Number(named[1]);
   try {
     const text = readFileSync(filepath, 'utf8');
-    return yaml ? secondDocumentLine(text) : findJsonFaults(text)[0]?.line;
+    return yaml ? secondDocumentLine(text) : (findJsonFaults(text)[0]?.line ?? 1);
   } catch {
     return undefined;
   }
@@ -137,7 +140,7 @@ const isYamlFile = (filepath: string) => !/\.(json|[cm]?[jt]s)$/.test(filepath);
 function onlyYamlComments(filepath: string): boolean {
   try {
     return readFileSync(filepath, 'utf8')
-      .split('\n')
+      .split(/\r\n|\r|\n/)
       .every((line) => /^\s*(#.*)?$|^(---|\.\.\.)\s*(#.*)?$/.test(line.replace(/^\uFEFF/, '')));
   } catch {
     return false;
