@@ -71,7 +71,7 @@ export async function runDispatcher(options: DispatcherOptions): Promise<Dispatc
       claims,
       claimIndex: new Map(await claims.snapshot()),
       bus,
-      workLog: new WorkLogWriter(workspace),
+      workLog: new WorkLogWriter(workspace, secrets),
       tasks: new Map(),
       // Filled from the dispatcher's records (completion-record.ts), never from the folders.
       archived: new Set(),

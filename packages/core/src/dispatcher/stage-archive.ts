@@ -6,6 +6,8 @@ import { ATTEMPT_FILES } from '../attempt/layout.js';
 import { usageLine } from '../cost/usage-totals.js';
 import { SwitchyardError } from '../errors.js';
 import { gateResultLine, type ProjectGateResult } from '../gates/gate-result.js';
+import { redactSecrets } from '../redact/redact.js';
+import { maskSecretsBelow } from '../redact/secret-set.js';
 import { ensureOwnedDir, unsafePathError, writeOwnedFile } from '../safe-fs/owned-files.js';
 import { isGroupLogArchivable } from '../worklog/work-log.js';
 import { archivedTaskDir, COMPLETE_LOG, reviewFileName } from '../workspace/paths.js';
@@ -47,7 +49,8 @@ export async function runArchiveStage(ctx: DispatchContext, rt: TaskRuntime): Pr
         });
         return persist(ctx, rt);
       }
-      const text = completeLogText(ctx, rt);
+      // It quotes the review's accepted notes (agent text): no credential goes into the archive.
+      const text = redactSecrets(completeLogText(ctx, rt), ctx.secrets);
       // Recorded before the file exists: a restart finishes this archive, and only this one.
       rt.state.archive = { completeLogSha256: hashOf(text) };
       await persist(ctx, rt);
@@ -63,6 +66,8 @@ export async function runArchiveStage(ctx: DispatchContext, rt: TaskRuntime): Pr
     }
     ensureOwnedDir(ctx.workspace, dirname(target));
     renameSync(source, target);
+    // What the agents wrote there (reviews, plans, notes) is kept: masked like their captures.
+    maskSecretsBelow(target, ctx.secrets);
   }
   // Verified against the record: a folder someone else moved there (with a complete.log of
   // their own) is never taken for this archive.
