@@ -1,6 +1,7 @@
+import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { agentProcesses, TrialWorkspace, until } from '../recovery/kit.js';
+import { agentProcesses, CLI, TrialWorkspace, until } from '../recovery/kit.js';
 
 /**
  * The dispatcher trusts only what it wrote: an agent can write the task folder (it has its
@@ -183,5 +184,17 @@ describe('the dispatcher trusts only what it wrote', { timeout: 180_000 }, () =>
       .map((e) => e.task);
     expect(archived).not.toContain('g/b');
     expect(ws.exists('agent-task/g/c/PLAN.md')).toBe(true);
+    // `status` reads completion from the records too.
+    const status = spawnSync(process.execPath, [CLI, 'status', '--json', '--workspace', ws.dir], {
+      encoding: 'utf8',
+    });
+    const report = JSON.parse(status.stdout) as {
+      done: { task: string }[];
+      blocked: { task: string; reason: string }[];
+    };
+    expect(report.done.map((d) => d.task)).toEqual(['g/a']);
+    expect(report.blocked.find((b) => b.task === 'g/b')?.reason).toMatch(
+      /without the dispatcher's record/,
+    );
   });
 });

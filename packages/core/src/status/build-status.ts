@@ -1,6 +1,7 @@
 import { type AdmissionDecision, admit } from '../admission/admit.js';
 import type { PriceTable } from '../cost/usage.js';
 import { summarizeUsage } from '../cost/usage-totals.js';
+import { unrecordedReason } from '../dispatcher/completion-record.js';
 import type { EscalationEntry } from '../escalation/escalation-store.js';
 import type { RunEvent } from '../events/event-schema.js';
 import type { LockHolder } from '../lock/workspace-lock.js';
@@ -31,8 +32,10 @@ export interface StatusInput {
   workspace: string;
   now: Date;
   tasks: StatusTask[];
-  /** Ids of tasks archived with `complete.log`. */
+  /** Ids of tasks archived with `complete.log` and recorded done by the dispatcher. */
   archived: string[];
+  /** Ids of archive entries with `complete.log` the dispatcher has no record of: not done. */
+  unrecorded?: string[];
   states: TaskState[];
   /** Held claims: path -> task. */
   claims: ReadonlyMap<string, string>;
@@ -131,6 +134,13 @@ export function buildStatus(input: StatusInput): StatusReport {
       describeWaiting(task.id, state, decision, input.now, dispatcher.state === 'running'),
     );
   }
+  for (const task of input.unrecorded ?? [])
+    blocked.push({
+      task,
+      stage: 'archive',
+      reason: unrecordedReason(task, `agent-task/archive/${task}`),
+      evidence: [],
+    });
   // A task archived on disk whose state is not marked done yet finishes on the next run.
   const done = input.archived.map((task) => ({ task, archiveDir: `agent-task/archive/${task}` }));
   for (const state of input.states) {
