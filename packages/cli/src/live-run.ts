@@ -299,6 +299,9 @@ async function liveRunLocked(
               commands: isolation.settings.setup,
               timeoutMs: isolation.settings.setupTimeoutMs,
             },
+            ...(isolation.settings.maxDiskBytes
+              ? { worktreeDiskCap: isolation.settings.maxDiskBytes }
+              : {}),
             agentCommitPolicy: agentCommitPolicyOf(config.isolation),
           }
         : {}),

@@ -42,6 +42,7 @@ Examples:
         findWorkspaceRoot,
         gatherStatus,
         hasConfigFile,
+        isolationSettings,
         loadProjectConfig,
         readStatusFacts,
       } = await import('@switchyard/core');
@@ -61,6 +62,8 @@ Examples:
         () => undefined,
       );
       input.prices = config?.prices ?? {};
+      const diskCap = isolationSettings(config?.isolation).maxDiskBytes;
+      if (diskCap) input.worktreeDiskCap = diskCap;
       const report = buildStatus(input);
       if (session !== undefined || opts.sessions) {
         const { printSessionStatus } = await import('../session/session-status.js');

@@ -138,8 +138,18 @@ export interface Snapshot {
   claims: { path: string; task: string; since: string }[];
   /** Open escalations (blocked tasks waiting for `switchyard resolve`), oldest first. */
   escalations: EscalationView[];
+  /** Disk the task worktrees take (the server's WorktreeDiskSummary; 0 worktrees: none). */
+  worktreeDisk?: {
+    worktrees: number;
+    bytes: number;
+    sharedBytes: number;
+    cap?: number;
+    text: string;
+  };
   /** Run-level events (run.started/finished, control failures), oldest first. */
   runs: RunLevelView[];
+  /** YAML plans by task group. */
+  plans: Record<string, PlanView>;
   usage: {
     run: Totals;
     byTask: Record<string, Totals>;
@@ -171,7 +181,15 @@ export interface Patch {
   set: Partial<
     Pick<
       Snapshot,
-      'workspace' | 'dispatcher' | 'counts' | 'groups' | 'claims' | 'escalations' | 'runs'
+      | 'workspace'
+      | 'dispatcher'
+      | 'counts'
+      | 'groups'
+      | 'claims'
+      | 'escalations'
+      | 'runs'
+      | 'plans'
+      | 'worktreeDisk'
     >
   > & {
     usage?: Omit<Snapshot['usage'], 'byTask'>;
@@ -199,3 +217,11 @@ export type RunLevelView =
   | RunFinishedView
   | (Base & { type: 'run.started'; pid: number; tasks: number })
   | (Base & { type: 'control.failure'; code: string; message: string });
+
+/** A YAML plan heading its task group (the server's PlanInfo). */
+export interface PlanView {
+  title: string;
+  goal?: string;
+  file: string;
+  lanes: { id: string; tasks: string[] }[];
+}
