@@ -131,7 +131,8 @@ export function buildRetro(
     return t;
   };
   for (const e of scoped) {
-    if (!('task' in e)) continue;
+    // a human's stop of the whole run names no task
+    if (!('task' in e) || e.task === undefined) continue;
     const t = task(e.task);
     const at = Date.parse(e.at);
     if (e.type === 'attempt.started' || e.type === 'gate.finished') t.first ??= at;
