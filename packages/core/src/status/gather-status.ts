@@ -45,7 +45,7 @@ export function gatherStatus(
   const workspace = realpathSync(workspaceDir);
   const stateDir = stateDirOf(workspace);
   const model = reuse.model ?? loadWorkspace(workspace);
-  const states = reuse.states ?? openStateStore(stateDir).list();
+  const states = keptWorktreesOnly(reuse.states ?? openStateStore(stateDir).list());
   const liveAttempts = new Map<string, number>();
   for (const state of states) {
     for (const record of state.attempts) {
@@ -70,9 +70,13 @@ export function gatherStatus(
         writeSet: claimKeys(t.writeSet),
         maxPlanLoops: t.maxPlanLoops ?? DEFAULT_MAX_PLAN_LOOPS,
         ...(t.valid ? {} : { invalid: problem?.message ?? 'see `switchyard validate-plan`' }),
+        ...(t.runner === 'local' ? { local: true } : {}),
       };
     }),
-    archived: [...model.archived.values()].filter((a) => a.complete).map((a) => a.id),
+    ...completion(
+      [...model.archived.values()].filter((a) => a.complete).map((a) => a.id),
+      states,
+    ),
     states,
     claims,
     events: reuse.events ?? readEvents(join(stateDir, 'events.jsonl')).events,
@@ -86,5 +90,37 @@ export function gatherStatus(
       : {}),
     liveAttempts,
     escalations: listOpenEscalations(workspace, stateDir, states),
+  };
+}
+
+/**
+ * The task states with the disk figure of a worktree removed since it was measured (`switchyard
+ * clean --blocked` between runs) dropped: what the disk cap and the monitor count is only what
+ * is still on disk. Copies; the states read are never changed.
+ */
+function keptWorktreesOnly(states: TaskState[]): TaskState[] {
+  return states.map((state) => {
+    const facts = state.isolation;
+    if (!facts?.disk || existsSync(facts.path)) return state;
+    const { disk: _gone, ...rest } = facts;
+    return { ...state, isolation: rest };
+  });
+}
+
+/**
+ * Done is what the dispatcher recorded, as a run reads it (dispatcher/completion-record.ts):
+ * an archive entry without that record is listed as unrecorded, never as done. A workspace
+ * with no records at all has its archive taken as done (the next run records it so, once).
+ */
+function completion(
+  entries: string[],
+  states: readonly TaskState[],
+): { archived: string[]; unrecorded: string[] } {
+  if (states.length === 0) return { archived: entries, unrecorded: [] };
+  const phase = new Map(states.map((s) => [s.task, s.phase]));
+  return {
+    archived: entries.filter((id) => phase.get(id) === 'done'),
+    // one the dispatcher is archiving itself shows as waiting for its archive move
+    unrecorded: entries.filter((id) => phase.get(id) !== 'done' && phase.get(id) !== 'archive'),
   };
 }
