@@ -93,6 +93,7 @@ const LEFT: Record<string, string> = {
   'packages/cli/src/dry-run.ts': DRY_RUN,
   'packages/core/src/escalation/resolve-escalation.ts': RESOLVE,
   'packages/core/src/escalation/record-done.ts': RESOLVE,
+  'packages/core/src/control/act-offline.ts': RESOLVE,
   'packages/cli/src/completion-sources.ts':
     'shell completion lists task and session ids by path: it must answer fast and load little',
   'packages/cli/src/isolation-report.ts':
