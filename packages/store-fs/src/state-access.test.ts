@@ -94,6 +94,8 @@ const LEFT: Record<string, string> = {
   'packages/core/src/escalation/resolve-escalation.ts': RESOLVE,
   'packages/core/src/escalation/record-done.ts': RESOLVE,
   'packages/core/src/control/act-offline.ts': RESOLVE,
+  'packages/core/src/dispatcher/run-control.ts':
+    "the page's actions during a run (new beside this work) read and resolve escalations by path: needs a note on EscalationPort.resolve",
   'packages/cli/src/completion-sources.ts':
     'shell completion lists task and session ids by path: it must answer fast and load little',
   'packages/cli/src/isolation-report.ts':
