@@ -1,0 +1,16 @@
+import { randomBytes } from 'node:crypto';
+import { freshDatabase } from '@switchyard/testkit/postgres';
+import { inject } from 'vitest';
+import { openPostgresStore } from '../src/index.js';
+
+/** A database of this test file's own on the run's cluster, with switchyard's schema. */
+export async function testDatabase(): Promise<string> {
+  const url = await freshDatabase(inject('postgres'));
+  const store = await openPostgresStore({ url, migrate: true });
+  await store.close();
+  return url;
+}
+
+/** A fresh scope: an empty store location inside a database. */
+export const freshScope = (prefix = 'case'): string =>
+  `${prefix}-${randomBytes(4).toString('hex')}`;
