@@ -12,7 +12,10 @@ export default defineConfig({
     postgres: 'src/postgres/index.ts',
   },
   format: ['esm'],
-  dts: { entry: { index: 'src/index.ts', 'store-conformance': 'src/store-conformance/index.ts',
+  dts: {
+    entry: {
+      index: 'src/index.ts',
+      'store-conformance': 'src/store-conformance/index.ts',
       postgres: 'src/postgres/index.ts',
     },
   },

@@ -9,12 +9,19 @@ export type Pool = pg.Pool;
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 
 /** A connection pool on the store's database; its errors never crash the process. */
-export function createPool(location: PostgresLocation, max = 4): Pool {
+export function createPool(
+  location: PostgresLocation,
+  max = 4,
+  idleInTransactionMs = 15_000,
+): Pool {
   const pool = new pg.Pool({
     connectionString: location.url,
     max,
     application_name: 'switchyard',
     connectionTimeoutMillis: 10_000,
+    // A frozen holder (SIGSTOP, a stalled VM) must not keep the lease row locked: the server
+    // ends its session, its transaction rolls back, and a steal goes ahead.
+    idle_in_transaction_session_timeout: idleInTransactionMs,
   });
   // An idle client whose server went away emits here; the next query reports it.
   pool.on('error', () => undefined);

@@ -1,6 +1,6 @@
-import type { Lease, LeasePort } from '@switchyard/core';
+import type { Lease, LeasePort, LeaseResult } from '@switchyard/core';
 import { type LeaseRow, leaseOf, lockLeaseRow, type PgContext } from './context.js';
-import { transaction } from './db.js';
+import { type Client, transaction } from './db.js';
 
 /**
  * Leases in the `leases` table. Tokens come from one database sequence, so a steal always gets a
@@ -9,23 +9,7 @@ import { transaction } from './db.js';
 export function pgLeases(ctx: PgContext): LeasePort {
   return {
     acquire: (task, holder, ttlMs) =>
-      transaction(ctx.pool, async (client) => {
-        const at = await ctx.now(client);
-        const row = await lockLeaseRow(ctx, client, task);
-        const live = !row.released;
-        if (live && row.holder !== holder && Number(row.expires_at) > at)
-          return { ok: false, held: leaseOf(row) };
-        const renew = live && row.holder === holder;
-        const { rows } = await client.query<LeaseRow>(
-          renew
-            ? `update ${ctx.s}.leases set expires_at = $3 where scope = $1 and task = $2 returning *`
-            : `update ${ctx.s}.leases set holder = $4, token = nextval('${ctx.s}.lease_tokens'),
-                 expires_at = $3, acquired_at = $5, released = false
-               where scope = $1 and task = $2 returning *`,
-          renew ? [ctx.scope, task, at + ttlMs] : [ctx.scope, task, at + ttlMs, holder, at],
-        );
-        return { ok: true, lease: leaseOf(rows[0] as LeaseRow) };
-      }),
+      transaction(ctx.pool, (client) => acquireLease(ctx, client, task, holder, ttlMs)),
     renew: (leases, ttlMs) =>
       transaction(ctx.pool, async (client) => {
         const at = await ctx.now(client);
@@ -67,4 +51,29 @@ export function pgLeases(ctx: PgContext): LeasePort {
       return rows.map(leaseOf);
     },
   };
+}
+
+/** `acquire` inside a caller's transaction (the backlog takes a task and its lease at once). */
+export async function acquireLease(
+  ctx: PgContext,
+  client: Client,
+  task: string,
+  holder: string,
+  ttlMs: number,
+): Promise<LeaseResult> {
+  const at = await ctx.now(client);
+  const row = await lockLeaseRow(ctx, client, task);
+  const live = !row.released;
+  if (live && row.holder !== holder && Number(row.expires_at) > at)
+    return { ok: false, held: leaseOf(row) };
+  const renew = live && row.holder === holder;
+  const { rows } = await client.query<LeaseRow>(
+    renew
+      ? `update ${ctx.s}.leases set expires_at = $3 where scope = $1 and task = $2 returning *`
+      : `update ${ctx.s}.leases set holder = $4, token = nextval('${ctx.s}.lease_tokens'),
+           expires_at = $3, acquired_at = $5, released = false
+         where scope = $1 and task = $2 returning *`,
+    renew ? [ctx.scope, task, at + ttlMs] : [ctx.scope, task, at + ttlMs, holder, at],
+  );
+  return { ok: true, lease: leaseOf(rows[0] as LeaseRow) };
 }

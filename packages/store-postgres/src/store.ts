@@ -1,4 +1,7 @@
 import type { Store, StoreClockOptions } from '@switchyard/core';
+import type { PgBoss } from 'pg-boss';
+import { type PgBacklog, pgBacklog } from './backlog.js';
+import { startBoss } from './boss.js';
 import { type PgContext, pgContext } from './context.js';
 import { connectionError, createPool, type Pool } from './db.js';
 import { migrate, requireSchema } from './migrations.js';
@@ -23,6 +26,11 @@ export interface PostgresStoreOptions extends StoreClockOptions {
   scope?: string;
   /** Connections this handle may hold (default 4). */
   poolSize?: number;
+  /**
+   * How long the server lets this handle's transaction sit idle before it ends the session
+   * (default 15 s): a frozen holder inside a transaction cannot hold a steal back longer.
+   */
+  idleInTransactionMs?: number;
   /** Create or migrate the schema first (tests; the CLI's `store init`). Default false. */
   migrate?: boolean;
 }
@@ -40,7 +48,12 @@ export interface PostgresStore extends Store {
     after: number,
     onEvent: (event: { seq: number; event: import('@switchyard/core').RunEvent }) => void,
   ): Promise<{ stop(): Promise<void> }>;
-  /** For the backlog and tools in this package: the pool and the shared context. */
+  /**
+   * The shared backlog of this scope (publish, take, finish, requeue, watch). Starts pg-boss
+   * on first use (refused with `SY_STORE_SCHEMA` when `store init` never installed it).
+   */
+  backlog(): Promise<PgBacklog>;
+  /** For tools in this package: the pool and the shared context. */
   readonly context: PgContext;
 }
 
@@ -52,7 +65,7 @@ export interface PostgresStore extends Store {
  */
 export async function openPostgresStore(options: PostgresStoreOptions): Promise<PostgresStore> {
   const location = parseStoreUrl(options.url);
-  const pool = createPool(location, options.poolSize);
+  const pool = createPool(location, options.poolSize, options.idleInTransactionMs);
   try {
     if (options.migrate) await migrate(pool, location.schema);
     await requireSchema(pool, location);
@@ -80,6 +93,8 @@ function assemble(
   const events = pgEvents(ctx);
   const workLog = pgWorkLog(ctx);
   let closed: Promise<void> | undefined;
+  let boss: Promise<PgBoss> | undefined;
+  let backlog: Promise<PgBacklog> | undefined;
   return {
     kind: 'postgres',
     location: display,
@@ -98,10 +113,21 @@ function assemble(
     schedules: pgSchedules(ctx),
     targets: pgTargets(ctx),
     followEvents: (after, onEvent) => followEvents(ctx, events, after, onEvent),
+    backlog() {
+      backlog ??= (async () => {
+        boss ??= startBoss(location, { pool });
+        return pgBacklog(ctx, await boss);
+      })();
+      return backlog;
+    },
     close() {
       closed ??= workLog
         .flush()
         .catch(() => undefined)
+        .then(async () => {
+          const started = await boss?.catch(() => undefined);
+          await started?.stop({ graceful: false, timeout: 5000 }).catch(() => undefined);
+        })
         .then(() => pool.end());
       return closed;
     },
@@ -110,7 +136,7 @@ function assemble(
 
 /** `openPostgresStore` in the shape of a conformance-suite child opener: `(arg, { now })`. */
 export function openPostgresStoreAt(
-  arg: Pick<PostgresStoreOptions, 'url' | 'scope'>,
+  arg: Pick<PostgresStoreOptions, 'url' | 'scope' | 'idleInTransactionMs'>,
   clock: StoreClockOptions = {},
 ): Promise<PostgresStore> {
   return openPostgresStore({ ...arg, ...clock });

@@ -1,13 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { freshDatabase } from '@switchyard/testkit/postgres';
 import { inject } from 'vitest';
-import { openPostgresStore } from '../src/index.js';
+import { initStore } from '../src/index.js';
 
-/** A database of this test file's own on the run's cluster, with switchyard's schema. */
+/** A database of this test file's own on the run's cluster, initialized like `store init`. */
 export async function testDatabase(): Promise<string> {
   const url = await freshDatabase(inject('postgres'));
-  const store = await openPostgresStore({ url, migrate: true });
-  await store.close();
+  await initStore(url);
   return url;
 }
 
