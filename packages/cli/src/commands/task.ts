@@ -102,7 +102,7 @@ async function taskNew(id: string, opts: TaskNewOptions): Promise<void> {
     '',
   ].join('\n');
   // Checked right after writing, with the parser every command uses; removed again if invalid.
-  mkdirSync(dir, { recursive: true });
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
   writeFileSync(file, text, { flag: 'wx' });
   const plan = core.parsePlanFile(file, { file: relative(process.cwd(), file), workspace });
   const errors = plan.problems.filter((p) => p.severity !== 'warning');

@@ -54,6 +54,9 @@ export const OUTCOMES = [
   'apply-waiting',
   /** The review requested changes, all MINOR: approved, the findings kept as accepted notes. */
   'approved-with-notes',
+  /** An agent attempt changed the source checkout outside its worktree (or its write set):
+   * put back, and the worker goes again with a correction naming the files. */
+  'source-changed',
 ] as const;
 export type Outcome = (typeof OUTCOMES)[number];
 
@@ -205,6 +208,10 @@ export const LIFECYCLE: Readonly<Record<LifecycleStage, StageRow>> = {
         ],
       },
       failed: stay('worker', 'count-failure'),
+      'source-changed': {
+        next: [{ to: 'worker' }],
+        effects: ['count-failure', 'record-correction'],
+      },
     },
   },
   selfcheck: {
@@ -223,6 +230,10 @@ export const LIFECYCLE: Readonly<Record<LifecycleStage, StageRow>> = {
       },
       'checklist-open': stay('selfcheck', 'reset-failures', 'count-selfcheck-retry'),
       failed: stay('selfcheck', 'count-failure'),
+      'source-changed': {
+        next: [{ to: 'worker' }],
+        effects: ['count-failure', 'record-correction'],
+      },
     },
   },
   gate: {
