@@ -1,6 +1,6 @@
-import { bossVersion, startBoss } from './boss.js';
+import { bossVersion, noBossSchema, startBoss } from './boss.js';
 import { connectionError, createPool, ident, type Pool } from './db.js';
-import { appliedVersion, migrate, SCHEMA_VERSION } from './migrations.js';
+import { appliedVersion, migrate, SCHEMA_VERSION, schemaProblem } from './migrations.js';
 import { parseStoreUrl } from './url.js';
 
 /** What `switchyard store init` did. */
@@ -22,6 +22,8 @@ export async function initStore(url: string): Promise<StoreInitResult> {
   const pool = createPool(location, 2);
   try {
     const applied = await migrate(pool, location.schema);
+    const problem = schemaProblem(await appliedVersion(pool, location.schema), location);
+    if (problem) throw problem;
     const boss = await startBoss(location, { migrate: true, supervise: false });
     const bossVersion = await boss.schemaVersion();
     await boss.stop({ graceful: false, timeout: 5000 });
@@ -85,17 +87,15 @@ export async function storeStatus(url: string): Promise<StoreStatus> {
     status.schemaVersion = await appliedVersion(pool, location.schema);
     status.current = status.schemaVersion === SCHEMA_VERSION;
     status.bossVersion = await bossVersion(pool, location.bossSchema);
-    if (status.schemaVersion > 0) status.scopes = await counts(pool, ident(location.schema));
-    if (!status.current || status.bossVersion === null)
+    if (status.current) status.scopes = await counts(pool, ident(location.schema));
+    const problem =
+      schemaProblem(status.schemaVersion, location) ??
+      (status.bossVersion === null ? noBossSchema(location) : undefined);
+    if (problem)
       status.problem = {
-        code: 'SY_STORE_SCHEMA',
-        message:
-          status.schemaVersion === 0
-            ? `no switchyard schema "${location.schema}"`
-            : !status.current
-              ? `schema version ${status.schemaVersion}, this switchyard needs ${SCHEMA_VERSION}`
-              : `no pg-boss schema "${location.bossSchema}"`,
-        hint: `Run \`switchyard store init --store ${location.display}\` (safe to repeat).`,
+        code: problem.code,
+        message: problem.message,
+        ...(problem.hint ? { hint: problem.hint } : {}),
       };
   } catch (error) {
     const mapped = connectionError(error, location) as {

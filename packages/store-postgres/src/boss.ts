@@ -38,14 +38,19 @@ export async function startBoss(
     options.pool &&
     (await bossVersion(options.pool, location.bossSchema)) === null
   ) {
-    throw new SwitchyardError(
-      'SY_STORE_SCHEMA',
-      `The store ${location.display} has no pg-boss schema "${location.bossSchema}".`,
-      { hint: `Run \`switchyard store init --store ${location.display}\` (safe to repeat).` },
-    );
+    throw noBossSchema(location);
   }
   await boss.start();
   return boss;
+}
+
+/** `SY_STORE_SCHEMA`: pg-boss is not installed in the store's boss schema. */
+export function noBossSchema(location: PostgresLocation): SwitchyardError {
+  return new SwitchyardError(
+    'SY_STORE_SCHEMA',
+    `The store ${location.display} has no pg-boss schema "${location.bossSchema}".`,
+    { hint: `Run \`switchyard store init --store ${location.display}\` (safe to repeat).` },
+  );
 }
 
 /** pg-boss's schema version in `schema`, or null when it is not installed there. */

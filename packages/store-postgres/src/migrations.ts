@@ -110,18 +110,26 @@ export async function migrate(pool: Pool, schema: string): Promise<number[]> {
 
 /** Throws `SY_STORE_SCHEMA` with the fix unless the schema is at this switchyard's version. */
 export async function requireSchema(pool: Pool, location: PostgresLocation): Promise<void> {
-  const version = await appliedVersion(pool, location.schema);
-  if (version === SCHEMA_VERSION) return;
+  const problem = schemaProblem(await appliedVersion(pool, location.schema), location);
+  if (problem) throw problem;
+}
+
+/** `SY_STORE_SCHEMA` for an applied version other than this switchyard's, with the fix. */
+export function schemaProblem(
+  version: number,
+  location: PostgresLocation,
+): SwitchyardError | undefined {
+  if (version === SCHEMA_VERSION) return undefined;
   const what =
     version === 0
       ? `has no switchyard schema "${location.schema}"`
       : version < SCHEMA_VERSION
         ? `has schema version ${version}, this switchyard needs ${SCHEMA_VERSION}`
-        : `has schema version ${version}, newer than this switchyard (${SCHEMA_VERSION}): upgrade switchyard`;
-  throw new SwitchyardError('SY_STORE_SCHEMA', `The store ${location.display} ${what}.`, {
+        : `has schema version ${version}, newer than this switchyard (${SCHEMA_VERSION})`;
+  return new SwitchyardError('SY_STORE_SCHEMA', `The store ${location.display} ${what}.`, {
     hint:
       version > SCHEMA_VERSION
-        ? 'Install the switchyard release that created the schema (or newer) on this machine.'
+        ? 'Another machine runs a newer switchyard: upgrade switchyard on this machine (a schema is never migrated backwards).'
         : `Run \`switchyard store init --store ${location.display}\` (creates or migrates the schema; safe to repeat).`,
   });
 }

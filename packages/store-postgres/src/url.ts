@@ -1,10 +1,10 @@
-import { SwitchyardError } from '@switchyard/core';
+import { redactStoreUrl, SwitchyardError } from '@switchyard/core';
 
 /** Where a PostgreSQL store is: the connection string, and the names it uses in the database. */
 export interface PostgresLocation {
   /** The connection string as given (credentials included: never print it). */
   url: string;
-  /** The URL without user and password, for messages and `status`. */
+  /** The URL without its password, for messages and `status`. */
   display: string;
   /** Schema of switchyard's own tables (`?schema=`, default `switchyard`). */
   schema: string;
@@ -58,14 +58,5 @@ export function parseStoreUrl(value: string): PostgresLocation {
   return { url: connection.href, display: redact(value), schema, bossSchema };
 }
 
-/** The URL without its password (and user), for anything a person or a log sees. */
-export function redact(value: string): string {
-  try {
-    const url = new URL(value);
-    url.username = '';
-    url.password = '';
-    return url.href;
-  } catch {
-    return value.replace(/\/\/[^@/]*@/, '//');
-  }
-}
+/** The URL without its password, for anything a person or a log sees. */
+export const redact = redactStoreUrl;

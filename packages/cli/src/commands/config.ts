@@ -93,6 +93,17 @@ async function configCommand(opts: ConfigOptions): Promise<void> {
   add('maxAttemptSeconds', config.maxAttemptSeconds);
   add('evidence.maxAttemptBytes', config.evidence.maxAttemptBytes);
   add('prompts', config.prompts);
+  const store = core.resolveStoreSetting({
+    env: process.env[core.STORE_ENV],
+    config: config.store,
+    configFile: shown,
+  });
+  const storeKey = typeof config.store === 'object' ? 'store.url' : 'store';
+  const storeShown = store.kind === 'file' ? 'file' : core.redactStoreUrl(store.url);
+  if (store.from === 'env') add(storeKey, storeShown, { from: 'env', source: core.STORE_ENV });
+  else if (store.from === 'file') add(storeKey, storeShown);
+  else values.push({ key: 'store', value: 'file', from: 'default' });
+  if (store.kind === 'postgres') add('store.leaseSeconds', store.leaseSeconds);
   if (opts.json) {
     const { printJson } = await import('../output.js');
     printJson({ file: filepath ?? null, searched: { from: process.cwd(), to: root }, values });
