@@ -101,10 +101,29 @@ describe('the monitor in a real browser', () => {
       await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument),
     ).toBe(true);
     expect(await demo.exited).toBe(0);
+    // The run's end reaches the open page: the exit code and totals, and no endless reconnecting
+    // (the monitor said it stopped with the run).
+    await page.waitForSelector('#run-state [data-run-state="finished"][data-exit-code="0"]');
+    expect(await page.locator('#run-state').innerText()).toMatch(
+      /Run finished · exit 0 \(every task archived\) · 6 done · 0 blocked · 0 not started · took \d+(ms|s|m \d+s) · ended .* · [\d,]+ tokens · \$\d/,
+    );
+    await expect.poll(() => page.locator('#live').innerText()).toBe('monitor stopped');
+    await shot(page, 'run-finished');
 
     // The finished run, served by `switchyard monitor` (no dispatcher running).
     const monitor = await startWithMonitor(['monitor', '--workspace', dir]);
     children.push(monitor.child);
+    // First paint from the snapshot served with the page: everything is there without the
+    // live stream (refused here), in the document as parsed.
+    const still = await browser.newPage({ viewport: { width: 1500, height: 950 } });
+    await still.route(/\/events\?/, (route) => route.abort());
+    await still.goto(monitor.url, { waitUntil: 'domcontentloaded' });
+    expect(await still.locator('.task[data-state="done"]').count()).toBe(6);
+    expect(await still.locator('#run-state [data-run-state]').getAttribute('data-exit-code')).toBe(
+      '0',
+    );
+    await shot(still, 'first-paint');
+    await still.close();
     await page.goto(monitor.url);
     await page.waitForFunction(
       () => document.querySelectorAll('.task[data-state="done"]').length === 6,
@@ -147,6 +166,25 @@ describe('the monitor in a real browser', () => {
       expect.stringMatching(/CODE_REVIEW-2: APPROVED/),
     ]);
     await shot(page, 'review-loop');
+    // Its diff: the commit it landed as, from the repository, lines coloured by kind.
+    await page.waitForSelector('#detail pre.diff');
+    expect(await page.locator('#detail .diff-head').innerText()).toMatch(
+      /^commit [0-9a-f]{12} · 1 file\(s\) · \+\d+ −0$/,
+    );
+    expect(await page.locator('#detail pre.diff .d-file').first().innerText()).toMatch(/^commit /);
+    expect(await page.locator('#detail pre.diff .d-file').nth(1).innerText()).toBe(
+      'diff --git a/bin/tally.js b/bin/tally.js',
+    );
+    expect(await page.locator('#detail pre.diff .d-add').count()).toBeGreaterThan(5);
+    // Durations: each attempt's, and the time per stage.
+    expect(await page.locator('#detail table.attempts tr.attempt td.took').allInnerTexts()).toEqual(
+      Array(4).fill(expect.stringMatching(/^\d+(ms|s)$/)),
+    );
+    expect(await page.locator('#detail table.stages tr[data-stage]').allInnerTexts()).toEqual([
+      expect.stringMatching(/^worker\t2\t\d+(ms|s)$/),
+      expect.stringMatching(/^review\t2\t\d+(ms|s)$/),
+    ]);
+    await shot(page, 'diff');
     // Token totals equal what `switchyard status --json` sums from the same events.
     const status = spawnSync(process.execPath, [CLI, 'status', '--workspace', dir, '--json'], {
       encoding: 'utf8',

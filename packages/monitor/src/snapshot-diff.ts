@@ -11,6 +11,10 @@ const TOP_KEYS = [
   'runs',
   // open escalations: a new one appears, a resolved one goes, without a reload
   'escalations',
+  // YAML plan titles, goals and lanes
+  'plans',
+  // the worktrees' disk use, as the run measures it
+  'worktreeDisk',
 ] as const;
 type TopKey = (typeof TOP_KEYS)[number];
 

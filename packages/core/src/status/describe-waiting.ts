@@ -1,4 +1,5 @@
-import type { AdmissionDecision } from '../admission/admit.js';
+import type { AdmissionDecision, WorktreeDiskState } from '../admission/admit.js';
+import { formatBytes } from '../isolation/format-bytes.js';
 import { INITIAL_PHASE, phaseLabel } from '../lifecycle/lifecycle-table.js';
 import { parkBudgetText } from '../selection/park.js';
 import type { TaskState } from '../state/state-schema.js';
@@ -14,6 +15,7 @@ export function describeWaiting(
   decision: AdmissionDecision | undefined,
   now: Date,
   dispatcherRunning: boolean,
+  disk?: WorktreeDiskState,
 ): WaitingEntry {
   const phase = state?.phase ?? INITIAL_PHASE;
   const base = { task, phase, planLoop: state?.planLoop ?? 1 };
@@ -70,6 +72,12 @@ export function describeWaiting(
         ...base,
         kind: 'slot',
         why: `ready; waits for a free slot (max-parallel) to run the ${next}`,
+      };
+    case 'waiting-disk':
+      return {
+        ...base,
+        kind: 'disk',
+        why: `waits for worktree disk: the task worktrees take ${disk ? `${formatBytes(disk.bytes)} of the ${formatBytes(disk.cap)}` : 'all of the'} cap (isolation.maxDiskBytes); archived tasks free theirs, \`switchyard clean --blocked\` removes blocked ones`,
       };
     case 'out-of-scope':
       return { ...base, kind: 'out-of-scope', why: 'outside the --task-group of the run' };

@@ -50,6 +50,8 @@ export type RunEventView = Base &
         target: string;
         result: string;
         evidence: string[];
+        durationMs?: number;
+        exitCode?: number | null;
         usage?: UsageView;
       }
     | {
@@ -136,6 +138,18 @@ export interface Snapshot {
   claims: { path: string; task: string; since: string }[];
   /** Open escalations (blocked tasks waiting for `switchyard resolve`), oldest first. */
   escalations: EscalationView[];
+  /** Disk the task worktrees take (the server's WorktreeDiskSummary; 0 worktrees: none). */
+  worktreeDisk?: {
+    worktrees: number;
+    bytes: number;
+    sharedBytes: number;
+    cap?: number;
+    text: string;
+  };
+  /** Run-level events (run.started/finished, control failures), oldest first. */
+  runs: RunLevelView[];
+  /** YAML plans by task group. */
+  plans: Record<string, PlanView>;
   usage: {
     run: Totals;
     byTask: Record<string, Totals>;
@@ -165,7 +179,18 @@ export interface Patch {
   base: number;
   generatedAt: string;
   set: Partial<
-    Pick<Snapshot, 'workspace' | 'dispatcher' | 'counts' | 'groups' | 'claims' | 'escalations'>
+    Pick<
+      Snapshot,
+      | 'workspace'
+      | 'dispatcher'
+      | 'counts'
+      | 'groups'
+      | 'claims'
+      | 'escalations'
+      | 'runs'
+      | 'plans'
+      | 'worktreeDisk'
+    >
   > & {
     usage?: Omit<Snapshot['usage'], 'byTask'>;
   };
@@ -176,3 +201,27 @@ export interface Patch {
 
 /** A failover edge of a task's history. */
 export type FailoverView = Extract<RunEventView, { type: 'target.failover' }>;
+
+/** The end of a run (its `run.finished` event). */
+export type RunFinishedView = Base & {
+  type: 'run.finished';
+  exitCode: number;
+  counts: { running: number; ready: number; waiting: number; blocked: number; done: number };
+  elapsedMs: number;
+  blocked: { task: string; reason: string }[];
+  controlFailures?: string[];
+};
+
+/** A run-level event of the snapshot. */
+export type RunLevelView =
+  | RunFinishedView
+  | (Base & { type: 'run.started'; pid: number; tasks: number })
+  | (Base & { type: 'control.failure'; code: string; message: string });
+
+/** A YAML plan heading its task group (the server's PlanInfo). */
+export interface PlanView {
+  title: string;
+  goal?: string;
+  file: string;
+  lanes: { id: string; tasks: string[] }[];
+}
