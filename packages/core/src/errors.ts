@@ -43,6 +43,8 @@ export const ERROR_CODES = {
     "The state store's schema is missing or older than this switchyard (run `switchyard store init`).",
   SY_BACKLOG_CONFLICT:
     'A task published to the shared backlog has a different plan than the task of that id already there.',
+  SY_ACTION_REFUSED:
+    'A human action (retry, skip, resolve, stop) does not apply to the task or run as it is now.',
   SY_PLUGIN_LOAD: 'A plugin failed to load or validate.',
   SY_PLUGIN_NOT_FOUND: 'No plugin of that name is registered.',
   SY_PLUGIN_DUPLICATE: 'Two plugins share a name.',
