@@ -5,6 +5,7 @@ import { projectGateSchema } from '../gates/gate-schema.js';
 import { isolationConfigSchema } from '../isolation/config-schema.js';
 import { DEFAULT_ROUTING, routingSchema } from '../routing/routing-schema.js';
 import { sandboxSchema } from '../sandbox/sandbox-schema.js';
+import { storeConfigSchema } from '../store/store-setting.js';
 import { notifySchema } from './notify-schema.js';
 
 const pluginEntry = z
@@ -154,6 +155,7 @@ export const projectConfigSchema = z
         'Project quality gates run after every task besides its own definition of done: [{name, command (argv), assertion (default "exit code 0"), on: "task" | "source" (default "task")}]. A failing gate goes back to the worker as a correction naming it.',
       ),
     routing: routingSchema.default(DEFAULT_ROUTING),
+    store: storeConfigSchema.optional(),
   })
   .describe('switchyard project config.');
 
