@@ -6,6 +6,7 @@ import type {
   DryRunReport,
   DryRunRouting,
   Problem,
+  ProjectGate,
   ResolvedCatalog,
   RouteId,
   Stage,
@@ -25,6 +26,7 @@ import {
   planDryRun,
   probeAttempt,
   readClaims,
+  refuseUnjudgeableTests,
   resolveCatalog,
   STAGES,
   SwitchyardError,
@@ -223,10 +225,12 @@ async function prepareDryRun(
   const early: Problem[] = [];
   let configMax: number | undefined;
   let taskRouting = DEFAULT_ROUTING;
+  let gates: ProjectGate[] = [];
   try {
     const { config, filepath } = await loadProjectConfig(workspace);
     configMax = config.maxParallel;
     taskRouting = config.routing;
+    gates = config.gates;
     // The plugins the config names load as in a live run, so both agree on a broken one.
     if (config.plugins.length > 0 && filepath)
       early.push(...(await checkPlugins(config.plugins, filepath)));
@@ -236,7 +240,10 @@ async function prepareDryRun(
   const resolvedCatalog = await resolveForDryRun(workspace, opts);
   const loaded = await model;
   // PLAN `complexity:` / `risk:` become a route (and review mode) by the config's routing.
-  for (const task of loaded.tasks) applyRouting(task, taskRouting);
+  for (const task of loaded.tasks) {
+    applyRouting(task, taskRouting);
+    refuseUnjudgeableTests(task, gates);
+  }
   const routing = routingFor(resolvedCatalog, loaded, opts, workspace);
   routing.problems.unshift(...early);
   let claims: ClaimRecord[] = [];

@@ -29,6 +29,7 @@ export {
   type SwitchyardErrorCode,
   type SwitchyardErrorOptions,
 } from './errors.js';
+export { refuseUnjudgeableTests } from './gates/tests-required.js';
 export { encodeJsonChunks } from './json/index.js';
 export { applyRouting, DEFAULT_ROUTING, type RoutingConfig } from './routing/index.js';
 export { probeAttempt } from './state/attempt-probe.js';

@@ -24,6 +24,7 @@ describe('loadProjectConfig', () => {
       writeSet: 'correct',
       prices: {},
       gates: [],
+      review: {},
       routing: {
         complexity: { routine: 'cloud-G08', standard: 'cloud-G04', complex: 'cloud-G01' },
         risk: { low: {}, high: { review: 'red-team' } },

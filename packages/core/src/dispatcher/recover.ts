@@ -19,6 +19,7 @@ import { judgeGoneAttempt } from './judge-gone.js';
 import { decisionKeyOf } from './red-team.js';
 import { runnerForTarget } from './run-attempt.js';
 import { archiveGroupLogIfDone } from './stage-archive.js';
+import { afterFixup } from './stage-fixup.js';
 import { afterReview } from './stage-review.js';
 import { afterSelfcheck } from './stage-selfcheck.js';
 import { afterWorker } from './stage-worker.js';
@@ -33,6 +34,7 @@ export async function applyVerdict(
 ): Promise<void> {
   if (record.role === 'worker') afterWorker(ctx, rt, record, verdict);
   else if (record.role === 'selfcheck') afterSelfcheck(ctx, rt, record, verdict);
+  else if (record.role === 'fixup') afterFixup(ctx, rt, record, verdict);
   else await afterReview(ctx, rt, record, verdict, record.role);
 }
 

@@ -5,6 +5,7 @@ import { openClaimStore } from '../claims/claim-store.js';
 import { type Problem, SwitchyardError } from '../errors.js';
 import { createEventBus } from '../events/event-bus.js';
 import type { RunCounts } from '../events/event-schema.js';
+import { refuseUnjudgeableTests } from '../gates/tests-required.js';
 import { acquireWorkspaceLock } from '../lock/workspace-lock.js';
 import { dispatcherSecrets, redactDeep, redactingReplacer } from '../redact/secret-set.js';
 import { openStateStore } from '../state/state-store.js';
@@ -35,6 +36,7 @@ export async function runDispatcher(options: DispatcherOptions): Promise<Dispatc
   const lock = options.lock ?? acquireWorkspaceLock({ workspace });
   try {
     const model = loadWorkspace(workspace);
+    for (const task of model.tasks) refuseUnjudgeableTests(task, options.projectGates ?? []);
     rejectInvalidInput(model, options.taskGroup, options.retryTasks);
     const stateDir = stateDirOf(workspace);
     const runId = `${new Date(startedAt).toISOString().replace(/[-:.]/g, '')}-${randomBytes(2).toString('hex')}`;

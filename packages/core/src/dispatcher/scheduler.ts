@@ -2,6 +2,7 @@ import { type AdmissionDecision, admit } from '../admission/admit.js';
 import { claimKeys } from '../admission/task-view.js';
 import type { RunCounts } from '../events/event-schema.js';
 import { takesAgentSlot } from '../lifecycle/lifecycle-table.js';
+import { releaseBlockedClaims } from './blocked-claims.js';
 import type { DispatchContext, TaskRuntime } from './context.js';
 import { liveAdmissionState } from './live-admission.js';
 import { runStep } from './run-step.js';
@@ -68,6 +69,7 @@ export async function schedule(
       let nextTimer = Number.POSITIVE_INFINITY;
       let decisions: AdmissionDecision[] = [];
       if (!ctx.signal.aborted) {
+        await releaseBlockedClaims(ctx);
         const cooling = new Set<string>();
         for (const rt of ctx.tasks.values()) {
           const at = rt.state.notBefore ? Date.parse(rt.state.notBefore) : 0;

@@ -1,12 +1,12 @@
 import { join, relative } from 'node:path';
-import { ensureOwnedDir } from '../safe-fs/owned-files.js';
+import { ensureOwnedDir, writeOwnedFileBelow } from '../safe-fs/owned-files.js';
 import { planFileName } from '../workspace/paths.js';
 import { advance } from './advance.js';
 import { correctOrBlock } from './apply-failure.js';
 import { type DispatchContext, persist, type TaskRuntime } from './context.js';
 import { runGateCheck } from './gate-check.js';
 import { maxPlanLoopsOf } from './plan-loop-cap.js';
-import { verifyChange } from './verify-change.js';
+import { verifyChange, verifyTestRun } from './verify-change.js';
 import { workdirOf } from './workdir.js';
 
 export { judgeGate } from './judge-gate.js';
@@ -20,10 +20,7 @@ export { judgeGate } from './judge-gate.js';
 export async function runGateStage(ctx: DispatchContext, rt: TaskRuntime): Promise<void> {
   const done = rt.task.definitionOfDone;
   const state = rt.state;
-  if (!done) {
-    advance(rt, 'passed');
-    return persist(ctx, rt);
-  }
+  if (!done) return verifyWithoutCommand(ctx, rt);
   const dir = join(ctx.stateDir, 'gates', rt.id);
   ensureOwnedDir(ctx.workspace, dir);
   const id = `gate.${state.planLoop}.${Date.now().toString(36)}`;
@@ -45,7 +42,10 @@ export async function runGateStage(ctx: DispatchContext, rt: TaskRuntime): Promi
     cwd: workdirOf(ctx, rt),
     outputFile,
     showOutput: true,
-    verify: (output) => verifyChange(ctx, rt, output),
+    verify: async (output) => [
+      ...(await verifyChange(ctx, rt)),
+      ...(rt.task.testsRequired ? verifyTestRun(output, 'definition-of-done') : []),
+    ],
   });
   if (!verdict) return;
   const { result, findings } = verdict;
@@ -74,6 +74,62 @@ export async function runGateStage(ctx: DispatchContext, rt: TaskRuntime): Promi
       ...result.tail.slice(-20),
       `output: ${outputFile}`,
     ],
+  });
+  await persist(ctx, rt);
+}
+
+/**
+ * A plan without a definition of done: the gate stage still verifies the change (stubs in
+ * its added lines, a test file under `tests: required`; the test run itself is judged on the
+ * project's test gate). A finding goes back to the worker as a correction, like a failed gate.
+ */
+async function verifyWithoutCommand(ctx: DispatchContext, rt: TaskRuntime): Promise<void> {
+  const state = rt.state;
+  const dir = join(ctx.stateDir, 'gates', rt.id);
+  const evidenceFile = join(dir, `verify.${state.planLoop}.${Date.now().toString(36)}.json`);
+  const row = {
+    task: rt.id,
+    artifact: planFileName(state.planLoop),
+    planLoop: state.planLoop,
+    maxPlanLoops: maxPlanLoopsOf(rt),
+    role: 'gate' as const,
+    attempt: String(state.failures.gate + 1),
+    agentModel: 'change verification (no definition of done)',
+    locator: relative(ctx.workspace, evidenceFile),
+  };
+  ctx.workLog.finish(rt.group, { ...row, kind: 'START', time: ctx.now(), result: 'running' });
+  const findings = await verifyChange(ctx, rt);
+  writeOwnedFileBelow(
+    ctx.workspace,
+    evidenceFile,
+    `${JSON.stringify({ task: rt.id, role: 'gate', planLoop: state.planLoop, findings }, null, 2)}\n`,
+    'replace',
+  );
+  ctx.workLog.finish(rt.group, {
+    ...row,
+    kind: 'FINISH',
+    time: ctx.now(),
+    result: findings.length === 0 ? 'success' : 'gate-failed',
+  });
+  if (findings.length === 0) {
+    advance(rt, 'passed');
+    return persist(ctx, rt);
+  }
+  const why = `the change does not verify: ${findings.length} finding(s)`;
+  ctx.bus.emit({
+    type: 'gate.finished',
+    task: rt.id,
+    planLoop: state.planLoop,
+    command: [],
+    exitCode: null,
+    passed: false,
+    detail: why,
+    output: findings,
+  });
+  correctOrBlock(ctx, rt, {
+    stage: 'gate',
+    correction: { source: 'gate', summary: `${why}.`, evidence: findings },
+    blockReason: (n) => `${n} consecutive failed change verifications (${why})`,
   });
   await persist(ctx, rt);
 }

@@ -11,6 +11,7 @@ const WORKTREE_PHASES = new Set([
   'gate',
   'review',
   'redteam',
+  'fixup',
   'apply',
 ]);
 

@@ -221,6 +221,8 @@ export const runEventSchema = z.discriminatedUnion('type', [
       'patch',
       /** The task started in the shared workspace and keeps it (the run has worktrees now). */
       'shared-workspace',
+      /** A blocked task's claim was released: its work is in its worktree, not on the source. */
+      'claim-released',
     ]),
     detail: z.string(),
     files: z.array(z.string()).optional(),
