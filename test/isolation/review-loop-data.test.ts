@@ -77,7 +77,7 @@ describe('the review loop judges the right data at the right time (real git, fak
     const fixups = events.filter((e) => e.type === 'attempt.started' && e.role === 'fixup');
     expect(fixups).toMatchObject([{ task: 'g/old', target: 'fixer' }]);
     expect(prompts(ws, 'g/old', 'fixup')[0]).toContain(
-      'CODE_REVIEW-1.md:3: name the export `answer`',
+      'CODE_REVIEW-1.md:3: name the export answer',
     );
     expect(prompts(ws, 'g/old', 'review')).toHaveLength(1);
     expect(ws.read('src/old.js')).toBe(`${OLD}module.exports.answer = 42;\n`);

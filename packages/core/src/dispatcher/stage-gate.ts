@@ -1,10 +1,11 @@
 import { join, relative } from 'node:path';
-import { ensureOwnedDir, writeOwnedFileBelow } from '../safe-fs/owned-files.js';
+import { ensureOwnedDir } from '../safe-fs/owned-files.js';
 import { planFileName } from '../workspace/paths.js';
 import { advance } from './advance.js';
 import { correctOrBlock } from './apply-failure.js';
 import { type DispatchContext, persist, type TaskRuntime } from './context.js';
 import { runGateCheck } from './gate-check.js';
+import { writeGitStageRows } from './git-stage-rows.js';
 import { maxPlanLoopsOf } from './plan-loop-cap.js';
 import { verifyChange, verifyTestRun } from './verify-change.js';
 import { workdirOf } from './workdir.js';
@@ -82,34 +83,19 @@ export async function runGateStage(ctx: DispatchContext, rt: TaskRuntime): Promi
  * A plan without a definition of done: the gate stage still verifies the change (stubs in
  * its added lines, a test file under `tests: required`; the test run itself is judged on the
  * project's test gate). A finding goes back to the worker as a correction, like a failed gate.
+ * Its START and FINISH rows are written together with the result, like a git stage's.
  */
 async function verifyWithoutCommand(ctx: DispatchContext, rt: TaskRuntime): Promise<void> {
   const state = rt.state;
-  const dir = join(ctx.stateDir, 'gates', rt.id);
-  const evidenceFile = join(dir, `verify.${state.planLoop}.${Date.now().toString(36)}.json`);
-  const row = {
-    task: rt.id,
-    artifact: planFileName(state.planLoop),
-    planLoop: state.planLoop,
-    maxPlanLoops: maxPlanLoopsOf(rt),
-    role: 'gate' as const,
-    attempt: String(state.failures.gate + 1),
-    agentModel: 'change verification (no definition of done)',
-    locator: relative(ctx.workspace, evidenceFile),
-  };
-  ctx.workLog.finish(rt.group, { ...row, kind: 'START', time: ctx.now(), result: 'running' });
+  const startedAt = ctx.now();
   const findings = await verifyChange(ctx, rt);
-  writeOwnedFileBelow(
-    ctx.workspace,
-    evidenceFile,
-    `${JSON.stringify({ task: rt.id, role: 'gate', planLoop: state.planLoop, findings }, null, 2)}\n`,
-    'replace',
-  );
-  ctx.workLog.finish(rt.group, {
-    ...row,
-    kind: 'FINISH',
-    time: ctx.now(),
+  writeGitStageRows(ctx, rt, {
+    role: 'gate',
+    startedAt,
+    artifact: planFileName(state.planLoop),
+    label: 'change verification (no definition of done)',
     result: findings.length === 0 ? 'success' : 'gate-failed',
+    evidence: { planLoop: state.planLoop, findings },
   });
   if (findings.length === 0) {
     advance(rt, 'passed');
