@@ -9,6 +9,7 @@ export default defineConfig({
     index: 'src/index.ts',
     errors: 'src/errors.ts',
     'dry-run': 'src/dry-run-entry.ts',
+    'memory-store': 'src/store/memory-entry.ts',
     'plan-worker': 'src/workspace/plan-worker.ts',
   },
   format: ['esm'],

@@ -1,9 +1,16 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: ['src/index.ts', 'src/fake-agent-bin.ts', 'src/mock-provider-bin.ts'],
+  entry: {
+    index: 'src/index.ts',
+    'fake-agent-bin': 'src/fake-agent-bin.ts',
+    'mock-provider-bin': 'src/mock-provider-bin.ts',
+    // the store conformance suite and the child process its crash case kills
+    'store-conformance': 'src/store-conformance/index.ts',
+    'store-conformance-child': 'src/store-conformance/crash-child.ts',
+  },
   format: ['esm'],
-  dts: { entry: 'src/index.ts' },
+  dts: { entry: { index: 'src/index.ts', 'store-conformance': 'src/store-conformance/index.ts' } },
   clean: true,
   target: 'node22',
   sourcemap: true,

@@ -1,17 +1,16 @@
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { git, gitWorkspace, prompts, sourceStatus, taskCommits, until } from './git-workspace.js';
+import { git, gitWorkspace, prompts, sourceStatus, taskCommits } from './git-workspace.js';
 
 describe('an agent’s changes to git config and hooks are refused (real git, fake agents)', {
   timeout: 180_000,
 }, () => {
-  it('detects core.hooksPath in the common config and a hook written through the worktree’s gitdir, never applies them', async () => {
+  it('detects core.hooksPath in the common config and a hook written through the worktree’s gitdir, puts the repository back, never applies them', async () => {
     const ws = gitWorkspace({ 'src/a.js': 'a0\n' });
     const config = ws.path('.git/config');
     const original = readFileSync(config, 'utf8');
     // The worktree's `.git` file leads to <common>/worktrees/a; its hooks are the common ones.
     const hook = ws.path('.git/worktrees/a/../../hooks/pre-commit');
-    const goOn = ws.path('.scenario-go-on');
     ws.catalog({
       t: {
         scenario: {
@@ -34,23 +33,13 @@ describe('an agent’s changes to git config and hooks are refused (real git, fa
               ],
             },
           ],
-          steps: [
-            { waitFor: goOn },
-            { write: { path: config, content: original } },
-            { write: { path: 'src/a.js', content: 'v2\n' } },
-            { fillChecklist: true },
-          ],
+          // The second round changes only its file: the dispatcher undid the rest.
+          steps: [{ write: { path: 'src/a.js', content: 'v2\n' } }, { fillChecklist: true }],
         },
       },
     });
     ws.task('g/a', { files: ['src/a.js'] });
-    let exited = false;
-    const running = ws.run().finally(() => (exited = true));
-    await until(() => prompts(ws, 'g/a', 'worker').length === 2 || exited, 'the correction');
-    // The agent cannot delete files; the hook goes the way an agent's `rm` would.
-    rmSync(ws.path('.git/hooks/pre-commit'));
-    writeFileSync(goOn, 'go');
-    const result = await running;
+    const result = await ws.run();
     expect(result.code, result.stdout + result.stderr).toBe(0);
     const violation = ws.events().find((e) => e.step === 'writeset-violation');
     expect(violation?.files).toEqual([
@@ -61,12 +50,14 @@ describe('an agent’s changes to git config and hooks are refused (real git, fa
     expect(correction).toMatch(
       /changes to git metadata are refused \(\.git\/config: core\.hookspath \(added\)/,
     );
-    expect(correction).toMatch(/undo them/);
+    expect(correction).toMatch(/the dispatcher has put them back as they were/);
+    expect(correction).not.toMatch(/undo them/);
     // Only the work landed; the repository's config is the user's again.
     const [commit] = taskCommits(ws);
     expect(git(ws.dir, 'show', '--name-only', '--format=', commit!.sha)).toBe('src/a.js');
     expect(ws.read('src/a.js')).toBe('v2\n');
     expect(readFileSync(config, 'utf8')).toBe(original);
+    expect(existsSync(ws.path('.git/hooks/pre-commit'))).toBe(false);
     expect(sourceStatus(ws)).toBe('');
   });
 });

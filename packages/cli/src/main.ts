@@ -1,6 +1,6 @@
 import { CommanderError } from 'commander';
 import { EXIT, exitCodeFor } from './exit-codes.js';
-import { printError } from './output.js';
+import { printError, printJsonError } from './output.js';
 import { buildProgram } from './program.js';
 
 /**
@@ -19,6 +19,8 @@ export async function main(argv: readonly string[]): Promise<number> {
       return EXIT.INVALID_INPUT;
     }
     printError(error);
+    // A machine reading --json output learns why as well, not only from stderr.
+    if (argv.includes('--json')) printJsonError(error, exitCodeFor(error));
     return exitCodeFor(error);
   }
 }

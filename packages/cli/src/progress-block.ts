@@ -86,7 +86,7 @@ export class ProgressState {
     return [...this.running.values()]
       .sort((a, b) => a.task.localeCompare(b.task))
       .map((a) => {
-        const head = `${a.task}  ${a.role.padEnd(8)} on ${a.target}  ${clock(now - a.startedAt)}  attempt ${a.attempt}/${ATTEMPT_BUDGET}`;
+        const head = `${a.task}  ${a.role.padEnd(8)} on ${a.target}  ${clock(Math.max(0, now - a.startedAt))}  attempt ${a.attempt}/${ATTEMPT_BUDGET}`;
         const output = lastLine(join(a.attemptDir, 'normalized-output.log'));
         const room = width - head.length - 5;
         return output && room > 10

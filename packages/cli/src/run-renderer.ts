@@ -41,7 +41,7 @@ export function formatEvent(event: RunEvent): string | undefined {
       return `${tag('admitted', pc.cyan)} ${event.task} (plan loop ${event.planLoop})`;
     case 'attempt.started':
       return event.reattached
-        ? `${tag('reattached', pc.cyan)} ${event.task} ${event.role} on ${event.target} (pid ${event.pid})`
+        ? `${tag('reattached', pc.cyan)} ${event.task} ${event.role} on ${event.target} (pid ${event.pid}${event.sandbox ? `, sandboxed: ${event.sandbox}` : ''})`
         : undefined;
     case 'task.waiting':
       return event.reason === 'claim' || event.reason === 'apply'
@@ -79,11 +79,19 @@ export function formatEvent(event: RunEvent): string | undefined {
     case 'worklog.archived':
       return `${tag('work log', pc.green)} ${event.group} -> ${event.path}`;
     case 'task.isolation':
-      return event.step === 'worktree'
+      if (event.step === 'setup' || event.step === 'setup-passed' || event.step === 'setup-failed')
+        return `${tag('setup', event.step === 'setup-failed' ? pc.red : pc.cyan)} ${event.task}: ${clip(event.detail, 200)}`;
+      return event.step === 'worktree' && !event.detail.startsWith('worktree moved')
         ? undefined
         : `${tag(event.step === 'applied' || event.step === 'patch' ? 'applied' : 'git', event.step === 'applied' || event.step === 'patch' ? pc.green : pc.yellow)} ${event.task}: ${clip(event.detail, 200)}`;
     case 'control.failure':
       return `${tag('failure', pc.red)} ${event.code}: ${event.message}`;
+    case 'admission.held':
+      return `${tag('holding', pc.dim)} ${event.detail}`;
+    case 'run.stopping':
+      return event.abortApply
+        ? `${tag('stopping', pc.yellow)} aborting the apply under way: it is rolled back, and applies on the next run`
+        : `${tag('stopping', pc.yellow)} nothing new starts and agents are stopped; an apply under way finishes, queued ones wait for the next run (stop again to abort it)`;
     default:
       return undefined;
   }
@@ -105,13 +113,14 @@ export function createRunRenderer(out: NodeJS.WriteStream = process.stdout): Run
   const block = live ? createLogUpdate(out, { showCursor: true }) : undefined;
   const progress = new ProgressState();
   let counts: RunCounts | undefined;
-  let started = Date.now();
+  // the run's elapsed time, on the monotonic clock (a wall-clock step does not move it)
+  let started = performance.now();
   let ticker: NodeJS.Timeout | undefined;
   const draw = () => {
     if (!block || !counts) return;
     const now = Date.now();
     const rows = progress.lines(now, out.columns ?? 120).map((line) => `  ${line}`);
-    block([pc.dim(formatCounts(counts, now - started)), ...rows].join('\n'));
+    block([pc.dim(formatCounts(counts, performance.now() - started)), ...rows].join('\n'));
   };
   const print = (line: string) => {
     if (block) {
@@ -124,7 +133,7 @@ export function createRunRenderer(out: NodeJS.WriteStream = process.stdout): Run
     onEvent(event) {
       progress.onEvent(event);
       if (event.type === 'run.started') {
-        started = Date.parse(event.at);
+        started = performance.now();
         // The block is redrawn once a second while the run lasts; it never drives work.
         if (live) ticker = setInterval(draw, 1000).unref();
       }

@@ -7,7 +7,7 @@ export { findExecutable } from './catalog/executables.js';
 export { CATALOG_ENV, resolveCatalog } from './catalog/resolve.js';
 export { catalogRevision } from './catalog/revision.js';
 export { selectCandidates } from './catalog/select.js';
-export { type ClaimRecord, readClaims } from './claims/claim-store.js';
+export { readClaims } from './claims/claim-store.js';
 export { hasConfigFile, loadProjectConfig } from './config/load.js';
 export {
   DRY_RUN_SCHEMA_VERSION,
@@ -30,10 +30,15 @@ export {
   type SwitchyardErrorOptions,
 } from './errors.js';
 export { refuseUnjudgeableTests } from './gates/tests-required.js';
+export { isolationModeOf } from './isolation/mode.js';
 export { encodeJsonChunks } from './json/index.js';
+export { quoteArgv } from './orchestrate/plan-materialize.js';
 export { applyRouting, DEFAULT_ROUTING, type RoutingConfig } from './routing/index.js';
+export { sandboxForTarget } from './sandbox/sandbox-schema.js';
+export { sandboxProbeArgv } from './sandbox/sandbox-spec.js';
 export { probeAttempt } from './state/attempt-probe.js';
 export { openStateStore } from './state/state-store.js';
+export type { ClaimRecord } from './store/claim-port.js';
 export { loadWorkspaceAsync } from './workspace/load.js';
 export { stateDir } from './workspace/paths.js';
 export { findWorkspaceRoot, searchWorkspaceRoot } from './workspace/root.js';

@@ -13,7 +13,17 @@ export const ERROR_CODES = {
   SY_CATALOG_PARSE: 'The execution catalog is not valid JSON.',
   SY_CATALOG_INVALID: 'The execution catalog breaks the catalog contract.',
   SY_CATALOG_NOT_EXECUTABLE: "A catalog target's command is not executable on this machine.",
-  SY_PREFLIGHT_FAILED: "A target's preflight_command failed.",
+  SY_PREFLIGHT_FAILED:
+    "A check before a run failed (a target's preflight_command, or a precondition below); nothing was launched.",
+  SY_PREFLIGHT_GIT_IDENTITY:
+    'Git has no author/committer identity, so the commit of a task onto the source branch would fail.',
+  SY_PREFLIGHT_NO_COMMIT:
+    'The source branch has no commit yet: a task worktree has nothing to start from.',
+  SY_PREFLIGHT_DETACHED_HEAD: 'The source checkout has a detached HEAD: tasks land on a branch.',
+  SY_PREFLIGHT_NO_UPSTREAM: 'Pushing is configured but the source branch has no upstream.',
+  SY_PREFLIGHT_DIRTY_WRITE_SET:
+    "Uncommitted changes in the source checkout overlap a task's write set: its apply would wait for them.",
+  SY_PREFLIGHT_DISK_SPACE: 'Too little free disk for the task worktrees the run would create.',
   SY_PLAN_INVALID: 'A PLAN.md breaks the task contract.',
   SY_YAML_PLAN_INVALID:
     'A YAML plan (orchestrate-plan) or legacy markdown task file is invalid, or changed for a task already started.',
@@ -22,6 +32,10 @@ export const ERROR_CODES = {
   SY_UNKNOWN_GROUP: 'A task group named on the command line does not exist.',
   SY_CLAIM_CONFLICT: 'A write-set claim is held by another task.',
   SY_STATE_CORRUPT: 'Persisted dispatcher state cannot be read.',
+  SY_STORE_CONFLICT:
+    'A compare-and-set write to the state store lost: the record changed since it was read.',
+  SY_LEASE_LOST:
+    "A write for a task carried a stale fencing token: the writer's lease on the task was taken over.",
   SY_PLUGIN_LOAD: 'A plugin failed to load or validate.',
   SY_PLUGIN_NOT_FOUND: 'No plugin of that name is registered.',
   SY_PLUGIN_DUPLICATE: 'Two plugins share a name.',
@@ -35,6 +49,8 @@ export const ERROR_CODES = {
   SY_ESCALATION: "A blocked task's escalation files could not be written.",
   SY_UNSAFE_PATH:
     "One of switchyard's own files or folders is a symlink, a special file, or outside the workspace.",
+  SY_SANDBOX_UNAVAILABLE:
+    'The config asks for a bubblewrap sandbox, but bwrap is missing or cannot create its namespaces here.',
   SY_AGENT_VERSION_UNVERIFIED:
     "An agent CLI's version is outside the release lines its classifier rules were verified on.",
 } as const;
@@ -57,6 +73,8 @@ export interface Problem extends ProblemLocation {
   message: string;
   /** What to do about it. */
   hint?: string;
+  /** The exact command that fixes it, when there is one (copy, adjust, run). */
+  fix?: string;
   severity?: 'error' | 'warning';
 }
 
@@ -111,5 +129,6 @@ export function formatProblem(problem: Problem): string {
     .join(' ');
   const head = where ? `${where}: ` : '';
   const hint = problem.hint ? `\n    hint: ${problem.hint}` : '';
-  return `${problem.code} ${head}${problem.message}${hint}`;
+  const fix = problem.fix ? `\n    fix:  ${problem.fix}` : '';
+  return `${problem.code} ${head}${problem.message}${hint}${fix}`;
 }

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { git } from './git.js';
@@ -23,6 +24,9 @@ const BOOKKEEPING =
 const hash = (data: string | Buffer): string =>
   createHash('sha256').update(data).digest('hex').slice(0, 16);
 
+/** How entries of a worktree's own `config.worktree` are named. */
+export const WORKTREE_CONFIG_LABEL = 'the worktree’s config.worktree';
+
 /** The fingerprint of `repo`'s metadata; `worktreeGitDir` adds that worktree's `config.worktree`. */
 export async function metadataFingerprint(
   repo: Repository,
@@ -34,17 +38,11 @@ export async function metadataFingerprint(
     ['.git/config.worktree', join(repo.commonDir, 'config.worktree')],
   ];
   if (worktreeGitDir)
-    configs.push(['the worktree’s config.worktree', join(worktreeGitDir, 'config.worktree')]);
+    configs.push([WORKTREE_CONFIG_LABEL, join(worktreeGitDir, 'config.worktree')]);
   for (const [label, file] of configs) Object.assign(entries, await configEntries(label, file));
   for (const name of await listFiles(join(repo.commonDir, 'hooks'))) {
     if (name.endsWith('.sample')) continue;
-    const file = join(repo.commonDir, 'hooks', name);
-    const mode = await stat(file).then(
-      (s) => (s.mode & 0o111 ? 'x' : '-'),
-      () => 'dangling',
-    );
-    const content = await readFile(file).catch(() => Buffer.alloc(0));
-    entries[`.git/hooks/${name}`] = hash(Buffer.concat([Buffer.from(mode), content]));
+    entries[`.git/hooks/${name}`] = await hookHash(join(repo.commonDir, 'hooks', name));
   }
   for (const name of ['exclude', 'attributes']) {
     const content = await readFile(join(repo.commonDir, 'info', name)).catch(() => undefined);
@@ -57,26 +55,60 @@ export async function metadataFingerprint(
  * A config file's keys (`git config --file`: reads that file only, follows no include and
  * runs nothing), each with the hash of its values; bookkeeping keys left out.
  */
-async function configEntries(label: string, file: string): Promise<MetadataFingerprint> {
-  const content = await readFile(file).catch(() => undefined);
-  if (content === undefined) return {};
+export async function configEntries(label: string, file: string): Promise<MetadataFingerprint> {
+  const values = await configValues(file);
+  if (values === undefined) return {};
+  if (values === 'unreadable') {
+    const content = await readFile(file).catch(() => Buffer.alloc(0));
+    return { [`${label} (unreadable)`]: hash(content) };
+  }
+  const entries: MetadataFingerprint = {};
+  for (const [key, list] of values)
+    if (!BOOKKEEPING.test(key)) entries[`${label}: ${key}`] = configHash(list);
+  return entries;
+}
+
+/** The hash a config key's values get in a fingerprint. */
+export const configHash = (values: readonly string[]): string => hash(values.join('\0'));
+
+/**
+ * Every key of a config file with its values in file order (`git config --file --list`);
+ * undefined when the file does not exist, `unreadable` when git cannot parse it (git refuses
+ * to work with it, so that is a change in itself).
+ */
+export async function configValues(
+  file: string,
+): Promise<Map<string, string[]> | 'unreadable' | undefined> {
+  if (!existsSync(file)) return undefined;
   const listed = await git(join(file, '..'), ['config', '--file', file, '--list', '-z'], {
-    allow: [128],
+    allow: [1, 128],
   });
-  // A file git cannot parse is a change in itself (git refuses to work with it).
-  if (listed.exitCode !== 0) return { [`${label} (unreadable)`]: hash(content) };
+  if (listed.exitCode !== 0) return existsSync(file) ? 'unreadable' : undefined;
   const values = new Map<string, string[]>();
   for (const item of listed.stdout.split('\0')) {
     if (item === '') continue;
     const cut = item.indexOf('\n');
     const key = cut < 0 ? item : item.slice(0, cut);
-    if (BOOKKEEPING.test(key)) continue;
     values.set(key, [...(values.get(key) ?? []), cut < 0 ? '' : item.slice(cut + 1)]);
   }
-  const entries: MetadataFingerprint = {};
-  for (const [key, list] of values) entries[`${label}: ${key}`] = hash(list.join('\0'));
-  return entries;
+  return values;
 }
+
+/** The fingerprint hash of a hook: its executable bit and content (`mode`: the bits it has). */
+export async function hookHash(file: string, mode?: number): Promise<string> {
+  const bits =
+    mode ??
+    (await stat(file).then(
+      (s) => s.mode,
+      () => undefined,
+    ));
+  const flag = bits === undefined ? 'dangling' : bits & 0o111 ? 'x' : '-';
+  const content = await readFile(file).catch(() => Buffer.alloc(0));
+  return hash(Buffer.concat([Buffer.from(flag), content]));
+}
+
+/** The fingerprint hash of an `info/` file's content. */
+export const contentHash = (content: Buffer): string => hash(content);
 
 async function listFiles(dir: string): Promise<string[]> {
   const found = await readdir(dir, { withFileTypes: true }).catch(() => []);
@@ -86,13 +118,17 @@ async function listFiles(dir: string): Promise<string[]> {
     .sort();
 }
 
+/** The entries that differ between the fingerprint at creation and now, sorted. */
+export function changedEntries(before: MetadataFingerprint, now: MetadataFingerprint): string[] {
+  return [...new Set([...Object.keys(before), ...Object.keys(now)])]
+    .filter((name) => before[name] !== now[name])
+    .sort();
+}
+
 /** What differs between the fingerprint at creation and now, one line per entry. */
 export function metadataChanges(before: MetadataFingerprint, now: MetadataFingerprint): string[] {
-  const changes: string[] = [];
-  for (const name of new Set([...Object.keys(before), ...Object.keys(now)]))
-    if (before[name] !== now[name])
-      changes.push(
-        `${name} (${before[name] === undefined ? 'added' : now[name] === undefined ? 'removed' : 'changed'})`,
-      );
-  return changes.sort();
+  return changedEntries(before, now).map(
+    (name) =>
+      `${name} (${before[name] === undefined ? 'added' : now[name] === undefined ? 'removed' : 'changed'})`,
+  );
 }

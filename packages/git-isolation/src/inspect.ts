@@ -4,7 +4,9 @@ import type { WorktreeRecord, WriteSetReport } from '@switchyard/core';
 import { escapingLinks } from './escaping-links.js';
 import { firstLine, git, nulList, pathspecInput } from './git.js';
 import { metadataChanges, metadataFingerprint } from './git-metadata.js';
-import { type Repository, toRepoPath, toWorkspacePath } from './repository.js';
+import { restoreMetadata } from './metadata-restore.js';
+import { toRepoPath, toWorkspacePath } from './repository.js';
+import type { IsolationContext } from './worktree.js';
 
 /** A worktree's changes against its base, repository-relative, split by kind. */
 export interface WorktreeChanges {
@@ -12,6 +14,10 @@ export interface WorktreeChanges {
   files: string[];
   /** Why the worktree's git metadata is not to be trusted (empty when it is). */
   gitMetadata: string[];
+  /** Of `gitMetadata`, the config, hook and `info/` entries put back as they were. */
+  restored: string[];
+  /** Commits on the task branch since its base that the dispatcher did not make. */
+  agentCommits: string[];
 }
 
 const touchesGitMetadata = (file: string): boolean =>
@@ -25,15 +31,17 @@ const READ_ONLY = ['--no-optional-locks', '-c', 'core.fsmonitor=false'];
  * so does anything not yet committed) plus untracked files that are not ignored.
  */
 export async function worktreeChanges(
-  repo: Repository,
+  ctx: IsolationContext,
   record: WorktreeRecord,
 ): Promise<WorktreeChanges> {
   const cwd = record.path;
   // The metadata check comes first: a planted `core.fsmonitor`, filter or hook must be found
-  // before any git command reads the worktree. The two reads then run side by side; they write
-  // nothing and start no helper (no optional lock, no fsmonitor).
-  const gitMetadata = await metadataProblems(repo, record);
-  if (gitMetadata.length > 0) return { files: [], gitMetadata };
+  // (and undone) before any git command reads the worktree. The two reads then run side by
+  // side; they write nothing and start no helper (no optional lock, no fsmonitor).
+  const checked = await metadataProblems(ctx, record);
+  const gitMetadata = checked.problems;
+  if (gitMetadata.length > 0)
+    return { files: [], gitMetadata, restored: checked.restored, agentCommits: [] };
   const [diffed, listed] = await Promise.allSettled([
     git(cwd, [...READ_ONLY, 'diff', '--name-only', '-z', '--no-renames', record.baseCommit, '--']),
     git(cwd, [...READ_ONLY, 'ls-files', '--others', '--exclude-standard', '-z']),
@@ -44,7 +52,32 @@ export async function worktreeChanges(
   for (const file of files)
     if (touchesGitMetadata(file))
       gitMetadata.push(file.endsWith('/') ? `${file} (a nested git repository)` : file);
-  return { files: files.filter((f) => !touchesGitMetadata(f)), gitMetadata };
+  return {
+    files: files.filter((f) => !touchesGitMetadata(f)),
+    gitMetadata,
+    restored: [],
+    agentCommits: checked.moved ? await agentCommits(record) : [],
+  };
+}
+
+/**
+ * Commits on the task branch since its base that are not the dispatcher's own (an apply whose
+ * source check failed leaves its commit, trailer `Switchyard-Task: <task>`, on the branch):
+ * `<short id> <subject>`, oldest first. The apply squashes them into the task's one commit.
+ */
+async function agentCommits(record: WorktreeRecord): Promise<string[]> {
+  const out = await git(record.path, [
+    ...READ_ONLY,
+    'log',
+    '--reverse',
+    '--format=%H%x1f%s%x1f%(trailers:key=Switchyard-Task,valueonly,separator=%x2C)%x1e',
+    `${record.baseCommit}..HEAD`,
+  ]);
+  return out.stdout
+    .split('\x1e')
+    .map((entry) => entry.replace(/^\n/, '').split('\x1f'))
+    .filter(([sha, , task]) => sha && task?.trim() !== record.taskId)
+    .map(([sha = '', subject = '']) => `${sha.slice(0, 12)} ${subject}`);
 }
 
 function settled<T>(result: PromiseSettledResult<T>): T {
@@ -52,8 +85,26 @@ function settled<T>(result: PromiseSettledResult<T>): T {
   return result.value;
 }
 
+/** What the metadata check found: problems (none when the worktree can be trusted). */
+interface MetadataCheck {
+  problems: string[];
+  /** Config, hook and `info/` entries put back to the fingerprint. */
+  restored: string[];
+  /** HEAD has moved from the base (commits on the task branch). */
+  moved: boolean;
+}
+
 /** The worktree must still be the one git made: its own top level, this repository, the task branch, history kept. */
-async function metadataProblems(repo: Repository, record: WorktreeRecord): Promise<string[]> {
+async function metadataProblems(
+  ctx: IsolationContext,
+  record: WorktreeRecord,
+): Promise<MetadataCheck> {
+  const { repo } = ctx;
+  const refuse = (problem: string): MetadataCheck => ({
+    problems: [problem],
+    restored: [],
+    moved: false,
+  });
   const probe = await git(
     record.path,
     [
@@ -69,45 +120,69 @@ async function metadataProblems(repo: Repository, record: WorktreeRecord): Promi
   );
   const [top, common, headCommit, head] = probe.stdout.split('\n');
   if (probe.exitCode !== 0 || !top || (await realpath(top)) !== (await realpath(record.path)))
-    return ['.git (the worktree link was changed)'];
+    return refuse('.git (the worktree link was changed)');
   if (!common || (await realpath(common)) !== (await realpath(repo.commonDir)))
-    return ['.git (the worktree points at another repository)'];
+    return refuse('.git (the worktree points at another repository)');
   if (head !== `refs/heads/${record.branch}`)
-    return [`HEAD (moved from ${record.branch} to ${head || 'a detached commit'})`];
-  const changed = await metadataChangedSince(repo, record);
-  if (changed.length > 0) return changed;
-  if (headCommit === record.baseCommit) return [];
+    return refuse(`HEAD (moved from ${record.branch} to ${head || 'a detached commit'})`);
+  const changed = await metadataChangedSince(ctx, record);
+  if (changed.problems.length > 0) return { ...changed, moved: false };
+  if (headCommit === record.baseCommit) return { problems: [], restored: [], moved: false };
   const kept = await git(record.path, ['merge-base', '--is-ancestor', record.baseCommit, 'HEAD'], {
     allow: [1],
   });
-  if (kept.exitCode !== 0) return ['HEAD (the history before the base commit was rewritten)'];
-  return [];
+  if (kept.exitCode !== 0) return refuse('HEAD (the history before the base commit was rewritten)');
+  return { problems: [], restored: [], moved: true };
 }
 
 /**
- * Config, hooks and `info/` changed since the worktree was created (see ./git-metadata.ts).
- * Checked before any git command reads the worktree's index, so a planted `core.fsmonitor`
- * or filter never runs in a check.
+ * Config, hooks and `info/` changed since the worktree was created (see ./git-metadata.ts),
+ * put back as they were (./metadata-restore.ts): the refusal never leaves an agent's
+ * `core.hooksPath` or hook in the user's repository. Checked before any git command reads the
+ * worktree's index, so a planted `core.fsmonitor` or filter never runs in a check.
  */
-async function metadataChangedSince(repo: Repository, record: WorktreeRecord): Promise<string[]> {
-  if (!record.metadata) return [];
+async function metadataChangedSince(
+  ctx: IsolationContext,
+  record: WorktreeRecord,
+): Promise<{ problems: string[]; restored: string[] }> {
+  if (!record.metadata) return { problems: [], restored: [] };
   const gitDir = firstLine(
     await git(record.path, ['rev-parse', '--path-format=absolute', '--git-dir']),
   );
-  return metadataChanges(record.metadata, await metadataFingerprint(repo, gitDir));
+  const problems = metadataChanges(record.metadata, await metadataFingerprint(ctx.repo, gitDir));
+  if (problems.length === 0) return { problems, restored: [] };
+  const { restored } = await restoreMetadata(
+    ctx.repo,
+    ctx.layout.metadataDir,
+    record.metadata,
+    gitDir,
+  );
+  const undone = new Set(restored);
+  return {
+    problems,
+    restored: problems.filter((p) => undone.has(p.replace(/ \((?:added|removed|changed)\)$/, ''))),
+  };
 }
 
 /** Checks a worktree against the task's write set (workspace-relative paths). */
 export async function inspectWorktree(
-  repo: Repository,
+  ctx: IsolationContext,
   record: WorktreeRecord,
   writeSet: readonly string[],
 ): Promise<WriteSetReport> {
-  const { files, gitMetadata } = await worktreeChanges(repo, record);
+  const { repo } = ctx;
+  const { files, gitMetadata, restored, agentCommits } = await worktreeChanges(ctx, record);
   const declared = new Set(writeSet);
   const changed = files.map((f) => toWorkspacePath(repo, f));
   const outside = changed.filter((f) => !declared.has(f));
-  if (gitMetadata.length > 0) return { changed, outside, gitMetadata, empty: false };
+  if (gitMetadata.length > 0)
+    return {
+      changed,
+      outside,
+      gitMetadata,
+      ...(restored.length > 0 ? { gitMetadataRestored: restored } : {}),
+      empty: false,
+    };
   const links = (await escapingLinks(record.path, files)).map((f) => toWorkspacePath(repo, f));
   const ignored = await ignoredByGit(
     record.path,
@@ -119,6 +194,7 @@ export async function inspectWorktree(
     gitMetadata,
     ...(links.length > 0 ? { escapingLinks: links } : {}),
     ...(ignored.length > 0 ? { ignored: ignored.map((f) => toWorkspacePath(repo, f)) } : {}),
+    ...(agentCommits.length > 0 ? { agentCommits } : {}),
     empty: changed.length === 0 && gitMetadata.length === 0,
   };
 }
@@ -144,11 +220,12 @@ async function ignoredByGit(cwd: string, files: readonly string[]): Promise<stri
  * (workspace-relative). Git metadata problems are not repaired here; they refuse the apply.
  */
 export async function revertOutside(
-  repo: Repository,
+  ctx: IsolationContext,
   record: WorktreeRecord,
   writeSet: readonly string[],
 ): Promise<string[]> {
-  const report = await inspectWorktree(repo, record, writeSet);
+  const { repo } = ctx;
+  const report = await inspectWorktree(ctx, record, writeSet);
   if (report.outside.length === 0) return [];
   const files = report.outside.map((f) => toRepoPath(repo, f));
   const known = await knownTo(record.path, files, record.baseCommit);

@@ -109,17 +109,17 @@ export async function startMonitor(options: MonitorOptions): Promise<MonitorServ
   // Pushes: at most one rebuild per interval, none while nobody watches.
   const interval = options.pushIntervalMs ?? 100;
   let pending: NodeJS.Timeout | undefined;
-  let lastPush = 0;
+  let lastPush = Number.NEGATIVE_INFINITY;
   const push = () => {
     pending = undefined;
-    lastPush = Date.now();
+    lastPush = performance.now();
     rebuild();
   };
   const onChange = (what: WorkspaceChange = 'state') => {
     if (what === 'plans') reader.invalidatePlans();
     dirty = true;
     if (pending || streams.size === 0) return;
-    pending = setTimeout(push, Math.max(0, lastPush + interval - Date.now()));
+    pending = setTimeout(push, Math.max(0, lastPush + interval - performance.now()));
   };
   const stopFollow = followWorkspace(options.workspace, onChange, {
     ...(options.pollMs ? { pollMs: options.pollMs } : {}),

@@ -21,7 +21,7 @@ const LOOKUP_EVERY_MS = 2000;
 export const nativeSessionHooks: HooksFactory = (context) => {
   let sessionId = context.sessionId;
   let file: string | undefined;
-  let lastLookup = 0;
+  let lastLookup = Number.NEGATIVE_INFINITY;
   const monitor =
     context.nativeSession?.monitor === true ? context.nativeSession.sessionPath : undefined;
   return {
@@ -34,8 +34,8 @@ export const nativeSessionHooks: HooksFactory = (context) => {
     sessionId: () => sessionId,
     sessionBytes() {
       if (monitor === undefined || sessionId === undefined) return undefined;
-      if (file === undefined && Date.now() - lastLookup >= LOOKUP_EVERY_MS) {
-        lastLookup = Date.now();
+      if (file === undefined && performance.now() - lastLookup >= LOOKUP_EVERY_MS) {
+        lastLookup = performance.now();
         file = findSessionFile(monitor, sessionId);
       }
       if (file === undefined) return undefined;

@@ -55,9 +55,12 @@ export interface MonitorOptions {
   startToken: string | undefined;
   stallTimeoutMs: number;
   retryLoopTimeoutMs: number;
-  /** The attempt ends with `time-limit` once `Date.now()` passes `startedAtMs + maxAttemptMs`. */
+  /** The attempt ends with `time-limit` once it has run this long (monotonic clock). */
   maxAttemptMs?: number;
-  startedAtMs: number;
+  /** When the attempt started, on `performance.now()`'s clock (earlier than the monitor for a
+   * re-attached attempt). Every watchdog interval is measured on that clock: a wall-clock step
+   * neither ends a healthy attempt nor lets a stuck one run on. */
+  startedAtMonotonicMs: number;
   pollIntervalMs: number;
   heartbeatIntervalMs: number;
   isRetryLine?: (line: string) => boolean;
@@ -87,6 +90,8 @@ export class AttemptMonitor {
   readonly #maskers: Partial<Record<StreamName, { masker: StreamMasker; raw: number }>> = {};
   readonly counters: ProgressCounters;
   #retrySince: number | undefined;
+  /** Monotonic ms of the last real progress (`counters.lastProgressAt` is its wall time). */
+  #progressAt = performance.now();
   #priming = false;
   #leavePolling: (() => void) | undefined;
   #lastBeat = 0;
@@ -127,9 +132,9 @@ export class AttemptMonitor {
         this.counters.lines++;
         if (line.retry) {
           this.counters.retryLines++;
-          this.#retrySince ??= Date.now();
+          this.#retrySince ??= performance.now();
         } else {
-          this.counters.lastProgressAt = Date.now();
+          this.#progress();
           this.#retrySince = undefined;
         }
         const text = this.#normalize(line.stream, line.text, line.event);
@@ -163,15 +168,18 @@ export class AttemptMonitor {
     if (this.#stopped) return;
     // a fast writer: keep reading soon, but yield to the event loop between slices
     if (this.#drain(SLICE) >= SLICE) setImmediate(() => this.tick());
-    const now = Date.now();
+    const now = performance.now();
     const session = this.#o.hooks.sessionBytes?.();
     if (session !== undefined) {
       if (this.#lastSessionBytes !== undefined && session > this.#lastSessionBytes)
-        this.counters.lastProgressAt = now;
+        this.#progress();
       this.#lastSessionBytes = session;
       this.counters.sessionBytes = session;
     }
-    if (this.#o.maxAttemptMs !== undefined && now - this.#o.startedAtMs >= this.#o.maxAttemptMs) {
+    if (
+      this.#o.maxAttemptMs !== undefined &&
+      now - this.#o.startedAtMonotonicMs >= this.#o.maxAttemptMs
+    ) {
       // Progress does not matter here: an agent printing forever is still stopped.
       this.#o.onWatchdog('time-limit');
     } else if (
@@ -179,7 +187,7 @@ export class AttemptMonitor {
       now - this.#retrySince >= this.#o.retryLoopTimeoutMs
     ) {
       this.#o.onWatchdog('retry-loop');
-    } else if (now - this.counters.lastProgressAt >= this.#o.stallTimeoutMs) {
+    } else if (now - this.#progressAt >= this.#o.stallTimeoutMs) {
       this.#o.onWatchdog('stall');
     }
     if (
@@ -202,7 +210,7 @@ export class AttemptMonitor {
         const safe = masking.masker.push(chunk);
         this.#maskRaw(masking.raw, safe.masks);
         if (safe.data.length > 0) this.#take(stream, safe.offset, safe.data);
-        else this.counters.lastProgressAt = Date.now(); // held back, but output all the same
+        else this.#progress(); // held back, but output all the same
       }, maxBytes);
     }
     return total;
@@ -233,7 +241,12 @@ export class AttemptMonitor {
     if (stream === 'stdout') this.counters.stdoutBytes += chunk.length;
     else this.counters.stderrBytes += chunk.length;
     // bytes of a line still being written are progress too (a long line streaming in)
-    if (this.counters.lines === linesBefore) this.counters.lastProgressAt = Date.now();
+    if (this.counters.lines === linesBefore) this.#progress();
+  }
+
+  #progress(): void {
+    this.#progressAt = performance.now();
+    this.counters.lastProgressAt = Date.now();
   }
 
   #normalize(
@@ -249,7 +262,7 @@ export class AttemptMonitor {
   }
 
   #heartbeat(alive: boolean): void {
-    this.#lastBeat = Date.now();
+    this.#lastBeat = performance.now();
     this.#files.heartbeat({
       at: new Date().toISOString(),
       pid: this.#o.pid,
@@ -261,7 +274,7 @@ export class AttemptMonitor {
       ...(this.counters.sessionBytes !== undefined
         ? { sessionBytes: this.counters.sessionBytes }
         : {}),
-      idleMs: Math.max(0, this.#lastBeat - this.counters.lastProgressAt),
+      idleMs: Math.max(0, Math.round(this.#lastBeat - this.#progressAt)),
     });
   }
 

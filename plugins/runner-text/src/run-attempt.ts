@@ -7,12 +7,14 @@ import {
   hasEnvironmentMarker,
   isSameProcessAlive,
   PROCESS_MARKER_VAR,
+  processAgeMs,
   type ReattachOptions,
   type RunHandle,
   type RunnerSpec,
   type RunOutcome,
   readStartToken,
   recordLocatorExit,
+  sandboxedArgv,
   scanStreamLog,
   workspaceIdentity,
 } from '@switchyard/core';
@@ -20,7 +22,8 @@ import { AttemptMonitor } from './attempt-monitor.js';
 import type { AttemptHooks, HooksFactory } from './hooks.js';
 import { EVIDENCE_APPEND, EVIDENCE_MODE } from './owned-append.js';
 import { terminateAttempt } from './process-group.js';
-import { spawnAgent } from './spawn-agent.js';
+import { sandboxedExit } from './sandbox-exit.js';
+import { type AgentExit, spawnAgent } from './spawn-agent.js';
 
 const DEFAULTS = { killGraceMs: 5000, heartbeatIntervalMs: 5000, pollIntervalMs: 250 };
 
@@ -29,9 +32,13 @@ interface Controller {
   locator: AttemptLocator;
   monitor: AttemptMonitor;
   hooks: AttemptHooks;
-  exit: Promise<{ exitCode: number | null; signal: string | null; exitObserved: boolean }>;
+  exit: Promise<AgentExit>;
+  /** Started inside a sandbox (bwrap is the process watched). */
+  sandboxed: boolean;
   killGraceMs: number;
   startedAt: Date;
+  /** `startedAt` on `performance.now()`'s clock: the attempt's duration is measured on it. */
+  startedAtMonotonicMs: number;
 }
 
 /** Wires exit, watchdog and cancel into one `done` promise. */
@@ -46,10 +53,13 @@ function control(c: Controller, setEnd: (end: (reason: EndedBy) => void) => void
   };
   setEnd(end);
   const done = (async (): Promise<RunOutcome> => {
-    const exit = await c.exit;
+    const ended = await c.exit;
     // The leader is gone; leave no process of its group behind, nor one carrying its marker
-    // (a `setsid` descendant left the group but still has the attempt's environment).
-    await terminateAttempt({ pgid, graceMs: c.killGraceMs, marker });
+    // (a `setsid` descendant left the group but still has the attempt's environment). A sandbox
+    // whose agent exited by itself empties itself (see terminateAttempt's `contained`).
+    const contained = c.sandboxed && ended.exitObserved && ended.signal === null && !endedBy;
+    await terminateAttempt({ pgid, graceMs: c.killGraceMs, marker, contained });
+    const exit = c.sandboxed ? sandboxedExit(ended) : ended;
     const evidence = await c.monitor.finish({
       exitCode: exit.exitCode,
       signal: exit.signal,
@@ -81,6 +91,7 @@ function control(c: Controller, setEnd: (end: (reason: EndedBy) => void) => void
       ...(sessionId ? { sessionId } : {}),
       startedAt: c.startedAt,
       endedAt,
+      durationMs: Math.max(0, Math.round(performance.now() - c.startedAtMonotonicMs)),
     };
   })();
   return {
@@ -117,6 +128,7 @@ export async function startAttempt(spec: RunnerSpec, makeHooks?: HooksFactory): 
     );
   }
   const startedAt = new Date();
+  const startedAtMonotonicMs = performance.now();
   const hooks =
     makeHooks?.({
       agent: spec.agent,
@@ -124,8 +136,11 @@ export async function startAttempt(spec: RunnerSpec, makeHooks?: HooksFactory): 
       startedAt,
       ...(spec.nativeSession ? { nativeSession: spec.nativeSession } : {}),
     }) ?? {};
+  // Sandboxed: bwrap is the process started (and recorded); the agent runs inside it.
+  const sandbox = spec.sandbox;
+  const launch = sandbox ? { ...spec, argv: sandboxedArgv(sandbox, spec.cwd, spec.argv) } : spec;
   const [child, workspace] = await Promise.all([
-    spawnAgent(spec),
+    spawnAgent(launch),
     cachedWorkspaceIdentity(spec.cwd),
   ]);
   const locator = await createLocator(spec.attemptDir, {
@@ -135,6 +150,9 @@ export async function startAttempt(spec: RunnerSpec, makeHooks?: HooksFactory): 
     startToken: child.startToken ?? readStartToken(child.pid),
     workspace,
     startedAt,
+    ...(sandbox
+      ? { sandbox: { mode: sandbox.mode, network: sandbox.network, mounts: sandbox.mounts } }
+      : {}),
   });
   let end: (reason: EndedBy) => void = () => {};
   const monitor = new AttemptMonitor({
@@ -147,7 +165,7 @@ export async function startAttempt(spec: RunnerSpec, makeHooks?: HooksFactory): 
     stallTimeoutMs: spec.stallTimeoutMs,
     retryLoopTimeoutMs: spec.retryLoopTimeoutMs,
     ...(spec.maxAttemptMs !== undefined ? { maxAttemptMs: spec.maxAttemptMs } : {}),
-    startedAtMs: startedAt.getTime(),
+    startedAtMonotonicMs,
     pollIntervalMs: spec.pollIntervalMs ?? DEFAULTS.pollIntervalMs,
     heartbeatIntervalMs: spec.heartbeatIntervalMs ?? DEFAULTS.heartbeatIntervalMs,
     ...(spec.isRetryLine ? { isRetryLine: spec.isRetryLine } : {}),
@@ -163,8 +181,10 @@ export async function startAttempt(spec: RunnerSpec, makeHooks?: HooksFactory): 
     monitor,
     hooks,
     exit: child.exit,
+    sandboxed: sandbox !== undefined,
     killGraceMs: spec.killGraceMs ?? DEFAULTS.killGraceMs,
     startedAt,
+    startedAtMonotonicMs,
   };
   return control(controller, (e) => {
     end = e;
@@ -192,6 +212,7 @@ export async function reattachAttempt(
   ftruncateSync(fd, position.validBytes);
   closeSync(fd);
   const startedAt = new Date(locator.startedAt);
+  const startedAtMonotonicMs = performance.now() - attemptAgeMs(locator, startedAt);
   const hooks =
     makeHooks?.({
       agent: locator.agent,
@@ -215,7 +236,7 @@ export async function reattachAttempt(
     stallTimeoutMs: options.stallTimeoutMs,
     retryLoopTimeoutMs: options.retryLoopTimeoutMs,
     ...(options.maxAttemptMs !== undefined ? { maxAttemptMs: options.maxAttemptMs } : {}),
-    startedAtMs: startedAt.getTime(),
+    startedAtMonotonicMs,
     pollIntervalMs: options.pollIntervalMs ?? DEFAULTS.pollIntervalMs,
     heartbeatIntervalMs: options.heartbeatIntervalMs ?? DEFAULTS.heartbeatIntervalMs,
     ...(options.isRetryLine ? { isRetryLine: options.isRetryLine } : {}),
@@ -234,10 +255,21 @@ export async function reattachAttempt(
     monitor,
     hooks,
     exit: gone.then(() => ({ exitCode: null, signal: null, exitObserved: false })),
+    sandboxed: locator.sandbox !== undefined,
     killGraceMs: options.killGraceMs ?? DEFAULTS.killGraceMs,
     startedAt,
+    startedAtMonotonicMs,
   };
   return control(controller, (e) => {
     end = e;
   });
+}
+
+/**
+ * How long a re-attached attempt has run: its process's age on the kernel's boot clock (a
+ * wall-clock step while no dispatcher ran changes nothing), else the wall-clock time since
+ * its locator's start, never negative.
+ */
+function attemptAgeMs(locator: AttemptLocator, startedAt: Date): number {
+  return processAgeMs(locator.process.startToken) ?? Math.max(0, Date.now() - startedAt.getTime());
 }

@@ -160,10 +160,12 @@ describe('one writer of locator.json', () => {
     const writers = files
       .filter((file) => /\bwriteLocator\s*\(/.test(readFileSync(file, 'utf8')))
       .map((file) => relative(root, file));
-    // locator.ts defines the validated atomic write; locator-writer.ts is its only caller.
+    // locator.ts defines the validated atomic write; locator-writer.ts (the runner's launch and
+    // exit writes, the dispatcher's verdict) and the file store's attempt index call it.
     expect(writers.sort()).toEqual([
       'packages/core/src/attempt/locator-writer.ts',
       'packages/core/src/attempt/locator.ts',
+      'packages/store-fs/src/fs-attempts.ts',
     ]);
   });
 });

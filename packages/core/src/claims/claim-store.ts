@@ -2,48 +2,18 @@ import { mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { SwitchyardError } from '../errors.js';
 import { replaceFile } from '../state/atomic-file.js';
+import type { ClaimConflict, ClaimPort, ClaimRecord, ClaimResult } from '../store/claim-port.js';
 import type { TaskId } from '../task/types.js';
 import { acquireFileMutex, type FileMutexOptions } from './file-mutex.js';
-
-/** A task's held claim. */
-export interface ClaimRecord {
-  taskId: TaskId;
-  /** Canonical write-set paths, sorted. */
-  paths: string[];
-  /** When the task first took a claim (ISO 8601). */
-  since: string;
-}
-
-/** A path another task holds. */
-export interface ClaimConflict {
-  path: string;
-  holder: TaskId;
-}
-
-/** Result of {@link ClaimStore.tryClaim}: all paths taken, or none and every conflict. */
-export type ClaimResult = { ok: true; paths: string[] } | { ok: false; conflicts: ClaimConflict[] };
 
 /**
  * Persistent write-set claims of one workspace, shared by every process that opens the same
  * state directory. Each mutation runs under a cross-process file mutex and replaces
  * `claims.json` atomically (write + fsync + rename), so a crash never leaves a half claim.
  */
-export interface ClaimStore {
+export interface ClaimStore extends ClaimPort {
   /** `<stateDir>/claims`. */
   readonly dir: string;
-  /**
-   * Takes every path for `taskId`, or none: paths already held by the task are kept (a
-   * retry or follow-up plan may add paths); a path held by another task is a conflict.
-   */
-  tryClaim(taskId: TaskId, paths: readonly string[]): Promise<ClaimResult>;
-  /** Releases every path of `taskId` (after its verified archive). Returns the paths released. */
-  release(taskId: TaskId): Promise<string[]>;
-  /** The task holding `path`, if any. */
-  holderOf(path: string): Promise<TaskId | undefined>;
-  /** Every held claim, sorted by task id. */
-  list(): Promise<ClaimRecord[]>;
-  /** The path -> holder index, for admission. */
-  snapshot(): Promise<ReadonlyMap<string, TaskId>>;
 }
 
 interface ClaimsFile {

@@ -89,7 +89,8 @@ export async function awaitAttempt(
     exitCode: outcome.exitCode,
     signal: outcome.signal,
     evidence: verdict.evidence,
-    durationMs: outcome.endedAt.getTime() - outcome.startedAt.getTime(),
+    durationMs:
+      outcome.durationMs ?? Math.max(0, outcome.endedAt.getTime() - outcome.startedAt.getTime()),
     attemptDir: record.attemptDir,
     ...(usage ? { usage } : {}),
   });

@@ -33,6 +33,8 @@ export interface TaskRuntime {
   hasProjectGates?: boolean;
   /** This run said already that the task keeps the shared workspace it started in. */
   sharedWorkspaceAnnounced?: boolean;
+  /** The task's `notBefore` on this run's monotonic clock (see `task-wait.ts`). */
+  wait?: { notBefore: string; monotonicUntil: number };
 }
 
 /** What every stage of a run shares. One per `runDispatcher` call. */
@@ -60,9 +62,14 @@ export interface DispatchContext {
    * from prompts, evidence, state, events and work logs. */
   readonly secrets: readonly SecretValue[];
   readonly signal: AbortSignal;
+  /** Aborted with a second stop request: the apply under way is rolled back (see types.ts). */
+  readonly applyAbort: AbortSignal;
   /** When this run started (ms since the epoch): the run's cost counts attempts since. */
   readonly runStartedAt?: number;
+  /** Wall time: timestamps, provider reset instants. */
   now(): Date;
+  /** Monotonic ms (see `clock/clock.ts`): durations, time limits and in-run waits. */
+  monotonicMs(): number;
 }
 
 /** Persists a task's state (atomic replace). */

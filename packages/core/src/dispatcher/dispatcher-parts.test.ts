@@ -25,28 +25,68 @@ const done = (assertion: DefinitionOfDone['assertion']): DefinitionOfDone => ({
 });
 
 describe('judgeGate', () => {
-  it('checks each assertion form and says why it failed', () => {
-    expect(judgeGate(done({ kind: 'exit-code', code: 0 }), result({}))).toEqual({
+  it('checks each assertion form and says why it failed', async () => {
+    expect(await judgeGate(done({ kind: 'exit-code', code: 0 }), result({}))).toEqual({
       passed: true,
       why: 'exit code 0',
     });
     expect(
-      judgeGate(done({ kind: 'exit-code', code: 0 }), result({ exitCode: null, signal: 'SIGKILL' }))
-        .why,
+      (
+        await judgeGate(
+          done({ kind: 'exit-code', code: 0 }),
+          result({ exitCode: null, signal: 'SIGKILL' }),
+        )
+      ).why,
     ).toBe('expected exit code 0, got signal SIGKILL');
     expect(
-      judgeGate(done({ kind: 'stdout-contains', text: 'ok' }), result({ stdout: 'all ok' })).passed,
+      (await judgeGate(done({ kind: 'stdout-contains', text: 'ok' }), result({ stdout: 'all ok' })))
+        .passed,
     ).toBe(true);
     expect(
-      judgeGate(done({ kind: 'stdout-matches', pattern: '^\\d+ passed' }), result({ stdout: 'no' }))
-        .why,
+      (
+        await judgeGate(
+          done({ kind: 'stdout-matches', pattern: '^\\d+ passed' }),
+          result({ stdout: 'no' }),
+        )
+      ).why,
     ).toBe('stdout does not match /^\\d+ passed/');
     expect(
-      judgeGate(done({ kind: 'exit-code', code: 0 }), result({ spawnError: 'ENOENT' })).passed,
+      (
+        await judgeGate(
+          done({ kind: 'stdout-matches', pattern: '(?<=^|\\n)(\\d+) passed\\b' }),
+          result({ stdout: 'x\n12 passed' }),
+        )
+      ).passed,
+    ).toBe(true);
+    expect(
+      (await judgeGate(done({ kind: 'exit-code', code: 0 }), result({ spawnError: 'ENOENT' })))
+        .passed,
     ).toBe(false);
-    expect(judgeGate(done({ kind: 'exit-code', code: 0 }), result({ timedOut: true })).why).toBe(
-      'the command timed out',
+    expect(
+      (await judgeGate(done({ kind: 'exit-code', code: 0 }), result({ timedOut: true }))).why,
+    ).toBe('the command timed out');
+  });
+
+  it('a backtracking pattern is stopped at its time limit while the event loop keeps running', async () => {
+    // /^(a+)+$/ on 31 bytes ran for over 40 s on the dispatcher's own thread
+    let ticks = 0;
+    const ticker = setInterval(() => {
+      ticks += 1;
+    }, 10);
+    const started = performance.now();
+    const verdict = await judgeGate(
+      done({ kind: 'stdout-matches', pattern: '^(a+)+$' }),
+      result({ stdout: `${'a'.repeat(30)}b` }),
+      300,
     );
+    clearInterval(ticker);
+    expect(verdict.passed).toBe(false);
+    expect(verdict.why).toMatch(
+      /ran longer than 0\.3 s on 31 characters of output and was stopped/,
+    );
+    // The loop was free meanwhile (a frozen loop would have run no timer at all).
+    expect(ticks).toBeGreaterThan(3);
+    expect(performance.now() - started).toBeLessThan(30_000);
   });
 });
 

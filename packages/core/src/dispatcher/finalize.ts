@@ -15,7 +15,11 @@ import type { BlockedSummary, DispatchResult } from './types.js';
  * tasks left blocked or archived without `complete.log` (each with a one-line reason), 0 when
  * every in-scope task is archived complete, every group log archived and nothing active.
  */
-export function finalizeRun(ctx: DispatchContext, startedAt: number): DispatchResult {
+export function finalizeRun(
+  ctx: DispatchContext,
+  startedAt: number,
+  elapsedMs: number,
+): DispatchResult {
   const failures = [...ctx.controlFailures];
   if (!ctx.workLog.flush())
     failures.push(`work log: ${ctx.workLog.failure ?? 'rows could not be written'}`);
@@ -56,7 +60,7 @@ export function finalizeRun(ctx: DispatchContext, startedAt: number): DispatchRe
     archived: inScope.filter((rt) => rt.state.phase === 'done').map((rt) => rt.id),
     blocked,
     controlFailures: failures,
-    elapsedMs: Date.now() - startedAt,
+    elapsedMs,
   };
 }
 
@@ -88,7 +92,7 @@ function reasonOf(ctx: DispatchContext, id: string, seen = new Set<string>()): s
 }
 
 /** Groups under agent-task/ that have a WORK_LOG.md. */
-function groupsWithLog(workspace: string): string[] {
+export function groupsWithLog(workspace: string): string[] {
   let entries: string[];
   try {
     entries = readdirSync(join(workspace, 'agent-task'));

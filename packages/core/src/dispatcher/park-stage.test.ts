@@ -10,6 +10,7 @@ function stage(park = { maxParks: 3, maxWaitMs: 3_600_000 }) {
   const events: Array<{ type: string } & Record<string, unknown>> = [];
   const ctx = {
     now: () => new Date(clock),
+    monotonicMs: () => clock,
     workspace: '/ws',
     bus: { emit: (e: { type: string }) => events.push(e) },
     catalog: { targets: { a: { agent: 'x' }, b: { agent: 'y' } } },

@@ -7,6 +7,7 @@ import { DEFAULT_PARK_POLICY, planQuotaWait } from '../selection/park.js';
 import type { AttemptRecord, Decision, DecisionKey } from '../state/state-schema.js';
 import { blockTask } from './block-task.js';
 import type { DispatchContext, TaskRuntime } from './context.js';
+import { waitUntil } from './task-wait.js';
 
 /**
  * A quota error that names its reset time, on a stage whose candidates all wait for one
@@ -73,7 +74,7 @@ export function waitForQuotaReset(
     });
     return true;
   }
-  state.notBefore = plan.until;
+  waitUntil(ctx, rt, new Date(plan.until));
   state.parked = {
     stage: budget,
     until: plan.until,

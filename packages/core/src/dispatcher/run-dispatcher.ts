@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { openClaimStore } from '../claims/claim-store.js';
+import { stopwatch, systemClock } from '../clock/clock.js';
 import { type Problem, SwitchyardError } from '../errors.js';
 import { createEventBus } from '../events/event-bus.js';
 import type { RunCounts } from '../events/event-schema.js';
@@ -17,6 +18,7 @@ import { finalizeRun } from './finalize.js';
 import { recoverTask } from './recover.js';
 import { buildRuntimes, prepareRetryBlocked } from './runtimes.js';
 import { schedule } from './scheduler.js';
+import { sealInterruptedRows } from './seal-open-rows.js';
 import { registerStartGuards } from './start-veto.js';
 import { catalogSourceLabel, type DispatcherOptions, type DispatchResult } from './types.js';
 import { feedWorkLogFromBus } from './work-log-subscriber.js';
@@ -31,7 +33,9 @@ import { WorkLogWriter } from './work-log-writer.js';
  * through the injected command runner.
  */
 export async function runDispatcher(options: DispatcherOptions): Promise<DispatchResult> {
-  const startedAt = Date.now();
+  const clock = options.clock ?? systemClock;
+  const startedAt = clock.now().getTime();
+  const elapsed = stopwatch(clock);
   const workspace = realpathSync(options.workspace);
   const lock = options.lock ?? acquireWorkspaceLock({ workspace });
   try {
@@ -71,8 +75,10 @@ export async function runDispatcher(options: DispatcherOptions): Promise<Dispatc
       controlFailures: [],
       secrets,
       signal,
+      applyAbort: options.abortApply ?? new AbortController().signal,
       runStartedAt: startedAt,
-      now: () => new Date(),
+      now: () => clock.now(),
+      monotonicMs: () => clock.monotonicMs(),
     };
     registerStartGuards(ctx);
     feedWorkLogFromBus(ctx);
@@ -98,21 +104,26 @@ export async function runDispatcher(options: DispatcherOptions): Promise<Dispatc
       const { live } = await recoverTask(ctx, rt);
       if (live) recovering.set(rt.id, live);
     }
+    sealInterruptedRows(ctx);
     const stop = () => {
+      bus.emit({ type: 'run.stopping', abortApply: false });
       for (const handle of ctx.handles.values()) void handle.cancel();
     };
+    const abortApply = () => bus.emit({ type: 'run.stopping', abortApply: true });
     signal.addEventListener('abort', stop);
+    ctx.applyAbort.addEventListener('abort', abortApply);
     let last = '';
     await schedule(ctx, recovering, (counts: RunCounts) => {
       const key = JSON.stringify(counts);
       if (key === last) return;
       last = key;
-      bus.emit({ type: 'run.progress', counts, elapsedMs: Date.now() - startedAt });
+      bus.emit({ type: 'run.progress', counts, elapsedMs: elapsed() });
     });
     signal.removeEventListener('abort', stop);
+    ctx.applyAbort.removeEventListener('abort', abortApply);
     await escalations.flush();
     escalations.stop();
-    const result = finalizeRun(ctx, startedAt);
+    const result = finalizeRun(ctx, startedAt, elapsed());
     const counts = JSON.parse(
       last || '{"running":0,"ready":0,"waiting":0,"blocked":0,"done":0}',
     ) as RunCounts;
@@ -122,6 +133,7 @@ export async function runDispatcher(options: DispatcherOptions): Promise<Dispatc
       counts: { ...counts, running: 0 },
       elapsedMs: result.elapsedMs,
       blocked: result.blocked,
+      controlFailures: result.controlFailures,
     });
     bus.close();
     return result;

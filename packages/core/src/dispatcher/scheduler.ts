@@ -6,6 +6,7 @@ import { releaseBlockedClaims } from './blocked-claims.js';
 import type { DispatchContext, TaskRuntime } from './context.js';
 import { liveAdmissionState } from './live-admission.js';
 import { runStep } from './run-step.js';
+import { waitLeftMs } from './task-wait.js';
 
 /** True when the task may run a stage in this run (in scope, not finished, not blocked). */
 export function isRunnable(ctx: DispatchContext, rt: TaskRuntime): boolean {
@@ -61,21 +62,24 @@ export async function schedule(
     );
   };
   for (const [id, promise] of recovering) track(id, promise, true);
+  // True while the apply queue rule holds tasks back (announced once per episode).
+  let applyQueueHeld = false;
   const onAbort = () => wake();
   ctx.signal.addEventListener('abort', onAbort);
   try {
     for (;;) {
-      const now = ctx.now().getTime();
+      // The soonest end of a wait, on the monotonic clock (see task-wait.ts).
       let nextTimer = Number.POSITIVE_INFINITY;
       let decisions: AdmissionDecision[] = [];
       if (!ctx.signal.aborted) {
         await releaseBlockedClaims(ctx);
         const cooling = new Set<string>();
         for (const rt of ctx.tasks.values()) {
-          const at = rt.state.notBefore ? Date.parse(rt.state.notBefore) : 0;
-          if (at > now && isRunnable(ctx, rt)) {
+          if (!isRunnable(ctx, rt)) continue;
+          const left = waitLeftMs(ctx, rt);
+          if (left > 0) {
             cooling.add(rt.id);
-            nextTimer = Math.min(nextTimer, at);
+            nextTimer = Math.min(nextTimer, ctx.monotonicMs() + left);
           }
         }
         const result = admit(
@@ -83,6 +87,7 @@ export async function schedule(
         );
         decisions = result.decisions;
         announceWaits(ctx, decisions);
+        applyQueueHeld = announceApplyQueue(ctx, decisions, applyQueueHeld);
         for (const id of result.admitted) {
           const rt = ctx.tasks.get(id)!;
           if (!(await claimFor(ctx, rt))) continue;
@@ -101,7 +106,7 @@ export async function schedule(
         continue;
       }
       await new Promise<void>((resolve) => {
-        const delay = nextTimer - ctx.now().getTime();
+        const delay = nextTimer - ctx.monotonicMs();
         const timer = Number.isFinite(delay) ? setTimeout(wake, Math.max(0, delay)) : undefined;
         resolver = () => {
           if (timer) clearTimeout(timer);
@@ -138,6 +143,25 @@ function announceWaits(ctx: DispatchContext, decisions: readonly AdmissionDecisi
   }
 }
 
+/** Emits `admission.held` when the apply queue starts holding tasks back; returns whether it does. */
+function announceApplyQueue(
+  ctx: DispatchContext,
+  decisions: readonly AdmissionDecision[],
+  before: boolean,
+): boolean {
+  const held = decisions.filter((d) => d.status === 'waiting-apply').length;
+  if (held > 0 && !before) {
+    const waiting = [...ctx.tasks.values()].filter((rt) => rt.state.phase === 'apply').length;
+    ctx.bus.emit({
+      type: 'admission.held',
+      rule: 'apply-queue',
+      held,
+      detail: `${waiting} approved task(s) wait for the apply (limit ${ctx.options.maxApplyQueue ?? ctx.options.maxParallel}): ${held} task(s) not started yet wait before getting a worktree`,
+    });
+  }
+  return held > 0;
+}
+
 /** Counts for the live status line, from the last admission pass. */
 function countsOf(
   ctx: DispatchContext,
@@ -148,7 +172,11 @@ function countsOf(
   for (const rt of ctx.tasks.values()) if (rt.state.phase === 'done') counts.done += 1;
   for (const d of decisions) {
     if (d.status === 'waiting-slot') counts.ready += 1;
-    else if (d.status === 'waiting-dependencies' || d.status === 'waiting-claim')
+    else if (
+      d.status === 'waiting-dependencies' ||
+      d.status === 'waiting-claim' ||
+      d.status === 'waiting-apply'
+    )
       counts.waiting += 1;
     else if (d.status === 'blocked' || d.status === 'dependency-blocked' || d.status === 'invalid')
       counts.blocked += 1;

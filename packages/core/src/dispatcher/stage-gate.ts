@@ -48,7 +48,16 @@ export async function runGateStage(ctx: DispatchContext, rt: TaskRuntime): Promi
       ...(rt.task.testsRequired ? verifyTestRun(output, 'definition-of-done') : []),
     ],
   });
-  if (!verdict) return;
+  if (!verdict) {
+    // stopped while the command ran: the gate runs again on the next run, with rows of its own
+    ctx.workLog.finish(rt.group, {
+      ...row,
+      kind: 'FINISH',
+      time: ctx.now(),
+      result: 'interrupted',
+    });
+    return;
+  }
   const { result, findings } = verdict;
   ctx.workLog.finish(rt.group, {
     ...row,

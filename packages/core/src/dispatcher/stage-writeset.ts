@@ -1,3 +1,4 @@
+import type { AgentCommitPolicy } from '../isolation/mode.js';
 import type { WriteSetReport } from '../isolation/types.js';
 import type { Correction } from '../state/state-schema.js';
 import { advance } from './advance.js';
@@ -35,15 +36,33 @@ export async function runWriteSetStage(ctx: DispatchContext, rt: TaskRuntime): P
   let reverted: string[] = [];
   if (report.outside.length > 0 && ctx.options.writeSetPolicy === 'revert-outside')
     reverted = await isolation.revertOutside(rt.id, writeSet);
-  const correction = writeSetCorrection(report, writeSet, reverted);
+  const correction = writeSetCorrection(report, writeSet, reverted, {
+    policy: ctx.options.agentCommitPolicy ?? 'warn',
+    base: rt.state.isolation.baseCommit,
+  });
+  const warning = correction ? undefined : agentCommitWarning(report);
   writeGitStageRows(ctx, rt, {
     role: 'writeset',
     startedAt,
-    artifact: writeSetArtifact(report),
+    artifact: writeSetArtifact(report) + (warning ? ` · warning: ${warning}` : ''),
     label: `git diff ${rt.state.isolation.baseCommit.slice(0, 12)}`,
     result: correction ? 'writeset-violated' : 'success',
-    evidence: { writeSet, ...report, reverted, correction: correction?.summary },
+    evidence: {
+      writeSet,
+      ...report,
+      reverted,
+      correction: correction?.summary,
+      ...(warning ? { warnings: [warning] } : {}),
+    },
   });
+  if (warning)
+    ctx.bus.emit({
+      type: 'task.isolation',
+      task: rt.id,
+      step: 'agent-commits',
+      detail: warning,
+      files: report.agentCommits ?? [],
+    });
   if (!correction) {
     advance(rt, 'passed');
     return persist(ctx, rt);
@@ -109,18 +128,41 @@ function writeSetArtifact(report: WriteSetReport): string {
   return filesCell('changed', report.changed);
 }
 
+/** The warning for commits an agent made (under the default policy "warn"). */
+export function agentCommitWarning(report: WriteSetReport): string | undefined {
+  const commits = report.agentCommits ?? [];
+  if (commits.length === 0) return undefined;
+  return `the agent made ${commits.length} commit(s) of its own (${commits.join('; ')}); they are squashed into the task's one commit`;
+}
+
 /** The correction for a report, or undefined when the changes respect the write set. */
 export function writeSetCorrection(
   report: WriteSetReport,
   writeSet: readonly string[],
   reverted: readonly string[] = [],
+  commits: { policy: AgentCommitPolicy; base: string } = { policy: 'warn', base: '' },
 ): Correction | undefined {
   const allowed = `the plan's write set: ${writeSet.join(', ') || '(none)'}`;
-  if (report.gitMetadata.length > 0)
+  if (report.gitMetadata.length > 0) {
+    const restored = new Set(report.gitMetadataRestored ?? []);
+    const left = report.gitMetadata.filter((m) => !restored.has(m));
+    const undone =
+      restored.size === 0
+        ? ''
+        : left.length === 0
+          ? '; the dispatcher has put them back as they were'
+          : `; the dispatcher has put back ${[...restored].join(', ')}`;
     return {
       source: 'writeset',
-      summary: `changes to git metadata are refused (${report.gitMetadata.join(', ')}): undo them (restore what you changed under .git, remove what you added) and do not run git; the dispatcher commits your changes`,
-      evidence: report.gitMetadata,
+      summary: `changes to git metadata are refused (${report.gitMetadata.join(', ')})${undone}: ${left.length > 0 ? `undo ${left.length === report.gitMetadata.length ? 'them' : left.join(', ')} (restore what you changed under .git, remove what you added) and ` : ''}do not run git; the dispatcher commits your changes`,
+      evidence: report.gitMetadata.map((m) => (restored.has(m) ? `${m}: put back` : m)),
+    };
+  }
+  if (commits.policy === 'refuse' && report.agentCommits?.length)
+    return {
+      source: 'writeset',
+      summary: `commits of your own are refused (isolation.agentCommits: "refuse"): ${report.agentCommits.join('; ')}. Undo them and keep the changes in the working tree (git reset --soft ${commits.base || "<the task's base commit>"}), and do not commit; the dispatcher commits your changes`,
+      evidence: report.agentCommits.map((c) => `agent commit: ${c}`),
     };
   if (report.escapingLinks?.length)
     return {

@@ -2,9 +2,9 @@ import { relative } from 'node:path';
 import { admit } from '../admission/admit.js';
 import { writeSetCollisions } from '../admission/collisions.js';
 import { admissionTaskOf } from '../admission/task-view.js';
-import type { ClaimRecord } from '../claims/claim-store.js';
 import type { Problem } from '../errors.js';
 import { candidateOrder } from '../selection/decide.js';
+import type { ClaimRecord } from '../store/claim-port.js';
 import type { WorkspaceModel } from '../workspace/load.js';
 import {
   DRY_RUN_SCHEMA_VERSION,

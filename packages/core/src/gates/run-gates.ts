@@ -58,7 +58,7 @@ export async function runGates(input: RunGatesInput): Promise<GateRun[]> {
       ...(gate.timeoutMs !== undefined ? { timeoutMs: gate.timeoutMs } : {}),
       ...(input.signal ? { signal: input.signal } : {}),
     });
-    const verdict = judgeGate(done, result);
+    const verdict = await judgeGate(done, result);
     runs.push({
       command: done.command,
       tail: result.tail,

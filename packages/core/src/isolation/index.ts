@@ -1,5 +1,15 @@
 export {
+  type IsolationConfig,
+  type IsolationSettings,
+  isolationConfigSchema,
+  isolationSettings,
+  parseByteSize,
+} from './config-schema.js';
+export {
+  type AgentCommitPolicy,
+  agentCommitPolicyOf,
   type IsolationMode,
+  isolationModeOf,
   type ResolvedIsolation,
   resolveIsolation,
   type WriteSetPolicy,

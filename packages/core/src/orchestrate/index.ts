@@ -18,6 +18,7 @@ export {
   resolveBackend,
   type StageRoute,
 } from './plan-routing.js';
+export { choosePlanRun, type PlanRunChoice } from './plan-runs.js';
 export {
   ORCHESTRATE_PLAN_KIND,
   ORCHESTRATE_PLAN_VERSION,

@@ -1,1 +1,2 @@
+export * from './process-age.js';
 export * from './process-identity.js';

@@ -1,0 +1,33 @@
+import type { RunEvent } from '../events/event-schema.js';
+import type { FencedWrite } from './fence.js';
+
+/** An event as stored, with its sequence number. */
+export interface StoredEvent {
+  /** Strictly increasing in append order (gaps allowed); the position to read on from. */
+  seq: number;
+  event: RunEvent;
+}
+
+/** A page of the event log. */
+export interface EventPage {
+  events: StoredEvent[];
+  /** Pass as `after` to read on (the last event's seq, or `after` when the page is empty). */
+  next: number;
+  /** Positions of stored entries that could not be read (a torn last line after a crash). */
+  skipped: number[];
+}
+
+/**
+ * The run event log: one ordered stream per store (every run of the workspace).
+ *
+ * `append` assigns the next sequence number. Appends of one writer keep their call order, and
+ * each is stored before its promise resolves (a crash of the writer after that never loses
+ * it; a crash during it loses at most that event, never an earlier one, and never makes the
+ * log unreadable). `read` returns the events after a position in order, so a reader can
+ * replay from where it stopped (an SSE `Last-Event-ID`).
+ */
+export interface EventLogPort {
+  append(event: RunEvent, options?: FencedWrite): Promise<number>;
+  /** Events with `seq > after` (default 0: from the start), at most `limit`. */
+  read(options?: { after?: number; limit?: number }): Promise<EventPage>;
+}

@@ -1,0 +1,23 @@
+export type { AttemptIndexPort, AttemptRef, PutLocatorOptions } from './attempt-index-port.js';
+export type { ClaimConflict, ClaimPort, ClaimRecord, ClaimResult } from './claim-port.js';
+export type {
+  EscalationLocation,
+  EscalationPort,
+  StoredEscalation,
+} from './escalation-port.js';
+export type { EventLogPort, EventPage, StoredEvent } from './event-log-port.js';
+export type { Fence, FencedWrite } from './fence.js';
+export type { IsolationPort, IsolationWrite } from './isolation-port.js';
+export { fenceOf, type Lease, type LeasePort, type LeaseResult } from './lease-port.js';
+export {
+  MISSED_KEPT,
+  type Schedule,
+  type SchedulePort,
+  type ScheduleRuns,
+} from './schedule-port.js';
+export type { SessionPort } from './session-port.js';
+export type { Store, StoreClockOptions } from './store.js';
+export { fenceHolds, leaseLost, versionConflict } from './store-errors.js';
+export type { TargetState, TargetStatePort } from './target-state-port.js';
+export type { PutTaskStateOptions, TaskStatePort, Versioned } from './task-state-port.js';
+export type { WorkLogPort } from './work-log-port.js';

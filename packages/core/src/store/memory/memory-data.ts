@@ -1,0 +1,59 @@
+import type { AttemptLocator } from '../../attempt/locator.js';
+import type { RunEvent } from '../../events/event-schema.js';
+import type { ApplyJournal, WorktreeRecord } from '../../isolation/schema.js';
+import type { SessionPlan, SessionStatus } from '../../session/session-schema.js';
+import type { TaskState } from '../../state/state-schema.js';
+import type { WorkLogRow } from '../../worklog/work-log.js';
+import type { AttemptRef } from '../attempt-index-port.js';
+import type { StoredEscalation } from '../escalation-port.js';
+import type { Lease } from '../lease-port.js';
+import type { Schedule, ScheduleRuns } from '../schedule-port.js';
+import type { TargetState } from '../target-state-port.js';
+
+/**
+ * What a memory store holds. Several store handles may share one (two "dispatchers" in one
+ * test, each with its own clock); every value goes in and out as a copy, as if serialized.
+ */
+export interface MemoryStoreData {
+  tasks: Map<string, { state: TaskState; version: number }>;
+  /** Current and released leases; `released` keeps the last token so tokens never repeat. */
+  leases: Map<string, Lease & { released?: boolean }>;
+  claims: Map<string, { paths: string[]; since: string }>;
+  events: RunEvent[];
+  workLogs: Map<string, WorkLogRow[]>;
+  archivedWorkLogs: Map<string, WorkLogRow[][]>;
+  attempts: Map<string, { ref: AttemptRef; locator: AttemptLocator }>;
+  sessions: Map<string, { plan: SessionPlan; status: SessionStatus; events: RunEvent[] }>;
+  escalations: Map<string, StoredEscalation>;
+  records: Map<string, WorktreeRecord>;
+  journals: Map<string, ApplyJournal>;
+  schedules: Map<string, Schedule>;
+  scheduleRuns: Map<string, ScheduleRuns>;
+  targets: Map<string, TargetState>;
+}
+
+/** An empty memory store. */
+export function emptyMemoryData(): MemoryStoreData {
+  return {
+    tasks: new Map(),
+    leases: new Map(),
+    claims: new Map(),
+    events: [],
+    workLogs: new Map(),
+    archivedWorkLogs: new Map(),
+    attempts: new Map(),
+    sessions: new Map(),
+    escalations: new Map(),
+    records: new Map(),
+    journals: new Map(),
+    schedules: new Map(),
+    scheduleRuns: new Map(),
+    targets: new Map(),
+  };
+}
+
+/** A deep copy (values cross the store boundary by value, as they would through a file). */
+export const copy = <T>(value: T): T => structuredClone(value);
+
+/** Keys of a map, sorted. */
+export const sortedKeys = (map: Map<string, unknown>): string[] => [...map.keys()].sort();

@@ -1,0 +1,154 @@
+import type { AttemptIndexPort } from '../attempt-index-port.js';
+import type { EscalationPort } from '../escalation-port.js';
+import type { EventLogPort } from '../event-log-port.js';
+import type { IsolationPort } from '../isolation-port.js';
+import type { SessionPort } from '../session-port.js';
+import type { WorkLogPort } from '../work-log-port.js';
+import { copy, type MemoryStoreData, sortedKeys } from './memory-data.js';
+import { checkFence } from './memory-ownership.js';
+
+export function memoryEvents(data: MemoryStoreData): EventLogPort {
+  return {
+    async append(event, options) {
+      checkFence(data, options?.fence);
+      data.events.push(copy(event));
+      return data.events.length;
+    },
+    async read(options = {}) {
+      const after = Math.max(0, options.after ?? 0);
+      const end = options.limit === undefined ? undefined : after + options.limit;
+      const events = data.events
+        .slice(after, end)
+        .map((event, i) => ({ seq: after + i + 1, event: copy(event) }));
+      return { events, next: events.at(-1)?.seq ?? after, skipped: [] };
+    },
+  };
+}
+
+export function memoryWorkLog(data: MemoryStoreData): WorkLogPort {
+  return {
+    async append(group, rows, options) {
+      checkFence(data, options?.fence);
+      data.workLogs.set(group, [...(data.workLogs.get(group) ?? []), ...copy(rows)]);
+    },
+    async flush() {},
+    async read(group) {
+      return copy(data.workLogs.get(group) ?? []);
+    },
+    async archive(group) {
+      const rows = data.workLogs.get(group);
+      if (!rows) return undefined;
+      const archived = [...(data.archivedWorkLogs.get(group) ?? []), rows];
+      data.archivedWorkLogs.set(group, archived);
+      data.workLogs.delete(group);
+      return `memory:work-log/${group}/${archived.length}`;
+    },
+  };
+}
+
+export function memoryAttempts(data: MemoryStoreData): AttemptIndexPort {
+  return {
+    async put(ref, locator, options) {
+      checkFence(data, options?.fence);
+      data.attempts.set(ref.attemptId, { ref: copy(ref), locator: copy(locator) });
+    },
+    async get(ref) {
+      return copy(data.attempts.get(ref.attemptId)?.locator);
+    },
+    async list(task) {
+      return [...data.attempts.values()]
+        .filter((entry) => task === undefined || entry.locator.taskId === task)
+        .sort((a, b) => a.locator.startedAt.localeCompare(b.locator.startedAt))
+        .map(copy);
+    },
+  };
+}
+
+export function memorySessions(data: MemoryStoreData): SessionPort {
+  return {
+    async create(plan, status) {
+      data.sessions.set(plan.id, { plan: copy(plan), status: copy(status), events: [] });
+    },
+    async putStatus(status) {
+      const session = data.sessions.get(status.id);
+      if (session) session.status = copy(status);
+    },
+    async getPlan(id) {
+      return copy(data.sessions.get(id)?.plan);
+    },
+    async getStatus(id) {
+      return copy(data.sessions.get(id)?.status);
+    },
+    async ids() {
+      return sortedKeys(data.sessions);
+    },
+    async appendEvent(id, event) {
+      data.sessions.get(id)?.events.push(copy(event));
+    },
+    async readEvents(id) {
+      return copy(data.sessions.get(id)?.events ?? []);
+    },
+    locate: (id) => `memory:sessions/${id}`,
+  };
+}
+
+export function memoryEscalations(data: MemoryStoreData): EscalationPort {
+  return {
+    async put(bundle, interview, options) {
+      checkFence(data, options?.fence);
+      data.escalations.set(bundle.task.id, { bundle: copy(bundle), interview: copy(interview) });
+    },
+    async get(task) {
+      return copy(data.escalations.get(task));
+    },
+    async tasks() {
+      return sortedKeys(data.escalations);
+    },
+    async resolve(task, action, at, by) {
+      const stored = data.escalations.get(task);
+      if (!stored) return;
+      const resolution = { action, at: at.toISOString(), ...(by ? { by } : {}) };
+      data.escalations.set(task, {
+        bundle: { ...stored.bundle, resolution },
+        ...(stored.interview ? { interview: { ...stored.interview, resolution } } : {}),
+      });
+    },
+    locate: (task) => ({
+      bundle: `memory:escalations/${task}/failure-bundle`,
+      interview: `memory:escalations/${task}/interview-request`,
+    }),
+  };
+}
+
+export function memoryIsolation(data: MemoryStoreData): IsolationPort {
+  return {
+    async getRecord(task) {
+      return copy(data.records.get(task));
+    },
+    async putRecord(record, options) {
+      checkFence(data, options?.fence);
+      data.records.set(record.taskId, copy(record));
+    },
+    async removeRecord(task, options) {
+      checkFence(data, options?.fence);
+      data.records.delete(task);
+    },
+    async recordTasks() {
+      return sortedKeys(data.records);
+    },
+    async getJournal(task) {
+      return copy(data.journals.get(task));
+    },
+    async putJournal(journal, options) {
+      checkFence(data, options?.fence);
+      data.journals.set(journal.taskId, copy(journal));
+    },
+    async removeJournal(task, options) {
+      checkFence(data, options?.fence);
+      data.journals.delete(task);
+    },
+    async journalTasks() {
+      return sortedKeys(data.journals);
+    },
+  };
+}

@@ -1,0 +1,38 @@
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describeStoreConformance } from '@switchyard/testkit/store-conformance';
+import { describe, it } from 'vitest';
+import { type FsStore, openFsStore } from './index.js';
+
+// The crash case's child opens the built package (run `pnpm build` first; the test script does).
+const built = fileURLToPath(new URL('../dist/index.js', import.meta.url));
+
+for (const exclusive of [false, true]) {
+  describeStoreConformance(
+    { describe, it },
+    {
+      name: exclusive ? 'fs (exclusive: one process holds the workspace lock)' : 'fs',
+      durable: true,
+      async create() {
+        const root = mkdtempSync(join(tmpdir(), 'sy-store-fs-'));
+        const workspace = join(root, 'ws');
+        mkdirSync(join(workspace, 'agent-task'), { recursive: true });
+        const location = { workspace, scheduleHome: join(root, 'state-home') };
+        // An exclusive store is the only handle on its folder: both holders of a case share it.
+        let shared: FsStore | undefined;
+        return {
+          captureRoot: join(workspace, 'agent-task', '.switchyard', 'attempts'),
+          open: async ({ now }) => {
+            if (!exclusive) return openFsStore({ ...location, now });
+            shared ??= openFsStore({ ...location, now, exclusive: true });
+            return shared;
+          },
+          child: { module: built, exportName: 'openFsStoreAt', arg: location },
+          dispose: async () => rmSync(root, { recursive: true, force: true }),
+        };
+      },
+    },
+  );
+}

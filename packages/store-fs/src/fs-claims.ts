@@ -1,0 +1,36 @@
+import {
+  type ClaimPort,
+  type ClaimStore,
+  type FencedWrite,
+  openClaimStore,
+} from '@switchyard/core';
+import type { FsLeases } from './fs-leases.js';
+import type { Locked } from './locked.js';
+
+/**
+ * Claims in `claims/claims.json`, as before: every change under the claims' own file mutex,
+ * fsynced. A fenced change also holds the store lock (always taken first), so no lease can
+ * move between its fence check and its write.
+ */
+export function fsClaims(stateDir: string, locked: Locked, leases: FsLeases): ClaimPort {
+  let opened: Promise<ClaimStore> | undefined;
+  const claims = () => {
+    opened ??= openClaimStore(stateDir);
+    return opened;
+  };
+  const fenced = async <T>(options: FencedWrite | undefined, fn: (c: ClaimStore) => Promise<T>) => {
+    const store = await claims();
+    if (!options?.fence) return fn(store);
+    return locked(() => {
+      leases.check(options.fence);
+      return fn(store);
+    });
+  };
+  return {
+    tryClaim: (taskId, paths, options) => fenced(options, (c) => c.tryClaim(taskId, paths)),
+    release: (taskId, options) => fenced(options, (c) => c.release(taskId)),
+    holderOf: async (path) => (await claims()).holderOf(path),
+    list: async () => (await claims()).list(),
+    snapshot: async () => (await claims()).snapshot(),
+  };
+}

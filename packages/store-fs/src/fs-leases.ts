@@ -1,0 +1,136 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import {
+  type Fence,
+  fenceHolds,
+  type Lease,
+  type LeasePort,
+  type LeaseResult,
+  leaseLost,
+  replaceFile,
+} from '@switchyard/core';
+import { cachedJson, corrupt } from './json-file.js';
+import type { Locked } from './locked.js';
+
+/** `leases.json`: one entry per task that ever had a lease (a released one keeps its token). */
+interface LeasesFile {
+  schema_version: 1;
+  leases: Record<string, StoredLease>;
+}
+
+interface StoredLease {
+  holder: string;
+  token: number;
+  acquiredAt: string;
+  expiresAt: string;
+  released?: true;
+}
+
+const HINT =
+  'Stop every dispatcher of this workspace, then delete leases.json: each task is leased again on the next run.';
+
+function parse(file: string, raw: unknown): LeasesFile {
+  if (raw === undefined) return { schema_version: 1, leases: {} };
+  const value = raw as LeasesFile;
+  if (value?.schema_version !== 1 || typeof value.leases !== 'object' || value.leases === null)
+    throw corrupt(file, 'not a lease file', HINT);
+  return value;
+}
+
+const toLease = (task: string, s: StoredLease): Lease => ({
+  task,
+  holder: s.holder,
+  token: s.token,
+  acquiredAt: Date.parse(s.acquiredAt),
+  expiresAt: Date.parse(s.expiresAt),
+});
+
+const toStored = (lease: Lease): StoredLease => ({
+  holder: lease.holder,
+  token: lease.token,
+  acquiredAt: new Date(lease.acquiredAt).toISOString(),
+  expiresAt: new Date(lease.expiresAt).toISOString(),
+});
+
+/** The leases of the store, and the fence check every task write makes against them. */
+export interface FsLeases extends LeasePort {
+  /** Throws `SY_LEASE_LOST` unless the fence is its task's current lease (run it under the lock). */
+  check(fence: Fence | undefined): void;
+}
+
+/**
+ * Leases in `leases.json`, replaced atomically under the store lock (not fsynced: after a power
+ * loss every holder on this machine is dead, so a lost renewal fences nobody wrongly). Within
+ * one machine the workspace lock already keeps a second dispatcher out; the leases make
+ * ownership explicit per task, as a shared store needs it.
+ */
+export function fsLeases(file: string, locked: Locked, now: () => number): FsLeases {
+  const load = cachedJson(file, (raw) => parse(file, raw), HINT);
+  const current = (task: string): Lease | undefined => {
+    const stored = load().leases[task];
+    return stored && !stored.released ? toLease(task, stored) : undefined;
+  };
+  const save = async (doc: LeasesFile) => {
+    mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+    await replaceFile(file, `${JSON.stringify(doc, null, 2)}\n`, { durable: false });
+  };
+  const mutate = <T>(fn: (doc: LeasesFile) => { result: T; changed: boolean }) =>
+    locked(async () => {
+      const doc = structuredClone(load());
+      const { result, changed } = fn(doc);
+      if (changed) await save(doc);
+      return result;
+    });
+  return {
+    check(fence) {
+      if (!fence) return;
+      const lease = current(fence.task);
+      if (!fenceHolds(fence, lease)) throw leaseLost(fence, lease);
+    },
+    acquire: (task, holder, ttlMs) =>
+      mutate<LeaseResult>((doc) => {
+        const at = now();
+        const stored = doc.leases[task];
+        const live = stored && !stored.released ? toLease(task, stored) : undefined;
+        if (live && live.holder !== holder && live.expiresAt > at)
+          return { result: { ok: false, held: live }, changed: false };
+        const lease: Lease =
+          live && live.holder === holder
+            ? { ...live, expiresAt: at + ttlMs }
+            : {
+                task,
+                holder,
+                token: (stored?.token ?? 0) + 1,
+                acquiredAt: at,
+                expiresAt: at + ttlMs,
+              };
+        doc.leases[task] = toStored(lease);
+        return { result: { ok: true, lease }, changed: true };
+      }),
+    renew: (leases, ttlMs) =>
+      mutate((doc) => {
+        const at = now();
+        const result = leases.map((lease) => {
+          const stored = doc.leases[lease.task];
+          if (!stored || stored.released || stored.token !== lease.token) return undefined;
+          const renewed = { ...toLease(lease.task, stored), expiresAt: at + ttlMs };
+          doc.leases[lease.task] = toStored(renewed);
+          return renewed;
+        });
+        return { result, changed: result.some(Boolean) };
+      }),
+    release: (lease) =>
+      mutate((doc) => {
+        const stored = doc.leases[lease.task];
+        if (!stored || stored.released || stored.token !== lease.token)
+          return { result: undefined, changed: false };
+        doc.leases[lease.task] = { ...stored, released: true };
+        return { result: undefined, changed: true };
+      }),
+    get: async (task) => current(task),
+    list: async () =>
+      Object.keys(load().leases)
+        .sort()
+        .flatMap((task) => current(task) ?? []),
+  };
+}

@@ -1,0 +1,78 @@
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  ensureOwnedDir,
+  readEvents,
+  readJsonFile,
+  replaceFile,
+  type SessionPort,
+  SessionStore,
+  sessionPlanSchema,
+  sessionStatusSchema,
+} from '@switchyard/core';
+import { JsonlAppender } from './jsonl-file.js';
+
+const SESSION_FILE = {
+  what: 'session file',
+  hint: 'Session files are written atomically, so it was edited by hand; restore or delete the session folder.',
+};
+const ID = /^s-\d{8}T\d{6}Z-[0-9a-f]{4}$/;
+
+/**
+ * Sessions in `sessions/<id>/`, as before: `plan.json` (written once, fsynced), `status.json`
+ * (replaced atomically) and `events.jsonl` (appended, one line per event).
+ */
+export function fsSessions(stateDir: string): SessionPort & { close(): void } {
+  const paths = new SessionStore(stateDir); // folder names and id validation
+  const appenders = new Map<string, JsonlAppender>();
+  return {
+    async create(plan, status) {
+      const dir = paths.dirOf(plan.id);
+      ensureOwnedDir(stateDir, dir);
+      await replaceFile(join(dir, 'plan.json'), `${JSON.stringify(plan, null, 2)}\n`, {
+        durable: true,
+      });
+      await this.putStatus(status);
+    },
+    async putStatus(status) {
+      await replaceFile(
+        join(paths.dirOf(status.id), 'status.json'),
+        `${JSON.stringify(status, null, 2)}\n`,
+        {
+          durable: false,
+        },
+      );
+    },
+    async getPlan(id) {
+      return readJsonFile(join(paths.dirOf(id), 'plan.json'), sessionPlanSchema, SESSION_FILE);
+    },
+    async getStatus(id) {
+      return readJsonFile(join(paths.dirOf(id), 'status.json'), sessionStatusSchema, SESSION_FILE);
+    },
+    async ids() {
+      try {
+        return readdirSync(paths.root)
+          .filter((name) => ID.test(name))
+          .sort();
+      } catch {
+        return [];
+      }
+    },
+    async appendEvent(id, event) {
+      let appender = appenders.get(id);
+      if (!appender) {
+        appender = new JsonlAppender(join(paths.dirOf(id), 'events.jsonl'));
+        appenders.set(id, appender);
+      }
+      appender.append(JSON.stringify(event));
+    },
+    async readEvents(id) {
+      return readEvents(join(paths.dirOf(id), 'events.jsonl')).events;
+    },
+    locate: (id) => paths.dirOf(id),
+    close() {
+      for (const appender of appenders.values()) appender.close();
+      appenders.clear();
+    },
+  };
+}

@@ -1,0 +1,137 @@
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import {
+  ensureOwnedDir,
+  replaceFile,
+  SwitchyardError,
+  type TaskState,
+  type TaskStatePort,
+  taskStateSchema,
+  type Versioned,
+  versionConflict,
+} from '@switchyard/core';
+import type { FsLeases } from './fs-leases.js';
+import { statKey } from './json-file.js';
+import { taskFile } from './layout.js';
+import type { Locked } from './locked.js';
+
+const HINT =
+  'The file is written atomically, so this means it was edited or damaged by hand. Restore it, or delete it to let the task start over from its PLAN.';
+
+/**
+ * Task states, one JSON file per task at `tasks/<group>/<task>.json`, as before; the file also
+ * carries its `revision` (the compare-and-set version; a file from before revisions counts as
+ * 1). Replaced atomically without fsync: a dispatcher crash keeps the page cache, so the
+ * rename is the commit point; a power loss may lose recent writes, but every agent dies with
+ * the machine, so an older record only makes a stage run again later, never beside itself.
+ */
+export function fsTasks(
+  stateDir: string,
+  tasksDir: string,
+  locked: Locked,
+  leases: FsLeases,
+  now: () => number,
+): TaskStatePort {
+  const fileOf = (task: string) => taskFile(tasksDir, task);
+  // The version of each file as this process last saw it, keyed by the file's identity.
+  const versions = new Map<string, { key: string; version: number }>();
+  const madeDirs = new Set<string>();
+
+  const read = (file: string): Versioned<TaskState> | undefined => {
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw error;
+    }
+    let raw: { revision?: unknown };
+    try {
+      raw = JSON.parse(text);
+    } catch (error) {
+      throw stateCorrupt(file, (error as Error).message, error);
+    }
+    const parsed = taskStateSchema.safeParse(raw);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw stateCorrupt(
+        file,
+        `${issue?.path.join('.') || '(root)'}: ${issue?.message}`,
+        parsed.error,
+      );
+    }
+    const version = typeof raw.revision === 'number' ? raw.revision : 1;
+    return { value: parsed.data, version };
+  };
+  const versionOf = (task: string): number => {
+    const file = fileOf(task);
+    const key = statKey(file);
+    if (key === 'absent') return 0;
+    const cached = versions.get(task);
+    if (cached?.key === key) return cached.version;
+    const version = read(file)?.version ?? 0;
+    versions.set(task, { key, version });
+    return version;
+  };
+  const check = (task: string, expected: number) => {
+    const actual = versionOf(task);
+    if (actual !== expected) throw versionConflict(`The state of ${task}`, expected, actual);
+  };
+
+  return {
+    async get(task) {
+      return read(fileOf(task));
+    },
+    async list() {
+      const out: Versioned<TaskState>[] = [];
+      for (const group of listDir(tasksDir).sort())
+        for (const name of listDir(join(tasksDir, group)).sort())
+          if (name.endsWith('.json')) {
+            const entry = read(join(tasksDir, group, name));
+            if (entry) out.push(entry);
+          }
+      return out;
+    },
+    put: (state, options) =>
+      locked(async () => {
+        leases.check(options.fence);
+        check(state.task, options.expected);
+        const file = fileOf(state.task);
+        const dir = dirname(file);
+        if (!madeDirs.has(dir)) {
+          ensureOwnedDir(stateDir, dir); // 0700, no symlinked folder below the state dir
+          madeDirs.add(dir);
+        }
+        state.updatedAt = new Date(now()).toISOString();
+        const version = options.expected + 1;
+        await replaceFile(file, `${JSON.stringify({ ...state, revision: version }, null, 1)}\n`, {
+          durable: false,
+        });
+        versions.set(state.task, { key: statKey(file), version });
+        return version;
+      }),
+    delete: (task, options) =>
+      locked(async () => {
+        leases.check(options.fence);
+        check(task, options.expected);
+        rmSync(fileOf(task), { force: true });
+        versions.delete(task);
+      }),
+  };
+}
+
+function listDir(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
+}
+
+function stateCorrupt(file: string, detail: string, cause: unknown): SwitchyardError {
+  return new SwitchyardError('SY_STATE_CORRUPT', `Cannot read dispatcher state: ${detail}`, {
+    file,
+    cause,
+    hint: HINT,
+  });
+}

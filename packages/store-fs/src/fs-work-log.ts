@@ -1,0 +1,185 @@
+import {
+  closeSync,
+  fstatSync,
+  fsync,
+  fsyncSync,
+  lstatSync,
+  readFileSync,
+  writeSync,
+} from 'node:fs';
+import { dirname } from 'node:path';
+import {
+  agentTaskDir,
+  archiveWorkLog,
+  ensureOwnedDir,
+  formatWorkLogRow,
+  openOwnedFile,
+  SwitchyardError,
+  WORK_LOG_HEADER,
+  type WorkLogPort,
+  type WorkLogRoleName,
+  type WorkLogRow,
+  workLogPath,
+} from '@switchyard/core';
+import type { FsLeases } from './fs-leases.js';
+
+/**
+ * Work-log rows in each group's `agent-task/<group>/WORK_LOG.md`, the Markdown table people
+ * read (the file is the record: rows are parsed back from it). Rows go out with one `write()`
+ * on an O_APPEND descriptor kept open per group, before `append` resolves (so they survive a
+ * dispatcher crash), and are fsynced in the background, coalesced; `flush` fsyncs them all.
+ * A moved or replaced log is opened again (a symlink at its name is refused). `archive`
+ * moves the log to `agent-task/archive/<group>/work_log_<N>.log`.
+ */
+export interface FsWorkLog extends WorkLogPort {
+  close(): void;
+}
+
+export function fsWorkLog(workspace: string, leases: FsLeases): FsWorkLog {
+  const fds = new Map<string, number>();
+  const syncing = new Set<string>();
+  let syncError: string | undefined;
+
+  const open = (group: string): number => {
+    const file = workLogPath(workspace, group);
+    const fd = fds.get(group);
+    if (fd !== undefined) {
+      if (isStillAt(fd, file)) return fd;
+      drop(group); // moved, deleted or replaced since it was opened
+    }
+    let opened: number;
+    try {
+      ensureOwnedDir(agentTaskDir(workspace), dirname(file));
+      opened = openOwnedFile(file, 'create');
+      writeSync(opened, WORK_LOG_HEADER(group));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      opened = openOwnedFile(file, 'append');
+    }
+    fds.set(group, opened);
+    return opened;
+  };
+  // One background fsync per group at a time; rows written meanwhile ride on the next.
+  const sync = (group: string) => {
+    const fd = fds.get(group);
+    if (fd === undefined || syncing.has(group)) return;
+    syncing.add(group);
+    fsync(fd, (error) => {
+      syncing.delete(group);
+      if (error) syncError = `Cannot flush the work log of ${group}: ${error.message}`;
+    });
+  };
+  const drop = (group: string) => {
+    const fd = fds.get(group);
+    fds.delete(group);
+    if (fd === undefined) return;
+    if (syncing.has(group)) fsync(fd, () => closeSync(fd));
+    else closeSync(fd);
+  };
+  const closeGroup = (group: string) => {
+    const fd = fds.get(group);
+    if (fd === undefined) return;
+    try {
+      fsyncSync(fd);
+    } catch (error) {
+      syncError = `Cannot flush the work log of ${group}: ${(error as Error).message}`;
+    }
+    drop(group);
+  };
+
+  return {
+    async append(group, rows, options) {
+      leases.check(options?.fence);
+      if (rows.length === 0) return;
+      const file = workLogPath(workspace, group);
+      try {
+        writeSync(open(group), rows.map(formatWorkLogRow).join(''));
+      } catch (error) {
+        drop(group);
+        if (SwitchyardError.is(error)) throw error;
+        throw new SwitchyardError(
+          'SY_WORK_LOG',
+          `Cannot write the work log ${file}: ${error instanceof Error ? error.message : String(error)}`,
+          {
+            cause: error,
+            file,
+            hint: 'Check that the directory is writable and the disk is not full; the dispatcher retries and will not exit 0 until the log is written.',
+          },
+        );
+      }
+      sync(group);
+    },
+    async flush() {
+      for (const group of [...fds.keys()]) closeGroup(group);
+      const error = syncError;
+      syncError = undefined;
+      if (error)
+        throw new SwitchyardError('SY_WORK_LOG', error, {
+          hint: 'Check the disk; the rows are written but may not survive a power loss.',
+        });
+    },
+    async read(group) {
+      let text: string;
+      try {
+        text = readFileSync(workLogPath(workspace, group), 'utf8');
+      } catch {
+        return [];
+      }
+      return text.split('\n').flatMap((line) => parseRow(line) ?? []);
+    },
+    async archive(group) {
+      closeGroup(group);
+      return archiveWorkLog(workspace, group);
+    },
+    close() {
+      for (const group of [...fds.keys()]) closeGroup(group);
+    },
+  };
+}
+
+/** Whether an open descriptor is still the file at `path` (same device and inode). */
+function isStillAt(fd: number, path: string): boolean {
+  const atPath = lstatSync(path, { throwIfNoEntry: false });
+  if (!atPath) return false;
+  const open = fstatSync(fd);
+  return open.ino === atPath.ino && open.dev === atPath.dev;
+}
+
+/** A row of the table back from its Markdown line (`formatWorkLogRow`), or undefined. */
+export function parseRow(line: string): WorkLogRow | undefined {
+  if (!line.startsWith('| ') || !line.endsWith(' |')) return undefined;
+  const cells = line
+    .slice(2, -2)
+    .split(/ (?<!\\)\| /)
+    .map((cell) => cell.replace(/\\\|/g, '|'));
+  if (cells.length !== 9) return undefined;
+  const [time, kind, artifactCell, loop, role, attempt, agentModel, result, locator] = cells as [
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+  ];
+  if (kind !== 'START' && kind !== 'FINISH') return undefined;
+  const at = Date.parse(time);
+  const slash = artifactCell.lastIndexOf('/');
+  const loopMatch = /^(\d+)(?: of (\d+))?$/.exec(loop);
+  if (Number.isNaN(at) || slash <= 0 || !loopMatch) return undefined;
+  return {
+    kind,
+    time: new Date(at),
+    task: artifactCell.slice(0, slash),
+    artifact: artifactCell.slice(slash + 1),
+    planLoop: Number(loopMatch[1]),
+    ...(loopMatch[2] ? { maxPlanLoops: Number(loopMatch[2]) } : {}),
+    role: role as WorkLogRoleName,
+    attempt,
+    agentModel,
+    result,
+    locator,
+  };
+}

@@ -1,0 +1,51 @@
+import { readFileSync, statSync } from 'node:fs';
+import { SwitchyardError } from '@switchyard/core';
+
+/** The identity of a file's content as the file system tells it (a rename gives a new inode). */
+export function statKey(path: string): string {
+  try {
+    const s = statSync(path, { bigint: true });
+    return `${s.ino}:${s.mtimeNs}:${s.ctimeNs}:${s.size}`;
+  } catch {
+    return 'absent';
+  }
+}
+
+/** `SY_STATE_CORRUPT` for a record that cannot be read, naming the file. */
+export function corrupt(file: string, detail: string, hint: string, cause?: unknown) {
+  return new SwitchyardError('SY_STATE_CORRUPT', `Cannot read ${file}: ${detail}`, {
+    file,
+    ...(cause === undefined ? {} : { cause }),
+    hint,
+  });
+}
+
+/** Reads a JSON file; undefined when it does not exist, `SY_STATE_CORRUPT` when it is not JSON. */
+export function readJson(file: string, hint: string): unknown {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw corrupt(file, `not JSON (${(error as Error).message})`, hint, error);
+  }
+}
+
+/**
+ * A JSON document read again only when its file changed (by {@link statKey}); `parse` turns
+ * the raw value (undefined: no file) into the document.
+ */
+export function cachedJson<T>(file: string, parse: (raw: unknown) => T, hint: string): () => T {
+  let cache: { key: string; value: T } | undefined;
+  return () => {
+    const key = statKey(file);
+    if (cache?.key !== key)
+      cache = { key, value: parse(key === 'absent' ? undefined : readJson(file, hint)) };
+    return cache.value;
+  };
+}
