@@ -36,6 +36,7 @@ function task(opts: { selfcheck?: boolean; verdict?: string } = {}) {
     bus: { emit: (e: { type: string }) => events.push(e) },
     catalog: { targets: { a: { selfcheck_required: opts.selfcheck === true } } },
     store: { write: async () => {} },
+    options: {},
   } as unknown as DispatchContext;
   const state = newTaskState('g/t');
   const worker: AttemptRecord = {
