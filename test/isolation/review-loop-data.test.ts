@@ -84,7 +84,7 @@ describe('the review loop judges the right data at the right time (real git, fak
     expect(ws.read('agent-task/archive/g/old/complete.log')).toMatch(
       /minor findings applied by the fixup stage \(attempt \S+ on fixer\), then checked again/,
     );
-    expect(ws.read('agent-task/archive/g/work_log_1.log')).toMatch(
+    expect(ws.read('agent-task/g/WORK_LOG.md')).toMatch(
       /\| fixup \| 1 \| claude-code\/model-fixer \| success \|/,
     );
 
@@ -117,6 +117,6 @@ describe('the review loop judges the right data at the right time (real git, fak
         .map((c) => c.task)
         .sort(),
     ).toEqual(['g/first', 'g/old', 'g/second']);
-    expect(git(ws.dir, 'status', '--porcelain')).toBe('');
+    expect(git(ws.dir, 'status', '--porcelain', '--', 'src')).toBe('');
   });
 });

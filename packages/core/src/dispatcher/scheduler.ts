@@ -151,7 +151,9 @@ function announceApplyQueue(
 ): boolean {
   const held = decisions.filter((d) => d.status === 'waiting-apply').length;
   if (held > 0 && !before) {
-    const waiting = [...ctx.tasks.values()].filter((rt) => rt.state.phase === 'apply').length;
+    const waiting = [...ctx.tasks.values()].filter(
+      (rt) => rt.state.phase === 'apply' || (rt.state.phase === 'promise' && rt.state.isolation),
+    ).length;
     ctx.bus.emit({
       type: 'admission.held',
       rule: 'apply-queue',
