@@ -1,7 +1,9 @@
-import { lstatSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Workspace } from '../dispatcher/helpers.js';
+import { gitWorkspace } from '../isolation/git-workspace.js';
 
 const KEY = 'sk-ant-api03-Qw8Er7Ty6Ui5Op4As3Df2Gh1Jk0LzXcVbNmZx9';
 // Neither the name nor the value looks like a credential: hidden because the catalog expands it.
@@ -74,5 +76,54 @@ describe('an agent that prints its environment leaks no credential', { timeout: 
     // Owner-only: everything the dispatcher keeps below .switchyard.
     for (const e of entries.filter((x) => x.path.includes('/.switchyard')))
       expect(e.mode & 0o077, `${e.path} is ${e.mode.toString(8)}`).toBe(0);
+  });
+});
+
+describe('what the dispatcher writes from agent text is redacted; every folder it makes is 0700', {
+  timeout: 240_000,
+}, () => {
+  it('review findings quoting a credential reach no file (complete.log, packets, notes, work log, worktrees), under worktree isolation', async () => {
+    const ws = gitWorkspace({ 'src/t.ts': 'export const t = 1;\n' });
+    const plan2 = `## Modified Files Summary\n\n- src/t.ts\n\n## Implementation Checklist\n\n- [ ] rotate ${KEY}\n`;
+    ws.catalog({
+      a: {
+        scenario: {
+          cases: [
+            {
+              when: { role: 'review', attempt: 1 },
+              steps: [
+                {
+                  review: `Verdict: CHANGES_REQUESTED\n\n- [MODERATE] the key ${KEY} is hard-coded\n`,
+                  nextPlan: plan2,
+                },
+              ],
+            },
+            {
+              when: { role: 'review' },
+              steps: [{ review: `Verdict: APPROVED\n\n- [MINOR] say when ${KEY} rotates\n` }],
+            },
+          ],
+          steps: [
+            { write: { path: 'src/t.ts', content: 'export const t = 2;\n' } },
+            { fillChecklist: true },
+          ],
+        },
+      },
+    });
+    ws.task('g/t', { files: ['src/t.ts'] });
+    const cache = mkdtempSync(join(tmpdir(), 'sy-cache-'));
+    const result = await ws.run([], { env: { ANTHROPIC_API_KEY: KEY, XDG_CACHE_HOME: cache } });
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    const complete = ws.read('agent-task', 'archive', 'g', 't', 'complete.log');
+    expect(complete).toContain('[MINOR] say when [redacted:ANTHROPIC_API_KEY] rotates');
+
+    const entries = [...entriesBelow(ws.path('agent-task')), ...entriesBelow(cache)];
+    for (const f of entries.filter((e) => !e.dir))
+      expect(readFileSync(f.path, 'utf8').includes(KEY), `${f.path} holds the key`).toBe(false);
+    const open = entries.filter(
+      (e) =>
+        e.dir && (e.path.includes('/.switchyard') || e.path.startsWith(cache)) && e.mode & 0o077,
+    );
+    expect(open.map((e) => `${e.path} ${e.mode.toString(8)}`)).toEqual([]);
   });
 });

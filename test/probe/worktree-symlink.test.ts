@@ -67,7 +67,7 @@ describe('an agent-made symlink out of the repository (real git, fake agent)', {
     expect(result.code, result.stdout + result.stderr).toBe(0);
     const violation = ws.events().find((e) => e.step === 'writeset-violation');
     expect(violation?.files).toEqual(['src/link.js']);
-    expect(violation?.detail).toMatch(/symbolic link.*outside the repository.*src\/link\.js/);
+    expect(violation?.detail).toMatch(/links out of your worktree are refused \(src\/link\.js/);
     expect(prompts(ws, 'g/a', 'worker')[1]).toMatch(/src\/link\.js/);
     // Only the regular file landed; the outside file is untouched.
     expect(git(ws.dir, 'show', '--name-only', '--format=', 'main')).toBe('src/a.js');

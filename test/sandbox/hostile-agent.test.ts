@@ -47,7 +47,8 @@ describe('a hostile agent in the bubblewrap sandbox', { timeout: 120_000 }, () =
     const home = mkdtempSync(join(tmpdir(), 'sy-sandbox-home-'));
     mkdirSync(join(home, '.ssh'));
     writeFileSync(join(home, '.ssh', 'id_test'), 'PRIVATE KEY\n');
-    const cache = mkdtempSync(join(tmpdir(), 'sy-sandbox-cache-'));
+    // the user's cache, where the task worktrees live (as ~/.cache does by default)
+    const cache = join(home, '.cache');
     // the fake agent keeps its state next to its scenario: a folder the config makes writable
     const scenarioDir = mkdtempSync(join(tmpdir(), 'sy-sandbox-scenario-'));
     const scenario = join(scenarioDir, 'other.json');
@@ -146,8 +147,9 @@ describe('a hostile agent in the bubblewrap sandbox', { timeout: 120_000 }, () =
 
     // nothing outside: HOME, the source, next to the worktrees, /var/tmp, /dev/shm, .git
     const named = `hostile-${tag}`;
-    // (.claude: the folder the other target's agent plugin declares, made for it, left empty)
-    expect(readdirSync(home).sort()).toEqual(['.claude', '.ssh']);
+    // (.claude: the folder the other target's agent plugin declares, made for it, left empty;
+    // .cache: the worktrees')
+    expect(readdirSync(home).sort()).toEqual(['.cache', '.claude', '.ssh']);
     expect(readdirSync(join(home, '.claude'))).toEqual([]);
     expect(readdirSync(join(home, '.ssh'))).toEqual(['id_test']);
     expect(readdirSync(ws.dir).filter((f) => f.includes(tag))).toEqual([]);

@@ -56,7 +56,7 @@ export async function createDemoWorkspace(dir?: string): Promise<DemoWorkspace> 
       hint: 'Name a new or empty folder, or leave --dir out to use a fresh temporary folder.',
     });
   }
-  mkdirSync(target, { recursive: true });
+  mkdirSync(target, { recursive: true, mode: 0o700 });
   const ws = realpathSync(target);
   const demo = assetPath('demo');
   cpSync(join(demo, 'backlog'), ws, { recursive: true });
@@ -70,7 +70,7 @@ export async function createDemoWorkspace(dir?: string): Promise<DemoWorkspace> 
     }
   }
   const scenarios = join(ws, '.switchyard-demo');
-  mkdirSync(scenarios, { recursive: true });
+  mkdirSync(scenarios, { recursive: true, mode: 0o700 });
   for (const name of ['worker-swift.json', 'worker-steady.json', 'reviewer.json']) {
     cpSync(join(demo, name), join(scenarios, name));
   }

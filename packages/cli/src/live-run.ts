@@ -50,7 +50,7 @@ import { cappedParallel } from './plan-concurrency.js';
 import { PREFLIGHT_CHECKS } from './preflight/checks.js';
 import { preflightContext } from './preflight/context.js';
 import { preflightError, runPreflightChecks } from './preflight/registry.js';
-import { openRunIsolation } from './run-isolation.js';
+import { openRunIsolation, openRunSourceGuard } from './run-isolation.js';
 import { createRunRenderer } from './run-renderer.js';
 import { writeRunRetro } from './run-retro.js';
 import { checkSandbox } from './sandbox-check.js';
@@ -254,6 +254,7 @@ async function liveRunLocked(
   };
   try {
     const isolation = await openRunIsolation(workspace, config.isolation);
+    const sourceGuard = await openRunSourceGuard(workspace, config.isolation);
     // On the run's own output (stderr stays for errors): the user sees how to isolate tasks.
     if (isolation.warning && !opts.json)
       process.stdout.write(`${pc.yellow('warning')} isolation: ${isolation.warning}\n`);
@@ -301,6 +302,7 @@ async function liveRunLocked(
             agentCommitPolicy: agentCommitPolicyOf(config.isolation),
           }
         : {}),
+      ...(sourceGuard ? { sourceGuard } : {}),
       maxRepeatedCorrections: config.corrections.maxRepeats,
       agentVersions: versionsByTarget(versions),
       // Project gates come only from the config a human wrote, never from a plan.

@@ -4,6 +4,7 @@ import {
   isolationSettings,
   type ResolvedIsolation,
   resolveIsolation,
+  type SourceGuard,
   type WorkspaceIsolation,
 } from '@switchyard/core';
 import type { GitIsolationOptions } from '@switchyard/git-isolation';
@@ -66,4 +67,21 @@ export async function openRunIsolation(
 export async function inGitRepository(workspace: string): Promise<boolean> {
   const { isGitRepository } = await import('@switchyard/git-isolation');
   return isGitRepository(workspace);
+}
+
+/**
+ * The source guard of a run in a git workspace (whatever the isolation): what an agent
+ * attempt changes in the source checkout is put back. Undefined outside git, or without git.
+ */
+export async function openRunSourceGuard(
+  workspace: string,
+  config: IsolationConfig | undefined,
+): Promise<SourceGuard | undefined> {
+  const { openSourceGuard } = await import('@switchyard/git-isolation');
+  try {
+    return await openSourceGuard(workspace, gitIsolationOptions(isolationSettings(config)));
+  } catch (error) {
+    if (/ENOENT/.test(String(error))) return undefined; // git is not installed
+    throw error;
+  }
 }

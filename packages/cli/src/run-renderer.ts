@@ -86,6 +86,8 @@ export function formatEvent(event: RunEvent): string | undefined {
         : `${tag(event.step === 'applied' || event.step === 'patch' ? 'applied' : 'git', event.step === 'applied' || event.step === 'patch' ? pc.green : pc.yellow)} ${event.task}: ${clip(event.detail, 200)}`;
     case 'control.failure':
       return `${tag('failure', pc.red)} ${event.code}: ${event.message}`;
+    case 'attempt.source-changed':
+      return `${tag('source', pc.red)} ${event.task} ${event.role}: ${clip(event.detail, 200)}: ${clip(event.files.join(', '), 200)}`;
     case 'admission.held':
       return `${tag('holding', pc.dim)} ${event.detail}`;
     case 'run.stopping':

@@ -46,3 +46,30 @@ export async function inApplyQueue<T>(
     stop?.removeEventListener('abort', onStop);
   }
 }
+
+/** Applies of this process moving the source's files right now (branch moved, files not yet). */
+const moving = new Map<string, { count: number; settled: Array<() => void> }>();
+
+/**
+ * Runs `work` (moving the source branch and its files, or back) marked as a moment when the
+ * source checkout is in between: git shows the task's files changed until they follow the
+ * branch. The source guard waits for it to end before it reads the checkout.
+ */
+export async function whileSourceMoves<T>(lockFile: string, work: () => Promise<T>): Promise<T> {
+  const state = moving.get(lockFile) ?? { count: 0, settled: [] };
+  moving.set(lockFile, state);
+  state.count += 1;
+  try {
+    return await work();
+  } finally {
+    state.count -= 1;
+    if (state.count === 0) for (const resolve of state.settled.splice(0)) resolve();
+  }
+}
+
+/** Resolves once no apply of this process is moving the source (at once when none is). */
+export function sourceSettled(lockFile: string): Promise<void> {
+  const state = moving.get(lockFile);
+  if (!state || state.count === 0) return Promise.resolve();
+  return new Promise((resolve) => state.settled.push(resolve));
+}

@@ -11,7 +11,7 @@ import {
   type WriteSetReport,
 } from '@switchyard/core';
 import { withApplyLock } from './apply-lock.js';
-import { inApplyQueue, StoppedWhileQueued } from './apply-queue.js';
+import { inApplyQueue, StoppedWhileQueued, whileSourceMoves } from './apply-queue.js';
 import { commitMessage, commitWorktree, replayOnto } from './commit.js';
 import { firstLine, git, nulList } from './git.js';
 import { inspectWorktree } from './inspect.js';
@@ -101,7 +101,7 @@ function refusalOf(report: WriteSetReport): string | undefined {
   if (report.ignored?.length)
     return `refused: write-set files ignored by git: ${report.ignored.join(', ')}`;
   if (report.escapingLinks?.length)
-    return `refused: symbolic links pointing outside the repository: ${report.escapingLinks.join(', ')}`;
+    return `refused: links out of the worktree (symbolic links pointing outside it, hard links): ${report.escapingLinks.join(', ')}`;
   if (report.outside.length > 0)
     return `refused: files outside the write set: ${report.outside.join(', ')}`;
   if (report.empty) return 'refused: no change was made';
@@ -195,14 +195,16 @@ async function applyLocked(
   journal = await step('advance', { sourceCommit: replay.commit, files: replay.files });
   await pausePoint('advance');
   const advanced = await timed(ctx.onTiming, 'advance', () =>
-    advanceSource(
-      repo,
-      record.sourceBranch,
-      tip,
-      replay.commit,
-      replay.files,
-      `switchyard: apply ${taskId}`,
-      { branch: record.branch, commit: taskCommit },
+    whileSourceMoves(ctx.layout.lockFile, () =>
+      advanceSource(
+        repo,
+        record.sourceBranch,
+        tip,
+        replay.commit,
+        replay.files,
+        `switchyard: apply ${taskId}`,
+        { branch: record.branch, commit: taskCommit },
+      ),
     ),
   );
   if (!advanced) {

@@ -38,7 +38,7 @@ export async function commitWorktree(
   scratchIndex: string,
 ): Promise<string> {
   const env = { GIT_INDEX_FILE: scratchIndex };
-  await mkdir(dirname(scratchIndex), { recursive: true });
+  await mkdir(dirname(scratchIndex), { recursive: true, mode: 0o700 });
   try {
     await git(record.path, ['read-tree', record.baseCommit], { env });
     if (files.length > 0)

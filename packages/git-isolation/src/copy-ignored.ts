@@ -44,7 +44,7 @@ export async function copyIgnoredFiles(
       continue;
     }
     const target = join(workdir, file);
-    await mkdir(dirname(target), { recursive: true });
+    await mkdir(dirname(target), { recursive: true, mode: 0o700 });
     await copyFile(join(repo.workspace, file), target, constants.COPYFILE_FICLONE);
     copied.push(file);
   }

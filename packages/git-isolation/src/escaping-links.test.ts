@@ -1,11 +1,11 @@
-import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { escapingLinks } from './escaping-links.js';
 
 describe('escapingLinks', () => {
-  it('names links out of the worktree or into .git, keeps links that stay inside and regular files', async () => {
+  it('names links out of the worktree or into .git and hard links, keeps links that stay inside and regular files', async () => {
     const root = mkdtempSync(join(tmpdir(), 'sy-links-'));
     const worktree = join(root, 'wt');
     mkdirSync(join(worktree, 'src/deep'), { recursive: true });
@@ -18,6 +18,7 @@ describe('escapingLinks', () => {
     symlinkSync('../.git/config', join(worktree, 'src/into-git'));
     symlinkSync('..', join(worktree, 'src/deep/parent-dir'));
     symlinkSync('../..', join(worktree, 'src/deep/root'));
+    linkSync(join(root, 'secret'), join(worktree, 'src/hard-linked'));
     const files = [
       'src/a.js',
       'src/same-dir',
@@ -27,6 +28,7 @@ describe('escapingLinks', () => {
       'src/into-git',
       'src/deep/parent-dir',
       'src/deep/root',
+      'src/hard-linked',
       'src/deleted.js',
     ];
     expect(await escapingLinks(worktree, files)).toEqual([
@@ -34,6 +36,7 @@ describe('escapingLinks', () => {
       'src/relative-out',
       'src/into-git',
       'src/deep/root',
+      'src/hard-linked',
     ]);
   });
 });

@@ -15,6 +15,7 @@ export {
   toRepoPath,
   toWorkspacePath,
 } from './repository.js';
+export { openSourceGuard, type SourceGuardOptions } from './source-guard.js';
 export { dirtySourceFiles } from './source-tree.js';
 export type { TimingSink } from './timing.js';
 export {

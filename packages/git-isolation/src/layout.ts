@@ -65,14 +65,14 @@ export function layoutOf(repo: Repository, options: LayoutOptions = {}): Isolati
  * skip `.switchyard` already).
  */
 export async function ensureLayout(layout: IsolationLayout, repo: Repository): Promise<void> {
-  await mkdir(layout.worktreesDir, { recursive: true });
+  await mkdir(layout.worktreesDir, { recursive: true, mode: 0o700 });
   const inRepository = [join(layout.recordsDir, '..'), layout.worktreesDir].filter((dir) =>
     isInside(repo.root, dir),
   );
   for (const dir of inRepository) {
     const ignore = join(dir, '.gitignore');
     if (existsSync(ignore)) continue;
-    await mkdir(dir, { recursive: true });
+    await mkdir(dir, { recursive: true, mode: 0o700 });
     await writeFile(ignore, '*\n', { flag: 'w' });
   }
 }

@@ -47,7 +47,7 @@ const corrupt = (file: string, why: string) =>
 // Every record and journal write is atomic: a crash leaves the old or the new one. Durable
 // (fsynced) unless the caller knows that losing it to a power cut changes nothing.
 async function writeJson(file: string, value: unknown, durable = true): Promise<void> {
-  await mkdir(dirname(file), { recursive: true });
+  await mkdir(dirname(file), { recursive: true, mode: 0o700 });
   await replaceFile(file, `${JSON.stringify(value, null, 2)}\n`, { durable });
 }
 

@@ -5,6 +5,7 @@ import {
   type TaskId,
 } from '@switchyard/core';
 import { withApplyLock } from './apply-lock.js';
+import { whileSourceMoves } from './apply-queue.js';
 import { git } from './git.js';
 import {
   listTaskFiles,
@@ -127,13 +128,15 @@ export async function rollbackSource(ctx: IsolationContext, journal: ApplyJourna
       },
     );
   }
-  await moveSourceBack(
-    ctx.repo,
-    sourceBranch,
-    commit,
-    tip,
-    files,
-    `switchyard: rollback ${journal.taskId}`,
-  );
-  await removeStrays(ctx.repo, commit, files);
+  await whileSourceMoves(ctx.layout.lockFile, async () => {
+    await moveSourceBack(
+      ctx.repo,
+      sourceBranch,
+      commit,
+      tip,
+      files,
+      `switchyard: rollback ${journal.taskId}`,
+    );
+    await removeStrays(ctx.repo, commit, files);
+  });
 }

@@ -36,7 +36,7 @@ export async function relocateWorktree(
   } else if (oldHere) {
     // Only a copy this function began can be there (the path is this task's own).
     await rm(target, { recursive: true, force: true });
-    await mkdir(dirname(target), { recursive: true });
+    await mkdir(dirname(target), { recursive: true, mode: 0o700 });
     const moved = await git(ctx.repo.root, ['worktree', 'move', from, target], {
       allow: [128],
     });

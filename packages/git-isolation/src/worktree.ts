@@ -103,7 +103,7 @@ export async function ensureWorktree(
     await writeRecord(ctx.layout, record, false);
   } else if (created && existing) await writeRecord(ctx.layout, record);
   // A workspace folder not committed yet is absent from a fresh checkout: agents still run there.
-  await mkdir(record.workdir, { recursive: true });
+  await mkdir(record.workdir, { recursive: true, mode: 0o700 });
   rememberAttached(ctx, record);
   return record;
 }

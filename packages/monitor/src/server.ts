@@ -7,6 +7,7 @@ import { agentTaskDir, planLoopOf, SwitchyardError, stateDir } from '@switchyard
 import { loadPageAssets, type PageAssets } from './assets.js';
 import { followWorkspace, type WorkspaceChange } from './follow.js';
 import { assertLoopbackBind, LOOPBACK, maskSecrets, refusalOf } from './guard.js';
+import { DEFAULT_LIMITS, type MonitorLimits, serverOptions, writeEvent } from './limits.js';
 import { renderPage } from './page-html.js';
 import { type MonitorSnapshot, SnapshotReader } from './snapshot.js';
 import { SnapshotDiffer } from './snapshot-diff.js';
@@ -24,6 +25,8 @@ export interface MonitorOptions {
   pollMs?: number;
   /** Least time between two pushed snapshots (ms); changes in between are coalesced. */
   pushIntervalMs?: number;
+  /** Connection, stream and buffer bounds (see limits.ts); defaults for anything not given. */
+  limits?: Partial<MonitorLimits>;
 }
 
 /** A running monitor. */
@@ -73,8 +76,12 @@ export async function startMonitor(options: MonitorOptions): Promise<MonitorServ
   /** Something on disk may have changed since `current` was read. */
   let dirty = false;
   let closed = false;
+  const limits: MonitorLimits = { ...DEFAULT_LIMITS, ...options.limits };
+  /** Live streams (`/events` and `/tail`): counted against `limits.maxStreams`. */
+  let openStreams = 0;
   const broadcast = (event: string, json: string) => {
-    for (const res of streams) res.write(`event: ${event}\ndata: ${json}\n\n`);
+    for (const res of streams)
+      if (!writeEvent(res, event, json, limits.maxBufferedBytes)) streams.delete(res);
   };
   /** Reads the workspace again and sends open pages what changed (a patch, or nothing). */
   const rebuild = () => {
@@ -126,7 +133,7 @@ export async function startMonitor(options: MonitorOptions): Promise<MonitorServ
   });
   let port = 0;
 
-  const server = createServer((req, res) => {
+  const server = createServer(serverOptions(limits), (req, res) => {
     const url = new URL(req.url ?? '/', `http://${LOOPBACK}`);
     const refusal = refusalOf(req, url, token, port);
     if (refusal) {
@@ -203,15 +210,31 @@ export async function startMonitor(options: MonitorOptions): Promise<MonitorServ
     res: ServerResponse,
     start: (write: (event: string, data: string) => void) => () => void,
   ) => {
+    if (openStreams >= limits.maxStreams) {
+      res.writeHead(503, {
+        'content-type': 'text/plain; charset=utf-8',
+        'retry-after': '5',
+        ...SECURITY_HEADERS,
+      });
+      res.end(`too many open pages (${limits.maxStreams}); close one and reload\n`);
+      return;
+    }
+    openStreams += 1;
     res.writeHead(200, {
       'content-type': 'text/event-stream; charset=utf-8',
       connection: 'keep-alive',
       ...SECURITY_HEADERS,
     });
     res.write('retry: 1000\n\n');
-    const stop = start((event, data) => res.write(`event: ${event}\ndata: ${data}\n\n`));
+    const stop = start((event, data) => {
+      writeEvent(res, event, data, limits.maxBufferedBytes);
+    });
     stops.add(stop);
+    let ended = false;
     const end = () => {
+      if (ended) return;
+      ended = true;
+      openStreams -= 1;
       stop();
       stops.delete(stop);
     };
@@ -219,6 +242,8 @@ export async function startMonitor(options: MonitorOptions): Promise<MonitorServ
     res.on('close', end);
   };
 
+  // the next connection past the cap is closed at once
+  server.maxConnections = limits.maxConnections;
   await new Promise<void>((resolve, reject) => {
     const fail = (error: NodeJS.ErrnoException) => {
       stopFollow();

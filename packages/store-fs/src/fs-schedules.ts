@@ -53,14 +53,14 @@ export function fsSchedules(home: string): SchedulePort {
   const readRuns = (): Record<string, ScheduleRuns> =>
     (readJson(runsFile) as { runs?: Record<string, ScheduleRuns> } | undefined)?.runs ?? {};
   const save = async (file: string, value: unknown) => {
-    mkdirSync(home, { recursive: true });
+    mkdirSync(home, { recursive: true, mode: 0o700 });
     await replaceFile(file, `${JSON.stringify(value, null, 2)}\n`, { durable: true });
   };
   const saveSchedules = (schedules: Schedule[]) => save(schedulesFile, { version: 1, schedules });
   const saveRuns = (runs: Record<string, ScheduleRuns>) => save(runsFile, { version: 1, runs });
   const mutate = <T>(fn: () => Promise<T>) =>
     locked(async () => {
-      mkdirSync(home, { recursive: true });
+      mkdirSync(home, { recursive: true, mode: 0o700 });
       return fn();
     });
   return {

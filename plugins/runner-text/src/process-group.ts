@@ -69,10 +69,15 @@ async function untilExited(pids: readonly number[], ms: number): Promise<void> {
 /**
  * Ends every process of the attempt: SIGTERM to the group (and to marker-carrying processes
  * that left it, when `sweepMarker`), SIGKILL to whatever still lives after `graceMs`.
- * Resolves when none is left. Processes already exiting are waited for, not signalled.
- * `contained`: the attempt was a sandbox that ended by itself (its agent exited), whose PID
- * namespace the kernel empties as bwrap's init exits: no group to sweep (its only member left
- * is that init, until the system reaps it), only the marker check.
+ * Resolves when none is left. When every process found is already exiting (a zombie, or in
+ * exit()), they are waited for, not signalled; an exiting process forks nothing, so none can
+ * appear after them.
+ * `contained`: a sandbox whose agent exited by itself. Its group then holds only bwrap's init
+ * (PID 1 of the sandbox's PID namespace; a zombie until the system reaps it) and what the
+ * agent left behind, and that init lives as long as anything is left in the namespace and
+ * carries the attempt's marker: the marker check alone finds every leftover, through the
+ * init, even one that left the group and cleared its environment. Ending the init (SIGKILL
+ * reaches a namespace's init from outside) ends everything in the namespace. So no group scan.
  */
 export async function terminateAttempt(opts: {
   pgid: number;
@@ -91,8 +96,7 @@ export async function terminateAttempt(opts: {
   if (left.length === 0) return;
   if (left.every(isExiting)) {
     await untilExited(left, Math.max(opts.graceMs, 1000));
-    left = survivors();
-    if (left.length === 0) return;
+    return;
   }
   signalGroup(opts.pgid, 'SIGTERM');
   for (const pid of left) killQuietly(pid, 'SIGTERM');

@@ -55,8 +55,9 @@ function control(c: Controller, setEnd: (end: (reason: EndedBy) => void) => void
   const done = (async (): Promise<RunOutcome> => {
     const ended = await c.exit;
     // The leader is gone; leave no process of its group behind, nor one carrying its marker
-    // (a `setsid` descendant left the group but still has the attempt's environment). A sandbox
-    // whose agent exited by itself empties itself (see terminateAttempt's `contained`).
+    // (a `setsid` descendant left the group but still has the attempt's environment). In a
+    // sandbox whose agent exited by itself, bwrap's init stands for whatever is left (see
+    // terminateAttempt's `contained`).
     const contained = c.sandboxed && ended.exitObserved && ended.signal === null && !endedBy;
     await terminateAttempt({ pgid, graceMs: c.killGraceMs, marker, contained });
     const exit = c.sandboxed ? sandboxedExit(ended) : ended;

@@ -4,7 +4,7 @@
 // the sandbox, and an agent outlives a SIGKILLed dispatcher (no --die-with-parent) and is
 // re-attached.
 import { spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
@@ -17,6 +17,7 @@ import {
   type SandboxSpec,
 } from '@switchyard/core';
 import { describe, expect, it, vi } from 'vitest';
+import { groupMembers } from './process-group.js';
 import { reattachAttempt, startAttempt } from './run-attempt.js';
 import { testSpec } from './test-helpers.js';
 
@@ -46,6 +47,16 @@ function sandboxed(argv: string[], overrides: Partial<RunnerSpec> = {}): RunnerS
   return { ...spec, sandbox };
 }
 
+/** PIDs whose command line is `cmdline` (NUL-separated). */
+const running = (cmdline: string) =>
+  readdirSync('/proc').filter((pid) => {
+    try {
+      return /^\d+$/.test(pid) && readFileSync(`/proc/${pid}/cmdline`, 'latin1') === cmdline;
+    } catch {
+      return false;
+    }
+  });
+
 const carriers = (spec: RunnerSpec) =>
   findProcessesWithMarker(PROCESS_MARKER_VAR, spec.attemptId).length;
 
@@ -67,14 +78,28 @@ describe('sandboxed attempts', { timeout: 60_000 }, () => {
       maxAttemptMs: 300,
     });
     const crashing = sandboxed(['sh', '-c', 'echo before; kill -SEGV $$']);
-    // exits by itself, leaving a process behind: the sandbox ends it (its PID namespace)
+    // exits by itself, leaving processes behind: one with the marker, and one that left both
+    // the group and the marker (setsid, a cleared environment), which only the sandbox finds:
+    // bwrap's init lives on for it, with the marker
     const leaving = sandboxed(['sh', '-c', '(sleep 300 &); echo left one behind']);
-    const [w, l, c, x] = await Promise.all(
-      [waiter, limited, crashing, leaving].map((s) => startAttempt(s)),
+    const hidden = `301.${process.pid}`;
+    const unmarked = sandboxed([
+      'sh',
+      '-c',
+      `(setsid env -i /bin/sleep ${hidden} &); echo left one behind`,
+    ]);
+    const [w, l, c, x, u] = await Promise.all(
+      [waiter, limited, crashing, leaving, unmarked].map((s) => startAttempt(s)),
     );
-    const left = await x!.done;
-    expect(left).toMatchObject({ exitCode: 0, signal: null });
-    expect(carriers(leaving)).toBe(0);
+    for (const [handle, spec] of [
+      [x!, leaving],
+      [u!, unmarked],
+    ] as const) {
+      expect(await handle.done).toMatchObject({ exitCode: 0, signal: null });
+      expect(carriers(spec)).toBe(0);
+      expect(groupMembers(handle.pid)).toEqual([]);
+    }
+    expect(running(`/bin/sleep\0${hidden}\0`)).toEqual([]);
 
     const crashed = await c!.done;
     expect(crashed).toMatchObject({ exitCode: null, signal: 'SIGSEGV', exitObserved: true });

@@ -177,7 +177,7 @@ export async function writeCatalogFile(
       problems: check.problems,
     });
   }
-  await mkdir(dirname(output), { recursive: true });
+  await mkdir(dirname(output), { recursive: true, mode: 0o700 });
   await writeFile(output, `${JSON.stringify(written, null, 2)}\n`);
   return { revision: catalogRevision(check.catalog), catalog: check.catalog };
 }

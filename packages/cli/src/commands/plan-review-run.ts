@@ -112,7 +112,7 @@ export async function reviewPlans(
 
   const id = `plan-review.${Date.now().toString(36)}.${randomUUID().slice(0, 8)}`;
   const dir = join(stateDir(workspace), 'plan-reviews', id);
-  mkdirSync(dir, { recursive: true });
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
   const findingsFile = join(dir, 'findings.md');
   const prompt = planReviewPrompt(plans);
   writeFileSync(join(dir, 'prompt.md'), prompt);

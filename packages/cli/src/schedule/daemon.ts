@@ -54,7 +54,7 @@ interface Job {
  */
 export async function runDaemon(options: DaemonOptions): Promise<void> {
   const { home } = options;
-  mkdirSync(join(home, 'logs'), { recursive: true });
+  mkdirSync(join(home, 'logs'), { recursive: true, mode: 0o700 });
   const lock = lockStateHome(home);
   try {
     await serve(options);

@@ -85,7 +85,7 @@ export function loadSchedules(file = schedulesPath()): Schedule[] {
 
 /** Writes the schedules crash-safely (temp file, fsync, rename). */
 export async function saveSchedules(schedules: Schedule[], file = schedulesPath()): Promise<void> {
-  mkdirSync(join(file, '..'), { recursive: true });
+  mkdirSync(join(file, '..'), { recursive: true, mode: 0o700 });
   await replaceFile(file, `${JSON.stringify({ version: 1, schedules }, null, 2)}\n`, {
     durable: true,
   });
@@ -101,6 +101,6 @@ export async function saveRuns(
   runs: Record<string, ScheduleRuns>,
   file = runsPath(),
 ): Promise<void> {
-  mkdirSync(join(file, '..'), { recursive: true });
+  mkdirSync(join(file, '..'), { recursive: true, mode: 0o700 });
   await replaceFile(file, `${JSON.stringify({ version: 1, runs }, null, 2)}\n`, { durable: true });
 }

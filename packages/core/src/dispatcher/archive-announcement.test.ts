@@ -79,6 +79,7 @@ async function runOf(workspace: string, onArchived?: () => void) {
     controlFailures: [],
     signal: new AbortController().signal,
     now: () => new Date(),
+    secrets: [],
   } as unknown as DispatchContext;
   return { ctx, rt, store, close: () => bus.close() };
 }

@@ -7,6 +7,7 @@ import type { CatalogFacts } from '../selection/decide.js';
 import type { TaskState } from '../state/state-schema.js';
 import type { StateStore } from '../state/state-store.js';
 import type { LoadedTask } from '../workspace/load.js';
+import type { SourceCommands } from './source-watch.js';
 import type { DispatcherOptions } from './types.js';
 import type { WorkLogWriter } from './work-log-writer.js';
 
@@ -64,6 +65,8 @@ export interface DispatchContext {
   readonly signal: AbortSignal;
   /** Aborted with a second stop request: the apply under way is rolled back (see types.ts). */
   readonly applyAbort: AbortSignal;
+  /** The dispatcher's own commands running in the source checkout (see source-watch.ts). */
+  readonly sourceCommands: SourceCommands;
   /** When this run started (ms since the epoch): the run's cost counts attempts since. */
   readonly runStartedAt?: number;
   /** Wall time: timestamps, provider reset instants. */

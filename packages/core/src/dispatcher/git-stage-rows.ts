@@ -1,4 +1,5 @@
 import { join, relative } from 'node:path';
+import { redactDeep } from '../redact/secret-set.js';
 import { writeOwnedFileBelow } from '../safe-fs/owned-files.js';
 import type { DispatchContext, TaskRuntime } from './context.js';
 import { maxPlanLoopsOf } from './plan-loop-cap.js';
@@ -45,7 +46,7 @@ export function writeGitStageRows(ctx: DispatchContext, rt: TaskRuntime, row: Gi
   writeOwnedFileBelow(
     ctx.workspace,
     file,
-    `${JSON.stringify({ task: rt.id, role: row.role, result: row.result, ...row.evidence }, null, 2)}\n`,
+    `${JSON.stringify(redactDeep({ task: rt.id, role: row.role, result: row.result, ...row.evidence }, ctx.secrets), null, 2)}\n`,
     'replace',
   );
   const cells = {

@@ -16,6 +16,7 @@ import { judgeGoneAttempt } from './judge-gone.js';
 import { decisionKeyOf } from './red-team.js';
 import { runnerForTarget } from './run-attempt.js';
 import { settleGoneAttempt } from './settle-gone.js';
+import { checkSource } from './source-watch.js';
 import { archiveGroupLogIfDone } from './stage-archive.js';
 import { afterFixup } from './stage-fixup.js';
 import { afterReview } from './stage-review.js';
@@ -57,6 +58,7 @@ export async function recoverTask(
     }
     const verdict = await judgeGoneAttempt(ctx, record);
     await settleGoneAttempt(ctx, rt, record, verdict);
+    await checkSource(ctx, rt, record);
     if (!rt.archivedByHand && !blockedByCatalogChange(ctx, rt, record))
       await applyVerdict(ctx, rt, record, verdict);
     await persist(ctx, rt);
@@ -185,6 +187,7 @@ async function watchLive(
       await settleGoneAttempt(ctx, rt, record, verdict);
     }
     if (record.status !== 'finished') finish(ctx, record, verdict);
+    await checkSource(ctx, rt, record);
     if (!rt.archivedByHand && !blockedByCatalogChange(ctx, rt, record))
       await applyVerdict(ctx, rt, record, verdict);
     await persist(ctx, rt);

@@ -1,5 +1,7 @@
 import { existsSync, readdirSync, readFileSync, renameSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
+import { redactSecrets } from '../redact/redact.js';
+import { maskSecretsInFile } from '../redact/secret-set.js';
 import { buildCorrectionPacket, type FailingOutput } from '../review/correction-packet.js';
 import { findingsToFix } from '../review/disposition.js';
 import { failingLines } from '../review/failing-lines.js';
@@ -39,7 +41,8 @@ export function writeCorrectionPacket(
     reviewerPlan,
     failingOutput: gateFailingOutput(ctx, rt),
   });
-  writeOwnedFile(nextPlanFile, packet, 'replace');
+  writeOwnedFile(nextPlanFile, redactSecrets(packet, ctx.secrets), 'replace');
+  maskSecretsInFile(keptCopy, ctx.secrets);
 }
 
 /**

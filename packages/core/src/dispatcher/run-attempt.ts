@@ -12,6 +12,7 @@ import { type AttemptResult, awaitAttempt, finish } from './await-attempt.js';
 import { type DispatchContext, persist, type TaskRuntime } from './context.js';
 import { deliverPrompt } from './prompt-route.js';
 import { decisionKeyOf } from './red-team.js';
+import { checkSource, snapshotSource } from './source-watch.js';
 import { attemptRowFields } from './work-log-row.js';
 import { workdirOf } from './workdir.js';
 
@@ -107,6 +108,8 @@ export async function runAttempt(
   }
   let handle: RunHandle;
   try {
+    // What the source checkout holds now: an agent may change nothing there (see source-watch).
+    await snapshotSource(ctx, inputs.attemptDir);
     const runner = runnerForTarget(ctx, runtime.output_format, native);
     const env = attemptEnv(ctx, rt, inputs);
     const sandbox = attemptSandbox(ctx, rt, inputs, env, argv, runner);
@@ -172,7 +175,9 @@ export async function runAttempt(
     ...(record.sandbox ? { sandbox: record.sandbox } : {}),
   });
   await persisted;
-  return awaitAttempt(ctx, rt, record, handle);
+  const result = await awaitAttempt(ctx, rt, record, handle);
+  await checkSource(ctx, rt, record);
+  return result;
 }
 
 function runnerIfAny(

@@ -19,6 +19,7 @@ import { recoverTask } from './recover.js';
 import { buildRuntimes, prepareRetryBlocked } from './runtimes.js';
 import { schedule } from './scheduler.js';
 import { sealInterruptedRows } from './seal-open-rows.js';
+import { countingSourceCommands, type SourceCommands } from './source-watch.js';
 import { registerStartGuards } from './start-veto.js';
 import { catalogSourceLabel, type DispatcherOptions, type DispatchResult } from './types.js';
 import { feedWorkLogFromBus } from './work-log-subscriber.js';
@@ -54,8 +55,12 @@ export async function runDispatcher(options: DispatcherOptions): Promise<Dispatc
     const claims = await openClaimStore(stateDir);
     const abort = new AbortController();
     const signal = options.signal ? AbortSignal.any([options.signal, abort.signal]) : abort.signal;
+    const sourceCommands: SourceCommands = { running: 0, started: 0 };
     const ctx: DispatchContext = {
-      options,
+      options: {
+        ...options,
+        runCommand: countingSourceCommands(options.runCommand, workspace, stateDir, sourceCommands),
+      },
       workspace,
       stateDir,
       catalog: options.catalog.catalog,
@@ -68,7 +73,7 @@ export async function runDispatcher(options: DispatcherOptions): Promise<Dispatc
       claims,
       claimIndex: new Map(await claims.snapshot()),
       bus,
-      workLog: new WorkLogWriter(workspace),
+      workLog: new WorkLogWriter(workspace, secrets),
       tasks: new Map(),
       archived: new Set([...model.archived.values()].filter((a) => a.complete).map((a) => a.id)),
       handles: new Map(),
@@ -76,6 +81,7 @@ export async function runDispatcher(options: DispatcherOptions): Promise<Dispatc
       secrets,
       signal,
       applyAbort: options.abortApply ?? new AbortController().signal,
+      sourceCommands,
       runStartedAt: startedAt,
       now: () => clock.now(),
       monotonicMs: () => clock.monotonicMs(),

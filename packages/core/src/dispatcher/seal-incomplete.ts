@@ -1,4 +1,5 @@
 import { basename, join } from 'node:path';
+import { redactSecrets } from '../redact/redact.js';
 import type { ParsedReview } from '../review/parse-review.js';
 import { writeOwnedFile } from '../safe-fs/owned-files.js';
 import { planFileName } from '../workspace/paths.js';
@@ -36,7 +37,7 @@ export function sealIncomplete(ctx: DispatchContext, rt: TaskRuntime, review: Pa
     `Raise \`max_plan_loops\` in ${planFileName(1)} above ${cap} and run \`switchyard retry ${rt.id}\`: plan loop ${state.planLoop + 1} starts from ${planFileName(state.planLoop + 1)}.`,
     '',
   ].join('\n');
-  writeOwnedFile(join(rt.task.dir, BLOCKING_NOTES), notes, 'replace');
+  writeOwnedFile(join(rt.task.dir, BLOCKING_NOTES), redactSecrets(notes, ctx.secrets), 'replace');
   state.failures.review = 0;
   blockTask(ctx, rt, {
     stage: 'plan-loop-cap',

@@ -3,7 +3,7 @@ import { attemptPaths } from '../attempt/layout.js';
 import { readLocator } from '../attempt/locator.js';
 import { finalizeLocator } from '../attempt/locator-writer.js';
 import type { Classification } from '../plugins/types.js';
-import { maskSecretsBelow } from '../redact/secret-set.js';
+import { maskSecretsBelow, redactDeep } from '../redact/secret-set.js';
 import type { AttemptRecord } from '../state/state-schema.js';
 import { openStartRows } from '../worklog/open-rows.js';
 import { readWorkLogText } from '../worklog/read-work-log.js';
@@ -23,8 +23,10 @@ export async function settleGoneAttempt(
   ctx: DispatchContext,
   rt: TaskRuntime,
   record: AttemptRecord,
-  verdict: Classification,
+  judged: Classification,
 ): Promise<void> {
+  // Evidence lines quote agent output: masked before the locator, the state and the event.
+  const verdict = redactDeep(judged, ctx.secrets);
   finish(ctx, record, verdict);
   collectAuxiliaryLogs(ctx, record);
   maskSecretsBelow(record.attemptDir, ctx.secrets);

@@ -15,7 +15,7 @@ import { recordChangeBaseline } from './task-change.js';
 const latest = new WeakMap<DispatchContext, Snapshot>();
 
 /**
- * A task in the shared workspace (isolation `none`, no git to diff) before an agent that
+ * A task in the shared workspace outside git (isolation `none`, no git to diff) before an agent that
  * writes (worker, fixup): its write-set baseline is recorded, and — unless a round of this run
  * that has not been checked yet is open (an earlier attempt failed: its writes are checked
  * too) — a snapshot
@@ -27,7 +27,8 @@ export async function openSharedRound(
   rt: TaskRuntime,
   before: string,
 ): Promise<void> {
-  if (rt.state.isolation || rt.task.runner === 'local') return;
+  // In a git repository the source guard (./source-watch.ts) checks the checkout already.
+  if (rt.state.isolation || rt.task.runner === 'local' || ctx.options.sourceGuard) return;
   await recordChangeBaseline(ctx, rt);
   const store = openChangeStore(ctx.stateDir);
   // A round of this run stays open; one an earlier run left (the task blocked or was stopped,

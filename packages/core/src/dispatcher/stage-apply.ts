@@ -1,5 +1,6 @@
 import { join, relative } from 'node:path';
 import type { ApplyResult, SourceCheck } from '../isolation/types.js';
+import { maskSecretsInFile } from '../redact/secret-set.js';
 import { ensureOwnedDir, writeOwnedFile } from '../safe-fs/owned-files.js';
 import type { Correction } from '../state/state-schema.js';
 import { readPlanText } from '../task/parse-plan.js';
@@ -53,6 +54,8 @@ export async function runApplyStage(ctx: DispatchContext, rt: TaskRuntime): Prom
     }
     const file = join(rt.task.dir, TASK_PATCH_FILE);
     writeOwnedFile(file, await isolation.patch(rt.id), 'replace');
+    // masked in place, same length: the patch keeps its shape, no credential in the archive
+    maskSecretsInFile(file, ctx.secrets);
     facts.patchFile = TASK_PATCH_FILE;
     writeGitStageRows(ctx, rt, {
       ...row,

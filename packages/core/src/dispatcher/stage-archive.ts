@@ -5,6 +5,8 @@ import { ATTEMPT_FILES } from '../attempt/layout.js';
 import { usageLine } from '../cost/usage-totals.js';
 import { SwitchyardError } from '../errors.js';
 import { gateResultLine, type ProjectGateResult } from '../gates/gate-result.js';
+import { redactSecrets } from '../redact/redact.js';
+import { maskSecretsBelow } from '../redact/secret-set.js';
 import { ensureOwnedDir, unsafePathError, writeOwnedFile } from '../safe-fs/owned-files.js';
 import { openChangeStore } from '../state/change-store.js';
 import { isGroupLogArchivable } from '../worklog/work-log.js';
@@ -15,6 +17,7 @@ import { blockTask } from './apply-failure.js';
 import { announceArchived } from './archive-announcement.js';
 import { openChecklistNotes } from './completion-promise.js';
 import { type DispatchContext, persist, type TaskRuntime } from './context.js';
+import { SOURCE_CHANGES_DIR } from './source-watch.js';
 
 /**
  * Completes an approved task; every step is idempotent so a restart after a crash at any
@@ -34,8 +37,10 @@ export async function runArchiveStage(ctx: DispatchContext, rt: TaskRuntime): Pr
     // An agent may have swapped the task folder for a symlink: never archive through one.
     if (lstatSync(source).isSymbolicLink()) throw unsafePathError(source, 'is a symlink');
     // The completion promise held before the task got here (the promise stage, before the
-    // apply): nothing that already landed is held back at the archive.
-    if (!existsSync(completeLog)) writeOwnedFile(completeLog, completeLogText(ctx, rt), 'create');
+    // apply): nothing that already landed is held back at the archive. It quotes the review's
+    // accepted notes (agent text): no credential goes into the archive.
+    if (!existsSync(completeLog))
+      writeOwnedFile(completeLog, redactSecrets(completeLogText(ctx, rt), ctx.secrets), 'create');
     if (existsSync(target)) {
       blockTask(ctx, rt, {
         stage: 'archive',
@@ -46,6 +51,8 @@ export async function runArchiveStage(ctx: DispatchContext, rt: TaskRuntime): Pr
     }
     ensureOwnedDir(ctx.workspace, dirname(target));
     renameSync(source, target);
+    // What the agents wrote there (reviews, plans, notes) is kept: masked like their captures.
+    maskSecretsBelow(target, ctx.secrets);
   }
   if (!existsSync(join(target, COMPLETE_LOG))) {
     blockTask(ctx, rt, {
@@ -100,7 +107,13 @@ export function archiveGroupLogIfDone(ctx: DispatchContext, group: string): void
 /** The normalized transcript of a successful attempt is kept up to this size (its tail). */
 export const KEPT_TRANSCRIPT_BYTES = 64 * 1024;
 /** What stays of a successful attempt once its task is archived: what the logs cite. */
-const KEPT_FILES = new Set([ATTEMPT_FILES.locator, ATTEMPT_FILES.normalized, 'prompt.md']);
+const KEPT_FILES = new Set([
+  ATTEMPT_FILES.locator,
+  ATTEMPT_FILES.normalized,
+  'prompt.md',
+  // What the attempt wrote into the source, put back: the user may still want it.
+  SOURCE_CHANGES_DIR,
+]);
 
 /**
  * Drops a successful attempt's bulky evidence (raw output, stream log, heartbeats) and keeps

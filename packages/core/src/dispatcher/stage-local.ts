@@ -1,4 +1,5 @@
 import { join, relative } from 'node:path';
+import { maskSecretsInFile } from '../redact/secret-set.js';
 import { ensureOwnedDir } from '../safe-fs/owned-files.js';
 import { planFileName } from '../workspace/paths.js';
 import { advance } from './advance.js';
@@ -61,6 +62,7 @@ export async function runLocalStage(ctx: DispatchContext, rt: TaskRuntime): Prom
       signal: ctx.signal,
     });
   });
+  maskSecretsInFile(outputFile, ctx.secrets);
   if (ctx.signal.aborted) return;
   const passed = !result.spawnError && !result.timedOut && result.exitCode === 0;
   const detail = result.spawnError

@@ -13,6 +13,7 @@ import { ensureDecision } from './ensure-decision.js';
 import { planNativeResume } from './native-resume.js';
 import { currentPlan, promptContext } from './prompt-facts.js';
 import { runStageAttempt } from './stage-attempt.js';
+import { sentBackForSource } from './stage-worker.js';
 import { workdirOf } from './workdir.js';
 
 /** The checklist of the task's current plan, read fresh (the worker ticks it). */
@@ -100,6 +101,7 @@ export function afterSelfcheck(
     applyFailure(ctx, rt, 'selfcheck', 'worker', record, verdict);
     return;
   }
+  if (sentBackForSource(ctx, rt, record, 'selfcheck')) return;
   const check = acceptChecklist(currentChecklist(rt));
   if (check.accepted) {
     advance(rt, 'passed');

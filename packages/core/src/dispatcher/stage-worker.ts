@@ -1,14 +1,16 @@
 import type { Classification } from '../plugins/types.js';
 import { buildPrompt } from '../prompts/build-prompt.js';
+import { STAGE_FAILURE_BUDGET } from '../selection/on-failure.js';
 import type { AttemptRecord } from '../state/state-schema.js';
 import { advance } from './advance.js';
-import { applyFailure } from './apply-failure.js';
+import { applyFailure, blockTask } from './apply-failure.js';
 import { attemptDirOf, newAttemptId } from './attempt-spec.js';
 import { type DispatchContext, persist, type TaskRuntime } from './context.js';
 import { ensureDecision } from './ensure-decision.js';
 import { failoverResume } from './native-resume.js';
 import { failoverFacts, promptContext } from './prompt-facts.js';
 import { openSharedRound } from './shared-writes.js';
+import { sourceCorrection } from './source-watch.js';
 import { runStageAttempt } from './stage-attempt.js';
 import { runLocalStage } from './stage-local.js';
 import { blockUnisolatedAnyWriteSet } from './write-set-scope.js';
@@ -58,6 +60,33 @@ export function afterWorker(
     applyFailure(ctx, rt, 'worker', 'worker', record, verdict);
     return;
   }
+  if (sentBackForSource(ctx, rt, record, 'worker')) return;
   const target = ctx.catalog.targets[record.target];
   advance(rt, 'passed', { facts: { selfcheckRequired: target?.selfcheck_required === true } });
+}
+
+/**
+ * A successful worker or self-check attempt that changed the source checkout where it may
+ * not (put back by then) goes to the worker again with a correction naming the files, charged
+ * to the stage's budget. True when it did.
+ */
+export function sentBackForSource(
+  ctx: DispatchContext,
+  rt: TaskRuntime,
+  record: AttemptRecord,
+  stage: 'worker' | 'selfcheck',
+): boolean {
+  const correction = sourceCorrection(ctx, rt, record);
+  if (!correction) return false;
+  if (rt.state.failures[stage] + 1 >= STAGE_FAILURE_BUDGET) {
+    rt.state.failures[stage] += 1;
+    blockTask(ctx, rt, {
+      stage,
+      reason: `${rt.state.failures[stage]} consecutive attempts changed the source checkout: ${correction.summary}`,
+      evidence: correction.evidence,
+    });
+    return true;
+  }
+  advance(rt, 'source-changed', { correction });
+  return true;
 }

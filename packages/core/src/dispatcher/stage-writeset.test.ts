@@ -22,6 +22,7 @@ async function check(report: WriteSetReport, policy?: AgentCommitPolicy) {
     workspace,
     stateDir: join(workspace, 'agent-task', '.switchyard'),
     now: () => new Date('2026-12-01T12:00:00Z'),
+    secrets: [],
     bus: { emit: (e: { type: string }) => events.push(e) },
     workLog: { finish: (_group: string, row: WorkLogRow) => rows.push(row) },
     store: { write: async () => {} },

@@ -167,8 +167,8 @@ export function writeSetCorrection(
   if (report.escapingLinks?.length)
     return {
       source: 'writeset',
-      summary: `symbolic links pointing outside the repository are refused (${report.escapingLinks.join(', ')}): replace each with a regular file holding the content it needs`,
-      evidence: report.escapingLinks.map((f) => `symbolic link out of the repository: ${f}`),
+      summary: `links out of your worktree are refused (${report.escapingLinks.join(', ')}: a symbolic link pointing outside it, or a hard link sharing another file's content): replace each with a regular file of its own holding the content it needs`,
+      evidence: report.escapingLinks.map((f) => `link out of the worktree: ${f}`),
     };
   if (report.outside.length > 0)
     return {

@@ -5,6 +5,7 @@ import type { PriceTable } from '../cost/usage.js';
 import type { RunEvent } from '../events/event-schema.js';
 import type { ProjectGate } from '../gates/gate-schema.js';
 import type { AgentCommitPolicy, WriteSetPolicy } from '../isolation/mode.js';
+import type { SourceGuard } from '../isolation/source-guard.js';
 import type { WorkspaceIsolation } from '../isolation/types.js';
 import type { WorkspaceLock } from '../lock/workspace-lock.js';
 import type { OutputFormat, RunnerPlugin } from '../plugins/runner-types.js';
@@ -132,6 +133,10 @@ export interface DispatcherOptions {
   lock?: WorkspaceLock;
   /** Worktree isolation (a git worktree per task); absent = isolation "none". */
   isolation?: WorkspaceIsolation;
+  /** Watches the source checkout around every agent attempt (a git workspace, whatever the
+   * isolation): what an attempt changed there is put back and sent to the worker as a
+   * correction. Absent outside git. */
+  sourceGuard?: SourceGuard;
   /** Project config `writeSet` (default "correct"). */
   writeSetPolicy?: WriteSetPolicy;
   /** Project config `corrections.maxRepeats`: the same correction this many times in a row

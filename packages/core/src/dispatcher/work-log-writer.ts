@@ -1,5 +1,6 @@
 import { closeSync, fstatSync, fsync, fsyncSync, lstatSync, writeSync } from 'node:fs';
 import { SwitchyardError } from '../errors.js';
+import { redactSecrets, type SecretValue } from '../redact/redact.js';
 import { openOwnedFile } from '../safe-fs/owned-files.js';
 import {
   archiveWorkLog,
@@ -25,7 +26,11 @@ export class WorkLogWriter {
   #lastError: string | undefined;
   #syncError: string | undefined;
 
-  constructor(private readonly workspace: string) {}
+  /** `secrets`: masked in every cell (a gate's command line, a result) before it is written. */
+  constructor(
+    private readonly workspace: string,
+    private readonly secrets: readonly SecretValue[] = [],
+  ) {}
 
   /**
    * Writes a START row now; throws `SY_WORK_LOG` when it cannot (the attempt must then not
@@ -74,7 +79,8 @@ export class WorkLogWriter {
     const all = [...queued, ...rows];
     if (all.length === 0) return;
     try {
-      writeSync(this.#fd(group), all.map(formatWorkLogRow).join(''));
+      const text = all.map(formatWorkLogRow).join('');
+      writeSync(this.#fd(group), redactSecrets(text, this.secrets));
       this.#pending.delete(group);
       this.#sync(group);
     } catch (error) {

@@ -1,7 +1,7 @@
 import { join, relative } from 'node:path';
 import type { WorktreeRecord } from '../isolation/schema.js';
 import { quoteArgv } from '../orchestrate/plan-materialize.js';
-import { maskSecretsInFile } from '../redact/secret-set.js';
+import { maskSecretsInFile, redactDeep } from '../redact/secret-set.js';
 import { writeOwnedFileBelow } from '../safe-fs/owned-files.js';
 import { blockTask } from './apply-failure.js';
 import { type DispatchContext, persist, type TaskRuntime } from './context.js';
@@ -163,7 +163,12 @@ function writeEvidence(
     copySkipped: record.copySkipped ?? [],
     steps,
   };
-  writeOwnedFileBelow(ctx.workspace, file, `${JSON.stringify(evidence, null, 2)}\n`, 'replace');
+  writeOwnedFileBelow(
+    ctx.workspace,
+    file,
+    `${JSON.stringify(redactDeep(evidence, ctx.secrets), null, 2)}\n`,
+    'replace',
+  );
   const locator = relative(ctx.workspace, file);
   const cells = {
     task: rt.id,

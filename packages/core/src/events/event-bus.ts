@@ -48,7 +48,7 @@ export function createEventBus(options: EventBusOptions): EventBus {
   let persistFailed = false;
   if (options.file) {
     try {
-      mkdirSync(dirname(options.file), { recursive: true });
+      mkdirSync(dirname(options.file), { recursive: true, mode: 0o700 });
       fd = openOwnedFile(options.file, 'append');
     } catch (error) {
       persistFailed = true;

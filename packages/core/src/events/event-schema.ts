@@ -241,6 +241,20 @@ export const runEventSchema = z.discriminatedUnion('type', [
   }),
   z.object({
     ...base,
+    /** An agent attempt changed files of the source checkout where it may not (under worktree
+     * isolation: anywhere; without: outside the running tasks' write sets). `restored`: put
+     * back as they were before the attempt (each version found is kept in `keptIn`). */
+    type: z.literal('attempt.source-changed'),
+    task: z.string(),
+    attempt: z.string(),
+    role: z.string(),
+    files: z.array(z.string()),
+    restored: z.boolean(),
+    keptIn: z.string(),
+    detail: z.string(),
+  }),
+  z.object({
+    ...base,
     /** An admission rule of the workspace (not of one task) started holding tasks back:
      * `apply-queue` = under worktree isolation as many approved tasks as allowed wait for the
      * apply, so no task that has not started gets a worktree. Once per episode, not per pass. */

@@ -22,6 +22,13 @@ export {
   type WorktreeRecord,
   worktreeRecordSchema,
 } from './schema.js';
+export {
+  type SourceChange,
+  type SourceCheckRequest,
+  type SourceGuard,
+  type SourceSnapshot,
+  sourceSnapshotSchema,
+} from './source-guard.js';
 export type {
   ApplyRequest,
   ApplyResult,

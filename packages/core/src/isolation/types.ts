@@ -15,7 +15,8 @@ export interface WriteSetReport {
   /** Commits the agent made on the task branch (`<short id> <subject>`): the apply squashes
    * them into the task's one commit; `isolation.agentCommits: "refuse"` refuses them. */
   agentCommits?: string[];
-  /** Changed files that are symbolic links out of the repository (or into `.git`): never applied. */
+  /** Changed files that are symbolic links out of the repository (or into `.git`), or hard
+   * links (their content is shared with another file, maybe outside): never applied. */
   escapingLinks?: string[];
   /** Write-set files git ignores (and does not track): their changes could never be applied. */
   ignored?: string[];

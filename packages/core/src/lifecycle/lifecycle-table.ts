@@ -58,6 +58,9 @@ export const OUTCOMES = [
   'approved-with-notes',
   /** Part of the completion promise is unmet: back to the worker with a correction naming it. */
   'promise-unmet',
+  /** An agent attempt changed the source checkout outside its worktree (or its write set):
+   * put back, and the worker goes again with a correction naming the files. */
+  'source-changed',
 ] as const;
 export type Outcome = (typeof OUTCOMES)[number];
 
@@ -241,6 +244,10 @@ export const LIFECYCLE: Readonly<Record<LifecycleStage, StageRow>> = {
         ],
       },
       failed: stay('worker', 'count-failure'),
+      'source-changed': {
+        next: [{ to: 'worker' }],
+        effects: ['count-failure', 'record-correction'],
+      },
     },
   },
   selfcheck: {
@@ -259,6 +266,10 @@ export const LIFECYCLE: Readonly<Record<LifecycleStage, StageRow>> = {
       },
       'checklist-open': stay('selfcheck', 'reset-failures', 'count-selfcheck-retry'),
       failed: stay('selfcheck', 'count-failure'),
+      'source-changed': {
+        next: [{ to: 'worker' }],
+        effects: ['count-failure', 'record-correction'],
+      },
     },
   },
   gate: {

@@ -61,7 +61,7 @@ export function acquireWorkspaceLock(options: AcquireLockOptions): WorkspaceLock
     // or task folder (and planted WORK_LOG.md/complete.log links) before anything is written.
     assertSafeOwnedPaths(workspace);
     ensureOwnedDir(workspace, stateDir);
-  } else mkdirSync(stateDir, { recursive: true });
+  } else mkdirSync(stateDir, { recursive: true, mode: 0o700 });
   const file = join(stateDir, LOCK_FILE_NAME);
   const pid = options.pid ?? process.pid;
   const holder: LockHolder = {

@@ -52,7 +52,7 @@ export function expandHome(path: string, home: string): string {
 
 const real = (path: string): string | undefined => {
   try {
-    return realpathSync(path);
+    return realpathSync.native(path); // one syscall, not an lstat per component
   } catch {
     return undefined;
   }

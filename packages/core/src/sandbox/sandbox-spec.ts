@@ -46,8 +46,9 @@ export interface SandboxSpec {
  * "none", the mount table, and `cwd`. Deliberately not `--die-with-parent` (its parent, the
  * spawn helper, ends with the dispatcher, and recovery must find the agent still running) and
  * not `--new-session` (the agent already leads its own session with no terminal, and staying in
- * bwrap's process group lets the runner end the whole sandbox by group). The PID namespace's
- * init (bwrap) ends every process of the sandbox when the agent exits.
+ * bwrap's process group lets the runner end the whole sandbox by group). bwrap's init (PID 1
+ * of the sandbox's PID namespace) lives while anything is left in it and carries the attempt's
+ * marker: the runner finds and ends leftovers through it; killing it ends the namespace.
  */
 export function bwrapArgs(spec: SandboxSpec, cwd: string): string[] {
   const args = ['--unshare-user', '--unshare-pid', '--unshare-ipc'];

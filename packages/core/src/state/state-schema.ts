@@ -70,6 +70,18 @@ export const attemptRecordSchema = z.object({
   catalogRevision: z.string().optional(),
   /** Tokens and cost the agent reported (see core's cost module). */
   usage: attemptUsageSchema.optional(),
+  /** Files of the source checkout the attempt changed where it may not (outside its worktree,
+   * or outside the running tasks' write sets): put back unless `restored` says otherwise. */
+  sourceChanges: z
+    .array(
+      z.object({
+        path: z.string(),
+        restored: z.boolean(),
+        kept: z.string().optional(),
+        why: z.string().optional(),
+      }),
+    )
+    .optional(),
   /** The attempt ran inside this sandbox (its mount table is in the locator). */
   sandbox: z.literal('bwrap').optional(),
 });

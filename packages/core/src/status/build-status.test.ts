@@ -127,11 +127,13 @@ describe('buildStatus', () => {
     expect(report.counts).toEqual({ running: 1, waiting: 3, blocked: 1, done: 1 });
   });
 
-  it('after a crash: the run never finished; a live agent is orphaned, a gone one is interrupted', () => {
+  it('after a crash: the run never finished; a live agent is orphaned (sandboxed or not), a gone one is interrupted', () => {
+    const sandboxed = running('g/a', 'att-1');
+    sandboxed.attempts[0]!.sandbox = 'bwrap';
     const report = buildStatus(
       input({
         tasks: [tasks[0]!, tasks[3]!],
-        states: [running('g/a', 'att-1'), running('g/d', 'att-2')],
+        states: [sandboxed, running('g/d', 'att-2')],
         events: [started('run-1', 100)],
         lock: {
           holder: { pid: 100, startToken: 't', host: 'box', since: 'x', workspace: '/ws' },
@@ -147,7 +149,7 @@ describe('buildStatus', () => {
     });
     expect(report.dispatcher.lastRun?.exitCode).toBeUndefined();
     expect(report.running).toEqual([
-      expect.objectContaining({ task: 'g/a', supervision: 'orphaned' }),
+      expect.objectContaining({ task: 'g/a', supervision: 'orphaned', sandbox: 'bwrap' }),
     ]);
     expect(report.waiting).toEqual([
       expect.objectContaining({

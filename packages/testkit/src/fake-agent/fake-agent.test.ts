@@ -1,5 +1,13 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readlinkSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -96,6 +104,24 @@ steps:
     expect(readFileSync(join(dir, 'PLAN-2.md'), 'utf8')).toBe('# next plan');
     expect(JSON.parse(r.events[0]!)).toMatchObject({ type: 'thread.started' });
     expect(JSON.parse(r.events.at(-1)!)).toMatchObject({ type: 'turn.completed' });
+  });
+
+  it('does what a hostile agent does: links, copies and removes, with ${NAME} paths', () => {
+    const { dir, run } = setup(`steps:
+  - write: { path: "\${OUTSIDE}/victim", content: "outside\\n" }
+  - link: { target: "\${OUTSIDE}/victim", path: hard.txt, hard: true }
+  - link: { target: /etc/hostname, path: soft.txt }
+  - copy: { from: "\${OUTSIDE}", to: copied }
+  - remove: "\${OUTSIDE}/victim"
+`);
+    const outside = join(dir, 'outside');
+    mkdirSync(outside);
+    expect(run([], { OUTSIDE: outside }).code).toBe(0);
+    expect(readFileSync(join(dir, 'hard.txt'), 'utf8')).toBe('outside\n');
+    expect(statSync(join(dir, 'hard.txt')).nlink).toBe(1); // its twin was removed last
+    expect(readlinkSync(join(dir, 'soft.txt'))).toBe('/etc/hostname');
+    expect(readFileSync(join(dir, 'copied/victim'), 'utf8')).toBe('outside\n');
+    expect(existsSync(join(outside, 'victim'))).toBe(false);
   });
 
   it('honours resume only for a session it issued', () => {

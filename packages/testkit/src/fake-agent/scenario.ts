@@ -24,6 +24,8 @@ export const FAKE_FAULTS = [
 export type FakeFault = (typeof FAKE_FAULTS)[number];
 
 const text = z.string();
+// biome-ignore lint/suspicious/noTemplateCurlyInString: the scenario's own syntax, not a template
+const EXPANDED = '`${NAME}` in paths is expanded from the environment';
 const stream = z.enum(['stdout', 'stderr']).default('stdout');
 
 /** One scripted step. Exactly one key per step object. */
@@ -42,8 +44,23 @@ export const stepSchema = z.union([
       write: z.strictObject({ path: text, content: text, append: z.boolean().default(false) }),
     })
     .describe(
-      'Write (or append to) a file, relative to the workspace (SWITCHYARD_WORKSPACE or cwd).',
+      `Write (or append to) a file, relative to the workspace (SWITCHYARD_WORKSPACE or cwd); ${EXPANDED}.`,
     ),
+  z
+    .strictObject({
+      link: z.strictObject({ target: text, path: text, hard: z.boolean().default(false) }),
+    })
+    .describe(
+      `Make \`path\` a symbolic link to \`target\` (a hard link with \`hard\`), both relative to the workspace; ${EXPANDED}.`,
+    ),
+  z
+    .strictObject({ copy: z.strictObject({ from: text, to: text }) })
+    .describe(
+      `Copy a file or folder (recursively) from \`from\` to \`to\`, relative to the workspace; ${EXPANDED}.`,
+    ),
+  z
+    .strictObject({ remove: text })
+    .describe(`Remove a file or folder (recursively), relative to the workspace; ${EXPANDED}.`),
   z
     .strictObject({ fillChecklist: z.union([z.literal(true), text]) })
     .describe(

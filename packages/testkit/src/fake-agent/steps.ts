@@ -1,9 +1,13 @@
 import { spawn } from 'node:child_process';
 import {
   appendFileSync,
+  cpSync,
   existsSync,
+  linkSync,
   mkdirSync,
   readFileSync,
+  rmSync,
+  symlinkSync,
   writeFileSync,
   writeSync,
 } from 'node:fs';
@@ -47,6 +51,16 @@ function writeAll(fd: number, text: string): void {
   }
 }
 
+/** `${NAME}` replaced by the environment's value (empty when unset). */
+function expand(ctx: StepContext, text: string): string {
+  return text.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g, (_, name: string) => ctx.env[name] ?? '');
+}
+
+/** A step's path: `${NAME}` expanded, then resolved against the workspace. */
+function pathOf(ctx: StepContext, path: string): string {
+  return resolve(ctx.workspace, expand(ctx, path));
+}
+
 function requireEnv(ctx: StepContext, name: string): string {
   const value = ctx.env[name];
   if (!value) throw new Error(`fake agent: step needs ${name} in the environment`);
@@ -59,11 +73,29 @@ export async function runStep(step: FakeAgentStep, ctx: StepContext): Promise<vo
   if ('tool' in step) return out(ctx.printer.tool(step.tool.name, step.tool.input));
   if ('print' in step) return out([step.print], step.stream === 'stderr' ? 2 : 1);
   if ('write' in step) {
-    const file = resolve(ctx.workspace, step.write.path);
+    const file = pathOf(ctx, step.write.path);
     mkdirSync(dirname(file), { recursive: true });
     if (step.write.append) appendFileSync(file, step.write.content);
     else writeFileSync(file, step.write.content);
     return out(ctx.printer.tool('Write', { file_path: file }));
+  }
+  if ('link' in step) {
+    const path = pathOf(ctx, step.link.path);
+    mkdirSync(dirname(path), { recursive: true });
+    rmSync(path, { force: true });
+    if (step.link.hard) linkSync(pathOf(ctx, step.link.target), path);
+    else symlinkSync(expand(ctx, step.link.target), path);
+    return out(ctx.printer.tool('Bash', { command: `ln ${step.link.hard ? '' : '-s '}… ${path}` }));
+  }
+  if ('copy' in step) {
+    const to = pathOf(ctx, step.copy.to);
+    mkdirSync(dirname(to), { recursive: true });
+    cpSync(pathOf(ctx, step.copy.from), to, { recursive: true });
+    return out(ctx.printer.tool('Bash', { command: `cp -r … ${to}` }));
+  }
+  if ('remove' in step) {
+    rmSync(pathOf(ctx, step.remove), { recursive: true, force: true });
+    return out(ctx.printer.tool('Bash', { command: `rm -rf ${pathOf(ctx, step.remove)}` }));
   }
   if ('fillChecklist' in step) {
     const plan = requireEnv(ctx, 'SWITCHYARD_PLAN');
