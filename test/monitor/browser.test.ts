@@ -101,10 +101,29 @@ describe('the monitor in a real browser', () => {
       await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument),
     ).toBe(true);
     expect(await demo.exited).toBe(0);
+    // The run's end reaches the open page: the exit code and totals, and no endless reconnecting
+    // (the monitor said it stopped with the run).
+    await page.waitForSelector('#run-state [data-run-state="finished"][data-exit-code="0"]');
+    expect(await page.locator('#run-state').innerText()).toMatch(
+      /Run finished · exit 0 \(every task archived\) · 6 done · 0 blocked · 0 not started · took \d+(ms|s|m \d+s) · ended .* · [\d,]+ tokens · \$\d/,
+    );
+    await expect.poll(() => page.locator('#live').innerText()).toBe('monitor stopped');
+    await shot(page, 'run-finished');
 
     // The finished run, served by `switchyard monitor` (no dispatcher running).
     const monitor = await startWithMonitor(['monitor', '--workspace', dir]);
     children.push(monitor.child);
+    // First paint from the snapshot served with the page: everything is there without the
+    // live stream (refused here), in the document as parsed.
+    const still = await browser.newPage({ viewport: { width: 1500, height: 950 } });
+    await still.route(/\/events\?/, (route) => route.abort());
+    await still.goto(monitor.url, { waitUntil: 'domcontentloaded' });
+    expect(await still.locator('.task[data-state="done"]').count()).toBe(6);
+    expect(await still.locator('#run-state [data-run-state]').getAttribute('data-exit-code')).toBe(
+      '0',
+    );
+    await shot(still, 'first-paint');
+    await still.close();
     await page.goto(monitor.url);
     await page.waitForFunction(
       () => document.querySelectorAll('.task[data-state="done"]').length === 6,

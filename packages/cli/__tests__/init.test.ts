@@ -1,5 +1,6 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { expandCatalog, isCompactCatalog } from '@switchyard/core';
 import { describe, expect, it, vi } from 'vitest';
 import { fakeBinDir, runCli, tempDir } from './catalog-helpers.js';
 
@@ -8,6 +9,13 @@ vi.setConfig({ testTimeout: 60_000 });
 
 const read = async (dir: string, file: string) =>
   JSON.parse(await readFile(join(dir, file), 'utf8'));
+
+/** The catalog init wrote, in the full form (init writes the compact one). */
+const readCatalog = async (dir: string) => {
+  const raw = await read(dir, 'execution-catalog.json');
+  expect(isCompactCatalog(raw)).toBe(true);
+  return expandCatalog(raw).catalog as any;
+};
 
 /** Every (stage, local route, target) whose target is not a local one. */
 function cloudInLocal(catalog: any): string[] {
@@ -36,7 +44,7 @@ describe('switchyard init', () => {
         complexity: { routine: 'cloud-G08', standard: 'cloud-G04', complex: 'cloud-G01' },
       },
     });
-    const catalog = await read(cwd, 'execution-catalog.json');
+    const catalog = await readCatalog(cwd);
     expect(catalog.routes.worker['cloud-G01'].candidates[0]).toBe('claude-opus');
     expect(catalog.routes.worker['cloud-G04'].candidates[0]).toBe('claude-sonnet');
     expect(catalog.routes.worker['cloud-G08'].candidates[0]).toBe('codex-gpt-5');
@@ -49,6 +57,20 @@ describe('switchyard init', () => {
     });
     expect(validate.exitCode, validate.stderr).toBe(0);
     expect(validate.stdout).toContain('execution-catalog.json');
+    // Compact, with what agents may do: "edit" unless asked otherwise (no flag in any argv).
+    const text = await readFile(join(cwd, 'execution-catalog.json'), 'utf8');
+    expect(text).not.toContain('acceptEdits');
+    for (const target of Object.values<any>(catalog.targets))
+      expect(target.permissions).toBe('edit');
+    // The full form of it has the revision validate reports.
+    const shown = await runCli(['catalog', 'show', '--expanded', '--json'], { cwd, env: { PATH } });
+    expect(shown.exitCode, shown.stderr).toBe(0);
+    const expanded = JSON.parse(shown.stdout);
+    expect(expanded.form).toBe('compact');
+    expect(Object.keys(expanded.catalog.routes.worker)).toHaveLength(20);
+    const lines = (t: string) => t.split('\n').length;
+    expect(lines(text)).toBeLessThan(lines(JSON.stringify(expanded.catalog, null, 2)) / 2);
+    expect(validate.stdout).toContain(expanded.revision);
   });
 
   it('--yes with flags puts each chosen target first in its lanes, never a cloud one in a local route', async () => {
@@ -67,18 +89,21 @@ describe('switchyard init', () => {
         'claude-opus',
         '--review',
         'codex-oss',
+        '--permissions',
+        'edit+shell',
       ],
       { cwd, env: { PATH } },
     );
     expect(r.exitCode, r.stderr).toBe(0);
     const out = JSON.parse(r.stdout);
+    expect(out.permissions).toBe('edit+shell');
     expect(out.choices).toEqual({
       fast: 'gemini-pro',
       standard: 'codex-gpt-5',
       complex: 'claude-opus',
       review: 'codex-oss',
     });
-    const catalog = await read(cwd, 'execution-catalog.json');
+    const catalog = await readCatalog(cwd);
     const first = (stage: string, route: string) => catalog.routes[stage][route].candidates[0];
     for (const g of ['G01', 'G02', 'G03'])
       expect(first('worker', `cloud-${g}`)).toBe('claude-opus');

@@ -235,10 +235,12 @@ async function prepareDryRun(
   let taskRouting = DEFAULT_ROUTING;
   let gates: ProjectGate[] = [];
   let projectConfig: ProjectConfig | undefined;
+  let configFile: string | undefined;
   let sandboxConfig: SandboxSettings | undefined;
   try {
     const { config, filepath } = await loadProjectConfig(workspace);
     projectConfig = config;
+    configFile = filepath;
     sandboxConfig = { sandbox: config.sandbox, sandboxTargets: config.sandboxTargets };
     configMax = config.maxParallel;
     taskRouting = config.routing;
@@ -279,6 +281,20 @@ async function prepareDryRun(
   }
   const dispatcher = readDispatcherState(stateDir(workspace), routing.problems);
   // The checks a live run makes before starting anything, except those that run commands.
+  // Targets' `permissions` need a plugin of their agent that knows the CLI's flags.
+  if (!Array.isArray(resolvedCatalog) && projectConfig) {
+    const { permittedWithProjectPlugins } = await import('./permissions.js');
+    try {
+      const permitted = await permittedWithProjectPlugins(
+        resolvedCatalog,
+        projectConfig,
+        configFile,
+      );
+      routing.problems.push(...permitted.problems);
+    } catch {
+      // A plugin that does not load is reported above (checkPlugins), once.
+    }
+  }
   if (projectConfig)
     routing.problems.push(
       ...(await dryRunPreflight(workspace, projectConfig, loaded, opts, configMax ?? 3)),

@@ -46,6 +46,7 @@ import { agentTypoWarnings } from './known-agents.js';
 import { startAnnouncedMonitor } from './monitor-server.js';
 import { createNotifier } from './notify/notifier.js';
 import { printProblems } from './output.js';
+import { permittedCatalog } from './permissions.js';
 import { cappedParallel } from './plan-concurrency.js';
 import { PREFLIGHT_CHECKS } from './preflight/checks.js';
 import { preflightContext } from './preflight/context.js';
@@ -158,7 +159,6 @@ async function liveRunLocked(
   // A route with no installed candidate is reported with the other preflight problems.
   const checked = skipMissingTargets(written, scope, { env, cwd: workspace });
   printProblems(checked.warnings);
-  const catalog = checked.resolved;
   const loaded = await loadPlugins({
     entries: config.plugins,
     ...(configDir ? { configDir, configFile: filepath } : {}),
@@ -166,6 +166,9 @@ async function liveRunLocked(
     builtins: BUILTIN_PLUGINS,
   });
   const plugins = new PluginSet(loaded);
+  // Targets' `permissions` become their CLIs' flags, as the agents' plugins know them.
+  const permitted = permittedCatalog(checked.resolved, plugins);
+  const catalog = permitted.resolved;
   // Before anything starts: a sandboxed target needs a bwrap that works here.
   const sandbox = await checkSandbox({
     config,
@@ -209,7 +212,7 @@ async function liveRunLocked(
       ...(opts.retryTasks ? { retryTasks: opts.retryTasks } : {}),
       maxParallel: cappedParallel(opts.maxParallel ?? config.maxParallel, opts.planMaxConcurrency),
       targets: usedTargets(catalog, scope),
-      foundProblems: [...checked.errors, ...sandbox.problems],
+      foundProblems: [...checked.errors, ...permitted.problems, ...sandbox.problems],
       env,
       signal: abort.signal,
     }),

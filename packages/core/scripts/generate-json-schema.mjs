@@ -4,6 +4,7 @@
 import { writeFile } from 'node:fs/promises';
 import {
   catalogJsonSchema,
+  compactCatalogJsonSchema,
   orchestratePlanJsonSchema,
   projectConfigJsonSchema,
 } from '../dist/index.js';
@@ -11,6 +12,7 @@ import {
 const dir = new URL('../../../assets/schema/', import.meta.url);
 const files = {
   'execution-catalog.schema.json': catalogJsonSchema(),
+  'execution-catalog-compact.schema.json': compactCatalogJsonSchema(),
   'project-config.schema.json': projectConfigJsonSchema(),
   'orchestrate-plan.schema.json': orchestratePlanJsonSchema(),
 };

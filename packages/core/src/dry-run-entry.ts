@@ -2,7 +2,7 @@
 // review parsing, prompts or plugins, so the command loads less. Same objects as the root
 // entry (shared chunks): `SwitchyardError.is` and friends work across both.
 export { slotFreeTasks } from './admission/task-view.js';
-export { STAGES } from './catalog/constants.js';
+export { type PermissionLevel, STAGES } from './catalog/constants.js';
 export { findExecutable } from './catalog/executables.js';
 export { CATALOG_ENV, resolveCatalog } from './catalog/resolve.js';
 export { catalogRevision } from './catalog/revision.js';

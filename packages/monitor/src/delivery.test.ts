@@ -106,6 +106,8 @@ describe('the live stream loses no update', () => {
     await monitor.close();
     monitor = undefined;
     const messages = await stream.ended;
-    expect(JSON.stringify(messages.at(-1))).toContain('"to":"two"');
+    // the last patch, then the end of the stream (the page stops reconnecting)
+    expect(JSON.stringify(messages.at(-2))).toContain('"to":"two"');
+    expect(messages.at(-1)).toMatchObject({ event: 'end' });
   });
 });

@@ -154,7 +154,8 @@ export async function startMonitor(options: MonitorOptions): Promise<MonitorServ
   const route = (req: IncomingMessage, res: ServerResponse, url: URL) => {
     switch (url.pathname) {
       case '/':
-        return sendPage(res, assets);
+        snapshot();
+        return sendPage(res, assets, fullJson());
       case '/snapshot.json':
         snapshot();
         return send(res, 200, 'application/json', fullJson());
@@ -276,6 +277,8 @@ export async function startMonitor(options: MonitorOptions): Promise<MonitorServ
       // Open pages get the final state (e.g. the run's last archive) before the streams end:
       // read again whatever was announced or not (a change may not have been announced yet).
       if (streams.size > 0) rebuild();
+      // Pages stop reconnecting: the monitor is gone on purpose (the run it served ended).
+      broadcast('end', JSON.stringify({ reason: 'the monitor stopped' }));
       const open = [...streams];
       streams.clear();
       for (const stop of stops) stop();
@@ -310,7 +313,7 @@ function send(res: ServerResponse, status: number, type: string, body: string): 
   res.end(body);
 }
 
-function sendPage(res: ServerResponse, assets: PageAssets): void {
+function sendPage(res: ServerResponse, assets: PageAssets, snapshotJson: string): void {
   const nonce = randomBytes(16).toString('base64');
   res.writeHead(200, {
     'content-type': 'text/html; charset=utf-8',
@@ -318,7 +321,7 @@ function sendPage(res: ServerResponse, assets: PageAssets): void {
     'content-security-policy': `default-src 'none'; script-src 'nonce-${nonce}'; style-src 'nonce-${nonce}'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'`,
     ...SECURITY_HEADERS,
   });
-  res.end(renderPage(assets, nonce));
+  res.end(renderPage(assets, nonce, snapshotJson));
 }
 
 function readText(file: string): string {

@@ -1,11 +1,13 @@
 import type { ClassifierOptions } from '@switchyard/classifier-generic';
 import type { SwitchyardPlugin } from '@switchyard/core';
 import { claudeCodeClassifier } from './classifier.js';
+import { claudeCodePermissionArgs } from './permissions.js';
 import { claudeCodeSandboxWritable } from './sandbox.js';
 import { claudeCodeTranscript } from './transcript.js';
 import { claudeCodeUsage } from './usage.js';
 
 export { claudeCodeClassifier } from './classifier.js';
+export { claudeCodePermissionArgs } from './permissions.js';
 export { claudeCodeSandboxWritable } from './sandbox.js';
 export { claudeCodeTranscript } from './transcript.js';
 export { claudeCodeUsage } from './usage.js';
@@ -17,6 +19,7 @@ export default function plugin(options?: ClassifierOptions): SwitchyardPlugin[] 
       ...claudeCodeClassifier(options),
       usage: claudeCodeUsage,
       sandboxWritable: claudeCodeSandboxWritable,
+      permissionArgs: claudeCodePermissionArgs,
     },
     claudeCodeTranscript(),
   ];

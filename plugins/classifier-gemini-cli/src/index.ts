@@ -1,11 +1,13 @@
 import type { ClassifierOptions } from '@switchyard/classifier-generic';
 import type { SwitchyardPlugin } from '@switchyard/core';
 import { geminiCliClassifier } from './classifier.js';
+import { geminiCliPermissionArgs } from './permissions.js';
 import { geminiCliSandboxWritable } from './sandbox.js';
 import { geminiCliTranscript } from './transcript.js';
 import { geminiCliUsage } from './usage.js';
 
 export { geminiCliClassifier } from './classifier.js';
+export { geminiCliPermissionArgs } from './permissions.js';
 export { geminiCliSandboxWritable } from './sandbox.js';
 export { formatGeminiEvent, geminiCliTranscript } from './transcript.js';
 export { geminiCliUsage } from './usage.js';
@@ -17,6 +19,7 @@ export default function plugin(options?: ClassifierOptions): SwitchyardPlugin[] 
       ...geminiCliClassifier(options),
       usage: geminiCliUsage,
       sandboxWritable: geminiCliSandboxWritable,
+      permissionArgs: geminiCliPermissionArgs,
     },
     geminiCliTranscript(),
   ];

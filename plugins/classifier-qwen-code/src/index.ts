@@ -1,11 +1,13 @@
 import type { ClassifierOptions } from '@switchyard/classifier-generic';
 import type { SwitchyardPlugin } from '@switchyard/core';
 import { qwenCodeClassifier } from './classifier.js';
+import { qwenCodePermissionArgs } from './permissions.js';
 import { qwenCodeSandboxWritable } from './sandbox.js';
 import { qwenCodeTranscript } from './transcript.js';
 import { qwenCodeUsage } from './usage.js';
 
 export { qwenCodeClassifier } from './classifier.js';
+export { qwenCodePermissionArgs } from './permissions.js';
 export { qwenCodeSandboxWritable } from './sandbox.js';
 export { qwenCodeTranscript } from './transcript.js';
 export { qwenCodeUsage } from './usage.js';
@@ -17,6 +19,7 @@ export default function plugin(options?: ClassifierOptions): SwitchyardPlugin[] 
       ...qwenCodeClassifier(options),
       usage: qwenCodeUsage,
       sandboxWritable: qwenCodeSandboxWritable,
+      permissionArgs: qwenCodePermissionArgs,
     },
     qwenCodeTranscript(),
   ];

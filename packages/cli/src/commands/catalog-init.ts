@@ -4,6 +4,7 @@ import {
   assetPath,
   type Catalog,
   catalogRevision,
+  compactCatalog,
   RECOMMENDED_CONFIG_FILE,
   SwitchyardError,
   validateCatalog,
@@ -11,6 +12,7 @@ import {
 import pc from 'picocolors';
 import { type DetectedAgent, detectAgents } from '../known-agents.js';
 import { printJson } from '../output.js';
+import { readableJson } from '../readable-json.js';
 import { type DerivedCatalog, deriveCatalog } from './catalog-derive.js';
 import { describeRoutes, ROUTE_IDS_EXPLAINED } from './route-ids.js';
 
@@ -160,17 +162,28 @@ export async function detectInstalledCatalog(cwd: string): Promise<{
   return { agents, derived, template };
 }
 
-/** Validates and writes a catalog with a `$schema` reference for editors; its revision. */
+/**
+ * Validates and writes a catalog with a `$schema` reference for editors; its revision. The
+ * compact form writes each shared route once (`compactCatalog`); its revision is the same.
+ */
 export async function writeCatalogFile(
   output: string,
   body: Catalog,
+  form: 'full' | 'compact' = 'full',
 ): Promise<{ revision: string; catalog: Catalog }> {
   // The schema ships with the installed package; the path is relative to the written file.
-  const schemaFile = assetPath('schema', 'execution-catalog.schema.json');
+  const schemaFile = assetPath(
+    'schema',
+    form === 'compact' ? 'execution-catalog-compact.schema.json' : 'execution-catalog.schema.json',
+  );
   const schemaRel = relative(dirname(output), schemaFile);
   const schemaPath =
     schemaRel.split('/').filter((p) => p === '..').length <= 2 ? schemaRel : schemaFile;
-  const written = { $schema: schemaPath, ...body } as Catalog;
+  const { $schema: _earlier, ...content } = body;
+  const written = {
+    $schema: schemaPath,
+    ...(form === 'compact' ? compactCatalog(content as Catalog) : content),
+  };
   const check = validateCatalog(written, { file: output, checkExecutables: false });
   if (!check.catalog) {
     throw new SwitchyardError('SY_INTERNAL', 'The derived catalog failed validation.', {
@@ -178,6 +191,6 @@ export async function writeCatalogFile(
     });
   }
   await mkdir(dirname(output), { recursive: true, mode: 0o700 });
-  await writeFile(output, `${JSON.stringify(written, null, 2)}\n`);
+  await writeFile(output, readableJson(written));
   return { revision: catalogRevision(check.catalog), catalog: check.catalog };
 }

@@ -1,5 +1,10 @@
+import { readFile } from 'node:fs/promises';
 import {
   type Catalog,
+  expandCatalog,
+  isCompactCatalog,
+  loadProjectConfig,
+  type ResolvedCatalog,
   ROUTE_IDS,
   type RouteId,
   resolveCatalog,
@@ -17,6 +22,8 @@ interface ShowOptions {
   executionCatalog?: string;
   at?: string;
   json?: boolean;
+  /** Print the catalog document in the full form. */
+  expanded?: boolean;
 }
 
 /** One resolved route at an instant. */
@@ -98,6 +105,7 @@ export async function catalogShow(opts: ShowOptions): Promise<void> {
     checkExecutables: false,
     ...(opts.executionCatalog ? { flagPath: opts.executionCatalog } : {}),
   });
+  if (opts.expanded) return printExpanded(resolved, opts.json === true);
   const { catalog } = resolved;
   const stages = Object.fromEntries(STAGES.map((s) => [s, routeViews(catalog, s, at)])) as Record<
     Stage,
@@ -121,6 +129,7 @@ export async function catalogShow(opts: ShowOptions): Promise<void> {
     t.runtime.output_format,
     t.selfcheck_required ? 'yes' : 'no',
     t.runtime.resume_command ? (t.runtime.native_session_monitor ?? 'yes') : 'no',
+    t.permissions ?? pc.dim('as written'),
     t.runtime.command[0] ?? '',
   ]);
   const out = [
@@ -130,7 +139,7 @@ export async function catalogShow(opts: ShowOptions): Promise<void> {
     '',
     pc.bold(`Targets (${targets.length})`),
     renderTable(
-      ['ID', 'AGENT', 'MODEL', 'CLASS', 'OUTPUT', 'SELF-CHECK', 'RESUME', 'COMMAND'],
+      ['ID', 'AGENT', 'MODEL', 'CLASS', 'OUTPUT', 'SELF-CHECK', 'RESUME', 'PERMISSIONS', 'COMMAND'],
       targets,
     ),
   ];
@@ -142,4 +151,25 @@ export async function catalogShow(opts: ShowOptions): Promise<void> {
     );
   }
   process.stdout.write(`${out.join('\n')}\n`);
+}
+
+/**
+ * The catalog document as written, in the full form: a compact one expanded (the form its
+ * revision is computed on), a full one as it is. Read again from its source: the resolved
+ * catalog has defaults filled in and relative commands anchored, which the file does not say.
+ */
+async function printExpanded(resolved: ResolvedCatalog, json: boolean): Promise<void> {
+  const raw: unknown = resolved.source.inline
+    ? (await loadProjectConfig(process.cwd())).config.executionCatalog
+    : JSON.parse(await readFile(resolved.source.path ?? '', 'utf8'));
+  const compact = isCompactCatalog(raw);
+  const full = isCompactCatalog(raw) ? expandCatalog(raw).catalog : raw;
+  if (json)
+    printJson({
+      source: resolved.source,
+      revision: resolved.revision,
+      form: compact ? 'compact' : 'full',
+      catalog: full,
+    });
+  else printJson(full);
 }

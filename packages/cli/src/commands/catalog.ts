@@ -54,14 +54,26 @@ Examples:
     .description('Show the resolved routes per stage with the time window active at an instant.')
     .option('--execution-catalog <file>', 'show this catalog file instead of the resolved one')
     .option('--at <iso-time>', 'the instant that picks time windows (default: now)')
+    .option(
+      '--expanded',
+      'print the catalog in the full form (a compact one expanded: every route of both stages)',
+    )
     .option('--json', 'print one JSON document to stdout')
     .addHelpText(
       'after',
       `
 Needs no agent CLI installed: commands are not checked (use "catalog validate" for that).
 
+A catalog may be written in the compact form: "defaults" gives the route of every route id
+(or per stage, "defaults": { "worker": {...} }, or per kind, "local" / "cloud"), and
+"routes" lists only the routes that differ. It is expanded to the full form (exactly
+local-G01…G10 and cloud-G01…G10 per stage) before it is validated and hashed, so both forms
+of one catalog have one revision. --expanded prints that full form (a file the full format
+reads); with --json it is wrapped with the source and revision.
+
 Examples:
   $ switchyard catalog show
+  $ switchyard catalog show --expanded > full-catalog.json
   $ switchyard catalog show --at 2027-07-01T22:00:00Z
   $ switchyard catalog show --json | jq '.stages.worker[] | select(.route == "cloud-G05")'`,
     )

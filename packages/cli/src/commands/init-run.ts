@@ -4,6 +4,7 @@ import {
   type Catalog,
   configFilesIn,
   DEFAULT_COMPLEXITY_ROUTES,
+  type PermissionLevel,
   RECOMMENDED_CONFIG_FILE,
   SwitchyardError,
 } from '@switchyard/core';
@@ -72,20 +73,28 @@ export async function runInit(opts: InitCommandOptions): Promise<void> {
     );
   const usable = bwrap && !('problem' in bwrap) ? bwrap : undefined;
   let sandbox: 'bwrap' | 'none' | undefined = opts.sandbox;
+  let permissions: PermissionLevel = opts.permissions ?? 'edit';
   if (derived) {
     choices = { ...defaultChoices(derived.catalog), ...flags };
     if (interactive(opts)) {
-      const { sandbox: asked, ...roles } = await ask(
+      const {
+        sandbox: asked,
+        permissions: level,
+        ...roles
+      } = await ask(
         derived.catalog,
         choices,
         flags,
         usable && !opts.sandbox ? usable : undefined,
+        !opts.permissions,
       );
       choices = roles;
       sandbox = asked ?? sandbox;
+      permissions = level ?? permissions;
     }
     catalog = applyChoices(derived.catalog, choices);
   }
+  catalog = withPermissions(catalog, permissions);
   const leaks = cloudTargetsInLocalRoutes(catalog).filter(
     (l) => !derived?.placeholders.some((p) => l.endsWith(`: ${p}`)),
   );
@@ -94,7 +103,7 @@ export async function runInit(opts: InitCommandOptions): Promise<void> {
       hint: leaks.join('; '),
     });
 
-  const { revision } = await writeCatalogFile(catalogFile, catalog);
+  const { revision } = await writeCatalogFile(catalogFile, catalog, 'compact');
   const reference = `./${relative(dir, catalogFile)}`;
   const config = existsSync(configFile)
     ? (JSON.parse(readFileSync(configFile, 'utf8')) as Record<string, unknown>)
@@ -119,6 +128,7 @@ export async function runInit(opts: InitCommandOptions): Promise<void> {
         ...(version ? { version } : {}),
       })),
       choices,
+      permissions,
       routing: config.routing,
       sandbox: config.sandbox ?? 'none',
       ...(usable ? { bwrap: usable } : {}),
@@ -130,8 +140,9 @@ export async function runInit(opts: InitCommandOptions): Promise<void> {
         `${pc.green('✓')} wrote ${catalogFile} (revision ${revision.slice(0, 12)})`,
         `${pc.green('✓')} wrote ${configFile}`,
         `  agent CLIs  ${installed.map((a) => a.command).join(', ')}`,
-        ...INIT_ROLES.map((r) => `  ${r.padEnd(10)}  ${choices[r] ?? pc.dim('(catalog default)')}`),
-        `  ${'sandbox'.padEnd(10)}  ${sandboxLine(config.sandbox, usable)}`,
+        ...INIT_ROLES.map((r) => `  ${r.padEnd(11)} ${choices[r] ?? pc.dim('(catalog default)')}`),
+        `  ${'permissions'.padEnd(11)} ${permissions} ${pc.dim(`(${PERMISSION_TEXT[permissions]})`)}`,
+        `  ${'sandbox'.padEnd(11)} ${sandboxLine(config.sandbox, usable)}`,
         '',
         'Plans may now say `complexity: routine | standard | complex` instead of a route.',
         'Next: switchyard catalog validate && switchyard run --dry-run',
@@ -165,7 +176,8 @@ async function ask(
   defaults: InitChoices,
   flags: InitChoices,
   bwrap?: { command: string; version?: string },
-): Promise<InitChoices & { sandbox?: 'bwrap' | 'none' }> {
+  askForPermissions = false,
+): Promise<InitChoices & { sandbox?: 'bwrap' | 'none'; permissions?: PermissionLevel }> {
   const { cancel, confirm, intro, isCancel, outro, select } = await import('@clack/prompts');
   intro(`switchyard init — ${basename(process.cwd())}`);
   const options = Object.entries(catalog.targets).map(([id, t]) => ({
@@ -199,6 +211,43 @@ async function ask(
     }
     sandbox = answer ? 'bwrap' : 'none';
   }
+  const permissions = askForPermissions ? await askPermissions() : undefined;
   outro('Writing the catalog and the project config.');
-  return { ...out, ...(sandbox ? { sandbox } : {}) };
+  return { ...out, ...(sandbox ? { sandbox } : {}), ...(permissions ? { permissions } : {}) };
+}
+
+/** What each permission level lets an agent do, in the words `init` asks with. */
+const PERMISSION_TEXT: Record<PermissionLevel, string> = {
+  edit: 'edit files; commands need approval, so they do not run',
+  'edit+shell': 'edit files and run commands (tests, installs)',
+  all: 'everything, without asking',
+};
+
+/** Every target with the chosen level (the agents' plugins turn it into flags). */
+function withPermissions(catalog: Catalog, level: PermissionLevel): Catalog {
+  return {
+    ...catalog,
+    targets: Object.fromEntries(
+      Object.entries(catalog.targets).map(([id, t]) => [id, { ...t, permissions: level }]),
+    ),
+  };
+}
+
+/** What agents may do without asking, asked on the terminal. */
+async function askPermissions(): Promise<PermissionLevel> {
+  const { cancel, isCancel, select } = await import('@clack/prompts');
+  const answer = await select<PermissionLevel>({
+    message: 'What may agents do without asking?',
+    options: (Object.keys(PERMISSION_TEXT) as PermissionLevel[]).map((value) => ({
+      value,
+      label: value,
+      hint: PERMISSION_TEXT[value],
+    })),
+    initialValue: 'edit',
+  });
+  if (isCancel(answer)) {
+    cancel('Nothing was written.');
+    throw new SwitchyardError('SY_USAGE', 'init cancelled; nothing was written.');
+  }
+  return answer;
 }

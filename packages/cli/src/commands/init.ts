@@ -1,4 +1,12 @@
+import type { PermissionLevel } from '@switchyard/core/dry-run';
 import { type Command, Option } from 'commander';
+
+/** The `permissions` levels (core's PERMISSION_LEVELS; spelled here so `--help` loads no core). */
+const PERMISSION_LEVELS = [
+  'edit',
+  'edit+shell',
+  'all',
+] as const satisfies readonly PermissionLevel[];
 
 /** Options of `switchyard init`. */
 export interface InitCommandOptions {
@@ -8,6 +16,8 @@ export interface InitCommandOptions {
   standard?: string;
   complex?: string;
   review?: string;
+  /** What agents may do without asking: edit, edit+shell or all. */
+  permissions?: PermissionLevel;
   catalog: string;
   force?: boolean;
   json?: boolean;
@@ -28,6 +38,12 @@ export function registerInit(program: Command): void {
     .addOption(new Option('--standard <target>', 'target for standard work (cloud-G04…G07)'))
     .addOption(new Option('--complex <target>', 'target for high-reasoning work (cloud-G01…G03)'))
     .addOption(new Option('--review <target>', 'target for reviews (every review route)'))
+    .addOption(
+      new Option(
+        '--permissions <level>',
+        'what agents may do without asking: edit files, edit+shell (also run commands), all',
+      ).choices(PERMISSION_LEVELS),
+    )
     .option('--catalog <file>', 'where to write the catalog', 'execution-catalog.json')
     .addOption(
       new Option(
@@ -48,8 +64,15 @@ catalog targets (agent + model) they can run. On a terminal it asks one question
 of work; with --yes, --json, or without a terminal (scripts, CI) it asks nothing and uses
 the flags, else the first installed candidate of each lane of the bundled catalog.
 
-Writes the catalog (as "catalog init" does, with your choices first in their lanes and the
-other installed targets behind them as failover) and switchyard.config.json with
+It also asks what agents may do without asking (every target's "permissions"): "edit"
+files (the default), "edit+shell" (also run commands: tests, installs) or "all". Each
+agent's plugin turns the level into its CLI's flags (Claude Code --permission-mode /
+--allowedTools, Codex --sandbox, Gemini CLI and Qwen Code --approval-mode, Copilot
+--allow-tool), so the catalog never carries them.
+
+Writes the catalog in the compact form ("defaults" and only the routes that differ; see
+\`switchyard catalog show --expanded\` for the full form), with your choices first in their
+lanes and the other installed targets behind them as failover, and switchyard.config.json with
 "executionCatalog" and the default "routing" (PLAN complexity: routine/standard/complex ->
 cloud-G08/cloud-G04/cloud-G01). A local-* route never gets a cloud target.
 

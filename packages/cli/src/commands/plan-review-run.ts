@@ -26,6 +26,7 @@ import {
 import { execa } from 'execa';
 import pc from 'picocolors';
 import { printJson } from '../output.js';
+import { permittedWithProjectPlugins } from '../permissions.js';
 import type { PlanReviewOptions } from './plan-review.js';
 
 /** A finished plan review: who reviewed, where the evidence is, what it found. */
@@ -74,14 +75,20 @@ export async function reviewPlans(
     throw new SwitchyardError('SY_USAGE', `No task plan to review in ${workspace}.`, {
       hint: 'write agent-task/<group>/<task>/PLAN.md first, or pass a plan file',
     });
-  const { config } = await loadProjectConfig(workspace);
-  const resolved = await resolveCatalog({
+  const { config, filepath } = await loadProjectConfig(workspace);
+  const written = await resolveCatalog({
     ...(opts.executionCatalog ? { flagPath: resolve(opts.executionCatalog) } : {}),
     env: process.env,
     cwd: workspace,
     checkExecutables: false,
   });
-  const catalog = resolved.catalog;
+  // The reviewer is started with the flags its `permissions` stand for, as in a run.
+  const permitted = await permittedWithProjectPlugins(written, config, filepath);
+  if (permitted.problems.length > 0)
+    throw new SwitchyardError('SY_CATALOG_INVALID', 'A target cannot be given its permissions.', {
+      problems: permitted.problems,
+    });
+  const catalog = permitted.resolved.catalog;
   const route = opts.route ?? config.routing.complexity.standard;
   let targetId = opts.with;
   if (targetId === undefined) {

@@ -43,6 +43,15 @@ export const EXECUTION_CLASSES = ['local_model', 'cloud_model'] as const;
 /** How a target's stdout is framed. */
 export const OUTPUT_FORMATS = ['text', 'jsonl'] as const;
 
+/**
+ * What an agent may do without asking, as a target's `permissions`: edit files; edit files
+ * and run shell commands; everything. The agent's plugin turns a level into its CLI's flags.
+ */
+export const PERMISSION_LEVELS = ['edit', 'edit+shell', 'all'] as const;
+
+/** A target's `permissions` level. */
+export type PermissionLevel = (typeof PERMISSION_LEVELS)[number];
+
 /** True when `value` is one of the 20 route ids. */
 export function isRouteId(value: string): value is RouteId {
   return (ROUTE_IDS as readonly string[]).includes(value);

@@ -4,11 +4,15 @@ export {
   commandBaseOf,
   isRelativeCommandPath,
 } from './command-base.js';
+export { compactPath, type ExpandedCatalog, expandCatalog, isCompactCatalog } from './compact.js';
+export { compactCatalog } from './compact-write.js';
 export {
   CATALOG_SCHEMA_VERSION,
   EXECUTION_CLASSES,
   isRouteId,
   OUTPUT_FORMATS,
+  PERMISSION_LEVELS,
+  type PermissionLevel,
   ROUTE_IDS,
   type RouteId,
   STAGES,
@@ -17,7 +21,12 @@ export {
   type TemplatePlaceholder,
 } from './constants.js';
 export { findExecutable } from './executables.js';
-export { catalogJsonSchema, projectConfigJsonSchema } from './json-schema.js';
+export {
+  catalogJsonSchema,
+  compactCatalogJsonSchema,
+  projectConfigJsonSchema,
+} from './json-schema.js';
+export { applyPermissions, type PermissionArgs } from './permissions.js';
 export {
   CATALOG_ENV,
   type CatalogSourceKind,

@@ -1,13 +1,21 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { assetPath } from '../assets.js';
-import { catalogJsonSchema, projectConfigJsonSchema } from './json-schema.js';
+import {
+  catalogJsonSchema,
+  compactCatalogJsonSchema,
+  projectConfigJsonSchema,
+} from './json-schema.js';
 
 const committed = (name: string) => JSON.parse(readFileSync(assetPath('schema', name), 'utf8'));
 
 describe('generated JSON Schemas', () => {
   it('the committed catalog schema equals the one generated from zod (regenerate: pnpm --filter @switchyard/core generate:schema)', () => {
     expect(committed('execution-catalog.schema.json')).toEqual(catalogJsonSchema());
+  });
+
+  it('the committed compact-catalog schema equals the generated one', () => {
+    expect(committed('execution-catalog-compact.schema.json')).toEqual(compactCatalogJsonSchema());
   });
 
   it('the committed project-config schema equals the generated one', () => {

@@ -3,6 +3,7 @@ import {
   CATALOG_SCHEMA_VERSION,
   EXECUTION_CLASSES,
   OUTPUT_FORMATS,
+  PERMISSION_LEVELS,
   ROUTE_IDS,
   type RouteId,
   STAGES,
@@ -124,6 +125,12 @@ export const targetSchema = z
       .boolean()
       .default(false)
       .describe('Run a self-check stage after the worker.'),
+    permissions: z
+      .enum(PERMISSION_LEVELS)
+      .optional()
+      .describe(
+        'What the agent may do without asking: "edit" files, "edit+shell" (also run commands) or "all". The agent\'s plugin adds the matching flags of its CLI to command and resume_command; unset = the commands as written.',
+      ),
     runtime: runtimeSchema,
   })
   .describe('An agent/model the dispatcher can run.');
@@ -164,30 +171,31 @@ export const windowSchema = z.strictObject({
   candidates,
 });
 
+/** The fields of a route (and of a default route in the compact form). */
+export const routeFields = {
+  candidates: candidates.optional(),
+  windows: z
+    .array(windowSchema)
+    .min(1)
+    .optional()
+    .describe('Time windows; exactly one is active at any instant.'),
+  rule_id: z.string().min(1).optional(),
+  policy_priority: z.number().int().optional(),
+  reason_codes: z.array(z.string().min(1)).optional(),
+};
+
 /** A route: fixed `candidates` or time `windows` (exactly one of them). */
-export const routeSchema = z
-  .strictObject({
-    candidates: candidates.optional(),
-    windows: z
-      .array(windowSchema)
-      .min(1)
-      .optional()
-      .describe('Time windows; exactly one is active at any instant.'),
-    rule_id: z.string().min(1).optional(),
-    policy_priority: z.number().int().optional(),
-    reason_codes: z.array(z.string().min(1)).optional(),
-  })
-  .superRefine((route, ctx) => {
-    if ((route.candidates === undefined) === (route.windows === undefined)) {
-      ctx.addIssue({
-        code: 'custom',
-        message: route.candidates
-          ? 'has both "candidates" and "windows"'
-          : 'has neither "candidates" nor "windows"',
-        params: { hint: 'give a route exactly one of "candidates" or "windows"' },
-      });
-    }
-  });
+export const routeSchema = z.strictObject(routeFields).superRefine((route, ctx) => {
+  if ((route.candidates === undefined) === (route.windows === undefined)) {
+    ctx.addIssue({
+      code: 'custom',
+      message: route.candidates
+        ? 'has both "candidates" and "windows"'
+        : 'has neither "candidates" nor "windows"',
+      params: { hint: 'give a route exactly one of "candidates" or "windows"' },
+    });
+  }
+});
 
 const stageRoutes = z.strictObject(
   Object.fromEntries(ROUTE_IDS.map((route) => [route, routeSchema])) as Record<

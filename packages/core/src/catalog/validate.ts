@@ -1,5 +1,6 @@
 import type { Problem } from '../errors.js';
 import { commandBaseOf } from './command-base.js';
+import { compactPath, eachOnce, expandCatalog, isCompactCatalog } from './compact.js';
 import { ROUTE_IDS, STAGES } from './constants.js';
 import { findExecutable } from './executables.js';
 import { issuesToProblems } from './issues.js';
@@ -36,12 +37,40 @@ const isObject = (v: unknown): v is Record<string, unknown> =>
  * Validates a parsed catalog document against the whole contract and reports ALL problems:
  * schema (unknown keys, types, route coverage, templates, secrets), candidate references,
  * window coverage for the coming year, and (optionally) command executability. Cross-field
- * rules also run on the parts that are well-formed when other parts are not.
+ * rules also run on the parts that are well-formed when other parts are not. A catalog in the
+ * compact authoring form (`defaults`, see `compact.ts`) is expanded to the full form first,
+ * and its problems are reported on the compact paths they come from (each once).
  */
 export function validateCatalog(
   raw: unknown,
   opts: ValidateCatalogOptions = {},
 ): CatalogValidation {
+  if (!isCompactCatalog(raw)) return validateFullCatalog(raw, opts);
+  const expanded = expandCatalog(raw);
+  const full = validateFullCatalog(expanded.catalog, opts);
+  const at = (path: string) => [opts.pathPrefix, path].filter(Boolean).join('.');
+  const problems = eachOnce([
+    ...expanded.problems.map((p) => ({
+      ...p,
+      ...(opts.file ? { file: opts.file } : {}),
+      ...(p.path ? { path: at(p.path) } : {}),
+    })),
+    ...full.problems.map((p) => {
+      if (!p.path) return p;
+      const path = compactPath(p.path, expanded.origins, opts.pathPrefix);
+      // A route no default reached: say where the compact form takes routes from.
+      return /\.?routes\.(worker|review)\.[^.]+$/.test(path) && !expanded.origins.has(path)
+        ? { ...p, path, hint: COMPACT_ROUTE_HINT }
+        : { ...p, path };
+    }),
+  ]);
+  return problems.length === 0 && full.catalog ? full : { problems };
+}
+
+const COMPACT_ROUTE_HINT =
+  'give every route a default: "defaults": { "candidates": [...] } (or defaults.<stage>, defaults.local / defaults.cloud), or write the route under routes.<stage>';
+
+function validateFullCatalog(raw: unknown, opts: ValidateCatalogOptions): CatalogValidation {
   const at = (path: string) => [opts.pathPrefix, path].filter(Boolean).join('.');
   const loc = opts.file ? { file: opts.file } : {};
   const problems: Problem[] = [];

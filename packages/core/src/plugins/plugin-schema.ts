@@ -43,6 +43,7 @@ const classifier = z.object({
     .object({ stdin: z.object({ argvPrompt: z.string().nullable() }).optional() })
     .optional(),
   sandboxWritable: optionalFn('sandboxWritable'),
+  permissionArgs: optionalFn('permissionArgs'),
   dispose: optionalFn('dispose'),
 });
 

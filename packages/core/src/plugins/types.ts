@@ -1,3 +1,4 @@
+import type { PermissionArgs } from '../catalog/permissions.js';
 import type { AttemptUsage } from '../cost/usage.js';
 import type { AttemptClass, FailureReason } from './failure-class.js';
 
@@ -127,6 +128,12 @@ export interface ClassifierPlugin<O = unknown> {
    * attempt may write them and nothing else but its worktree, attempt and task folders.
    */
   sandboxWritable?(env: Readonly<Record<string, string | undefined>>): readonly AgentWritablePath[];
+  /**
+   * A catalog target's `permissions` level ("edit", "edit+shell", "all") as the agent CLI's
+   * flags: returns the argv (`command` or `resume_command`) with them in the place the CLI
+   * reads them. Unset: targets of this agent cannot use `permissions`.
+   */
+  permissionArgs?: PermissionArgs;
   dispose?(): Awaitable<void>;
 }
 

@@ -2,6 +2,8 @@
 // the selected task, its history, usage, raw payloads and a live tail of its running attempt.
 // Self-contained: bundled into the page, no external resource.
 import { isFolded, laneCounts, setFolded } from './collapse.js';
+import { ago, cost, esc, num, time } from './format.js';
+import { runStateHtml } from './run-state.js';
 import type { FailoverView, Patch, Snapshot, TaskView, Totals } from './types.js';
 
 const token = new URLSearchParams(location.search).get('token') ?? '';
@@ -13,40 +15,41 @@ let snap: Snapshot | undefined;
 let selected: string | undefined = decodeURIComponent(location.hash.slice(1)) || undefined;
 let tail: { attempt: string; source: EventSource } | undefined;
 let renders = 0;
-
-const esc = (s: unknown) =>
-  String(s ?? '').replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
-  );
-const num = (n: number) => n.toLocaleString('en-US');
-const cost = (t: Pick<Totals, 'costUsd' | 'costEstimated'>) =>
-  `$${t.costUsd.toFixed(t.costUsd >= 1 ? 2 : 4)}${t.costEstimated ? ' (est.)' : ''}`;
-const ago = (iso: string) => {
-  const s = Math.max(0, Math.round((Date.now() - Date.parse(iso)) / 1000));
-  return s < 120
-    ? `${s}s`
-    : s < 7200
-      ? `${Math.floor(s / 60)}m ${s % 60}s`
-      : `${Math.floor(s / 3600)}h ${Math.floor((s % 3600) / 60)}m`;
-};
-const time = (iso: string) => new Date(iso).toLocaleTimeString();
+/** The monitor said it stopped (the run it served ended): the page keeps the last state. */
+let monitorEnded = false;
 
 function connect(): void {
   const source = new EventSource(q('/events'));
   source.addEventListener('snapshot', (e) => {
-    snap = JSON.parse((e as MessageEvent).data) as Snapshot;
-    render();
+    const next = JSON.parse((e as MessageEvent).data) as Snapshot;
+    // The page was served with this very snapshot: nothing to draw again.
+    const same = snap?.seq === next.seq;
+    snap = next;
+    if (!same) render();
   });
   source.addEventListener('patch', (e) => {
     const patch = JSON.parse((e as MessageEvent).data) as Patch;
     if (!snap || patch.base !== snap.seq) {
       // Out of step (cannot happen on one ordered stream): start again from a whole snapshot.
       source.close();
+      // First paint from the snapshot served with the page; the stream then brings the changes.
+      const initial = document.getElementById('initial-snapshot')?.textContent;
+      if (initial) {
+        snap = JSON.parse(initial) as Snapshot;
+        render();
+      }
       connect();
       return;
     }
     render(applyPatch(snap, patch));
+  });
+  source.addEventListener('end', () => {
+    // The monitor stopped on purpose: no reconnecting, the page keeps the final state.
+    source.close();
+    monitorEnded = true;
+    $('live').textContent = 'monitor stopped';
+    $('live').className = 'ended';
+    render();
   });
   source.addEventListener('failure', (e) => {
     const data = JSON.parse((e as MessageEvent).data) as { error: string };
@@ -57,7 +60,10 @@ function connect(): void {
     $('live').className = 'on';
   };
   source.onerror = () => {
-    $('live').textContent = 'reconnecting…';
+    if (monitorEnded) return;
+    // A run that finished while the monitor was not reachable still reads as finished.
+    $('live').textContent =
+      snap && snap.dispatcher.state !== 'running' ? 'offline (last state shown)' : 'reconnecting…';
     $('live').className = 'off';
   };
 }
@@ -108,6 +114,7 @@ function render(changed?: TaskView[]): void {
   renders += 1;
   document.body.dataset.renders = String(renders);
   renderHeader(snap);
+  $('run-state').innerHTML = runStateHtml(snap, monitorEnded);
   renderTotals(snap);
   if (changed) renderCards(changed);
   else renderLanes(snap);
@@ -506,4 +513,10 @@ setInterval(() => {
     el.textContent = ago(el.dataset.since!);
 }, 1000);
 
+// First paint from the snapshot served with the page; the stream then brings the changes.
+const initial = document.getElementById('initial-snapshot')?.textContent;
+if (initial) {
+  snap = JSON.parse(initial) as Snapshot;
+  render();
+}
 connect();

@@ -50,6 +50,8 @@ export type RunEventView = Base &
         target: string;
         result: string;
         evidence: string[];
+        durationMs?: number;
+        exitCode?: number | null;
         usage?: UsageView;
       }
     | {
@@ -136,6 +138,8 @@ export interface Snapshot {
   claims: { path: string; task: string; since: string }[];
   /** Open escalations (blocked tasks waiting for `switchyard resolve`), oldest first. */
   escalations: EscalationView[];
+  /** Run-level events (run.started/finished, control failures), oldest first. */
+  runs: RunLevelView[];
   usage: {
     run: Totals;
     byTask: Record<string, Totals>;
@@ -165,7 +169,10 @@ export interface Patch {
   base: number;
   generatedAt: string;
   set: Partial<
-    Pick<Snapshot, 'workspace' | 'dispatcher' | 'counts' | 'groups' | 'claims' | 'escalations'>
+    Pick<
+      Snapshot,
+      'workspace' | 'dispatcher' | 'counts' | 'groups' | 'claims' | 'escalations' | 'runs'
+    >
   > & {
     usage?: Omit<Snapshot['usage'], 'byTask'>;
   };
@@ -176,3 +183,19 @@ export interface Patch {
 
 /** A failover edge of a task's history. */
 export type FailoverView = Extract<RunEventView, { type: 'target.failover' }>;
+
+/** The end of a run (its `run.finished` event). */
+export type RunFinishedView = Base & {
+  type: 'run.finished';
+  exitCode: number;
+  counts: { running: number; ready: number; waiting: number; blocked: number; done: number };
+  elapsedMs: number;
+  blocked: { task: string; reason: string }[];
+  controlFailures?: string[];
+};
+
+/** A run-level event of the snapshot. */
+export type RunLevelView =
+  | RunFinishedView
+  | (Base & { type: 'run.started'; pid: number; tasks: number })
+  | (Base & { type: 'control.failure'; code: string; message: string });
