@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { runCli, Workspace } from '../dispatcher/helpers.js';
 import {
@@ -244,22 +244,27 @@ describe('switchyard run with a git worktree per task (real git, fake agents)', 
   it('waits while the user’s uncommitted changes overlap the task’s files, and says why', async () => {
     const ws = gitWorkspace({ 'src/a.js': 'a0\n' });
     const goOn = ws.path('.scenario-go-on');
+    const gateStarted = ws.path('.scenario-gate-started');
+    // A task gate (in the worktree, between the worker and the review) that waits for the
+    // test: the user edits the source while no agent runs. An edit made during an agent
+    // attempt would be the source guard's to put back, since it cannot be told from the agent's.
+    const waitForGoOn = `const fs=require('node:fs');fs.writeFileSync(process.argv[1],'');(function w(){fs.existsSync(process.argv[2])?process.exit(0):setTimeout(w,50)})();`;
+    ws.config({
+      gates: [{ name: 'pause', command: [node, '-e', waitForGoOn, gateStarted, goOn] }],
+    });
+    git(ws.dir, 'commit', '-qam', 'config');
     ws.catalog({
       t: {
         scenario: {
           cases: [approve],
-          steps: [
-            { write: { path: 'src/a.js', content: 'task\n' } },
-            { waitFor: goOn },
-            { fillChecklist: true },
-          ],
+          steps: [{ write: { path: 'src/a.js', content: 'task\n' } }, { fillChecklist: true }],
         },
       },
     });
     ws.task('g/a', { files: ['src/a.js'] });
     // Made after the start: a dirty write set at the start is refused by the preflight.
     const running = ws.run();
-    await until(() => ws.events().some((e) => e.type === 'attempt.started'), 'the worker');
+    await until(() => existsSync(gateStarted), 'the gate after the worker');
     writeFileSync(ws.path('src/a.js'), 'user edit\n');
     writeFileSync(goOn, 'go');
     await until(

@@ -19,7 +19,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { FAKE_AGENT } from '../dispatcher/helpers.js';
-import { git, gitWorkspace, sourceStatus, taskCommits } from '../isolation/git-workspace.js';
+import { git, gitWorkspace, sourceStatus, taskCommits, until } from '../isolation/git-workspace.js';
 
 const HOSTILE = join(dirname(fileURLToPath(import.meta.url)), 'hostile-agent.mjs');
 const ROUTES = ['local', 'cloud'].flatMap((k) =>
@@ -52,6 +52,7 @@ describe('a hostile agent in the bubblewrap sandbox', { timeout: 120_000 }, () =
     // the fake agent keeps its state next to its scenario: a folder the config makes writable
     const scenarioDir = mkdtempSync(join(tmpdir(), 'sy-sandbox-scenario-'));
     const scenario = join(scenarioDir, 'other.json');
+    const userEdited = join(scenarioDir, 'user-edited');
     writeFileSync(
       scenario,
       JSON.stringify({
@@ -63,6 +64,7 @@ describe('a hostile agent in the bubblewrap sandbox', { timeout: 120_000 }, () =
             steps: [
               { write: { path: 'src/b.txt', content: 'b\n' } },
               { waitFor: ws.path('agent-task/g/hostile/attacks-done') },
+              { waitFor: userEdited },
               { fillChecklist: true },
             ],
           },
@@ -104,8 +106,17 @@ describe('a hostile agent in the bubblewrap sandbox', { timeout: 120_000 }, () =
     });
     git(ws.dir, 'commit', '-qam', 'sandbox config');
 
-    const result = await ws.run([], { env: { HOME: home, XDG_CACHE_HOME: cache } });
+    const running = ws.run([], { env: { HOME: home, XDG_CACHE_HOME: cache } });
+    // The user edits the source while g/other's sandboxed worker runs: no agent can have
+    // written it, so the source guard leaves it alone.
+    await until(() => existsSync(ws.path('agent-task/g/hostile/attacks-done')), 'the attacks');
+    writeFileSync(ws.path('README.md'), 'the user’s edit\n');
+    writeFileSync(userEdited, '');
+    const result = await running;
     expect(result.code, result.stdout + result.stderr).toBe(0);
+    expect(ws.read('README.md')).toBe('the user’s edit\n');
+    expect(ws.events().filter((e) => e.type === 'attempt.source-changed')).toEqual([]);
+    git(ws.dir, 'checkout', '--', 'README.md');
 
     // what landed: one commit per task, each only its write-set file, no setuid bit
     const commits = taskCommits(ws).filter((c) => c.task !== '');

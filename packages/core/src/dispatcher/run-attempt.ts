@@ -108,12 +108,13 @@ export async function runAttempt(
   }
   let handle: RunHandle;
   try {
-    // What the source checkout holds now: an agent may change nothing there (see source-watch).
-    await snapshotSource(ctx, inputs.attemptDir);
     const runner = runnerForTarget(ctx, runtime.output_format, native);
     const env = attemptEnv(ctx, rt, inputs);
     const sandbox = attemptSandbox(ctx, rt, inputs, env, argv, runner);
     if (sandbox) record.sandbox = sandbox.mode;
+    // What the source checkout holds now: an agent may change nothing there (see source-watch).
+    // A sandboxed agent cannot write it, so what changes there meanwhile is the user's: kept.
+    else await snapshotSource(ctx, inputs.attemptDir);
     handle = await runner.start({
       attemptId: record.id,
       attemptDir: inputs.attemptDir,
