@@ -166,6 +166,25 @@ describe('the monitor in a real browser', () => {
       expect.stringMatching(/CODE_REVIEW-2: APPROVED/),
     ]);
     await shot(page, 'review-loop');
+    // Its diff: the commit it landed as, from the repository, lines coloured by kind.
+    await page.waitForSelector('#detail pre.diff');
+    expect(await page.locator('#detail .diff-head').innerText()).toMatch(
+      /^commit [0-9a-f]{12} · 1 file\(s\) · \+\d+ −0$/,
+    );
+    expect(await page.locator('#detail pre.diff .d-file').first().innerText()).toMatch(/^commit /);
+    expect(await page.locator('#detail pre.diff .d-file').nth(1).innerText()).toBe(
+      'diff --git a/bin/tally.js b/bin/tally.js',
+    );
+    expect(await page.locator('#detail pre.diff .d-add').count()).toBeGreaterThan(5);
+    // Durations: each attempt's, and the time per stage.
+    expect(await page.locator('#detail table.attempts tr.attempt td.took').allInnerTexts()).toEqual(
+      Array(4).fill(expect.stringMatching(/^\d+(ms|s)$/)),
+    );
+    expect(await page.locator('#detail table.stages tr[data-stage]').allInnerTexts()).toEqual([
+      expect.stringMatching(/^worker\t2\t\d+(ms|s)$/),
+      expect.stringMatching(/^review\t2\t\d+(ms|s)$/),
+    ]);
+    await shot(page, 'diff');
     // Token totals equal what `switchyard status --json` sums from the same events.
     const status = spawnSync(process.execPath, [CLI, 'status', '--workspace', dir, '--json'], {
       encoding: 'utf8',

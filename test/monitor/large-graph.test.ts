@@ -34,21 +34,51 @@ function workspace(): string {
     }
   }
   mkdirSync(join(dir, 'agent-task', '.switchyard'), { recursive: true });
-  appendFileSync(
-    join(dir, 'agent-task', '.switchyard', 'events.jsonl'),
-    `${JSON.stringify({
-      type: 'gate.finished',
-      at: new Date().toISOString(),
-      runId: 'r1',
-      task: 'lane00/t000',
-      planLoop: 1,
-      command: ['npm', 'test'],
-      exitCode: 1,
-      passed: false,
-      detail: 'stdout does not contain "all green"',
-      assertion: 'stdout contains "all green"',
-      output: ['FAIL src/a.test.ts', '1 failed'],
-    })}\n`,
+  // The same gate failure twice in a row: shown once, with its count.
+  const gate = {
+    type: 'gate.finished',
+    runId: 'r1',
+    task: 'lane00/t000',
+    planLoop: 1,
+    command: ['sh', '-c', "npm test -- --grep 'all green'"],
+    exitCode: 1,
+    passed: false,
+    detail: 'stdout does not contain "all green"',
+    assertion: 'stdout contains "all green"',
+    output: ['FAIL src/a.test.ts', '1 failed'],
+  };
+  for (const at of [new Date(Date.now() - 1000), new Date()])
+    appendFileSync(
+      join(dir, 'agent-task', '.switchyard', 'events.jsonl'),
+      `${JSON.stringify({ ...gate, at: at.toISOString() })}\n`,
+    );
+  // lane01 is the task group of a YAML plan run in a session: its title, goal and lanes.
+  const session = join(dir, 'agent-task', '.switchyard', 'sessions', 's-1');
+  mkdirSync(session, { recursive: true });
+  writeFileSync(
+    join(session, 'plan.json'),
+    JSON.stringify({
+      schema_version: 1,
+      id: 's-1',
+      workspace: dir,
+      createdAt: new Date().toISOString(),
+      options: {},
+      tasks: [],
+      yamlPlan: {
+        file: join(dir, 'lane01.yaml'),
+        sha256: '0'.repeat(64),
+        source: '',
+        parsed: {
+          planId: 'lane01',
+          title: 'Ship the parser',
+          goal: 'parse every input once',
+          tasks: [
+            { id: 't000', lane: 'build' },
+            { id: 't001', lane: 'test' },
+          ],
+        },
+      },
+    }),
   );
   return dir;
 }
@@ -112,13 +142,49 @@ describe('a large graph in the monitor', () => {
       LANES * PER_LANE,
     );
 
-    // The gate of lane00/t000: command, assertion, result and output.
+    // A YAML plan's group is headed by the plan's title, goal and lanes; cards name their lane.
+    expect(await page.locator('.lane[data-group="lane01"] h2').textContent()).toMatch(
+      /lane01 Ship the parser — parse every input once lanes: build → test/,
+    );
+    expect(await page.locator('.task[data-task="lane01/t001"] .yaml-lane').innerText()).toBe(
+      'test',
+    );
+
+    // Search: every word must match; the rest of the cards and their lanes are hidden.
+    await page.fill('#filter', 'lane07 t01');
+    await page.waitForFunction(
+      () => document.querySelectorAll('.task:not([hidden])').length === 10,
+    );
+    expect(await page.locator('#filter-count').innerText()).toBe('10 of 250 tasks match');
+    expect(await page.locator('.lane:not([hidden])').count()).toBe(1);
+    await page.fill('#filter', 'ship parser');
+    await page.waitForFunction(
+      () => document.querySelectorAll('.task:not([hidden])').length === 25,
+    );
+    await page.fill('#filter', '');
+    await page.uncheck('[data-show-state="waiting"]');
+    await page.waitForFunction(() => document.querySelectorAll('.task:not([hidden])').length === 0);
+    await page.check('[data-show-state="waiting"]');
+    await page.waitForFunction(
+      (n) => document.querySelectorAll('.task:not([hidden])').length === n,
+      LANES * PER_LANE,
+    );
+
+    // The gate of lane00/t000: the command quoted as a shell reads it back (copyable), the
+    // assertion, result and output; the identical second failure folded into a count.
     await page.click('.task[data-task="lane00/t000"]');
     const gate = page.locator('#detail .gate');
-    expect(await gate.locator('.cmd').innerText()).toBe('npm test');
+    expect(await gate.count()).toBe(1);
+    expect(await gate.locator('.cmd-line').innerText()).toBe(
+      `sh -c 'npm test -- --grep '\\''all green'\\'''`,
+    );
+    expect(await gate.locator('.copy').getAttribute('data-copy')).toBe(
+      await gate.locator('.cmd-line').innerText(),
+    );
+    expect(await gate.locator('.repeat').innerText()).toBe('× 2');
     expect(await gate.locator('.assertion').innerText()).toBe('assert stdout contains "all green"');
     expect(await gate.locator('.result').innerText()).toBe(
-      '→ failed (exit 1): stdout does not contain "all green"',
+      '→ failed (exit 1): stdout does not contain "all green" × 2',
     );
     expect(await gate.locator('.gate-output').innerText()).toBe('FAIL src/a.test.ts\n1 failed');
     await page.screenshot({ path: join(ARTIFACTS, 'gate.png') });

@@ -12,6 +12,7 @@ import { renderPage } from './page-html.js';
 import { type MonitorSnapshot, SnapshotReader } from './snapshot.js';
 import { SnapshotDiffer } from './snapshot-diff.js';
 import { tailFile } from './tail.js';
+import { taskDiff } from './task-diff.js';
 
 /** Options of {@link startMonitor}. */
 export interface MonitorOptions {
@@ -195,6 +196,18 @@ export async function startMonitor(options: MonitorOptions): Promise<MonitorServ
           // not JSON (torn or missing): shown as is
         }
         return send(res, 200, 'application/json', body);
+      }
+      case '/diff': {
+        const snap = snapshot().snapshot;
+        const task = knownTask(snap, url);
+        if (!task) return send(res, 404, 'text/plain', 'unknown task\n');
+        const writeSet = snap.tasks.find((t) => t.id === task)?.writeSet ?? [];
+        void taskDiff(options.workspace, reader.stateOf(task), writeSet).then(
+          (diff) => send(res, 200, 'application/json', JSON.stringify(diff)),
+          (error) =>
+            send(res, 500, 'text/plain; charset=utf-8', `cannot read the diff: ${String(error)}\n`),
+        );
+        return;
       }
       case '/raw/plan': {
         const task = knownTask(snapshot().snapshot, url);

@@ -11,6 +11,8 @@ const TOP_KEYS = [
   'runs',
   // open escalations: a new one appears, a resolved one goes, without a reload
   'escalations',
+  // YAML plan titles, goals and lanes
+  'plans',
 ] as const;
 type TopKey = (typeof TOP_KEYS)[number];
 

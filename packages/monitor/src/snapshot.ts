@@ -19,6 +19,7 @@ import {
 } from '@switchyard/core';
 import { EventLogReader } from './event-log.js';
 import { StateFiles } from './state-files.js';
+import { type PlanInfo, readYamlPlans } from './yaml-plans.js';
 
 /** A task's lifecycle state as the page colours it. */
 export type MonitorTaskState = 'running' | 'waiting' | 'blocked' | 'done';
@@ -73,6 +74,8 @@ export interface MonitorSnapshot {
   runs: RunEvent[];
   /** Blocked tasks waiting for a human's answer (`switchyard resolve`), oldest first. */
   escalations: StatusReport['escalations'];
+  /** YAML plans by task group: title, goal and lanes (a group run from PLAN.md folders has none). */
+  plans: Record<string, PlanInfo>;
 }
 
 const TASK_EVENTS = new Set<RunEvent['type']>([
@@ -106,6 +109,8 @@ export class SnapshotReader {
   private readonly states: StateFiles;
   /** Parsed plans, reused until a plan may have changed (see {@link invalidatePlans}). */
   private model: WorkspaceModel | undefined;
+  /** YAML plans of the sessions, read again with the model (a new run may bring a new plan). */
+  private plans: Record<string, PlanInfo> = {};
   /** Plan-changing events (new plan loop, archive, run start) seen when the model was read. */
   private modelMark = '';
   private modelAt = 0;
@@ -123,6 +128,11 @@ export class SnapshotReader {
 
   /** Attempt id -> folder, from the event log (tails are resolved here, never from a request). */
   readonly attemptDirs = new Map<string, string>();
+
+  /** The persisted state of one task as last read (undefined before its first state file). */
+  stateOf(task: string): TaskState | undefined {
+    return this.states.read().find((s) => s.task === task);
+  }
 
   /** Plans must be parsed again on the next read (task folders added, moved or edited). */
   invalidatePlans(): void {
@@ -174,6 +184,7 @@ export class SnapshotReader {
       this.model = undefined;
     if (!this.model) {
       this.model = loadWorkspace(this.workspace);
+      this.plans = readYamlPlans(stateDir(this.workspace));
       this.modelMark = mark;
       this.modelAt = now.getTime();
     }
@@ -286,6 +297,7 @@ export class SnapshotReader {
       usage: { ...report.usage, attempts: [] },
       runs: this.runs.slice(),
       escalations: report.escalations,
+      plans: this.plans,
     };
   }
 

@@ -1,8 +1,13 @@
 // The monitor page: renders the snapshots the server pushes (server-sent events) and, for
 // the selected task, its history, usage, raw payloads and a live tail of its running attempt.
 // Self-contained: bundled into the page, no external resource.
+
+import { attemptsHtml, stageTimesHtml } from './attempts.js';
 import { isFolded, laneCounts, setFolded } from './collapse.js';
+import { type DiffView, diffHtml } from './diff-view.js';
+import { applyFilter, filterBarHtml, readFilter } from './filter.js';
 import { ago, cost, esc, num, time } from './format.js';
+import { commandHtml, gatesHtml } from './gates.js';
 import { runStateHtml } from './run-state.js';
 import type { FailoverView, Patch, Snapshot, TaskView, Totals } from './types.js';
 
@@ -32,6 +37,16 @@ function connect(): void {
     if (!snap || patch.base !== snap.seq) {
       // Out of step (cannot happen on one ordered stream): start again from a whole snapshot.
       source.close();
+      $('tools').innerHTML = filterBarHtml();
+      const onFilter = () => {
+        readFilter();
+        if (!snap) return;
+        applyFilter(snap);
+        requestAnimationFrame(drawEdges);
+      };
+      $('tools').addEventListener('input', onFilter);
+      $('tools').addEventListener('change', onFilter);
+
       // First paint from the snapshot served with the page; the stream then brings the changes.
       const initial = document.getElementById('initial-snapshot')?.textContent;
       if (initial) {
@@ -118,6 +133,7 @@ function render(changed?: TaskView[]): void {
   renderTotals(snap);
   if (changed) renderCards(changed);
   else renderLanes(snap);
+  applyFilter(snap);
   renderClaims(snap);
   renderEscalations(snap);
   renderDetail();
@@ -180,7 +196,11 @@ function renderLanes(s: Snapshot): void {
   for (const group of groups) {
     const tasks = byGroup.get(group) ?? [];
     const folded = isFolded(group, tasks, s.tasks.length);
-    const head = `<h2><button type="button" class="lane-toggle" data-lane="${esc(group)}" aria-expanded="${!folded}">${folded ? '▸' : '▾'} ${esc(group)}</button> <small class="lane-counts">${laneCounts(tasks)}</small></h2>`;
+    const plan = s.plans?.[group];
+    const planHead = plan
+      ? ` <span class="plan-title">${esc(plan.title)}</span>${plan.goal ? ` <span class="plan-goal">— ${esc(plan.goal)}</span>` : ''}${plan.lanes.length ? ` <small class="plan-lanes">lanes: ${plan.lanes.map((l) => esc(l.id)).join(' → ')}</small>` : ''}`
+      : '';
+    const head = `<h2><button type="button" class="lane-toggle" data-lane="${esc(group)}" aria-expanded="${!folded}">${folded ? '▸' : '▾'} ${esc(group)}</button>${planHead} <small class="lane-counts">${laneCounts(tasks)}</small></h2>`;
     if (folded) {
       html.push(`<section class="lane folded" data-group="${esc(group)}">${head}</section>`);
       continue;
@@ -240,13 +260,17 @@ function card(t: TaskView): string {
     : settingUp
       ? `<div class="meta">setting up · ${elapsed}</div>`
       : `<div class="meta">${esc(t.running.role)} · ${esc(t.running.target)} · ${elapsed} · attempt ${t.running.attemptNo}/${t.running.budget}</div>`;
+  const yamlLane = snap?.plans?.[t.group]?.lanes.find((l) => l.tasks.includes(t.id));
+  const laneTag = yamlLane
+    ? `<span class="yaml-lane" title="YAML plan lane">${esc(yamlLane.id)}</span>`
+    : '';
   const loop =
     t.planLoop > 1
       ? `<span class="loop">loop ${t.planLoop}${t.maxPlanLoops ? ` of ${t.maxPlanLoops}` : ''}</span>`
       : '';
   return (
     `<button type="button" class="task st-${t.state}${t.id === selected ? ' sel' : ''}" data-task="${esc(t.id)}" data-state="${t.state}" title="${esc(t.why)}">` +
-    `<div class="name">${esc(t.id.slice(t.group.length + 1))} <span class="badge">${t.state}</span>${loop}</div>${run}` +
+    `<div class="name">${esc(t.id.slice(t.group.length + 1))} <span class="badge">${t.state}</span>${loop}${laneTag}</div>${run}` +
     `<div class="why">${esc(t.state === 'running' && !settingUp ? '' : t.why)}</div>${fo}</button>`
   );
 }
@@ -262,7 +286,7 @@ function drawEdges(): void {
   if (edges > 1500) return; // beyond that the lines are noise; the detail lists dependencies
   const pos = new Map<string, DOMRect>();
   for (const el of lanes.querySelectorAll<HTMLElement>('.task'))
-    pos.set(el.dataset.task!, el.getBoundingClientRect());
+    if (!el.hidden) pos.set(el.dataset.task!, el.getBoundingClientRect());
   const paths: string[] = [];
   for (const t of snap.tasks) {
     const to = pos.get(t.id);
@@ -296,7 +320,7 @@ function renderClaims(s: Snapshot): void {
 function renderEscalations(s: Snapshot): void {
   const list = s.escalations ?? [];
   $('escalations').innerHTML =
-    `<h2>Open escalations</h2>${list.length === 0 ? '<p class="hint">none: no task waits for a human</p>' : `<table class="escalations"><tr><th>task</th><th>code</th><th>question for you</th><th>bundle</th><th>since</th></tr>${list.map((e) => `<tr class="escalation"><td><b>${esc(e.task)}</b>${e.blockedDownstream.length ? `<br><span class="hint">blocks ${e.blockedDownstream.map(esc).join(', ')}</span>` : ''}</td><td>${esc(e.code)}${e.class ? ` (${esc(e.class)})` : ''}</td><td>${esc(e.question)}<br><code>switchyard resolve ${esc(e.task)} --retry|--skip</code></td><td><code>${esc(e.bundle)}</code></td><td>${time(e.since)}</td></tr>`).join('')}</table>`}`;
+    `<h2>Open escalations</h2>${list.length === 0 ? '<p class="hint">none: no task waits for a human</p>' : `<table class="escalations"><tr><th>task</th><th>code</th><th>question for you</th><th>bundle</th><th>since</th></tr>${list.map((e) => `<tr class="escalation"><td><b>${esc(e.task)}</b>${e.blockedDownstream.length ? `<br><span class="hint">blocks ${e.blockedDownstream.map(esc).join(', ')}</span>` : ''}</td><td>${esc(e.code)}${e.class ? ` (${esc(e.class)})` : ''}</td><td>${esc(e.question)}<br>${commandHtml(['switchyard', 'resolve', e.task, '--retry'])}</td><td><code>${esc(e.bundle)}</code></td><td>${time(e.since)}</td></tr>`).join('')}</table>`}`;
 }
 
 function loopHistory(t: TaskView): string {
@@ -316,7 +340,6 @@ function renderDetail(): void {
     stopTail();
     return;
   }
-  const u = snap!.usage;
   const parts: string[] = [
     `<h2>${esc(t.id)} <span class="badge st-${t.state}">${t.state}</span></h2>`,
     `<p class="why">${esc(t.why)}</p>`,
@@ -351,56 +374,17 @@ function renderDetail(): void {
       `<h3>Failovers</h3><ul class="failovers">${fos.map((e) => (e.type === 'target.failover' ? `<li class="fo-edge"><b>${esc(e.from)} → ${esc(e.to)}</b> · ${esc(e.class)} · ${esc(e.stage)}<pre class="evidence deciding">${esc(e.evidence[0] ?? '')}</pre></li>` : '')).join('')}</ul>`,
     );
   }
-  const gates = t.history.filter((e) => e.type === 'gate.finished');
-  if (gates.length) {
-    parts.push(
-      `<h3>Gates</h3>${gates.map((e) => (e.type === 'gate.finished' ? gateView(e) : '')).join('')}`,
-    );
-  }
+  parts.push(gatesHtml(t.history));
   const verdicts = t.history.filter((e) => e.type === 'review.verdict');
   if (verdicts.length) {
     parts.push(
       `<h3>Reviews</h3><ul class="verdicts">${verdicts.map((e) => (e.type === 'review.verdict' ? `<li class="verdict v-${e.verdict}">CODE_REVIEW-${e.planLoop}: <b>${e.verdict}</b> · <span class="sev-critical">${e.findings.critical} critical</span> · <span class="sev-moderate">${e.findings.moderate} moderate</span> · <span class="sev-minor">${e.findings.minor} minor</span></li>` : '')).join('')}</ul>`,
     );
   }
-  const attempts = t.history.filter((e) => e.type === 'attempt.started');
-  if (attempts.length) {
-    const usageOf = new Map(
-      t.history.flatMap((e) =>
-        e.type === 'attempt.finished' && e.usage ? [[e.attempt, e.usage] as const] : [],
-      ),
-    );
-    const rows = attempts.map((e) => {
-      if (e.type !== 'attempt.started') return '';
-      const fin = t.history.find((f) => f.type === 'attempt.finished' && f.attempt === e.attempt);
-      const au = usageOf.get(e.attempt);
-      const tokens = au
-        ? num(
-            (au.inputTokens ?? 0) +
-              (au.outputTokens ?? 0) +
-              (au.cacheReadTokens ?? 0) +
-              (au.cacheWriteTokens ?? 0) ||
-              (au.totalTokens ?? 0),
-          )
-        : '—';
-      const c =
-        au?.costUsd !== undefined
-          ? cost({ costUsd: au.costUsd, costEstimated: !!au.costEstimated })
-          : '—';
-      const result =
-        fin && fin.type === 'attempt.finished'
-          ? `${fin.result}${fin.result !== 'success' ? ` <small title="${esc(fin.evidence[0] ?? '')}">${esc((fin.evidence[0] ?? '').slice(0, 80))}…</small>` : ''}`
-          : '<i>running</i>';
-      const sandbox = e.sandbox
-        ? `<span class="sandbox" title="ran inside a ${esc(e.sandbox)} sandbox">${esc(e.sandbox)}</span>`
-        : '—';
-      return `<tr><td><a href="#" data-tail="${esc(e.attempt)}">${esc(e.role)}</a></td><td>${e.planLoop}</td><td>${esc(e.target)}</td><td>${sandbox}</td><td>${result}</td><td>${tokens}</td><td>${c}</td></tr>`;
-    });
-    const tt = u.byTask[t.id];
-    parts.push(
-      `<h3>Attempts</h3><table class="attempts"><tr><th>stage</th><th>loop</th><th>target</th><th>sandbox</th><th>result</th><th>tokens</th><th>cost</th></tr>${rows.join('')}${tt ? `<tr class="sum"><th colspan="5">task</th><td class="task-tokens">${num(tt.totalTokens)}</td><td>${cost(tt)}</td></tr>` : ''}</table>`,
-    );
-  }
+  parts.push(stageTimesHtml(t), attemptsHtml(t, snap!));
+  parts.push(
+    `<h3>Diff</h3><div id="diff" data-task="${esc(t.id)}">${diffCache.get(t.id)?.html ?? '<p class="hint">loading the diff…</p>'}</div>`,
+  );
   parts.push(
     `<h3>Live output</h3><pre id="tail" class="tail">${t.running ? '' : '<i>no running attempt; click an attempt to read its output while its evidence is kept</i>'}</pre>`,
   );
@@ -409,25 +393,12 @@ function renderDetail(): void {
   );
   const keep = document.getElementById('tail')?.textContent ?? '';
   el.innerHTML = parts.join('');
+  loadDiff(t);
   const want = t.running?.attempt ?? tail?.attempt;
   if (want && tail?.attempt === want) $('tail').textContent = keep;
   // A set-up has no attempt folder to follow (its output is in its evidence once it ends).
   if (t.running && t.running.role !== 'setup' && tail?.attempt !== t.running.attempt)
     startTail(t.running.attempt);
-}
-
-/** One gate run: its command, the assertion it had to meet, the result and the output. */
-function gateView(e: Extract<TaskView['history'][number], { type: 'gate.finished' }>): string {
-  const assertion = e.assertion
-    ? `<div class="assertion">assert <code>${esc(e.assertion)}</code></div>`
-    : '';
-  const output = e.output?.length
-    ? `<pre class="gate-output">${esc(e.output.join('\n'))}</pre>`
-    : '';
-  return (
-    `<div class="gate ${e.passed ? 'pass' : 'fail'}"><div class="cmd">${e.gate ? `project gate <b>${esc(e.gate)}</b> (${esc(e.on ?? 'task')}) ` : ''}<code>${esc(e.command.join(' '))}</code></div>${assertion}` +
-    `<div class="result">→ ${e.passed ? 'passed' : 'failed'} (exit ${e.exitCode ?? '—'}): ${esc(e.detail)}</div>${output}</div>`
-  );
 }
 
 /** A new selection: classes and the detail only (the lanes and edges stay as laid out). */
@@ -441,6 +412,30 @@ function select(): void {
       el.classList.add('hot');
   }
   renderDetail();
+}
+
+/** Diffs read, by task and the history length they were read at (a new event may change it). */
+const diffCache = new Map<string, { key: string; html: string }>();
+const diffKey = (t: TaskView) => `${t.id}#${t.history.length}#${t.state}`;
+
+/** Shows the selected task's diff: from the cache when nothing happened since, else fetched. */
+function loadDiff(t: TaskView): void {
+  const key = diffKey(t);
+  const cached = diffCache.get(t.id);
+  const el = document.getElementById('diff');
+  if (cached && el) el.innerHTML = cached.html;
+  if (cached?.key === key) return;
+  void fetch(q('/diff', { task: t.id }))
+    .then(async (res) => {
+      if (!res.ok) throw new Error(`${res.status} ${await res.text()}`);
+      return diffHtml((await res.json()) as DiffView);
+    })
+    .catch((error: unknown) => `<p class="hint">no diff: ${esc(String(error))}</p>`)
+    .then((html) => {
+      diffCache.set(t.id, { key, html });
+      const now = document.getElementById('diff');
+      if (now && now.dataset.task === t.id) now.innerHTML = html;
+    });
 }
 
 function startTail(attempt: string): void {
@@ -480,7 +475,15 @@ document.addEventListener('click', (ev) => {
       : lane!.getAttribute('aria-expanded') === 'true';
     for (const group of foldAll ? snap.groups : [lane!.dataset.lane!]) setFolded(group, fold);
     renderLanes(snap);
+    applyFilter(snap);
     requestAnimationFrame(drawEdges);
+    return;
+  }
+  const copy = target.closest<HTMLElement>('[data-copy]');
+  if (copy) {
+    void navigator.clipboard?.writeText(copy.dataset.copy!).then(() => {
+      copy.textContent = 'copied';
+    });
     return;
   }
   const task = target.closest<HTMLElement>('.task');
@@ -512,6 +515,16 @@ setInterval(() => {
   for (const el of document.querySelectorAll<HTMLElement>('.elapsed'))
     el.textContent = ago(el.dataset.since!);
 }, 1000);
+
+$('tools').innerHTML = filterBarHtml();
+const onFilter = () => {
+  readFilter();
+  if (!snap) return;
+  applyFilter(snap);
+  requestAnimationFrame(drawEdges);
+};
+$('tools').addEventListener('input', onFilter);
+$('tools').addEventListener('change', onFilter);
 
 // First paint from the snapshot served with the page; the stream then brings the changes.
 const initial = document.getElementById('initial-snapshot')?.textContent;

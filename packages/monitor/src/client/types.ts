@@ -140,6 +140,8 @@ export interface Snapshot {
   escalations: EscalationView[];
   /** Run-level events (run.started/finished, control failures), oldest first. */
   runs: RunLevelView[];
+  /** YAML plans by task group. */
+  plans: Record<string, PlanView>;
   usage: {
     run: Totals;
     byTask: Record<string, Totals>;
@@ -171,7 +173,7 @@ export interface Patch {
   set: Partial<
     Pick<
       Snapshot,
-      'workspace' | 'dispatcher' | 'counts' | 'groups' | 'claims' | 'escalations' | 'runs'
+      'workspace' | 'dispatcher' | 'counts' | 'groups' | 'claims' | 'escalations' | 'runs' | 'plans'
     >
   > & {
     usage?: Omit<Snapshot['usage'], 'byTask'>;
@@ -199,3 +201,11 @@ export type RunLevelView =
   | RunFinishedView
   | (Base & { type: 'run.started'; pid: number; tasks: number })
   | (Base & { type: 'control.failure'; code: string; message: string });
+
+/** A YAML plan heading its task group (the server's PlanInfo). */
+export interface PlanView {
+  title: string;
+  goal?: string;
+  file: string;
+  lanes: { id: string; tasks: string[] }[];
+}

@@ -1,0 +1,72 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { SESSIONS_DIR, sessionPlanSchema } from '@switchyard/core';
+
+/** A YAML plan as the page heads its task group: title, goal and its lanes in order. */
+export interface PlanInfo {
+  title: string;
+  goal?: string;
+  /** The plan file as run. */
+  file: string;
+  /** Execution levels of the plan, in order, with their tasks (`<group>/<task>`). */
+  lanes: { id: string; tasks: string[] }[];
+}
+
+/**
+ * The YAML plans run in this workspace, by task group (a plan's id is its group): the newest
+ * session of each plan wins. Read from the sessions' `plan.json` (written once per session);
+ * an unreadable one is skipped (the group is then shown without a title).
+ */
+export function readYamlPlans(stateDir: string): Record<string, PlanInfo> {
+  const dir = join(stateDir, SESSIONS_DIR);
+  let names: string[];
+  try {
+    names = readdirSync(dir).sort();
+  } catch {
+    return {};
+  }
+  const found: Record<string, PlanInfo & { createdAt: string }> = {};
+  for (const name of names) {
+    let plan: ReturnType<typeof sessionPlanSchema.parse>;
+    try {
+      plan = sessionPlanSchema.parse(
+        JSON.parse(readFileSync(join(dir, name, 'plan.json'), 'utf8')),
+      );
+    } catch {
+      continue;
+    }
+    const parsed = plan.yamlPlan?.parsed as ParsedPlan | undefined;
+    if (!parsed?.planId || typeof parsed.title !== 'string') continue;
+    const known = found[parsed.planId];
+    if (known && known.createdAt > plan.createdAt) continue;
+    found[parsed.planId] = {
+      createdAt: plan.createdAt,
+      title: parsed.title,
+      ...(typeof parsed.goal === 'string' ? { goal: parsed.goal } : {}),
+      file: plan.yamlPlan!.file,
+      lanes: lanesOf(parsed),
+    };
+  }
+  return Object.fromEntries(
+    Object.entries(found).map(([group, { createdAt: _, ...info }]) => [group, info]),
+  );
+}
+
+interface ParsedPlan {
+  planId?: string;
+  title?: unknown;
+  goal?: unknown;
+  tasks?: { id?: unknown; lane?: unknown }[];
+}
+
+/** Lanes in the order the plan first names them; tasks without a lane are left out. */
+function lanesOf(plan: ParsedPlan): PlanInfo['lanes'] {
+  const lanes = new Map<string, string[]>();
+  for (const task of plan.tasks ?? []) {
+    if (typeof task.lane !== 'string' || typeof task.id !== 'string') continue;
+    const list = lanes.get(task.lane) ?? [];
+    lanes.set(task.lane, list);
+    list.push(`${plan.planId}/${task.id}`);
+  }
+  return [...lanes].map(([id, tasks]) => ({ id, tasks }));
+}
