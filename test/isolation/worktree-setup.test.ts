@@ -70,16 +70,14 @@ describe('a new worktree is set up before its first agent (real git, real npm, f
 }, () => {
   it('copies ignored files, runs the set-up (status says "setting up"), a failing set-up blocks with its output and retry runs it again', async () => {
     const ws = npmProject();
-    ws.config({
-      retry: { baseDelayMs: 5, maxDelayMs: 20 },
-      isolation: {
-        setup: [
-          ['npm', 'ci', '--offline', '--no-audit', '--no-fund'],
-          [node, 'setup-check.cjs'],
-        ],
-        copy: ['.env', 'config/local.*'],
-      },
-    });
+    const isolation = {
+      setup: [
+        ['npm', 'ci', '--offline', '--no-audit', '--no-fund'],
+        [node, 'setup-check.cjs'],
+      ],
+      copy: ['.env', 'config/local.*'],
+    };
+    ws.config({ retry: { baseDelayMs: 5, maxDelayMs: 20 }, isolation });
     git(ws.dir, 'commit', '-qam', 'config');
     const done = {
       command: `${node} check.cjs`,
@@ -92,7 +90,11 @@ describe('a new worktree is set up before its first agent (real git, real npm, f
     ws.catalog({
       t: {
         scenario: {
-          cases: [approve, { when: { role: 'worker', task: 'g/b' }, steps: writes('src/b.js') }],
+          cases: [
+            approve,
+            { when: { role: 'worker', task: 'g/b' }, steps: writes('src/b.js') },
+            { when: { role: 'worker', task: 'g/c' }, steps: writes('src/c.js') },
+          ],
           steps: writes('src/out.js'),
         },
       },
@@ -150,6 +152,35 @@ describe('a new worktree is set up before its first agent (real git, real npm, f
     expect(shown.stdout).toMatch(/g\/b +blocked +switchyard\/g\/b/);
     expect(sourceStatus(ws)).toBe('');
 
+    // A disk cap the kept worktree fills: a new task waits (status says why) instead of
+    // starting a worktree; clean --blocked says what it freed, and the run goes on.
+    ws.config({
+      retry: { baseDelayMs: 5, maxDelayMs: 20 },
+      isolation: { ...isolation, maxDiskBytes: 1 },
+    });
+    ws.task('g/c', { files: ['src/c.js'] });
+    git(ws.dir, 'commit', '-qam', 'disk cap');
+    const capped = await ws.run([], { env });
+    expect(capped.code, capped.stdout + capped.stderr).toBe(3);
+    expect(
+      ws
+        .events()
+        .filter((e) => e.type === 'admission.held')
+        .map((e) => [e.rule, e.held]),
+    ).toEqual([['worktree-disk', 1]]);
+    expect(ws.events().some((e) => e.type === 'task.admitted' && e.task === 'g/c')).toBe(false);
+    const waiting = await runCli(['status', '--workspace', ws.dir]);
+    expect(waiting.stdout).toMatch(
+      /g\/c +waits for worktree disk: the task worktrees take \d.* of the 1 B cap \(isolation\.maxDiskBytes\)/,
+    );
+    expect(waiting.stdout).toMatch(
+      /isolation {2}a git worktree per task · 1 worktree\(s\), .* of the 1 B cap/,
+    );
+    const cleaned = await runCli(['clean', '--blocked', '--workspace', ws.dir]);
+    expect(cleaned.stdout).toMatch(/^removed g\/b \(blocked\) .* (\d+\.\d) (KiB|MiB)$/m);
+    expect(cleaned.stdout).toMatch(/^1 removed, 0 kept, \d+\.\d (KiB|MiB) freed$/m);
+    expect(existsSync(kept)).toBe(false);
+
     writeFileSync(ws.path('.allow-b'), 'yes\n');
     const retried = await runCli(
       ['retry', 'g/b', '--workspace', ws.dir, '--execution-catalog', ws.catalogFile],
@@ -163,7 +194,7 @@ describe('a new worktree is set up before its first agent (real git, real npm, f
       'setup',
       'setup-passed',
     ]);
-    expect(taskCommits(ws).map((c) => c.task)).toContain('g/b');
+    expect(taskCommits(ws).map((c) => c.task)).toEqual(expect.arrayContaining(['g/b', 'g/c']));
     expect(sourceStatus(ws)).toBe('');
   });
 });

@@ -333,6 +333,7 @@ describe('switchyard run with a git worktree per task (real git, fake agents)', 
       worktrees: [],
       applyQueue: [],
       bytes: 0,
+      sharedBytes: 0,
     });
   });
 });

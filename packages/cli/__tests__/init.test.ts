@@ -73,9 +73,11 @@ describe('switchyard init', () => {
     expect(validate.stdout).toContain(expanded.revision);
   });
 
-  it('--yes with flags puts each chosen target first in its lanes, never a cloud one in a local route', async () => {
+  it('--yes with flags puts each chosen target first in its lanes, never a cloud one in a local route; the lockfiles found give the worktree set-up', async () => {
     const cwd = await tempDir();
     const PATH = await fakeBinDir(['claude', 'codex', 'gemini']);
+    await writeFile(join(cwd, 'pnpm-lock.yaml'), "lockfileVersion: '9.0'\n");
+    await writeFile(join(cwd, 'uv.lock'), 'version = 1\n');
     const r = await runCli(
       [
         'init',
@@ -116,6 +118,13 @@ describe('switchyard init', () => {
     expect(first('review', 'cloud-G04')).toBe('codex-oss');
     expect(first('review', 'local-G04')).toBe('codex-oss');
     expect(cloudInLocal(catalog)).toEqual([]);
+    // A new worktree holds only tracked files: its dependencies from the shared stores.
+    const setup = [
+      ['pnpm', 'install', '--frozen-lockfile', '--prefer-offline'],
+      ['uv', 'sync', '--frozen'],
+    ];
+    expect(out.setup.map((s: { command: string[] }) => s.command)).toEqual(setup);
+    expect((await read(cwd, 'switchyard.config.json')).isolation).toEqual({ setup });
   });
 
   it('refuses an unknown target and existing files (exit 2), writing nothing', async () => {

@@ -302,6 +302,9 @@ async function liveRunLocked(
               commands: isolation.settings.setup,
               timeoutMs: isolation.settings.setupTimeoutMs,
             },
+            ...(isolation.settings.maxDiskBytes
+              ? { worktreeDiskCap: isolation.settings.maxDiskBytes }
+              : {}),
             agentCommitPolicy: agentCommitPolicyOf(config.isolation),
           }
         : {}),

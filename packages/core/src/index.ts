@@ -11,6 +11,7 @@ export {
   stuckTasks,
   type TaskViewSource,
   type WriteSetCollision,
+  worktreeBytes,
   writeSetCollisions,
 } from './admission/index.js';
 export { assetPath } from './assets.js';
@@ -327,11 +328,14 @@ export {
   applyJournalSchema,
   type CleanOptions,
   type CleanReport,
+  type DiskUse,
+  formatBytes,
   type IsolationConfig,
   type IsolationMode,
   type IsolationSettings,
   isolationModeOf,
   isolationSettings,
+  type ListOptions,
   parseByteSize,
   type RecoveredApply,
   type ResolvedIsolation,

@@ -1,6 +1,6 @@
 import { readdir, rm } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
-import type { CleanOptions, CleanReport, WorktreeListing } from '@switchyard/core';
+import type { CleanOptions, CleanReport, ListOptions, WorktreeListing } from '@switchyard/core';
 import { diskUsage } from './disk-usage.js';
 import { git, nulList } from './git.js';
 import { listTaskFiles, readRecord } from './records.js';
@@ -15,7 +15,14 @@ const BRANCH_PREFIX = 'refs/heads/switchyard/';
  * applied, blocked) and orphans — a directory under the worktrees folder, a registered
  * worktree there, or a `switchyard/…` branch that no record describes.
  */
-export async function listWorktrees(ctx: IsolationContext): Promise<WorktreeListing[]> {
+export async function listWorktrees(
+  ctx: IsolationContext,
+  options: ListOptions = {},
+): Promise<WorktreeListing[]> {
+  const measure = async (path: string) => {
+    const use = options.known?.get(path) ?? (await diskUsage(path));
+    return { bytes: use.bytes, sharedBytes: use.sharedBytes };
+  };
   const listings: WorktreeListing[] = [];
   const known = new Set<string>();
   const knownBranches = new Set<string>();
@@ -32,7 +39,7 @@ export async function listWorktrees(ctx: IsolationContext): Promise<WorktreeList
       state:
         record.state === 'blocked' && !isBlockedNow(ctx.layout, taskId) ? 'active' : record.state,
       baseCommit: record.baseCommit,
-      bytes: await diskUsage(record.path),
+      ...(await measure(record.path)),
     });
   }
   const registered = await registeredWorktrees(ctx);
@@ -49,7 +56,7 @@ export async function listWorktrees(ctx: IsolationContext): Promise<WorktreeList
       branch: branch?.replace(/^refs\/heads\//, ''),
       state: 'orphan',
       baseCommit: undefined,
-      bytes: await diskUsage(path),
+      ...(await measure(path)),
     });
   }
   const checkedOut = new Set(registered.map((w) => w.branch));

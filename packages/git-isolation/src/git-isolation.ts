@@ -1,6 +1,7 @@
 import type { TaskId, WorkspaceIsolation } from '@switchyard/core';
 import { applyTask } from './apply.js';
 import { cleanWorktrees, listWorktrees } from './cleanup.js';
+import { diskUsage } from './disk-usage.js';
 import { inspectWorktree, revertOutside } from './inspect.js';
 import { layoutOf } from './layout.js';
 import { worktreePatch } from './patch.js';
@@ -99,7 +100,11 @@ export async function openGitIsolation(
       await relocateAll(ctx);
       return recovered;
     },
-    list: () => listWorktrees(ctx),
+    diskUse: async (taskId) => {
+      const record = await readRecord(ctx.layout, taskId);
+      return record ? diskUsage(record.path) : undefined;
+    },
+    list: (listOptions) => listWorktrees(ctx, listOptions),
     clean: (cleanOptions) => cleanWorktrees(ctx, cleanOptions),
   };
 }

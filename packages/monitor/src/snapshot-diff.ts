@@ -13,6 +13,8 @@ const TOP_KEYS = [
   'escalations',
   // YAML plan titles, goals and lanes
   'plans',
+  // the worktrees' disk use, as the run measures it
+  'worktreeDisk',
 ] as const;
 type TopKey = (typeof TOP_KEYS)[number];
 

@@ -2,7 +2,9 @@ import { join } from 'node:path';
 import {
   buildStatus,
   type DispatcherStatus,
+  formatBytes,
   gatherStatus,
+  isolationSettings,
   loadProjectConfig,
   loadWorkspace,
   type PriceTable,
@@ -16,6 +18,7 @@ import {
   type TaskState,
   type UsageSummary,
   type WorkspaceModel,
+  worktreeBytes,
 } from '@switchyard/core';
 import { EventLogReader } from './event-log.js';
 import { StateFiles } from './state-files.js';
@@ -76,6 +79,19 @@ export interface MonitorSnapshot {
   escalations: StatusReport['escalations'];
   /** YAML plans by task group: title, goal and lanes (a group run from PLAN.md folders has none). */
   plans: Record<string, PlanInfo>;
+  /** Disk the task worktrees take, as the run last measured it (0 worktrees: none measured). */
+  worktreeDisk: WorktreeDiskSummary;
+}
+
+/** The worktrees' disk use on the page: figures, and the line the header shows. */
+export interface WorktreeDiskSummary {
+  worktrees: number;
+  bytes: number;
+  sharedBytes: number;
+  /** Config `isolation.maxDiskBytes`. */
+  cap?: number;
+  /** `2 worktree(s): 1.2 GiB (+ 800.0 MiB shared) of the 5.0 GiB cap`. */
+  text: string;
 }
 
 const TASK_EVENTS = new Set<RunEvent['type']>([
@@ -105,6 +121,8 @@ export class SnapshotReader {
   /** Dependencies and write sets of archived tasks (their plans do not change once archived). */
   private readonly archivedPlans = new Map<string, { dependsOn: string[]; writeSet: string[] }>();
   private prices: PriceTable | undefined;
+  /** Config `isolation.maxDiskBytes`. */
+  private diskCap: number | undefined;
   private readonly events: EventLogReader;
   private readonly states: StateFiles;
   /** Parsed plans, reused until a plan may have changed (see {@link invalidatePlans}). */
@@ -142,7 +160,9 @@ export class SnapshotReader {
   /** Loads the project config's price table once (a bad config only loses the estimates). */
   async init(): Promise<void> {
     try {
-      this.prices = (await loadProjectConfig(this.workspace)).config.prices;
+      const { config } = await loadProjectConfig(this.workspace);
+      this.prices = config.prices;
+      this.diskCap = isolationSettings(config.isolation).maxDiskBytes;
     } catch {
       this.prices = {};
     }
@@ -194,6 +214,7 @@ export class SnapshotReader {
       states: this.states.read(),
     });
     if (this.prices) input.prices = this.prices;
+    if (this.diskCap) input.worktreeDiskCap = this.diskCap;
     const report = buildStatus(input);
     const states = new Map(input.states.map((s) => [s.task, s]));
     const history = this.history;
@@ -298,6 +319,7 @@ export class SnapshotReader {
       runs: this.runs.slice(),
       escalations: report.escalations,
       plans: this.plans,
+      worktreeDisk: worktreeDiskOf(input.states, this.diskCap),
     };
   }
 
@@ -322,6 +344,18 @@ export class SnapshotReader {
     this.archivedPlans.set(id, found);
     return found;
   }
+}
+
+/** The worktrees' disk use from the task states (measured by the run; nothing is walked here). */
+function worktreeDiskOf(
+  states: readonly TaskState[],
+  cap: number | undefined,
+): WorktreeDiskSummary {
+  const measured = states.filter((s) => s.phase !== 'done' && s.isolation?.disk);
+  const bytes = worktreeBytes(measured);
+  const sharedBytes = measured.reduce((sum, s) => sum + (s.isolation?.disk?.sharedBytes ?? 0), 0);
+  const text = `${measured.length} worktree(s): ${formatBytes(bytes)}${sharedBytes > 0 ? ` (+ ${formatBytes(sharedBytes)} shared)` : ''}${cap ? ` of the ${formatBytes(cap)} cap` : ''}`;
+  return { worktrees: measured.length, bytes, sharedBytes, ...(cap ? { cap } : {}), text };
 }
 
 /** Longest evidence line the page gets (the raw events have it whole). */

@@ -56,11 +56,8 @@ Examples:
     .action(async (opts: CleanCommandOptions) => cleanCommand(opts));
 }
 
-const size = (bytes: number): string =>
-  bytes < 1024 ** 2 ? `${(bytes / 1024).toFixed(1)} KiB` : `${(bytes / 1024 ** 2).toFixed(1)} MiB`;
-
 async function cleanCommand(opts: CleanCommandOptions): Promise<void> {
-  const { loadProjectConfig } = await import('@switchyard/core');
+  const { formatBytes: size, loadProjectConfig } = await import('@switchyard/core');
   const { openConfiguredIsolation } = await import('../run-isolation.js');
   const workspace = resolve(opts.workspace ?? process.cwd());
   // `isolation.dir` says where the worktrees are; an unreadable config cannot say otherwise.

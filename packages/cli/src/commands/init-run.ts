@@ -21,6 +21,7 @@ import {
   type InitChoices,
   ROLE_QUESTIONS,
 } from './init-catalog.js';
+import { type ProposedSetup, proposeSetup } from './init-setup.js';
 
 /** True when a person can answer questions: both ends are a terminal. */
 function interactive(opts: InitCommandOptions): boolean {
@@ -95,6 +96,13 @@ export async function runInit(opts: InitCommandOptions): Promise<void> {
     catalog = applyChoices(derived.catalog, choices);
   }
   catalog = withPermissions(catalog, permissions);
+  const existing = existsSync(configFile)
+    ? (JSON.parse(readFileSync(configFile, 'utf8')) as Record<string, unknown>)
+    : {};
+  // A worktree holds only tracked files: its dependencies come from a set-up (asked first on a
+  // terminal; an `isolation` the user wrote already is left alone).
+  let setup = existing.isolation === undefined && opts.setup !== false ? proposeSetup(dir) : [];
+  if (setup.length > 0 && interactive(opts) && !(await confirmSetup(setup))) setup = [];
   const leaks = cloudTargetsInLocalRoutes(catalog).filter(
     (l) => !derived?.placeholders.some((p) => l.endsWith(`: ${p}`)),
   );
@@ -105,10 +113,9 @@ export async function runInit(opts: InitCommandOptions): Promise<void> {
 
   const { revision } = await writeCatalogFile(catalogFile, catalog, 'compact');
   const reference = `./${relative(dir, catalogFile)}`;
-  const config = existsSync(configFile)
-    ? (JSON.parse(readFileSync(configFile, 'utf8')) as Record<string, unknown>)
-    : {};
+  const config = existing;
   config.executionCatalog = reference;
+  if (setup.length > 0) config.isolation = { setup: setup.map((s) => s.command) };
   config.routing ??= { complexity: { ...DEFAULT_COMPLEXITY_ROUTES } };
   if (sandbox === 'bwrap') config.sandbox = { mode: 'bwrap' };
   else if (sandbox === 'none' && config.sandbox !== undefined) config.sandbox = 'none';
@@ -131,6 +138,7 @@ export async function runInit(opts: InitCommandOptions): Promise<void> {
       permissions,
       routing: config.routing,
       sandbox: config.sandbox ?? 'none',
+      setup,
       ...(usable ? { bwrap: usable } : {}),
     });
     return;
@@ -143,6 +151,7 @@ export async function runInit(opts: InitCommandOptions): Promise<void> {
         ...INIT_ROLES.map((r) => `  ${r.padEnd(11)} ${choices[r] ?? pc.dim('(catalog default)')}`),
         `  ${'permissions'.padEnd(11)} ${permissions} ${pc.dim(`(${PERMISSION_TEXT[permissions]})`)}`,
         `  ${'sandbox'.padEnd(11)} ${sandboxLine(config.sandbox, usable)}`,
+        `  ${'setup'.padEnd(11)} ${setupLine(setup, config.isolation !== undefined)}`,
         '',
         'Plans may now say `complexity: routine | standard | complex` instead of a route.',
         'Next: switchyard catalog validate && switchyard run --dry-run',
@@ -154,6 +163,27 @@ export async function runInit(opts: InitCommandOptions): Promise<void> {
         `  "switchyard init --force" to choose from what is installed.`,
       ];
   process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+/** What the summary says of the worktrees' set-up. */
+function setupLine(setup: readonly ProposedSetup[], configured: boolean): string {
+  if (setup.length > 0)
+    return setup.map((s) => `${s.command.join(' ')} ${pc.dim(`(from ${s.lockfile})`)}`).join('; ');
+  return pc.dim(
+    configured
+      ? 'as isolation in the config says'
+      : 'none (no lockfile found: add isolation.setup if a worktree needs one)',
+  );
+}
+
+/** On a terminal: write the proposed set-up? */
+async function confirmSetup(setup: readonly ProposedSetup[]): Promise<boolean> {
+  const { confirm, isCancel } = await import('@clack/prompts');
+  const answer = await confirm({
+    message: `Set up each task's worktree with ${setup.map((s) => `\`${s.command.join(' ')}\``).join(' then ')} (from ${setup.map((s) => s.lockfile).join(', ')})?`,
+    initialValue: true,
+  });
+  return !isCancel(answer) && answer === true;
 }
 
 /** What the summary says of the sandbox. */

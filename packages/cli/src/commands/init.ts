@@ -23,6 +23,8 @@ export interface InitCommandOptions {
   json?: boolean;
   /** `bwrap`: contain every agent attempt in a bubblewrap sandbox; `none`: do not. */
   sandbox?: 'bwrap' | 'none';
+  /** false (`--no-setup`): propose no worktree set-up from the lockfiles found. */
+  setup?: boolean;
 }
 
 /** `switchyard init`: set up a project (catalog + project config), asking on a terminal. */
@@ -51,6 +53,7 @@ export function registerInit(program: Command): void {
         'bwrap: run every agent in a bubblewrap sandbox (checked to work here); none: do not',
       ).choices(['bwrap', 'none']),
     )
+    .option('--no-setup', 'do not propose a worktree set-up from the lockfiles found')
     .option(
       '--force',
       'overwrite an existing catalog and update an existing switchyard.config.json',
@@ -80,6 +83,13 @@ When bubblewrap (bwrap) works here, it also offers the sandbox: each agent attem
 the file system read-only except its worktree, its attempt and task folders, a private /tmp
 and its own CLI's folders, with credential folders (~/.ssh, ~/.aws, …) hidden. --sandbox
 bwrap asks for it (refused, with the fix, when bwrap cannot run), --sandbox none declines.
+
+Each task works in a git worktree of its own (outside the repository, under
+~/.cache/switchyard/worktrees): one with only the tracked files. From the lockfiles it finds
+(pnpm, npm, yarn, bun, uv, poetry, cargo, go) init proposes "isolation.setup", the command
+that installs the dependencies into each new worktree from the package manager's shared
+store or cache (e.g. pnpm install --frozen-lockfile --prefer-offline), and writes it unless
+the config has "isolation" already (on a terminal it asks first; --no-setup declines).
 
 Exit codes: 0 written, 2 invalid input (unknown target, files exist without --force).
 

@@ -37,8 +37,14 @@ Examples:
   $ watch -n 2 switchyard status`,
     )
     .action(async (session: string | undefined, opts: StatusOptions) => {
-      const { buildStatus, findWorkspaceRoot, gatherStatus, hasConfigFile, loadProjectConfig } =
-        await import('@switchyard/core');
+      const {
+        buildStatus,
+        findWorkspaceRoot,
+        gatherStatus,
+        hasConfigFile,
+        isolationSettings,
+        loadProjectConfig,
+      } = await import('@switchyard/core');
       const workspace = findWorkspaceRoot({
         ...(opts.workspace !== undefined ? { explicit: opts.workspace } : {}),
         isMarker: hasConfigFile,
@@ -50,6 +56,8 @@ Examples:
         () => undefined,
       );
       input.prices = config?.prices ?? {};
+      const diskCap = isolationSettings(config?.isolation).maxDiskBytes;
+      if (diskCap) input.worktreeDiskCap = diskCap;
       const report = buildStatus(input);
       if (session !== undefined || opts.sessions) {
         const { printSessionStatus } = await import('../session/session-status.js');

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { type AdmissionState, admit } from './admit.js';
+import { type AdmissionState, admit, worktreeDiskFull } from './admit.js';
 import { writeSetCollisions } from './collisions.js';
+import { worktreeBytes } from './worktree-bytes.js';
 
 const t = (id: string, writeSet: string[], dependsOn: string[] = []) => ({
   id,
@@ -174,6 +175,33 @@ describe('the apply queue rule (worktree isolation)', () => {
     expect(statuses(base({ tasks: deps, applyQueue: { waiting: 5, limit: 1 } }))).toEqual({
       'g/x': 'waiting-dependencies',
     });
+  });
+});
+
+describe('the worktree disk cap rule (isolation.maxDiskBytes)', () => {
+  const started = [t('g/a', ['a.ts'])];
+  const fresh = [{ ...t('g/b', ['b.ts']), fresh: true }];
+  const tasks = [...started, ...fresh];
+
+  it('holds fresh tasks (a new worktree) while the worktrees take the cap; started ones go on', () => {
+    const full = base({ tasks, worktreeDisk: { bytes: 5e9, cap: 5e9 } });
+    expect(statuses(full)).toEqual({ 'g/a': 'admitted', 'g/b': 'waiting-disk' });
+    const room = base({ tasks, worktreeDisk: { bytes: 5e9 - 1, cap: 5e9 } });
+    expect(admit(room).admitted).toEqual(['g/a', 'g/b']);
+    expect(admit(base({ tasks })).admitted).toEqual(['g/a', 'g/b']);
+    expect(worktreeDiskFull({ bytes: 1, cap: 0 })).toBe(false);
+  });
+
+  it('counts the measured worktrees of every task not archived, blocked ones too', () => {
+    const isolation = (bytes: number) => ({ disk: { bytes, sharedBytes: 7, at: '' } }) as never;
+    expect(
+      worktreeBytes([
+        { phase: 'worker', isolation: isolation(100) },
+        { phase: 'apply', isolation: isolation(20) },
+        { phase: 'done', isolation: isolation(1000) },
+        { phase: 'worker', isolation: undefined },
+      ]),
+    ).toBe(120);
   });
 });
 

@@ -23,6 +23,12 @@ export interface ApplyQueueState {
   limit: number;
 }
 
+/** Worktree isolation: the disk the task worktrees take, and the cap (`isolation.maxDiskBytes`). */
+export interface WorktreeDiskState {
+  bytes: number;
+  cap: number;
+}
+
 /** The whole state admission decides from. Nothing else is read: the function is pure. */
 export interface AdmissionState {
   /** Every active task of the physical workspace (all groups). */
@@ -45,6 +51,8 @@ export interface AdmissionState {
   scope?: ReadonlySet<TaskId>;
   /** Worktree isolation: the apply queue; a fresh task waits while it is full. */
   applyQueue?: ApplyQueueState;
+  /** Worktree isolation with a disk cap: a fresh task waits while the worktrees fill it. */
+  worktreeDisk?: WorktreeDiskState;
 }
 
 /** Where one task stands. */
@@ -55,6 +63,7 @@ export type AdmissionStatus =
   | 'waiting-claim'
   | 'waiting-slot'
   | 'waiting-apply'
+  | 'waiting-disk'
   | 'blocked'
   | 'dependency-blocked'
   | 'invalid'
@@ -87,7 +96,8 @@ const byId = (a: TaskId, b: TaskId) => (a < b ? -1 : a > b ? 1 : 0);
  * no live attempt; it is admitted when ready, none of its paths is held by another task
  * (held claims plus tasks admitted earlier in this pass), and fewer than `maxParallel`
  * stages are active in the workspace. Under worktree isolation a task that has not started
- * also waits while the apply queue is full (see {@link applyQueueFull}).
+ * also waits while the apply queue is full (see {@link applyQueueFull}) or while the
+ * worktrees fill their disk cap (see {@link worktreeDiskFull}).
  */
 export function admit(state: AdmissionState): AdmissionResult {
   const tasks = new Map(state.tasks.map((t) => [t.id, t]));
@@ -145,6 +155,10 @@ export function admit(state: AdmissionState): AdmissionResult {
       decisions.push({ id, status: 'waiting-apply' });
       continue;
     }
+    if (task.fresh && worktreeDiskFull(state.worktreeDisk)) {
+      decisions.push({ id, status: 'waiting-disk' });
+      continue;
+    }
     if (!task.slotFree && active >= limit) {
       decisions.push({ id, status: 'waiting-slot' });
       continue;
@@ -166,6 +180,16 @@ export function admit(state: AdmissionState): AdmissionResult {
  */
 export function applyQueueFull(queue: ApplyQueueState | undefined): boolean {
   return queue !== undefined && queue.limit > 0 && queue.waiting >= queue.limit;
+}
+
+/**
+ * The disk cap rule (`isolation.maxDiskBytes`): while the task worktrees take the cap or more,
+ * no new task starts (a new worktree, its dependencies installed, would take more); tasks
+ * already started go on, and archives (which remove their worktrees) or `switchyard clean`
+ * make room. Waiting instead of filling the disk.
+ */
+export function worktreeDiskFull(disk: WorktreeDiskState | undefined): boolean {
+  return disk !== undefined && disk.cap > 0 && disk.bytes >= disk.cap;
 }
 
 /**

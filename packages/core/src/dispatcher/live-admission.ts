@@ -1,5 +1,6 @@
 import type { AdmissionState, ApplyQueueState } from '../admission/admit.js';
 import { admissionTaskOf } from '../admission/task-view.js';
+import { worktreeBytes } from '../admission/worktree-bytes.js';
 import { INITIAL_PHASE, takesAgentSlot } from '../lifecycle/lifecycle-table.js';
 import type { DispatchContext, TaskRuntime } from './context.js';
 
@@ -33,6 +34,14 @@ export function liveAdmissionState(
       ? { scope: new Set(runtimes.filter((rt) => rt.group === group).map((rt) => rt.id)) }
       : {}),
     ...(ctx.options.isolation ? { applyQueue: applyQueueOf(ctx, runtimes) } : {}),
+    ...(ctx.options.isolation && ctx.options.worktreeDiskCap
+      ? {
+          worktreeDisk: {
+            bytes: worktreeBytes(runtimes.map((rt) => rt.state)),
+            cap: ctx.options.worktreeDiskCap,
+          },
+        }
+      : {}),
   };
 }
 

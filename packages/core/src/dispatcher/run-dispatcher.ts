@@ -24,6 +24,7 @@ import { registerStartGuards } from './start-veto.js';
 import { catalogSourceLabel, type DispatcherOptions, type DispatchResult } from './types.js';
 import { feedWorkLogFromBus } from './work-log-subscriber.js';
 import { WorkLogWriter } from './work-log-writer.js';
+import { measureKeptWorktrees } from './worktree-disk.js';
 
 /**
  * Runs the dispatcher on a workspace until every in-scope task is archived or nothing more
@@ -104,6 +105,8 @@ export async function runDispatcher(options: DispatcherOptions): Promise<Dispatc
     });
     // Worktree isolation: an apply a crash interrupted is finished or rolled back first.
     await options.isolation?.recover();
+    // The disk the kept worktrees take now (the disk cap, status and the monitor read it).
+    await measureKeptWorktrees(ctx);
     escalations.sweep();
     const recovering = new Map<string, Promise<void>>();
     for (const rt of ctx.tasks.values()) {

@@ -1,6 +1,8 @@
 import { type AdmissionDecision, admit } from '../admission/admit.js';
 import { claimKeys } from '../admission/task-view.js';
+import { worktreeBytes } from '../admission/worktree-bytes.js';
 import type { RunCounts } from '../events/event-schema.js';
+import { formatBytes } from '../isolation/format-bytes.js';
 import { takesAgentSlot } from '../lifecycle/lifecycle-table.js';
 import { releaseBlockedClaims } from './blocked-claims.js';
 import type { DispatchContext, TaskRuntime } from './context.js';
@@ -64,6 +66,7 @@ export async function schedule(
   for (const [id, promise] of recovering) track(id, promise, true);
   // True while the apply queue rule holds tasks back (announced once per episode).
   let applyQueueHeld = false;
+  let diskHeld = false;
   const onAbort = () => wake();
   ctx.signal.addEventListener('abort', onAbort);
   try {
@@ -88,6 +91,7 @@ export async function schedule(
         decisions = result.decisions;
         announceWaits(ctx, decisions);
         applyQueueHeld = announceApplyQueue(ctx, decisions, applyQueueHeld);
+        diskHeld = announceDiskCap(ctx, decisions, diskHeld);
         for (const id of result.admitted) {
           const rt = ctx.tasks.get(id)!;
           if (!(await claimFor(ctx, rt))) continue;
@@ -164,6 +168,23 @@ function announceApplyQueue(
   return held > 0;
 }
 
+/** Emits `admission.held` when the worktree disk cap starts holding tasks back; returns whether it does. */
+function announceDiskCap(
+  ctx: DispatchContext,
+  decisions: readonly AdmissionDecision[],
+  before: boolean,
+): boolean {
+  const held = decisions.filter((d) => d.status === 'waiting-disk').length;
+  if (held > 0 && !before)
+    ctx.bus.emit({
+      type: 'admission.held',
+      rule: 'worktree-disk',
+      held,
+      detail: `the task worktrees take ${formatBytes(worktreeBytes([...ctx.tasks.values()].map((rt) => rt.state)))} of the ${formatBytes(ctx.options.worktreeDiskCap ?? 0)} cap (isolation.maxDiskBytes): ${held} task(s) not started yet wait for archives or \`switchyard clean --blocked\` to free some`,
+    });
+  return held > 0;
+}
+
 /** Counts for the live status line, from the last admission pass. */
 function countsOf(
   ctx: DispatchContext,
@@ -177,7 +198,8 @@ function countsOf(
     else if (
       d.status === 'waiting-dependencies' ||
       d.status === 'waiting-claim' ||
-      d.status === 'waiting-apply'
+      d.status === 'waiting-apply' ||
+      d.status === 'waiting-disk'
     )
       counts.waiting += 1;
     else if (d.status === 'blocked' || d.status === 'dependency-blocked' || d.status === 'invalid')

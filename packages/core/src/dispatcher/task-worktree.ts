@@ -2,6 +2,7 @@ import type { WorkspaceIsolation } from '../isolation/types.js';
 import type { TaskIsolation } from '../state/state-schema.js';
 import { type DispatchContext, persist, type TaskRuntime } from './context.js';
 import { taskIsolationMode, worktreeTaskWithoutIsolation } from './task-isolation-mode.js';
+import { measureWorktreeDisk } from './worktree-disk.js';
 import { setUpWorktree } from './worktree-setup.js';
 
 /** Phases in which the task's worktree must exist (after the apply it is only cleaned up). */
@@ -63,7 +64,14 @@ export async function ensureTaskWorktree(ctx: DispatchContext, rt: TaskRuntime):
         commit: record.baseCommit,
       });
   }
-  return setUpWorktree(ctx, rt, record);
+  const fresh = !record.setUpAt;
+  if (!(await setUpWorktree(ctx, rt, record))) return false;
+  await measureWorktreeDisk(
+    ctx,
+    rt,
+    fresh && (ctx.options.worktreeSetup?.commands.length ?? 0) > 0,
+  );
+  return true;
 }
 
 /** Records the task's isolation mode at its first stage (see ./task-isolation-mode.ts). */
@@ -91,4 +99,6 @@ export async function keepBlockedWorktree(ctx: DispatchContext, rt: TaskRuntime)
   const isolation = isolationOf(ctx);
   if (!isolation || !rt.state.blocked || !rt.state.isolation) return;
   await isolation.markBlocked(rt.id);
+  // Kept as evidence: its disk counts until `clean --blocked` removes it.
+  await measureWorktreeDisk(ctx, rt, true);
 }

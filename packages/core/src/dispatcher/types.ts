@@ -145,6 +145,9 @@ export interface DispatcherOptions {
   maxRepeatedCorrections?: number;
   /** Project config `isolation.setup`: commands run in each new worktree before its first stage. */
   worktreeSetup?: WorktreeSetup;
+  /** Project config `isolation.maxDiskBytes`: no task starts a new worktree while the worktrees
+   * take this much disk or more. */
+  worktreeDiskCap?: number;
   /** Project config `isolation.agentCommits` (default "warn"). */
   agentCommitPolicy?: AgentCommitPolicy;
   /** The agent CLI version of each target (by target id), from `--version` before the run:

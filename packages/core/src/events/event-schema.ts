@@ -257,9 +257,10 @@ export const runEventSchema = z.discriminatedUnion('type', [
     ...base,
     /** An admission rule of the workspace (not of one task) started holding tasks back:
      * `apply-queue` = under worktree isolation as many approved tasks as allowed wait for the
-     * apply, so no task that has not started gets a worktree. Once per episode, not per pass. */
+     * apply, so no task that has not started gets a worktree; `worktree-disk` = the worktrees
+     * take the disk cap (`isolation.maxDiskBytes`). Once per episode, not per pass. */
     type: z.literal('admission.held'),
-    rule: z.enum(['apply-queue']),
+    rule: z.enum(['apply-queue', 'worktree-disk']),
     /** How many tasks it holds back now. */
     held: z.number().int(),
     detail: z.string(),

@@ -5,6 +5,7 @@ export {
   isolationSettings,
   parseByteSize,
 } from './config-schema.js';
+export { formatBytes } from './format-bytes.js';
 export {
   type AgentCommitPolicy,
   agentCommitPolicyOf,
@@ -34,6 +35,8 @@ export type {
   ApplyResult,
   CleanOptions,
   CleanReport,
+  DiskUse,
+  ListOptions,
   RecoveredApply,
   SourceCheck,
   WorkspaceIsolation,

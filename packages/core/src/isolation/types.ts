@@ -110,7 +110,22 @@ export interface WorktreeListing {
   /** From the record; `orphan` when git or the disk has it but no record does. */
   state: WorktreeRecord['state'] | 'orphan';
   baseCommit: string | undefined;
+  /** Disk it takes of its own (allocated blocks): what removing it frees. */
   bytes: number;
+  /** Disk of files hard-linked with files elsewhere (a package store such as pnpm's). */
+  sharedBytes?: number;
+}
+
+/** Disk a worktree takes (see {@link WorktreeListing.bytes}). */
+export interface DiskUse {
+  bytes: number;
+  sharedBytes: number;
+}
+
+/** Options of {@link WorkspaceIsolation.list}. */
+export interface ListOptions {
+  /** Disk use measured already, by worktree path: those are not walked again (status). */
+  known?: ReadonlyMap<string, DiskUse>;
 }
 
 /** Options of {@link WorkspaceIsolation.clean}. */
@@ -156,6 +171,8 @@ export interface WorkspaceIsolation {
   removeWorktree(taskId: TaskId): Promise<void>;
   markBlocked(taskId: TaskId): Promise<void>;
   recover(): Promise<RecoveredApply[]>;
-  list(): Promise<WorktreeListing[]>;
+  /** The disk the task's worktree takes now (a walk of it); undefined without a worktree. */
+  diskUse(taskId: TaskId): Promise<DiskUse | undefined>;
+  list(options?: ListOptions): Promise<WorktreeListing[]>;
   clean(options?: CleanOptions): Promise<CleanReport>;
 }

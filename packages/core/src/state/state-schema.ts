@@ -128,6 +128,8 @@ export const taskIsolationSchema = z.object({
   waiting: z.string().optional(),
   /** `apply: patch`: the patch kept in the task folder instead of a source commit. */
   patchFile: z.string().optional(),
+  /** Disk the worktree takes (its own, and hard-linked from a package store), when last measured. */
+  disk: z.object({ bytes: z.number(), sharedBytes: z.number(), at: z.string() }).optional(),
   /** The worktree's set-up (config `isolation.setup`): running (which command), passed or failed. */
   setup: z
     .object({

@@ -189,6 +189,73 @@ describe('buildStatus', () => {
     expect(byTask['g/c']).toMatchObject({ kind: 'claim' });
   });
 
+  it('a new worktree being set up shows as running "setting up" (interrupted once no run watches); the disk cap holds fresh tasks', () => {
+    const settingUp = newTaskState('g/a', now);
+    settingUp.isolation = {
+      branch: 'switchyard/g/a',
+      path: '/cache/g/a',
+      workdir: '/cache/g/a',
+      sourceBranch: 'main',
+      baseCommit: 'b'.repeat(40),
+      rolledBack: [],
+      setup: {
+        state: 'running',
+        since: '2026-01-02T09:59:00.000Z',
+        command: ['pnpm', 'install'],
+        index: 1,
+        total: 2,
+      },
+      disk: { bytes: 600, sharedBytes: 0, at: '2026-01-02T09:59:30.000Z' },
+    };
+    const lock = {
+      holder: {
+        pid: 100,
+        startToken: 't',
+        host: 'box',
+        since: '2026-01-02T09:00:00.000Z',
+        workspace: '/ws',
+      },
+      alive: true,
+    };
+    const fresh = { id: 'g/f', dependsOn: [], writeSet: ['src/f.ts'] };
+    const during = buildStatus(
+      input({
+        tasks: [tasks[0]!, fresh],
+        states: [settingUp],
+        events: [started('run-1', 100)],
+        lock,
+        worktreeDiskCap: 500,
+      }),
+    );
+    expect(during.running).toEqual([
+      expect.objectContaining({
+        task: 'g/a',
+        role: 'setup',
+        since: '2026-01-02T09:59:00.000Z',
+        activity: 'setting up its worktree: pnpm install (1 of 2)',
+      }),
+    ]);
+    expect(during.waiting).toEqual([
+      expect.objectContaining({
+        task: 'g/f',
+        kind: 'disk',
+        why: expect.stringMatching(
+          /^waits for worktree disk: the task worktrees take 600 B of the 500 B cap \(isolation\.maxDiskBytes\)/,
+        ),
+      }),
+    ]);
+    const after = buildStatus(
+      input({ tasks: [tasks[0]!], states: [settingUp], events: [started('run-1', 100)] }),
+    );
+    expect(after.waiting).toEqual([
+      expect.objectContaining({
+        task: 'g/a',
+        kind: 'interrupted',
+        why: 'the set-up of its worktree was interrupted at pnpm install (1 of 2); the next run sets it up again',
+      }),
+    ]);
+  });
+
   it('never run: every task is ready', () => {
     const report = buildStatus(input({ tasks: [tasks[3]!] }));
     expect(report.dispatcher.state).toBe('never-run');

@@ -1,8 +1,10 @@
 import { type AdmissionDecision, admit } from '../admission/admit.js';
+import { worktreeBytes } from '../admission/worktree-bytes.js';
 import type { PriceTable } from '../cost/usage.js';
 import { summarizeUsage } from '../cost/usage-totals.js';
 import type { EscalationEntry } from '../escalation/escalation-store.js';
 import type { RunEvent } from '../events/event-schema.js';
+import { INITIAL_PHASE } from '../lifecycle/lifecycle-table.js';
 import type { LockHolder } from '../lock/workspace-lock.js';
 import type { AttemptRecord, TaskState } from '../state/state-schema.js';
 import { describeWaiting } from './describe-waiting.js';
@@ -24,6 +26,8 @@ export interface StatusTask {
   invalid?: string;
   /** The task's cap on plan loops (status says "loop N of M"). */
   maxPlanLoops?: number;
+  /** `runner: local`: it runs in the source workspace and never gets a worktree. */
+  local?: boolean;
 }
 
 /** Everything the report is built from; gathered by {@link gatherStatus} (or a test). */
@@ -46,6 +50,8 @@ export interface StatusInput {
   prices?: PriceTable;
   /** Open escalations (see the escalation module); none when absent. */
   escalations?: EscalationEntry[];
+  /** Config `isolation.maxDiskBytes`: fresh tasks wait while the worktrees take this much. */
+  worktreeDiskCap?: number;
 }
 
 /**
@@ -125,6 +131,9 @@ export function buildStatus(input: StatusInput): StatusReport {
     maxParallelOf(input.events),
   );
   const blockedIds = new Set(blocked.map((b) => b.task));
+  const disk = input.worktreeDiskCap
+    ? { bytes: worktreeBytes(input.states), cap: input.worktreeDiskCap }
+    : undefined;
   for (const task of pending) {
     const state = states.get(task.id);
     const decision = decisions.get(task.id);
@@ -136,6 +145,7 @@ export function buildStatus(input: StatusInput): StatusReport {
         input.now,
         dispatcher.state === 'running',
         blockedIds,
+        disk,
       ),
     );
   }
@@ -262,6 +272,11 @@ function runningEntry(
   };
 }
 
+/** A task that has not started (as the scheduler's admission sees it): it would get a worktree. */
+const isFresh = (task: StatusTask, state: TaskState | undefined): boolean =>
+  !task.local &&
+  (!state || (state.phase === INITIAL_PHASE && state.attempts.length === 0 && !state.isolation));
+
 function admissionOf(
   input: StatusInput,
   pending: StatusTask[],
@@ -270,8 +285,14 @@ function admissionOf(
   maxParallel: number,
 ): Map<string, AdmissionDecision> {
   const blocked = new Set(input.states.filter((s) => s.blocked).map((s) => s.task));
+  const states = new Map(input.states.map((s) => [s.task, s]));
   const result = admit({
-    tasks: input.tasks.map((t) => ({ id: t.id, writeSet: t.writeSet, dependsOn: t.dependsOn })),
+    tasks: input.tasks.map((t) => ({
+      id: t.id,
+      writeSet: t.writeSet,
+      dependsOn: t.dependsOn,
+      ...(isFresh(t, states.get(t.id)) ? { fresh: true } : {}),
+    })),
     archivedComplete: new Set(input.archived),
     liveAttempts: live,
     blocked,
@@ -279,6 +300,9 @@ function admissionOf(
     claims: input.claims,
     activeStages,
     maxParallel,
+    ...(input.worktreeDiskCap
+      ? { worktreeDisk: { bytes: worktreeBytes(input.states), cap: input.worktreeDiskCap } }
+      : {}),
   });
   const wanted = new Set(pending.map((t) => t.id));
   return new Map(result.decisions.filter((d) => wanted.has(d.id)).map((d) => [d.id, d]));

@@ -1,4 +1,5 @@
-import type { AdmissionDecision } from '../admission/admit.js';
+import type { AdmissionDecision, WorktreeDiskState } from '../admission/admit.js';
+import { formatBytes } from '../isolation/format-bytes.js';
 import { INITIAL_PHASE, phaseLabel } from '../lifecycle/lifecycle-table.js';
 import { parkBudgetText } from '../selection/park.js';
 import type { TaskState } from '../state/state-schema.js';
@@ -16,6 +17,7 @@ export function describeWaiting(
   dispatcherRunning: boolean,
   /** Tasks that are blocked (a claim one of them holds is kept until it is settled). */
   blocked: ReadonlySet<string> = new Set(),
+  disk?: WorktreeDiskState,
 ): WaitingEntry {
   const phase = state?.phase ?? INITIAL_PHASE;
   const base = { task, phase, planLoop: state?.planLoop ?? 1 };
@@ -85,6 +87,12 @@ export function describeWaiting(
         ...base,
         kind: 'slot',
         why: `ready; waits for a free slot (max-parallel) to run the ${next}`,
+      };
+    case 'waiting-disk':
+      return {
+        ...base,
+        kind: 'disk',
+        why: `waits for worktree disk: the task worktrees take ${disk ? `${formatBytes(disk.bytes)} of the ${formatBytes(disk.cap)}` : 'all of the'} cap (isolation.maxDiskBytes); archived tasks free theirs, \`switchyard clean --blocked\` removes blocked ones`,
       };
     case 'out-of-scope':
       return { ...base, kind: 'out-of-scope', why: 'outside the --task-group of the run' };

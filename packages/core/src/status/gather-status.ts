@@ -45,7 +45,7 @@ export function gatherStatus(
   const workspace = realpathSync(workspaceDir);
   const stateDir = stateDirOf(workspace);
   const model = reuse.model ?? loadWorkspace(workspace);
-  const states = reuse.states ?? openStateStore(stateDir).list();
+  const states = keptWorktreesOnly(reuse.states ?? openStateStore(stateDir).list());
   const liveAttempts = new Map<string, number>();
   for (const state of states) {
     for (const record of state.attempts) {
@@ -70,6 +70,7 @@ export function gatherStatus(
         writeSet: claimKeys(t.writeSet),
         maxPlanLoops: t.maxPlanLoops ?? DEFAULT_MAX_PLAN_LOOPS,
         ...(t.valid ? {} : { invalid: problem?.message ?? 'see `switchyard validate-plan`' }),
+        ...(t.runner === 'local' ? { local: true } : {}),
       };
     }),
     archived: [...model.archived.values()].filter((a) => a.complete).map((a) => a.id),
@@ -87,4 +88,18 @@ export function gatherStatus(
     liveAttempts,
     escalations: listOpenEscalations(workspace, stateDir, states),
   };
+}
+
+/**
+ * The task states with the disk figure of a worktree removed since it was measured (`switchyard
+ * clean --blocked` between runs) dropped: what the disk cap and the monitor count is only what
+ * is still on disk. Copies; the states read are never changed.
+ */
+function keptWorktreesOnly(states: TaskState[]): TaskState[] {
+  return states.map((state) => {
+    const facts = state.isolation;
+    if (!facts?.disk || existsSync(facts.path)) return state;
+    const { disk: _gone, ...rest } = facts;
+    return { ...state, isolation: rest };
+  });
 }

@@ -69,7 +69,9 @@ export type WaitingKind =
   | 'archive'
   | 'out-of-scope'
   /** Worktree isolation: the apply waits for the user's uncommitted source changes. */
-  | 'apply';
+  | 'apply'
+  /** Worktree isolation: the worktrees take their disk cap (`isolation.maxDiskBytes`). */
+  | 'disk';
 
 export interface WaitingEntry {
   task: string;

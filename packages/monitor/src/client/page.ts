@@ -152,7 +152,9 @@ function renderHeader(s: Snapshot): void {
   $('run').innerHTML =
     `<b class="disp disp-${esc(d.state)}">dispatcher ${esc(d.state)}</b> ${run} · ` +
     `<span class="c-running">${s.counts.running} running</span> · <span class="c-waiting">${s.counts.waiting} waiting</span> · ` +
-    `<span class="c-blocked">${s.counts.blocked} blocked</span> · <span class="c-done">${s.counts.done} done</span> · <span class="ws">${esc(s.workspace)}</span>`;
+    `<span class="c-blocked">${s.counts.blocked} blocked</span> · <span class="c-done">${s.counts.done} done</span> · ` +
+    (s.worktreeDisk?.worktrees ? `<span class="disk">${esc(s.worktreeDisk.text)}</span> · ` : '') +
+    `<span class="ws">${esc(s.workspace)}</span>`;
 }
 
 function totalsCells(t: Totals): string {

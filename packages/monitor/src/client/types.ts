@@ -138,6 +138,14 @@ export interface Snapshot {
   claims: { path: string; task: string; since: string }[];
   /** Open escalations (blocked tasks waiting for `switchyard resolve`), oldest first. */
   escalations: EscalationView[];
+  /** Disk the task worktrees take (the server's WorktreeDiskSummary; 0 worktrees: none). */
+  worktreeDisk?: {
+    worktrees: number;
+    bytes: number;
+    sharedBytes: number;
+    cap?: number;
+    text: string;
+  };
   /** Run-level events (run.started/finished, control failures), oldest first. */
   runs: RunLevelView[];
   /** YAML plans by task group. */
@@ -173,7 +181,15 @@ export interface Patch {
   set: Partial<
     Pick<
       Snapshot,
-      'workspace' | 'dispatcher' | 'counts' | 'groups' | 'claims' | 'escalations' | 'runs' | 'plans'
+      | 'workspace'
+      | 'dispatcher'
+      | 'counts'
+      | 'groups'
+      | 'claims'
+      | 'escalations'
+      | 'runs'
+      | 'plans'
+      | 'worktreeDisk'
     >
   > & {
     usage?: Omit<Snapshot['usage'], 'byTask'>;
