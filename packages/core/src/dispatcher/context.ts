@@ -15,8 +15,11 @@ import type { WorkLogWriter } from './work-log-writer.js';
 export interface TaskRuntime {
   readonly id: string;
   readonly group: string;
-  /** Re-read when the plan loop changes. */
+  /** Its contract: the plans the dispatcher admitted (see admitted-plan.ts), re-built when a
+   * plan loop starts. */
   task: LoadedTask;
+  /** The task as its plan files read at the run's start (what a human's retry admits). */
+  files?: LoadedTask;
   state: TaskState;
   /** True while a stage of the task runs (the task holds a parallel slot). */
   busy: boolean;

@@ -1,8 +1,10 @@
-import { lstatSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, lstatSync, readdirSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { SwitchyardError } from '../errors.js';
 import { workLogPath } from '../worklog/work-log.js';
+import { archivedTaskDir } from '../workspace/paths.js';
 import { completionFacts } from './completion-facts.js';
+import { unrecordedReason } from './completion-record.js';
 import type { DispatchContext } from './context.js';
 import { isRunnable } from './scheduler.js';
 import { removeIfEmpty } from './stage-archive.js';
@@ -75,7 +77,12 @@ function reasonOf(ctx: DispatchContext, id: string, seen = new Set<string>()): s
   for (const dep of rt.task.dependsOn) {
     if (ctx.archived.has(dep.id) || seen.has(dep.id)) continue;
     const other = ctx.tasks.get(dep.id);
-    if (!other) return `waits on ${dep.id}, which does not exist`;
+    if (!other) {
+      const archived = archivedTaskDir(ctx.workspace, dep.id);
+      return existsSync(archived)
+        ? `waits on ${dep.id}, ${unrecordedReason(dep.id, relative(ctx.workspace, archived))}`
+        : `waits on ${dep.id}, which does not exist`;
+    }
     if (!isRunnable(ctx, other) && other.state.phase !== 'done' && !other.state.blocked) {
       return `waits on ${dep.id}, outside --task-group ${ctx.options.taskGroup}`;
     }

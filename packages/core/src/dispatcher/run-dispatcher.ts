@@ -43,8 +43,8 @@ export async function runDispatcher(options: DispatcherOptions): Promise<Dispatc
   try {
     const model = loadWorkspace(workspace);
     for (const task of model.tasks) refuseUnjudgeableTests(task, options.projectGates ?? []);
-    rejectInvalidInput(model, options.taskGroup, options.retryTasks);
     const stateDir = stateDirOf(workspace);
+    rejectInvalidInput(model, options.taskGroup, options.retryTasks, admittedTasks(stateDir));
     const runId = `${new Date(startedAt).toISOString().replace(/[-:.]/g, '')}-${randomBytes(2).toString('hex')}`;
     const secrets = dispatcherSecrets(process.env, options.catalog.catalog);
     const bus = createEventBus({
@@ -76,7 +76,8 @@ export async function runDispatcher(options: DispatcherOptions): Promise<Dispatc
       bus,
       workLog: new WorkLogWriter(workspace, secrets),
       tasks: new Map(),
-      archived: new Set([...model.archived.values()].filter((a) => a.complete).map((a) => a.id)),
+      // Filled from the dispatcher's records (completion-record.ts), never from the folders.
+      archived: new Set(),
       handles: new Map(),
       controlFailures: [],
       secrets,
@@ -156,6 +157,7 @@ function rejectInvalidInput(
   model: ReturnType<typeof loadWorkspace>,
   group: string | undefined,
   retryTasks: readonly string[] = [],
+  admitted: ReadonlySet<string> = new Set(),
 ): void {
   // Problems of the workspace itself (no agent-task/ folder…); task problems are on each task.
   const problems: Problem[] = model.problems.filter(
@@ -168,8 +170,12 @@ function rejectInvalidInput(
       hint: `Known groups: ${model.groups.join(', ') || '(none)'}.`,
     });
   }
+  const retried = new Set(retryTasks);
   for (const task of model.tasks) {
     if (group && task.group !== group) continue;
+    // A task the dispatcher admitted runs its record: files an agent broke are a finding then,
+    // not a reason to stop the run (a retry admits the files, so those must be valid).
+    if (admitted.has(task.id) && !retried.has(task.id)) continue;
     problems.push(...task.problems.filter((p) => p.severity !== 'warning'));
   }
   problems.push(...unknownRetryTasks(model, retryTasks));
@@ -205,4 +211,14 @@ function unknownRetryTasks(
           .join(', ') || '(none)'
       }.`,
     }));
+}
+
+/** Tasks whose state holds an admitted plan that is not to be admitted again. */
+function admittedTasks(stateDir: string): Set<string> {
+  return new Set(
+    openStateStore(stateDir)
+      .list()
+      .filter((state) => state.plan && !state.plan.readmit && state.phase !== 'done')
+      .map((state) => state.task),
+  );
 }

@@ -3,6 +3,7 @@ import { FINAL_PHASE, type LifecycleStage } from '../lifecycle/lifecycle-table.j
 import { blockTask } from './apply-failure.js';
 import { type DispatchContext, persist, type TaskRuntime } from './context.js';
 import { stopOverBudget } from './cost-guard.js';
+import { blockedForGoneFolder } from './folder-gone.js';
 import { runApplyStage } from './stage-apply.js';
 import { runArchiveStage } from './stage-archive.js';
 import { runFixupStage } from './stage-fixup.js';
@@ -46,6 +47,10 @@ export async function runStep(ctx: DispatchContext, rt: TaskRuntime): Promise<vo
     // A start guard of the bus (the cost budget…) may refuse the next stage: the task blocks
     // with its reason. A passed budget also stops the task right after the attempt that passed it.
     if (phase !== FINAL_PHASE && refuseStart(ctx, rt)) return await persist(ctx, rt);
+    // Its folder moved or deleted by someone else: nothing more runs for it (the archive stage
+    // checks a folder it moved itself against its record).
+    if (phase !== FINAL_PHASE && phase !== 'archive' && blockedForGoneFolder(ctx, rt))
+      return await persist(ctx, rt);
     if (phase !== FINAL_PHASE) {
       // A new worktree's set-up that failed blocks the task before anything is paid for.
       if (await ensureTaskWorktree(ctx, rt)) await STAGE_HANDLERS[phase](ctx, rt);

@@ -1,4 +1,5 @@
-import { existsSync, lstatSync, renameSync, rmdirSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, lstatSync, readFileSync, renameSync, rmdirSync } from 'node:fs';
 import { open, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { ATTEMPT_FILES } from '../attempt/layout.js';
@@ -36,11 +37,18 @@ export async function runArchiveStage(ctx: DispatchContext, rt: TaskRuntime): Pr
     const completeLog = join(source, COMPLETE_LOG);
     // An agent may have swapped the task folder for a symlink: never archive through one.
     if (lstatSync(source).isSymbolicLink()) throw unsafePathError(source, 'is a symlink');
-    // The completion promise held before the task got here (the promise stage, before the
-    // apply): nothing that already landed is held back at the archive. It quotes the review's
-    // accepted notes (agent text): no credential goes into the archive.
-    if (!existsSync(completeLog))
-      writeOwnedFile(completeLog, redactSecrets(completeLogText(ctx, rt), ctx.secrets), 'create');
+    // Only the complete.log this stage recorded (a restart after writing it) is kept; one an
+    // agent wrote into the folder is not the dispatcher's and is replaced. The completion
+    // promise held before the task got here (the promise stage, before the apply): nothing
+    // that already landed is held back at the archive.
+    if (!isOurs(rt, completeLog)) {
+      // It quotes the review's accepted notes (agent text): no credential goes into the archive.
+      const text = redactSecrets(completeLogText(ctx, rt), ctx.secrets);
+      // Recorded before the file exists: a restart finishes this archive, and only this one.
+      rt.state.archive = { completeLogSha256: hashOf(text) };
+      await persist(ctx, rt);
+      writeOwnedFile(completeLog, text, 'replace');
+    }
     if (existsSync(target)) {
       blockTask(ctx, rt, {
         stage: 'archive',
@@ -54,11 +62,15 @@ export async function runArchiveStage(ctx: DispatchContext, rt: TaskRuntime): Pr
     // What the agents wrote there (reviews, plans, notes) is kept: masked like their captures.
     maskSecretsBelow(target, ctx.secrets);
   }
-  if (!existsSync(join(target, COMPLETE_LOG))) {
+  // Verified against the record: a folder someone else moved there (with a complete.log of
+  // their own) is never taken for this archive.
+  if (!isOurs(rt, join(target, COMPLETE_LOG))) {
     blockTask(ctx, rt, {
       stage: 'archive',
-      reason: `archive verification failed: ${join(target, COMPLETE_LOG)} is missing`,
-      evidence: [],
+      reason: `archive verification failed: ${join(target, COMPLETE_LOG)} is ${existsSync(join(target, COMPLETE_LOG)) ? 'not the one the dispatcher wrote' : 'missing'}`,
+      evidence: resumed
+        ? [`the task folder ${source} was gone before the dispatcher archived it`]
+        : [],
     });
     return persist(ctx, rt);
   }
@@ -80,6 +92,19 @@ export async function runArchiveStage(ctx: DispatchContext, rt: TaskRuntime): Pr
   ctx.archived.add(rt.id);
   archiveGroupLogIfDone(ctx, rt.group);
 }
+
+/** True when `file` is the `complete.log` this stage recorded for the task. */
+function isOurs(rt: TaskRuntime, file: string): boolean {
+  const recorded = rt.state.archive?.completeLogSha256;
+  if (!recorded) return false;
+  try {
+    return hashOf(readFileSync(file, 'utf8')) === recorded;
+  } catch {
+    return false;
+  }
+}
+
+const hashOf = (text: string): string => createHash('sha256').update(text).digest('hex');
 
 /**
  * Archives the group's `WORK_LOG.md` once every task of the group seen in this run is done

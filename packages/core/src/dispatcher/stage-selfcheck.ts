@@ -11,13 +11,16 @@ import { attemptDirOf, newAttemptId } from './attempt-spec.js';
 import { type DispatchContext, persist, type TaskRuntime } from './context.js';
 import { ensureDecision } from './ensure-decision.js';
 import { planNativeResume } from './native-resume.js';
+import { recordedChecklist } from './plan-copy.js';
 import { currentPlan, promptContext } from './prompt-facts.js';
 import { runStageAttempt } from './stage-attempt.js';
 import { sentBackForSource } from './stage-worker.js';
 import { workdirOf } from './workdir.js';
 
-/** The checklist of the task's current plan, read fresh (the worker ticks it). */
+/** The checklist of the task's current plan as the agents returned it (the dispatcher's record;
+ * the task folder's file for a task without one). */
 export function currentChecklist(rt: TaskRuntime): ChecklistItem[] {
+  if (rt.state.plan) return recordedChecklist(rt);
   const plan = currentPlan(rt);
   const read = readPlanText(plan, plan); // bounded: a plan the worker swapped for a FIFO reads as empty
   return 'text' in read ? readChecklist(read.text, plan).items : [];

@@ -8,6 +8,7 @@ import { openStateStore } from '../state/state-store.js';
 import { stateDir as stateDirOf } from '../workspace/paths.js';
 import type { ResolutionAction } from './escalation-schema.js';
 import { isOpen, readBundle, recordResolution } from './escalation-store.js';
+import { recordDoneByHand } from './record-done.js';
 
 /** What `switchyard resolve` does. */
 export interface ResolveRequest {
@@ -23,8 +24,8 @@ export interface ResolveRequest {
 export interface ResolveOutcome {
   task: string;
   action: ResolutionAction;
-  /** The block that was resolved. */
-  blocked: BlockedInfo;
+  /** The block that was resolved (none for `done` on an archive entry that never blocked). */
+  blocked?: BlockedInfo;
 }
 
 /**
@@ -32,7 +33,9 @@ export interface ResolveOutcome {
  * beside a running dispatcher). `retry`: the task becomes runnable again with a fresh
  * failure budget; its attempts and evidence stay, as with `switchyard retry`. `skip`: the
  * task stays blocked and its dependents keep waiting (they never got what they depend on);
- * only the escalation closes, so it is no longer listed or notified.
+ * only the escalation closes, so it is no longer listed or notified. `done`: the task's
+ * folder is in the archive with its `complete.log` and a person says it is complete (see
+ * record-done.ts).
  */
 export async function resolveEscalation(request: ResolveRequest): Promise<ResolveOutcome> {
   const workspace = realpathSync(request.workspace);
@@ -42,6 +45,13 @@ export async function resolveEscalation(request: ResolveRequest): Promise<Resolv
   try {
     const store = openStateStore(stateDir);
     const state = store.read(request.task);
+    if (request.action === 'done') {
+      const bundle = readBundle(stateDir, request.task);
+      const open = bundle && isOpen(bundle, state);
+      const blocked = await recordDoneByHand(workspace, stateDir, store, request.task, now);
+      if (open) await recordResolution(stateDir, request.task, 'done', now, userName());
+      return { task: request.task, action: 'done', ...(blocked ? { blocked } : {}) };
+    }
     const blocked = state?.blocked;
     if (!state || !blocked) {
       throw new SwitchyardError(
@@ -85,6 +95,8 @@ export async function resolveEscalation(request: ResolveRequest): Promise<Resolv
       delete state.notBefore;
       state.failures = freshFailures();
       state.selfcheckRetries = 0;
+      // The next run admits the plan files as they are then (a human may have fixed them).
+      if (state.plan) state.plan.readmit = true;
     }
     // The answer is recorded first: a crash before the state write leaves the task blocked
     // with a closed escalation, which `switchyard retry` still lifts.

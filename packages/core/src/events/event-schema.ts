@@ -255,6 +255,32 @@ export const runEventSchema = z.discriminatedUnion('type', [
   }),
   z.object({
     ...base,
+    /** A finding: the task's plan files say something else than the plan the dispatcher
+     * admitted (its definition of done, runner, write set, dependencies…). The admitted plan
+     * stays in force. `attempt`: changed while that attempt ran (the files were written again
+     * from the record: `restored`); without it, found at the start of a run; `adopted`: a
+     * human's retry admitted the files as they are now. */
+    type: z.literal('plan.changed'),
+    task: z.string(),
+    attempt: z.string().optional(),
+    files: z.array(z.string()),
+    fields: z.array(z.string()),
+    restored: z.boolean(),
+    adopted: z.boolean().optional(),
+    detail: z.string(),
+  }),
+  z.object({
+    ...base,
+    /** Archive entries without the dispatcher's record of their archive (`unrecorded`): never
+     * counted as done. `imported`: found archived in a workspace with no dispatcher records
+     * yet, recorded as done once. */
+    type: z.literal('archive.checked'),
+    unrecorded: z.array(z.string()),
+    imported: z.array(z.string()),
+    detail: z.string(),
+  }),
+  z.object({
+    ...base,
     /** An admission rule of the workspace (not of one task) started holding tasks back:
      * `apply-queue` = under worktree isolation as many approved tasks as allowed wait for the
      * apply, so no task that has not started gets a worktree; `worktree-disk` = the worktrees

@@ -73,7 +73,10 @@ export function gatherStatus(
         ...(t.runner === 'local' ? { local: true } : {}),
       };
     }),
-    archived: [...model.archived.values()].filter((a) => a.complete).map((a) => a.id),
+    ...completion(
+      [...model.archived.values()].filter((a) => a.complete).map((a) => a.id),
+      states,
+    ),
     states,
     claims,
     events: reuse.events ?? readEvents(join(stateDir, 'events.jsonl')).events,
@@ -102,4 +105,22 @@ function keptWorktreesOnly(states: TaskState[]): TaskState[] {
     const { disk: _gone, ...rest } = facts;
     return { ...state, isolation: rest };
   });
+}
+
+/**
+ * Done is what the dispatcher recorded, as a run reads it (dispatcher/completion-record.ts):
+ * an archive entry without that record is listed as unrecorded, never as done. A workspace
+ * with no records at all has its archive taken as done (the next run records it so, once).
+ */
+function completion(
+  entries: string[],
+  states: readonly TaskState[],
+): { archived: string[]; unrecorded: string[] } {
+  if (states.length === 0) return { archived: entries, unrecorded: [] };
+  const phase = new Map(states.map((s) => [s.task, s.phase]));
+  return {
+    archived: entries.filter((id) => phase.get(id) === 'done'),
+    // one the dispatcher is archiving itself shows as waiting for its archive move
+    unrecorded: entries.filter((id) => phase.get(id) !== 'done' && phase.get(id) !== 'archive'),
+  };
 }
