@@ -366,10 +366,34 @@ describe('YAML plans: hostile documents are coded problems', () => {
     expect(result.problems[0]?.message).toMatch(/alias/i);
   });
 
+  it('a NUL or a lone surrogate (raw or escaped) is refused on its line, not written to disk', () => {
+    // found by the fuzzer: an escaped lone surrogate became U+FFFD in PLAN.md, never matching again
+    const plan = (title: string, id: string) =>
+      `version: 1\nkind: orchestrate-plan\nmetadata:\n  title: t\ntasks:\n  - id: ${id}\n    title: ${title}\n    files: [a.ts]\n`;
+    for (const [title, id, line] of [
+      ['"\\ud800"', 'a', 7],
+      ['"x\\0y"', 'a', 7],
+      ['ok', '"a\\x00b"', 6],
+      ['"\\udc00 low"', 'a', 7],
+    ] as const) {
+      const result = validateOrchestratePlan(plan(title, id), { file: 'plan.yaml' });
+      expect(result.problems, title).toMatchObject([
+        { code: 'SY_YAML_PLAN_INVALID', line, message: expect.stringMatching(/NUL|surrogate/) },
+      ]);
+    }
+    expect(
+      validateOrchestratePlan(plan('"\\ud83d\\ude00 pair"', 'a'), { file: 'p.yaml' }).problems,
+    ).toEqual([]);
+  });
+
   it('nesting 5,000 deep is a positioned YAML problem', () => {
     const deep = `version: 1\nkind: orchestrate-plan\nmetadata: ${'['.repeat(5000)}${']'.repeat(5000)}\n`;
     const result = validateOrchestratePlan(deep, { file: 'plan.yaml' });
     expect(result.problems.length).toBeGreaterThan(0);
     expect(result.problems.every((p) => p.code === 'SY_YAML_PLAN_INVALID')).toBe(true);
+    expect(result.problems[0]).toMatchObject({
+      line: 3,
+      message: 'YAML: nested too deeply to read',
+    });
   });
 });

@@ -18,6 +18,7 @@ import {
   orchestratePlanSchema,
   type PlanRunner,
 } from './plan-schema.js';
+import { unreadableCharacters } from './yaml-characters.js';
 import { keyPositionOf, positionOf, type SourcePosition } from './yaml-positions.js';
 
 /** The route of a plan task that names none (and whose plan sets no `execution.route`). */
@@ -143,13 +144,19 @@ export function validateOrchestratePlan(
     });
   for (const e of doc.errors) {
     const pos = counter.linePos(e.pos[0]);
+    // The yaml parser turns its own stack overflow on deep nesting into this error.
+    const deep = /Maximum call stack size exceeded/.test(e.message);
     report(
       { line: pos.line, column: pos.col },
-      `YAML: ${e.message.split('\n')[0]}`,
-      'fix the YAML syntax (indentation, quotes, duplicate keys)',
+      deep ? 'YAML: nested too deeply to read' : `YAML: ${e.message.split('\n')[0]}`,
+      deep
+        ? 'a plan nests a few levels (tasks → task → definition_of_done); write the values flat'
+        : 'fix the YAML syntax (indentation, quotes, duplicate keys)',
     );
   }
   if (doc.errors.length > 0) return result;
+  for (const c of unreadableCharacters(doc, counter)) report(c.position, c.message, c.hint);
+  if (result.problems.length > 0) return result;
   let js: unknown;
   try {
     // Aliases are expanded here; a document that expands past the limit is an alias bomb.
