@@ -59,7 +59,8 @@ evidence paths, the tasks it holds up) and <task>.interview-request.json asks a 
          since an agent can write one; it reports it and exits 3 until you decide.
 
 Takes the workspace lock, so it refuses while a run is going (exit 1): stop it first.
-Exit codes: 0 resolved, 1 internal failure or the lock is held, 2 not blocked / bad flags.
+Exit codes: 0 resolved, 1 internal failure or the lock is held, 2 an unknown task, a task
+that is not blocked, bad flags.
 
 Examples:
   $ switchyard status                          # lists open escalations

@@ -212,6 +212,8 @@ export async function loadProjectConfig(
   if (!parsed.success) {
     const problems = issuesToProblems(parsed.error.issues, 'SY_CONFIG_INVALID', {
       file: filepath,
+      schema: projectConfigSchema,
+      keysRef: 'every key: the project config table of the @switchyard/core README',
     });
     throw new SwitchyardError(
       'SY_CONFIG_INVALID',

@@ -7,6 +7,7 @@ import { takesAgentSlot } from '../lifecycle/lifecycle-table.js';
 import { releaseBlockedClaims } from './blocked-claims.js';
 import type { DispatchContext, TaskRuntime } from './context.js';
 import { liveAdmissionState } from './live-admission.js';
+import { countsOf } from './run-counts.js';
 import { runStep } from './run-step.js';
 import { waitLeftMs } from './task-wait.js';
 
@@ -183,28 +184,4 @@ function announceDiskCap(
       detail: `the task worktrees take ${formatBytes(worktreeBytes([...ctx.tasks.values()].map((rt) => rt.state)))} of the ${formatBytes(ctx.options.worktreeDiskCap ?? 0)} cap (isolation.maxDiskBytes): ${held} task(s) not started yet wait for archives or \`switchyard clean --blocked\` to free some`,
     });
   return held > 0;
-}
-
-/** Counts for the live status line, from the last admission pass. */
-function countsOf(
-  ctx: DispatchContext,
-  decisions: readonly AdmissionDecision[],
-  running: number,
-): RunCounts {
-  const counts: RunCounts = { running, ready: 0, waiting: 0, blocked: 0, done: 0 };
-  for (const rt of ctx.tasks.values()) if (rt.state.phase === 'done') counts.done += 1;
-  for (const d of decisions) {
-    if (d.status === 'waiting-slot') counts.ready += 1;
-    else if (
-      d.status === 'waiting-dependencies' ||
-      d.status === 'waiting-claim' ||
-      d.status === 'waiting-apply' ||
-      d.status === 'waiting-disk'
-    )
-      counts.waiting += 1;
-    else if (d.status === 'blocked' || d.status === 'dependency-blocked' || d.status === 'invalid')
-      counts.blocked += 1;
-    else if (d.status === 'active' && !ctx.tasks.get(d.id)?.busy) counts.waiting += 1;
-  }
-  return counts;
 }

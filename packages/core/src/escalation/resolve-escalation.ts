@@ -1,11 +1,12 @@
-import { realpathSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { userInfo } from 'node:os';
+import { didYouMean } from '../did-you-mean.js';
 import { SwitchyardError } from '../errors.js';
 import { acquireWorkspaceLock } from '../lock/workspace-lock.js';
 import { type CatalogFacts, checkDecision } from '../selection/decide.js';
 import { type BlockedInfo, freshFailures } from '../state/state-schema.js';
 import { openStateStore } from '../state/state-store.js';
-import { stateDir as stateDirOf } from '../workspace/paths.js';
+import { archivedTaskDir, stateDir as stateDirOf, taskDir } from '../workspace/paths.js';
 import type { ResolutionAction } from './escalation-schema.js';
 import { isOpen, readBundle, recordResolution } from './escalation-store.js';
 import { recordDoneByHand } from './record-done.js';
@@ -53,6 +54,23 @@ export async function resolveEscalation(request: ResolveRequest): Promise<Resolv
       return { task: request.task, action: 'done', ...(blocked ? { blocked } : {}) };
     }
     const blocked = state?.blocked;
+    const known =
+      state !== undefined ||
+      existsSync(taskDir(workspace, request.task)) ||
+      existsSync(archivedTaskDir(workspace, request.task));
+    if (!known) {
+      const near = didYouMean(
+        request.task,
+        store.list().map((s) => s.task),
+      );
+      throw new SwitchyardError(
+        'SY_USAGE',
+        `Unknown task ${request.task}: there is no agent-task/${request.task}/ and no state of it.`,
+        {
+          hint: `${near ? `${near} ` : ''}\`switchyard status\` lists the tasks and the open escalations (name tasks as <group>/<task>).`,
+        },
+      );
+    }
     if (!state || !blocked) {
       throw new SwitchyardError(
         'SY_USAGE',

@@ -98,6 +98,33 @@ describe('YAML plan validation (orchestrate-plan version 1)', () => {
     expect(problems.every((p) => p.code === 'SY_YAML_PLAN_INVALID')).toBe(true);
   });
 
+  it('schema problems and the checks across tasks arrive in one round', () => {
+    const text = `version: 1
+kind: orchestrate-plan
+metadata:
+  title: T
+tasks:
+  - id: a
+    title: A
+    depends_onn: []
+  - id: b
+    title: B
+    depends_on: [zz, a]
+  - id: c
+    title: C
+    runner: local
+    files: [c.log]
+`;
+    const problems = errors(text);
+    expect(problems.map((p) => [p.line, p.message])).toEqual([
+      [8, 'unknown key "depends_onn" in tasks.0'],
+      // b is well-formed: its unknown dependency is found now, not after "a" is fixed;
+      // its dependency on the malformed "a" is no problem.
+      [11, 'task "b" depends on "zz", which is not a task of this plan'],
+      [14, 'local task "c" has no `command`'],
+    ]);
+  });
+
   it('reports YAML syntax errors with their position', () => {
     const problems = errors('version: 1\nkind: orchestrate-plan\ntasks:\n  - id: "1\n');
     expect(problems[0]).toMatchObject({

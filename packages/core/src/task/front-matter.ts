@@ -1,5 +1,6 @@
 import { ROUTE_IDS } from '../catalog/constants.js';
 import type { Problem } from '../errors.js';
+import { unknownKeyHint } from '../zod-problems.js';
 import {
   type FrontMatterPair,
   pairOfYamlNode,
@@ -215,11 +216,7 @@ export function parseFrontMatter(
         break;
       }
       default:
-        err(
-          `unknown front matter key "${key}"`,
-          line,
-          `allowed keys: ${FRONT_MATTER_KEYS.join(', ')}`,
-        );
+        err(`unknown front matter key "${key}"`, line, unknownKeyHint(key, FRONT_MATTER_KEYS));
     }
   }
   if (frontMatter.runner === 'local' && !frontMatter.command)

@@ -35,6 +35,8 @@ describe('loadWorkspace', () => {
     write('agent-task/.switchyard/claims/claims.json', '{}');
     write('agent-task/.hidden/x/PLAN.md', 'not a task');
     write('agent-task/api/WORK_LOG.md', 'rows');
+    // The retrospectives switchyard writes are no task group (nor offered to --task-group).
+    write('agent-task/retros/2026-12-01-r1.md', '# Retro\n');
     const model = loadWorkspace(ws);
     expect(model.groups).toEqual(['api', 'db']);
     expect(model.tasks.map((t) => t.id)).toEqual(['api/add-flag', 'db/schema']);
