@@ -40,6 +40,20 @@ describe('switchyard config', { timeout: 60_000 }, () => {
     });
   });
 
+  it('a misspelt key: did you mean, said once (also by the dry run, which reads the config twice)', async () => {
+    const { ws } = makeWorkspace();
+    mkdirSync(join(ws, 'agent-task'));
+    writeFileSync(join(ws, 'switchyard.config.json'), '{ "maxParalel": 2 }');
+    for (const args of [['config'], ['run', '--dry-run']]) {
+      const r = await runCli(args, { cwd: ws });
+      expect(r.exitCode, args.join(' ')).toBe(2);
+      const out = `${r.stdout}${r.stderr}`;
+      expect(out.match(/unknown key "maxParalel"/g), args.join(' ')).toHaveLength(1);
+      expect(out).toContain('hint: did you mean "maxParallel"? rename it; allowed keys: ');
+      expect(out).not.toContain('catalog schema');
+    }
+  });
+
   it('two config files in one folder is an error naming both', async () => {
     const { ws } = makeWorkspace();
     mkdirSync(join(ws, 'agent-task'));

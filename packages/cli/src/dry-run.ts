@@ -260,6 +260,15 @@ async function prepareDryRun(
   }
   const routing = routingFor(resolvedCatalog, loaded, opts, workspace);
   routing.problems.unshift(...early);
+  // The config is read here and again by the catalog's resolution: each of its problems once.
+  const seen = new Set<string>();
+  const unique = routing.problems.filter((p) => {
+    const key = JSON.stringify([p.code, p.file, p.path, p.line, p.message]);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+  routing.problems.splice(0, routing.problems.length, ...unique);
   let claims: ClaimRecord[] = [];
   try {
     claims = readClaims(stateDir(workspace));

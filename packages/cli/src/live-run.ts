@@ -18,6 +18,7 @@ import {
   type Problem,
   type ResolvedCatalog,
   type RouteId,
+  RunControl,
   type RunEvent,
   type RunnerPlugin,
   resolveCatalog,
@@ -82,6 +83,8 @@ export interface LiveRunOptions {
   planMaxConcurrency?: number;
   /** A new session of a YAML plan: the plan as run, kept in the session's plan.json. */
   yamlPlan?: SessionYamlPlan;
+  /** The monitor's hold on the run (its actions); one is made for `--monitor`. */
+  control?: RunControl;
 }
 
 /**
@@ -109,9 +112,13 @@ export async function liveRun(opts: LiveRunOptions): Promise<number> {
     lock.release();
     return 0;
   }
-  const monitor = opts.monitor ? await startRunMonitor(workspace, opts, lock) : undefined;
+  // The page's actions (retry, skip, resolve, stop) reach this run's dispatcher through it.
+  const control = opts.control ?? (opts.monitor ? new RunControl() : undefined);
+  const monitor = opts.monitor
+    ? await startRunMonitor(workspace, { ...opts, ...(control ? { control } : {}) }, lock)
+    : undefined;
   try {
-    return await liveRunLocked(workspace, lock, opts);
+    return await liveRunLocked(workspace, lock, { ...opts, ...(control ? { control } : {}) });
   } finally {
     lock.release();
     await monitor?.close();
@@ -293,6 +300,7 @@ async function liveRunLocked(
       onEvent,
       signal: abort.signal,
       abortApply: abortApply.signal,
+      ...(opts.control ? { control: opts.control } : {}),
       lock,
       ...(isolation.isolation
         ? {

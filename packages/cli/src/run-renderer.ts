@@ -94,6 +94,8 @@ export function formatEvent(event: RunEvent): string | undefined {
       return `${tag(event.unrecorded.length > 0 ? 'finding' : 'archive', event.unrecorded.length > 0 ? pc.red : pc.dim)} ${clip(event.detail, 300)}`;
     case 'admission.held':
       return `${tag('holding', pc.dim)} ${event.detail}`;
+    case 'human.action':
+      return `${tag('human', pc.cyan)} ${event.action}${event.answer ? ` (${event.answer})` : ''}${event.task ? ` ${event.task}` : ''} by ${event.by ?? 'someone'} via ${event.via}: ${clip(event.detail, 200)}`;
     case 'run.stopping':
       return event.abortApply
         ? `${tag('stopping', pc.yellow)} aborting the apply under way: it is rolled back, and applies on the next run`

@@ -36,6 +36,8 @@ export const ERROR_CODES = {
     'A compare-and-set write to the state store lost: the record changed since it was read.',
   SY_LEASE_LOST:
     "A write for a task carried a stale fencing token: the writer's lease on the task was taken over.",
+  SY_ACTION_REFUSED:
+    'A human action (retry, skip, resolve, stop) does not apply to the task or run as it is now.',
   SY_PLUGIN_LOAD: 'A plugin failed to load or validate.',
   SY_PLUGIN_NOT_FOUND: 'No plugin of that name is registered.',
   SY_PLUGIN_DUPLICATE: 'Two plugins share a name.',

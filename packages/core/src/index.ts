@@ -151,6 +151,17 @@ export {
   projectConfigSchema,
   RECOMMENDED_CONFIG_FILE,
 } from './config/index.js';
+// A human's actions on a run or a task (the monitor's buttons), through the CLI's own paths.
+export {
+  type Actor,
+  HUMAN_ACTIONS,
+  type HumanActionName,
+  type HumanActionOutcome,
+  type HumanActionRequest,
+  humanActionRequestSchema,
+  performHumanAction,
+  RunControl,
+} from './control/index.js';
 export {
   type AttemptUsage,
   type AttemptUsageEntry,

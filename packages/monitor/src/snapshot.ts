@@ -109,6 +109,8 @@ const TASK_EVENTS = new Set<RunEvent['type']>([
   'task.archived',
   'task.escalated',
   'task.parked',
+  // a human's retry, skip, resolve or stop (from the page)
+  'human.action',
 ]);
 /** Longest time parsed plans are reused (a plan edited by hand shows after at most this). */
 const PLAN_MAX_AGE_MS = 60_000;
@@ -187,7 +189,7 @@ export class SnapshotReader {
       if (PLAN_EVENTS.has(event.type)) this.planMark += 1;
       if (RUN_EVENTS.has(event.type)) this.runs.push(event);
       if (event.type === 'attempt.started') this.attemptDirs.set(event.attempt, event.attemptDir);
-      if (!TASK_EVENTS.has(event.type) || !('task' in event)) continue;
+      if (!TASK_EVENTS.has(event.type) || !('task' in event) || event.task === undefined) continue;
       const list = this.history.get(event.task) ?? [];
       this.history.set(event.task, list);
       list.push(compact(event));

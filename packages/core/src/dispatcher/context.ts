@@ -37,6 +37,9 @@ export interface TaskRuntime {
   hasProjectGates?: boolean;
   /** This run said already that the task keeps the shared workspace it started in. */
   sharedWorkspaceAnnounced?: boolean;
+  /** A human asked to stop the task (from the monitor): its running attempt is cancelled
+   * (counting for nothing) and the task blocks when its step ends. */
+  stopRequested?: { by?: string; note?: string };
   /** The task's `notBefore` on this run's monotonic clock (see `task-wait.ts`). */
   wait?: { notBefore: string; monotonicUntil: number };
 }

@@ -122,13 +122,15 @@ export async function runDispatcher(options: DispatcherOptions): Promise<Dispatc
     const abortApply = () => bus.emit({ type: 'run.stopping', abortApply: true });
     signal.addEventListener('abort', stop);
     ctx.applyAbort.addEventListener('abort', abortApply);
+    // A human's stop-run (monitor) stops the run as a first interrupt does.
+    const detach = options.control?.attach(ctx, () => abort.abort());
     let last = '';
     await schedule(ctx, recovering, (counts: RunCounts) => {
       const key = JSON.stringify(counts);
       if (key === last) return;
       last = key;
       bus.emit({ type: 'run.progress', counts, elapsedMs: elapsed() });
-    });
+    }).finally(() => detach?.());
     signal.removeEventListener('abort', stop);
     ctx.applyAbort.removeEventListener('abort', abortApply);
     await escalations.flush();

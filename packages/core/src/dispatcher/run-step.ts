@@ -16,6 +16,7 @@ import { runSelfcheckStage } from './stage-selfcheck.js';
 import { runWorkerStage } from './stage-worker.js';
 import { runWriteSetStage } from './stage-writeset.js';
 import { refuseStart } from './start-veto.js';
+import { blockStoppedTask } from './stop-task.js';
 import { ensureTaskWorktree, keepBlockedWorktree } from './task-worktree.js';
 
 /** The handler of each lifecycle stage (a new row of the table needs one here). */
@@ -56,6 +57,8 @@ export async function runStep(ctx: DispatchContext, rt: TaskRuntime): Promise<vo
       if (await ensureTaskWorktree(ctx, rt)) await STAGE_HANDLERS[phase](ctx, rt);
     }
     if (stopOverBudget(ctx, rt)) await persist(ctx, rt);
+    // Stopped by a human while this step ran: its attempt was cancelled; the task blocks.
+    if (blockStoppedTask(ctx, rt)) await persist(ctx, rt);
   } catch (error) {
     const known = SwitchyardError.is(error) && error.code !== 'SY_INTERNAL';
     const message = error instanceof Error ? error.message : String(error);

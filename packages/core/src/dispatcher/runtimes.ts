@@ -99,28 +99,38 @@ export async function prepareRetryBlocked(ctx: DispatchContext): Promise<void> {
     if (!blocked || rt.archivedByHand) continue;
     if (chosen ? !chosen.has(rt.id) : ctx.options.taskGroup && rt.group !== ctx.options.taskGroup)
       continue;
-    const state = rt.state;
-    // A human retries: the plan files as they are now are admitted again (a fix made to them).
-    readmitPlan(ctx, rt, rt.files);
-    if (blocked.stage === 'plan-loop-cap') {
-      const cap = rt.task.maxPlanLoops ?? DEFAULT_MAX_PLAN_LOOPS;
-      const next = join(rt.task.dir, planFileName(state.planLoop + 1));
-      if (state.planLoop + 1 > cap || !existsSync(next)) continue;
-      delete state.blocked;
-      await advancePlanLoop(ctx, rt);
-      await persist(ctx, rt);
-      continue;
-    }
-    for (const stage of ['worker', 'review', 'redteam'] as const) {
-      const decision = state.decisions[stage];
-      if (decision && !checkDecision(decision, ctx.catalogFacts).valid)
-        delete state.decisions[stage];
-    }
-    delete state.blocked;
-    delete state.notBefore;
-    delete state.parkSpent;
-    state.failures = freshFailures();
-    state.selfcheckRetries = 0;
-    await persist(ctx, rt);
+    await retryBlockedTask(ctx, rt);
   }
+}
+
+/**
+ * Retries one blocked task (the rule above; also a retry asked from the monitor during the
+ * run). False when it stays blocked: at its plan-loop cap with no next plan the cap allows.
+ */
+export async function retryBlockedTask(ctx: DispatchContext, rt: TaskRuntime): Promise<boolean> {
+  const blocked = rt.state.blocked;
+  if (!blocked) return false;
+  const state = rt.state;
+  // A human retries: the plan files as they are now are admitted again (a fix made to them).
+  readmitPlan(ctx, rt, rt.files);
+  if (blocked.stage === 'plan-loop-cap') {
+    const cap = rt.task.maxPlanLoops ?? DEFAULT_MAX_PLAN_LOOPS;
+    const next = join(rt.task.dir, planFileName(state.planLoop + 1));
+    if (state.planLoop + 1 > cap || !existsSync(next)) return false;
+    delete state.blocked;
+    await advancePlanLoop(ctx, rt);
+    await persist(ctx, rt);
+    return true;
+  }
+  for (const stage of ['worker', 'review', 'redteam'] as const) {
+    const decision = state.decisions[stage];
+    if (decision && !checkDecision(decision, ctx.catalogFacts).valid) delete state.decisions[stage];
+  }
+  delete state.blocked;
+  delete state.notBefore;
+  delete state.parkSpent;
+  state.failures = freshFailures();
+  state.selfcheckRetries = 0;
+  await persist(ctx, rt);
+  return true;
 }

@@ -65,6 +65,8 @@ export async function schedule(
     );
   };
   for (const [id, promise] of recovering) track(id, promise, true);
+  // A retry asked by a human (monitor) may start a task at once.
+  ctx.options.control?.bindWake(wake);
   // True while the apply queue rule holds tasks back (announced once per episode).
   let applyQueueHeld = false;
   let diskHeld = false;

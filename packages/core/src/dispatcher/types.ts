@@ -15,6 +15,7 @@ import type { RoutingConfig } from '../routing/routing-schema.js';
 import type { SandboxConfig } from '../sandbox/sandbox-schema.js';
 import type { RetryPolicy } from '../selection/on-failure.js';
 import type { ParkPolicy } from '../selection/park.js';
+import type { RunControl } from './run-control.js';
 
 /** A command the dispatcher needs run without a shell (definition-of-done gates). */
 export interface CommandRequest {
@@ -120,6 +121,8 @@ export interface DispatcherOptions {
   /** Aborted on a second SIGINT/SIGTERM: the apply under way (its check on the source
    * included) stops and is rolled back through its journal. */
   abortApply?: AbortSignal;
+  /** A human's hold on the run (the monitor's actions: retry, skip, resolve, stop). */
+  control?: RunControl;
   /** IANA zone for wall-clock reset times in provider errors (default: the system zone). */
   timeZone?: string;
   /** Grace between SIGTERM and SIGKILL when stopping an agent. */

@@ -28,6 +28,8 @@ export const resolutionSchema = z.object({
   at: z.string(),
   /** Who resolved it (the OS user name), for the record. */
   by: z.string().optional(),
+  /** The human's words given with the answer (from the monitor page). */
+  note: z.string().optional(),
 });
 
 const attemptTailSchema = z.object({

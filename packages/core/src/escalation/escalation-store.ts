@@ -128,11 +128,17 @@ export async function recordResolution(
   action: ResolutionAction,
   now: Date,
   by?: string,
+  note?: string,
 ): Promise<void> {
   const paths = escalationPaths(stateDir, task);
   const bundle = readBundle(stateDir, task);
   if (!bundle) return;
-  const resolution = { action, at: now.toISOString(), ...(by ? { by } : {}) };
+  const resolution = {
+    action,
+    at: now.toISOString(),
+    ...(by ? { by } : {}),
+    ...(note ? { note } : {}),
+  };
   const interview = readJsonFile(paths.interview, interviewRequestSchema, ESCALATION_FILE);
   if (interview) {
     await replaceFile(

@@ -20,6 +20,9 @@ export interface ResolveRequest {
   /** The catalog the next run uses: a decision it no longer supports is made again. */
   catalogFacts?: CatalogFacts;
   now?: Date;
+  /** Who answers (default: the OS user name) and the words they give with the answer. */
+  by?: string;
+  note?: string;
 }
 
 export interface ResolveOutcome {
@@ -118,7 +121,15 @@ export async function resolveEscalation(request: ResolveRequest): Promise<Resolv
     }
     // The answer is recorded first: a crash before the state write leaves the task blocked
     // with a closed escalation, which `switchyard retry` still lifts.
-    if (bundle) await recordResolution(stateDir, request.task, request.action, now, userName());
+    if (bundle)
+      await recordResolution(
+        stateDir,
+        request.task,
+        request.action,
+        now,
+        request.by ?? userName(),
+        request.note,
+      );
     if (request.action === 'retry') await store.write(state);
     return { task: request.task, action: request.action, blocked };
   } finally {

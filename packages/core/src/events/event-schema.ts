@@ -301,6 +301,20 @@ export const runEventSchema = z.discriminatedUnion('type', [
   }),
   z.object({
     ...base,
+    /** A human acted on the run or a task (from the monitor page): what, on which task, by
+     * whom, and what it did. Only actions carried out are recorded. */
+    type: z.literal('human.action'),
+    action: z.enum(['retry', 'skip', 'resolve', 'stop-task', 'stop-run']),
+    task: z.string().optional(),
+    /** `resolve`: the answer chosen, and the human's words kept with it. */
+    answer: z.enum(['retry', 'skip']).optional(),
+    note: z.string().optional(),
+    by: z.string().optional(),
+    via: z.string(),
+    detail: z.string(),
+  }),
+  z.object({
+    ...base,
     type: z.literal('run.progress'),
     counts: countsSchema,
     elapsedMs: z.number(),

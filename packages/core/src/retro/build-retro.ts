@@ -134,7 +134,8 @@ export function buildRetro(
   // result (an empty diff, files outside the write set) makes it a failure after all.
   const lastWorkerSuccess = new Map<string, string>();
   for (const e of scoped) {
-    if (!('task' in e)) continue;
+    // a human's stop of the whole run names no task
+    if (!('task' in e) || e.task === undefined) continue;
     const t = task(e.task);
     const at = Date.parse(e.at);
     if (e.type === 'attempt.started' || e.type === 'gate.finished') t.first ??= at;
