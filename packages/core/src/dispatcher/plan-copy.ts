@@ -1,5 +1,5 @@
-import { existsSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { chmodSync, existsSync, lstatSync, renameSync, rmSync } from 'node:fs';
+import { basename, dirname, join, relative } from 'node:path';
 import { writeOwnedFile, writeOwnedFileBelow } from '../safe-fs/owned-files.js';
 import type { AdmittedPlan, AttemptRecord } from '../state/state-schema.js';
 import { readChecklist } from '../task/checklist.js';
@@ -128,8 +128,27 @@ function writePlanFiles(rt: TaskRuntime, now: Map<string, string | undefined>, a
     if (!all && loop !== rt.state.planLoop) continue;
     const name = planFileName(loop);
     const text = recordedPlanText(plan, loop)!;
-    if (now.get(name) !== text) writeOwnedFile(join(rt.task.dir, name), text, 'replace');
+    if (now.get(name) !== text) replacePlanFile(join(rt.task.dir, name), text);
   }
+}
+
+/**
+ * Writes a plan file whole or not at all (a new file renamed over it): a dispatcher killed
+ * while writing never leaves a torn plan, which the next run would report as changed. The
+ * file keeps its mode; what is at its name (a symlink an agent put there) is replaced, never
+ * followed.
+ */
+function replacePlanFile(path: string, text: string): void {
+  const temp = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
+  rmSync(temp, { force: true });
+  writeOwnedFile(temp, text, 'create');
+  try {
+    const before = lstatSync(path);
+    if (before.isFile()) chmodSync(temp, before.mode & 0o777);
+  } catch {
+    // no file there yet: the owner-only mode of a file the dispatcher creates
+  }
+  renameSync(temp, path);
 }
 
 const BOX_LINE = /^(\s*(?:[-*+]|\d+[.)])\s+)\[([ xX])\](.*?)(\r?)$/;

@@ -53,7 +53,15 @@ export async function resolveEscalation(request: ResolveRequest): Promise<Resolv
       const bundle = readBundle(stateDir, request.task);
       const open = bundle && isOpen(bundle, state);
       const blocked = await recordDoneByHand(workspace, stateDir, store, request.task, now);
-      if (open) await recordResolution(stateDir, request.task, 'done', now, userName());
+      if (open)
+        await recordResolution(
+          stateDir,
+          request.task,
+          'done',
+          now,
+          request.by ?? userName(),
+          request.note,
+        );
       return { task: request.task, action: 'done', ...(blocked ? { blocked } : {}) };
     }
     const blocked = state?.blocked;
