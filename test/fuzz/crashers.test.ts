@@ -7,16 +7,8 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SwitchyardError } from '@switchyard/core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { CRASHERS, kindOfFixture, REPO } from './corpus.ts';
-import {
-  createScratch,
-  type Outcome,
-  runCatalog,
-  runConfig,
-  runPlan,
-  runYamlPlan,
-  type Scratch,
-} from './targets.ts';
+import { CRASHERS, type FuzzKind, kindOfFixture, REPO } from './corpus.ts';
+import { createScratch, type Outcome, runCatalog, runInput, type Scratch } from './targets.ts';
 
 interface Expected {
   /** Read fine (a crasher that was valid input all along, like a commented-out config). */
@@ -36,18 +28,9 @@ beforeAll(async () => {
   scratch = await createScratch();
 });
 
-async function replay(name: string): Promise<Outcome> {
+function replay(name: string): Promise<Outcome> | Outcome {
   const text = readFileSync(join(CRASHERS, name), 'utf8');
-  switch (kindOfFixture(name)) {
-    case 'catalogs':
-      return runCatalog(text, scratch);
-    case 'plans':
-      return runPlan(text, scratch);
-    case 'yamlPlans':
-      return runYamlPlan(text, name, scratch);
-    default:
-      return runConfig(text, name, scratch);
-  }
+  return runInput(kindOfFixture(name) as FuzzKind, { name, text }, scratch);
 }
 
 describe('fuzz crashers: refused with a code, a place and a message', () => {

@@ -7,16 +7,7 @@ import { parse as parseYaml } from 'yaml';
 import { type FuzzKind, loadCorpus, type Seed } from './corpus.ts';
 import { catalogText, planText, SECRET_VALUES, SMUGGLED_ARGV, yamlPlanText } from './generators.ts';
 import { mutatedDocument, mutatedText } from './mutate.ts';
-import {
-  createScratch,
-  FuzzCrash,
-  type Outcome,
-  runCatalog,
-  runConfig,
-  runPlan,
-  runYamlPlan,
-  type Scratch,
-} from './targets.ts';
+import { createScratch, FuzzCrash, type FuzzInput, type Outcome, runInput } from './targets.ts';
 
 export interface FuzzJob {
   kind: FuzzKind;
@@ -25,12 +16,7 @@ export interface FuzzJob {
 }
 
 /** An input: its text and the file name it is read as. */
-interface Input {
-  name: string;
-  text: string;
-  followUp?: boolean;
-  isolation?: 'worktree' | 'none';
-}
+type Input = FuzzInput;
 
 /** Messages to the test. */
 export type FuzzMessage =
@@ -212,19 +198,6 @@ function inputsOf(kind: FuzzKind): fc.Arbitrary<Input> {
   }
 }
 
-function run(kind: FuzzKind, input: Input, scratch: Scratch): Outcome | Promise<Outcome> {
-  switch (kind) {
-    case 'catalogs':
-      return runCatalog(input.text, scratch);
-    case 'plans':
-      return runPlan(input.text, scratch, input.followUp);
-    case 'yamlPlans':
-      return runYamlPlan(input.text, input.name, scratch, input.isolation);
-    case 'configs':
-      return runConfig(input.text, input.name, scratch);
-  }
-}
-
 async function campaign(job: FuzzJob): Promise<FuzzReport> {
   const scratch = await createScratch();
   const report: FuzzReport = {
@@ -245,7 +218,7 @@ async function campaign(job: FuzzJob): Promise<FuzzReport> {
       const started = performance.now();
       let outcome: Outcome;
       try {
-        outcome = await run(job.kind, input, scratch);
+        outcome = await runInput(job.kind, input, scratch);
       } catch (error) {
         failed = true;
         throw error;

@@ -37,7 +37,12 @@ interface CampaignResult {
 function campaign(kind: FuzzKind): Promise<CampaignResult> {
   const job: FuzzJob = { kind, seed: SEED, runs: Math.round(RUNS[kind] * SCALE) };
   const started = performance.now();
-  const worker = new Worker(new URL('./fuzz-worker.ts', import.meta.url), { workerData: job });
+  // The stack of the command's main thread (about 1 MB), not a worker's default 4 MB: a
+  // recursion that overflows only there must be found here.
+  const worker = new Worker(new URL('./fuzz-worker.ts', import.meta.url), {
+    workerData: job,
+    resourceLimits: { stackSizeMb: 1 },
+  });
   let current: { input: unknown; at: number } | undefined;
   return new Promise((resolve, reject) => {
     const watch = setInterval(() => {

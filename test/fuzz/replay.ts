@@ -5,35 +5,16 @@
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import type { FuzzKind } from './corpus.ts';
-import {
-  createScratch,
-  type Outcome,
-  runCatalog,
-  runConfig,
-  runPlan,
-  runYamlPlan,
-} from './targets.ts';
+import { createScratch, type FuzzInput, runInput } from './targets.ts';
 
 const scratch = await createScratch();
 let crashed = false;
 for (const file of process.argv.slice(2)) {
   const kind = basename(file).split('-')[0] as FuzzKind;
-  const input = JSON.parse(readFileSync(file, 'utf8')) as {
-    name: string;
-    text: string;
-    followUp?: boolean;
-    isolation?: 'worktree' | 'none';
-  };
+  const input = JSON.parse(readFileSync(file, 'utf8')) as FuzzInput;
   try {
     const started = performance.now();
-    const outcome: Outcome =
-      kind === 'catalogs'
-        ? await runCatalog(input.text, scratch)
-        : kind === 'plans'
-          ? runPlan(input.text, scratch, input.followUp)
-          : kind === 'yamlPlans'
-            ? runYamlPlan(input.text, input.name, scratch, input.isolation)
-            : await runConfig(input.text, input.name, scratch);
+    const outcome = await runInput(kind, input, scratch);
     console.log(
       `${file}: ${JSON.stringify(outcome)} in ${Math.round(performance.now() - started)} ms`,
     );

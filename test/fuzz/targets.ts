@@ -20,7 +20,7 @@ import {
   validateOrchestratePlan,
   WriteSetResolver,
 } from '@switchyard/core';
-import { REPO } from './corpus.ts';
+import { type FuzzKind, REPO } from './corpus.ts';
 
 /** A broken contract: the parser threw something uncoded, or reported an unlocated problem. */
 export class FuzzCrash extends Error {
@@ -236,5 +236,31 @@ export async function runConfig(text: string, name: string, scratch: Scratch): P
     return problemsOutcome(resolved.warnings ?? [], 'config');
   } catch (error) {
     return thrownOutcome(error, 'config');
+  }
+}
+
+/** One input: its text, the file name it is read as, and how it is read. */
+export interface FuzzInput {
+  name: string;
+  text: string;
+  followUp?: boolean;
+  isolation?: 'worktree' | 'none';
+}
+
+/** Runs an input through the parser of its kind. */
+export function runInput(
+  kind: FuzzKind,
+  input: FuzzInput,
+  scratch: Scratch,
+): Outcome | Promise<Outcome> {
+  switch (kind) {
+    case 'catalogs':
+      return runCatalog(input.text, scratch);
+    case 'plans':
+      return runPlan(input.text, scratch, input.followUp);
+    case 'yamlPlans':
+      return runYamlPlan(input.text, input.name, scratch, input.isolation);
+    case 'configs':
+      return runConfig(input.text, input.name, scratch);
   }
 }

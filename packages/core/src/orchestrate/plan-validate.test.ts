@@ -420,7 +420,13 @@ describe('YAML plans: hostile documents are coded problems', () => {
     expect(result.problems.every((p) => p.code === 'SY_YAML_PLAN_INVALID')).toBe(true);
     expect(result.problems[0]).toMatchObject({
       line: 3,
-      message: 'YAML: nested too deeply to read',
+      message: 'YAML: lists or maps nested more than 64 levels deep',
     });
+    // nested by indentation: the parser's own stack overflow, said plainly
+    const blocks = Array.from({ length: 3000 }, (_, i) => `${' '.repeat(i + 1)}- `).join('\n');
+    const indented = validateOrchestratePlan(`version: 1\nmetadata:\n${blocks}x\n`, {
+      file: 'plan.yaml',
+    });
+    expect(indented.problems[0]?.message).toBe('YAML: nested too deeply to read');
   });
 });

@@ -12,6 +12,7 @@ import { parseAssertion } from '../task/definition-of-done.js';
 import { yamlModule } from '../task/front-matter-pairs.js';
 import { isReservedGroupName, isValidName } from '../task/task-id.js';
 import type { DoneAssertion } from '../task/types.js';
+import { MAX_YAML_NESTING, yamlNestingLine } from '../task/yaml-nesting.js';
 import { unknownKeyHint } from '../zod-problems.js';
 import { resolveBackend } from './plan-routing.js';
 import {
@@ -114,6 +115,37 @@ export function validateOrchestratePlan(
   source: string,
   options: PlanValidationOptions,
 ): ValidatedPlan {
+  const deep = yamlNestingLine(source);
+  if (deep !== undefined)
+    return tooDeep(
+      options.file,
+      deep,
+      `lists or maps nested more than ${MAX_YAML_NESTING} levels deep`,
+    );
+  try {
+    return validateShallowPlan(source, options);
+  } catch (error) {
+    // Nesting by indentation overflows the stack of the parser (or of a later walk).
+    if (!(error instanceof RangeError)) throw error;
+    return tooDeep(options.file, 1, 'nested too deeply to read');
+  }
+}
+
+/** A plan refused for its nesting, before or while it was parsed. */
+function tooDeep(file: string, line: number, what: string): ValidatedPlan {
+  const problem: Problem = {
+    code: 'SY_YAML_PLAN_INVALID',
+    message: `YAML: ${what}`,
+    file,
+    line,
+    column: 1,
+    hint: 'a plan nests a few levels (tasks → task → definition_of_done); write the values flat',
+    severity: 'error',
+  };
+  return { file, planId: stemOf(file), title: '', tasks: [], problems: [problem] };
+}
+
+function validateShallowPlan(source: string, options: PlanValidationOptions): ValidatedPlan {
   const { LineCounter, parseDocument } = yamlModule();
   const counter = new LineCounter();
   const doc = parseDocument(source, {
