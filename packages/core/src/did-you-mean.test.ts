@@ -51,16 +51,15 @@ describe('did you mean: a misspelt key names the key it was meant to be', () => 
       keysRef: 'every key: the README',
     });
     const hint = (path: string) => problems.find((p) => p.path === path)?.hint;
-    expect(hint('maxParalel')).toMatch(
-      /^did you mean "maxParallel"\? rename it; allowed keys: executionCatalog, plugins, .*routing$/,
-    );
+    // The project config has more than 20 top-level keys: the hint names where they are described.
+    expect(hint('maxParalel')).toBe('did you mean "maxParallel"? rename it; every key: the README');
     expect(hint('retry.baseDelaMs')).toBe(
       'did you mean "baseDelayMs"? rename it; allowed keys: baseDelayMs, maxDelayMs',
     );
     expect(hint('routing.complexity.standrd')).toBe(
       'did you mean "standard"? rename it; allowed keys: routine, standard, complex',
     );
-    expect(hint('zzz')).toMatch(/^remove the key; allowed keys: executionCatalog, /);
+    expect(hint('zzz')).toBe('remove the key; every key: the README');
     // Where the keys are too many to list, the hint names where they are described.
     const targets = catalogSchema.safeParse({ schema_version: 1, targets: { t: { agnt: 'x' } } });
     if (targets.success) throw new Error('expected problems');

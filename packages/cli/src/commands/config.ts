@@ -74,9 +74,25 @@ async function configCommand(opts: ConfigOptions): Promise<void> {
       from: 'flag',
       source: '--max-parallel',
     });
+  // The store URL may carry a password: shown without it; SWITCHYARD_STORE overrides the file.
+  const store = typeof config.store === 'string' ? { url: config.store } : config.store;
+  const shownStore =
+    config.store === undefined
+      ? undefined
+      : typeof config.store === 'string'
+        ? core.redactStoreUrl(config.store)
+        : { ...config.store, url: core.redactStoreUrl(config.store.url) };
+  const envStore = process.env[core.STORE_ENV];
+  if (envStore)
+    overrides.set(typeof config.store === 'object' ? 'store.url' : 'store', {
+      value: core.redactStoreUrl(envStore),
+      from: 'env',
+      source: core.STORE_ENV,
+    });
+  else if (!store) overrides.set('store', { value: 'file', from: 'default' });
   const { configValues } = await import('../config-values.js');
   const values = configValues({
-    config: config as unknown as Record<string, unknown>,
+    config: { ...config, store: shownStore } as unknown as Record<string, unknown>,
     raw,
     file: shown,
     sections: Object.keys(core.projectConfigSchema.shape).filter((k) => k !== '$schema'),

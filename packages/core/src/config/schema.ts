@@ -5,6 +5,7 @@ import { projectGateSchema } from '../gates/gate-schema.js';
 import { isolationConfigSchema } from '../isolation/config-schema.js';
 import { DEFAULT_ROUTING, routingSchema } from '../routing/routing-schema.js';
 import { sandboxSchema } from '../sandbox/sandbox-schema.js';
+import { storeConfigSchema } from '../store/store-setting.js';
 import { notifySchema } from './notify-schema.js';
 
 const pluginEntry = z
@@ -166,6 +167,7 @@ export const projectConfigSchema = z
       .default({})
       .describe('How reviews are acted on.'),
     routing: routingSchema.default(DEFAULT_ROUTING),
+    store: storeConfigSchema.optional(),
   })
   .describe('switchyard project config.');
 
