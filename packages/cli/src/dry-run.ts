@@ -7,6 +7,7 @@ import type {
   DryRunRouting,
   Problem,
   ProjectConfig,
+  ProjectGate,
   ResolvedCatalog,
   RouteId,
   Stage,
@@ -26,6 +27,7 @@ import {
   planDryRun,
   probeAttempt,
   readClaims,
+  refuseUnjudgeableTests,
   resolveCatalog,
   STAGES,
   SwitchyardError,
@@ -231,6 +233,7 @@ async function prepareDryRun(
   const early: Problem[] = [];
   let configMax: number | undefined;
   let taskRouting = DEFAULT_ROUTING;
+  let gates: ProjectGate[] = [];
   let projectConfig: ProjectConfig | undefined;
   let configFile: string | undefined;
   let sandboxConfig: SandboxSettings | undefined;
@@ -241,6 +244,7 @@ async function prepareDryRun(
     sandboxConfig = { sandbox: config.sandbox, sandboxTargets: config.sandboxTargets };
     configMax = config.maxParallel;
     taskRouting = config.routing;
+    gates = config.gates;
     // The plugins the config names load as in a live run, so both agree on a broken one.
     if (config.plugins.length > 0 && filepath)
       early.push(...(await checkPlugins(config.plugins, filepath)));
@@ -250,7 +254,10 @@ async function prepareDryRun(
   const resolvedCatalog = await resolveForDryRun(workspace, opts);
   const loaded = await model;
   // PLAN `complexity:` / `risk:` become a route (and review mode) by the config's routing.
-  for (const task of loaded.tasks) applyRouting(task, taskRouting);
+  for (const task of loaded.tasks) {
+    applyRouting(task, taskRouting);
+    refuseUnjudgeableTests(task, gates);
+  }
   const routing = routingFor(resolvedCatalog, loaded, opts, workspace);
   routing.problems.unshift(...early);
   // The config is read here and again by the catalog's resolution: each of its problems once.

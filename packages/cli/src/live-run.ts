@@ -161,7 +161,17 @@ async function liveRunLocked(
   }
   const model = loadWorkspace(workspace);
   for (const task of model.tasks) applyRouting(task, config.routing);
-  const scope = scopeOf(model, opts);
+  const fixupTarget = config.review.fixupTarget;
+  if (fixupTarget !== undefined && !(fixupTarget in written.catalog.targets))
+    throw new SwitchyardError(
+      'SY_CONFIG_INVALID',
+      `review.fixupTarget names target "${fixupTarget}", which the catalog does not define.`,
+      {
+        ...(filepath ? { file: filepath } : {}),
+        hint: `Name one of the catalog's targets (${Object.keys(written.catalog.targets).join(', ')}), or remove review.fixupTarget to keep MINOR findings as accepted notes.`,
+      },
+    );
+  const scope = scopeOf(model, opts, fixupTarget);
   // A route with no installed candidate is reported with the other preflight problems.
   const checked = skipMissingTargets(written, scope, { env, cwd: workspace });
   printProblems(checked.warnings);
@@ -322,6 +332,7 @@ async function liveRunLocked(
       // Project gates come only from the config a human wrote, never from a plan.
       projectGates: config.gates,
       routing: config.routing,
+      ...(fixupTarget ? { fixupTarget } : {}),
       sourceIsWorkingTree: !isolation.isolation,
       ...(sandbox.command
         ? {
@@ -398,7 +409,7 @@ function absoluteCatalogEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 }
 
 /** The routes and pins of the in-scope tasks; an unknown --task-group is an error. */
-function scopeOf(model: WorkspaceModel, opts: LiveRunOptions) {
+function scopeOf(model: WorkspaceModel, opts: LiveRunOptions, fixupTarget?: string) {
   if (opts.taskGroup !== undefined && !model.groups.includes(opts.taskGroup))
     throw new SwitchyardError(
       'SY_UNKNOWN_GROUP',
@@ -408,6 +419,7 @@ function scopeOf(model: WorkspaceModel, opts: LiveRunOptions) {
   const routes = new Set<RouteId>();
   const pinned: { target: string; by: string }[] = [];
   if (opts.with) pinned.push({ target: opts.with, by: '--with' });
+  if (fixupTarget) pinned.push({ target: fixupTarget, by: 'review.fixupTarget' });
   for (const task of model.tasks) {
     if (opts.taskGroup && task.group !== opts.taskGroup) continue;
     if (task.target) pinned.push({ target: task.target, by: `task ${task.id}` });

@@ -310,10 +310,14 @@ export {
   projectGateResultSchema,
   projectGateSchema,
   type RunGatesInput,
+  refuseUnjudgeableTests,
   runGates,
   runSourceGates,
   type SourceGatesInput,
   type SourceGatesOutcome,
+  type TestsPolicyTask,
+  testGateOf,
+  testsRequiredProblem,
 } from './gates/index.js';
 export {
   buildTaskGraph,

@@ -27,6 +27,7 @@ describe('loadProjectConfig', () => {
       corrections: { maxRepeats: 3 },
       prices: {},
       gates: [],
+      review: {},
       routing: {
         complexity: { routine: 'cloud-G08', standard: 'cloud-G04', complex: 'cloud-G01' },
         risk: { low: {}, high: { review: 'red-team' } },

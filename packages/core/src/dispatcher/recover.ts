@@ -18,6 +18,7 @@ import { decisionKeyOf } from './red-team.js';
 import { runnerForTarget } from './run-attempt.js';
 import { settleGoneAttempt } from './settle-gone.js';
 import { checkSource } from './source-watch.js';
+import { afterFixup } from './stage-fixup.js';
 import { afterReview } from './stage-review.js';
 import { afterSelfcheck } from './stage-selfcheck.js';
 import { afterWorker } from './stage-worker.js';
@@ -31,6 +32,7 @@ export async function applyVerdict(
 ): Promise<void> {
   if (record.role === 'worker') afterWorker(ctx, rt, record, verdict);
   else if (record.role === 'selfcheck') afterSelfcheck(ctx, rt, record, verdict);
+  else if (record.role === 'fixup') afterFixup(ctx, rt, record, verdict);
   else await afterReview(ctx, rt, record, verdict, record.role);
 }
 

@@ -4,6 +4,7 @@ import { stopwatch, systemClock } from '../clock/clock.js';
 import { type Problem, SwitchyardError } from '../errors.js';
 import { createEventBus } from '../events/event-bus.js';
 import type { RunCounts } from '../events/event-schema.js';
+import { refuseUnjudgeableTests } from '../gates/tests-required.js';
 import { acquireWorkspaceLock } from '../lock/workspace-lock.js';
 import { dispatcherSecrets, redactDeep } from '../redact/secret-set.js';
 import type { TaskState } from '../state/state-schema.js';
@@ -41,6 +42,7 @@ export async function runDispatcher(options: DispatcherOptions): Promise<Dispatc
   const lock = options.lock ?? acquireWorkspaceLock({ workspace });
   try {
     const model = loadWorkspace(workspace);
+    for (const task of model.tasks) refuseUnjudgeableTests(task, options.projectGates ?? []);
     const stateDir = stateDirOf(workspace);
     rejectInvalidInput(
       model,

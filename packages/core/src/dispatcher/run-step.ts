@@ -6,8 +6,10 @@ import { stopOverBudget } from './cost-guard.js';
 import { blockedForGoneFolder } from './folder-gone.js';
 import { runApplyStage } from './stage-apply.js';
 import { runArchiveStage } from './stage-archive.js';
+import { runFixupStage } from './stage-fixup.js';
 import { runGateStage } from './stage-gate.js';
 import { runProjectGatesStage } from './stage-project-gates.js';
+import { runPromiseStage } from './stage-promise.js';
 import { runRedTeamStage } from './stage-redteam.js';
 import { runReviewStage } from './stage-review.js';
 import { runSelfcheckStage } from './stage-selfcheck.js';
@@ -28,6 +30,8 @@ export const STAGE_HANDLERS: Readonly<
   'project-gates': runProjectGatesStage,
   review: runReviewStage,
   redteam: runRedTeamStage,
+  fixup: runFixupStage,
+  promise: runPromiseStage,
   apply: runApplyStage,
   archive: runArchiveStage,
 };

@@ -4,6 +4,7 @@ import { worktreeBytes } from '../admission/worktree-bytes.js';
 import type { RunCounts } from '../events/event-schema.js';
 import { formatBytes } from '../isolation/format-bytes.js';
 import { takesAgentSlot } from '../lifecycle/lifecycle-table.js';
+import { releaseBlockedClaims } from './blocked-claims.js';
 import type { DispatchContext, TaskRuntime } from './context.js';
 import { liveAdmissionState } from './live-admission.js';
 import { countsOf } from './run-counts.js';
@@ -77,6 +78,7 @@ export async function schedule(
       let nextTimer = Number.POSITIVE_INFINITY;
       let decisions: AdmissionDecision[] = [];
       if (!ctx.signal.aborted) {
+        await releaseBlockedClaims(ctx);
         const cooling = new Set<string>();
         for (const rt of ctx.tasks.values()) {
           if (!isRunnable(ctx, rt)) continue;
@@ -156,7 +158,9 @@ function announceApplyQueue(
 ): boolean {
   const held = decisions.filter((d) => d.status === 'waiting-apply').length;
   if (held > 0 && !before) {
-    const waiting = [...ctx.tasks.values()].filter((rt) => rt.state.phase === 'apply').length;
+    const waiting = [...ctx.tasks.values()].filter(
+      (rt) => rt.state.phase === 'apply' || (rt.state.phase === 'promise' && rt.state.isolation),
+    ).length;
     ctx.bus.emit({
       type: 'admission.held',
       rule: 'apply-queue',

@@ -9,13 +9,14 @@ import { gateResultLine, type ProjectGateResult } from '../gates/gate-result.js'
 import { redactSecrets } from '../redact/redact.js';
 import { maskSecretsBelow } from '../redact/secret-set.js';
 import { ensureOwnedDir, unsafePathError, writeOwnedFile } from '../safe-fs/owned-files.js';
+import { openChangeStore } from '../state/change-store.js';
 import { isGroupLogArchivable } from '../worklog/work-log.js';
 import { archivedTaskDir, COMPLETE_LOG, reviewFileName } from '../workspace/paths.js';
 import { acceptedNotesLines } from './accepted-notes.js';
 import { advance } from './advance.js';
 import { blockTask } from './apply-failure.js';
 import { announceArchived } from './archive-announcement.js';
-import { brokenPromises } from './completion-promise.js';
+import { openChecklistNotes } from './completion-promise.js';
 import { type DispatchContext, persist, type TaskRuntime } from './context.js';
 import { SOURCE_CHANGES_DIR } from './source-watch.js';
 
@@ -37,18 +38,10 @@ export async function runArchiveStage(ctx: DispatchContext, rt: TaskRuntime): Pr
     // An agent may have swapped the task folder for a symlink: never archive through one.
     if (lstatSync(source).isSymbolicLink()) throw unsafePathError(source, 'is a symlink');
     // Only the complete.log this stage recorded (a restart after writing it) is kept; one an
-    // agent wrote into the folder is not the dispatcher's and is replaced.
+    // agent wrote into the folder is not the dispatcher's and is replaced. The completion
+    // promise held before the task got here (the promise stage, before the apply): nothing
+    // that already landed is held back at the archive.
     if (!isOurs(rt, completeLog)) {
-      // Archived as done only when the promise holds; else sealed incomplete with the reasons.
-      const broken = brokenPromises(rt);
-      if (broken.length > 0) {
-        blockTask(ctx, rt, {
-          stage: 'completion-promise',
-          reason: `not archived: ${broken.length} part(s) of the completion promise unmet`,
-          evidence: broken,
-        });
-        return persist(ctx, rt);
-      }
       // It quotes the review's accepted notes (agent text): no credential goes into the archive.
       const text = redactSecrets(completeLogText(ctx, rt), ctx.secrets);
       // Recorded before the file exists: a restart finishes this archive, and only this one.
@@ -85,6 +78,7 @@ export async function runArchiveStage(ctx: DispatchContext, rt: TaskRuntime): Pr
   await ctx.options.isolation?.removeWorktree(rt.id);
   await ctx.claims.release(rt.id);
   for (const [path, holder] of ctx.claimIndex) if (holder === rt.id) ctx.claimIndex.delete(path);
+  await openChangeStore(ctx.stateDir).remove(rt.id);
   // Off the event loop: other tasks' agents keep being watched meanwhile.
   await Promise.all(
     rt.state.attempts
@@ -193,6 +187,8 @@ function completeLogText(ctx: DispatchContext, rt: TaskRuntime): string {
     `plan loops: ${s.planLoop}`,
     `approved review: ${rt.task.runner === 'local' ? 'none (local runner: a command, no agent)' : reviewFileName(s.planLoop)}`,
     ...acceptedNotesLines(rt.task.dir, s.planLoop),
+    ...fixupLines(rt),
+    ...openItemLines(openChecklistNotes(ctx, rt)),
     `attempts: ${s.attempts.length} (${failed.length} failed; each keeps its locator.json, a failed one all its evidence)`,
     ...s.attempts.map(
       (a) =>
@@ -245,4 +241,23 @@ function isolationLines(rt: TaskRuntime): string[] {
 function projectGateLines(gates: readonly ProjectGateResult[] | undefined): string[] {
   if (!gates || gates.length === 0) return [];
   return ['project gates:', ...gates.map((g) => `  ${gateResultLine(g)} — ${g.output}`)];
+}
+
+/** `complete.log` lines of checklist items left open without a required self-check (no block). */
+function openItemLines(items: readonly string[]): string[] {
+  if (items.length === 0) return [];
+  return [
+    `checklist items left open: ${items.length} (no self-check was required of the worker's target; the reviewer saw them)`,
+    ...items.map((i) => `  ${i}`),
+  ];
+}
+
+/** The `complete.log` line of a fixup that applied the reviews' MINOR findings. */
+function fixupLines(rt: TaskRuntime): string[] {
+  const fixup = rt.state.fixup;
+  if (fixup?.planLoop !== rt.state.planLoop) return [];
+  const attempt = rt.state.attempts.findLast((a) => a.role === 'fixup' && a.result === 'success');
+  return [
+    `minor findings applied by the fixup stage${attempt ? ` (attempt ${attempt.id} on ${attempt.target})` : ''}, then checked again`,
+  ];
 }

@@ -13,7 +13,6 @@ import { ensureDecision } from './ensure-decision.js';
 import { planNativeResume } from './native-resume.js';
 import { recordedChecklist } from './plan-copy.js';
 import { currentPlan, promptContext } from './prompt-facts.js';
-import { isReviewRole } from './red-team.js';
 import { runStageAttempt } from './stage-attempt.js';
 import { sentBackForSource } from './stage-worker.js';
 import { workdirOf } from './workdir.js';
@@ -32,7 +31,8 @@ export function latestSession(rt: TaskRuntime, target: string): string | undefin
   for (let i = rt.state.attempts.length - 1; i >= 0; i--) {
     const a = rt.state.attempts[i]!;
     if (a.planLoop !== rt.state.planLoop || a.target !== target) continue;
-    if (isReviewRole(a.role) || a.result !== 'success') continue;
+    // The worker's own context only: not a review's, nor a fixup's (another target's work).
+    if ((a.role !== 'worker' && a.role !== 'selfcheck') || a.result !== 'success') continue;
     if (a.sessionId) return a.sessionId;
   }
   return undefined;

@@ -168,6 +168,9 @@ export interface DispatcherOptions {
    * `source` gates then run right after the `task` gates. Under worktree isolation they run
    * after apply instead (see `checkSourceAfterApply`). */
   sourceIsWorkingTree?: boolean;
+  /** Config `review.fixupTarget`: the catalog target that applies MINOR-only review findings
+   * (the fixup stage); unset = they stay accepted notes. */
+  fixupTarget?: string;
   /** Config `routing`: PLAN `complexity:` / `risk:` → route and review mode (default
    * `DEFAULT_ROUTING`). */
   routing?: RoutingConfig;

@@ -226,6 +226,8 @@ export const runEventSchema = z.discriminatedUnion('type', [
       'patch',
       /** The task started in the shared workspace and keeps it (the run has worktrees now). */
       'shared-workspace',
+      /** A blocked task's claim was released: its work is in its worktree, not on the source. */
+      'claim-released',
       /** A new worktree's set-up (config `isolation.setup`) started, passed or failed. */
       'setup',
       'setup-passed',

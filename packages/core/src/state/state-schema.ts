@@ -178,6 +178,8 @@ export const taskStateSchema = z.object({
     review: decisionSchema.optional(),
     /** The red-team review's target: a review candidate of another agent family than the worker's. */
     redteam: decisionSchema.optional(),
+    /** The fixup stage's target: the one the project config names (`review.fixupTarget`). */
+    fixup: decisionSchema.optional(),
   }),
   attempts: z.array(attemptRecordSchema),
   /** Consecutive failures per stage; a success resets that stage only. */
@@ -195,6 +197,10 @@ export const taskStateSchema = z.object({
     'project-gates': z.number().int().default(0),
     /** Consecutive failed red-team review attempts (`review: red-team`). */
     redteam: z.number().int().default(0),
+    /** Consecutive failed fixup attempts (MINOR findings applied by `review.fixupTarget`). */
+    fixup: z.number().int().default(0),
+    /** Consecutive completion promises found unmet before the apply. */
+    promise: z.number().int().default(0),
   }),
   /** Target id -> ISO instant before which it must not be started (classifier retryAfter). */
   cooldowns: z.record(z.string(), z.string()),
@@ -237,6 +243,15 @@ export const taskStateSchema = z.object({
   parkSpent: z
     .object({ stage: z.string(), parks: z.number().int(), waitedMs: z.number() })
     .optional(),
+  /** Bumped each time the task's files change (a worker, self-check or fixup pass): a check
+   * holds only for the work it judged. Absent in a state written before it was kept. */
+  work: z.number().int().optional(),
+  /** The `work` each check stage last passed on (write set, gates, self-check, reviews): the
+   * completion promise compares it with `work`. */
+  verified: z.record(z.string(), z.number().int()).optional(),
+  /** The fixup stage applied plan loop `planLoop`'s MINOR findings to work `work` (the work
+   * its reviews judged). */
+  fixup: z.object({ planLoop: z.number().int(), work: z.number().int() }).optional(),
   /** The last result of each project gate (config `gates`) for this task, by gate name. */
   gates: z.array(projectGateResultSchema).optional(),
   /** The plans the dispatcher admitted (see `admittedPlanSchema`). */
@@ -278,6 +293,8 @@ export function newTaskState(task: string, now = new Date()): TaskState {
     failures: freshFailures(),
     cooldowns: {},
     selfcheckRetries: 0,
+    work: 0,
+    verified: {},
     updatedAt: now.toISOString(),
   };
 }
@@ -293,5 +310,7 @@ export function freshFailures(): TaskState['failures'] {
     writeset: 0,
     apply: 0,
     redteam: 0,
+    fixup: 0,
+    promise: 0,
   };
 }

@@ -133,6 +133,7 @@ export function buildStatus(input: StatusInput): StatusReport {
     running.length,
     maxParallelOf(input.events),
   );
+  const blockedIds = new Set(blocked.map((b) => b.task));
   const disk = input.worktreeDiskCap
     ? { bytes: worktreeBytes(input.states), cap: input.worktreeDiskCap }
     : undefined;
@@ -140,7 +141,15 @@ export function buildStatus(input: StatusInput): StatusReport {
     const state = states.get(task.id);
     const decision = decisions.get(task.id);
     waiting.push(
-      describeWaiting(task.id, state, decision, input.now, dispatcher.state === 'running', disk),
+      describeWaiting(
+        task.id,
+        state,
+        decision,
+        input.now,
+        dispatcher.state === 'running',
+        blockedIds,
+        disk,
+      ),
     );
   }
   for (const task of input.unrecorded ?? [])
@@ -150,6 +159,14 @@ export function buildStatus(input: StatusInput): StatusReport {
       reason: unrecordedReason(task, `agent-task/archive/${task}`),
       evidence: [],
     });
+  // Each blocked task names the tasks waiting on the claim it keeps.
+  for (const entry of blocked) {
+    const waiters = waiting
+      .filter((w) => w.blockedHolders?.includes(entry.task))
+      .map((w) => w.task)
+      .sort();
+    if (waiters.length > 0) entry.claimWaiters = waiters;
+  }
   // A task archived on disk whose state is not marked done yet finishes on the next run.
   const done = input.archived.map((task) => ({ task, archiveDir: `agent-task/archive/${task}` }));
   for (const state of input.states) {

@@ -70,6 +70,8 @@ export interface LoadedTask extends ScannedTask {
   routeReason?: string;
   /** Some plan of the task says `tests: required`. */
   testsRequired?: boolean;
+  /** Where the first plan saying so says it (for problems about it). */
+  testsRequiredAt?: { file: string; line?: number };
   dependsOn: DependencyRef[];
   /** Union of every plan's write set: the claim is held across follow-up plans. */
   writeSet: WriteSetEntry[];
@@ -384,7 +386,10 @@ function assembleTask(scanned: ScannedTask, plans: ParsedPlan[]): LoadedTask {
     const { file } = plan;
     task.problems.push(...plan.problems);
     const fm = plan.frontMatter;
-    if (fm.tests === 'required') task.testsRequired = true;
+    if (fm.tests === 'required') {
+      task.testsRequired = true;
+      task.testsRequiredAt ??= { file, ...(fm.lines.tests ? { line: fm.lines.tests } : {}) };
+    }
     if (loop === 1) {
       task.route = fm.route;
       task.target = fm.target;
