@@ -3,10 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type AttemptRecord, newTaskState } from '../state/state-schema.js';
+import { createMemoryStore } from '../store/memory/memory-store.js';
 import { advance } from './advance.js';
 import { brokenPromises, openChecklistNotes } from './completion-promise.js';
 import type { DispatchContext, TaskRuntime } from './context.js';
 import { runPromiseStage } from './stage-promise.js';
+import { TaskLeases } from './task-leases.js';
 
 const PLAN = [
   '---',
@@ -31,12 +33,16 @@ function task(opts: { selfcheck?: boolean; verdict?: string } = {}) {
   writeFileSync(join(dir, 'PLAN.md'), PLAN);
   writeFileSync(join(dir, 'CODE_REVIEW-1.md'), `Verdict: ${opts.verdict ?? 'APPROVED'}\n`);
   const events: Array<{ type: string }> = [];
+  const store = createMemoryStore();
   const ctx = {
     now: () => new Date('2026-12-01T12:00:00Z'),
     bus: { emit: (e: { type: string }) => events.push(e) },
     catalog: { targets: { a: { selfcheck_required: opts.selfcheck === true } } },
-    store: { write: async () => {} },
+    store,
+    leases: new TaskLeases(store.leases, 'run-1'),
     options: {},
+    controlFailures: [],
+    secrets: [],
   } as unknown as DispatchContext;
   const state = newTaskState('g/t');
   const worker: AttemptRecord = {
@@ -54,6 +60,7 @@ function task(opts: { selfcheck?: boolean; verdict?: string } = {}) {
     id: 'g/t',
     group: 'g',
     task: { dir, writeSet: [{ path: 'src/a.ts' }], checklist: [] },
+    version: 0,
     state,
     hasProjectGates: false,
   } as unknown as TaskRuntime;

@@ -5,8 +5,10 @@ import { describe, expect, it } from 'vitest';
 import type { WorktreeRecord } from '../isolation/schema.js';
 import type { WorkspaceIsolation } from '../isolation/types.js';
 import { newTaskState } from '../state/state-schema.js';
+import { createMemoryStore } from '../store/memory/memory-store.js';
 import type { WorkLogRow } from '../worklog/work-log.js';
 import type { DispatchContext, TaskRuntime } from './context.js';
+import { TaskLeases } from './task-leases.js';
 import type { CommandRequest, CommandResult } from './types.js';
 import { setUpWorktree } from './worktree-setup.js';
 
@@ -27,6 +29,7 @@ async function setUp(results: CommandResult[], record: Partial<WorktreeRecord> =
   const rows: WorkLogRow[] = [];
   const requests: CommandRequest[] = [];
   const marked: string[] = [];
+  const store = createMemoryStore();
   const ctx = {
     options: {
       isolation: {
@@ -53,7 +56,8 @@ async function setUp(results: CommandResult[], record: Partial<WorktreeRecord> =
     signal: new AbortController().signal,
     bus: { emit: (e: { type: string }) => events.push(e) },
     workLog: { finish: (_group: string, row: WorkLogRow) => rows.push(row) },
-    store: { write: async () => {} },
+    store,
+    leases: new TaskLeases(store.leases, 'run-1'),
   } as unknown as DispatchContext;
   const state = newTaskState('g/t');
   state.phase = 'worker';
@@ -66,7 +70,7 @@ async function setUp(results: CommandResult[], record: Partial<WorktreeRecord> =
     baseCommit: 'a'.repeat(40),
     rolledBack: [],
   };
-  const rt = { id: 'g/t', group: 'g', task: {}, state } as unknown as TaskRuntime;
+  const rt = { id: 'g/t', group: 'g', task: {}, state, version: 0 } as unknown as TaskRuntime;
   const full = { taskId: 'g/t', path: workdir, workdir, ...record } as WorktreeRecord;
   const passed = await setUpWorktree(ctx, rt, full);
   return { passed, rt, events, rows, requests, marked, workspace };
