@@ -7,7 +7,6 @@ import type {
   DryRunRouting,
   Problem,
   ProjectConfig,
-  ProjectGate,
   ResolvedCatalog,
   RouteId,
   Stage,
@@ -27,7 +26,6 @@ import {
   planDryRun,
   probeAttempt,
   readClaims,
-  refuseUnjudgeableTests,
   resolveCatalog,
   STAGES,
   SwitchyardError,
@@ -233,7 +231,6 @@ async function prepareDryRun(
   const early: Problem[] = [];
   let configMax: number | undefined;
   let taskRouting = DEFAULT_ROUTING;
-  let gates: ProjectGate[] = [];
   let projectConfig: ProjectConfig | undefined;
   let configFile: string | undefined;
   let sandboxConfig: SandboxSettings | undefined;
@@ -244,7 +241,6 @@ async function prepareDryRun(
     sandboxConfig = { sandbox: config.sandbox, sandboxTargets: config.sandboxTargets };
     configMax = config.maxParallel;
     taskRouting = config.routing;
-    gates = config.gates;
     // The plugins the config names load as in a live run, so both agree on a broken one.
     if (config.plugins.length > 0 && filepath)
       early.push(...(await checkPlugins(config.plugins, filepath)));
@@ -254,21 +250,9 @@ async function prepareDryRun(
   const resolvedCatalog = await resolveForDryRun(workspace, opts);
   const loaded = await model;
   // PLAN `complexity:` / `risk:` become a route (and review mode) by the config's routing.
-  for (const task of loaded.tasks) {
-    applyRouting(task, taskRouting);
-    refuseUnjudgeableTests(task, gates);
-  }
+  for (const task of loaded.tasks) applyRouting(task, taskRouting);
   const routing = routingFor(resolvedCatalog, loaded, opts, workspace);
   routing.problems.unshift(...early);
-  // The config is read here and again by the catalog's resolution: each of its problems once.
-  const seen = new Set<string>();
-  const unique = routing.problems.filter((p) => {
-    const key = JSON.stringify([p.code, p.file, p.path, p.line, p.message]);
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
-  routing.problems.splice(0, routing.problems.length, ...unique);
   let claims: ClaimRecord[] = [];
   try {
     claims = readClaims(stateDir(workspace));

@@ -5,17 +5,16 @@ export interface ResolveOptions {
   workspace?: string;
   retry?: boolean;
   skip?: boolean;
-  done?: boolean;
   executionCatalog?: string;
   json?: boolean;
 }
 
-/** `switchyard resolve <group>/<task> --retry|--skip|--done`: a human answers an escalation. */
+/** `switchyard resolve <group>/<task> --retry|--skip`: a human answers an open escalation. */
 export function registerResolve(program: Command): void {
   program
     .command('resolve')
     .description(
-      "Answer a blocked task's escalation: --retry it with a fresh budget, --skip it, or record an archived task --done.",
+      "Answer a blocked task's escalation: --retry it with a fresh budget, or --skip it.",
     )
     .argument('<task>', 'the escalated task, as <group>/<task>')
     .option(
@@ -25,10 +24,6 @@ export function registerResolve(program: Command): void {
     .option(
       '--skip',
       'leave the task blocked and close its escalation (its dependents keep waiting)',
-    )
-    .option(
-      '--done',
-      'you archived the task yourself: record it as complete (its folder and complete.log are in agent-task/archive/)',
     )
     .option(
       '--workspace <dir>',
@@ -53,20 +48,14 @@ evidence paths, the tasks it holds up) and <task>.interview-request.json asks a 
 --skip   the escalation closes but the task stays blocked, and so do the tasks that depend
          on it: they never got what they depend on. Archive the task by hand or remove
          the dependency to let them run; \`switchyard retry\` still retries it later.
---done   you archived the task yourself (its folder, with complete.log, is in
-         agent-task/archive/<group>/<task>): it is recorded as complete and its
-         dependents may run. A run never counts an archive entry as done on its own,
-         since an agent can write one; it reports it and exits 3 until you decide.
 
 Takes the workspace lock, so it refuses while a run is going (exit 1): stop it first.
-Exit codes: 0 resolved, 1 internal failure or the lock is held, 2 an unknown task, a task
-that is not blocked, bad flags.
+Exit codes: 0 resolved, 1 internal failure or the lock is held, 2 not blocked / bad flags.
 
 Examples:
   $ switchyard status                          # lists open escalations
   $ switchyard resolve api/add-flag --retry && switchyard run
-  $ switchyard resolve docs/readme --skip
-  $ switchyard resolve docs/intro --done`,
+  $ switchyard resolve docs/readme --skip`,
     )
     .action(async (task: string, opts: ResolveOptions) => {
       const {
@@ -76,9 +65,9 @@ Examples:
         resolveCatalog,
         resolveEscalation,
       } = await import('@switchyard/core');
-      if ([opts.retry, opts.skip, opts.done].filter(Boolean).length !== 1) {
-        throw new SwitchyardError('SY_USAGE', 'Give exactly one of --retry, --skip or --done.', {
-          hint: 'switchyard resolve <group>/<task> --retry   (or --skip, or --done)',
+      if (opts.retry === opts.skip) {
+        throw new SwitchyardError('SY_USAGE', 'Give exactly one of --retry or --skip.', {
+          hint: 'switchyard resolve <group>/<task> --retry   (or --skip)',
         });
       }
       const workspace = findWorkspaceRoot({
@@ -97,7 +86,7 @@ Examples:
       const outcome = await resolveEscalation({
         workspace,
         task,
-        action: opts.retry ? 'retry' : opts.done ? 'done' : 'skip',
+        action: opts.retry ? 'retry' : 'skip',
         ...(catalog
           ? {
               catalogFacts: {
@@ -116,9 +105,7 @@ Examples:
       process.stdout.write(
         outcome.action === 'retry'
           ? `resolved ${task}: retry with a fresh budget on the next \`switchyard run\`\n`
-          : outcome.action === 'done'
-            ? `resolved ${task}: recorded as done by hand; its dependents run on the next \`switchyard run\`\n`
-            : `resolved ${task}: skipped; it stays blocked and its dependents keep waiting\n`,
+          : `resolved ${task}: skipped; it stays blocked and its dependents keep waiting\n`,
       );
     });
 }

@@ -21,7 +21,6 @@ const BACK_TO_WORKER = {
   writeset: 'writeset-violated',
   gate: 'gate-failed',
   'project-gates': 'gate-failed',
-  promise: 'promise-unmet',
   apply: 'apply-failed',
 } as const satisfies Record<string, Outcome>;
 
@@ -164,7 +163,7 @@ export function applyFailure(
       type: 'target.failover',
       task: rt.id,
       // The red-team review decides from the review route's candidates.
-      stage: action.decision.stage,
+      stage: decisionStage === 'redteam' ? 'review' : decisionStage,
       from: action.from,
       to: action.to,
       class: failureClass,

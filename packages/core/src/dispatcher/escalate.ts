@@ -1,4 +1,6 @@
+import { relative } from 'node:path';
 import { buildEscalation } from '../escalation/build-bundle.js';
+import { escalationPaths, readBundle, writeEscalation } from '../escalation/escalation-store.js';
 import type { BlockedInfo, TaskState } from '../state/state-schema.js';
 import type { DispatchContext, TaskRuntime } from './context.js';
 
@@ -6,7 +8,7 @@ import type { DispatchContext, TaskRuntime } from './context.js';
 export interface EscalationWatch {
   /** Escalates every blocked task that has no bundle for its current block (a crash
    * between the block and its bundle, or a block older than escalations). */
-  sweep(): Promise<void>;
+  sweep(): void;
   /** Waits for every pending write (before the run's exit code is decided). */
   flush(): Promise<void>;
   /** Stops listening. */
@@ -39,13 +41,17 @@ export function watchEscalations(ctx: DispatchContext): EscalationWatch {
     if (rt) escalate(rt);
   });
   return {
-    async sweep() {
+    sweep() {
       for (const rt of ctx.tasks.values()) {
         const blocked = rt.state.blocked;
         if (!blocked || rt.archivedByHand) continue;
-        // damaged by hand: written again
-        const stored = await ctx.store.escalations.get(rt.id).catch(() => undefined);
-        if (stored?.bundle.blockedAt !== blocked.at) escalate(rt);
+        let bundle: ReturnType<typeof readBundle>;
+        try {
+          bundle = readBundle(ctx.stateDir, rt.id);
+        } catch {
+          bundle = undefined; // damaged by hand: written again
+        }
+        if (bundle?.blockedAt !== blocked.at) escalate(rt);
       }
     },
     async flush() {
@@ -60,30 +66,24 @@ async function writeFor(
   rt: TaskRuntime,
   state: TaskState & { blocked: BlockedInfo },
 ): Promise<void> {
-  const location = ctx.store.escalations.locate(rt.id);
-  // A damaged record is left out of the bundle (clean reports it), never a reason to fail.
-  const [record, journal] = await Promise.all([
-    ctx.store.isolation.getRecord(rt.id).catch(() => undefined),
-    ctx.store.isolation.getJournal(rt.id).catch(() => undefined),
-  ]);
+  const paths = escalationPaths(ctx.stateDir, rt.id);
   const { bundle, interview } = buildEscalation({
     workspace: ctx.workspace,
-    isolation: { record, journal },
+    stateDir: ctx.stateDir,
     task: rt.task,
     state,
     downstream: [...dependentsOf(ctx, rt.id)],
-    bundlePath: location.bundle,
+    bundlePath: relative(ctx.workspace, paths.bundle),
     now: ctx.now(),
     secrets: ctx.secrets,
   });
-  const fence = await ctx.leases.fenceFor(rt.id);
-  await ctx.store.escalations.put(bundle, interview, { fence });
+  await writeEscalation(ctx.stateDir, bundle, interview);
   ctx.bus.emit({
     type: 'task.escalated',
     task: rt.id,
     code: bundle.failure.code,
     question: bundle.question,
-    bundle: location.bundle,
+    bundle: relative(ctx.workspace, paths.bundle),
     blockedDownstream: bundle.blockedDownstream,
   });
 }

@@ -13,7 +13,6 @@ const WORKTREE_PHASES = new Set([
   'gate',
   'review',
   'redteam',
-  'fixup',
   'apply',
 ]);
 

@@ -22,7 +22,6 @@ export const PROMPT_PLACEHOLDERS = {
     'nextPlanLoop',
     'loopsLeft',
   ],
-  fixup: ['plan', 'workspace', 'taskDir', 'writeSet', 'notes', 'planLoop', 'planLoopOf', 'task'],
   'failover-context': [
     'priorTarget',
     'failureClass',
