@@ -56,5 +56,6 @@ export function attemptSandbox(
     taskDir: rt.task.dir,
     agentPaths: ctx.options.plugins.sandboxWritableFor?.(inputs.target.agent, agentEnv) ?? [],
     ...(argv[0] !== undefined ? { executable: argv[0] } : {}),
+    arguments: argv.slice(1),
   });
 }

@@ -1,5 +1,5 @@
 import { existsSync, mkdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
-import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { AgentWritablePath } from '../plugins/types.js';
 import type { BwrapSandboxConfig } from './sandbox-schema.js';
 import {
@@ -33,6 +33,9 @@ export interface SandboxPlanInput {
   agentPaths: readonly AgentWritablePath[];
   /** The agent's executable: bound back read-only when it lives under /tmp. */
   executable?: string;
+  /** The command's other arguments: a file among them under /tmp (a script, its scenario)
+   * makes the folder below /tmp that holds it visible read-only, with what it imports. */
+  arguments?: readonly string[];
 }
 
 // When two entries name the same path, the later kind wins.
@@ -125,7 +128,12 @@ export function planSandbox(input: SandboxPlanInput): SandboxSpec {
   const state = real(input.stateDir);
   if (state !== undefined && coveredByRw(state)) add('ro-bind', state, 'state', RANK.protect!);
   // what the private /tmp would hide from the attempt
-  const visible = [input.workspace, input.home, input.executable && dirname(input.executable)];
+  const visible = [
+    input.workspace,
+    input.home,
+    input.executable && dirname(input.executable),
+    ...(input.arguments ?? []).map(folderBelowTmp),
+  ];
   for (const path of visible) {
     const at = path && isAbsolute(path) ? real(path) : undefined;
     if (at !== undefined && within(at, '/tmp') && at !== '/tmp' && !coveredByRw(at))
@@ -138,6 +146,13 @@ export function planSandbox(input: SandboxPlanInput): SandboxSpec {
     network: input.config.network,
     mounts: [...BASE_MOUNTS, ...order(entries)],
   };
+}
+
+/** For an existing absolute path under /tmp, the folder right below /tmp that holds it. */
+function folderBelowTmp(arg: string): string | undefined {
+  if (!isAbsolute(arg) || !within(arg, '/tmp') || !existsSync(arg)) return undefined;
+  const [top] = relative('/tmp', arg).split(sep);
+  return top ? join('/tmp', top) : undefined;
 }
 
 /** Shortest path first; for one path only the entry of the highest rank stays. */

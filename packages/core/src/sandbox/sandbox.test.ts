@@ -69,6 +69,20 @@ describe('planSandbox', () => {
     expect(spec).toMatchObject({ mode: 'bwrap', command: '/usr/bin/bwrap', network: 'host' });
   });
 
+  it('a script named by the command under /tmp: the folder below /tmp that holds it is visible read-only (its imports too)', () => {
+    const l = layout();
+    const scripts = realpathSync(mkdtempSync(join(tmpdir(), 'sy-sandbox-script-')));
+    mkdirSync(join(scripts, 'pkg', 'dist'), { recursive: true });
+    writeFileSync(join(scripts, 'pkg', 'dist', 'agent.mjs'), '');
+    const spec = planSandbox({
+      ...l.input,
+      arguments: [join(scripts, 'pkg', 'dist', 'agent.mjs'), '--flag', '/etc/hostname', '{prompt}'],
+    });
+    const visible = spec.mounts.filter((m) => m.why === 'visible').map((m) => m.path);
+    expect(visible).toEqual([scripts, l.ws, l.home]); // shallowest first
+    expect(spec.mounts.find((m) => m.path === scripts)?.type).toBe('ro-bind');
+  });
+
   it('under isolation "none": the write set files, the folders new ones are made in; with `any` the workspace, its .git and state folder read-only again', () => {
     const l = layout();
     const none = { ...l.input, workdir: l.ws, worktree: false, agentPaths: [] };
