@@ -37,22 +37,6 @@ function connect(): void {
     if (!snap || patch.base !== snap.seq) {
       // Out of step (cannot happen on one ordered stream): start again from a whole snapshot.
       source.close();
-      $('tools').innerHTML = filterBarHtml();
-      const onFilter = () => {
-        readFilter();
-        if (!snap) return;
-        applyFilter(snap);
-        requestAnimationFrame(drawEdges);
-      };
-      $('tools').addEventListener('input', onFilter);
-      $('tools').addEventListener('change', onFilter);
-
-      // First paint from the snapshot served with the page; the stream then brings the changes.
-      const initial = document.getElementById('initial-snapshot')?.textContent;
-      if (initial) {
-        snap = JSON.parse(initial) as Snapshot;
-        render();
-      }
       connect();
       return;
     }
@@ -358,7 +342,7 @@ function renderDetail(): void {
   }
   if (t.blocked) {
     parts.push(
-      `<h3>Blocked at ${esc(t.blocked.stage)}${t.blocked.class ? ` (${esc(t.blocked.class)})` : ''}</h3><pre class="evidence">${t.blocked.evidence.map(esc).join('\n')}</pre>`,
+      `<h3>Blocked at ${esc(t.blocked.stage)}${t.blocked.class ? ` (${esc(t.blocked.class)})` : ''}</h3>${t.blocked.evidence.length ? `<pre class="evidence">${t.blocked.evidence.map(esc).join('\n')}</pre>` : ''}`,
     );
   }
   const deps = t.dependsOn.length
