@@ -31,7 +31,7 @@ export interface SandboxPlanInput {
   taskDir: string;
   /** The paths the agent CLI writes, as its agent plugin declares them. */
   agentPaths: readonly AgentWritablePath[];
-  /** The agent's executable: bound back read-only when it lives under /tmp. */
+  /** The agent's executable: under /tmp, the folder below /tmp that holds it is bound back read-only. */
   executable?: string;
   /** The command's other arguments: a file among them under /tmp (a script, its scenario)
    * makes the folder below /tmp that holds it visible read-only, with what it imports. */
@@ -131,8 +131,9 @@ export function planSandbox(input: SandboxPlanInput): SandboxSpec {
   const visible = [
     input.workspace,
     input.home,
-    input.executable && dirname(input.executable),
-    ...(input.arguments ?? []).map(folderBelowTmp),
+    // a shim may exec its neighbours (node_modules/.bin/node runs ../node/bin/node): the whole
+    // folder below /tmp that holds the command's files, not only their own folders
+    ...[input.executable ?? '', ...(input.arguments ?? [])].map(folderBelowTmp),
   ];
   for (const path of visible) {
     const at = path && isAbsolute(path) ? real(path) : undefined;

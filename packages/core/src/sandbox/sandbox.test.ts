@@ -74,12 +74,17 @@ describe('planSandbox', () => {
     const scripts = realpathSync(mkdtempSync(join(tmpdir(), 'sy-sandbox-script-')));
     mkdirSync(join(scripts, 'pkg', 'dist'), { recursive: true });
     writeFileSync(join(scripts, 'pkg', 'dist', 'agent.mjs'), '');
+    // a shim that runs its neighbour (node_modules/.bin/node → ../node/bin/node)
+    const tools = realpathSync(mkdtempSync(join(tmpdir(), 'sy-sandbox-tools-')));
+    mkdirSync(join(tools, 'node_modules', '.bin'), { recursive: true });
+    writeFileSync(join(tools, 'node_modules', '.bin', 'node'), '');
     const spec = planSandbox({
       ...l.input,
+      executable: join(tools, 'node_modules', '.bin', 'node'),
       arguments: [join(scripts, 'pkg', 'dist', 'agent.mjs'), '--flag', '/etc/hostname', '{prompt}'],
     });
     const visible = spec.mounts.filter((m) => m.why === 'visible').map((m) => m.path);
-    expect(visible).toEqual([scripts, l.ws, l.home]); // shallowest first
+    expect(visible.sort()).toEqual([scripts, tools, l.ws, l.home].sort());
     expect(spec.mounts.find((m) => m.path === scripts)?.type).toBe('ro-bind');
   });
 
