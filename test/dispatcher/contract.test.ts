@@ -243,11 +243,17 @@ describe('task contract (issue 11)', { timeout: 120_000 }, () => {
       .map((l) => l.split('|').map((c) => c.trim()));
     // | time | event | task artifact | plan loop | role | attempt | agent/model | result | locator |
     const view = rows.map((c) => [c[3], c[4], c[5], c[6], c[8]]);
+    // The write-set check (snapshots of the workspace: no git here) and the change verification
+    // (no definition of done) judge each worker round with rows of their own.
     expect(view).toEqual([
       ['g/art/PLAN.md', '1 of 5', 'worker', '1', 'generic-error'],
       ['g/art/PLAN.md', '1 of 5', 'worker', '2', 'success'],
+      ['g/art/no change', '1 of 5', 'writeset', '1', 'success'],
+      ['g/art/PLAN.md', '1 of 5', 'gate', '1', 'success'],
       ['g/art/CODE_REVIEW-1.md', '1 of 5', 'review', '1', 'success'],
       ['g/art/PLAN-2.md', '2 of 5', 'worker', '1', 'success'],
+      ['g/art/no change', '2 of 5', 'writeset', '1', 'success'],
+      ['g/art/PLAN-2.md', '2 of 5', 'gate', '1', 'success'],
       ['g/art/CODE_REVIEW-2.md', '2 of 5', 'review', '1', 'success'],
     ]);
   });

@@ -47,6 +47,9 @@ export class Workspace {
 
   constructor() {
     mkdirSync(join(this.dir, 'agent-task'), { recursive: true });
+    // The test's own files (catalog, scenarios and the fake agents' state beside them) are no
+    // part of the project: outside git too, the write-set check leaves out what is ignored.
+    writeFileSync(join(this.dir, '.gitignore'), '.catalog.json\n.scenario-*\n');
     this.config({});
   }
 

@@ -32,8 +32,9 @@ describe('switchyard run: lifecycle end to end (fake agents as real processes)',
       expect(ws.exists('agent-task/archive/g', t, 'complete.log')).toBe(true);
     expect(ws.exists('agent-task/g')).toBe(false);
     const log = ws.read('agent-task/archive/g/work_log_1.log');
-    expect(log.match(/\| START \|/g)).toHaveLength(8);
-    expect(log.match(/\| FINISH \|/g)).toHaveLength(8);
+    // Per task: worker, write-set check (snapshots: no git here), change verification, review.
+    expect(log.match(/\| START \|/g)).toHaveLength(16);
+    expect(log.match(/\| FINISH \|/g)).toHaveLength(16);
 
     const events = ws.events();
     const started = (task: string) => indexOfEvent(events, { type: 'attempt.started', task });

@@ -11,7 +11,7 @@ describe('sessions: status and resume of a crashed run (real processes)', {
       cases: [
         {
           when: { task: 'g/slow', role: 'worker' },
-          steps: [{ waitFor: 'release' }, { fillChecklist: true }],
+          steps: [{ waitFor: '.scenario-release' }, { fillChecklist: true }],
         },
       ],
     });
@@ -65,7 +65,7 @@ describe('sessions: status and resume of a crashed run (real processes)', {
     expect(text.stdout).toContain(`continue it with: switchyard resume ${id}`);
 
     // The orphaned agent may finish now; resume re-attaches or judges it, never restarts it.
-    writeFileSync(ws.path('release'), '');
+    writeFileSync(ws.path('.scenario-release'), '');
     const resumed = await runCli(['resume', '--workspace', ws.dir]);
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(resumed.stdout).toContain(`session ${id} (resumed)`);

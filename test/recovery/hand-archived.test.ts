@@ -1,11 +1,13 @@
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { agentProcesses, type Dispatcher, TrialWorkspace, until } from './kit.js';
+import { agentProcesses, CLI, type Dispatcher, TrialWorkspace, until } from './kit.js';
 
 /**
  * A task folder archived by hand while its agent still ran (the dispatcher had died): the
  * restarted run re-attaches that agent, holds the task's dependents and claim until it ends,
- * writes its FINISH row, and exits 0 only when the completion facts hold.
+ * and writes its FINISH row. The folder alone never makes the task done (an agent could have
+ * moved it): the run exits 3 until a person records it with `switchyard resolve --done`.
  */
 describe('a task archived by hand while its agent runs', { timeout: 180_000 }, () => {
   function setup(): { ws: TrialWorkspace; first: Dispatcher } {
@@ -66,16 +68,31 @@ describe('a task archived by hand while its agent runs', { timeout: 180_000 }, (
     return second;
   }
 
-  it('with complete.log: the dependent waits for the agent, then all finishes (exit 0)', async () => {
+  it('with a complete.log it did not write: not done until a person says so (exit 3), then `resolve --done` lets the dependent run (exit 0)', async () => {
     const { ws, first } = setup();
     await killWhileXRuns(ws, first);
     writeFileSync(ws.path('agent-task/archive/g/x/complete.log'), 'archived by hand\n');
     const second = await restart(ws);
     writeFileSync(ws.path('.release-x'), '');
     const exit = await second.exited;
-    expect(exit.code, second.stdout + second.stderr).toBe(0);
-    expect(ws.exists('agent-task/archive/g/y/complete.log')).toBe(true);
+    // Anyone could have put that folder there (an agent has its path): it is reported.
+    expect(exit.code, second.stdout + second.stderr).toBe(3);
+    expect(second.stdout).toMatch(/g\/x.*without the dispatcher's record/);
+    expect(ws.stages().filter((s) => s.task === 'g/y')).toEqual([]);
     expect(agentProcesses(ws.dir)).toEqual([]);
+
+    const resolved = spawnSync(
+      process.execPath,
+      [CLI, 'resolve', 'g/x', '--done', '--workspace', ws.dir],
+      { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } },
+    );
+    expect(resolved.status, resolved.stderr).toBe(0);
+    expect(resolved.stdout).toContain('recorded as done by hand');
+    const third = ws.start();
+    onTestFinished(() => third.kill('SIGKILL'));
+    const done = await third.exited;
+    expect(done.code, third.stdout + third.stderr).toBe(0);
+    expect(ws.exists('agent-task/archive/g/y/complete.log')).toBe(true);
     expect(ws.claims()).toEqual({});
     const xEnd = ws.stages().find((s) => s.ev === 'end' && s.task === 'g/x')!;
     const yStart = ws.stages().find((s) => s.ev === 'start' && s.task === 'g/y')!;

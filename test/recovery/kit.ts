@@ -75,6 +75,11 @@ export class TrialWorkspace {
     this.catalogFile = join(this.dir, '.catalog.json');
     this.stageLog = join(this.dir, '.stage-log.jsonl');
     mkdirSync(join(this.dir, 'agent-task'), { recursive: true });
+    // The trial's own files are no part of the project: the write-set check leaves them out.
+    writeFileSync(
+      join(this.dir, '.gitignore'),
+      '.catalog.json\n.scenario-*\n.stage-log.jsonl\n.release-*\n',
+    );
     writeFileSync(this.stageLog, '');
     this.config({});
   }

@@ -39,7 +39,7 @@ describe('cost budgets (fake agents as real processes)', { timeout: 120_000 }, (
     expect(blocked?.evidence).toEqual([
       'budget: cost.maxPerTaskUsd = 0.05',
       'spent (task): 0.0800 USD',
-      'phase when stopped: review, plan loop 1',
+      'phase when stopped: writeset, plan loop 1',
       'attempts of this task:',
       expect.stringMatching(/^ {2}g\.pricey\.worker\.1\.\S+ \(worker on a\): \$0\.0800$/),
     ]);

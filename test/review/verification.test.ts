@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { agentWorkspace, type Workspace } from '../dispatcher/helpers.js';
 
@@ -99,6 +99,100 @@ describe('verification, not trust (fake agents as real processes)', { timeout: 1
     const prompt = ws.read(`${String(worker2.attemptDir).slice(ws.dir.length + 1)}/prompt.md`);
     expect(prompt).toContain(
       '[CRITICAL] stub left in the change: src/a.js:2: throw new Error("TODO");',
+    );
+  });
+
+  it("without a definition of done, in a shared workspace: a human's old TODO is not the task's; its own stub and its write outside the write set go back as corrections", async () => {
+    const old = "// TODO: a human's note from 2019\nmodule.exports = 0;\n";
+    const ws = agentWorkspace({
+      cases: [
+        {
+          when: { role: 'worker', attempt: 1 },
+          steps: [
+            { write: { path: 'src/a.js', content: `${old}module.exports.x = 1;\n` } },
+            { write: { path: 'notes.md', content: 'scratch\n' } },
+            { fillChecklist: true },
+          ],
+        },
+        {
+          when: { role: 'worker', attempt: 2 },
+          steps: [
+            { write: { path: 'src/a.js', content: `${old}// TODO mine\n` } },
+            { fillChecklist: true },
+          ],
+        },
+      ],
+      steps: [
+        { write: { path: 'src/a.js', content: `${old}module.exports.x = 2;\n` } },
+        { fillChecklist: true },
+      ],
+    });
+    mkdirSync(ws.path('src'));
+    writeFileSync(ws.path('src/a.js'), old);
+    ws.task('g/noted', { files: ['src/a.js'] });
+    const result = await ws.run();
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    const workers = ws.events().filter((e) => e.type === 'attempt.started' && e.role === 'worker');
+    expect(workers).toHaveLength(3);
+    const prompt = (n: number) =>
+      ws.read(`${String(workers[n]!.attemptDir).slice(ws.dir.length + 1)}/prompt.md`);
+    // Round 1 wrote outside its write set (a snapshot of the workspace saw it, no git here).
+    expect(prompt(1)).toContain(
+      "files outside the plan's write set: src/a.js were changed: notes.md. Undo those changes",
+    );
+    // Round 2 added a stub: only that line is judged, never the human's line 1.
+    expect(prompt(2)).toContain('[CRITICAL] stub left in the change: src/a.js:3: // TODO mine');
+    expect(prompt(2)).not.toContain('src/a.js:1');
+    expect(ws.exists('agent-task/archive/g/noted/complete.log')).toBe(true);
+  });
+
+  it('tests: required without a definition of done: refused with no test gate, judged on the project test gate with one', async () => {
+    const ws = agentWorkspace({
+      cases: [
+        {
+          when: { role: 'worker', attempt: 1 },
+          steps: [
+            { write: { path: 'src/a.js', content: 'module.exports = 1;\n' } },
+            { write: { path: 'src/a.test.js', content: '// the tests come later\n' } },
+            { fillChecklist: true },
+          ],
+        },
+      ],
+      steps: [
+        { write: { path: 'src/a.test.js', content: "require('node:test')('one', () => {});\n" } },
+        { fillChecklist: true },
+      ],
+    });
+    const file = ws.task('g/tests', { files: ['src/a.js', 'src/a.test.js'] });
+    writeFileSync(file, readFileSync(file, 'utf8').replace('---\n#', 'tests: required\n---\n#'));
+    const refused = await ws.run();
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(
+      /agent-task\/g\/tests\/PLAN\.md:3.*`tests: required` needs a test run to judge, but the plan has no Definition of Done and the project config has no test gate/s,
+    );
+    expect(ws.events().some((e) => e.type === 'attempt.started')).toBe(false);
+    // Counts the tests the test file declares.
+    writeFileSync(
+      ws.path('count.cjs'),
+      [
+        "const fs = require('node:fs');",
+        "const text = fs.existsSync('src/a.test.js') ? fs.readFileSync('src/a.test.js', 'utf8') : '';",
+        "const n = (text.match(/node:test'\\)\\(/g) || []).length;",
+        'console.log(`ℹ tests ${n}`);',
+      ].join('\n'),
+    );
+    ws.config({
+      retry: { baseDelayMs: 5, maxDelayMs: 20 },
+      gates: [{ name: 'test', command: [process.execPath, 'count.cjs'] }],
+    });
+    const result = await ws.run();
+    expect(result.code, result.stdout + result.stderr).toBe(0);
+    const gates = ws.events().filter((e) => e.type === 'gate.finished' && e.gate === 'test');
+    expect(gates.map((g) => g.passed)).toEqual([false, true]);
+    const workers = ws.events().filter((e) => e.type === 'attempt.started' && e.role === 'worker');
+    const prompt = ws.read(`${String(workers[1]!.attemptDir).slice(ws.dir.length + 1)}/prompt.md`);
+    expect(prompt).toContain(
+      '[CRITICAL] tests: required, but the node-test run reports zero tests',
     );
   });
 });

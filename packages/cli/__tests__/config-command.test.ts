@@ -9,7 +9,10 @@ describe('switchyard config', { timeout: 60_000 }, () => {
     const { ws } = makeWorkspace();
     mkdirSync(join(ws, 'agent-task'));
     mkdirSync(join(ws, 'src'));
-    writeFileSync(join(ws, 'switchyard.config.json'), '{ "retry": { "baseDelayMs": 10 } }');
+    writeFileSync(
+      join(ws, 'switchyard.config.json'),
+      '{ "retry": { "baseDelayMs": 10 }, "routing": { "complexity": { "routine": "cloud-G09" } } }',
+    );
     const r = await runCli(['config', '--max-parallel', '2'], {
       cwd: join(ws, 'src'),
       env: { AGENT_TASK_EXECUTION_CATALOG: 'team.json' },
@@ -20,6 +23,13 @@ describe('switchyard config', { timeout: 60_000 }, () => {
     expect(r.stdout).toContain('retry.maxDelayMs = 300000 (default)');
     expect(r.stdout).toContain('maxParallel = 2 (flag --max-parallel)');
     expect(r.stdout).toContain('executionCatalog = "team.json" (env AGENT_TASK_EXECUTION_CATALOG)');
+    // Every section, with its source down to each value.
+    expect(r.stdout).toContain('routing.complexity.routine = "cloud-G09" (switchyard.config.json)');
+    expect(r.stdout).toContain('routing.complexity.standard = "cloud-G04" (default)');
+    expect(r.stdout).toContain('routing.risk.high.review = "red-team" (default)');
+    expect(r.stdout).toContain('notify = null (default)');
+    expect(r.stdout).toContain('corrections.maxRepeats = 3 (default)');
+    expect(r.stdout).toContain('gates = [] (default)');
     const json = await runCli(['config', '--json'], { cwd: ws });
     const doc = JSON.parse(json.stdout);
     expect(doc.values).toContainEqual({
@@ -28,6 +38,23 @@ describe('switchyard config', { timeout: 60_000 }, () => {
       from: 'file',
       source: 'switchyard.config.json',
     });
+  });
+
+  it('a misspelt key: did you mean, said once (also by the dry run, which reads the config twice)', async () => {
+    const { ws } = makeWorkspace();
+    mkdirSync(join(ws, 'agent-task'));
+    writeFileSync(join(ws, 'switchyard.config.json'), '{ "maxParalel": 2 }');
+    for (const args of [['config'], ['run', '--dry-run']]) {
+      const r = await runCli(args, { cwd: ws });
+      expect(r.exitCode, args.join(' ')).toBe(2);
+      const out = `${r.stdout}${r.stderr}`;
+      expect(out.match(/unknown key "maxParalel"/g), args.join(' ')).toHaveLength(1);
+      // more than 20 keys: the hint names where they are all described instead of listing them
+      expect(out).toContain(
+        'hint: did you mean "maxParallel"? rename it; every key: the project config table',
+      );
+      expect(out).not.toContain('catalog schema');
+    }
   });
 
   it('two config files in one folder is an error naming both', async () => {

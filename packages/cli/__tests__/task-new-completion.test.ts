@@ -1,7 +1,12 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parsePlanFile } from '@switchyard/core';
-import { execa } from 'execa';
+import {
+  newTaskState,
+  openStateStore,
+  parsePlanFile,
+  SessionStore,
+  stateDir,
+} from '@switchyard/core';
 import { describe, expect, it } from 'vitest';
 import { runCli } from './catalog-helpers.js';
 import { makeWorkspace } from './dry-run-helpers.js';
@@ -69,31 +74,53 @@ describe('switchyard task new', { timeout: 60_000 }, () => {
   });
 });
 
-describe('switchyard completion', { timeout: 60_000 }, () => {
-  it('bash completes commands and options from the real command tree', async () => {
-    const script = (await runCli(['completion', 'bash'])).stdout;
+describe('switchyard completion', { timeout: 120_000 }, () => {
+  it('completes from the command tree and the workspace (tab protocol), and prints the scripts', async () => {
+    const { ws } = makeWorkspace();
+    for (const task of ['api/add-flag', 'docs/readme'])
+      mkdirSync(join(ws, 'agent-task', task), { recursive: true });
+    mkdirSync(join(ws, 'agent-task', 'retros'));
+    writeFileSync(join(ws, 'agent-task', 'retros', '2026-12-01-r.md'), '# Retro\n');
+    const state = newTaskState('api/add-flag');
+    state.blocked = { reason: 'x', stage: 'gate', evidence: [], at: new Date().toISOString() };
+    await openStateStore(stateDir(ws)).write(state);
+    mkdirSync(join(new SessionStore(stateDir(ws)).root, 's-20261201T020000Z-1a2b'), {
+      recursive: true,
+    });
     const complete = async (...words: string[]) => {
-      const r = await execa(
-        'bash',
-        [
-          '-c',
-          `${script}\nCOMP_WORDS=(${words.map((w) => `'${w}'`).join(' ')}); COMP_CWORD=${words.length - 1}; _switchyard; echo "\${COMPREPLY[@]}"`,
-        ],
-        { reject: false },
-      );
-      return r.stdout.trim().split(/\s+/);
+      const r = await runCli(['complete', '--', ...words], { cwd: ws });
+      expect(r.exitCode, r.stderr).toBe(0);
+      const lines = r.stdout.trim().split('\n');
+      return { values: lines.slice(0, -1).map((l) => l.split('\t')[0]), directive: lines.at(-1) };
     };
-    expect(await complete('switchyard', 'cat')).toEqual(['catalog']);
-    expect(await complete('switchyard', 'catalog', 'in')).toEqual(['init']);
-    expect(await complete('switchyard', 'run', '--dry')).toEqual(['--dry-run']);
-    expect(await complete('switchyard', 'task', 'new', '--dep')).toEqual(['--depends-on']);
-  });
+    expect((await complete('cat')).values).toEqual(['catalog']);
+    expect((await complete('catalog', 'in')).values).toEqual(['init']);
+    expect((await complete('run', '--dry')).values).toEqual(['--dry-run']);
+    // Completion goes on after an option's value.
+    expect((await complete('run', '--task-group', 'api', '--dry')).values).toEqual(['--dry-run']);
+    // The workspace's own ids: groups (not the retrospectives), blocked tasks, tasks, sessions.
+    expect((await complete('run', '--task-group', '')).values).toEqual(['api', 'docs']);
+    expect((await complete('resolve', '')).values).toEqual(['api/add-flag']);
+    expect((await complete('task', 'new', 'x/y', '--depends-on', '')).values).toEqual([
+      'api/add-flag',
+      'docs/readme',
+    ]);
+    expect((await complete('resume', '')).values).toEqual(['s-20261201T020000Z-1a2b']);
+    // Catalog targets (the bundled catalog here), after --with and after `run plan.yaml with`.
+    const targets = (await complete('run', '--with', '')).values;
+    expect(targets.length).toBeGreaterThan(1);
+    expect((await complete('run', 'plan.yaml', 'with', '')).values).toEqual(targets);
+    // Paths are left to the shell: folders for --workspace, YAML files for a plan.
+    expect(await complete('status', '--workspace', '')).toEqual({ values: [], directive: ':16' });
+    expect((await complete('run', '')).directive).toBe(':8');
 
-  it('zsh and fish scripts are printed; an unknown shell is exit 2', async () => {
-    expect((await runCli(['completion', 'zsh'])).stdout).toContain('bashcompinit');
-    const fish = (await runCli(['completion', 'fish'])).stdout;
-    expect(fish).toContain("complete -c switchyard -n '__fish_use_subcommand' -a run");
-    expect(fish).toContain("-n '__fish_seen_subcommand_from init' -l force");
+    const bash = (await runCli(['completion', 'bash'])).stdout;
+    expect(bash).toContain('complete -F __switchyard_complete switchyard');
+    expect(bash).toContain('switchyard complete --');
+    expect((await runCli(['completion', 'zsh'])).stdout).toContain(
+      'compdef _switchyard switchyard',
+    );
+    expect((await runCli(['completion', 'fish'])).stdout).toContain('complete -c switchyard');
     expect((await runCli(['completion', 'tcsh'])).exitCode).toBe(2);
   });
 });

@@ -44,6 +44,10 @@ export function renderDryRun(report: DryRunReport): string {
     if (t.blocked) out.push(`  blocked     ${t.blocked}`);
     if (t.depends_on.length) out.push(`  depends on  ${t.depends_on.join(', ')}`);
     if (t.waiting_on.length) out.push(`  waiting on  ${t.waiting_on.join(', ')}`);
+    if (t.waiting_on_blocked_claim.length)
+      out.push(
+        `  claim kept  by blocked ${t.waiting_on_blocked_claim.join(', ')} (its unfinished changes are in the shared files): retry it or settle it first`,
+      );
     out.push(`  write set   ${t.write_set.map((e) => e.path).join(', ') || '(none)'}`);
     if (t.serialized_with.length)
       out.push(`  serialized  with ${t.serialized_with.join(', ')} (shared files)`);
@@ -64,7 +68,9 @@ export function renderDryRun(report: DryRunReport): string {
   }
   if (report.claims.length) {
     out.push('', pc.bold('Held claims'));
-    for (const cl of report.claims) out.push(`  ${cl.task}: ${cl.paths.join(', ')}`);
+    const blocked = new Set(report.tasks.filter((t) => t.blocked).map((t) => t.id));
+    for (const cl of report.claims)
+      out.push(`  ${cl.task}${blocked.has(cl.task) ? ' (blocked)' : ''}: ${cl.paths.join(', ')}`);
   }
   const a = report.admission;
   out.push('', `${pc.bold('Would start now')}: ${a.admitted.join(', ') || '(nothing)'}`);

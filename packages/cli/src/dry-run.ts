@@ -7,6 +7,7 @@ import type {
   DryRunRouting,
   Problem,
   ProjectConfig,
+  ProjectGate,
   ResolvedCatalog,
   RouteId,
   Stage,
@@ -26,6 +27,7 @@ import {
   planDryRun,
   probeAttempt,
   readClaims,
+  refuseUnjudgeableTests,
   resolveCatalog,
   STAGES,
   SwitchyardError,
@@ -231,6 +233,7 @@ async function prepareDryRun(
   const early: Problem[] = [];
   let configMax: number | undefined;
   let taskRouting = DEFAULT_ROUTING;
+  let gates: ProjectGate[] = [];
   let projectConfig: ProjectConfig | undefined;
   let configFile: string | undefined;
   let sandboxConfig: SandboxSettings | undefined;
@@ -241,6 +244,7 @@ async function prepareDryRun(
     sandboxConfig = { sandbox: config.sandbox, sandboxTargets: config.sandboxTargets };
     configMax = config.maxParallel;
     taskRouting = config.routing;
+    gates = config.gates;
     // The plugins the config names load as in a live run, so both agree on a broken one.
     if (config.plugins.length > 0 && filepath)
       early.push(...(await checkPlugins(config.plugins, filepath)));
@@ -250,9 +254,21 @@ async function prepareDryRun(
   const resolvedCatalog = await resolveForDryRun(workspace, opts);
   const loaded = await model;
   // PLAN `complexity:` / `risk:` become a route (and review mode) by the config's routing.
-  for (const task of loaded.tasks) applyRouting(task, taskRouting);
+  for (const task of loaded.tasks) {
+    applyRouting(task, taskRouting);
+    refuseUnjudgeableTests(task, gates);
+  }
   const routing = routingFor(resolvedCatalog, loaded, opts, workspace);
   routing.problems.unshift(...early);
+  // The config is read here and again by the catalog's resolution: each of its problems once.
+  const seen = new Set<string>();
+  const unique = routing.problems.filter((p) => {
+    const key = JSON.stringify([p.code, p.file, p.path, p.line, p.message]);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+  routing.problems.splice(0, routing.problems.length, ...unique);
   let claims: ClaimRecord[] = [];
   try {
     claims = readClaims(stateDir(workspace));

@@ -39,6 +39,8 @@ const INVALID_INPUT_CODES = new Set<SwitchyardErrorCode>([
   'SY_PLUGIN_NOT_FOUND',
   'SY_PLUGIN_DUPLICATE',
   'SY_UNSAFE_PATH',
+  'SY_STORE_URL',
+  'SY_BACKLOG_CONFLICT',
 ]);
 
 /** The exit code for an error that ended a command. */

@@ -18,18 +18,21 @@ import {
   type Problem,
   type ResolvedCatalog,
   type RouteId,
+  RunControl,
   type RunEvent,
   type RunnerPlugin,
   resolveCatalog,
   runDispatcher,
   type SessionYamlPlan,
   STAGES,
+  type Store,
   SwitchyardError,
   selectCandidates,
   stateDir,
   type WorkspaceLock,
   type WorkspaceModel,
 } from '@switchyard/core';
+import { openFsStore } from '@switchyard/store-fs';
 import pc from 'picocolors';
 import {
   agentsWithVerifiedLines,
@@ -82,6 +85,8 @@ export interface LiveRunOptions {
   planMaxConcurrency?: number;
   /** A new session of a YAML plan: the plan as run, kept in the session's plan.json. */
   yamlPlan?: SessionYamlPlan;
+  /** The monitor's hold on the run (its actions); one is made for `--monitor`. */
+  control?: RunControl;
 }
 
 /**
@@ -109,10 +114,20 @@ export async function liveRun(opts: LiveRunOptions): Promise<number> {
     lock.release();
     return 0;
   }
-  const monitor = opts.monitor ? await startRunMonitor(workspace, opts, lock) : undefined;
+  // The page's actions (retry, skip, resolve, stop) reach this run's dispatcher through it.
+  const control = opts.control ?? (opts.monitor ? new RunControl() : undefined);
+  const monitor = opts.monitor
+    ? await startRunMonitor(workspace, { ...opts, ...(control ? { control } : {}) }, lock)
+    : undefined;
+  // The run's one store: the file store, exclusive while this process holds the lock.
+  const store = openFsStore({ workspace, exclusive: true });
   try {
-    return await liveRunLocked(workspace, lock, opts);
+    return await liveRunLocked(workspace, lock, store, {
+      ...opts,
+      ...(control ? { control } : {}),
+    });
   } finally {
+    await store.close();
     lock.release();
     await monitor?.close();
   }
@@ -121,6 +136,7 @@ export async function liveRun(opts: LiveRunOptions): Promise<number> {
 async function liveRunLocked(
   workspace: string,
   lock: WorkspaceLock,
+  store: Store,
   opts: LiveRunOptions,
 ): Promise<number> {
   const { config, filepath } = await loadProjectConfig(workspace);
@@ -145,7 +161,17 @@ async function liveRunLocked(
   }
   const model = loadWorkspace(workspace);
   for (const task of model.tasks) applyRouting(task, config.routing);
-  const scope = scopeOf(model, opts);
+  const fixupTarget = config.review.fixupTarget;
+  if (fixupTarget !== undefined && !(fixupTarget in written.catalog.targets))
+    throw new SwitchyardError(
+      'SY_CONFIG_INVALID',
+      `review.fixupTarget names target "${fixupTarget}", which the catalog does not define.`,
+      {
+        ...(filepath ? { file: filepath } : {}),
+        hint: `Name one of the catalog's targets (${Object.keys(written.catalog.targets).join(', ')}), or remove review.fixupTarget to keep MINOR findings as accepted notes.`,
+      },
+    );
+  const scope = scopeOf(model, opts, fixupTarget);
   // A route with no installed candidate is reported with the other preflight problems.
   const checked = skipMissingTargets(written, scope, { env, cwd: workspace });
   printProblems(checked.warnings);
@@ -263,6 +289,7 @@ async function liveRunLocked(
     printProblems(versionWarnings(versions, classifiers));
     const result = await runDispatcher({
       workspace,
+      store,
       catalog,
       retry: config.retry,
       park: { maxWaitMs: config.park.maxWaitSeconds * 1000, maxParks: config.park.maxParks },
@@ -283,6 +310,7 @@ async function liveRunLocked(
       onEvent,
       signal: abort.signal,
       abortApply: abortApply.signal,
+      ...(opts.control ? { control: opts.control } : {}),
       lock,
       ...(isolation.isolation
         ? {
@@ -304,6 +332,7 @@ async function liveRunLocked(
       // Project gates come only from the config a human wrote, never from a plan.
       projectGates: config.gates,
       routing: config.routing,
+      ...(fixupTarget ? { fixupTarget } : {}),
       sourceIsWorkingTree: !isolation.isolation,
       ...(sandbox.command
         ? {
@@ -317,7 +346,7 @@ async function liveRunLocked(
     });
     await notifier.close();
     await session.finish({ result });
-    writeRunRetro(workspace, config.prices);
+    await writeRunRetro(workspace, store.events, config.prices);
     renderer?.summary(result, {
       archive: resolve(workspace, 'agent-task', 'archive'),
       state: stateDir(workspace),
@@ -380,7 +409,7 @@ function absoluteCatalogEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
 }
 
 /** The routes and pins of the in-scope tasks; an unknown --task-group is an error. */
-function scopeOf(model: WorkspaceModel, opts: LiveRunOptions) {
+function scopeOf(model: WorkspaceModel, opts: LiveRunOptions, fixupTarget?: string) {
   if (opts.taskGroup !== undefined && !model.groups.includes(opts.taskGroup))
     throw new SwitchyardError(
       'SY_UNKNOWN_GROUP',
@@ -390,6 +419,7 @@ function scopeOf(model: WorkspaceModel, opts: LiveRunOptions) {
   const routes = new Set<RouteId>();
   const pinned: { target: string; by: string }[] = [];
   if (opts.with) pinned.push({ target: opts.with, by: '--with' });
+  if (fixupTarget) pinned.push({ target: fixupTarget, by: 'review.fixupTarget' });
   for (const task of model.tasks) {
     if (opts.taskGroup && task.group !== opts.taskGroup) continue;
     if (task.target) pinned.push({ target: task.target, by: `task ${task.id}` });

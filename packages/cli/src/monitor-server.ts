@@ -1,4 +1,5 @@
 // type-only: the monitor package loads only when a monitor is asked for
+import type { RunControl } from '@switchyard/core';
 import type { MonitorServer } from '@switchyard/monitor';
 import { InvalidArgumentError } from 'commander';
 
@@ -14,6 +15,10 @@ export interface MonitorFlags {
   port?: number;
   host?: string;
   json?: boolean;
+  /** The run of this process: the page's actions go through its dispatcher. */
+  control?: RunControl | undefined;
+  /** `--read-only`: the page shows, and refuses every action. */
+  readOnly?: boolean;
 }
 
 /**
@@ -29,6 +34,8 @@ export async function startAnnouncedMonitor(
     workspace,
     ...(flags.port !== undefined ? { port: flags.port } : {}),
     ...(flags.host !== undefined ? { host: flags.host } : {}),
+    ...(flags.control ? { control: flags.control } : {}),
+    ...(flags.readOnly ? { readOnly: true } : {}),
   });
   process.stdout.write(
     flags.json

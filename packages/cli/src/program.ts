@@ -17,6 +17,7 @@ import { registerRetry } from './commands/retry.js';
 import { registerRun } from './commands/run.js';
 import { registerSchedule } from './commands/schedule.js';
 import { registerStatus } from './commands/status.js';
+import { registerStore } from './commands/store.js';
 import { registerTask } from './commands/task.js';
 import { registerValidatePlan } from './commands/validate-plan.js';
 import { version } from './version.js';
@@ -72,4 +73,5 @@ const COMMANDS: Register[] = [
   registerInit,
   registerPlanReview,
   registerSchedule,
+  registerStore,
 ];

@@ -88,8 +88,14 @@ export function formatEvent(event: RunEvent): string | undefined {
       return `${tag('failure', pc.red)} ${event.code}: ${event.message}`;
     case 'attempt.source-changed':
       return `${tag('source', pc.red)} ${event.task} ${event.role}: ${clip(event.detail, 200)}: ${clip(event.files.join(', '), 200)}`;
+    case 'plan.changed':
+      return `${tag(event.adopted ? 'plan' : 'finding', event.adopted ? pc.cyan : pc.red)} ${event.task}: ${clip(event.detail, 300)}`;
+    case 'archive.checked':
+      return `${tag(event.unrecorded.length > 0 ? 'finding' : 'archive', event.unrecorded.length > 0 ? pc.red : pc.dim)} ${clip(event.detail, 300)}`;
     case 'admission.held':
       return `${tag('holding', pc.dim)} ${event.detail}`;
+    case 'human.action':
+      return `${tag('human', pc.cyan)} ${event.action}${event.answer ? ` (${event.answer})` : ''}${event.task ? ` ${event.task}` : ''} by ${event.by ?? 'someone'} via ${event.via}: ${clip(event.detail, 200)}`;
     case 'run.stopping':
       return event.abortApply
         ? `${tag('stopping', pc.yellow)} aborting the apply under way: it is rolled back, and applies on the next run`

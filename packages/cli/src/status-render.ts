@@ -57,6 +57,10 @@ export function renderStatus(r: StatusReport): string {
     out.push(`  ${name(e.task)}  ${pc.red(`[${e.stage}]`)} ${e.reason}`);
     for (const line of e.evidence.slice(0, 4))
       out.push(`  ${' '.repeat(width)}    ${pc.dim(evidenceMessage(line).slice(0, 200))}`);
+    if (e.claimWaiters)
+      out.push(
+        `  ${' '.repeat(width)}    keeps its claim (shared workspace); waiting on it: ${e.claimWaiters.join(', ')}`,
+      );
   }
   if (r.escalations.length > 0) {
     out.push(pc.bold(`escalations (${r.escalations.length}) — waiting for a human`));

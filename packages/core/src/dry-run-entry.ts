@@ -29,6 +29,7 @@ export {
   type SwitchyardErrorCode,
   type SwitchyardErrorOptions,
 } from './errors.js';
+export { refuseUnjudgeableTests } from './gates/tests-required.js';
 export { isolationModeOf } from './isolation/mode.js';
 export { encodeJsonChunks } from './json/index.js';
 export { quoteArgv } from './orchestrate/plan-materialize.js';

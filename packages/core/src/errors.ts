@@ -36,6 +36,15 @@ export const ERROR_CODES = {
     'A compare-and-set write to the state store lost: the record changed since it was read.',
   SY_LEASE_LOST:
     "A write for a task carried a stale fencing token: the writer's lease on the task was taken over.",
+  SY_STORE_URL: 'The state store URL (--store, SWITCHYARD_STORE, config `store`) is not valid.',
+  SY_STORE_UNREACHABLE:
+    'The state store (a PostgreSQL server) cannot be reached or refused the login.',
+  SY_STORE_SCHEMA:
+    "The state store's schema is missing or older than this switchyard (run `switchyard store init`).",
+  SY_BACKLOG_CONFLICT:
+    'A task published to the shared backlog has a different plan than the task of that id already there.',
+  SY_ACTION_REFUSED:
+    'A human action (retry, skip, resolve, stop) does not apply to the task or run as it is now.',
   SY_PLUGIN_LOAD: 'A plugin failed to load or validate.',
   SY_PLUGIN_NOT_FOUND: 'No plugin of that name is registered.',
   SY_PLUGIN_DUPLICATE: 'Two plugins share a name.',

@@ -1,6 +1,8 @@
 // Shared by the catalog and the project config (neither imports the other for it).
 import type { z } from 'zod';
+import { closestName } from './did-you-mean.js';
 import type { Problem, SwitchyardErrorCode } from './errors.js';
+import { knownKeysAt } from './schema-keys.js';
 
 /** Dotted JSON path: `routes.worker.cloud-G01.candidates.0`. */
 export function dottedPath(path: readonly PropertyKey[], prefix?: string): string {
@@ -13,7 +15,7 @@ function hintFor(issue: z.core.$ZodIssue): string | undefined {
   if (typeof params?.hint === 'string') return params.hint;
   switch (issue.code) {
     case 'unrecognized_keys':
-      return 'remove the key (unknown keys are rejected everywhere; check the spelling against `switchyard catalog schema`)';
+      return 'remove the key (unknown keys are rejected everywhere)';
     case 'invalid_type':
       return `give a value of type ${issue.expected === 'record' ? 'object' : issue.expected}`;
     case 'invalid_key':
@@ -50,15 +52,50 @@ function messageFor(issue: z.core.$ZodIssue): string {
   return issue.message;
 }
 
+/** Where a list of every allowed key is too long to print, the hint names this instead. */
+const MAX_LISTED_KEYS = 20;
+
+/**
+ * The hint of an unknown key: the known key it was probably meant to be, and the keys allowed
+ * where it stands (or, when they are many, `keysRef`: where they are all described).
+ */
+export function unknownKeyHint(key: string, known: readonly string[], keysRef?: string): string {
+  const near = closestName(key, known);
+  const allowed =
+    known.length > 0 && known.length <= MAX_LISTED_KEYS
+      ? `allowed keys: ${known.join(', ')}`
+      : keysRef;
+  return `${near ? `did you mean "${near}"? rename it` : 'remove the key'}${allowed ? `; ${allowed}` : ''}`;
+}
+
+/** Options of {@link issuesToProblems}. */
+export interface IssuesToProblemsOptions {
+  file?: string;
+  /** Put before every path (e.g. the config key an inline catalog sits under). */
+  prefix?: string;
+  /** The hint of an issue that has none of its own. */
+  defaultHint?: string;
+  /** The schema that was checked: an unknown key's hint names the key it was probably meant
+   * to be ("did you mean") and the keys allowed there. */
+  schema?: z.ZodType;
+  /** Where every key is described, named when the allowed keys are too many to list. */
+  keysRef?: string;
+}
+
 /** Turns zod issues into problems with dotted paths and hints. */
 export function issuesToProblems(
   issues: readonly z.core.$ZodIssue[],
   code: SwitchyardErrorCode,
-  opts: { file?: string; prefix?: string; defaultHint?: string } = {},
+  opts: IssuesToProblemsOptions = {},
 ): Problem[] {
   const make = (issue: z.core.$ZodIssue, keyPath: readonly PropertyKey[], message: string) => {
     const path = dottedPath(keyPath, opts.prefix);
-    const hint = isMissing(issue) ? 'add the key' : (hintFor(issue) ?? opts.defaultHint);
+    const unknownKey = issue.code === 'unrecognized_keys' ? String(keyPath.at(-1)) : undefined;
+    const hint = isMissing(issue)
+      ? 'add the key'
+      : unknownKey !== undefined && opts.schema
+        ? unknownKeyHint(unknownKey, knownKeysAt(opts.schema, issue.path), opts.keysRef)
+        : (hintFor(issue) ?? opts.defaultHint);
     return {
       code,
       message,

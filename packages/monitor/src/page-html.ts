@@ -18,6 +18,7 @@ export function renderPage(assets: PageAssets, nonce: string, snapshotJson: stri
 <body>
 <header id="top"><h1>switchyard</h1><span id="run"></span><span id="live" class="off">offline</span></header>
 <section id="run-state" aria-live="polite"></section>
+<p id="action-result" role="status" hidden></p>
 <section id="totals"></section>
 <section id="tools"></section>
 <main>

@@ -3,7 +3,14 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { agentTaskDir, planLoopOf, SwitchyardError, stateDir } from '@switchyard/core';
+import {
+  agentTaskDir,
+  planLoopOf,
+  type RunControl,
+  SwitchyardError,
+  stateDir,
+} from '@switchyard/core';
+import { handleAction } from './actions.js';
 import { loadPageAssets, type PageAssets } from './assets.js';
 import { followWorkspace, type WorkspaceChange } from './follow.js';
 import { assertLoopbackBind, LOOPBACK, maskSecrets, refusalOf } from './guard.js';
@@ -28,6 +35,10 @@ export interface MonitorOptions {
   pushIntervalMs?: number;
   /** Connection, stream and buffer bounds (see limits.ts); defaults for anything not given. */
   limits?: Partial<MonitorLimits>;
+  /** The run of this process (`run --monitor`): actions go through its dispatcher. */
+  control?: RunControl;
+  /** Refuse every action (POST /action answers 405): the page only shows. */
+  readOnly?: boolean;
 }
 
 /** A running monitor. */
@@ -136,7 +147,7 @@ export async function startMonitor(options: MonitorOptions): Promise<MonitorServ
 
   const server = createServer(serverOptions(limits), (req, res) => {
     const url = new URL(req.url ?? '/', `http://${LOOPBACK}`);
-    const refusal = refusalOf(req, url, token, port);
+    const refusal = refusalOf(req, url, token, port, options.readOnly);
     if (refusal) {
       res.writeHead(refusal.status, {
         'content-type': 'text/plain; charset=utf-8',
@@ -153,6 +164,17 @@ export async function startMonitor(options: MonitorOptions): Promise<MonitorServ
   });
 
   const route = (req: IncomingMessage, res: ServerResponse, url: URL) => {
+    if (req.method === 'POST') {
+      void handleAction(req, options.workspace, options.control).then(
+        (reply) => {
+          send(res, reply.status, 'application/json', JSON.stringify(reply.body));
+          // what the action changed reaches the open pages without waiting for the poll
+          onChange();
+        },
+        (error) => send(res, 500, 'text/plain; charset=utf-8', `action failed: ${String(error)}\n`),
+      );
+      return;
+    }
     switch (url.pathname) {
       case '/':
         snapshot();

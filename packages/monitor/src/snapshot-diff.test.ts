@@ -212,7 +212,6 @@ describe('open escalations', () => {
     writeFileSync(join(dir, 'tasks', 'g', 'a.json'), JSON.stringify({ ...state, blocked }));
     const { bundle, interview } = buildEscalation({
       workspace: ws,
-      stateDir: dir,
       task: {
         id: 'g/a',
         group: 'g',

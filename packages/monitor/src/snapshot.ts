@@ -1,3 +1,4 @@
+import { existsSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   buildStatus,
@@ -5,6 +6,7 @@ import {
   formatBytes,
   gatherStatus,
   isolationSettings,
+  listOpenEscalations,
   loadProjectConfig,
   loadWorkspace,
   type PriceTable,
@@ -109,6 +111,8 @@ const TASK_EVENTS = new Set<RunEvent['type']>([
   'task.archived',
   'task.escalated',
   'task.parked',
+  // a human's retry, skip, resolve or stop (from the page)
+  'human.action',
 ]);
 /** Longest time parsed plans are reused (a plan edited by hand shows after at most this). */
 const PLAN_MAX_AGE_MS = 60_000;
@@ -187,7 +191,7 @@ export class SnapshotReader {
       if (PLAN_EVENTS.has(event.type)) this.planMark += 1;
       if (RUN_EVENTS.has(event.type)) this.runs.push(event);
       if (event.type === 'attempt.started') this.attemptDirs.set(event.attempt, event.attemptDir);
-      if (!TASK_EVENTS.has(event.type) || !('task' in event)) continue;
+      if (!TASK_EVENTS.has(event.type) || !('task' in event) || event.task === undefined) continue;
       const list = this.history.get(event.task) ?? [];
       this.history.set(event.task, list);
       list.push(compact(event));
@@ -208,11 +212,17 @@ export class SnapshotReader {
       this.modelMark = mark;
       this.modelAt = now.getTime();
     }
-    const input = gatherStatus(this.workspace, now, {
-      model: this.model,
+    // The monitor follows the files itself (cheap polling by stat), not through the store.
+    const dir = stateDir(this.workspace);
+    const stored = this.states.read();
+    const real = existsSync(this.workspace) ? realpathSync(this.workspace) : this.workspace;
+    const facts = {
+      states: stored,
+      claims: readClaims(dir),
       events,
-      states: this.states.read(),
-    });
+      escalations: listOpenEscalations(real, stateDir(real), stored),
+    };
+    const input = gatherStatus(this.workspace, facts, now, { model: this.model });
     if (this.prices) input.prices = this.prices;
     if (this.diskCap) input.worktreeDiskCap = this.diskCap;
     const report = buildStatus(input);
@@ -311,7 +321,7 @@ export class SnapshotReader {
       counts: report.counts,
       groups,
       tasks,
-      claims: readClaims(stateDir(input.workspace)).flatMap((c) =>
+      claims: facts.claims.flatMap((c) =>
         c.paths.map((path) => ({ path, task: c.taskId, since: c.since })),
       ),
       // Per-attempt usage travels on each attempt.finished event of a task's history.

@@ -18,7 +18,9 @@ for (const exclusive of [false, true]) {
       async create() {
         const root = mkdtempSync(join(tmpdir(), 'sy-store-fs-'));
         const workspace = join(root, 'ws');
-        mkdirSync(join(workspace, 'agent-task'), { recursive: true });
+        // the task groups the cases write work logs for (a group's log lives in its folder)
+        for (const group of ['g', 'h'])
+          mkdirSync(join(workspace, 'agent-task', group), { recursive: true });
         const location = { workspace, scheduleHome: join(root, 'state-home') };
         // An exclusive store is the only handle on its folder: both holders of a case share it.
         let shared: FsStore | undefined;

@@ -1,12 +1,15 @@
 import { mkdirSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import {
   type Fence,
   fenceHolds,
+  isSameProcessAlive,
   type Lease,
   type LeasePort,
   type LeaseResult,
   leaseLost,
+  parseLeaseHolder,
   replaceFile,
 } from '@switchyard/core';
 import { cachedJson, corrupt } from './json-file.js';
@@ -37,6 +40,17 @@ function parse(file: string, raw: unknown): LeasesFile {
   return value;
 }
 
+/**
+ * False only for a dispatcher on this machine whose process is gone (its holder string says
+ * which): its leases are taken over at once, so a run restarted after a crash does not wait
+ * for them to expire. Any other holder counts as alive until its lease expires.
+ */
+function mayBeAlive(holder: string): boolean {
+  const who = parseLeaseHolder(holder);
+  if (!who || who.host !== hostname()) return true;
+  return isSameProcessAlive({ pid: who.pid, startToken: who.startToken });
+}
+
 const toLease = (task: string, s: StoredLease): Lease => ({
   task,
   holder: s.holder,
@@ -63,9 +77,24 @@ export interface FsLeases extends LeasePort {
  * loss every holder on this machine is dead, so a lost renewal fences nobody wrongly). Within
  * one machine the workspace lock already keeps a second dispatcher out; the leases make
  * ownership explicit per task, as a shared store needs it.
+ *
+ * Exclusive (the opener holds the workspace lock): the workspace lock is the grant, so the
+ * leases live in this process and `leases.json` is written behind them (coalesced, at the
+ * latest on `flush`): a lease costs no file write on the hot path. A crash may lose the last
+ * ones; the next run's tokens may then repeat, which fences nobody wrongly, since the lock
+ * proves the previous holder dead.
  */
-export function fsLeases(file: string, locked: Locked, now: () => number): FsLeases {
-  const load = cachedJson(file, (raw) => parse(file, raw), HINT);
+export function fsLeases(
+  file: string,
+  locked: Locked,
+  now: () => number,
+  exclusive = false,
+): FsLeases & { flush(): Promise<void> } {
+  const read = cachedJson(file, (raw) => parse(file, raw), HINT);
+  let held: LeasesFile | undefined; // exclusive: the leases as this process keeps them
+  let writing: Promise<void> | undefined;
+  let dirty = false;
+  const load = (): LeasesFile => held ?? read();
   const current = (task: string): Lease | undefined => {
     const stored = load().leases[task];
     return stored && !stored.released ? toLease(task, stored) : undefined;
@@ -74,11 +103,28 @@ export function fsLeases(file: string, locked: Locked, now: () => number): FsLea
     mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
     await replaceFile(file, `${JSON.stringify(doc, null, 2)}\n`, { durable: false });
   };
+  const writeBehind = () => {
+    dirty = true;
+    writing ??= new Promise<void>((resolve) => setImmediate(resolve)).then(async () => {
+      while (dirty) {
+        dirty = false;
+        await save(held as LeasesFile).catch(() => {
+          dirty = true; // retried by the next change or flush
+        });
+        if (dirty) break;
+      }
+      writing = undefined;
+    });
+  };
   const mutate = <T>(fn: (doc: LeasesFile) => { result: T; changed: boolean }) =>
     locked(async () => {
       const doc = structuredClone(load());
       const { result, changed } = fn(doc);
-      if (changed) await save(doc);
+      if (!changed) return result;
+      if (exclusive) {
+        held = doc;
+        writeBehind();
+      } else await save(doc);
       return result;
     });
   return {
@@ -92,7 +138,7 @@ export function fsLeases(file: string, locked: Locked, now: () => number): FsLea
         const at = now();
         const stored = doc.leases[task];
         const live = stored && !stored.released ? toLease(task, stored) : undefined;
-        if (live && live.holder !== holder && live.expiresAt > at)
+        if (live && live.holder !== holder && live.expiresAt > at && mayBeAlive(live.holder))
           return { result: { ok: false, held: live }, changed: false };
         const lease: Lease =
           live && live.holder === holder
@@ -132,5 +178,12 @@ export function fsLeases(file: string, locked: Locked, now: () => number): FsLea
       Object.keys(load().leases)
         .sort()
         .flatMap((task) => current(task) ?? []),
+    async flush() {
+      await writing;
+      if (dirty && held) {
+        dirty = false;
+        await save(held);
+      }
+    },
   };
 }

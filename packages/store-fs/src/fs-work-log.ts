@@ -7,11 +7,8 @@ import {
   readFileSync,
   writeSync,
 } from 'node:fs';
-import { dirname } from 'node:path';
 import {
-  agentTaskDir,
   archiveWorkLog,
-  ensureOwnedDir,
   formatWorkLogRow,
   openOwnedFile,
   SwitchyardError,
@@ -49,7 +46,6 @@ export function fsWorkLog(workspace: string, leases: FsLeases): FsWorkLog {
     }
     let opened: number;
     try {
-      ensureOwnedDir(agentTaskDir(workspace), dirname(file));
       opened = openOwnedFile(file, 'create');
       writeSync(opened, WORK_LOG_HEADER(group));
     } catch (error) {

@@ -45,11 +45,11 @@ export function openFsStore(options: FsStoreOptions): FsStore {
   const layout = fsLayout(realpathSync(options.workspace), options.scheduleHome ?? stateHome());
   const now = options.now ?? Date.now;
   const locked = lockedSection(layout.storeLock, options.exclusive === true);
-  const leases = fsLeases(layout.leasesFile, locked, now);
+  const leases = fsLeases(layout.leasesFile, locked, now, options.exclusive === true);
   const events = fsEvents(layout.eventsFile, leases);
   const workLog = fsWorkLog(layout.workspace, leases);
   const sessions = fsSessions(layout.stateDir);
-  const { check: _check, ...leasePort } = leases;
+  const { check: _check, flush: flushLeases, ...leasePort } = leases;
   return {
     kind: 'fs',
     location: layout.stateDir,
@@ -66,6 +66,7 @@ export function openFsStore(options: FsStoreOptions): FsStore {
     schedules: fsSchedules(layout.scheduleHome),
     targets: fsTargets(layout.targetsFile, locked, leases, now),
     async close() {
+      await flushLeases().catch(() => undefined);
       await workLog.flush().catch(() => undefined);
       workLog.close();
       events.close();

@@ -1,78 +1,149 @@
+import type { RootCommand } from '@bomb.sh/tab';
 import type { Command } from 'commander';
+import type { CompletionSources } from '../completion-sources.js';
 
-const SHELLS = ['bash', 'zsh', 'fish'] as const;
+const SHELLS = ['bash', 'zsh', 'fish', 'powershell'] as const;
 type Shell = (typeof SHELLS)[number];
 
-/** Every command path (`catalog init`) with its long options, from the live command tree. */
-function commandTable(program: Command): { path: string[]; options: string[] }[] {
-  const rows: { path: string[]; options: string[] }[] = [];
-  const walk = (command: Command, path: string[]) => {
-    rows.push({
-      path,
-      options: command.options.flatMap((o) => (o.long ? [o.long] : [])).concat('--help'),
-    });
-    for (const sub of command.commands) walk(sub, [...path, sub.name()]);
+/** tab's directives (a bit set the generated script reads after the completions). */
+const FILTER_FILE_EXT = 8;
+const FILTER_DIRS = 16;
+
+type Values = (sources: CompletionSources) => string[];
+
+/** The values an option's argument completes to, by its long name. */
+const OPTION_VALUES: Record<string, Values> = {
+  with: (s) => s.targets(),
+  'task-group': (s) => s.groups(),
+  'depends-on': (s) => s.tasks(),
+};
+
+/** The values a positional argument completes to, by command path and argument name. */
+function argumentValues(path: string, name: string): Values | undefined {
+  if (name === 'task' || name === 'tasks')
+    return path === 'resolve' || path === 'retry' ? (s) => s.blockedTasks() : (s) => s.tasks();
+  if (name === 'session' || name === 'session-id') return (s) => s.sessions();
+  if (name === 'target') return (s) => s.targets();
+  if (name === 'with') return () => ['with'];
+  return undefined;
+}
+
+/** Option and argument values that name files or folders: the shell completes those itself. */
+const FILE_ARGUMENTS: Record<string, string[] | 'dirs'> = {
+  'run plan': ['yaml', 'yml'],
+  'classify attempt-dir': 'dirs',
+};
+const FILE_OPTIONS: Record<string, string[] | 'dirs'> = {
+  workspace: 'dirs',
+  dir: 'dirs',
+  'execution-catalog': ['json', 'jsonc'],
+  catalog: ['json', 'jsonc'],
+  'validate-plan': ['md'],
+};
+
+/**
+ * tab's completion tree built from the live commander tree: every visible command (by path,
+ * `catalog init`), its options (those that take a value swallow it, so completion goes on
+ * after `--with t-main`), its arguments, choices, and the workspace's own ids where a command
+ * takes a task, group, session or target.
+ */
+export function completionTree(
+  root: RootCommand,
+  program: Command,
+  sources: CompletionSources,
+  onFiles: (filter: string[] | 'dirs') => void,
+): RootCommand {
+  const walk = (command: Command, path: string) => {
+    const tabCommand = path === '' ? root : root.command(path, command.description());
+    const help = command.createHelp();
+    for (const option of help.visibleOptions(command)) {
+      const long = option.long?.slice(2);
+      if (!long) continue;
+      const short = option.short?.slice(1);
+      const takesValue = option.required || option.optional;
+      const values = OPTION_VALUES[long];
+      const files = FILE_OPTIONS[long];
+      const choices = option.argChoices ?? [];
+      if (!takesValue) tabCommand.option(long, option.description, short);
+      else
+        tabCommand.option(
+          long,
+          option.description,
+          (complete) => {
+            if (files) onFiles(files);
+            const list = values ? values(sources) : choices;
+            for (const value of list) complete(value, '');
+          },
+          short,
+        );
+    }
+    for (const argument of command.registeredArguments) {
+      const values = argumentValues(path, argument.name()) ?? (() => argument.argChoices ?? []);
+      const files = FILE_ARGUMENTS[`${path} ${argument.name()}`];
+      tabCommand.argument(
+        argument.name(),
+        (complete) => {
+          if (files) onFiles(files);
+          for (const value of values(sources)) complete(value, '');
+        },
+        argument.variadic,
+      );
+    }
+    for (const sub of help.visibleCommands(command))
+      if (sub.name() !== 'help') walk(sub, path ? `${path} ${sub.name()}` : sub.name());
   };
-  walk(program, []);
-  return rows;
+  walk(program, '');
+  return root;
 }
 
-/** The completion script for a shell, generated from the commands and options defined. */
-export function completionScript(program: Command, shell: Shell): string {
-  const rows = commandTable(program);
-  const subcommands = (path: string[]) =>
-    rows
-      .filter((r) => r.path.length === path.length + 1 && path.every((p, i) => r.path[i] === p))
-      .map((r) => r.path.at(-1) ?? '');
-  if (shell === 'bash' || shell === 'zsh') {
-    const cases = rows
-      .map((r) => {
-        const words = [...subcommands(r.path), ...r.options].join(' ');
-        return `    "${r.path.join(' ')}") words="${words}" ;;`;
-      })
-      .join('\n');
-    const bash = `_switchyard() {
-  local cur path="" w words
-  cur="\${COMP_WORDS[COMP_CWORD]}"
-  for w in "\${COMP_WORDS[@]:1:COMP_CWORD-1}"; do
-    case "$w" in -*) ;; *) path="\${path:+$path }$w" ;; esac
-  done
-  case "$path" in
-${cases}
-    *) words="" ;;
-  esac
-  COMPREPLY=( $(compgen -W "$words" -- "$cur") )
-}
-complete -o default -F _switchyard switchyard
-`;
-    return shell === 'bash'
-      ? `# switchyard completion for bash: eval "$(switchyard completion bash)"\n${bash}`
-      : `# switchyard completion for zsh: eval "$(switchyard completion zsh)"\nautoload -U +X bashcompinit && bashcompinit\n${bash}`;
+/** Answers one completion request (`switchyard complete -- <words>`) on stdout. */
+async function answer(program: Command, words: string[]): Promise<void> {
+  const { RootCommand } = await import('@bomb.sh/tab');
+  const { loadSources } = await import('../completion-sources.js');
+  const wantsTargets = words.some((w) => w === 'with' || w.startsWith('--with'));
+  const sources = await loadSources(process.cwd(), wantsTargets);
+  let files: string[] | 'dirs' | undefined;
+  const root = completionTree(new RootCommand(), program, sources, (f) => {
+    files = f;
+  });
+  // tab prints its answer with console.log: held back, since a file or folder argument is
+  // answered with a directive that lets the shell complete paths instead.
+  const lines: unknown[] = [];
+  const log = console.log;
+  console.log = (line: unknown) => lines.push(line);
+  try {
+    root.parse([...words]);
+  } finally {
+    console.log = log;
   }
-  const lines = ['# switchyard completion for fish: switchyard completion fish | source'];
-  lines.push('complete -c switchyard -f');
-  for (const r of rows) {
-    const condition =
-      r.path.length === 0
-        ? '__fish_use_subcommand'
-        : `__fish_seen_subcommand_from ${r.path.at(-1)}`;
-    for (const sub of subcommands(r.path))
-      lines.push(`complete -c switchyard -n '${condition}' -a ${sub}`);
-    for (const option of r.options)
-      lines.push(`complete -c switchyard -n '${condition}' -l ${option.slice(2)}`);
-  }
-  return `${lines.join('\n')}\n`;
+  process.stdout.write(
+    files === undefined
+      ? lines.map((line) => `${String(line)}\n`).join('')
+      : files === 'dirs'
+        ? `:${FILTER_DIRS}\n`
+        : `${files.join('\n')}\n:${FILTER_FILE_EXT}\n`,
+  );
 }
 
-/** `switchyard completion bash|zsh|fish`: prints a shell completion script. */
+/**
+ * `switchyard completion <shell>` prints a completion script (from the tab library); the
+ * script asks the hidden `switchyard complete -- <words>` for each TAB, which answers from
+ * the command tree and the workspace it is pressed in.
+ */
 export function registerCompletion(program: Command): void {
   program
     .command('completion')
-    .description('Print a shell completion script (bash, zsh or fish).')
+    .description('Print a shell completion script (bash, zsh, fish or powershell).')
     .argument('<shell>', `one of ${SHELLS.join(', ')}`)
     .addHelpText(
       'after',
       `
+Completes commands, options, choices, and the workspace's own ids: task ids (blocked ones
+for \`resolve\` and \`retry\`), groups for --task-group, session ids for \`resume\` and
+\`status\`, catalog targets for --with and \`run plan.yaml with <target>\`. Each TAB runs
+\`switchyard complete -- <words>\` in the current folder, so \`switchyard\` must be on PATH.
+bash needs the bash-completion package.
+
 Examples:
   $ eval "$(switchyard completion bash)"     # in ~/.bashrc
   $ eval "$(switchyard completion zsh)"      # in ~/.zshrc
@@ -85,8 +156,18 @@ Examples:
           hint: `use one of ${SHELLS.join(', ')}`,
         });
       }
+      const { script } = await import('@bomb.sh/tab');
+      script(shell as Shell, 'switchyard', 'switchyard');
+    });
+  program
+    .command('complete', { hidden: true })
+    .description('Answer one completion request of the completion script.')
+    .usage('-- [words...]')
+    .argument('[words...]')
+    .allowUnknownOption()
+    .action(async (words: string[]) => {
       let root = program;
       while (root.parent) root = root.parent;
-      process.stdout.write(completionScript(root, shell as Shell));
+      await answer(root, words);
     });
 }

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import type { ConfigOverride } from '../config-values.js';
 
 /** Options of `switchyard config`. */
 interface ConfigOptions {
@@ -6,15 +7,6 @@ interface ConfigOptions {
   executionCatalog?: string;
   maxParallel?: string;
   json?: boolean;
-}
-
-/** One resolved setting and where its value came from. */
-interface ConfigValue {
-  key: string;
-  value: unknown;
-  from: 'flag' | 'env' | 'file' | 'default';
-  /** The flag, variable or file that set it. */
-  source?: string;
 }
 
 /** `switchyard config`: the resolved project config and the origin of every value. */
@@ -35,6 +27,8 @@ export function registerConfig(program: Command): void {
 The config file is switchyard.config.json in the workspace root (recommended), or one of
 the other names listed in the core README; it is searched from the current folder up to
 the workspace root, never above. Order: flag > environment > file > default.
+Every section is listed (retry … routing, notify, gates), down to each value; an optional
+section the file does not set (notify, isolation) shows as null.
 
 Examples:
   $ switchyard config
@@ -55,44 +49,55 @@ async function configCommand(opts: ConfigOptions): Promise<void> {
   });
   // Shown relative to the workspace root: `retry.baseDelayMs = 10 (switchyard.config.json)`.
   const shown = filepath ? relative(root, filepath) || filepath : undefined;
-  const values: ConfigValue[] = [];
-  const inFile = (path: string[]) => {
-    let node: unknown = raw;
-    for (const key of path) {
-      if (typeof node !== 'object' || node === null || !(key in node)) return false;
-      node = (node as Record<string, unknown>)[key];
-    }
-    return true;
-  };
-  const add = (key: string, value: unknown, override?: Omit<ConfigValue, 'key' | 'value'>) => {
-    if (override) values.push({ key, value, ...override });
-    else if (inFile(key.split('.')))
-      values.push({ key, value, from: 'file', ...(shown ? { source: shown } : {}) });
-    else values.push({ key, value, from: 'default' });
-  };
+  const overrides = new Map<string, ConfigOverride>();
   const envCatalog = process.env[core.CATALOG_ENV];
-  if (opts.executionCatalog !== undefined)
-    add('executionCatalog', opts.executionCatalog, { from: 'flag', source: '--execution-catalog' });
-  else if (envCatalog)
-    add('executionCatalog', envCatalog, { from: 'env', source: core.CATALOG_ENV });
-  else if (config.executionCatalog !== undefined)
-    add(
-      'executionCatalog',
-      typeof config.executionCatalog === 'string' ? config.executionCatalog : '(inline catalog)',
-    );
-  else values.push({ key: 'executionCatalog', value: '(bundled default)', from: 'default' });
-  add('plugins', config.plugins);
-  add('retry.baseDelayMs', config.retry.baseDelayMs);
-  add('retry.maxDelayMs', config.retry.maxDelayMs);
-  add('park.maxWaitSeconds', config.park.maxWaitSeconds);
-  add('park.maxParks', config.park.maxParks);
+  overrides.set(
+    'executionCatalog',
+    opts.executionCatalog !== undefined
+      ? { value: opts.executionCatalog, from: 'flag', source: '--execution-catalog' }
+      : envCatalog
+        ? { value: envCatalog, from: 'env', source: core.CATALOG_ENV }
+        : config.executionCatalog !== undefined
+          ? {
+              value:
+                typeof config.executionCatalog === 'string'
+                  ? config.executionCatalog
+                  : '(inline catalog)',
+              from: 'file',
+              ...(shown ? { source: shown } : {}),
+            }
+          : { value: '(bundled default)', from: 'default' },
+  );
   if (opts.maxParallel !== undefined)
-    add('maxParallel', Number(opts.maxParallel), { from: 'flag', source: '--max-parallel' });
-  else add('maxParallel', config.maxParallel);
-  add('stallTimeoutMs', config.stallTimeoutMs);
-  add('maxAttemptSeconds', config.maxAttemptSeconds);
-  add('evidence.maxAttemptBytes', config.evidence.maxAttemptBytes);
-  add('prompts', config.prompts);
+    overrides.set('maxParallel', {
+      value: Number(opts.maxParallel),
+      from: 'flag',
+      source: '--max-parallel',
+    });
+  // The store URL may carry a password: shown without it; SWITCHYARD_STORE overrides the file.
+  const store = typeof config.store === 'string' ? { url: config.store } : config.store;
+  const shownStore =
+    config.store === undefined
+      ? undefined
+      : typeof config.store === 'string'
+        ? core.redactStoreUrl(config.store)
+        : { ...config.store, url: core.redactStoreUrl(config.store.url) };
+  const envStore = process.env[core.STORE_ENV];
+  if (envStore)
+    overrides.set(typeof config.store === 'object' ? 'store.url' : 'store', {
+      value: core.redactStoreUrl(envStore),
+      from: 'env',
+      source: core.STORE_ENV,
+    });
+  else if (!store) overrides.set('store', { value: 'file', from: 'default' });
+  const { configValues } = await import('../config-values.js');
+  const values = configValues({
+    config: { ...config, store: shownStore } as unknown as Record<string, unknown>,
+    raw,
+    file: shown,
+    sections: Object.keys(core.projectConfigSchema.shape).filter((k) => k !== '$schema'),
+    overrides,
+  });
   if (opts.json) {
     const { printJson } = await import('../output.js');
     printJson({ file: filepath ?? null, searched: { from: process.cwd(), to: root }, values });

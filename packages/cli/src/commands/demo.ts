@@ -65,12 +65,18 @@ Examples:
       say('');
       const { liveRun } = await import('../live-run.js');
       const { startAnnouncedMonitor, untilInterrupted } = await import('../monitor-server.js');
-      // Started before the run, so the page shows it from the first task on.
-      const monitor = opts.monitor ? await startAnnouncedMonitor(ws.dir, opts) : undefined;
+      // Started before the run, so the page shows it from the first task on; its actions
+      // reach the run's dispatcher while it runs.
+      const { RunControl } = await import('@switchyard/core');
+      const control = opts.monitor ? new RunControl() : undefined;
+      const monitor = opts.monitor
+        ? await startAnnouncedMonitor(ws.dir, { ...opts, control })
+        : undefined;
       try {
         const code = await liveRun({
           workspace: ws.dir,
           executionCatalog: ws.catalog,
+          ...(control ? { control } : {}),
           ...(opts.json ? { json: true } : {}),
         });
         process.exitCode = code;

@@ -8,6 +8,7 @@ export interface MonitorOptions {
   port?: number;
   host?: string;
   json?: boolean;
+  readOnly?: boolean;
 }
 
 /** `switchyard monitor`: the live browser page of a workspace's run, from persisted state. */
@@ -21,16 +22,23 @@ export function registerMonitor(program: Command): void {
     .option('--port <n>', 'port on 127.0.0.1 (default: a random free port)', parsePort)
     .option('--host <address>', 'bind address; only 127.0.0.1 is accepted')
     .option('--json', 'print the URL as one JSON line {"type":"monitor.started","monitor_url":…}')
+    .option('--read-only', 'the page only shows: retry, skip, resolve and stop are refused')
     .addHelpText(
       'after',
       `
 Prints monitor_url (http://127.0.0.1:<port>/?token=<token>) and serves until Ctrl-C.
 The page follows agent-task/.switchyard/ (events.jsonl, task state, claims, the lock), so
 it shows a run in progress, a finished one, or one whose dispatcher died, and keeps up
-across dispatcher restarts; it needs no running dispatcher and changes nothing.
+across dispatcher restarts; it needs no running dispatcher.
+Actions from the page: retry or skip a blocked task and resolve an escalation with an
+answer (as \`switchyard resolve\`: refused while a run of another process holds the
+workspace), stop the run of another process (as Ctrl-C in its terminal). Stopping a task
+needs the run's own page (\`switchyard run --monitor\`). Each action is recorded in the
+event log and the task's work log; --read-only refuses them all.
 Security: it listens on 127.0.0.1 only, every request needs the URL's token and a
-127.0.0.1/localhost Host header, it serves no external resource and masks the targets'
-environment values. Reach it from another machine with an SSH tunnel.
+127.0.0.1/localhost Host header, an action also the page's own Origin and the token in
+a header; it serves no external resource and masks the targets' environment values.
+Reach it from another machine with an SSH tunnel.
 Exit 0 when stopped with Ctrl-C, 2 on a bad workspace, port or host.
 
 Examples:

@@ -5,16 +5,17 @@ export interface ResolveOptions {
   workspace?: string;
   retry?: boolean;
   skip?: boolean;
+  done?: boolean;
   executionCatalog?: string;
   json?: boolean;
 }
 
-/** `switchyard resolve <group>/<task> --retry|--skip`: a human answers an open escalation. */
+/** `switchyard resolve <group>/<task> --retry|--skip|--done`: a human answers an escalation. */
 export function registerResolve(program: Command): void {
   program
     .command('resolve')
     .description(
-      "Answer a blocked task's escalation: --retry it with a fresh budget, or --skip it.",
+      "Answer a blocked task's escalation: --retry it with a fresh budget, --skip it, or record an archived task --done.",
     )
     .argument('<task>', 'the escalated task, as <group>/<task>')
     .option(
@@ -24,6 +25,10 @@ export function registerResolve(program: Command): void {
     .option(
       '--skip',
       'leave the task blocked and close its escalation (its dependents keep waiting)',
+    )
+    .option(
+      '--done',
+      'you archived the task yourself: record it as complete (its folder and complete.log are in agent-task/archive/)',
     )
     .option(
       '--workspace <dir>',
@@ -48,14 +53,20 @@ evidence paths, the tasks it holds up) and <task>.interview-request.json asks a 
 --skip   the escalation closes but the task stays blocked, and so do the tasks that depend
          on it: they never got what they depend on. Archive the task by hand or remove
          the dependency to let them run; \`switchyard retry\` still retries it later.
+--done   you archived the task yourself (its folder, with complete.log, is in
+         agent-task/archive/<group>/<task>): it is recorded as complete and its
+         dependents may run. A run never counts an archive entry as done on its own,
+         since an agent can write one; it reports it and exits 3 until you decide.
 
 Takes the workspace lock, so it refuses while a run is going (exit 1): stop it first.
-Exit codes: 0 resolved, 1 internal failure or the lock is held, 2 not blocked / bad flags.
+Exit codes: 0 resolved, 1 internal failure or the lock is held, 2 an unknown task, a task
+that is not blocked, bad flags.
 
 Examples:
   $ switchyard status                          # lists open escalations
   $ switchyard resolve api/add-flag --retry && switchyard run
-  $ switchyard resolve docs/readme --skip`,
+  $ switchyard resolve docs/readme --skip
+  $ switchyard resolve docs/intro --done`,
     )
     .action(async (task: string, opts: ResolveOptions) => {
       const {
@@ -65,9 +76,9 @@ Examples:
         resolveCatalog,
         resolveEscalation,
       } = await import('@switchyard/core');
-      if (opts.retry === opts.skip) {
-        throw new SwitchyardError('SY_USAGE', 'Give exactly one of --retry or --skip.', {
-          hint: 'switchyard resolve <group>/<task> --retry   (or --skip)',
+      if ([opts.retry, opts.skip, opts.done].filter(Boolean).length !== 1) {
+        throw new SwitchyardError('SY_USAGE', 'Give exactly one of --retry, --skip or --done.', {
+          hint: 'switchyard resolve <group>/<task> --retry   (or --skip, or --done)',
         });
       }
       const workspace = findWorkspaceRoot({
@@ -86,7 +97,7 @@ Examples:
       const outcome = await resolveEscalation({
         workspace,
         task,
-        action: opts.retry ? 'retry' : 'skip',
+        action: opts.retry ? 'retry' : opts.done ? 'done' : 'skip',
         ...(catalog
           ? {
               catalogFacts: {
@@ -105,7 +116,9 @@ Examples:
       process.stdout.write(
         outcome.action === 'retry'
           ? `resolved ${task}: retry with a fresh budget on the next \`switchyard run\`\n`
-          : `resolved ${task}: skipped; it stays blocked and its dependents keep waiting\n`,
+          : outcome.action === 'done'
+            ? `resolved ${task}: recorded as done by hand; its dependents run on the next \`switchyard run\`\n`
+            : `resolved ${task}: skipped; it stays blocked and its dependents keep waiting\n`,
       );
     });
 }

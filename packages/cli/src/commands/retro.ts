@@ -36,7 +36,6 @@ Examples:
     )
     .action(async (opts: RetroOptions) => {
       const core = await import('@switchyard/core');
-      const { join } = await import('node:path');
       const workspace = core.findWorkspaceRoot({
         ...(opts.workspace !== undefined ? { explicit: opts.workspace } : {}),
         isMarker: core.hasConfigFile,
@@ -47,7 +46,10 @@ Examples:
         throw new core.SwitchyardError('SY_USAGE', `--since "${opts.since}" is not a date`, {
           hint: 'write an ISO 8601 date, e.g. 2026-12-01 or 2026-12-01T09:00Z',
         });
-      const { events } = core.readEvents(join(core.stateDir(workspace), 'events.jsonl'));
+      const { openFsStore } = await import('@switchyard/store-fs');
+      const { allEvents } = await import('../run-retro.js');
+      const store = openFsStore({ workspace });
+      const events = await allEvents(store.events).finally(() => store.close());
       const scope = {
         ...(opts.run ? { runId: opts.run } : {}),
         ...(opts.since ? { since: opts.since } : {}),

@@ -29,6 +29,10 @@ decision the current catalog still supports. A decision the catalog no longer su
 (the catalog was edited) is made again on the current catalog. \`switchyard status\` lists the
 blocked tasks and why; \`run --retry-blocked\` retries all of them.
 
+A task runs the plan the dispatcher admitted when it first ran, whatever its files say later
+(an agent may write them). A retry admits the plan files as they are now: edit PLAN.md (a
+task that is not blocked too), then name the task here. The run says what that changed.
+
 Exit codes as for \`switchyard run\`: 0 all archived, 2 invalid input (an unknown task),
 3 tasks still blocked (also ones not named here), 1 internal failure, 130 interrupted.
 

@@ -44,12 +44,18 @@ Examples:
         hasConfigFile,
         isolationSettings,
         loadProjectConfig,
+        readStatusFacts,
       } = await import('@switchyard/core');
       const workspace = findWorkspaceRoot({
         ...(opts.workspace !== undefined ? { explicit: opts.workspace } : {}),
         isMarker: hasConfigFile,
       });
-      const input = gatherStatus(workspace);
+      const { openFsStore } = await import('@switchyard/store-fs');
+      // A reader beside a running dispatcher: not exclusive, and it writes nothing.
+      const store = openFsStore({ workspace });
+      const input = await readStatusFacts(store)
+        .then((facts) => gatherStatus(workspace, facts))
+        .finally(() => store.close());
       // The price table only turns reported tokens into estimates; a bad config loses just that.
       const config = await loadProjectConfig(input.workspace).then(
         (c) => c.config,

@@ -11,6 +11,7 @@ import { planDryRun } from '../dry-run/plan-dry-run.js';
 import { PHASES, type Phase } from '../lifecycle/lifecycle-table.js';
 import { newTaskState } from '../state/state-schema.js';
 import { openStateStore } from '../state/state-store.js';
+import { createMemoryStore, type MemoryStore } from '../store/memory/memory-store.js';
 import { loadWorkspace } from '../workspace/load.js';
 import { stateDir as stateDirOf } from '../workspace/paths.js';
 import { admit } from './admit.js';
@@ -79,7 +80,7 @@ function plan(paths: string[], deps: string[]): string {
 }
 
 /** Writes the generated workspace to disk: real folders, files, symlinks, plans, archive. */
-async function materialize(spec: GenWorkspace): Promise<string> {
+async function materialize(spec: GenWorkspace): Promise<{ ws: string; store: MemoryStore }> {
   const ws = realpathSync(mkdtempSync(join(tmpdir(), 'sy-view-')));
   for (const f of ['real/a.ts', 'real/b.ts', 'src/c.ts', 'src/d.ts']) {
     mkdirSync(dirname(join(ws, f)), { recursive: true });
@@ -105,18 +106,24 @@ async function materialize(spec: GenWorkspace): Promise<string> {
   });
   const stateDir = stateDirOf(ws);
   mkdirSync(stateDir, { recursive: true });
-  const store = openStateStore(stateDir);
+  // The dry run reads the files; the live run reads its store: both get the same facts.
+  const files = openStateStore(stateDir);
+  const store = createMemoryStore();
   for (const [i, t] of spec.tasks.entries())
-    if (t.phase !== undefined && !t.archived)
-      await store.write({ ...newTaskState(ids[i]!), phase: t.phase });
+    if (t.phase !== undefined && !t.archived) {
+      const state = { ...newTaskState(ids[i]!), phase: t.phase };
+      await files.write(state);
+      await store.tasks.put(state, { expected: 0 });
+    }
   const holder = spec.holder !== undefined ? spec.tasks[spec.holder] : undefined;
   if (holder && !holder.archived) {
     const model = loadWorkspace(ws);
     const task = model.tasks.find((t) => t.id === ids[spec.holder!]);
     const claims = await openClaimStore(stateDir);
     if (task) await claims.tryClaim(task.id, claimKeys(task.writeSet));
+    if (task) await store.claims.tryClaim(task.id, claimKeys(task.writeSet));
   }
-  return ws;
+  return { ws, store };
 }
 
 /** What `switchyard run --dry-run` would admit now. */
@@ -134,17 +141,18 @@ function dryRunAdmits(ws: string, maxParallel: number): string[] {
 }
 
 /** What the live scheduler's first pass admits: its runtimes built as a run builds them. */
-async function liveAdmits(ws: string, maxParallel: number): Promise<string[]> {
-  const stateDir = stateDirOf(ws);
+async function liveAdmits(
+  { ws, store }: { ws: string; store: MemoryStore },
+  maxParallel: number,
+): Promise<string[]> {
   const model = loadWorkspace(ws);
-  const claims = await openClaimStore(stateDir);
   const ctx = {
     options: { workspace: ws, maxParallel },
     workspace: ws,
-    stateDir,
-    store: openStateStore(stateDir),
-    claims,
-    claimIndex: new Map(await claims.snapshot()),
+    stateDir: stateDirOf(ws),
+    store,
+    claims: store.claims,
+    claimIndex: new Map(await store.claims.snapshot()),
     tasks: new Map(),
     archived: new Set([...model.archived.values()].filter((a) => a.complete).map((a) => a.id)),
   } as unknown as DispatchContext;
@@ -156,13 +164,13 @@ describe('one task view: the dry run and the live scheduler admit alike', () => 
   it('admit the same tasks in the same order (deps, overlapping write sets, symlinks)', async () => {
     await fc.assert(
       fc.asyncProperty(genWorkspace, async (spec) => {
-        const ws = await materialize(spec);
+        const made = await materialize(spec);
         try {
-          expect(await liveAdmits(ws, spec.maxParallel)).toEqual(
-            dryRunAdmits(ws, spec.maxParallel),
+          expect(await liveAdmits(made, spec.maxParallel)).toEqual(
+            dryRunAdmits(made.ws, spec.maxParallel),
           );
         } finally {
-          rmSync(ws, { recursive: true, force: true });
+          rmSync(made.ws, { recursive: true, force: true });
         }
       }),
       { numRuns: 100 },
@@ -170,7 +178,7 @@ describe('one task view: the dry run and the live scheduler admit alike', () => 
   }, 120_000);
 
   it('a symlinked entry and its target are one claim: never admitted together', async () => {
-    const ws = await materialize({
+    const made = await materialize({
       tasks: [
         { group: 'g1', paths: [1], deps: [], archived: false, phase: undefined }, // link/a.ts
         { group: 'g1', paths: [0], deps: [], archived: false, phase: undefined }, // real/a.ts
@@ -182,7 +190,7 @@ describe('one task view: the dry run and the live scheduler admit alike', () => 
       holder: undefined,
     });
     const expected = ['g1/t0', 'g2/t2', 'g2/t4'];
-    expect(dryRunAdmits(ws, 0)).toEqual(expected);
-    expect(await liveAdmits(ws, 0)).toEqual(expected);
+    expect(dryRunAdmits(made.ws, 0)).toEqual(expected);
+    expect(await liveAdmits(made, 0)).toEqual(expected);
   });
 });

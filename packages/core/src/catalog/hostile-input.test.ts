@@ -40,6 +40,22 @@ describe('catalog input: nesting depth and loader variables', () => {
     expect((await resolveText(JSON.stringify(fine))).catalog).toBeDefined();
   });
 
+  it('an empty catalog or a syntax error is a parse error on its line (found by the fuzzer)', async () => {
+    for (const [text, line, message] of [
+      ['', 1, /is empty/],
+      ['{\n  "schema_version": 1,\n  "targets": }\n', 3, /not valid JSON/],
+      ['{"schema_version": 1,\n\n"x": [1,\n', 4, /not valid JSON/], // the end of the text
+    ] as const) {
+      const error = (await failure(resolveText(text))) as SwitchyardError;
+      expect([error.code, error.line, error.hint], JSON.stringify(text)).toEqual([
+        'SY_CATALOG_PARSE',
+        line,
+        'fix the JSON syntax (a catalog is one JSON object)',
+      ]);
+      expect(error.message).toMatch(message);
+    }
+  });
+
   it('warns (does not refuse) when a target environment sets a loader variable', async () => {
     const raw = validCatalog();
     raw.targets['cloud-a'].runtime.environment = {

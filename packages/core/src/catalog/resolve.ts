@@ -79,7 +79,8 @@ async function readCatalogFile(path: string): Promise<unknown> {
       hint: `a catalog nests a few levels (targets → runtime → environment); at most ${MAX_JSON_DEPTH} are read`,
     });
   // JSON.parse keeps the last of duplicate keys silently (a later key can hide a value).
-  const duplicates = findJsonFaults(text).filter((f) => f.message.startsWith('duplicate key'));
+  const faults = findJsonFaults(text);
+  const duplicates = faults.filter((f) => f.message.startsWith('duplicate key'));
   if (duplicates.length > 0)
     throw new SwitchyardError(
       'SY_CATALOG_PARSE',
@@ -94,15 +95,17 @@ async function readCatalogFile(path: string): Promise<unknown> {
   try {
     return JSON.parse(text);
   } catch (error) {
-    const position = /position (\d+)/.exec((error as Error).message);
-    const line = position ? text.slice(0, Number(position[1])).split('\n').length : undefined;
+    // JSON.parse's message names no line; the position-keeping scan found the same fault.
+    const line = faults[0]?.line ?? 1;
     throw new SwitchyardError(
       'SY_CATALOG_PARSE',
-      `The execution catalog is not valid JSON: ${(error as Error).message}`,
+      text.trim() === ''
+        ? 'The execution catalog is empty.'
+        : `The execution catalog is not valid JSON: ${(error as Error).message}`,
       {
         cause: error,
         file: path,
-        ...(line ? { line } : {}),
+        line,
         hint: 'fix the JSON syntax (a catalog is one JSON object)',
       },
     );

@@ -81,6 +81,8 @@ function validateFullCatalog(raw: unknown, opts: ValidateCatalogOptions): Catalo
         ...loc,
         ...(opts.pathPrefix ? { prefix: opts.pathPrefix } : {}),
         defaultHint: 'compare with the catalog JSON Schema (`switchyard catalog schema`)',
+        schema: catalogSchema,
+        keysRef: 'every key: `switchyard catalog schema`',
       }).map(routeHints),
     );
   }

@@ -27,6 +27,7 @@ describe('loadProjectConfig', () => {
       corrections: { maxRepeats: 3 },
       prices: {},
       gates: [],
+      review: {},
       routing: {
         complexity: { routine: 'cloud-G08', standard: 'cloud-G04', complex: 'cloud-G01' },
         risk: { low: {}, high: { review: 'red-team' } },
@@ -89,11 +90,50 @@ describe('loadProjectConfig', () => {
     expect(error.problems.every((p) => p.file === join(dir, '.switchyardrc.json'))).toBe(true);
   });
 
-  it('reports a config with broken syntax', async () => {
+  it('reports a config with broken syntax, on its line (JSON and YAML)', async () => {
     const dir = await tmp();
-    await writeFile(join(dir, '.switchyardrc.json'), '{ "maxParallel": ');
+    await writeFile(join(dir, '.switchyardrc.json'), '{\n  "maxParallel": 2,\n  "retry": }\n');
     const error = (await loadProjectConfig(dir).catch((e) => e)) as SwitchyardError;
     expect(error.code).toBe('SY_CONFIG_INVALID');
+    expect([error.file, error.line, error.hint]).toEqual([
+      join(dir, '.switchyardrc.json'),
+      3,
+      'fix the syntax of the config file',
+    ]);
+    // found by the fuzzer: a YAML syntax error had no line
+    const yamlDir = await tmp();
+    await writeFile(join(yamlDir, 'switchyard.config.yaml'), 'maxParallel: 2\nretry: [[[# x\n');
+    const yamlError = (await loadProjectConfig(yamlDir).catch((e) => e)) as SwitchyardError;
+    expect([yamlError.code, yamlError.line]).toEqual(['SY_CONFIG_INVALID', 2]);
+    await writeFile(
+      join(yamlDir, 'switchyard.config.yaml'),
+      '# c\nmaxParallel: 2\n\n---\nmaxParallel: 3\n',
+    );
+    const twoDocs = (await loadProjectConfig(yamlDir).catch((e) => e)) as SwitchyardError;
+    expect([twoDocs.code, twoDocs.line]).toEqual(['SY_CONFIG_INVALID', 4]);
+  });
+
+  it('reads a YAML config that is all comments as an empty config (found by the fuzzer)', async () => {
+    const dir = await tmp();
+    await writeFile(join(dir, 'switchyard.config.yaml'), '# maxParallel: 4\r\n\n  # retry: {}\n');
+    const loaded = await loadProjectConfig(dir);
+    expect(loaded.filepath).toBe(join(dir, 'switchyard.config.yaml'));
+    expect(loaded.config.maxParallel).toBe(3);
+  });
+
+  it('refuses NUL characters in keys and values with their paths (found by the fuzzer)', async () => {
+    const dir = await tmp();
+    await writeFile(
+      join(dir, 'switchyard.config.yaml'),
+      'executionCatalog: "cat\\0alog.json"\nprompts:\n  "wor\\0ker": x.md\n',
+    );
+    const error = (await loadProjectConfig(dir).catch((e) => e)) as SwitchyardError;
+    expect(error.code).toBe('SY_CONFIG_INVALID');
+    expect(error.problems.map((p) => p.path).sort()).toEqual([
+      'executionCatalog',
+      'prompts.wor\\0ker',
+    ]);
+    expect(error.hint).toMatch(/NUL/);
   });
 
   it('never searches above the workspace root, so config code above it never runs', async () => {

@@ -5,6 +5,7 @@ import { projectGateSchema } from '../gates/gate-schema.js';
 import { isolationConfigSchema } from '../isolation/config-schema.js';
 import { DEFAULT_ROUTING, routingSchema } from '../routing/routing-schema.js';
 import { sandboxSchema } from '../sandbox/sandbox-schema.js';
+import { storeConfigSchema } from '../store/store-setting.js';
 import { notifySchema } from './notify-schema.js';
 
 const pluginEntry = z
@@ -153,7 +154,20 @@ export const projectConfigSchema = z
       .describe(
         'Project quality gates run after every task besides its own definition of done: [{name, command (argv), assertion (default "exit code 0"), on: "task" | "source" (default "task")}]. A failing gate goes back to the worker as a correction naming it.',
       ),
+    review: z
+      .strictObject({
+        fixupTarget: z
+          .string()
+          .min(1)
+          .optional()
+          .describe(
+            "A catalog target id: when the approving reviews leave only MINOR findings, this target applies them in the task's working tree (the fixup stage, no worker round) before the apply; the change is then checked again. Unset: MINOR findings stay accepted notes.",
+          ),
+      })
+      .default({})
+      .describe('How reviews are acted on.'),
     routing: routingSchema.default(DEFAULT_ROUTING),
+    store: storeConfigSchema.optional(),
   })
   .describe('switchyard project config.');
 

@@ -67,6 +67,19 @@ describe('token and cost accounting', () => {
     expect(formatCost(summary.run)).toBe('$0.7562 (est.)');
   });
 
+  it('sums carry no binary float noise (JSON prints 0.00336, not 0.0033599999999999997)', () => {
+    const costs = [0.00112, 0.00112, 0.00112];
+    expect(costs.reduce((a, b) => a + b, 0)).not.toBe(0.00336); // what a plain sum gives
+    const summary = summarizeUsage(
+      costs.map((costUsd, i) => finished(`a${i}`, 'g/t', 'x', { costUsd })),
+    );
+    expect(summary.run.costUsd).toBe(0.00336);
+    expect(JSON.stringify(summary.byTask['g/t'])).toContain('"costUsd":0.00336');
+    // An estimate from prices is as clean (the plain products give 0.0037710000000000005).
+    const price = { inputPerMTok: 3, outputPerMTok: 15 };
+    expect(priceUsage({ inputTokens: 7, outputTokens: 250 }, price).costUsd).toBe(0.003771);
+  });
+
   it('tokens without a cost or price stay unpriced, never guessed', () => {
     const summary = summarizeUsage([finished('x', 'g/x', 'gemini', { totalTokens: 15 })]);
     expect(summary.run).toMatchObject({

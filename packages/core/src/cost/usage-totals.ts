@@ -1,5 +1,5 @@
 import type { RunEvent } from '../events/event-schema.js';
-import { type AttemptUsage, type PriceTable, priceUsage, tokensOf } from './usage.js';
+import { type AttemptUsage, type PriceTable, priceUsage, roundUsd, tokensOf } from './usage.js';
 
 /** Summed usage of several attempts. */
 export interface UsageTotals {
@@ -57,7 +57,7 @@ export function addUsage(totals: UsageTotals, usage: AttemptUsage): UsageTotals 
   totals.cacheReadTokens += usage.cacheReadTokens ?? 0;
   totals.cacheWriteTokens += usage.cacheWriteTokens ?? 0;
   totals.totalTokens += tokensOf(usage);
-  if (usage.costUsd !== undefined) totals.costUsd += usage.costUsd;
+  if (usage.costUsd !== undefined) totals.costUsd = roundUsd(totals.costUsd + usage.costUsd);
   else if (tokensOf(usage) > 0) totals.unpriced += 1;
   if (usage.costEstimated) totals.costEstimated = true;
   return totals;

@@ -48,6 +48,14 @@ export function tokensOf(usage: AttemptUsage): number {
  * The usage with a cost: the agent's own `costUsd` when it reported one, else an estimate
  * from `price` (marked `costEstimated`), else unchanged (tokens without a price).
  */
+/**
+ * A sum of USD amounts without binary float noise (`0.00336`, not `0.0033599999999999997`):
+ * rounded to a millionth of a dollar, far below anything displayed or billed.
+ */
+export function roundUsd(usd: number): number {
+  return Math.round(usd * 1_000_000) / 1_000_000;
+}
+
 export function priceUsage(usage: AttemptUsage, price: TokenPrice | undefined): AttemptUsage {
   if (usage.costUsd !== undefined || !price) return usage;
   const perTok = (perM: number | undefined, fallback: number) => (perM ?? fallback) / 1_000_000;
@@ -60,5 +68,5 @@ export function priceUsage(usage: AttemptUsage, price: TokenPrice | undefined): 
     output * perTok(price.outputPerMTok, 0) +
     (usage.cacheReadTokens ?? 0) * perTok(price.cacheReadPerMTok, price.inputPerMTok) +
     (usage.cacheWriteTokens ?? 0) * perTok(price.cacheWritePerMTok, price.inputPerMTok);
-  return { ...usage, costUsd, costEstimated: true };
+  return { ...usage, costUsd: roundUsd(costUsd), costEstimated: true };
 }

@@ -6,7 +6,7 @@ import type { TaskRuntime } from './context.js';
 
 /** What a stage handler reports besides the outcome. */
 export interface AdvanceInput {
-  /** Facts the table's guards read; `hasGate` defaults to the plan's definition of done. */
+  /** Facts the table's guards read (defaults from the task; see below). */
   facts?: Partial<LifecycleFacts>;
   /** For `record-correction`: what the worker is told next. */
   correction?: Correction;
@@ -21,11 +21,15 @@ export function advance(rt: TaskRuntime, outcome: Outcome, input: AdvanceInput =
   const state = rt.state;
   const facts: LifecycleFacts = {
     selfcheckRequired: false,
-    hasGate: rt.task.definitionOfDone !== undefined,
+    // An agent's change is always verified there (stubs, tests); a local command's only with a DoD.
+    hasGate: rt.task.definitionOfDone !== undefined || rt.task.runner !== 'local',
     isolated: rt.state.isolation !== undefined,
+    writesChecked: rt.task.runner !== 'local',
     localRunner: rt.task.runner === 'local',
     hasProjectGates: rt.hasProjectGates === true,
     redTeam: rt.task.review === 'red-team',
+    minorNotes: false,
+    fixedUp: rt.state.fixup?.planLoop === rt.state.planLoop,
     ...input.facts,
   };
   const from = state.phase;
@@ -71,6 +75,18 @@ function applyEffect(
       return;
     case 'clear-backoff':
       delete state.notBefore;
+      return;
+    case 'mark-work':
+      state.work = (state.work ?? 0) + 1;
+      return;
+    case 'mark-verified':
+      if (from !== 'done') state.verified = { ...state.verified, [from]: state.work ?? 0 };
+      return;
+    case 'mark-fixed-up':
+      state.fixup = { planLoop: state.planLoop, work: state.work ?? 0 };
+      return;
+    case 'clear-fixup':
+      delete state.fixup;
       return;
     case 'start-plan-loop':
       state.selfcheckRetries = 0;

@@ -21,6 +21,7 @@ const BACK_TO_WORKER = {
   writeset: 'writeset-violated',
   gate: 'gate-failed',
   'project-gates': 'gate-failed',
+  promise: 'promise-unmet',
   apply: 'apply-failed',
 } as const satisfies Record<string, Outcome>;
 
@@ -163,7 +164,7 @@ export function applyFailure(
       type: 'target.failover',
       task: rt.id,
       // The red-team review decides from the review route's candidates.
-      stage: decisionStage === 'redteam' ? 'review' : decisionStage,
+      stage: action.decision.stage,
       from: action.from,
       to: action.to,
       class: failureClass,

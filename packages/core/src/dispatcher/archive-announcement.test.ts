@@ -1,23 +1,17 @@
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  realpathSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openClaimStore } from '../claims/claim-store.js';
 import { createEventBus } from '../events/event-bus.js';
+import type { RunEvent } from '../events/event-schema.js';
 import { newTaskState } from '../state/state-schema.js';
-import { openStateStore } from '../state/state-store.js';
+import { createMemoryStore, type MemoryStoreData } from '../store/memory/memory-store.js';
 import { loadWorkspace } from '../workspace/load.js';
 import { archivedTaskDir, stateDir as stateDirOf } from '../workspace/paths.js';
-import { archiveAnnounced, EVENTS_FILE } from './archive-announcement.js';
-import type { DispatchContext, TaskRuntime } from './context.js';
+import { archiveAnnounced } from './archive-announcement.js';
+import { type DispatchContext, persist, type TaskRuntime } from './context.js';
 import { runArchiveStage } from './stage-archive.js';
+import { TaskLeases } from './task-leases.js';
 import type { DispatcherOptions } from './types.js';
 import { WorkLogWriter } from './work-log-writer.js';
 
@@ -36,15 +30,17 @@ function approvedTask(): string {
   return workspace;
 }
 
-/** One dispatcher's view of the workspace (a fresh one per simulated run, as after a crash). */
-async function runOf(workspace: string, onArchived?: () => void) {
+/** One dispatcher's view of the workspace (a fresh one per simulated run, as after a crash):
+ * the runs of one workspace share the store's data. */
+async function runOf(workspace: string, data?: MemoryStoreData, onArchived?: () => void) {
   const stateDir = stateDirOf(workspace);
-  const store = openStateStore(stateDir);
-  const bus = createEventBus({ runId: `run-${Date.now()}`, file: join(stateDir, EVENTS_FILE) });
+  const store = createMemoryStore(data ? { data } : {});
+  const runId = `run-${Date.now()}`;
+  const bus = createEventBus({ runId, log: store.events });
   if (onArchived) bus.on((e) => e.type === 'task.archived' && onArchived());
-  const claims = await openClaimStore(stateDir);
   const model = loadWorkspace(workspace);
-  const state = store.read(ID) ?? { ...newTaskState(ID), phase: 'archive' as const };
+  const stored = await store.tasks.get(ID);
+  const state = stored?.value ?? { ...newTaskState(ID), phase: 'archive' as const };
   const task = model.tasks.find((t) => t.id === ID) ?? {
     // Its folder is already in the archive: the stub buildRuntimes makes for it.
     id: ID,
@@ -61,7 +57,15 @@ async function runOf(workspace: string, onArchived?: () => void) {
     problems: [],
     valid: true,
   };
-  const rt: TaskRuntime = { id: ID, group: 'core', task, state, busy: true, announced: true };
+  const rt: TaskRuntime = {
+    id: ID,
+    group: 'core',
+    task,
+    state,
+    version: stored?.version ?? 0,
+    busy: true,
+    announced: true,
+  };
   const ctx = {
     options: { workspace } as DispatcherOptions,
     workspace,
@@ -69,98 +73,113 @@ async function runOf(workspace: string, onArchived?: () => void) {
     catalog: { schema_version: 1, targets: {}, routes: {} },
     catalogFacts: { source: 'test catalog', revision: 'rev-1', targets: {} },
     store,
-    claims,
-    claimIndex: new Map(await claims.snapshot()),
+    claims: store.claims,
+    leases: new TaskLeases(store.leases, runId),
+    claimIndex: new Map(await store.claims.snapshot()),
     bus,
-    workLog: new WorkLogWriter(workspace),
+    workLog: new WorkLogWriter(store.workLog),
     tasks: new Map([[ID, rt]]),
     archived: new Set<string>(),
     handles: new Map(),
     controlFailures: [],
+    secrets: [],
     signal: new AbortController().signal,
     now: () => new Date(),
-    secrets: [],
   } as unknown as DispatchContext;
-  return { ctx, rt, store, close: () => bus.close() };
+  const close = async () => {
+    await bus.flush();
+    bus.close();
+    await ctx.leases.stop();
+  };
+  return { ctx, rt, store, close };
 }
 
-const archivedEvents = (workspace: string) =>
-  readFileSync(join(stateDirOf(workspace), EVENTS_FILE), 'utf8')
-    .split('\n')
-    .filter((l) => l.includes('"type":"task.archived"'));
+const archivedEvents = (data: MemoryStoreData) =>
+  data.events.filter((e) => e.type === 'task.archived');
+
+/** What a dispatcher that died after its archive but before recording `done` leaves. */
+async function crashedBeforeDone(run: Awaited<ReturnType<typeof runOf>>) {
+  const stored = await run.store.tasks.get(ID);
+  await run.store.tasks.put(
+    { ...run.rt.state, phase: 'archive' },
+    { expected: stored?.version ?? 0 },
+  );
+}
 
 describe('task.archived survives a crash at any point of the archive stage', () => {
   it('is announced while the durable state still says archive (a crash then repeats the stage)', async () => {
     const workspace = approvedTask();
     const seen: string[] = [];
-    const run = await runOf(workspace, () => {
-      // What a dispatcher killed right now would leave on disk.
-      seen.push(JSON.parse(readFileSync(run.store.fileOf(ID), 'utf8')).phase);
+    const run = await runOf(workspace, undefined, () => {
+      // What a dispatcher killed right now would leave in the store.
+      seen.push(run.store.data.tasks.get(ID)?.state.phase ?? 'none');
     });
-    await run.store.write(run.rt.state);
+    await persistNow(run);
     await runArchiveStage(run.ctx, run.rt);
-    run.close();
+    await run.close();
     expect(seen).toEqual(['archive']);
-    expect(run.store.read(ID)?.phase).toBe('done');
-    expect(archivedEvents(workspace)).toHaveLength(1);
+    expect((await run.store.tasks.get(ID))?.value.phase).toBe('done');
+    expect(archivedEvents(run.store.data)).toHaveLength(1);
   });
 
   it('a run resumed after the announcement does not announce again', async () => {
     const workspace = approvedTask();
     const first = await runOf(workspace);
-    await first.store.write(first.rt.state);
+    await persistNow(first);
     await runArchiveStage(first.ctx, first.rt);
-    first.close();
+    await first.close();
     // The dispatcher died after the event and before `done` was written.
-    await first.store.write({ ...first.rt.state, phase: 'archive' });
+    await crashedBeforeDone(first);
     expect(existsSync(join(archivedTaskDir(workspace, ID), 'complete.log'))).toBe(true);
 
-    const second = await runOf(workspace);
+    const second = await runOf(workspace, first.store.data);
     expect(second.rt.state.phase).toBe('archive');
     await runArchiveStage(second.ctx, second.rt);
-    second.close();
-    expect(second.store.read(ID)?.phase).toBe('done');
-    expect(archivedEvents(workspace)).toHaveLength(1);
+    await second.close();
+    expect((await second.store.tasks.get(ID))?.value.phase).toBe('done');
+    expect(archivedEvents(second.store.data)).toHaveLength(1);
   });
 
   it('a run resumed after the move but before the announcement announces it once', async () => {
     const workspace = approvedTask();
     const first = await runOf(workspace);
-    await first.store.write(first.rt.state);
+    await persistNow(first);
     await runArchiveStage(first.ctx, first.rt);
-    first.close();
-    // Same crash point, but the event line never reached the log.
-    const events = join(stateDirOf(workspace), EVENTS_FILE);
-    writeFileSync(
-      events,
-      readFileSync(events, 'utf8')
-        .split('\n')
-        .filter((l) => !l.includes('"type":"task.archived"'))
-        .join('\n'),
-    );
-    await first.store.write({ ...first.rt.state, phase: 'archive' });
+    await first.close();
+    // Same crash point, but the event never reached the log.
+    const { data } = first.store;
+    data.events = data.events.filter((e) => e.type !== 'task.archived');
+    await crashedBeforeDone(first);
 
-    const second = await runOf(workspace);
+    const second = await runOf(workspace, data);
     await runArchiveStage(second.ctx, second.rt);
-    second.close();
-    expect(second.store.read(ID)?.phase).toBe('done');
-    expect(archivedEvents(workspace)).toHaveLength(1);
+    await second.close();
+    expect((await second.store.tasks.get(ID))?.value.phase).toBe('done');
+    expect(archivedEvents(data)).toHaveLength(1);
   });
 });
 
 describe('archiveAnnounced', () => {
-  it('counts an announcement only after the task’s last attempt event', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'sy-announce-log-'));
-    const file = join(dir, EVENTS_FILE);
-    const line = (type: string, task: string) =>
-      JSON.stringify({ at: 'x', runId: 'r', type, task });
-    expect(archiveAnnounced(file, ID)).toBe(false); // no log yet
-    writeFileSync(file, `${line('attempt.started', ID)}\n${line('task.archived', 'core/ab')}\n`);
-    expect(archiveAnnounced(file, ID)).toBe(false);
-    writeFileSync(file, `${line('task.archived', ID)}\n${line('task.admitted', ID)}\n{"torn`);
-    expect(archiveAnnounced(file, ID)).toBe(true);
+  it('counts an announcement only after the task’s last attempt event', async () => {
+    const store = createMemoryStore();
+    const event = (type: string, task: string) =>
+      ({ at: 'x', runId: 'r', type, task }) as unknown as RunEvent;
+    const log = async (...events: RunEvent[]) => {
+      store.data.events = [];
+      for (const e of events) await store.events.append(e);
+    };
+    expect(await archiveAnnounced(store.events, ID)).toBe(false); // no log yet
+    await log(event('attempt.started', ID), event('task.archived', 'core/ab'));
+    expect(await archiveAnnounced(store.events, ID)).toBe(false);
+    await log(event('task.archived', ID), event('task.admitted', ID));
+    expect(await archiveAnnounced(store.events, ID)).toBe(true);
     // Put back by hand and run again: the old announcement is not this archive's.
-    writeFileSync(file, `${line('task.archived', ID)}\n${line('attempt.finished', ID)}\n`);
-    expect(archiveAnnounced(file, ID)).toBe(false);
+    await log(event('task.archived', ID), event('attempt.finished', ID));
+    expect(await archiveAnnounced(store.events, ID)).toBe(false);
   });
 });
+
+/** Writes the run's view of the task as the review stage left it. */
+async function persistNow(run: Awaited<ReturnType<typeof runOf>>) {
+  await persist(run.ctx, run.rt);
+}

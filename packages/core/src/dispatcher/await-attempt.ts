@@ -30,7 +30,7 @@ export async function awaitAttempt(
 ): Promise<AttemptResult> {
   ctx.handles.set(record.id, handle);
   // Interrupted while this attempt was being launched: stop it like the others.
-  if (ctx.signal.aborted) void handle.cancel();
+  if (ctx.signal.aborted || rt.stopRequested) void handle.cancel();
   let outcome: RunOutcome;
   try {
     outcome = await handle.done;
@@ -40,12 +40,18 @@ export async function awaitAttempt(
   const agent = outcome.evidence.agent;
   const version = ctx.options.agentVersions?.[record.target];
   if (version !== undefined) outcome.evidence.agentVersion ??= version;
-  if (outcome.endedBy === 'cancel' && ctx.signal.aborted) record.interrupted = true;
+  // Stopped with the run, or the task stopped by a human: the attempt counts for nothing.
+  if (outcome.endedBy === 'cancel' && (ctx.signal.aborted || rt.stopRequested))
+    record.interrupted = true;
   const classified: Classification = record.interrupted
     ? {
         class: 'process-termination',
         confidence: 'certain',
-        evidence: ['stopped: the run was interrupted'],
+        evidence: [
+          ctx.signal.aborted
+            ? 'stopped: the run was interrupted'
+            : 'stopped: a human stopped the task',
+        ],
         classifier: 'dispatcher',
       }
     : judgeUnobservedExit(

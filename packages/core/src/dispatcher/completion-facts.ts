@@ -4,6 +4,7 @@ import { probeAttempt } from '../state/attempt-probe.js';
 import { openStartRows } from '../worklog/open-rows.js';
 import { workLogPath } from '../worklog/work-log.js';
 import { ARCHIVE_DIR, COMPLETE_LOG } from '../workspace/paths.js';
+import { unrecordedReason } from './completion-record.js';
 import type { DispatchContext, TaskRuntime } from './context.js';
 import type { BlockedSummary } from './types.js';
 
@@ -48,11 +49,15 @@ export function completionFacts(
     for (const entry of entries(archiveDir)) {
       const path = join(archiveDir, entry.name);
       if (entry.isDirectory()) {
+        const task = `${group}/${entry.name}`;
         if (!existsSync(join(path, COMPLETE_LOG)))
           incomplete.push({
-            task: `${group}/${entry.name}`,
+            task,
             reason: `archived without ${COMPLETE_LOG} (${relative(ctx.workspace, path)}): add it to mark the task complete, or move the folder back under agent-task/${group}/ to run it`,
           });
+        // Done only by the dispatcher's record (a runtime of its own reports a task it knows).
+        else if (!ctx.archived.has(task) && !ctx.tasks.has(task))
+          incomplete.push({ task, reason: unrecordedReason(task, relative(ctx.workspace, path)) });
       } else if (/^work_log_\d+\.log$/.test(entry.name) && modifiedSince(path, startedAt)) {
         logs.push(path);
       }

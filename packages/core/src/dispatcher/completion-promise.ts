@@ -2,31 +2,66 @@ import { join } from 'node:path';
 import { reviewDisposition } from '../review/disposition.js';
 import { parseReview } from '../review/parse-review.js';
 import { maxPlanBytes, readBoundedFile } from '../safe-fs/bounded-read.js';
-import { planFileName, reviewFileName } from '../workspace/paths.js';
-import type { TaskRuntime } from './context.js';
-import { redTeamReviewFileName } from './red-team.js';
+import { acceptChecklist } from '../selfcheck/accept-checklist.js';
+import { planFileName } from '../workspace/paths.js';
+import type { DispatchContext, TaskRuntime } from './context.js';
+import { loopReviewFiles } from './fixup-notes.js';
 import { currentChecklist } from './stage-selfcheck.js';
 
 /**
- * The completion promise, checked on the files before a task is archived as done: every
- * checklist item of the current plan ticked, and each required review of the current loop
- * (the review; the red-team review under `review: red-team`; none for `runner: local`)
- * approved (APPROVED, or CHANGES_REQUESTED with MINOR findings only). The definition of done is
- * guaranteed by the lifecycle (the review runs only after a passed gate). Returns the
- * broken promises, empty when the task may be archived.
+ * The completion promise, checked before anything lands (the promise stage runs before the
+ * apply and the archive): what the dispatcher itself verified of the work as it is now —
+ *
+ * - the write-set check, the definition of done (or, without one, the change verification)
+ *   and the project's gates passed on the current work (`state.work`, bumped by every
+ *   worker, self-check and fixup pass; each check records the work it passed on);
+ * - each required review of this plan loop (the red-team one under `review: red-team`; none
+ *   for `runner: local`) approved the work it was shown (before a fixup applied its MINOR
+ *   findings), and its file says so;
+ * - where the worker's completing target requires a self-check, it was accepted on that work
+ *   and the checklist is complete.
+ *
+ * A checklist item left open without a required self-check is no part of it (see
+ * {@link openChecklistNotes}). A state written before the records were kept is judged on its
+ * files only. Returns the unmet parts, empty when the promise holds.
  */
-export function brokenPromises(rt: TaskRuntime): string[] {
-  // A `runner: local` task has no agent to tick a checklist and no review: its promise is its
-  // command's success and its definition of done, both guaranteed by the lifecycle.
-  if (rt.task.runner === 'local') return [];
+export function brokenPromises(ctx: DispatchContext, rt: TaskRuntime): string[] {
+  const state = rt.state;
+  const local = rt.task.runner === 'local';
   const broken: string[] = [];
-  const plan = planFileName(rt.state.planLoop);
-  const open = currentChecklist(rt).filter((i) => !i.checked);
-  for (const item of open) broken.push(`${plan}:${item.line}: checklist item open: ${item.text}`);
-  for (const reviewName of requiredReviews(rt)) {
-    const read = readBoundedFile(join(rt.task.dir, reviewName), { maxBytes: maxPlanBytes() });
+  const work = state.work;
+  // The work the reviews (and a self-check) judged: before a fixup of this loop changed it.
+  const judged = state.fixup?.planLoop === state.planLoop ? state.fixup.work : work;
+  const need = (stage: string, at: number | undefined, what: string) => {
+    if (work === undefined) return; // a state from before these records: its files decide
+    const passed = state.verified?.[stage];
+    if (passed === at) return;
+    broken.push(
+      passed === undefined
+        ? `${what} never passed in this task's records`
+        : `${what} passed on earlier work (#${passed}); the files changed since (now #${at})`,
+    );
+  };
+  if (!local) need('writeset', work, 'the write-set check');
+  const done = rt.task.definitionOfDone;
+  if (done) need('gate', work, `the definition of done \`${done.command}\``);
+  else if (!local) need('gate', work, 'the change verification (stubs, tests)');
+  if (rt.hasProjectGates) need('project-gates', work, 'the project gates');
+  if (selfcheckRequired(ctx, rt)) {
+    need('selfcheck', judged, 'the required self-check');
+    const check = acceptChecklist(currentChecklist(rt));
+    if (!check.accepted)
+      broken.push(
+        `${planFileName(state.planLoop)}: the required self-check's checklist is not complete (${check.reason})`,
+      );
+  }
+  if (local) return broken;
+  for (const name of loopReviewFiles(rt)) {
+    const stage = name.includes('.red-team.') ? 'redteam' : 'review';
+    need(stage, judged, `the ${stage === 'redteam' ? 'red-team review' : 'review'} (${name})`);
+    const read = readBoundedFile(join(rt.task.dir, name), { maxBytes: maxPlanBytes() });
     if (!read.ok) {
-      broken.push(`${reviewName}: no approving review (${read.reason})`);
+      broken.push(`${name}: no approving review (${read.reason})`);
       continue;
     }
     const review = parseReview(read.text);
@@ -35,15 +70,30 @@ export function brokenPromises(rt: TaskRuntime): string[] {
       review.problems.length > 0 ||
       (disposition !== 'approved' && disposition !== 'approved-with-notes')
     )
-      broken.push(`${reviewName}: the review of plan loop ${rt.state.planLoop} did not approve`);
+      broken.push(`${name}: the review of plan loop ${state.planLoop} did not approve`);
   }
   return broken;
 }
 
-/** The review files the current loop needs approved: none for a local command, the red-team one too. */
-function requiredReviews(rt: TaskRuntime): string[] {
-  if (rt.task.runner === 'local') return [];
-  const loop = rt.state.planLoop;
-  const red = rt.task.review === 'red-team' ? [redTeamReviewFileName(loop)] : [];
-  return [reviewFileName(loop), ...red];
+/**
+ * Whether the target that completed the worker stage of this plan loop declares
+ * `selfcheck_required` (the completing decision, not a fixed agent, decides).
+ */
+export function selfcheckRequired(ctx: DispatchContext, rt: TaskRuntime): boolean {
+  const last = rt.state.attempts.findLast(
+    (a) => a.role === 'worker' && a.planLoop === rt.state.planLoop && a.result === 'success',
+  );
+  return last !== undefined && ctx.catalog.targets[last.target]?.selfcheck_required === true;
+}
+
+/**
+ * Checklist items of the current plan left open where no self-check was required: not a
+ * block, but shown to the reviewer and listed in `complete.log` (`PLAN.md:12: text`).
+ */
+export function openChecklistNotes(ctx: DispatchContext, rt: TaskRuntime): string[] {
+  if (rt.task.runner === 'local' || selfcheckRequired(ctx, rt)) return [];
+  const plan = planFileName(rt.state.planLoop);
+  return currentChecklist(rt)
+    .filter((i) => !i.checked || i.text.trim() === '')
+    .map((i) => `${plan}:${i.line}: ${i.text.trim() || '(empty item)'}`);
 }

@@ -1,13 +1,15 @@
 import type { Catalog } from '../catalog/schema.js';
-import type { ClaimStore } from '../claims/claim-store.js';
 import type { EventBus } from '../events/event-bus.js';
 import type { RunHandle } from '../plugins/runner-types.js';
 import type { SecretValue } from '../redact/redact.js';
+import { redactDeep } from '../redact/secret-set.js';
 import type { CatalogFacts } from '../selection/decide.js';
 import type { TaskState } from '../state/state-schema.js';
-import type { StateStore } from '../state/state-store.js';
+import type { ClaimPort } from '../store/claim-port.js';
+import type { Store } from '../store/store.js';
 import type { LoadedTask } from '../workspace/load.js';
 import type { SourceCommands } from './source-watch.js';
+import type { TaskLeases } from './task-leases.js';
 import type { DispatcherOptions } from './types.js';
 import type { WorkLogWriter } from './work-log-writer.js';
 
@@ -15,9 +17,16 @@ import type { WorkLogWriter } from './work-log-writer.js';
 export interface TaskRuntime {
   readonly id: string;
   readonly group: string;
-  /** Re-read when the plan loop changes. */
+  /** Its contract: the plans the dispatcher admitted (see admitted-plan.ts), re-built when a
+   * plan loop starts. */
   task: LoadedTask;
+  /** The task as its plan files read at the run's start (what a human's retry admits). */
+  files?: LoadedTask;
   state: TaskState;
+  /** The store version of `state` as last read or written (0: never stored). */
+  version: number;
+  /** The task's writes in order (each waits for the one before: compare-and-set). */
+  persisting?: Promise<void>;
   /** True while a stage of the task runs (the task holds a parallel slot). */
   busy: boolean;
   /** Emitted task.admitted in this run already. */
@@ -34,6 +43,9 @@ export interface TaskRuntime {
   hasProjectGates?: boolean;
   /** This run said already that the task keeps the shared workspace it started in. */
   sharedWorkspaceAnnounced?: boolean;
+  /** A human asked to stop the task (from the monitor): its running attempt is cancelled
+   * (counting for nothing) and the task blocks when its step ends. */
+  stopRequested?: { by?: string; note?: string };
   /** The task's `notBefore` on this run's monotonic clock (see `task-wait.ts`). */
   wait?: { notBefore: string; monotonicUntil: number };
 }
@@ -46,8 +58,12 @@ export interface DispatchContext {
   readonly stateDir: string;
   readonly catalog: Catalog;
   readonly catalogFacts: CatalogFacts;
-  readonly store: StateStore;
-  readonly claims: ClaimStore;
+  /** Every durable fact of the run goes through it. */
+  readonly store: Store;
+  /** `store.claims`. */
+  readonly claims: ClaimPort;
+  /** The leases this run holds on its tasks (every task write carries the fence). */
+  readonly leases: TaskLeases;
   /** In-memory mirror of the held claims (path -> task); the store is the durable copy. */
   readonly claimIndex: Map<string, string>;
   readonly bus: EventBus;
@@ -75,7 +91,20 @@ export interface DispatchContext {
   monotonicMs(): number;
 }
 
-/** Persists a task's state (atomic replace). */
+/**
+ * Persists a task's state as it is now: a compare-and-set on the version this run last
+ * wrote, fenced by the task's lease, secrets redacted. Writes of one task go out one after
+ * another in call order (each a snapshot taken at the call).
+ */
 export function persist(ctx: DispatchContext, rt: TaskRuntime): Promise<void> {
-  return ctx.store.write(rt.state);
+  rt.state.updatedAt = ctx.now().toISOString();
+  const snapshot = redactDeep(structuredClone(rt.state), ctx.secrets);
+  const write = async () => {
+    const fence = await ctx.leases.fenceFor(rt.id);
+    rt.version = await ctx.store.tasks.put(snapshot, { expected: rt.version, fence });
+  };
+  const previous = rt.persisting;
+  const done = previous ? previous.then(write, write) : write();
+  rt.persisting = done.catch(() => undefined);
+  return done;
 }

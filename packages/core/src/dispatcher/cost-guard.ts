@@ -1,5 +1,5 @@
 import { type BudgetBreach, checkBudget, type Spent } from '../cost/budget.js';
-import { priceUsage } from '../cost/usage.js';
+import { priceUsage, roundUsd } from '../cost/usage.js';
 import { formatCost } from '../cost/usage-totals.js';
 import type { StartGuard, StartVeto } from '../events/start-guard.js';
 import type { AttemptRecord } from '../state/state-schema.js';
@@ -13,7 +13,7 @@ export function spentOn(ctx: DispatchContext, attempts: Iterable<AttemptRecord>)
   for (const a of attempts) {
     if (!a.usage) continue;
     const priced = priceUsage(a.usage, ctx.options.prices?.[a.target]);
-    usd += priced.costUsd ?? 0;
+    usd = roundUsd(usd + (priced.costUsd ?? 0));
     if (priced.costEstimated) estimated = true;
   }
   return { usd, estimated };

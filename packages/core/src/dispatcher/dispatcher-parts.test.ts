@@ -1,8 +1,8 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { SwitchyardError } from '../errors.js';
 import type { RunOutcome } from '../plugins/runner-types.js';
+import { createMemoryStore } from '../store/memory/memory-store.js';
+import type { WorkLogPort } from '../store/work-log-port.js';
 import type { DefinitionOfDone } from '../task/types.js';
 import { judgeGate } from './stage-gate.js';
 import type { CommandResult } from './types.js';
@@ -159,45 +159,30 @@ describe('WorkLogWriter', () => {
     locator: 'l',
   });
 
-  it('queues FINISH rows it cannot write, retries them in order, and refuses START rows', () => {
-    const ws = mkdtempSync(join(tmpdir(), 'sy-wlw-'));
-    const writer = new WorkLogWriter(ws);
-    // The group folder does not exist yet: every write fails.
-    expect(() => writer.start('g', row('START', 'a0'))).toThrow(/Cannot write the work log/);
+  it('queues FINISH rows it cannot write, retries them in order, and refuses START rows', async () => {
+    const store = createMemoryStore();
+    let broken = true;
+    const port: WorkLogPort = {
+      ...store.workLog,
+      append: (group, rows) =>
+        broken
+          ? Promise.reject(
+              new SwitchyardError('SY_WORK_LOG', 'Cannot write the work log: disk full'),
+            )
+          : store.workLog.append(group, rows),
+    };
+    const writer = new WorkLogWriter(port);
+    await expect(writer.start('g', row('START', 'a0'))).rejects.toThrow(
+      /Cannot write the work log/,
+    );
     writer.finish('g', row('FINISH', 'a1'));
     writer.finish('g', row('FINISH', 'a2'));
+    expect(await writer.flush()).toBe(false);
     expect(writer.failure).toMatch(/Cannot write the work log/);
-    expect(writer.flush()).toBe(false);
-    mkdirSync(join(ws, 'agent-task', 'g'), { recursive: true });
-    writer.start('g', row('START', 'a3'));
+    broken = false;
+    await writer.start('g', row('START', 'a3'));
     expect(writer.failure).toBeUndefined();
-    const attempts = readFileSync(join(ws, 'agent-task/g/WORK_LOG.md'), 'utf8')
-      .split('\n')
-      .filter((l) => l.startsWith('| 2026'))
-      .map((l) => l.split(' | ')[5]);
-    expect(attempts).toEqual(['a1', 'a2', 'a3']);
-    expect(writer.archive('g')).toBe(join(ws, 'agent-task/archive/g/work_log_1.log'));
-    rmSync(ws, { recursive: true, force: true });
-  });
-
-  it('never writes rows into a log that was replaced after it was opened', () => {
-    const ws = mkdtempSync(join(tmpdir(), 'sy-wlw-'));
-    mkdirSync(join(ws, 'agent-task', 'g'), { recursive: true });
-    const writer = new WorkLogWriter(ws);
-    const log = join(ws, 'agent-task/g/WORK_LOG.md');
-    writer.start('g', row('START', 'a1'));
-    // Deleted while open: the FINISH row goes to a new file at the path, not the lost inode.
-    rmSync(log);
-    writer.finish('g', row('FINISH', 'a1'));
-    expect(readFileSync(log, 'utf8')).toContain('| FINISH |');
-    // Replaced by a link: refused and queued (a control-plane failure), never followed.
-    const victim = join(ws, 'victim.md');
-    writeFileSync(victim, 'original\n');
-    rmSync(log);
-    symlinkSync(victim, log);
-    writer.finish('g', row('FINISH', 'a2'));
-    expect(writer.failure).toMatch(/symlink/);
-    expect(readFileSync(victim, 'utf8')).toBe('original\n');
-    rmSync(ws, { recursive: true, force: true });
+    expect((await store.workLog.read('g')).map((r) => r.attempt)).toEqual(['a1', 'a2', 'a3']);
+    expect(await writer.archive('g')).toBe('memory:work-log/g/1');
   });
 });

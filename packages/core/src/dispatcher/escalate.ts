@@ -1,6 +1,4 @@
-import { relative } from 'node:path';
 import { buildEscalation } from '../escalation/build-bundle.js';
-import { escalationPaths, readBundle, writeEscalation } from '../escalation/escalation-store.js';
 import type { BlockedInfo, TaskState } from '../state/state-schema.js';
 import type { DispatchContext, TaskRuntime } from './context.js';
 
@@ -8,7 +6,7 @@ import type { DispatchContext, TaskRuntime } from './context.js';
 export interface EscalationWatch {
   /** Escalates every blocked task that has no bundle for its current block (a crash
    * between the block and its bundle, or a block older than escalations). */
-  sweep(): void;
+  sweep(): Promise<void>;
   /** Waits for every pending write (before the run's exit code is decided). */
   flush(): Promise<void>;
   /** Stops listening. */
@@ -41,17 +39,13 @@ export function watchEscalations(ctx: DispatchContext): EscalationWatch {
     if (rt) escalate(rt);
   });
   return {
-    sweep() {
+    async sweep() {
       for (const rt of ctx.tasks.values()) {
         const blocked = rt.state.blocked;
         if (!blocked || rt.archivedByHand) continue;
-        let bundle: ReturnType<typeof readBundle>;
-        try {
-          bundle = readBundle(ctx.stateDir, rt.id);
-        } catch {
-          bundle = undefined; // damaged by hand: written again
-        }
-        if (bundle?.blockedAt !== blocked.at) escalate(rt);
+        // damaged by hand: written again
+        const stored = await ctx.store.escalations.get(rt.id).catch(() => undefined);
+        if (stored?.bundle.blockedAt !== blocked.at) escalate(rt);
       }
     },
     async flush() {
@@ -66,24 +60,30 @@ async function writeFor(
   rt: TaskRuntime,
   state: TaskState & { blocked: BlockedInfo },
 ): Promise<void> {
-  const paths = escalationPaths(ctx.stateDir, rt.id);
+  const location = ctx.store.escalations.locate(rt.id);
+  // A damaged record is left out of the bundle (clean reports it), never a reason to fail.
+  const [record, journal] = await Promise.all([
+    ctx.store.isolation.getRecord(rt.id).catch(() => undefined),
+    ctx.store.isolation.getJournal(rt.id).catch(() => undefined),
+  ]);
   const { bundle, interview } = buildEscalation({
     workspace: ctx.workspace,
-    stateDir: ctx.stateDir,
+    isolation: { record, journal },
     task: rt.task,
     state,
     downstream: [...dependentsOf(ctx, rt.id)],
-    bundlePath: relative(ctx.workspace, paths.bundle),
+    bundlePath: location.bundle,
     now: ctx.now(),
     secrets: ctx.secrets,
   });
-  await writeEscalation(ctx.stateDir, bundle, interview);
+  const fence = await ctx.leases.fenceFor(rt.id);
+  await ctx.store.escalations.put(bundle, interview, { fence });
   ctx.bus.emit({
     type: 'task.escalated',
     task: rt.id,
     code: bundle.failure.code,
     question: bundle.question,
-    bundle: relative(ctx.workspace, paths.bundle),
+    bundle: location.bundle,
     blockedDownstream: bundle.blockedDownstream,
   });
 }

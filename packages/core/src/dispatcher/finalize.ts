@@ -1,8 +1,10 @@
-import { lstatSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, lstatSync, readdirSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { SwitchyardError } from '../errors.js';
 import { workLogPath } from '../worklog/work-log.js';
+import { archivedTaskDir } from '../workspace/paths.js';
 import { completionFacts } from './completion-facts.js';
+import { unrecordedReason } from './completion-record.js';
 import type { DispatchContext } from './context.js';
 import { isRunnable } from './scheduler.js';
 import { removeIfEmpty } from './stage-archive.js';
@@ -15,13 +17,13 @@ import type { BlockedSummary, DispatchResult } from './types.js';
  * tasks left blocked or archived without `complete.log` (each with a one-line reason), 0 when
  * every in-scope task is archived complete, every group log archived and nothing active.
  */
-export function finalizeRun(
+export async function finalizeRun(
   ctx: DispatchContext,
   startedAt: number,
   elapsedMs: number,
-): DispatchResult {
+): Promise<DispatchResult> {
   const failures = [...ctx.controlFailures];
-  if (!ctx.workLog.flush())
+  if (!(await ctx.workLog.flush()))
     failures.push(`work log: ${ctx.workLog.failure ?? 'rows could not be written'}`);
   const scope = ctx.options.taskGroup;
   const inScope = [...ctx.tasks.values()].filter((rt) => !scope || rt.group === scope);
@@ -34,7 +36,7 @@ export function finalizeRun(
     if (!tasks.every((rt) => rt.state.phase === 'done')) continue;
     if (!entryExists(workLogPath(ctx.workspace, group))) continue;
     try {
-      const path = ctx.workLog.archive(group);
+      const path = await ctx.workLog.archive(group);
       if (path) ctx.bus.emit({ type: 'worklog.archived', group, path });
       removeIfEmpty(join(ctx.workspace, 'agent-task', group));
     } catch (error) {
@@ -75,7 +77,12 @@ function reasonOf(ctx: DispatchContext, id: string, seen = new Set<string>()): s
   for (const dep of rt.task.dependsOn) {
     if (ctx.archived.has(dep.id) || seen.has(dep.id)) continue;
     const other = ctx.tasks.get(dep.id);
-    if (!other) return `waits on ${dep.id}, which does not exist`;
+    if (!other) {
+      const archived = archivedTaskDir(ctx.workspace, dep.id);
+      return existsSync(archived)
+        ? `waits on ${dep.id}, ${unrecordedReason(dep.id, relative(ctx.workspace, archived))}`
+        : `waits on ${dep.id}, which does not exist`;
+    }
     if (!isRunnable(ctx, other) && other.state.phase !== 'done' && !other.state.blocked) {
       return `waits on ${dep.id}, outside --task-group ${ctx.options.taskGroup}`;
     }

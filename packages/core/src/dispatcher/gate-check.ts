@@ -102,6 +102,8 @@ export interface ProjectGatePlace {
   /** The folder (under `base`) for the output files. */
   outputDir: string;
   afterApply?: boolean;
+  /** A check of a gate's output beyond its assertion (the test gate under `tests: required`). */
+  verifyOf?: (gate: ProjectGate) => GateCheck['verify'];
   /** What stops the gates (default: the run's stop; see {@link GateCheck.signal}). */
   signal?: AbortSignal;
 }
@@ -127,6 +129,7 @@ export async function runProjectGates(
       place.outputDir,
       `${gate.name}.${planLoop}.${ctx.now().getTime().toString(36)}.log`,
     );
+    const verify = place.verifyOf?.(gate);
     const verdict = await runGateCheck(ctx, rt, {
       done,
       cwd: place.cwdOf(gate),
@@ -134,12 +137,13 @@ export async function runProjectGates(
       ...(gate.timeoutMs !== undefined ? { timeoutMs: gate.timeoutMs } : {}),
       gate: { name: gate.name, on: gate.on },
       ...(place.afterApply ? { afterApply: true } : {}),
+      ...(verify ? { verify } : {}),
       signal,
     });
     if (!verdict) return undefined;
     runs.push({
       command: done.command,
-      tail: verdict.result.tail,
+      tail: [...verdict.findings, ...verdict.result.tail],
       result: {
         name: gate.name,
         on: gate.on,

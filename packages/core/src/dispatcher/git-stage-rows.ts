@@ -4,9 +4,9 @@ import { writeOwnedFileBelow } from '../safe-fs/owned-files.js';
 import type { DispatchContext, TaskRuntime } from './context.js';
 import { maxPlanLoopsOf } from './plan-loop-cap.js';
 
-/** What one write-set check or apply judged, for the group's work log. */
+/** What one write-set check, apply or change verification judged, for the group's work log. */
 export interface GitStageRow {
-  role: 'writeset' | 'apply';
+  role: 'writeset' | 'apply' | 'gate';
   /** When the stage started (the START row's time). */
   startedAt: Date;
   /** What was judged: `changed: …`, `outside: …`, `no change`, `commit <sha>`, `rolled back <sha>`… */

@@ -14,7 +14,7 @@ type Locator = Awaited<ReturnType<typeof readLocator>>;
 /** What judging a gone attempt needs of its locator (all of it, when it was written). */
 type GoneFacts = Pick<
   Locator,
-  'agent' | 'endedAt' | 'exitCode' | 'signal' | 'endedBy' | 'sessionId'
+  'agent' | 'endedAt' | 'exitCode' | 'signal' | 'endedBy' | 'sessionId' | 'exitObserved'
 > & {
   runtime: Pick<Locator['runtime'], 'outputFormat'>;
   process: Pick<Locator['process'], 'pid'>;
@@ -74,7 +74,10 @@ export async function judgeGoneAttempt(
       };
     }
   }
-  const observed = locator.endedAt !== undefined;
+  // An exit the runner saw only as the process vanishing (a re-attached attempt whose verdict
+  // a later crash lost) has no status to judge by: it is judged as unobserved again, so a
+  // second judgement of one attempt gives the first one's verdict.
+  const observed = locator.endedAt !== undefined && locator.exitObserved !== false;
   const evidence = collectEvidence({
     agent: locator.agent,
     outputFormat: locator.runtime.outputFormat,

@@ -55,14 +55,17 @@ function isFresh(rt: TaskRuntime): boolean {
   );
 }
 
-/** Approved tasks waiting for the apply, and how many may wait (`maxApplyQueue`, default
- * `maxParallel`). */
+/** Approved tasks waiting for the apply (their completion promise checked or about to be),
+ * and how many may wait (`maxApplyQueue`, default `maxParallel`). */
 function applyQueueOf(
   ctx: Pick<DispatchContext, 'options'>,
   runtimes: readonly TaskRuntime[],
 ): ApplyQueueState {
   const waiting = runtimes.filter(
-    (rt) => rt.state.phase === 'apply' && !rt.state.blocked && rt.halted === undefined,
+    (rt) =>
+      (rt.state.phase === 'apply' || (rt.state.phase === 'promise' && rt.state.isolation)) &&
+      !rt.state.blocked &&
+      rt.halted === undefined,
   ).length;
   return { waiting, limit: ctx.options.maxApplyQueue ?? ctx.options.maxParallel };
 }

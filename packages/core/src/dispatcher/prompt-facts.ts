@@ -3,13 +3,23 @@ import type { CatalogTarget } from '../catalog/schema.js';
 import type { FailoverFacts, PromptContext } from '../prompts/build-prompt.js';
 import type { AttemptRole } from '../state/state-schema.js';
 import { planFileName } from '../workspace/paths.js';
+import { attemptDirOf } from './attempt-spec.js';
 import type { DispatchContext, TaskRuntime } from './context.js';
+import { planCopyOf } from './plan-copy.js';
 import { maxPlanLoopsOf } from './plan-loop-cap.js';
 import { workdirOf } from './workdir.js';
 
-/** Absolute path of the task's plan for its current loop. */
+/** Absolute path of the task's plan for its current loop, in the task folder. */
 export function currentPlan(rt: TaskRuntime): string {
   return join(rt.task.dir, planFileName(rt.state.planLoop));
+}
+
+/** The plan an attempt reads and ticks: its own copy, written from the dispatcher's record
+ * (see ./plan-copy.ts); the task folder's file for a task without a record. */
+export function attemptPlan(ctx: DispatchContext, rt: TaskRuntime, attemptId: string): string {
+  return rt.state.plan
+    ? planCopyOf(attemptDirOf(ctx, attemptId), rt.state.planLoop)
+    : currentPlan(rt);
 }
 
 /** The facts every prompt of an attempt carries. */
@@ -27,7 +37,7 @@ export function promptContext(
     maxPlanLoops: maxPlanLoopsOf(rt),
     workspace: workdirOf(ctx, rt),
     taskDir: rt.task.dir,
-    plan: currentPlan(rt),
+    plan: attemptPlan(ctx, rt, attemptId),
     writeSet: rt.task.writeSetAny
       ? ['any file of your worktree except .git (write_set: any)']
       : rt.task.writeSet.map((entry) => entry.path),

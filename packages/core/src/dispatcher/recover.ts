@@ -8,16 +8,17 @@ import { probeAttempt } from '../state/attempt-probe.js';
 import type { AttemptRecord } from '../state/state-schema.js';
 import { COMPLETE_LOG } from '../workspace/paths.js';
 import { blockTask } from './apply-failure.js';
-import { announceArchived } from './archive-announcement.js';
 import { attemptTimeLimitMs } from './attempt-time-limit.js';
 import { awaitAttempt, finish } from './await-attempt.js';
+import { unrecordedReason } from './completion-record.js';
 import { type DispatchContext, persist, type TaskRuntime } from './context.js';
 import { judgeGoneAttempt } from './judge-gone.js';
+import { takeReturnedPlan } from './plan-copy.js';
 import { decisionKeyOf } from './red-team.js';
 import { runnerForTarget } from './run-attempt.js';
 import { settleGoneAttempt } from './settle-gone.js';
 import { checkSource } from './source-watch.js';
-import { archiveGroupLogIfDone } from './stage-archive.js';
+import { afterFixup } from './stage-fixup.js';
 import { afterReview } from './stage-review.js';
 import { afterSelfcheck } from './stage-selfcheck.js';
 import { afterWorker } from './stage-worker.js';
@@ -31,6 +32,7 @@ export async function applyVerdict(
 ): Promise<void> {
   if (record.role === 'worker') afterWorker(ctx, rt, record, verdict);
   else if (record.role === 'selfcheck') afterSelfcheck(ctx, rt, record, verdict);
+  else if (record.role === 'fixup') afterFixup(ctx, rt, record, verdict);
   else await afterReview(ctx, rt, record, verdict, record.role);
 }
 
@@ -57,6 +59,7 @@ export async function recoverTask(
     const verdict = await judgeGoneAttempt(ctx, record);
     await settleGoneAttempt(ctx, rt, record, verdict);
     await checkSource(ctx, rt, record);
+    takeReturnedPlan(ctx, rt, record);
     if (!rt.archivedByHand && !blockedByCatalogChange(ctx, rt, record))
       await applyVerdict(ctx, rt, record, verdict);
     await persist(ctx, rt);
@@ -98,33 +101,27 @@ function blockedByCatalogChange(
 }
 
 /**
- * A task whose folder the user moved to the archive before it was done, once its leftover
- * attempts ended: with `complete.log` it is done (its claim released, dependents may start);
- * without, it is blocked with that reason — it never counts as complete.
+ * A task whose folder was moved to the archive before the dispatcher archived it (by a person,
+ * or by an agent: it has the folder's path), once its leftover attempts ended: never done by
+ * the folder alone, whatever `complete.log` it holds. It is blocked with that reason; a
+ * person who archived it on purpose records it with `switchyard resolve <task> --done`.
  */
 async function settleArchivedByHand(ctx: DispatchContext, rt: TaskRuntime): Promise<void> {
   const dir = rt.archivedByHand!;
-  if (!existsSync(join(dir, COMPLETE_LOG))) {
-    blockTask(ctx, rt, {
-      stage: 'archive',
-      reason: `archived by hand without ${COMPLETE_LOG} (${relative(ctx.workspace, dir)})`,
-      evidence: [
-        `the folder was moved to the archive in phase ${rt.state.phase}, before the task was done`,
-        `add ${COMPLETE_LOG} to mark it complete, or move it back under agent-task/${rt.group}/ to run it`,
-      ],
-    });
-    await persist(ctx, rt);
-    return;
-  }
-  await ctx.claims.release(rt.id);
-  for (const [path, holder] of ctx.claimIndex) if (holder === rt.id) ctx.claimIndex.delete(path);
-  rt.state.phase = 'done';
-  delete rt.state.blocked;
-  delete rt.state.notBefore;
-  announceArchived(ctx, rt, dir, true);
+  const complete = existsSync(join(dir, COMPLETE_LOG));
+  blockTask(ctx, rt, {
+    stage: 'archive',
+    reason: complete
+      ? unrecordedReason(rt.id, relative(ctx.workspace, dir))
+      : `archived by hand without ${COMPLETE_LOG} (${relative(ctx.workspace, dir)})`,
+    evidence: [
+      `the folder was moved to the archive in phase ${rt.state.phase}, before the task was done`,
+      complete
+        ? `${COMPLETE_LOG} there was not written by the dispatcher`
+        : `move it back under agent-task/${rt.group}/ to run it`,
+    ],
+  });
   await persist(ctx, rt);
-  ctx.archived.add(rt.id);
-  archiveGroupLogIfDone(ctx, rt.group);
 }
 
 async function watchLive(
@@ -186,6 +183,7 @@ async function watchLive(
     }
     if (record.status !== 'finished') finish(ctx, record, verdict);
     await checkSource(ctx, rt, record);
+    takeReturnedPlan(ctx, rt, record);
     if (!rt.archivedByHand && !blockedByCatalogChange(ctx, rt, record))
       await applyVerdict(ctx, rt, record, verdict);
     await persist(ctx, rt);

@@ -17,7 +17,7 @@ export function isReviewRole(role: AttemptRole): boolean {
 
 /** Where the decision of an attempt's role is kept (self-check runs on the worker's). */
 export function decisionKeyOf(role: AttemptRole): DecisionKey {
-  return role === 'review' || role === 'redteam' ? role : 'worker';
+  return role === 'review' || role === 'redteam' || role === 'fixup' ? role : 'worker';
 }
 
 /** What the red-team reviewer is asked on top of the review contract. */

@@ -10,6 +10,7 @@ import { type AttemptInputs, attemptArgv, attemptEnv, locatorFields } from './at
 import { attemptTimeLimitMs } from './attempt-time-limit.js';
 import { type AttemptResult, awaitAttempt, finish } from './await-attempt.js';
 import { type DispatchContext, persist, type TaskRuntime } from './context.js';
+import { notePlanFiles, takeReturnedPlan } from './plan-copy.js';
 import { deliverPrompt } from './prompt-route.js';
 import { decisionKeyOf } from './red-team.js';
 import { checkSource, snapshotSource } from './source-watch.js';
@@ -82,7 +83,7 @@ export async function runAttempt(
   const agentModel = `${inputs.target.agent}/${inputs.target.model}`;
   const row = attemptRowFields(ctx, rt, record, agentModel);
   try {
-    ctx.workLog.start(rt.group, { ...row, kind: 'START', time: now, result: 'running' });
+    await ctx.workLog.start(rt.group, { ...row, kind: 'START', time: now, result: 'running' });
   } catch (error) {
     return finish(ctx, record, {
       class: 'work-log-failure',
@@ -108,6 +109,8 @@ export async function runAttempt(
   }
   let handle: RunHandle;
   try {
+    // The task's plan files as they are now: an agent changes only its copy (see plan-copy).
+    notePlanFiles(rt, inputs.attemptDir);
     const runner = runnerForTarget(ctx, runtime.output_format, native);
     const env = attemptEnv(ctx, rt, inputs);
     const sandbox = attemptSandbox(ctx, rt, inputs, env, argv, runner);
@@ -178,6 +181,7 @@ export async function runAttempt(
   await persisted;
   const result = await awaitAttempt(ctx, rt, record, handle);
   await checkSource(ctx, rt, record);
+  takeReturnedPlan(ctx, rt, record);
   return result;
 }
 

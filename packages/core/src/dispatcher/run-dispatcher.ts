@@ -1,14 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { realpathSync } from 'node:fs';
-import { join } from 'node:path';
-import { openClaimStore } from '../claims/claim-store.js';
 import { stopwatch, systemClock } from '../clock/clock.js';
 import { type Problem, SwitchyardError } from '../errors.js';
 import { createEventBus } from '../events/event-bus.js';
 import type { RunCounts } from '../events/event-schema.js';
+import { refuseUnjudgeableTests } from '../gates/tests-required.js';
 import { acquireWorkspaceLock } from '../lock/workspace-lock.js';
-import { dispatcherSecrets, redactDeep, redactingReplacer } from '../redact/secret-set.js';
-import { openStateStore } from '../state/state-store.js';
+import { dispatcherSecrets, redactDeep } from '../redact/secret-set.js';
+import type { TaskState } from '../state/state-schema.js';
+import type { Versioned } from '../store/task-state-port.js';
 import { loadWorkspace } from '../workspace/load.js';
 import { stateDir as stateDirOf } from '../workspace/paths.js';
 import type { DispatchContext } from './context.js';
@@ -20,6 +20,7 @@ import { schedule } from './scheduler.js';
 import { sealInterruptedRows } from './seal-open-rows.js';
 import { countingSourceCommands, type SourceCommands } from './source-watch.js';
 import { registerStartGuards } from './start-veto.js';
+import { TaskLeases } from './task-leases.js';
 import { catalogSourceLabel, type DispatcherOptions, type DispatchResult } from './types.js';
 import { feedWorkLogFromBus } from './work-log-subscriber.js';
 import { WorkLogWriter } from './work-log-writer.js';
@@ -41,17 +42,23 @@ export async function runDispatcher(options: DispatcherOptions): Promise<Dispatc
   const lock = options.lock ?? acquireWorkspaceLock({ workspace });
   try {
     const model = loadWorkspace(workspace);
-    rejectInvalidInput(model, options.taskGroup, options.retryTasks);
+    for (const task of model.tasks) refuseUnjudgeableTests(task, options.projectGates ?? []);
     const stateDir = stateDirOf(workspace);
+    rejectInvalidInput(
+      model,
+      options.taskGroup,
+      options.retryTasks,
+      admittedTasks(await options.store.tasks.list()),
+    );
     const runId = `${new Date(startedAt).toISOString().replace(/[-:.]/g, '')}-${randomBytes(2).toString('hex')}`;
     const secrets = dispatcherSecrets(process.env, options.catalog.catalog);
+    const { store } = options;
     const bus = createEventBus({
       runId,
-      file: join(stateDir, 'events.jsonl'),
+      log: store.events,
       redact: (event) => redactDeep(event, secrets),
     });
     if (options.onEvent) bus.on(options.onEvent);
-    const claims = await openClaimStore(stateDir);
     const abort = new AbortController();
     const signal = options.signal ? AbortSignal.any([options.signal, abort.signal]) : abort.signal;
     const sourceCommands: SourceCommands = { running: 0, started: 0 };
@@ -68,13 +75,19 @@ export async function runDispatcher(options: DispatcherOptions): Promise<Dispatc
         revision: options.catalog.revision,
         targets: options.catalog.catalog.targets,
       },
-      store: openStateStore(stateDir, { replacer: redactingReplacer(secrets) }),
-      claims,
-      claimIndex: new Map(await claims.snapshot()),
+      store,
+      claims: store.claims,
+      leases: new TaskLeases(store.leases, runId, options.leaseMs, (task) => {
+        const message = `${task}: its lease was taken over by another dispatcher; this run writes nothing more for it`;
+        ctx.controlFailures.push(message);
+        bus.emit({ type: 'control.failure', code: 'SY_LEASE_LOST', message });
+      }),
+      claimIndex: new Map(await store.claims.snapshot()),
       bus,
-      workLog: new WorkLogWriter(workspace, secrets),
+      workLog: new WorkLogWriter(store.workLog, secrets),
       tasks: new Map(),
-      archived: new Set([...model.archived.values()].filter((a) => a.complete).map((a) => a.id)),
+      // Filled from the dispatcher's records (completion-record.ts), never from the folders.
+      archived: new Set(),
       handles: new Map(),
       controlFailures: [],
       secrets,
@@ -85,6 +98,7 @@ export async function runDispatcher(options: DispatcherOptions): Promise<Dispatc
       now: () => clock.now(),
       monotonicMs: () => clock.monotonicMs(),
     };
+    ctx.leases.start();
     registerStartGuards(ctx);
     feedWorkLogFromBus(ctx);
     await buildRuntimes(ctx, model);
@@ -105,7 +119,7 @@ export async function runDispatcher(options: DispatcherOptions): Promise<Dispatc
     await options.isolation?.recover();
     // The disk the kept worktrees take now (the disk cap, status and the monitor read it).
     await measureKeptWorktrees(ctx);
-    escalations.sweep();
+    await escalations.sweep();
     const recovering = new Map<string, Promise<void>>();
     for (const rt of ctx.tasks.values()) {
       const { live } = await recoverTask(ctx, rt);
@@ -119,18 +133,20 @@ export async function runDispatcher(options: DispatcherOptions): Promise<Dispatc
     const abortApply = () => bus.emit({ type: 'run.stopping', abortApply: true });
     signal.addEventListener('abort', stop);
     ctx.applyAbort.addEventListener('abort', abortApply);
+    // A human's stop-run (monitor) stops the run as a first interrupt does.
+    const detach = options.control?.attach(ctx, () => abort.abort());
     let last = '';
     await schedule(ctx, recovering, (counts: RunCounts) => {
       const key = JSON.stringify(counts);
       if (key === last) return;
       last = key;
       bus.emit({ type: 'run.progress', counts, elapsedMs: elapsed() });
-    });
+    }).finally(() => detach?.());
     signal.removeEventListener('abort', stop);
     ctx.applyAbort.removeEventListener('abort', abortApply);
     await escalations.flush();
     escalations.stop();
-    const result = finalizeRun(ctx, startedAt, elapsed());
+    const result = await finalizeRun(ctx, startedAt, elapsed());
     const counts = JSON.parse(
       last || '{"running":0,"ready":0,"waiting":0,"blocked":0,"done":0}',
     ) as RunCounts;
@@ -142,7 +158,9 @@ export async function runDispatcher(options: DispatcherOptions): Promise<Dispatc
       blocked: result.blocked,
       controlFailures: result.controlFailures,
     });
+    await bus.flush();
     bus.close();
+    await ctx.leases.stop();
     return result;
   } finally {
     lock.release();
@@ -154,6 +172,7 @@ function rejectInvalidInput(
   model: ReturnType<typeof loadWorkspace>,
   group: string | undefined,
   retryTasks: readonly string[] = [],
+  admitted: ReadonlySet<string> = new Set(),
 ): void {
   // Problems of the workspace itself (no agent-task/ folder…); task problems are on each task.
   const problems: Problem[] = model.problems.filter(
@@ -166,8 +185,12 @@ function rejectInvalidInput(
       hint: `Known groups: ${model.groups.join(', ') || '(none)'}.`,
     });
   }
+  const retried = new Set(retryTasks);
   for (const task of model.tasks) {
     if (group && task.group !== group) continue;
+    // A task the dispatcher admitted runs its record: files an agent broke are a finding then,
+    // not a reason to stop the run (a retry admits the files, so those must be valid).
+    if (admitted.has(task.id) && !retried.has(task.id)) continue;
     problems.push(...task.problems.filter((p) => p.severity !== 'warning'));
   }
   problems.push(...unknownRetryTasks(model, retryTasks));
@@ -203,4 +226,14 @@ function unknownRetryTasks(
           .join(', ') || '(none)'
       }.`,
     }));
+}
+
+/** Tasks whose state holds an admitted plan that is not to be admitted again. */
+function admittedTasks(stored: readonly Versioned<TaskState>[]): Set<string> {
+  return new Set(
+    stored
+      .map((entry) => entry.value)
+      .filter((state) => state.plan && !state.plan.readmit && state.phase !== 'done')
+      .map((state) => state.task),
+  );
 }

@@ -3,16 +3,20 @@ import { FINAL_PHASE, type LifecycleStage } from '../lifecycle/lifecycle-table.j
 import { blockTask } from './apply-failure.js';
 import { type DispatchContext, persist, type TaskRuntime } from './context.js';
 import { stopOverBudget } from './cost-guard.js';
+import { blockedForGoneFolder } from './folder-gone.js';
 import { runApplyStage } from './stage-apply.js';
 import { runArchiveStage } from './stage-archive.js';
+import { runFixupStage } from './stage-fixup.js';
 import { runGateStage } from './stage-gate.js';
 import { runProjectGatesStage } from './stage-project-gates.js';
+import { runPromiseStage } from './stage-promise.js';
 import { runRedTeamStage } from './stage-redteam.js';
 import { runReviewStage } from './stage-review.js';
 import { runSelfcheckStage } from './stage-selfcheck.js';
 import { runWorkerStage } from './stage-worker.js';
 import { runWriteSetStage } from './stage-writeset.js';
 import { refuseStart } from './start-veto.js';
+import { blockStoppedTask } from './stop-task.js';
 import { ensureTaskWorktree, keepBlockedWorktree } from './task-worktree.js';
 
 /** The handler of each lifecycle stage (a new row of the table needs one here). */
@@ -26,6 +30,8 @@ export const STAGE_HANDLERS: Readonly<
   'project-gates': runProjectGatesStage,
   review: runReviewStage,
   redteam: runRedTeamStage,
+  fixup: runFixupStage,
+  promise: runPromiseStage,
   apply: runApplyStage,
   archive: runArchiveStage,
 };
@@ -42,11 +48,17 @@ export async function runStep(ctx: DispatchContext, rt: TaskRuntime): Promise<vo
     // A start guard of the bus (the cost budget…) may refuse the next stage: the task blocks
     // with its reason. A passed budget also stops the task right after the attempt that passed it.
     if (phase !== FINAL_PHASE && refuseStart(ctx, rt)) return await persist(ctx, rt);
+    // Its folder moved or deleted by someone else: nothing more runs for it (the archive stage
+    // checks a folder it moved itself against its record).
+    if (phase !== FINAL_PHASE && phase !== 'archive' && blockedForGoneFolder(ctx, rt))
+      return await persist(ctx, rt);
     if (phase !== FINAL_PHASE) {
       // A new worktree's set-up that failed blocks the task before anything is paid for.
       if (await ensureTaskWorktree(ctx, rt)) await STAGE_HANDLERS[phase](ctx, rt);
     }
     if (stopOverBudget(ctx, rt)) await persist(ctx, rt);
+    // Stopped by a human while this step ran: its attempt was cancelled; the task blocks.
+    if (blockStoppedTask(ctx, rt)) await persist(ctx, rt);
   } catch (error) {
     const known = SwitchyardError.is(error) && error.code !== 'SY_INTERNAL';
     const message = error instanceof Error ? error.message : String(error);

@@ -4,8 +4,10 @@ import { worktreeBytes } from '../admission/worktree-bytes.js';
 import type { RunCounts } from '../events/event-schema.js';
 import { formatBytes } from '../isolation/format-bytes.js';
 import { takesAgentSlot } from '../lifecycle/lifecycle-table.js';
+import { releaseBlockedClaims } from './blocked-claims.js';
 import type { DispatchContext, TaskRuntime } from './context.js';
 import { liveAdmissionState } from './live-admission.js';
+import { countsOf } from './run-counts.js';
 import { runStep } from './run-step.js';
 import { waitLeftMs } from './task-wait.js';
 
@@ -63,6 +65,8 @@ export async function schedule(
     );
   };
   for (const [id, promise] of recovering) track(id, promise, true);
+  // A retry asked by a human (monitor) may start a task at once.
+  ctx.options.control?.bindWake(wake);
   // True while the apply queue rule holds tasks back (announced once per episode).
   let applyQueueHeld = false;
   let diskHeld = false;
@@ -74,6 +78,7 @@ export async function schedule(
       let nextTimer = Number.POSITIVE_INFINITY;
       let decisions: AdmissionDecision[] = [];
       if (!ctx.signal.aborted) {
+        await releaseBlockedClaims(ctx);
         const cooling = new Set<string>();
         for (const rt of ctx.tasks.values()) {
           if (!isRunnable(ctx, rt)) continue;
@@ -153,7 +158,9 @@ function announceApplyQueue(
 ): boolean {
   const held = decisions.filter((d) => d.status === 'waiting-apply').length;
   if (held > 0 && !before) {
-    const waiting = [...ctx.tasks.values()].filter((rt) => rt.state.phase === 'apply').length;
+    const waiting = [...ctx.tasks.values()].filter(
+      (rt) => rt.state.phase === 'apply' || (rt.state.phase === 'promise' && rt.state.isolation),
+    ).length;
     ctx.bus.emit({
       type: 'admission.held',
       rule: 'apply-queue',
@@ -179,28 +186,4 @@ function announceDiskCap(
       detail: `the task worktrees take ${formatBytes(worktreeBytes([...ctx.tasks.values()].map((rt) => rt.state)))} of the ${formatBytes(ctx.options.worktreeDiskCap ?? 0)} cap (isolation.maxDiskBytes): ${held} task(s) not started yet wait for archives or \`switchyard clean --blocked\` to free some`,
     });
   return held > 0;
-}
-
-/** Counts for the live status line, from the last admission pass. */
-function countsOf(
-  ctx: DispatchContext,
-  decisions: readonly AdmissionDecision[],
-  running: number,
-): RunCounts {
-  const counts: RunCounts = { running, ready: 0, waiting: 0, blocked: 0, done: 0 };
-  for (const rt of ctx.tasks.values()) if (rt.state.phase === 'done') counts.done += 1;
-  for (const d of decisions) {
-    if (d.status === 'waiting-slot') counts.ready += 1;
-    else if (
-      d.status === 'waiting-dependencies' ||
-      d.status === 'waiting-claim' ||
-      d.status === 'waiting-apply' ||
-      d.status === 'waiting-disk'
-    )
-      counts.waiting += 1;
-    else if (d.status === 'blocked' || d.status === 'dependency-blocked' || d.status === 'invalid')
-      counts.blocked += 1;
-    else if (d.status === 'active' && !ctx.tasks.get(d.id)?.busy) counts.waiting += 1;
-  }
-  return counts;
 }

@@ -1,4 +1,5 @@
-import { existsSync, lstatSync, renameSync, rmdirSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, lstatSync, readFileSync, renameSync, rmdirSync } from 'node:fs';
 import { open, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { ATTEMPT_FILES } from '../attempt/layout.js';
@@ -8,13 +9,14 @@ import { gateResultLine, type ProjectGateResult } from '../gates/gate-result.js'
 import { redactSecrets } from '../redact/redact.js';
 import { maskSecretsBelow } from '../redact/secret-set.js';
 import { ensureOwnedDir, unsafePathError, writeOwnedFile } from '../safe-fs/owned-files.js';
+import { openChangeStore } from '../state/change-store.js';
 import { isGroupLogArchivable } from '../worklog/work-log.js';
 import { archivedTaskDir, COMPLETE_LOG, reviewFileName } from '../workspace/paths.js';
 import { acceptedNotesLines } from './accepted-notes.js';
 import { advance } from './advance.js';
 import { blockTask } from './apply-failure.js';
 import { announceArchived } from './archive-announcement.js';
-import { brokenPromises } from './completion-promise.js';
+import { openChecklistNotes } from './completion-promise.js';
 import { type DispatchContext, persist, type TaskRuntime } from './context.js';
 import { SOURCE_CHANGES_DIR } from './source-watch.js';
 
@@ -35,19 +37,17 @@ export async function runArchiveStage(ctx: DispatchContext, rt: TaskRuntime): Pr
     const completeLog = join(source, COMPLETE_LOG);
     // An agent may have swapped the task folder for a symlink: never archive through one.
     if (lstatSync(source).isSymbolicLink()) throw unsafePathError(source, 'is a symlink');
-    if (!existsSync(completeLog)) {
-      // Archived as done only when the promise holds; else sealed incomplete with the reasons.
-      const broken = brokenPromises(rt);
-      if (broken.length > 0) {
-        blockTask(ctx, rt, {
-          stage: 'completion-promise',
-          reason: `not archived: ${broken.length} part(s) of the completion promise unmet`,
-          evidence: broken,
-        });
-        return persist(ctx, rt);
-      }
+    // Only the complete.log this stage recorded (a restart after writing it) is kept; one an
+    // agent wrote into the folder is not the dispatcher's and is replaced. The completion
+    // promise held before the task got here (the promise stage, before the apply): nothing
+    // that already landed is held back at the archive.
+    if (!isOurs(rt, completeLog)) {
       // It quotes the review's accepted notes (agent text): no credential goes into the archive.
-      writeOwnedFile(completeLog, redactSecrets(completeLogText(ctx, rt), ctx.secrets), 'create');
+      const text = redactSecrets(completeLogText(ctx, rt), ctx.secrets);
+      // Recorded before the file exists: a restart finishes this archive, and only this one.
+      rt.state.archive = { completeLogSha256: hashOf(text) };
+      await persist(ctx, rt);
+      writeOwnedFile(completeLog, text, 'replace');
     }
     if (existsSync(target)) {
       blockTask(ctx, rt, {
@@ -62,11 +62,15 @@ export async function runArchiveStage(ctx: DispatchContext, rt: TaskRuntime): Pr
     // What the agents wrote there (reviews, plans, notes) is kept: masked like their captures.
     maskSecretsBelow(target, ctx.secrets);
   }
-  if (!existsSync(join(target, COMPLETE_LOG))) {
+  // Verified against the record: a folder someone else moved there (with a complete.log of
+  // their own) is never taken for this archive.
+  if (!isOurs(rt, join(target, COMPLETE_LOG))) {
     blockTask(ctx, rt, {
       stage: 'archive',
-      reason: `archive verification failed: ${join(target, COMPLETE_LOG)} is missing`,
-      evidence: [],
+      reason: `archive verification failed: ${join(target, COMPLETE_LOG)} is ${existsSync(join(target, COMPLETE_LOG)) ? 'not the one the dispatcher wrote' : 'missing'}`,
+      evidence: resumed
+        ? [`the task folder ${source} was gone before the dispatcher archived it`]
+        : [],
     });
     return persist(ctx, rt);
   }
@@ -74,6 +78,7 @@ export async function runArchiveStage(ctx: DispatchContext, rt: TaskRuntime): Pr
   await ctx.options.isolation?.removeWorktree(rt.id);
   await ctx.claims.release(rt.id);
   for (const [path, holder] of ctx.claimIndex) if (holder === rt.id) ctx.claimIndex.delete(path);
+  await openChangeStore(ctx.stateDir).remove(rt.id);
   // Off the event loop: other tasks' agents keep being watched meanwhile.
   await Promise.all(
     rt.state.attempts
@@ -82,17 +87,30 @@ export async function runArchiveStage(ctx: DispatchContext, rt: TaskRuntime): Pr
   );
   advance(rt, 'passed');
   // Announced before `done` is recorded, so a crash in between cannot lose it (see there).
-  announceArchived(ctx, rt, target, resumed);
+  await announceArchived(ctx, rt, target, resumed);
   await persist(ctx, rt);
   ctx.archived.add(rt.id);
-  archiveGroupLogIfDone(ctx, rt.group);
+  await archiveGroupLogIfDone(ctx, rt.group);
 }
+
+/** True when `file` is the `complete.log` this stage recorded for the task. */
+function isOurs(rt: TaskRuntime, file: string): boolean {
+  const recorded = rt.state.archive?.completeLogSha256;
+  if (!recorded) return false;
+  try {
+    return hashOf(readFileSync(file, 'utf8')) === recorded;
+  } catch {
+    return false;
+  }
+}
+
+const hashOf = (text: string): string => createHash('sha256').update(text).digest('hex');
 
 /**
  * Archives the group's `WORK_LOG.md` once every task of the group seen in this run is done
  * and idle. A failure is recorded as a control-plane failure (retried at the end of the run).
  */
-export function archiveGroupLogIfDone(ctx: DispatchContext, group: string): void {
+export async function archiveGroupLogIfDone(ctx: DispatchContext, group: string): Promise<void> {
   const observed = [...ctx.tasks.values()].filter((t) => t.group === group);
   const done = isGroupLogArchivable(
     observed.map((t) => t.id),
@@ -101,7 +119,7 @@ export function archiveGroupLogIfDone(ctx: DispatchContext, group: string): void
   );
   if (!done) return;
   try {
-    const path = ctx.workLog.archive(group);
+    const path = await ctx.workLog.archive(group);
     if (path) ctx.bus.emit({ type: 'worklog.archived', group, path });
     removeIfEmpty(join(ctx.workspace, 'agent-task', group));
   } catch (error) {
@@ -169,6 +187,8 @@ function completeLogText(ctx: DispatchContext, rt: TaskRuntime): string {
     `plan loops: ${s.planLoop}`,
     `approved review: ${rt.task.runner === 'local' ? 'none (local runner: a command, no agent)' : reviewFileName(s.planLoop)}`,
     ...acceptedNotesLines(rt.task.dir, s.planLoop),
+    ...fixupLines(rt),
+    ...openItemLines(openChecklistNotes(ctx, rt)),
     `attempts: ${s.attempts.length} (${failed.length} failed; each keeps its locator.json, a failed one all its evidence)`,
     ...s.attempts.map(
       (a) =>
@@ -221,4 +241,23 @@ function isolationLines(rt: TaskRuntime): string[] {
 function projectGateLines(gates: readonly ProjectGateResult[] | undefined): string[] {
   if (!gates || gates.length === 0) return [];
   return ['project gates:', ...gates.map((g) => `  ${gateResultLine(g)} — ${g.output}`)];
+}
+
+/** `complete.log` lines of checklist items left open without a required self-check (no block). */
+function openItemLines(items: readonly string[]): string[] {
+  if (items.length === 0) return [];
+  return [
+    `checklist items left open: ${items.length} (no self-check was required of the worker's target; the reviewer saw them)`,
+    ...items.map((i) => `  ${i}`),
+  ];
+}
+
+/** The `complete.log` line of a fixup that applied the reviews' MINOR findings. */
+function fixupLines(rt: TaskRuntime): string[] {
+  const fixup = rt.state.fixup;
+  if (fixup?.planLoop !== rt.state.planLoop) return [];
+  const attempt = rt.state.attempts.findLast((a) => a.role === 'fixup' && a.result === 'success');
+  return [
+    `minor findings applied by the fixup stage${attempt ? ` (attempt ${attempt.id} on ${attempt.target})` : ''}, then checked again`,
+  ];
 }

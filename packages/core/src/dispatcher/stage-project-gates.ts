@@ -1,12 +1,13 @@
 import { join, relative } from 'node:path';
 import type { ProjectGateResult } from '../gates/gate-result.js';
-import type { ProjectGate } from '../gates/gate-schema.js';
+import { type ProjectGate, testGateOf } from '../gates/gate-schema.js';
 import { planFileName } from '../workspace/paths.js';
 import { advance } from './advance.js';
 import { correctOrBlock } from './apply-failure.js';
 import { type DispatchContext, persist, type TaskRuntime } from './context.js';
 import { runProjectGates } from './gate-check.js';
 import type { DispatcherOptions } from './types.js';
+import { verifyTestRun } from './verify-change.js';
 import { workdirOf } from './workdir.js';
 
 /** The gates the project-gates stage runs: `task` gates, and `source` gates too when the
@@ -56,6 +57,15 @@ export async function runProjectGatesStage(ctx: DispatchContext, rt: TaskRuntime
       cwdOf: (g) => (g.on === 'task' ? workdirOf(ctx, rt) : ctx.workspace),
       base: ctx.workspace,
       outputDir,
+      // `tests: required` without a definition of done: the test gate is the test run judged.
+      ...(rt.task.testsRequired && !rt.task.definitionOfDone
+        ? {
+            verifyOf: (g: ProjectGate) =>
+              g.name === testGateOf(gates)?.name
+                ? (output: string) => verifyTestRun(output, `test gate ${g.name}`)
+                : undefined,
+          }
+        : {}),
     },
   );
   if (!runs || ctx.signal.aborted) {

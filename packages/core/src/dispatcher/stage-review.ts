@@ -8,8 +8,10 @@ import type { AttemptRecord, Correction, Decision } from '../state/state-schema.
 import { advance } from './advance.js';
 import { applyFailure } from './apply-failure.js';
 import { attemptDirOf, newAttemptId } from './attempt-spec.js';
+import { openChecklistNotes } from './completion-promise.js';
 import { type DispatchContext, persist, type TaskRuntime } from './context.js';
 import { ensureDecision } from './ensure-decision.js';
+import { minorNotesFact } from './fixup-notes.js';
 import { failoverResume } from './native-resume.js';
 import { advancePlanLoop } from './plan-loop.js';
 import { maxPlanLoopsOf } from './plan-loop-cap.js';
@@ -68,7 +70,7 @@ export async function runReviewAs(
     failover: failoverFacts(rt),
     correction: reviewCorrection(rt, role),
   });
-  const prompt = kind.brief ? `${reviewPrompt}\n\n${kind.brief}\n` : reviewPrompt;
+  const prompt = `${[reviewPrompt.trimEnd(), kind.brief, openItemsBrief(ctx, rt)].filter(Boolean).join('\n\n')}\n`;
   const { record, verdict } = await runStageAttempt(ctx, rt, {
     attemptId,
     role,
@@ -119,12 +121,12 @@ export async function afterReview(
   emitVerdict(ctx, rt, outcome.review);
   const state = rt.state;
   if (outcome.kind === 'approved') {
-    advance(rt, 'approved');
+    advance(rt, 'approved', { facts: minorNotesFact(ctx, rt) });
     return;
   }
   if (outcome.kind === 'approved-with-notes') {
     setAsideNextPlan(rt);
-    advance(rt, 'approved-with-notes');
+    advance(rt, 'approved-with-notes', { facts: minorNotesFact(ctx, rt) });
     return;
   }
   writeCorrectionPacket(ctx, rt, outcome.review);
@@ -164,4 +166,22 @@ function emitVerdict(ctx: DispatchContext, rt: TaskRuntime, review: ParsedReview
     findings: { critical: count('CRITICAL'), moderate: count('MODERATE'), minor: count('MINOR') },
     disposition: reviewDisposition(review),
   });
+}
+
+/**
+ * Checklist items the worker left open where its target requires no self-check: no block,
+ * but the reviewer is told, so an item that is not done is judged as such.
+ */
+function openItemsBrief(ctx: DispatchContext, rt: TaskRuntime): string | undefined {
+  const open = openChecklistNotes(ctx, rt);
+  if (open.length === 0) return undefined;
+  return [
+    '## Checklist items left open',
+    '',
+    "The worker left these items of the plan's `## Implementation Checklist` unticked (its target",
+    'requires no self-check, so they do not block the task by themselves). Check each in the code:',
+    'one that is not done is a finding like any other.',
+    '',
+    ...open.map((item) => `- ${item}`),
+  ].join('\n');
 }

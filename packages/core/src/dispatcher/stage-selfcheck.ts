@@ -11,14 +11,16 @@ import { attemptDirOf, newAttemptId } from './attempt-spec.js';
 import { type DispatchContext, persist, type TaskRuntime } from './context.js';
 import { ensureDecision } from './ensure-decision.js';
 import { planNativeResume } from './native-resume.js';
+import { recordedChecklist } from './plan-copy.js';
 import { currentPlan, promptContext } from './prompt-facts.js';
-import { isReviewRole } from './red-team.js';
 import { runStageAttempt } from './stage-attempt.js';
 import { sentBackForSource } from './stage-worker.js';
 import { workdirOf } from './workdir.js';
 
-/** The checklist of the task's current plan, read fresh (the worker ticks it). */
+/** The checklist of the task's current plan as the agents returned it (the dispatcher's record;
+ * the task folder's file for a task without one). */
 export function currentChecklist(rt: TaskRuntime): ChecklistItem[] {
+  if (rt.state.plan) return recordedChecklist(rt);
   const plan = currentPlan(rt);
   const read = readPlanText(plan, plan); // bounded: a plan the worker swapped for a FIFO reads as empty
   return 'text' in read ? readChecklist(read.text, plan).items : [];
@@ -29,7 +31,8 @@ export function latestSession(rt: TaskRuntime, target: string): string | undefin
   for (let i = rt.state.attempts.length - 1; i >= 0; i--) {
     const a = rt.state.attempts[i]!;
     if (a.planLoop !== rt.state.planLoop || a.target !== target) continue;
-    if (isReviewRole(a.role) || a.result !== 'success') continue;
+    // The worker's own context only: not a review's, nor a fixup's (another target's work).
+    if ((a.role !== 'worker' && a.role !== 'selfcheck') || a.result !== 'success') continue;
     if (a.sessionId) return a.sessionId;
   }
   return undefined;

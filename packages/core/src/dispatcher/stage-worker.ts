@@ -9,6 +9,7 @@ import { type DispatchContext, persist, type TaskRuntime } from './context.js';
 import { ensureDecision } from './ensure-decision.js';
 import { failoverResume } from './native-resume.js';
 import { failoverFacts, promptContext } from './prompt-facts.js';
+import { openSharedRound } from './shared-writes.js';
 import { sourceCorrection } from './source-watch.js';
 import { runStageAttempt } from './stage-attempt.js';
 import { runLocalStage } from './stage-local.js';
@@ -28,6 +29,8 @@ export async function runWorkerStage(ctx: DispatchContext, rt: TaskRuntime): Pro
     failover: failoverFacts(rt),
     correction: rt.state.correction,
   });
+  // The shared workspace has no diff: what the worker changes is measured against snapshots.
+  await openSharedRound(ctx, rt, attemptId);
   const { record, verdict } = await runStageAttempt(ctx, rt, {
     attemptId,
     role: 'worker',

@@ -5,9 +5,11 @@ import { describe, expect, it } from 'vitest';
 import type { AgentCommitPolicy } from '../isolation/mode.js';
 import type { WorkspaceIsolation, WriteSetReport } from '../isolation/types.js';
 import { newTaskState } from '../state/state-schema.js';
+import { createMemoryStore } from '../store/memory/memory-store.js';
 import type { WorkLogRow } from '../worklog/work-log.js';
 import type { DispatchContext, TaskRuntime } from './context.js';
 import { runWriteSetStage } from './stage-writeset.js';
+import { TaskLeases } from './task-leases.js';
 
 const BASE = 'a'.repeat(40);
 
@@ -16,6 +18,7 @@ async function check(report: WriteSetReport, policy?: AgentCommitPolicy) {
   const workspace = mkdtempSync(join(tmpdir(), 'sy-writeset-'));
   const events: Array<{ type: string } & Record<string, unknown>> = [];
   const rows: WorkLogRow[] = [];
+  const store = createMemoryStore();
   const isolation = { inspect: async () => report } as unknown as WorkspaceIsolation;
   const ctx = {
     options: { isolation, ...(policy ? { agentCommitPolicy: policy } : {}) },
@@ -25,7 +28,8 @@ async function check(report: WriteSetReport, policy?: AgentCommitPolicy) {
     secrets: [],
     bus: { emit: (e: { type: string }) => events.push(e) },
     workLog: { finish: (_group: string, row: WorkLogRow) => rows.push(row) },
-    store: { write: async () => {} },
+    store,
+    leases: new TaskLeases(store.leases, 'run-1'),
   } as unknown as DispatchContext;
   const state = newTaskState('g/t');
   state.phase = 'writeset';
@@ -42,6 +46,7 @@ async function check(report: WriteSetReport, policy?: AgentCommitPolicy) {
     group: 'g',
     task: { writeSet: [{ path: 'src/a.js', line: 3 }] },
     state,
+    version: 0,
   } as unknown as TaskRuntime;
   await runWriteSetStage(ctx, rt);
   const finish = rows.find((r) => r.kind === 'FINISH');

@@ -5,6 +5,7 @@ import { advance } from './advance.js';
 import { blockTask, correctOrBlock } from './apply-failure.js';
 import { type DispatchContext, persist, type TaskRuntime } from './context.js';
 import { filesCell, writeGitStageRows } from './git-stage-rows.js';
+import { inspectSharedRound } from './shared-writes.js';
 import { isolationOf } from './task-worktree.js';
 import { allowedPaths } from './write-set-scope.js';
 
@@ -17,11 +18,9 @@ import { allowedPaths } from './write-set-scope.js';
  */
 export async function runWriteSetStage(ctx: DispatchContext, rt: TaskRuntime): Promise<void> {
   const isolation = isolationOf(ctx);
-  // A task that keeps the shared workspace (./task-isolation-mode.ts) has no worktree to diff.
-  if (!isolation || !rt.state.isolation) {
-    advance(rt, 'passed');
-    return persist(ctx, rt);
-  }
+  // A task in the shared workspace (isolation "none", or ./task-isolation-mode.ts) has no
+  // worktree to diff: its writes are judged on snapshots of the workspace.
+  if (!isolation || !rt.state.isolation) return checkSharedWrites(ctx, rt);
   const startedAt = ctx.now();
   const writeSet = await allowedPaths(isolation, rt);
   const report = await isolation.inspect(rt.id, writeSet);
@@ -68,6 +67,16 @@ export async function runWriteSetStage(ctx: DispatchContext, rt: TaskRuntime): P
     advance(rt, 'passed');
     return persist(ctx, rt);
   }
+  return sendBack(ctx, rt, report, correction);
+}
+
+/** A violation: announced, then back to the worker with the correction (or blocked). */
+async function sendBack(
+  ctx: DispatchContext,
+  rt: TaskRuntime,
+  report: WriteSetReport,
+  correction: Correction,
+): Promise<void> {
   ctx.bus.emit({
     type: 'task.isolation',
     task: rt.id,
@@ -83,11 +92,39 @@ export async function runWriteSetStage(ctx: DispatchContext, rt: TaskRuntime): P
   await persist(ctx, rt);
 }
 
+/**
+ * The shared workspace: the files the task's writing attempts changed since the snapshot
+ * before them (./shared-writes.ts), judged like a worktree's diff — a file outside the write
+ * set is the same correction (there is no diff to call a change empty). Nothing can be reset
+ * without git, so `writeSet: "revert-outside"` corrects only. No snapshot (a task begun
+ * before snapshots): nothing to judge.
+ */
+async function checkSharedWrites(ctx: DispatchContext, rt: TaskRuntime): Promise<void> {
+  const startedAt = ctx.now();
+  const report = await inspectSharedRound(ctx, rt);
+  const writeSet = rt.task.writeSet.map((e) => e.path);
+  const correction = report ? writeSetCorrection(report, writeSet) : undefined;
+  if (report)
+    writeGitStageRows(ctx, rt, {
+      role: 'writeset',
+      startedAt,
+      artifact: writeSetArtifact(report),
+      label: 'workspace snapshot',
+      result: correction ? 'writeset-violated' : 'success',
+      evidence: { writeSet, ...report, correction: correction?.summary },
+    });
+  if (!report || !correction) {
+    advance(rt, 'passed');
+    return persist(ctx, rt);
+  }
+  return sendBack(ctx, rt, report, correction);
+}
+
 /** The work-log artifact cell of a check: what broke the write set, or what changed. */
 function writeSetArtifact(report: WriteSetReport): string {
   if (report.gitMetadata.length > 0) return filesCell('git metadata', report.gitMetadata);
   if (report.outside.length > 0) return filesCell('outside the write set', report.outside);
-  if (report.empty) return 'no change';
+  if (report.empty || report.changed.length === 0) return 'no change';
   return filesCell('changed', report.changed);
 }
 

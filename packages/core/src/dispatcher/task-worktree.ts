@@ -13,6 +13,7 @@ const WORKTREE_PHASES = new Set([
   'gate',
   'review',
   'redteam',
+  'fixup',
   'apply',
 ]);
 

@@ -15,6 +15,8 @@ import type { RoutingConfig } from '../routing/routing-schema.js';
 import type { SandboxConfig } from '../sandbox/sandbox-schema.js';
 import type { RetryPolicy } from '../selection/on-failure.js';
 import type { ParkPolicy } from '../selection/park.js';
+import type { Store } from '../store/store.js';
+import type { RunControl } from './run-control.js';
 
 /** A command the dispatcher needs run without a shell (definition-of-done gates). */
 export interface CommandRequest {
@@ -78,6 +80,11 @@ export interface DispatcherSandbox {
 export interface DispatcherOptions {
   /** Workspace root (any path; the run uses its real path). */
   workspace: string;
+  /** Where every durable fact of the run goes (the CLI opens the file store of the
+   * workspace once, under the workspace lock). The engine never builds one itself. */
+  store: Store;
+  /** How long a task's lease lasts without renewal (default 30 s; renewed at a third). */
+  leaseMs?: number;
   catalog: ResolvedCatalog;
   retry: RetryPolicy;
   /** Config `park`: how long and how often a stage may wait for quota resets (default
@@ -111,7 +118,7 @@ export interface DispatcherOptions {
   prompts: PromptTemplates;
   /** The clocks the run reads (default: the system's); a test passes a fake one. */
   clock?: Clock;
-  /** Receives every event (renderer, --json); events also go to events.jsonl. */
+  /** Receives every event (renderer, --json); events also go to the store's event log. */
   onEvent?: (event: RunEvent) => void;
   /** Aborted on SIGINT/SIGTERM: no task is admitted any more, running agents and gates are
    * stopped, queued applies stay queued (they apply on the next run), the apply under way is
@@ -120,6 +127,8 @@ export interface DispatcherOptions {
   /** Aborted on a second SIGINT/SIGTERM: the apply under way (its check on the source
    * included) stops and is rolled back through its journal. */
   abortApply?: AbortSignal;
+  /** A human's hold on the run (the monitor's actions: retry, skip, resolve, stop). */
+  control?: RunControl;
   /** IANA zone for wall-clock reset times in provider errors (default: the system zone). */
   timeZone?: string;
   /** Grace between SIGTERM and SIGKILL when stopping an agent. */
@@ -159,6 +168,9 @@ export interface DispatcherOptions {
    * `source` gates then run right after the `task` gates. Under worktree isolation they run
    * after apply instead (see `checkSourceAfterApply`). */
   sourceIsWorkingTree?: boolean;
+  /** Config `review.fixupTarget`: the catalog target that applies MINOR-only review findings
+   * (the fixup stage); unset = they stay accepted notes. */
+  fixupTarget?: string;
   /** Config `routing`: PLAN `complexity:` / `risk:` → route and review mode (default
    * `DEFAULT_ROUTING`). */
   routing?: RoutingConfig;

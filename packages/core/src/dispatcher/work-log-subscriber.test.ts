@@ -1,17 +1,17 @@
-import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createEventBus } from '../events/event-bus.js';
 import type { RunEventInput } from '../events/event-schema.js';
 import { type AttemptRecord, newTaskState } from '../state/state-schema.js';
+import { createMemoryStore } from '../store/memory/memory-store.js';
+import { formatWorkLogRow } from '../worklog/work-log.js';
 import type { DispatchContext, TaskRuntime } from './context.js';
 import { feedWorkLogFromBus } from './work-log-subscriber.js';
 import { WorkLogWriter } from './work-log-writer.js';
 
 function run() {
-  const workspace = mkdtempSync(join(tmpdir(), 'sy-worklog-sub-'));
-  mkdirSync(join(workspace, 'agent-task', 'g'), { recursive: true });
+  const workspace = '/ws';
+  const store = createMemoryStore();
   const bus = createEventBus({ runId: 'r1', validate: true });
   const state = newTaskState('g/a');
   const rt = {
@@ -25,11 +25,12 @@ function run() {
   const ctx = {
     workspace,
     bus,
-    workLog: new WorkLogWriter(workspace),
+    store,
+    workLog: new WorkLogWriter(store.workLog),
     tasks: new Map([[rt.id, rt]]),
     now: () => new Date('2026-12-01T10:00:00.000Z'),
   } as unknown as DispatchContext;
-  return { ctx, rt, bus, workspace };
+  return { ctx, rt, bus, store };
 }
 
 function attempt(ctx: DispatchContext, rt: TaskRuntime, id: string): AttemptRecord {
@@ -72,14 +73,12 @@ const finished = (id: string, result: 'success' | 'provider-quota'): RunEventInp
   attemptDir: `/a/${id}`,
 });
 
-const rows = (workspace: string) =>
-  readFileSync(join(workspace, 'agent-task', 'g', 'WORK_LOG.md'), 'utf8')
-    .split('\n')
-    .filter((l) => l.includes('| FINISH |'));
+const rows = async (ctx: DispatchContext) =>
+  (await ctx.store.workLog.read('g')).map((row) => formatWorkLogRow(row).trimEnd());
 
 describe('work log fed from the bus', () => {
-  it('writes the FINISH row of a finished attempt with the agent/model it started on', () => {
-    const { ctx, rt, bus, workspace } = run();
+  it('writes the FINISH row of a finished attempt with the agent/model it started on', async () => {
+    const { ctx, rt, bus } = run();
     feedWorkLogFromBus(ctx);
     attempt(ctx, rt, 'g.a.worker.1');
     const second = attempt(ctx, rt, 'g.a.worker.2');
@@ -88,21 +87,21 @@ describe('work log fed from the bus', () => {
     second.interrupted = true;
     bus.emit(started('g.a.worker.2'));
     bus.emit(finished('g.a.worker.2', 'success'));
-    expect(ctx.workLog.flush()).toBe(true);
-    expect(rows(workspace)).toEqual([
+    expect(await ctx.workLog.flush()).toBe(true);
+    expect(await rows(ctx)).toEqual([
       '| 2026-12-01T10:00:00Z | FINISH | g/a/PLAN.md | 1 of 3 | worker | 1 | agent-x/model-y | provider-quota | agent-task/.switchyard/attempts/g.a.worker.1/locator.json |',
       '| 2026-12-01T10:00:00Z | FINISH | g/a/PLAN.md | 1 of 3 | worker | 2 | agent-x/model-y | interrupted | agent-task/.switchyard/attempts/g.a.worker.2/locator.json |',
     ]);
   });
 
-  it('writes nothing for an attempt it has no record of, nor once unsubscribed', () => {
+  it('writes nothing for an attempt it has no record of, nor once unsubscribed', async () => {
     const { ctx, rt, bus } = run();
     const off = feedWorkLogFromBus(ctx);
     bus.emit(finished('g.a.worker.9', 'success'));
     off();
     attempt(ctx, rt, 'g.a.worker.1');
     bus.emit(finished('g.a.worker.1', 'success'));
-    expect(ctx.workLog.flush()).toBe(true);
-    expect(() => readFileSync(join(ctx.workspace, 'agent-task', 'g', 'WORK_LOG.md'))).toThrow();
+    expect(await ctx.workLog.flush()).toBe(true);
+    expect(await rows(ctx)).toEqual([]);
   });
 });

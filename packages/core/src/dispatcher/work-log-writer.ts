@@ -1,160 +1,109 @@
-import { closeSync, fstatSync, fsync, fsyncSync, lstatSync, writeSync } from 'node:fs';
 import { SwitchyardError } from '../errors.js';
-import { redactSecrets, type SecretValue } from '../redact/redact.js';
-import { openOwnedFile } from '../safe-fs/owned-files.js';
-import {
-  archiveWorkLog,
-  formatWorkLogRow,
-  WORK_LOG_HEADER,
-  type WorkLogRow,
-  workLogPath,
-} from '../worklog/work-log.js';
+import type { SecretValue } from '../redact/redact.js';
+import { redactDeep } from '../redact/secret-set.js';
+import type { WorkLogPort } from '../store/work-log-port.js';
+import type { WorkLogRow } from '../worklog/work-log.js';
 
 /**
- * Writes the run's work-log rows. Each row is written with one `write()` on an O_APPEND
- * descriptor kept open per group (in order, before the caller goes on, so it survives a
- * crash of the dispatcher) and fsynced in the background, coalesced, so the disk flush
- * never blocks the scheduling loop. A failed write is a retryable control-plane failure:
- * FINISH rows that could not be written stay queued (in order, per group) and are retried
- * on every later write and at the end of the run; while any stay queued, or an fsync
- * failed, the run cannot exit 0.
+ * Writes the run's work-log rows through the store's work-log port. Rows of one group are
+ * handed to the port in call order (the port keeps that order; the file store writes them
+ * before `append` returns, so they survive a dispatcher crash). A failed write is a
+ * retryable control-plane failure: FINISH rows that could not be written stay queued (in
+ * order, per group) and go out again before the group's next row and at the end of the run;
+ * while any stay queued, or the final flush failed, the run cannot exit 0.
  */
 export class WorkLogWriter {
   readonly #pending = new Map<string, WorkLogRow[]>();
-  readonly #fds = new Map<string, number>();
-  readonly #syncing = new Set<string>();
+  readonly #inFlight = new Set<Promise<void>>();
+  /** The last write of each group (the next one waits for it). */
+  readonly #tails = new Map<string, Promise<void>>();
   #lastError: string | undefined;
-  #syncError: string | undefined;
+  #flushError: string | undefined;
 
-  /** `secrets`: masked in every cell (a gate's command line, a result) before it is written. */
+  /** `secrets`: masked in every cell (a gate's command line, a result) before it is stored. */
   constructor(
-    private readonly workspace: string,
+    private readonly port: WorkLogPort,
     private readonly secrets: readonly SecretValue[] = [],
   ) {}
 
   /**
-   * Writes a START row now; throws `SY_WORK_LOG` when it cannot (the attempt must then not
-   * start: an attempt without its START row would be invisible in the log).
+   * Writes a START row (after the group's queued rows); rejects with `SY_WORK_LOG` when it
+   * cannot (the attempt must then not start: an attempt without its START row would be
+   * invisible in the log).
    */
-  start(group: string, row: WorkLogRow): void {
-    this.#write(group, [row], true);
+  start(group: string, row: WorkLogRow): Promise<void> {
+    return this.#write(group, [row], true);
   }
 
   /** Writes a FINISH (or other) row; on failure it is queued for a retry. Never throws. */
   finish(group: string, row: WorkLogRow): void {
+    this.#write(group, [row], false).catch(() => undefined);
+  }
+
+  /** Retries every queued row and flushes the log; true when all is written and durable. */
+  async flush(): Promise<boolean> {
+    await this.#settled();
+    for (const group of [...this.#pending.keys()])
+      await this.#write(group, [], false).catch(() => undefined);
     try {
-      this.#write(group, [row], false);
-    } catch {
-      // queued by #write
+      await this.port.flush();
+      this.#flushError = undefined;
+    } catch (error) {
+      this.#flushError = error instanceof Error ? error.message : String(error);
     }
+    return this.#pending.size === 0 && this.#flushError === undefined;
   }
 
-  /** Retries every queued row and flushes every log to disk; true when all is written. */
-  flush(): boolean {
-    for (const group of [...this.#pending.keys()]) {
-      try {
-        this.#write(group, [], false);
-      } catch {
-        // stays queued
-      }
-    }
-    for (const group of [...this.#fds.keys()]) this.#close(group);
-    return this.#pending.size === 0 && this.#syncError === undefined;
-  }
-
-  /** Archives a group's log (after writing its queued rows). Throws `SY_WORK_LOG`. */
-  archive(group: string): string | undefined {
-    if (this.#pending.has(group)) this.#write(group, [], false);
-    this.#close(group);
-    return archiveWorkLog(this.workspace, group);
+  /** Archives a group's log (after writing its queued rows). Rejects with `SY_WORK_LOG`. */
+  async archive(group: string): Promise<string | undefined> {
+    await this.#settled();
+    if (this.#pending.has(group)) await this.#write(group, [], false);
+    return this.port.archive(group);
   }
 
   /** Why the log is not fully written, or undefined when it is. */
   get failure(): string | undefined {
-    return this.#pending.size > 0 ? this.#lastError : this.#syncError;
+    return this.#pending.size > 0 ? this.#lastError : this.#flushError;
   }
 
-  #write(group: string, rows: WorkLogRow[], dropOnFailure: boolean): void {
-    const queued = this.#pending.get(group) ?? [];
-    const all = [...queued, ...rows];
-    if (all.length === 0) return;
-    try {
-      const text = all.map(formatWorkLogRow).join('');
-      writeSync(this.#fd(group), redactSecrets(text, this.secrets));
+  /**
+   * Writes the group's queued rows and `rows`, after the group's write in flight (if any): a
+   * group's rows reach the port one batch at a time, so a failed batch is retried before any
+   * later row. With nothing in flight the port is called at once (the file store then writes
+   * before this returns).
+   */
+  #write(group: string, given: WorkLogRow[], dropOnFailure: boolean): Promise<void> {
+    const rows = given.map((row) => redactDeep(row, this.secrets));
+    const attempt = (): Promise<void> => {
+      const queued = this.#pending.get(group) ?? [];
+      const all = [...queued, ...rows];
+      if (all.length === 0) return Promise.resolve();
       this.#pending.delete(group);
-      this.#sync(group);
-    } catch (error) {
-      this.#drop(group);
-      this.#lastError = SwitchyardError.is(error)
-        ? error.message
-        : `Cannot write the work log ${workLogPath(this.workspace, group)}: ${error instanceof Error ? error.message : String(error)}`;
-      const keep = dropOnFailure ? queued : all;
-      if (keep.length > 0) this.#pending.set(group, keep);
-      throw new SwitchyardError('SY_WORK_LOG', this.#lastError, {
-        cause: error,
-        file: workLogPath(this.workspace, group),
+      return this.port.append(group, all).catch((error: unknown) => {
+        this.#lastError = SwitchyardError.is(error)
+          ? error.message
+          : `Cannot write the work log of ${group}: ${error instanceof Error ? error.message : String(error)}`;
+        const keep = dropOnFailure ? queued : all;
+        if (keep.length > 0)
+          this.#pending.set(group, [...keep, ...(this.#pending.get(group) ?? [])]);
+        throw SwitchyardError.is(error) && error.code === 'SY_WORK_LOG'
+          ? error
+          : new SwitchyardError('SY_WORK_LOG', this.#lastError, { cause: error });
       });
-    }
-  }
-
-  #fd(group: string): number {
-    const open = this.#fds.get(group);
-    const file = workLogPath(this.workspace, group);
-    if (open !== undefined) {
-      if (isStillAt(open, file)) return open;
-      // The log was moved, deleted or replaced (e.g. by a link) since it was opened: rows
-      // written to the old descriptor would be lost, so open the path again (and refuse a link).
-      this.#drop(group);
-    }
-    let fd: number;
-    try {
-      fd = openOwnedFile(file, 'create');
-      writeSync(fd, WORK_LOG_HEADER(group));
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      fd = openOwnedFile(file, 'append');
-    }
-    this.#fds.set(group, fd);
-    return fd;
-  }
-
-  /** One background fsync per group at a time; rows written meanwhile ride on the next. */
-  #sync(group: string): void {
-    const fd = this.#fds.get(group);
-    if (fd === undefined || this.#syncing.has(group)) return;
-    this.#syncing.add(group);
-    fsync(fd, (error) => {
-      this.#syncing.delete(group);
-      if (error) this.#syncError = `Cannot flush the work log of ${group}: ${error.message}`;
+    };
+    const previous = this.#tails.get(group);
+    const write = previous ? previous.then(attempt) : attempt();
+    const tail = write.catch(() => undefined);
+    this.#tails.set(group, tail);
+    this.#inFlight.add(tail);
+    void tail.then(() => {
+      this.#inFlight.delete(tail);
+      if (this.#tails.get(group) === tail) this.#tails.delete(group);
     });
+    return write;
   }
 
-  #close(group: string): void {
-    const fd = this.#fds.get(group);
-    if (fd === undefined) return;
-    try {
-      fsyncSync(fd);
-    } catch (error) {
-      this.#syncError = `Cannot flush the work log of ${group}: ${error instanceof Error ? error.message : String(error)}`;
-    }
-    this.#drop(group);
+  async #settled(): Promise<void> {
+    while (this.#inFlight.size > 0) await Promise.allSettled([...this.#inFlight]);
   }
-
-  #drop(group: string): void {
-    const fd = this.#fds.get(group);
-    this.#fds.delete(group);
-    // An fsync may still be queued on this descriptor: close it once that is done.
-    if (fd !== undefined) {
-      if (this.#syncing.has(group)) fsync(fd, () => closeSync(fd));
-      else closeSync(fd);
-    }
-  }
-}
-
-/** Whether an open descriptor is still the file at `path` (same device and inode). */
-function isStillAt(fd: number, path: string): boolean {
-  const atPath = lstatSync(path, { throwIfNoEntry: false });
-  if (!atPath) return false;
-  const open = fstatSync(fd);
-  return open.ino === atPath.ino && open.dev === atPath.dev;
 }

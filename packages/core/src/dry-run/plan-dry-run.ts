@@ -141,6 +141,11 @@ export function planDryRun(input: DryRunInput): DryRunReport {
       status: decision?.status ?? 'invalid',
       blocked: input.blocked?.get(t.id) ?? null,
       waiting_on: decision?.waitingOn ?? decision?.conflicts?.map((c) => c.holder) ?? [],
+      waiting_on_blocked_claim: [
+        ...new Set(
+          (decision?.conflicts ?? []).map((c) => c.holder).filter((h) => input.blocked?.has(h)),
+        ),
+      ].sort(),
       write_set: t.writeSet.map((e) => ({
         path: e.path,
         line: e.line,

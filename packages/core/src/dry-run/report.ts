@@ -39,6 +39,8 @@ export interface DryRunTask {
   blocked: string | null;
   /** Dependencies still open (or blocked/invalid ones). */
   waiting_on: string[];
+  /** Blocked tasks whose kept claim this task waits on (a shared workspace keeps it). */
+  waiting_on_blocked_claim: string[];
   write_set: { path: string; line: number; note?: string; resolved?: string }[];
   /** Other tasks sharing a write-set path: never active at the same time as this one. */
   serialized_with: string[];

@@ -40,7 +40,6 @@ describe('buildEscalation redacts like all other evidence', () => {
     };
     const { bundle, interview } = buildEscalation({
       workspace,
-      stateDir,
       task: {
         id: 'g/t',
         group: 'g',

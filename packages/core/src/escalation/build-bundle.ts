@@ -1,7 +1,8 @@
-import { closeSync, existsSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { relative } from 'node:path';
 import { attemptPaths } from '../attempt/layout.js';
 import { evidenceMessage } from '../evidence/evidence-message.js';
+import type { ApplyJournal, WorktreeRecord } from '../isolation/schema.js';
 import type { SecretValue } from '../redact/redact.js';
 import { redactDeep } from '../redact/secret-set.js';
 import type { AttemptRecord, BlockedInfo, TaskState } from '../state/state-schema.js';
@@ -15,7 +16,8 @@ const TAIL_BYTES = 16 * 1024;
 /** What a bundle is built from: the task's contract and state when it blocked. */
 export interface BundleInput {
   workspace: string;
-  stateDir: string;
+  /** The task's worktree record and apply journal (from the store), when it had a worktree. */
+  isolation?: { record?: WorktreeRecord | undefined; journal?: ApplyJournal | undefined };
   task: Pick<LoadedTask, 'id' | 'group' | 'name' | 'dir' | 'planFile' | 'definitionOfDone'>;
   state: TaskState & { blocked: BlockedInfo };
   /** Tasks that wait on this one, directly or transitively. */
@@ -75,7 +77,7 @@ export function buildEscalation(input: BundleInput): {
   const failedDirs = state.attempts
     .filter((a) => a.result !== undefined && a.result !== 'success')
     .map((a) => rel(a.attemptDir));
-  const source = sourceFacts(input.stateDir, task.id);
+  const source = sourceFacts(input.isolation?.record, input.isolation?.journal);
   const diffPath = source.worktree ? rel(source.worktree) : undefined;
   const evidencePaths = [
     ...new Set([
@@ -186,32 +188,19 @@ export function tailLines(file: string, lines = TAIL_LINES, bytes = TAIL_BYTES):
 
 /** Worktree and apply facts from the isolation records, when the task had a worktree. */
 function sourceFacts(
-  stateDir: string,
-  id: string,
+  worktree: WorktreeRecord | undefined,
+  apply: ApplyJournal | undefined,
 ): { worktree?: string; facts?: NonNullable<FailureBundle['source']> } {
-  const read = (kind: string): Record<string, unknown> | undefined => {
-    const file = join(stateDir, 'isolation', kind, `${id}.json`);
-    if (!existsSync(file)) return undefined;
-    try {
-      return JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
-    } catch {
-      return undefined;
-    }
-  };
-  const worktree = read('worktrees');
-  const apply = read('apply');
   if (!worktree && !apply) return {};
-  const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
-  const step = str(apply?.step);
+  const step = apply?.step;
   const facts = Object.fromEntries(
     Object.entries({
-      branch: str(worktree?.branch),
-      baseCommit: str(worktree?.baseCommit) ?? str(apply?.baseCommit),
-      appliedCommit: str(worktree?.appliedCommit),
+      branch: worktree?.branch,
+      baseCommit: worktree?.baseCommit ?? apply?.baseCommit,
+      appliedCommit: worktree?.appliedCommit,
       applyStep: step,
       rolledBack: step ? step === 'rolled-back' : undefined,
     }).filter(([, v]) => v !== undefined),
   ) as NonNullable<FailureBundle['source']>;
-  const path = str(worktree?.path);
-  return { ...(path ? { worktree: path } : {}), facts };
+  return { ...(worktree?.path ? { worktree: worktree.path } : {}), facts };
 }

@@ -18,8 +18,9 @@ export const ESCALATION_CODES = [
 ] as const;
 export type EscalationCode = (typeof ESCALATION_CODES)[number];
 
-/** How a human closed an escalation: `retry` (fresh budget) or `skip` (leave it blocked). */
-export const RESOLUTIONS = ['retry', 'skip'] as const;
+/** How a human closed an escalation: `retry` (fresh budget), `skip` (leave it blocked) or
+ * `done` (an archived task recorded as complete by hand). */
+export const RESOLUTIONS = ['retry', 'skip', 'done'] as const;
 export type ResolutionAction = (typeof RESOLUTIONS)[number];
 
 export const resolutionSchema = z.object({
@@ -27,6 +28,8 @@ export const resolutionSchema = z.object({
   at: z.string(),
   /** Who resolved it (the OS user name), for the record. */
   by: z.string().optional(),
+  /** The human's words given with the answer (from the monitor page). */
+  note: z.string().optional(),
 });
 
 const attemptTailSchema = z.object({

@@ -71,6 +71,26 @@ export interface EscalationEntry {
   interview: string;
 }
 
+/** The list entry of an open escalation; `where`: its files, relative to the workspace. */
+export function escalationEntry(
+  task: string,
+  bundle: FailureBundle,
+  where: { bundle: string; interview: string },
+): EscalationEntry {
+  return {
+    task,
+    code: bundle.failure.code,
+    ...(bundle.failure.class ? { class: bundle.failure.class } : {}),
+    stage: bundle.failure.stage,
+    reason: bundle.failure.reason,
+    question: bundle.question,
+    since: bundle.blockedAt,
+    blockedDownstream: bundle.blockedDownstream,
+    bundle: where.bundle,
+    interview: where.interview,
+  };
+}
+
 /** Every open escalation of a workspace (sorted by task), given the tasks' states. */
 export function listOpenEscalations(
   workspace: string,
@@ -104,18 +124,12 @@ export function listOpenEscalations(
       }
       if (!bundle || !isOpen(bundle, byTask.get(task))) continue;
       const paths = escalationPaths(stateDir, task);
-      out.push({
-        task,
-        code: bundle.failure.code,
-        ...(bundle.failure.class ? { class: bundle.failure.class } : {}),
-        stage: bundle.failure.stage,
-        reason: bundle.failure.reason,
-        question: bundle.question,
-        since: bundle.blockedAt,
-        blockedDownstream: bundle.blockedDownstream,
-        bundle: relative(workspace, paths.bundle),
-        interview: relative(workspace, paths.interview),
-      });
+      out.push(
+        escalationEntry(task, bundle, {
+          bundle: relative(workspace, paths.bundle),
+          interview: relative(workspace, paths.interview),
+        }),
+      );
     }
   }
   return out;
@@ -128,11 +142,17 @@ export async function recordResolution(
   action: ResolutionAction,
   now: Date,
   by?: string,
+  note?: string,
 ): Promise<void> {
   const paths = escalationPaths(stateDir, task);
   const bundle = readBundle(stateDir, task);
   if (!bundle) return;
-  const resolution = { action, at: now.toISOString(), ...(by ? { by } : {}) };
+  const resolution = {
+    action,
+    at: now.toISOString(),
+    ...(by ? { by } : {}),
+    ...(note ? { note } : {}),
+  };
   const interview = readJsonFile(paths.interview, interviewRequestSchema, ESCALATION_FILE);
   if (interview) {
     await replaceFile(

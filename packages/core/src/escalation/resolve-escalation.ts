@@ -1,13 +1,15 @@
-import { realpathSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { userInfo } from 'node:os';
+import { didYouMean } from '../did-you-mean.js';
 import { SwitchyardError } from '../errors.js';
 import { acquireWorkspaceLock } from '../lock/workspace-lock.js';
 import { type CatalogFacts, checkDecision } from '../selection/decide.js';
 import { type BlockedInfo, freshFailures } from '../state/state-schema.js';
 import { openStateStore } from '../state/state-store.js';
-import { stateDir as stateDirOf } from '../workspace/paths.js';
+import { archivedTaskDir, stateDir as stateDirOf, taskDir } from '../workspace/paths.js';
 import type { ResolutionAction } from './escalation-schema.js';
 import { isOpen, readBundle, recordResolution } from './escalation-store.js';
+import { recordDoneByHand } from './record-done.js';
 
 /** What `switchyard resolve` does. */
 export interface ResolveRequest {
@@ -18,13 +20,16 @@ export interface ResolveRequest {
   /** The catalog the next run uses: a decision it no longer supports is made again. */
   catalogFacts?: CatalogFacts;
   now?: Date;
+  /** Who answers (default: the OS user name) and the words they give with the answer. */
+  by?: string;
+  note?: string;
 }
 
 export interface ResolveOutcome {
   task: string;
   action: ResolutionAction;
-  /** The block that was resolved. */
-  blocked: BlockedInfo;
+  /** The block that was resolved (none for `done` on an archive entry that never blocked). */
+  blocked?: BlockedInfo;
 }
 
 /**
@@ -32,7 +37,9 @@ export interface ResolveOutcome {
  * beside a running dispatcher). `retry`: the task becomes runnable again with a fresh
  * failure budget; its attempts and evidence stay, as with `switchyard retry`. `skip`: the
  * task stays blocked and its dependents keep waiting (they never got what they depend on);
- * only the escalation closes, so it is no longer listed or notified.
+ * only the escalation closes, so it is no longer listed or notified. `done`: the task's
+ * folder is in the archive with its `complete.log` and a person says it is complete (see
+ * record-done.ts).
  */
 export async function resolveEscalation(request: ResolveRequest): Promise<ResolveOutcome> {
   const workspace = realpathSync(request.workspace);
@@ -42,7 +49,39 @@ export async function resolveEscalation(request: ResolveRequest): Promise<Resolv
   try {
     const store = openStateStore(stateDir);
     const state = store.read(request.task);
+    if (request.action === 'done') {
+      const bundle = readBundle(stateDir, request.task);
+      const open = bundle && isOpen(bundle, state);
+      const blocked = await recordDoneByHand(workspace, stateDir, store, request.task, now);
+      if (open)
+        await recordResolution(
+          stateDir,
+          request.task,
+          'done',
+          now,
+          request.by ?? userName(),
+          request.note,
+        );
+      return { task: request.task, action: 'done', ...(blocked ? { blocked } : {}) };
+    }
     const blocked = state?.blocked;
+    const known =
+      state !== undefined ||
+      existsSync(taskDir(workspace, request.task)) ||
+      existsSync(archivedTaskDir(workspace, request.task));
+    if (!known) {
+      const near = didYouMean(
+        request.task,
+        store.list().map((s) => s.task),
+      );
+      throw new SwitchyardError(
+        'SY_USAGE',
+        `Unknown task ${request.task}: there is no agent-task/${request.task}/ and no state of it.`,
+        {
+          hint: `${near ? `${near} ` : ''}\`switchyard status\` lists the tasks and the open escalations (name tasks as <group>/<task>).`,
+        },
+      );
+    }
     if (!state || !blocked) {
       throw new SwitchyardError(
         'SY_USAGE',
@@ -85,10 +124,20 @@ export async function resolveEscalation(request: ResolveRequest): Promise<Resolv
       delete state.notBefore;
       state.failures = freshFailures();
       state.selfcheckRetries = 0;
+      // The next run admits the plan files as they are then (a human may have fixed them).
+      if (state.plan) state.plan.readmit = true;
     }
     // The answer is recorded first: a crash before the state write leaves the task blocked
     // with a closed escalation, which `switchyard retry` still lifts.
-    if (bundle) await recordResolution(stateDir, request.task, request.action, now, userName());
+    if (bundle)
+      await recordResolution(
+        stateDir,
+        request.task,
+        request.action,
+        now,
+        request.by ?? userName(),
+        request.note,
+      );
     if (request.action === 'retry') await store.write(state);
     return { task: request.task, action: request.action, blocked };
   } finally {

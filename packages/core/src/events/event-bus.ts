@@ -1,6 +1,7 @@
 import { closeSync, mkdirSync, readFileSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { openOwnedFile } from '../safe-fs/owned-files.js';
+import type { EventLogPort } from '../store/event-log-port.js';
 import { type RunEvent, type RunEventInput, runEventSchema } from './event-schema.js';
 import type { StartGuard, StartRequest, StartVeto } from './start-guard.js';
 
@@ -11,6 +12,8 @@ export type RunEventListener = (event: RunEvent) => void;
 export interface EventBusOptions {
   /** Id stamped on every event. */
   runId: string;
+  /** The store's event log every event is appended to (in emit order). */
+  log?: EventLogPort;
   /** JSONL file the events are appended to (created with its directory), e.g. events.jsonl. */
   file?: string;
   /** Validate every event against the schema before emitting (on in tests; cheap anyway). */
@@ -32,6 +35,8 @@ export interface EventBus {
   beforeStart(guard: StartGuard): () => void;
   /** Asks the guards in the order they registered; the first refusal, or undefined. */
   requestStart(request: StartRequest): StartVeto | undefined;
+  /** Resolves once every event emitted so far is in the store's log (or failed to get there). */
+  flush(): Promise<void>;
   close(): void;
 }
 
@@ -46,6 +51,7 @@ export function createEventBus(options: EventBusOptions): EventBus {
   const now = options.now ?? (() => new Date());
   let fd: number | undefined;
   let persistFailed = false;
+  const appending = new Set<Promise<unknown>>();
   if (options.file) {
     try {
       mkdirSync(dirname(options.file), { recursive: true, mode: 0o700 });
@@ -61,6 +67,16 @@ export function createEventBus(options: EventBusOptions): EventBus {
       const raw = { at: now().toISOString(), runId: options.runId, ...input } as RunEvent;
       const event = options.redact ? options.redact(raw) : raw;
       if (options.validate) runEventSchema.parse(event);
+      if (options.log && !persistFailed) {
+        // The store keeps call order; the file store writes the line before append returns.
+        const append = options.log.append(event).catch((error: unknown) => {
+          if (persistFailed) return;
+          persistFailed = true;
+          options.onPersistError?.(error);
+        });
+        appending.add(append);
+        void append.finally(() => appending.delete(append));
+      }
       if (fd !== undefined && !persistFailed) {
         try {
           writeSync(fd, `${JSON.stringify(event)}\n`);
@@ -86,6 +102,9 @@ export function createEventBus(options: EventBusOptions): EventBus {
         if (veto) return veto;
       }
       return undefined;
+    },
+    async flush() {
+      while (appending.size > 0) await Promise.allSettled([...appending]);
     },
     close() {
       if (fd !== undefined) closeSync(fd);

@@ -226,6 +226,8 @@ export const runEventSchema = z.discriminatedUnion('type', [
       'patch',
       /** The task started in the shared workspace and keeps it (the run has worktrees now). */
       'shared-workspace',
+      /** A blocked task's claim was released: its work is in its worktree, not on the source. */
+      'claim-released',
       /** A new worktree's set-up (config `isolation.setup`) started, passed or failed. */
       'setup',
       'setup-passed',
@@ -253,6 +255,32 @@ export const runEventSchema = z.discriminatedUnion('type', [
   }),
   z.object({
     ...base,
+    /** A finding: the task's plan files say something else than the plan the dispatcher
+     * admitted (its definition of done, runner, write set, dependencies…). The admitted plan
+     * stays in force. `attempt`: changed while that attempt ran (the files were written again
+     * from the record: `restored`); without it, found at the start of a run; `adopted`: a
+     * human's retry admitted the files as they are now. */
+    type: z.literal('plan.changed'),
+    task: z.string(),
+    attempt: z.string().optional(),
+    files: z.array(z.string()),
+    fields: z.array(z.string()),
+    restored: z.boolean(),
+    adopted: z.boolean().optional(),
+    detail: z.string(),
+  }),
+  z.object({
+    ...base,
+    /** Archive entries without the dispatcher's record of their archive (`unrecorded`): never
+     * counted as done. `imported`: found archived in a workspace with no dispatcher records
+     * yet, recorded as done once. */
+    type: z.literal('archive.checked'),
+    unrecorded: z.array(z.string()),
+    imported: z.array(z.string()),
+    detail: z.string(),
+  }),
+  z.object({
+    ...base,
     /** An admission rule of the workspace (not of one task) started holding tasks back:
      * `apply-queue` = under worktree isolation as many approved tasks as allowed wait for the
      * apply, so no task that has not started gets a worktree; `worktree-disk` = the worktrees
@@ -270,6 +298,20 @@ export const runEventSchema = z.discriminatedUnion('type', [
      * the apply under way is rolled back. */
     type: z.literal('run.stopping'),
     abortApply: z.boolean(),
+  }),
+  z.object({
+    ...base,
+    /** A human acted on the run or a task (from the monitor page): what, on which task, by
+     * whom, and what it did. Only actions carried out are recorded. */
+    type: z.literal('human.action'),
+    action: z.enum(['retry', 'skip', 'resolve', 'stop-task', 'stop-run']),
+    task: z.string().optional(),
+    /** `resolve`: the answer chosen, and the human's words kept with it. */
+    answer: z.enum(['retry', 'skip']).optional(),
+    note: z.string().optional(),
+    by: z.string().optional(),
+    via: z.string(),
+    detail: z.string(),
   }),
   z.object({
     ...base,

@@ -33,6 +33,12 @@ export const projectGateSchema = z
       .describe(
         '"task" = in the task\'s working tree after its own definition of done; "source" = on the source workspace after the task\'s work is applied there.',
       ),
+    tests: z
+      .boolean()
+      .optional()
+      .describe(
+        'This gate runs the project\'s tests: a `tests: required` plan without a definition of done is judged on its output (its runner must report at least one test). A gate named "test" or "tests" is the test gate unless another one says `tests: true`.',
+      ),
     timeoutMs: z
       .number()
       .int()
@@ -44,3 +50,13 @@ export const projectGateSchema = z
 
 export type ProjectGate = z.output<typeof projectGateSchema>;
 export type ProjectGateInput = z.input<typeof projectGateSchema>;
+
+/**
+ * The project's test gate among `gates`: the `task` gate (it runs before the apply, in the
+ * task's tree) marked `tests: true`, else the one named `test` or `tests`. Undefined when the
+ * project has none.
+ */
+export function testGateOf(gates: readonly ProjectGate[]): ProjectGate | undefined {
+  const task = gates.filter((g) => g.on === 'task');
+  return task.find((g) => g.tests === true) ?? task.find((g) => /^tests?$/.test(g.name));
+}

@@ -18,6 +18,8 @@ export const LIFECYCLE_STAGES = [
   'project-gates',
   'review',
   'redteam',
+  'fixup',
+  'promise',
   'apply',
   'archive',
 ] as const;
@@ -46,7 +48,7 @@ export const OUTCOMES = [
   'approved',
   /** The review requested changes with a valid next plan: plan loop N+1 starts. */
   'changes-requested',
-  /** Worktree isolation: the task changed files outside its write set, git metadata, or nothing. */
+  /** The task changed files outside its write set, git metadata, or nothing. */
   'writeset-violated',
   /** Worktree isolation: the apply could not land (conflict, refused) or was rolled back (source DoD). */
   'apply-failed',
@@ -54,6 +56,8 @@ export const OUTCOMES = [
   'apply-waiting',
   /** The review requested changes, all MINOR: approved, the findings kept as accepted notes. */
   'approved-with-notes',
+  /** Part of the completion promise is unmet: back to the worker with a correction naming it. */
+  'promise-unmet',
   /** An agent attempt changed the source checkout outside its worktree (or its write set):
    * put back, and the worker goes again with a correction naming the files. */
   'source-changed',
@@ -64,25 +68,38 @@ export type Outcome = (typeof OUTCOMES)[number];
 export interface LifecycleFacts {
   /** The worker's target has `selfcheck_required`. */
   selfcheckRequired: boolean;
-  /** The plan has a definition-of-done command. */
+  /** The gate stage runs: the plan has a definition-of-done command, or an agent made the
+   * change (its added lines are checked for stubs and, under `tests: required`, tests). */
   hasGate: boolean;
   /** The task works in a git worktree of its own (isolation "worktree"). */
   isolated: boolean;
+  /** The worker's writes are checked against the write set: its worktree's diff, or snapshots
+   * of the shared workspace (an agent worker; a `runner: local` command is not checked). */
+  writesChecked: boolean;
   /** `runner: local`: the worker stage ran a command, not an agent; no review follows. */
   localRunner: boolean;
   /** The project config declares gates (run after the task's own definition of done). */
   hasProjectGates: boolean;
   /** The task asks for a red-team review (PLAN `review: red-team` or `routing.risk`). */
   redTeam: boolean;
+  /** The approving reviews of this plan loop left MINOR findings and the project names a fixup
+   * target (config `review.fixupTarget`): the fixup stage applies them. */
+  minorNotes: boolean;
+  /** The fixup stage applied this loop's MINOR findings: its change is verified again (write
+   * set, gates), but the reviews that asked for it stand. */
+  fixedUp: boolean;
 }
 export type Fact = keyof LifecycleFacts;
 export const FACTS = [
   'selfcheckRequired',
   'hasGate',
   'isolated',
+  'writesChecked',
   'localRunner',
   'hasProjectGates',
   'redTeam',
+  'minorNotes',
+  'fixedUp',
 ] as const satisfies readonly Fact[];
 
 /** State changes a transition asks the dispatcher to perform, in order. */
@@ -102,6 +119,14 @@ export const EFFECTS = [
   'clear-backoff',
   /** Plan loop N+1: counters of worker, self-check and gate start over. */
   'start-plan-loop',
+  /** The task's files changed (worker, self-check, fixup): checks passed before no longer hold. */
+  'mark-work',
+  /** The stage being left verified the work as it is now (the completion promise reads it). */
+  'mark-verified',
+  /** The fixup stage applied this loop's MINOR findings (the reviews judged the work before). */
+  'mark-fixed-up',
+  /** A worker round: a fixup of this loop no longer stands in for a review. */
+  'clear-fixup',
 ] as const;
 export type Effect = (typeof EFFECTS)[number];
 
@@ -117,15 +142,16 @@ export interface OutcomeRow {
   effects: readonly Effect[];
 }
 
-/** How a stage runs. */
-export type StageKind = 'agent' | 'command' | 'archive' | 'git';
+/** How a stage runs (`check`: the dispatcher judges its own records). */
+export type StageKind = 'agent' | 'command' | 'archive' | 'git' | 'check';
 
 /** One row of the lifecycle table. */
 export interface StageRow {
   kind: StageKind;
   /** Human name, for status lines and messages. */
   label: string;
-  /** The catalog decision whose target runs the stage (agent stages). */
+  /** The catalog decision whose target runs the stage (agent stages; the fixup stage's target
+   * is named by the project config). */
   decision?: 'worker' | 'review';
   /** The stage has its own consecutive-failure budget. */
   budget: boolean;
@@ -146,23 +172,30 @@ export interface StageRow {
 const PATH: readonly Branch[] = [
   { to: 'worker' },
   { if: 'selfcheckRequired', to: 'selfcheck' },
-  { if: 'isolated', to: 'writeset' },
+  { if: 'writesChecked', to: 'writeset' },
   { if: 'hasGate', to: 'gate' },
   { if: 'hasProjectGates', to: 'project-gates' },
   // A local command is deterministic and written by a human: nothing for a reviewer to judge.
-  { if: 'localRunner', to: 'archive' },
+  { if: 'localRunner', to: 'promise' },
+  // A fixup's change, verified again above, keeps the reviews that asked for it.
+  { if: 'fixedUp', to: 'promise' },
   { to: 'review' },
   { if: 'redTeam', to: 'redteam' },
+  { if: 'minorNotes', to: 'fixup' },
+  // Nothing lands before the completion promise holds.
+  { to: 'promise' },
   { if: 'isolated', to: 'apply' },
   { to: 'archive' },
 ];
 
-/** The branches after `stage` on the path, up to the first that always applies. */
+/** The branches after `stage` on the path (its last place there), up to the first that always applies. */
 function after(stage: LifecycleStage): readonly Branch[] {
-  const from = PATH.findIndex((b) => b.to === stage) + 1;
+  const from = PATH.findLastIndex((b) => b.to === stage) + 1;
   const end = PATH.findIndex((b, i) => i >= from && b.if === undefined);
   return PATH.slice(from, end + 1);
 }
+/** A worker's (or self-check's) change is always reviewed: no shortcut past the reviews. */
+const reviewed = (branches: readonly Branch[]) => branches.filter((b) => b.if !== 'fixedUp');
 const stay = (stage: LifecycleStage, ...effects: Effect[]): OutcomeRow => ({
   next: [{ to: stage }],
   effects,
@@ -172,7 +205,7 @@ const stay = (stage: LifecycleStage, ...effects: Effect[]): OutcomeRow => ({
 function reviewOutcomes(stage: 'review' | 'redteam'): StageRow['outcomes'] {
   const passed: OutcomeRow = {
     next: after(stage),
-    effects: ['reset-failures', 'clear-failover', 'clear-backoff'],
+    effects: ['reset-failures', 'clear-failover', 'clear-backoff', 'mark-verified'],
   };
   return {
     approved: passed,
@@ -180,7 +213,8 @@ function reviewOutcomes(stage: 'review' | 'redteam'): StageRow['outcomes'] {
       next: [{ to: 'worker' }],
       effects: ['reset-failures', 'clear-failover', 'clear-backoff', 'start-plan-loop'],
     },
-    // No worker round for naming and style: on along the path; complete.log lists the notes.
+    // No worker round for naming and style: on along the path (to the fixup stage when the
+    // project names a fixup target); complete.log lists the notes.
     'approved-with-notes': { ...passed },
     failed: stay(stage, 'count-failure'),
   };
@@ -198,13 +232,15 @@ export const LIFECYCLE: Readonly<Record<LifecycleStage, StageRow>> = {
     failover: true,
     outcomes: {
       passed: {
-        next: after('worker'),
+        next: reviewed(after('worker')),
         effects: [
           'reset-failures',
           'reset-selfcheck-retries',
           'clear-correction',
           'clear-failover',
           'clear-backoff',
+          'mark-work',
+          'clear-fixup',
         ],
       },
       failed: stay('worker', 'count-failure'),
@@ -225,8 +261,8 @@ export const LIFECYCLE: Readonly<Record<LifecycleStage, StageRow>> = {
     failover: false,
     outcomes: {
       passed: {
-        next: after('selfcheck'),
-        effects: ['reset-failures', 'reset-selfcheck-retries'],
+        next: reviewed(after('selfcheck')),
+        effects: ['reset-failures', 'reset-selfcheck-retries', 'mark-work', 'mark-verified'],
       },
       'checklist-open': stay('selfcheck', 'reset-failures', 'count-selfcheck-retry'),
       failed: stay('selfcheck', 'count-failure'),
@@ -246,7 +282,7 @@ export const LIFECYCLE: Readonly<Record<LifecycleStage, StageRow>> = {
     outcomes: {
       passed: {
         next: after('gate'),
-        effects: ['reset-failures', 'clear-correction'],
+        effects: ['reset-failures', 'clear-correction', 'mark-verified'],
       },
       'gate-failed': { next: [{ to: 'worker' }], effects: ['count-failure', 'record-correction'] },
     },
@@ -263,7 +299,7 @@ export const LIFECYCLE: Readonly<Record<LifecycleStage, StageRow>> = {
     outcomes: {
       passed: {
         next: after('project-gates'),
-        effects: ['reset-failures', 'clear-correction'],
+        effects: ['reset-failures', 'clear-correction', 'mark-verified'],
       },
       'gate-failed': { next: [{ to: 'worker' }], effects: ['count-failure', 'record-correction'] },
     },
@@ -291,8 +327,9 @@ export const LIFECYCLE: Readonly<Record<LifecycleStage, StageRow>> = {
     failover: true,
     outcomes: reviewOutcomes('redteam'),
   },
-  // Worktree isolation: the worker's diff against its base, checked against the write set.
-  // Its failures count in `failures.writeset` (reset when it passes), not the worker's.
+  // The worker's changes checked against the write set: under worktree isolation its diff
+  // against its base, in the shared workspace the files changed since a snapshot taken before
+  // it. Its failures count in `failures.writeset` (reset when it passes), not the worker's.
   writeset: {
     kind: 'git',
     label: 'write-set check',
@@ -304,9 +341,56 @@ export const LIFECYCLE: Readonly<Record<LifecycleStage, StageRow>> = {
     outcomes: {
       passed: {
         next: after('writeset'),
-        effects: ['reset-failures'],
+        effects: ['reset-failures', 'mark-verified'],
       },
       'writeset-violated': {
+        next: [{ to: 'worker' }],
+        effects: ['count-failure', 'record-correction'],
+      },
+    },
+  },
+  // `review.fixupTarget` in the project config: the approving reviews' MINOR findings are
+  // applied by that target in the task's working tree, without a worker round; the change is
+  // then verified again (write set, gates) and goes on to the completion promise.
+  fixup: {
+    kind: 'agent',
+    label: 'fixup',
+    budget: true,
+    agentSlot: true,
+    workLog: true,
+    // One target, named by the config: nothing to fail over to.
+    failover: false,
+    outcomes: {
+      passed: {
+        // The checks of a change again (write set, gates), then the promise: no review.
+        next: [
+          ...after('selfcheck').filter((b) => b.if !== undefined && b.to !== 'promise'),
+          { to: 'promise' },
+        ],
+        effects: [
+          'reset-failures',
+          'clear-failover',
+          'clear-backoff',
+          'mark-fixed-up',
+          'mark-work',
+        ],
+      },
+      failed: stay('fixup', 'count-failure'),
+    },
+  },
+  // The completion promise, before anything lands: what the dispatcher verified of the work as
+  // it is now (definition of done and gates passed, reviews approved, a required self-check
+  // accepted). An unmet part goes back to the worker as a correction naming it.
+  promise: {
+    kind: 'check',
+    label: 'completion promise',
+    budget: false,
+    agentSlot: false,
+    workLog: false,
+    failover: false,
+    outcomes: {
+      passed: { next: after('promise'), effects: ['reset-failures'] },
+      'promise-unmet': {
         next: [{ to: 'worker' }],
         effects: ['count-failure', 'record-correction'],
       },
@@ -348,7 +432,7 @@ const stagesWhere = <S extends LifecycleStage>(test: (row: StageRow) => boolean)
 
 /** Stages run by an agent attempt: the values of an attempt's role (`SWITCHYARD_ROLE`). */
 export const ATTEMPT_ROLES = stagesWhere<AttemptRoleName>((r) => r.kind === 'agent');
-export type AttemptRoleName = 'worker' | 'selfcheck' | 'review' | 'redteam';
+export type AttemptRoleName = 'worker' | 'selfcheck' | 'review' | 'redteam' | 'fixup';
 /** Stages that decide a catalog target of their own (self-check runs on the worker's). */
 export const DECISION_STAGES = ['worker', 'review'] as const satisfies readonly LifecycleStage[];
 export type DecisionStageName = (typeof DECISION_STAGES)[number];
@@ -360,7 +444,8 @@ export type BudgetStageName =
   | 'gate'
   | 'project-gates'
   | 'review'
-  | 'redteam';
+  | 'redteam'
+  | 'fixup';
 /** Stages that write work-log rows (the log's role column). */
 export const WORK_LOG_ROLES = stagesWhere<WorkLogStageName>((r) => r.workLog);
 export type WorkLogStageName = BudgetStageName | 'writeset' | 'apply';
@@ -374,6 +459,7 @@ export const CORRECTION_SOURCES = [
   'selfcheck',
   'review',
   'writeset',
+  'promise',
   'apply',
 ] as const satisfies readonly LifecycleStage[];
 

@@ -35,26 +35,30 @@ describe('transition (generated from the lifecycle table)', () => {
 
   it(`covers every phase × outcome × facts (${cases.length} cases)`, () => {
     expect(cases.length).toBe(PHASES.length * OUTCOMES.length * 2 ** FACTS.length);
+    // One assertion at the end: tens of thousands of `expect` calls time out on a loaded machine.
+    const wrong: string[] = [];
     for (const { phase, outcome, facts } of cases) {
       const result = transition({ phase, planLoop: 3 }, outcome, facts);
       const row = phase === FINAL_PHASE ? undefined : LIFECYCLE[phase].outcomes[outcome];
-      const label = `${phase} × ${outcome} × ${JSON.stringify(facts)}`;
-      if (!row) {
-        expect(result.ok, label).toBe(false);
-        continue;
-      }
-      expect(result.ok, label).toBe(true);
-      if (!result.ok) continue;
-      // The next phase is a valid phase and the first declared branch whose fact holds.
-      expect(PHASES, label).toContain(result.state.phase);
-      const branch = row.next.find((b) => b.if === undefined || facts[b.if]);
-      expect(result.state.phase, label).toBe(branch?.to);
-      // The effects are exactly the row's, each a declared effect.
-      expect(result.effects, label).toEqual(row.effects);
-      for (const effect of result.effects) expect(EFFECTS, label).toContain(effect);
-      // Only a new plan loop changes the loop number, by one.
-      expect(result.state.planLoop, label).toBe(row.effects.includes('start-plan-loop') ? 4 : 3);
+      const problem = (() => {
+        if (!row) return result.ok ? 'moved on an outcome the row does not declare' : undefined;
+        if (!result.ok) return `refused: ${result.reason}`;
+        // The next phase is the first declared branch whose fact holds.
+        const branch = row.next.find((b) => b.if === undefined || facts[b.if]);
+        if (!PHASES.includes(result.state.phase) || result.state.phase !== branch?.to)
+          return `went to ${result.state.phase}, not ${branch?.to}`;
+        // The effects are exactly the row's, each a declared effect.
+        if (JSON.stringify(result.effects) !== JSON.stringify(row.effects))
+          return `effects ${result.effects.join(',')}`;
+        if (result.effects.some((e) => !EFFECTS.includes(e))) return 'an undeclared effect';
+        // Only a new plan loop changes the loop number, by one.
+        if (result.state.planLoop !== (row.effects.includes('start-plan-loop') ? 4 : 3))
+          return `plan loop ${result.state.planLoop}`;
+        return undefined;
+      })();
+      if (problem) wrong.push(`${phase} × ${outcome} × ${JSON.stringify(facts)}: ${problem}`);
     }
+    expect(wrong.slice(0, 10)).toEqual([]);
   });
 
   it('declares only valid targets, and every outcome row ends with an unconditional branch', () => {
@@ -87,24 +91,29 @@ describe('transition (generated from the lifecycle table)', () => {
     for (const stage of LIFECYCLE_STAGES) expect(reach(stage).has(FINAL_PHASE), stage).toBe(true);
   });
 
-  it('a local-runner task skips the review: worker (and its gate) lead straight to the archive', () => {
+  it('a local-runner task skips the review: worker (and its gate) lead to the promise, then the archive', () => {
     const local = {
       selfcheckRequired: false,
       hasGate: false,
       localRunner: true,
       isolated: false,
+      writesChecked: false,
       hasProjectGates: false,
       redTeam: false,
+      minorNotes: false,
+      fixedUp: false,
     };
     const worker = transition({ phase: 'worker', planLoop: 1 }, 'passed', local);
-    expect(worker.ok && worker.state.phase).toBe('archive');
+    expect(worker.ok && worker.state.phase).toBe('promise');
     const gated = transition({ phase: 'worker', planLoop: 1 }, 'passed', {
       ...local,
       hasGate: true,
     });
     expect(gated.ok && gated.state.phase).toBe('gate');
     const gate = transition({ phase: 'gate', planLoop: 1 }, 'passed', { ...local, hasGate: true });
-    expect(gate.ok && gate.state.phase).toBe('archive');
+    expect(gate.ok && gate.state.phase).toBe('promise');
+    const promise = transition({ phase: 'promise', planLoop: 1 }, 'passed', local);
+    expect(promise.ok && promise.state.phase).toBe('archive');
     const agent = transition({ phase: 'gate', planLoop: 1 }, 'passed', {
       ...local,
       localRunner: false,
@@ -119,8 +128,8 @@ describe('transition (generated from the lifecycle table)', () => {
   });
 
   it('derives the vocabularies other modules use from the rows', () => {
-    expect([...ATTEMPT_ROLES]).toEqual(['worker', 'selfcheck', 'review', 'redteam']);
-    const budgeted = ['worker', 'selfcheck', 'gate', 'project-gates', 'review', 'redteam'];
+    expect([...ATTEMPT_ROLES]).toEqual(['worker', 'selfcheck', 'review', 'redteam', 'fixup']);
+    const budgeted = ['worker', 'selfcheck', 'gate', 'project-gates', 'review', 'redteam', 'fixup'];
     expect([...BUDGET_STAGES]).toEqual(budgeted);
     expect([...WORK_LOG_ROLES]).toEqual([
       'worker',
@@ -130,11 +139,18 @@ describe('transition (generated from the lifecycle table)', () => {
       'project-gates',
       'review',
       'redteam',
+      'fixup',
       'apply',
     ]);
     for (const s of DECISION_STAGES) expect(LIFECYCLE[s].decision).toBe(s);
     // Gates and the archive never hold an agent slot.
-    expect(PHASES.filter(takesAgentSlot)).toEqual(['worker', 'selfcheck', 'review', 'redteam']);
+    expect(PHASES.filter(takesAgentSlot)).toEqual([
+      'worker',
+      'selfcheck',
+      'review',
+      'redteam',
+      'fixup',
+    ]);
   });
 
   it('a minor-only review archives without another worker round or plan loop', () => {
@@ -142,14 +158,17 @@ describe('transition (generated from the lifecycle table)', () => {
       selfcheckRequired: true,
       hasGate: true,
       isolated: false,
+      writesChecked: true,
       localRunner: false,
       hasProjectGates: false,
       redTeam: false,
+      minorNotes: false,
+      fixedUp: false,
     };
     expect(transition({ phase: 'review', planLoop: 2 }, 'approved-with-notes', facts)).toEqual({
       ok: true,
-      state: { phase: 'archive', planLoop: 2 },
-      effects: ['reset-failures', 'clear-failover', 'clear-backoff'],
+      state: { phase: 'promise', planLoop: 2 },
+      effects: ['reset-failures', 'clear-failover', 'clear-backoff', 'mark-verified'],
     });
     // Only the review stage may accept notes.
     for (const phase of ['worker', 'selfcheck', 'gate', 'archive'] as const)
@@ -162,16 +181,19 @@ describe('worktree isolation rows', () => {
     selfcheckRequired: false,
     hasGate,
     isolated,
+    writesChecked: isolated,
     localRunner: false,
     hasProjectGates: false,
     redTeam: false,
+    minorNotes: false,
+    fixedUp: false,
   });
   const next = (phase: Phase, outcome: Parameters<typeof transition>[1], f: LifecycleFacts) => {
     const t = transition({ phase, planLoop: 1 }, outcome, f);
     return t.ok ? t.state.phase : t.reason;
   };
 
-  it('checks the write set after the worker or self-check, only when isolated', () => {
+  it('checks the write set after the worker or self-check when its writes are checked', () => {
     expect(next('worker', 'passed', facts(true))).toBe('writeset');
     expect(next('worker', 'passed', facts(false))).toBe('gate');
     expect(next('selfcheck', 'passed', facts(true))).toBe('writeset');
@@ -190,9 +212,11 @@ describe('worktree isolation rows', () => {
     });
   });
 
-  it('applies after an approved review when isolated; a failed apply goes back to the worker; waiting stays', () => {
-    expect(next('review', 'approved', facts(true))).toBe('apply');
-    expect(next('review', 'approved', facts(false))).toBe('archive');
+  it('applies after an approved review and a held promise when isolated; a failed apply goes back to the worker; waiting stays', () => {
+    expect(next('review', 'approved', facts(true))).toBe('promise');
+    expect(next('promise', 'passed', facts(true))).toBe('apply');
+    expect(next('promise', 'passed', facts(false))).toBe('archive');
+    expect(next('promise', 'promise-unmet', facts(true))).toBe('worker');
     expect(next('apply', 'passed', facts(true))).toBe('archive');
     expect(next('apply', 'apply-failed', facts(true))).toBe('worker');
     expect(next('apply', 'apply-waiting', facts(true))).toBe('apply');
@@ -216,7 +240,10 @@ describe('worktree isolation rows', () => {
       hasProjectGates: true,
       redTeam: false,
       isolated: false,
+      writesChecked: false,
       localRunner: false,
+      minorNotes: false,
+      fixedUp: false,
     };
     const ok = (phase: Phase, outcome: 'passed' | 'gate-failed', facts: LifecycleFacts) => {
       const t = transition({ phase, planLoop: 1 }, outcome, facts);
@@ -241,9 +268,12 @@ describe('red-team review rows', () => {
     selfcheckRequired: false,
     hasGate: true,
     isolated,
+    writesChecked: true,
     localRunner: false,
     hasProjectGates: false,
     redTeam,
+    minorNotes: false,
+    fixedUp: false,
   });
   const next = (phase: Phase, outcome: Parameters<typeof transition>[1], f: LifecycleFacts) => {
     const t = transition({ phase, planLoop: 1 }, outcome, f);
@@ -253,15 +283,15 @@ describe('red-team review rows', () => {
   it('runs the red-team review only after the normal review approved, and only when asked', () => {
     expect(next('review', 'approved', facts(true))).toBe('redteam');
     expect(next('review', 'approved-with-notes', facts(true))).toBe('redteam');
-    expect(next('review', 'approved', facts(false))).toBe('archive');
+    expect(next('review', 'approved', facts(false))).toBe('promise');
     // A normal review's CHANGES_REQUESTED goes back to the worker, red-team or not.
     expect(next('review', 'changes-requested', facts(true))).toBe('worker');
   });
 
-  it('an approving red-team review lands the work (apply when isolated, else archive)', () => {
-    expect(next('redteam', 'approved', facts(true))).toBe('archive');
-    expect(next('redteam', 'approved', facts(true, true))).toBe('apply');
-    expect(next('redteam', 'approved-with-notes', facts(true))).toBe('archive');
+  it('an approving red-team review goes on to the completion promise before anything lands', () => {
+    expect(next('redteam', 'approved', facts(true))).toBe('promise');
+    expect(next('redteam', 'approved', facts(true, true))).toBe('promise');
+    expect(next('redteam', 'approved-with-notes', facts(true))).toBe('promise');
   });
 
   it('a red-team CHANGES_REQUESTED starts plan loop N+1 like a normal review; a failure stays', () => {
@@ -289,5 +319,63 @@ describe('red-team review rows', () => {
       workLog: true,
       failover: true,
     });
+  });
+});
+
+describe('fixup and completion-promise rows', () => {
+  const base: LifecycleFacts = {
+    selfcheckRequired: false,
+    hasGate: true,
+    isolated: true,
+    writesChecked: true,
+    localRunner: false,
+    hasProjectGates: true,
+    redTeam: false,
+    minorNotes: false,
+    fixedUp: false,
+  };
+  const next = (phase: Phase, outcome: Parameters<typeof transition>[1], f: LifecycleFacts) => {
+    const t = transition({ phase, planLoop: 1 }, outcome, f);
+    return t.ok ? t.state.phase : t.reason;
+  };
+
+  it('MINOR-only findings with a fixup target go to the fixup; without one they stay notes', () => {
+    expect(next('review', 'approved-with-notes', { ...base, minorNotes: true })).toBe('fixup');
+    expect(next('review', 'approved', { ...base, minorNotes: true })).toBe('fixup');
+    expect(next('review', 'approved-with-notes', base)).toBe('promise');
+    // After the red-team review, when both approved.
+    expect(next('review', 'approved', { ...base, redTeam: true, minorNotes: true })).toBe(
+      'redteam',
+    );
+    expect(next('redteam', 'approved', { ...base, redTeam: true, minorNotes: true })).toBe('fixup');
+  });
+
+  it("a fixup's change is checked again, then goes to the promise without another review", () => {
+    const fixed = { ...base, fixedUp: true };
+    expect(next('fixup', 'passed', fixed)).toBe('writeset');
+    expect(next('writeset', 'passed', fixed)).toBe('gate');
+    expect(next('gate', 'passed', fixed)).toBe('project-gates');
+    expect(next('project-gates', 'passed', fixed)).toBe('promise');
+    expect(next('gate', 'passed', { ...fixed, hasProjectGates: false })).toBe('promise');
+    // A failed check after a fixup goes back to the worker, like any change.
+    expect(next('gate', 'gate-failed', fixed)).toBe('worker');
+    expect(next('fixup', 'failed', fixed)).toBe('fixup');
+    expect(LIFECYCLE.fixup.outcomes.passed?.effects).toContain('mark-fixed-up');
+    // A worker round clears the fixup, so its work is reviewed again.
+    expect(LIFECYCLE.worker.outcomes.passed?.effects).toContain('clear-fixup');
+  });
+
+  it('marks the work each writing stage changes and what each check verified', () => {
+    for (const stage of ['worker', 'selfcheck', 'fixup'] as const)
+      expect(LIFECYCLE[stage].outcomes.passed?.effects, stage).toContain('mark-work');
+    for (const stage of ['writeset', 'gate', 'project-gates', 'selfcheck'] as const)
+      expect(LIFECYCLE[stage].outcomes.passed?.effects, stage).toContain('mark-verified');
+    for (const stage of ['review', 'redteam'] as const) {
+      expect(LIFECYCLE[stage].outcomes.approved?.effects, stage).toContain('mark-verified');
+      expect(LIFECYCLE[stage].outcomes['approved-with-notes']?.effects, stage).toContain(
+        'mark-verified',
+      );
+    }
+    expect(LIFECYCLE.promise).toMatchObject({ kind: 'check', agentSlot: false, workLog: false });
   });
 });

@@ -98,6 +98,33 @@ describe('YAML plan validation (orchestrate-plan version 1)', () => {
     expect(problems.every((p) => p.code === 'SY_YAML_PLAN_INVALID')).toBe(true);
   });
 
+  it('schema problems and the checks across tasks arrive in one round', () => {
+    const text = `version: 1
+kind: orchestrate-plan
+metadata:
+  title: T
+tasks:
+  - id: a
+    title: A
+    depends_onn: []
+  - id: b
+    title: B
+    depends_on: [zz, a]
+  - id: c
+    title: C
+    runner: local
+    files: [c.log]
+`;
+    const problems = errors(text);
+    expect(problems.map((p) => [p.line, p.message])).toEqual([
+      [8, 'unknown key "depends_onn" in tasks.0'],
+      // b is well-formed: its unknown dependency is found now, not after "a" is fixed;
+      // its dependency on the malformed "a" is no problem.
+      [11, 'task "b" depends on "zz", which is not a task of this plan'],
+      [14, 'local task "c" has no `command`'],
+    ]);
+  });
+
   it('reports YAML syntax errors with their position', () => {
     const problems = errors('version: 1\nkind: orchestrate-plan\ntasks:\n  - id: "1\n');
     expect(problems[0]).toMatchObject({
@@ -366,10 +393,40 @@ describe('YAML plans: hostile documents are coded problems', () => {
     expect(result.problems[0]?.message).toMatch(/alias/i);
   });
 
+  it('a NUL or a lone surrogate (raw or escaped) is refused on its line, not written to disk', () => {
+    // found by the fuzzer: an escaped lone surrogate became U+FFFD in PLAN.md, never matching again
+    const plan = (title: string, id: string) =>
+      `version: 1\nkind: orchestrate-plan\nmetadata:\n  title: t\ntasks:\n  - id: ${id}\n    title: ${title}\n    files: [a.ts]\n`;
+    for (const [title, id, line] of [
+      ['"\\ud800"', 'a', 7],
+      ['"x\\0y"', 'a', 7],
+      ['ok', '"a\\x00b"', 6],
+      ['"\\udc00 low"', 'a', 7],
+    ] as const) {
+      const result = validateOrchestratePlan(plan(title, id), { file: 'plan.yaml' });
+      expect(result.problems, title).toMatchObject([
+        { code: 'SY_YAML_PLAN_INVALID', line, message: expect.stringMatching(/NUL|surrogate/) },
+      ]);
+    }
+    expect(
+      validateOrchestratePlan(plan('"\\ud83d\\ude00 pair"', 'a'), { file: 'p.yaml' }).problems,
+    ).toEqual([]);
+  });
+
   it('nesting 5,000 deep is a positioned YAML problem', () => {
     const deep = `version: 1\nkind: orchestrate-plan\nmetadata: ${'['.repeat(5000)}${']'.repeat(5000)}\n`;
     const result = validateOrchestratePlan(deep, { file: 'plan.yaml' });
     expect(result.problems.length).toBeGreaterThan(0);
     expect(result.problems.every((p) => p.code === 'SY_YAML_PLAN_INVALID')).toBe(true);
+    expect(result.problems[0]).toMatchObject({
+      line: 3,
+      message: 'YAML: lists or maps nested more than 64 levels deep',
+    });
+    // nested by indentation: the parser's own stack overflow, said plainly
+    const blocks = Array.from({ length: 3000 }, (_, i) => `${' '.repeat(i + 1)}- `).join('\n');
+    const indented = validateOrchestratePlan(`version: 1\nmetadata:\n${blocks}x\n`, {
+      file: 'plan.yaml',
+    });
+    expect(indented.problems[0]?.message).toBe('YAML: nested too deeply to read');
   });
 });

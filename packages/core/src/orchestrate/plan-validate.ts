@@ -6,18 +6,23 @@ import type { Catalog } from '../catalog/schema.js';
 import type { Problem } from '../errors.js';
 import { routeTask } from '../routing/route-task.js';
 import { DEFAULT_ROUTING, type RoutingConfig } from '../routing/routing-schema.js';
+import { knownKeysAt } from '../schema-keys.js';
 import { splitArgv } from '../task/argv.js';
 import { parseAssertion } from '../task/definition-of-done.js';
 import { yamlModule } from '../task/front-matter-pairs.js';
 import { isReservedGroupName, isValidName } from '../task/task-id.js';
 import type { DoneAssertion } from '../task/types.js';
+import { MAX_YAML_NESTING, yamlNestingLine } from '../task/yaml-nesting.js';
+import { unknownKeyHint } from '../zod-problems.js';
 import { resolveBackend } from './plan-routing.js';
 import {
   type OrchestratePlan,
   type OrchestratePlanTask,
   orchestratePlanSchema,
   type PlanRunner,
+  planTaskSchema,
 } from './plan-schema.js';
+import { unreadableCharacters } from './yaml-characters.js';
 import { keyPositionOf, positionOf, type SourcePosition } from './yaml-positions.js';
 
 /** The route of a plan task that names none (and whose plan sets no `execution.route`). */
@@ -110,6 +115,37 @@ export function validateOrchestratePlan(
   source: string,
   options: PlanValidationOptions,
 ): ValidatedPlan {
+  const deep = yamlNestingLine(source);
+  if (deep !== undefined)
+    return tooDeep(
+      options.file,
+      deep,
+      `lists or maps nested more than ${MAX_YAML_NESTING} levels deep`,
+    );
+  try {
+    return validateShallowPlan(source, options);
+  } catch (error) {
+    // Nesting by indentation overflows the stack of the parser (or of a later walk).
+    if (!(error instanceof RangeError)) throw error;
+    return tooDeep(options.file, 1, 'nested too deeply to read');
+  }
+}
+
+/** A plan refused for its nesting, before or while it was parsed. */
+function tooDeep(file: string, line: number, what: string): ValidatedPlan {
+  const problem: Problem = {
+    code: 'SY_YAML_PLAN_INVALID',
+    message: `YAML: ${what}`,
+    file,
+    line,
+    column: 1,
+    hint: 'a plan nests a few levels (tasks → task → definition_of_done); write the values flat',
+    severity: 'error',
+  };
+  return { file, planId: stemOf(file), title: '', tasks: [], problems: [problem] };
+}
+
+function validateShallowPlan(source: string, options: PlanValidationOptions): ValidatedPlan {
   const { LineCounter, parseDocument } = yamlModule();
   const counter = new LineCounter();
   const doc = parseDocument(source, {
@@ -143,13 +179,19 @@ export function validateOrchestratePlan(
     });
   for (const e of doc.errors) {
     const pos = counter.linePos(e.pos[0]);
+    // The yaml parser turns its own stack overflow on deep nesting into this error.
+    const deep = /Maximum call stack size exceeded/.test(e.message);
     report(
       { line: pos.line, column: pos.col },
-      `YAML: ${e.message.split('\n')[0]}`,
-      'fix the YAML syntax (indentation, quotes, duplicate keys)',
+      deep ? 'YAML: nested too deeply to read' : `YAML: ${e.message.split('\n')[0]}`,
+      deep
+        ? 'a plan nests a few levels (tasks → task → definition_of_done); write the values flat'
+        : 'fix the YAML syntax (indentation, quotes, duplicate keys)',
     );
   }
   if (doc.errors.length > 0) return result;
+  for (const c of unreadableCharacters(doc, counter)) report(c.position, c.message, c.hint);
+  if (result.problems.length > 0) return result;
   let js: unknown;
   try {
     // Aliases are expanded here; a document that expands past the limit is an alias bomb.
@@ -165,6 +207,9 @@ export function validateOrchestratePlan(
   const parsed = orchestratePlanSchema.safeParse(js);
   if (!parsed.success) {
     for (const issue of parsed.error.issues) reportIssue(js, doc, counter, issue, report);
+    // The checks across tasks run on the well-formed tasks now too: one round of problems.
+    const parts = wellFormedParts(js);
+    if (parts) resolveTasks(parts.plan, at, report, options, parts);
     return result;
   }
   const plan = parsed.data;
@@ -177,7 +222,7 @@ export function validateOrchestratePlan(
     report(
       at(['metadata']),
       `plan id "${result.planId}" cannot be a task group folder name`,
-      'set `metadata.id` to a name like `release-1` (not "archive", not starting with a dot)',
+      'set `metadata.id` to a name like `release-1` (not "archive" or "retros", not starting with a dot)',
     );
   result.tasks = resolveTasks(plan, at, report, options);
   return result;
@@ -192,18 +237,6 @@ function pathText(path: readonly PropertyKey[]): string {
   return path.map(String).join('.');
 }
 
-const KEYS_HINTS: [RegExp, string][] = [
-  [/^$/, 'version, kind, metadata, execution, lanes, tasks'],
-  [/^metadata$/, 'title, goal, id'],
-  [/^execution$/, 'max_concurrency, route'],
-  [/^lanes\.\d+$/, 'id, label'],
-  [/^tasks\.\d+\.definition_of_done$/, 'command, assertion'],
-  [
-    /^tasks\.\d+$/,
-    'id, title, lane, runner, backend, route, complexity, risk, mode, depends_on, implementation, definition_of_done, apply_to_source, commit_on_success, rollback_on_failure, files, command, shell',
-  ],
-];
-
 /** One zod issue as a positioned problem (an unknown key points at the key itself). */
 function reportIssue(
   js: unknown,
@@ -214,12 +247,12 @@ function reportIssue(
 ): void {
   const path = issue.path;
   if (issue.code === 'unrecognized_keys') {
-    const allowed = KEYS_HINTS.find(([re]) => re.test(pathText(path)))?.[1];
+    const known = knownKeysAt(orchestratePlanSchema, path);
     for (const key of issue.keys)
       report(
         keyPositionOf(doc, counter, path, key),
         `unknown key "${key}"${path.length ? ` in ${pathText(path)}` : ''}`,
-        allowed ? `allowed keys: ${allowed}` : undefined,
+        unknownKeyHint(key, known, 'every key: assets/schema/orchestrate-plan.schema.json'),
       );
     return;
   }
@@ -261,13 +294,55 @@ type Report = (
   severity?: 'error' | 'warning',
 ) => void;
 
-/** The checks across tasks, lanes and the catalog; builds the resolved tasks. */
+/** The tasks of a plan that failed the schema that are well-formed on their own. */
+interface WellFormedParts {
+  plan: OrchestratePlan;
+  /** The index in the document of each task of `plan.tasks`. */
+  indexes: number[];
+  /** The ids of the malformed tasks: a dependency on one is no unknown task. */
+  otherIds: string[];
+}
+
+/**
+ * The parts of a plan that failed the schema that the checks across tasks can still judge:
+ * each task that is well-formed on its own. Undefined when what those checks read besides the
+ * tasks (`lanes`, `execution`) is malformed too, or no task is well-formed.
+ */
+function wellFormedParts(js: unknown): WellFormedParts | undefined {
+  if (js === null || typeof js !== 'object') return undefined;
+  const doc = js as Record<string, unknown>;
+  const shape = orchestratePlanSchema.shape;
+  const lanes = shape.lanes.safeParse(doc.lanes);
+  const execution = shape.execution.safeParse(doc.execution);
+  if (!lanes.success || !execution.success || !Array.isArray(doc.tasks)) return undefined;
+  const parts: WellFormedParts = {
+    plan: { lanes: lanes.data, execution: execution.data, tasks: [] } as unknown as OrchestratePlan,
+    indexes: [],
+    otherIds: [],
+  };
+  doc.tasks.forEach((raw: unknown, i) => {
+    const task = planTaskSchema.safeParse(raw);
+    if (task.success) {
+      parts.plan.tasks.push(task.data);
+      parts.indexes.push(i);
+      return;
+    }
+    const id = (raw as { id?: unknown } | null)?.id;
+    if (typeof id === 'string' || typeof id === 'number') parts.otherIds.push(String(id));
+  });
+  return parts.indexes.length > 0 ? parts : undefined;
+}
+
+/** The checks across tasks, lanes and the catalog; builds the resolved tasks. `parts`: only
+ * some tasks are well-formed (their document indexes, the other tasks' ids). */
 function resolveTasks(
   plan: OrchestratePlan,
   at: Located,
   report: Report,
   options: PlanValidationOptions,
+  parts?: Pick<WellFormedParts, 'indexes' | 'otherIds'>,
 ): ResolvedPlanTask[] {
+  const indexOf = (k: number) => parts?.indexes[k] ?? k;
   const laneIndex = new Map<string, number>();
   (plan.lanes ?? []).forEach((lane, i) => {
     if (laneIndex.has(lane.id))
@@ -279,7 +354,8 @@ function resolveTasks(
     else laneIndex.set(lane.id, i);
   });
   const taskIndex = new Map<string, number>();
-  plan.tasks.forEach((task, i) => {
+  plan.tasks.forEach((task, k) => {
+    const i = indexOf(k);
     if (!isValidName(task.id) || task.id.startsWith('.'))
       report(
         at(['tasks', i, 'id']),
@@ -298,7 +374,8 @@ function resolveTasks(
   // (which wait for theirs): every task of every earlier lane is done first.
   const byLane = new Map<number, string[]>();
   const taskLane = new Map<string, number>();
-  plan.tasks.forEach((task, i) => {
+  plan.tasks.forEach((task, k) => {
+    const i = indexOf(k);
     if (task.lane === undefined) return;
     const index = laneIndex.get(task.lane);
     if (index === undefined) {
@@ -322,8 +399,9 @@ function resolveTasks(
     return [];
   };
   const defaultRoute = plan.execution?.route as RouteId | undefined;
-  const resolved = plan.tasks.map((task, i) =>
-    resolveTask(task, i, {
+  for (const id of parts?.otherIds ?? []) if (!taskIndex.has(id)) taskIndex.set(id, -1);
+  const resolved = plan.tasks.map((task, k) =>
+    resolveTask(task, indexOf(k), {
       at,
       report,
       options,

@@ -50,6 +50,8 @@ export interface BuildPromptInput {
   review?: ReviewPromptFacts;
   /** Open checklist items for a self-check pass, as `line N: text`. */
   openItems?: readonly string[];
+  /** The review findings a fixup applies, as `CODE_REVIEW-N.md:line: text`. */
+  notes?: readonly string[];
   failover?: FailoverFacts | undefined;
   correction?: CorrectionFacts | undefined;
 }
@@ -85,6 +87,7 @@ export function buildPrompt(input: BuildPromptInput): string {
       '(none listed)',
     ),
     openItems: bullets(capLines(input.openItems ?? []), '(none; confirm every item)'),
+    notes: bullets(capLines(input.notes ?? []), '(none)'),
   };
   if (input.review) {
     Object.assign(values, {

@@ -22,6 +22,7 @@ export const PROMPT_PLACEHOLDERS = {
     'nextPlanLoop',
     'loopsLeft',
   ],
+  fixup: ['plan', 'workspace', 'taskDir', 'writeSet', 'notes', 'planLoop', 'planLoopOf', 'task'],
   'failover-context': [
     'priorTarget',
     'failureClass',

@@ -1,4 +1,4 @@
-import { type PriceTable, priceUsage, tokensOf } from '../cost/usage.js';
+import { type PriceTable, priceUsage, roundUsd, tokensOf } from '../cost/usage.js';
 import type { RunEvent } from '../events/event-schema.js';
 
 /** Which events a retrospective covers. */
@@ -130,8 +130,12 @@ export function buildRetro(
     }
     return t;
   };
+  // The worker attempt of each task that last "succeeded": a write-set correction of its
+  // result (an empty diff, files outside the write set) makes it a failure after all.
+  const lastWorkerSuccess = new Map<string, string>();
   for (const e of scoped) {
-    if (!('task' in e)) continue;
+    // a human's stop of the whole run names no task
+    if (!('task' in e) || e.task === undefined) continue;
     const t = task(e.task);
     const at = Date.parse(e.at);
     if (e.type === 'attempt.started' || e.type === 'gate.finished') t.first ??= at;
@@ -146,17 +150,31 @@ export function buildRetro(
         g.attempts += 1;
         g.durations += e.durationMs;
         g.tasks.add(e.task);
-        if (e.result === 'success') g.succeeded += 1;
-        else {
+        if (e.role === 'worker') lastWorkerSuccess.delete(e.task);
+        if (e.result === 'success') {
+          g.succeeded += 1;
+          if (e.role === 'worker') lastWorkerSuccess.set(e.task, e.target);
+        } else {
           inc(g.failureClasses, e.result);
           inc(t.failureClasses, e.result);
         }
         if (e.usage) {
           const priced = priceUsage(e.usage, prices[e.target]);
           t.tokens += tokensOf(e.usage);
-          t.costUsd += priced.costUsd ?? 0;
-          g.costUsd += priced.costUsd ?? 0;
+          t.costUsd = roundUsd(t.costUsd + (priced.costUsd ?? 0));
+          g.costUsd = roundUsd(g.costUsd + (priced.costUsd ?? 0));
         }
+        break;
+      }
+      case 'task.isolation': {
+        const worked = lastWorkerSuccess.get(e.task);
+        if (e.step !== 'writeset-violation' || worked === undefined) break;
+        lastWorkerSuccess.delete(e.task);
+        const g = target(worked);
+        g.succeeded -= 1;
+        const cls = e.detail.startsWith('no change was made') ? 'empty-diff' : 'writeset-violated';
+        inc(g.failureClasses, cls);
+        inc(t.failureClasses, cls);
         break;
       }
       case 'target.failover':
@@ -195,7 +213,9 @@ export function buildRetro(
         successRate: g.attempts > 0 ? g.succeeded / g.attempts : 0,
         meanDurationMs: g.attempts > 0 ? Math.round(durations / g.attempts) : 0,
         archivedTasks,
-        ...(archivedTasks > 0 ? { costPerArchivedTaskUsd: g.costUsd / archivedTasks } : {}),
+        ...(archivedTasks > 0
+          ? { costPerArchivedTaskUsd: roundUsd(g.costUsd / archivedTasks) }
+          : {}),
       };
     })
     .sort((a, b) => a.target.localeCompare(b.target));
@@ -211,7 +231,7 @@ export function buildRetro(
       archived: archived.size,
       blocked: taskList.filter((t) => t.outcome === 'blocked').length,
       tokens: taskList.reduce((n, t) => n + t.tokens, 0),
-      costUsd: taskList.reduce((n, t) => n + t.costUsd, 0),
+      costUsd: roundUsd(taskList.reduce((n, t) => n + t.costUsd, 0)),
     },
   };
 }

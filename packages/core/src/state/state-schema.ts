@@ -145,6 +145,29 @@ export const taskIsolationSchema = z.object({
     .optional(),
 });
 
+/**
+ * The task's plans as the dispatcher admitted them, kept in its state: the plan it runs from
+ * (definition of done, runner, write set, dependencies…), whatever the files in the task
+ * folder say later, since agents can write those. Each loop's text is pinned by its SHA-256.
+ * Taken when the task is first seen by a run (admitted the first time its state is written);
+ * a follow-up plan is added when its plan loop starts; a human's retry admits the files again.
+ */
+export const admittedPlanSchema = z.object({
+  loops: z.array(
+    z.object({
+      loop: z.number().int().positive(),
+      sha256: z.string(),
+      text: z.string(),
+    }),
+  ),
+  /** The current loop's checklist as the agents returned it (ticks, and the text of items
+   * the plan left empty): merged from their copies, nothing else of theirs is taken. */
+  checklist: z.array(z.object({ checked: z.boolean(), text: z.string() })),
+  admittedAt: z.string(),
+  /** `switchyard resolve --retry` asked for the files to be admitted again at the next run. */
+  readmit: z.boolean().optional(),
+});
+
 export const taskStateSchema = z.object({
   schema_version: z.literal(1),
   task: z.string(),
@@ -155,6 +178,8 @@ export const taskStateSchema = z.object({
     review: decisionSchema.optional(),
     /** The red-team review's target: a review candidate of another agent family than the worker's. */
     redteam: decisionSchema.optional(),
+    /** The fixup stage's target: the one the project config names (`review.fixupTarget`). */
+    fixup: decisionSchema.optional(),
   }),
   attempts: z.array(attemptRecordSchema),
   /** Consecutive failures per stage; a success resets that stage only. */
@@ -172,6 +197,10 @@ export const taskStateSchema = z.object({
     'project-gates': z.number().int().default(0),
     /** Consecutive failed red-team review attempts (`review: red-team`). */
     redteam: z.number().int().default(0),
+    /** Consecutive failed fixup attempts (MINOR findings applied by `review.fixupTarget`). */
+    fixup: z.number().int().default(0),
+    /** Consecutive completion promises found unmet before the apply. */
+    promise: z.number().int().default(0),
   }),
   /** Target id -> ISO instant before which it must not be started (classifier retryAfter). */
   cooldowns: z.record(z.string(), z.string()),
@@ -214,8 +243,27 @@ export const taskStateSchema = z.object({
   parkSpent: z
     .object({ stage: z.string(), parks: z.number().int(), waitedMs: z.number() })
     .optional(),
+  /** Bumped each time the task's files change (a worker, self-check or fixup pass): a check
+   * holds only for the work it judged. Absent in a state written before it was kept. */
+  work: z.number().int().optional(),
+  /** The `work` each check stage last passed on (write set, gates, self-check, reviews): the
+   * completion promise compares it with `work`. */
+  verified: z.record(z.string(), z.number().int()).optional(),
+  /** The fixup stage applied plan loop `planLoop`'s MINOR findings to work `work` (the work
+   * its reviews judged). */
+  fixup: z.object({ planLoop: z.number().int(), work: z.number().int() }).optional(),
   /** The last result of each project gate (config `gates`) for this task, by gate name. */
   gates: z.array(projectGateResultSchema).optional(),
+  /** The plans the dispatcher admitted (see `admittedPlanSchema`). */
+  plan: admittedPlanSchema.optional(),
+  /** The archive the dispatcher wrote: the SHA-256 of the `complete.log` it wrote, recorded
+   * before the folder moved, so a restart finishes its own archive and never takes one an
+   * agent made for its own. */
+  archive: z.object({ completeLogSha256: z.string() }).optional(),
+  /** How a `done` task was recorded when the dispatcher did not archive it: `hand` = a human
+   * said so (`switchyard resolve --done`); `import` = found archived in a workspace with no
+   * dispatcher records yet. */
+  doneBy: z.enum(['hand', 'import']).optional(),
   updatedAt: z.string(),
 });
 
@@ -229,6 +277,7 @@ export type TaskPhase = z.infer<typeof taskPhaseSchema>;
 export type BlockedInfo = z.infer<typeof blockedSchema>;
 export type Correction = z.infer<typeof correctionSchema>;
 export type TaskIsolation = z.infer<typeof taskIsolationSchema>;
+export type AdmittedPlan = z.infer<typeof admittedPlanSchema>;
 /** Durable state of one task. */
 export type TaskState = z.infer<typeof taskStateSchema>;
 
@@ -244,6 +293,8 @@ export function newTaskState(task: string, now = new Date()): TaskState {
     failures: freshFailures(),
     cooldowns: {},
     selfcheckRetries: 0,
+    work: 0,
+    verified: {},
     updatedAt: now.toISOString(),
   };
 }
@@ -259,5 +310,7 @@ export function freshFailures(): TaskState['failures'] {
     writeset: 0,
     apply: 0,
     redteam: 0,
+    fixup: 0,
+    promise: 0,
   };
 }

@@ -261,4 +261,27 @@ describe('buildStatus', () => {
     expect(report.dispatcher.state).toBe('never-run');
     expect(report.waiting.map((w) => w.kind)).toEqual(['ready']);
   });
+
+  it('a blocked task that keeps its claim (shared workspace) names the tasks waiting on it, and they say so', () => {
+    const blockedA = newTaskState('g/a', now);
+    blockedA.blocked = {
+      reason: '10 consecutive failed definition-of-done gates',
+      stage: 'gate',
+      evidence: [],
+      at: '2026-01-02T09:10:00.000Z',
+    };
+    const report = buildStatus(
+      input({
+        tasks: [tasks[0]!, tasks[2]!],
+        states: [blockedA],
+        claims: new Map([['src/shared.ts', 'g/a']]),
+      }),
+    );
+    const c = report.waiting.find((w) => w.task === 'g/c');
+    expect(c).toMatchObject({ kind: 'claim', blockedHolders: ['g/a'] });
+    expect(c?.why).toMatch(
+      /src\/shared\.ts \(held by g\/a, which is blocked\)\. A blocked task in the shared workspace keeps its claim .*switchyard resolve g\/a --retry/,
+    );
+    expect(report.blocked[0]).toMatchObject({ task: 'g/a', claimWaiters: ['g/c'] });
+  });
 });

@@ -2,6 +2,7 @@ import { type AdmissionDecision, admit } from '../admission/admit.js';
 import { worktreeBytes } from '../admission/worktree-bytes.js';
 import type { PriceTable } from '../cost/usage.js';
 import { summarizeUsage } from '../cost/usage-totals.js';
+import { unrecordedReason } from '../dispatcher/completion-record.js';
 import type { EscalationEntry } from '../escalation/escalation-store.js';
 import type { RunEvent } from '../events/event-schema.js';
 import { INITIAL_PHASE } from '../lifecycle/lifecycle-table.js';
@@ -35,8 +36,10 @@ export interface StatusInput {
   workspace: string;
   now: Date;
   tasks: StatusTask[];
-  /** Ids of tasks archived with `complete.log`. */
+  /** Ids of tasks archived with `complete.log` and recorded done by the dispatcher. */
   archived: string[];
+  /** Ids of archive entries with `complete.log` the dispatcher has no record of: not done. */
+  unrecorded?: string[];
   states: TaskState[];
   /** Held claims: path -> task. */
   claims: ReadonlyMap<string, string>;
@@ -130,6 +133,7 @@ export function buildStatus(input: StatusInput): StatusReport {
     running.length,
     maxParallelOf(input.events),
   );
+  const blockedIds = new Set(blocked.map((b) => b.task));
   const disk = input.worktreeDiskCap
     ? { bytes: worktreeBytes(input.states), cap: input.worktreeDiskCap }
     : undefined;
@@ -137,8 +141,31 @@ export function buildStatus(input: StatusInput): StatusReport {
     const state = states.get(task.id);
     const decision = decisions.get(task.id);
     waiting.push(
-      describeWaiting(task.id, state, decision, input.now, dispatcher.state === 'running', disk),
+      describeWaiting(
+        task.id,
+        state,
+        decision,
+        input.now,
+        dispatcher.state === 'running',
+        blockedIds,
+        disk,
+      ),
     );
+  }
+  for (const task of input.unrecorded ?? [])
+    blocked.push({
+      task,
+      stage: 'archive',
+      reason: unrecordedReason(task, `agent-task/archive/${task}`),
+      evidence: [],
+    });
+  // Each blocked task names the tasks waiting on the claim it keeps.
+  for (const entry of blocked) {
+    const waiters = waiting
+      .filter((w) => w.blockedHolders?.includes(entry.task))
+      .map((w) => w.task)
+      .sort();
+    if (waiters.length > 0) entry.claimWaiters = waiters;
   }
   // A task archived on disk whose state is not marked done yet finishes on the next run.
   const done = input.archived.map((task) => ({ task, archiveDir: `agent-task/archive/${task}` }));

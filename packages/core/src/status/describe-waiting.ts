@@ -15,6 +15,8 @@ export function describeWaiting(
   decision: AdmissionDecision | undefined,
   now: Date,
   dispatcherRunning: boolean,
+  /** Tasks that are blocked (a claim one of them holds is kept until it is settled). */
+  blocked: ReadonlySet<string> = new Set(),
   disk?: WorktreeDiskState,
 ): WaitingEntry {
   const phase = state?.phase ?? INITIAL_PHASE;
@@ -64,8 +66,21 @@ export function describeWaiting(
       };
     case 'waiting-claim': {
       const c = decision.conflicts ?? [];
-      const list = c.map((x) => `${x.path} (held by ${x.holder})`).join(', ');
-      return { ...base, kind: 'claim', why: `write set collides with an active claim: ${list}` };
+      const list = c
+        .map(
+          (x) =>
+            `${x.path} (held by ${x.holder}${blocked.has(x.holder) ? ', which is blocked' : ''})`,
+        )
+        .join(', ');
+      const holders = [...new Set(c.map((x) => x.holder).filter((h) => blocked.has(h)))];
+      if (holders.length === 0)
+        return { ...base, kind: 'claim', why: `write set collides with an active claim: ${list}` };
+      return {
+        ...base,
+        kind: 'claim',
+        why: `write set collides with an active claim: ${list}. A blocked task in the shared workspace keeps its claim (its unfinished changes are in those files): retry it (\`switchyard resolve ${holders[0]} --retry\`), or undo its changes and archive or remove it`,
+        blockedHolders: holders,
+      };
     }
     case 'waiting-slot':
       return {

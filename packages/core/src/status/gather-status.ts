@@ -1,39 +1,32 @@
 import { existsSync, realpathSync } from 'node:fs';
-import { join } from 'node:path';
 import { claimKeys } from '../admission/task-view.js';
-import { readClaims } from '../claims/claim-store.js';
 import { DEFAULT_MAX_PLAN_LOOPS } from '../dispatcher/plan-loop-cap.js';
 import { SwitchyardError } from '../errors.js';
-import { listOpenEscalations } from '../escalation/escalation-store.js';
-import { readEvents } from '../events/event-bus.js';
-import type { RunEvent } from '../events/event-schema.js';
 import { readLockHolder } from '../lock/workspace-lock.js';
 import { isSameProcessAlive } from '../process/process-identity.js';
 import { probeAttempt } from '../state/attempt-probe.js';
 import type { TaskState } from '../state/state-schema.js';
-import { openStateStore } from '../state/state-store.js';
 import { loadWorkspace, type WorkspaceModel } from '../workspace/load.js';
 import { agentTaskDir, stateDir as stateDirOf } from '../workspace/paths.js';
 import type { StatusInput } from './build-status.js';
+import type { StatusFacts } from './status-facts.js';
 
 /** Facts a long-lived reader (the monitor) already holds, so they are not read again. */
 export interface GatherReuse {
   /** The workspace model (plans parsed), when the caller knows no plan changed since. */
   model?: WorkspaceModel;
-  /** The event log, when the caller follows it incrementally. */
-  events?: readonly RunEvent[];
-  /** Every task's persisted state, when the caller re-reads only the files that changed. */
-  states?: TaskState[];
 }
 
 /**
- * Reads everything `switchyard status` needs from disk and /proc: the task plans, each
- * task's persisted state, claims, the event log, the lock holder, and which unfinished
- * attempts still have a live process (PID + start token + marker). Reads only; safe while a
- * dispatcher runs. Throws `SY_USAGE` when the folder has no `agent-task/`.
+ * Puts together everything `switchyard status` needs: the task plans, the stored facts (task
+ * states, claims, events, open escalations: {@link readStatusFacts} reads them through the
+ * store), the lock holder, and which unfinished attempts still have a live process (PID +
+ * start token + marker). Reads only; safe while a dispatcher runs. Throws `SY_USAGE` when the
+ * folder has no `agent-task/`.
  */
 export function gatherStatus(
   workspaceDir: string,
+  facts: StatusFacts,
   now = new Date(),
   reuse: GatherReuse = {},
 ): StatusInput {
@@ -45,7 +38,7 @@ export function gatherStatus(
   const workspace = realpathSync(workspaceDir);
   const stateDir = stateDirOf(workspace);
   const model = reuse.model ?? loadWorkspace(workspace);
-  const states = keptWorktreesOnly(reuse.states ?? openStateStore(stateDir).list());
+  const states = keptWorktreesOnly(facts.states);
   const liveAttempts = new Map<string, number>();
   for (const state of states) {
     for (const record of state.attempts) {
@@ -56,8 +49,7 @@ export function gatherStatus(
   }
   const holder = readLockHolder(stateDir);
   const claims = new Map<string, string>();
-  for (const claim of readClaims(stateDir))
-    for (const path of claim.paths) claims.set(path, claim.taskId);
+  for (const claim of facts.claims) for (const path of claim.paths) claims.set(path, claim.taskId);
   return {
     workspace,
     now,
@@ -73,10 +65,13 @@ export function gatherStatus(
         ...(t.runner === 'local' ? { local: true } : {}),
       };
     }),
-    archived: [...model.archived.values()].filter((a) => a.complete).map((a) => a.id),
+    ...completion(
+      [...model.archived.values()].filter((a) => a.complete).map((a) => a.id),
+      states,
+    ),
     states,
     claims,
-    events: reuse.events ?? readEvents(join(stateDir, 'events.jsonl')).events,
+    events: facts.events,
     ...(holder
       ? {
           lock: {
@@ -86,7 +81,7 @@ export function gatherStatus(
         }
       : {}),
     liveAttempts,
-    escalations: listOpenEscalations(workspace, stateDir, states),
+    escalations: facts.escalations,
   };
 }
 
@@ -102,4 +97,22 @@ function keptWorktreesOnly(states: TaskState[]): TaskState[] {
     const { disk: _gone, ...rest } = facts;
     return { ...state, isolation: rest };
   });
+}
+
+/**
+ * Done is what the dispatcher recorded, as a run reads it (dispatcher/completion-record.ts):
+ * an archive entry without that record is listed as unrecorded, never as done. A workspace
+ * with no records at all has its archive taken as done (the next run records it so, once).
+ */
+function completion(
+  entries: string[],
+  states: readonly TaskState[],
+): { archived: string[]; unrecorded: string[] } {
+  if (states.length === 0) return { archived: entries, unrecorded: [] };
+  const phase = new Map(states.map((s) => [s.task, s.phase]));
+  return {
+    archived: entries.filter((id) => phase.get(id) === 'done'),
+    // one the dispatcher is archiving itself shows as waiting for its archive move
+    unrecorded: entries.filter((id) => phase.get(id) !== 'done' && phase.get(id) !== 'archive'),
+  };
 }

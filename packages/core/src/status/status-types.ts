@@ -87,6 +87,9 @@ export interface WaitingEntry {
   until?: string;
   /** `parked`: what is left of the stage's park budget once this park ends (config `park`). */
   parkBudget?: { parksLeft: number; waitLeftMs: number };
+  /** `claim`: the holders of the colliding claims that are blocked tasks (a shared workspace
+   * keeps a blocked task's claim). */
+  blockedHolders?: string[];
 }
 
 export interface BlockedEntry {
@@ -98,6 +101,8 @@ export interface BlockedEntry {
   class?: string;
   /** Set when a changed catalog invalidated a persisted decision. */
   catalog?: { old: string; new: string };
+  /** Tasks waiting on the claim this blocked task keeps (a shared workspace). */
+  claimWaiters?: string[];
 }
 
 export interface DoneEntry {

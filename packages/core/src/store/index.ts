@@ -8,7 +8,15 @@ export type {
 export type { EventLogPort, EventPage, StoredEvent } from './event-log-port.js';
 export type { Fence, FencedWrite } from './fence.js';
 export type { IsolationPort, IsolationWrite } from './isolation-port.js';
-export { fenceOf, type Lease, type LeasePort, type LeaseResult } from './lease-port.js';
+export {
+  fenceOf,
+  formatLeaseHolder,
+  type Lease,
+  type LeaseHolderIdentity,
+  type LeasePort,
+  type LeaseResult,
+  parseLeaseHolder,
+} from './lease-port.js';
 export {
   MISSED_KEPT,
   type Schedule,
@@ -18,6 +26,15 @@ export {
 export type { SessionPort } from './session-port.js';
 export type { Store, StoreClockOptions } from './store.js';
 export { fenceHolds, leaseLost, versionConflict } from './store-errors.js';
+export {
+  DEFAULT_LEASE_SECONDS,
+  redactStoreUrl,
+  resolveStoreSetting,
+  STORE_ENV,
+  type StoreSetting,
+  type StoreSettingInputs,
+  storeConfigSchema,
+} from './store-setting.js';
 export type { TargetState, TargetStatePort } from './target-state-port.js';
 export type { PutTaskStateOptions, TaskStatePort, Versioned } from './task-state-port.js';
 export type { WorkLogPort } from './work-log-port.js';

@@ -51,3 +51,29 @@ export interface LeasePort {
 export function fenceOf(lease: Lease): Fence {
   return { task: lease.task, token: lease.token };
 }
+
+/** Who a dispatcher is, as its lease holder string says it. */
+export interface LeaseHolderIdentity {
+  host: string;
+  pid: number;
+  /** The process's start token (PID reuse guard), when the system has one. */
+  startToken?: string;
+  run: string;
+}
+
+/**
+ * The holder string of a dispatcher: `<host>/<pid>/<startToken>/<run>`. A store on one
+ * machine may read it back ({@link parseLeaseHolder}) and treat the lease of a process it
+ * knows to be dead as expired at once, so a restarted dispatcher resumes without waiting.
+ */
+export function formatLeaseHolder(who: LeaseHolderIdentity): string {
+  return `${who.host}/${who.pid}/${who.startToken ?? '-'}/${who.run}`;
+}
+
+/** The identity in a holder string made by {@link formatLeaseHolder}, or undefined. */
+export function parseLeaseHolder(holder: string): LeaseHolderIdentity | undefined {
+  const m = /^([^/]+)\/(\d+)\/([^/]+)\/([^/]+)$/.exec(holder);
+  if (!m) return undefined;
+  const [, host = '', pid = '', startToken = '-', run = ''] = m;
+  return { host, pid: Number(pid), ...(startToken === '-' ? {} : { startToken }), run };
+}

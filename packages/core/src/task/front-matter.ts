@@ -1,5 +1,6 @@
 import { ROUTE_IDS } from '../catalog/constants.js';
 import type { Problem } from '../errors.js';
+import { unknownKeyHint } from '../zod-problems.js';
 import {
   type FrontMatterPair,
   pairOfYamlNode,
@@ -8,6 +9,7 @@ import {
   yamlModule,
 } from './front-matter-pairs.js';
 import type { PlanFrontMatter } from './types.js';
+import { MAX_YAML_NESTING, yamlNestingLine } from './yaml-nesting.js';
 
 /** The front matter keys a PLAN may use; any other key is an error (a typo must not drop a dependency). */
 export const FRONT_MATTER_KEYS = [
@@ -215,11 +217,7 @@ export function parseFrontMatter(
         break;
       }
       default:
-        err(
-          `unknown front matter key "${key}"`,
-          line,
-          `allowed keys: ${FRONT_MATTER_KEYS.join(', ')}`,
-        );
+        err(`unknown front matter key "${key}"`, line, unknownKeyHint(key, FRONT_MATTER_KEYS));
     }
   }
   if (frontMatter.runner === 'local' && !frontMatter.command)
@@ -273,6 +271,8 @@ function readRunKey(
     );
 }
 
+const DEEP_HINT = 'keep only route, depends_on, target and max_plan_loops: short values, one level';
+
 /**
  * Parses front matter with the full YAML parser: its pairs, or undefined after reporting
  * syntax errors (with their lines), an empty document or a root that is not a mapping.
@@ -282,9 +282,26 @@ export function readYamlPairs(
   err: (message: string, line: number | undefined, hint?: string) => void,
   required: boolean,
 ): FrontMatterPair[] | undefined {
+  const deep = yamlNestingLine(yaml);
+  if (deep !== undefined) {
+    err(
+      `front matter nests lists or maps more than ${MAX_YAML_NESTING} levels deep`,
+      deep + 1,
+      DEEP_HINT,
+    );
+    return undefined;
+  }
   const { isMap, isScalar, LineCounter, parseDocument } = yamlModule();
   const counter = new LineCounter();
-  const doc = parseDocument(yaml, { lineCounter: counter, uniqueKeys: true });
+  let doc: ReturnType<typeof parseDocument>;
+  try {
+    doc = parseDocument(yaml, { lineCounter: counter, uniqueKeys: true });
+  } catch (error) {
+    // Nesting by indentation (`- - - …`) overflows the parser's stack outside its own checks.
+    if (!(error instanceof RangeError)) throw error;
+    err('front matter is nested too deeply to read', 2, DEEP_HINT);
+    return undefined;
+  }
   const lineOf = (node: unknown) => yamlFileLine(counter, node);
   for (const e of doc.errors)
     err(`front matter: ${e.message.split('\n')[0]}`, (e.linePos?.[0]?.line ?? 0) + 1);

@@ -29,6 +29,31 @@ describe('the plan parser on pathological input (1 MiB each)', { timeout: 60_000
       for (const p of plan.problems) expect(p.code).toBe('SY_PLAN_INVALID');
     });
 
+  it('refuses front matter nested deeper than 64 levels before the YAML parser sees it', () => {
+    // found by the fuzzer: 60 KB of `{a: ` took the YAML parser seconds and overflowed its stack
+    const plan = readPlanSource(
+      `---\nroute: local-G01\ndepends_on: ${'{a: '.repeat(15_000)}\n---\n`,
+      {
+        file: 'PLAN.md',
+      },
+    );
+    expect(plan.problems.filter((p) => /front matter/.test(p.message))).toMatchObject([
+      { code: 'SY_PLAN_INVALID', line: 3, message: expect.stringMatching(/more than 64 levels/) },
+    ]);
+    // `- - - …` nests sequences on one line: the parser overflowed the main thread's stack
+    const blocks = readPlanSource(`---\nroute: local-G01\n${'- '.repeat(4000)}x\n---\n`, {
+      file: 'PLAN.md',
+    });
+    expect(blocks.problems[0]).toMatchObject({
+      line: 3,
+      message: expect.stringMatching(/more than 64 levels/),
+    });
+    const quoted = readPlanSource(`---\nroute: local-G01\ntarget: "${'['.repeat(100)}"\n---\n`, {
+      file: 'PLAN.md',
+    });
+    expect(quoted.problems.map((p) => p.message).join()).not.toMatch(/levels/);
+  });
+
   it('refuses a huge front matter before the YAML parser sees it', () => {
     const plan = readPlanSource(`---\nroute: ${'['.repeat(MiB / 2)}\n---\n`, { file: 'PLAN.md' });
     expect(plan.problems[0]?.message).toMatch(/front matter is over 65536 characters/);

@@ -1,8 +1,11 @@
 import type { TaskId } from './types.js';
 
-/** Group names that are not task groups: the archive and anything starting with a dot. */
+/** Folders of `agent-task/` that switchyard writes itself: the archive, the retrospectives. */
+const RESERVED_GROUPS = new Set(['archive', 'retros']);
+
+/** Group names that are not task groups: switchyard's own folders and anything starting with a dot. */
 export function isReservedGroupName(name: string): boolean {
-  return name === 'archive' || name.startsWith('.');
+  return RESERVED_GROUPS.has(name) || name.startsWith('.');
 }
 
 /** True when a folder name can be a group or task name (non-empty, no slash, not `.`/`..`). */

@@ -1,3 +1,5 @@
+import type { AddedLine } from './added-lines.js';
+
 // The detector `tests: required` uses to turn stubs in a task's diff into review findings:
 // these patterns are what it looks for, not unfinished code of this project.
 
@@ -18,13 +20,16 @@ export interface StubFinding {
   text: string;
 }
 
-/** The stub lines of one file's text (`TODO` comments, `not implemented` throws, `pass  # TODO`). */
-export function findStubs(file: string, text: string): StubFinding[] {
-  const found: StubFinding[] = [];
-  text.split('\n').forEach((line, i) => {
-    if (STUB.some((re) => re.test(line))) found.push({ file, line: i + 1, text: line.trim() });
-  });
-  return found;
+/**
+ * The stub lines (`TODO` comments, `not implemented` throws, `pass  # TODO`) of one file: of
+ * its whole text, or — what a task is judged on — of the lines its change added.
+ */
+export function findStubs(file: string, lines: string | readonly AddedLine[]): StubFinding[] {
+  const numbered =
+    typeof lines === 'string' ? lines.split('\n').map((text, i) => ({ line: i + 1, text })) : lines;
+  return numbered
+    .filter(({ text }) => STUB.some((re) => re.test(text)))
+    .map(({ line, text }) => ({ file, line, text: text.trim() }));
 }
 
 /** Whether a workspace-relative path is a test file by the usual conventions. */

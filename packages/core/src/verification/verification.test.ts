@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { addedLinesBetween, addedLinesOfPatch } from './added-lines.js';
 import { findStubs, isTestFile } from './stub-detector.js';
 import { readTestSummary } from './test-summary.js';
 
@@ -65,5 +66,75 @@ describe('stubs and test files', () => {
       expect(isTestFile(p), p).toBe(true);
     for (const p of ['src/a.ts', 'src/testing.ts', 'contest/a.ts', 'latest.py'])
       expect(isTestFile(p), p).toBe(false);
+  });
+});
+
+describe('the lines a change added', () => {
+  const patch = [
+    'diff --git a/pkg/a.ts b/pkg/a.ts',
+    'index f076423..d93741f 100644',
+    '--- a/pkg/a.ts',
+    '+++ b/pkg/a.ts',
+    '@@ -1,3 +1,4 @@',
+    ' one',
+    ' two // TODO a human wrote this years ago',
+    '+new // TODO left by the task',
+    ' three',
+    'diff --git a/pkg/b.bin b/pkg/b.bin',
+    'index 88768ef..f68ed80 100644',
+    'GIT binary patch',
+    'literal 6',
+    'NcmZQzO3KVL0ssTy0d4>Q',
+    '',
+    'literal 5',
+    'McmZQzOv=my00M6TI{*Lx',
+    '',
+    'diff --git a/pkg/c.test.ts b/pkg/c.test.ts',
+    'new file mode 100644',
+    'index 0000000..840ad9e',
+    '--- /dev/null',
+    '+++ b/pkg/c.test.ts',
+    '@@ -0,0 +1,2 @@',
+    '+fresh',
+    '+// TODO new file',
+    'diff --git a/pkg/gone.ts b/pkg/gone.ts',
+    'deleted file mode 100644',
+    'index 587be6b..0000000',
+    '--- a/pkg/gone.ts',
+    '+++ /dev/null',
+    '@@ -1 +0,0 @@',
+    '-// TODO',
+    'diff --git a/other/x.ts b/other/x.ts',
+    '--- a/other/x.ts',
+    '+++ b/other/x.ts',
+    '@@ -1 +1 @@',
+    '-x',
+    '+y // TODO',
+    '',
+  ].join('\n');
+
+  it('reads a git diff: added lines with their new line numbers, workspace-relative', () => {
+    const files = addedLinesOfPatch(patch, 'pkg');
+    expect(files.map((f) => f.path)).toEqual(['a.ts', 'b.bin', 'c.test.ts']);
+    expect(files[0]?.added).toEqual([{ line: 3, text: 'new // TODO left by the task' }]);
+    expect(files[1]?.added).toEqual([]);
+    expect(files[2]?.added.map((l) => l.line)).toEqual([1, 2]);
+    // Only the stubs the change added count: not the human's old TODO on line 2.
+    expect(files.flatMap((f) => findStubs(f.path, f.added))).toEqual([
+      { file: 'a.ts', line: 3, text: 'new // TODO left by the task' },
+      { file: 'c.test.ts', line: 2, text: '// TODO new file' },
+    ]);
+    expect(addedLinesOfPatch(patch).map((f) => f.path)).toContain('other/x.ts');
+  });
+
+  it('compares a file with its baseline when there is no git', () => {
+    const before = 'one\n// TODO old\nthree\n';
+    const after = 'one\n// TODO old\nnot implemented yet\nthree\n';
+    expect(addedLinesBetween(before, after)).toEqual([{ line: 3, text: 'not implemented yet' }]);
+    expect(addedLinesBetween(undefined, 'a\nb')).toEqual([
+      { line: 1, text: 'a' },
+      { line: 2, text: 'b' },
+    ]);
+    expect(addedLinesBetween(before, before)).toEqual([]);
   });
 });

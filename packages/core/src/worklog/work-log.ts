@@ -9,7 +9,8 @@ export const WORK_LOG_FILE = 'WORK_LOG.md';
 
 /** One START or FINISH row of a work log. */
 export interface WorkLogRow {
-  kind: 'START' | 'FINISH';
+  /** `HUMAN`: an action a human took (retry, skip, resolve, stop), from the monitor page. */
+  kind: 'START' | 'FINISH' | 'HUMAN';
   /** UTC instant of the row. */
   time: Date;
   /** Task id `<group>/<task>`. */
@@ -20,7 +21,7 @@ export interface WorkLogRow {
   planLoop: number;
   /** The task's cap on plan loops: the cell reads `N of M` when known. */
   maxPlanLoops?: number;
-  role: WorkLogRoleName;
+  role: WorkLogRoleName | 'human';
   /** Attempt ordinal of this stage in this plan loop (1, 2, …); the attempt id is in the
    * locator path. */
   attempt: string;

@@ -35,6 +35,8 @@ describe('loadWorkspace', () => {
     write('agent-task/.switchyard/claims/claims.json', '{}');
     write('agent-task/.hidden/x/PLAN.md', 'not a task');
     write('agent-task/api/WORK_LOG.md', 'rows');
+    // The retrospectives switchyard writes are no task group (nor offered to --task-group).
+    write('agent-task/retros/2026-12-01-r1.md', '# Retro\n');
     const model = loadWorkspace(ws);
     expect(model.groups).toEqual(['api', 'db']);
     expect(model.tasks.map((t) => t.id)).toEqual(['api/add-flag', 'db/schema']);
@@ -170,8 +172,16 @@ describe('loadWorkspaceAsync', () => {
     write('agent-task/g/b/PLAN-2.md', '## Modified Files Summary\n\n- src/b.ts\n');
     write('agent-task/h/empty/notes.md', 'no plan\n');
     write('agent-task/archive/g/old/PLAN.md', plan('local-G01', ['src/o.ts']));
-    const strip = ({ graph: _graph, ...model }: ReturnType<typeof loadWorkspace>) => model;
+    // The texts the plans were parsed from come only with a read that is not cached (what the
+    // dispatcher admits); the rest is the same.
+    const strip = ({ graph: _graph, ...model }: ReturnType<typeof loadWorkspace>) => ({
+      ...model,
+      tasks: model.tasks.map(({ planTexts: _texts, ...task }) => task),
+    });
     const sync = loadWorkspace(ws);
+    expect(sync.tasks.find((t) => t.id === 'g/a')?.planTexts).toEqual([
+      { loop: 1, text: plan('local-G01', ['src/a.ts']) },
+    ]);
     const loaded = await loadWorkspaceAsync(ws, { cache: true, now: settled });
     await loaded.cacheWritten;
     const { cacheWritten: _written, ...model } = loaded;

@@ -7,6 +7,7 @@ import {
   finishPlan,
   hasErrors,
   type PlanSource,
+  parsePlan,
   parsePlanFile,
   readPlanSource,
   readPlanText,
@@ -69,6 +70,8 @@ export interface LoadedTask extends ScannedTask {
   routeReason?: string;
   /** Some plan of the task says `tests: required`. */
   testsRequired?: boolean;
+  /** Where the first plan saying so says it (for problems about it). */
+  testsRequiredAt?: { file: string; line?: number };
   dependsOn: DependencyRef[];
   /** Union of every plan's write set: the claim is held across follow-up plans. */
   writeSet: WriteSetEntry[];
@@ -80,6 +83,9 @@ export interface LoadedTask extends ScannedTask {
   definitionOfDone?: DefinitionOfDone;
   /** Problems of this task's plans (and graph problems about it). */
   problems: Problem[];
+  /** The text each plan loop was parsed from (`loadWorkspace` without the cache): what the
+   * dispatcher admits, so the plan it runs is exactly the plan it read. */
+  planTexts?: { loop: number; text: string }[];
   /** False when any error makes the task impossible to run. */
   valid: boolean;
 }
@@ -303,10 +309,19 @@ function finishModel(
   };
 }
 
+/** The text each plan was parsed from, when it was read here (not from the cache). */
+const textOf = new WeakMap<ParsedPlan, string>();
+
 function readPlan(job: PlanJob, resolver: WriteSetResolver, cache?: PlanCache): ParsedPlan {
   const { path, file, followUp } = job;
   const key = cache ? PlanCache.keyOf(path) : undefined;
-  if (!cache || key === undefined) return parsePlanFile(path, { file, resolver, followUp });
+  if (!cache || key === undefined) {
+    const read = readPlanText(path, file);
+    if ('problem' in read) return parsePlanFile(path, { file, resolver, followUp }); // reports it
+    const plan = parsePlan(read.text, { file, resolver, followUp });
+    textOf.set(plan, read.text);
+    return plan;
+  }
   let source = cache.get(file, key);
   if (!source) {
     const read = readPlanText(path, file);
@@ -315,6 +330,41 @@ function readPlan(job: PlanJob, resolver: WriteSetResolver, cache?: PlanCache): 
     cache.set(file, key, source);
   }
   return finishPlan(source, resolver);
+}
+
+/**
+ * A task built from plan texts the caller holds (the dispatcher's record of the plans it
+ * admitted) instead of its files: the same contract `loadTask` reads, parsed and checked the
+ * same way (write-set paths against the workspace as it is now). Graph problems (cycles,
+ * unknown dependencies) are not checked here.
+ */
+export function taskFromPlanTexts(
+  workspace: string,
+  id: TaskId,
+  texts: readonly { loop: number; text: string }[],
+): LoadedTask {
+  const [group = '', name = ''] = id.split('/');
+  const scanned: ScannedTask = {
+    id,
+    group,
+    name,
+    dir: join(workspace, AGENT_TASK_DIR, group, name),
+    planLoops: texts.map((t) => t.loop),
+    reviewLoops: [],
+  };
+  const resolver = new WriteSetResolver(workspace);
+  const task = assembleTask(
+    scanned,
+    texts.map(({ loop, text }) =>
+      parsePlan(text, {
+        file: `${AGENT_TASK_DIR}/${group}/${name}/${planFileName(loop)}`,
+        resolver,
+        followUp: loop > 1,
+      }),
+    ),
+  );
+  task.planTexts = texts.map((t) => ({ ...t }));
+  return task;
 }
 
 /** Builds a task from its parsed plans (one per plan loop, in loop order). */
@@ -336,7 +386,10 @@ function assembleTask(scanned: ScannedTask, plans: ParsedPlan[]): LoadedTask {
     const { file } = plan;
     task.problems.push(...plan.problems);
     const fm = plan.frontMatter;
-    if (fm.tests === 'required') task.testsRequired = true;
+    if (fm.tests === 'required') {
+      task.testsRequired = true;
+      task.testsRequiredAt ??= { file, ...(fm.lines.tests ? { line: fm.lines.tests } : {}) };
+    }
     if (loop === 1) {
       task.route = fm.route;
       task.target = fm.target;
@@ -388,6 +441,9 @@ function assembleTask(scanned: ScannedTask, plans: ParsedPlan[]): LoadedTask {
     }
     if (loop === task.planLoop) task.checklist = plan.checklist;
   });
+  const texts = scanned.planLoops.map((loop, n) => ({ loop, text: textOf.get(plans[n]!) }));
+  if (texts.length > 0 && texts.every((t) => t.text !== undefined))
+    task.planTexts = texts as { loop: number; text: string }[];
   if (task.planLoops.length === 0) task.valid = false;
   if (hasErrors(task.problems)) task.valid = false;
   return task;

@@ -2,6 +2,7 @@
 // the selected task, its history, usage, raw payloads and a live tail of its running attempt.
 // Self-contained: bundled into the page, no external resource.
 
+import { onActionClick, resolveFormHtml, stopRunHtml, taskActionsHtml } from './actions.js';
 import { attemptsHtml, stageTimesHtml } from './attempts.js';
 import { isFolded, laneCounts, setFolded } from './collapse.js';
 import { type DiffView, diffHtml } from './diff-view.js';
@@ -113,7 +114,16 @@ function render(changed?: TaskView[]): void {
   renders += 1;
   document.body.dataset.renders = String(renders);
   renderHeader(snap);
-  $('run-state').innerHTML = runStateHtml(snap, monitorEnded);
+  const runState = runStateHtml(snap, monitorEnded) + (monitorEnded ? '' : stopRunHtml());
+  // Redrawn only when it changed: an armed (confirm) stop button keeps its state.
+  if ($('run-state').dataset.html !== runState) {
+    $('run-state').dataset.html = runState;
+    $('run-state').innerHTML = runState;
+    const slot = $('run-state').querySelector('.run-actions');
+    const stop = $('run-state').querySelector(':scope > [data-action="stop-run"]');
+    if (slot && stop) slot.append(stop);
+    else stop?.remove();
+  }
   renderTotals(snap);
   if (changed) renderCards(changed);
   else renderLanes(snap);
@@ -303,10 +313,15 @@ function renderClaims(s: Snapshot): void {
 }
 
 /** Open escalations stay listed until a human runs `switchyard resolve`. */
+let escalationsKey = '';
 function renderEscalations(s: Snapshot): void {
   const list = s.escalations ?? [];
+  // Redrawn only when the list changed: an answer being typed stays.
+  const key = JSON.stringify(list);
+  if (key === escalationsKey) return;
+  escalationsKey = key;
   $('escalations').innerHTML =
-    `<h2>Open escalations</h2>${list.length === 0 ? '<p class="hint">none: no task waits for a human</p>' : `<table class="escalations"><tr><th>task</th><th>code</th><th>question for you</th><th>bundle</th><th>since</th></tr>${list.map((e) => `<tr class="escalation"><td><b>${esc(e.task)}</b>${e.blockedDownstream.length ? `<br><span class="hint">blocks ${e.blockedDownstream.map(esc).join(', ')}</span>` : ''}</td><td>${esc(e.code)}${e.class ? ` (${esc(e.class)})` : ''}</td><td>${esc(e.question)}<br>${commandHtml(['switchyard', 'resolve', e.task, '--retry'])}</td><td><code>${esc(e.bundle)}</code></td><td>${time(e.since)}</td></tr>`).join('')}</table>`}`;
+    `<h2>Open escalations</h2>${list.length === 0 ? '<p class="hint">none: no task waits for a human</p>' : `<table class="escalations"><tr><th>task</th><th>code</th><th>question for you</th><th>bundle</th><th>since</th></tr>${list.map((e) => `<tr class="escalation"><td><b>${esc(e.task)}</b>${e.blockedDownstream.length ? `<br><span class="hint">blocks ${e.blockedDownstream.map(esc).join(', ')}</span>` : ''}</td><td>${esc(e.code)}${e.class ? ` (${esc(e.class)})` : ''}</td><td>${esc(e.question)}<br>${resolveFormHtml(e)}<span class="hint">or in a terminal:</span> ${commandHtml(['switchyard', 'resolve', e.task, '--retry'])}</td><td><code>${esc(e.bundle)}</code></td><td>${time(e.since)}</td></tr>`).join('')}</table>`}`;
 }
 
 function loopHistory(t: TaskView): string {
@@ -329,6 +344,7 @@ function renderDetail(): void {
   const parts: string[] = [
     `<h2>${esc(t.id)} <span class="badge st-${t.state}">${t.state}</span></h2>`,
     `<p class="why">${esc(t.why)}</p>`,
+    taskActionsHtml(t),
   ];
   if (t.waiting?.until)
     parts.push(
@@ -361,6 +377,11 @@ function renderDetail(): void {
     );
   }
   parts.push(gatesHtml(t.history));
+  const acts = t.history.filter((e) => e.type === 'human.action');
+  if (acts.length)
+    parts.push(
+      `<h3>Human actions</h3><ul class="human-actions">${acts.map((e) => (e.type === 'human.action' ? `<li>${time(e.at)} · <b>${esc(e.action)}${e.answer ? `: ${esc(e.answer)}` : ''}</b> by ${esc(e.by ?? 'someone')} via ${esc(e.via)} — ${esc(e.detail)}${e.note ? `<br><q>${esc(e.note)}</q>` : ''}</li>` : '')).join('')}</ul>`,
+    );
   const verdicts = t.history.filter((e) => e.type === 'review.verdict');
   if (verdicts.length) {
     parts.push(
@@ -463,6 +484,11 @@ document.addEventListener('click', (ev) => {
     renderLanes(snap);
     applyFilter(snap);
     requestAnimationFrame(drawEdges);
+    return;
+  }
+  const action = target.closest<HTMLElement>('[data-action]');
+  if (action) {
+    void onActionClick(action, token);
     return;
   }
   const copy = target.closest<HTMLElement>('[data-copy]');

@@ -86,6 +86,16 @@ export type RunEventView = Base &
       }
     | { type: 'task.plan-loop'; task: string; planLoop: number; plan: string }
     | {
+        type: 'human.action';
+        task: string;
+        action: string;
+        answer?: string;
+        note?: string;
+        by?: string;
+        via: string;
+        detail: string;
+      }
+    | {
         type:
           | 'task.admitted'
           | 'task.waiting'

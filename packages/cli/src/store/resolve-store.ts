@@ -1,0 +1,36 @@
+import type { StoreSetting } from '@switchyard/core';
+
+/** Options every command that can use a shared store takes. */
+export interface StoreFlagOptions {
+  store?: string;
+  workspace?: string;
+}
+
+/**
+ * The store a command uses: `--store` > `SWITCHYARD_STORE` > the project config's `store`
+ * (searched from the current folder up to the workspace root) > the file store. The config is
+ * read only when neither the flag nor the variable decides, so a broken config does not stop
+ * `store status --store URL`; `leaseSeconds` still comes from a readable config.
+ */
+export async function resolveStore(opts: StoreFlagOptions): Promise<StoreSetting> {
+  const { resolve } = await import('node:path');
+  const core = await import('@switchyard/core');
+  const env = process.env[core.STORE_ENV];
+  const root =
+    opts.workspace !== undefined
+      ? resolve(opts.workspace)
+      : (core.searchWorkspaceRoot(process.cwd(), core.hasConfigFile).root ?? process.cwd());
+  const decided = opts.store !== undefined || Boolean(env);
+  const loaded = await core
+    .loadProjectConfig(opts.workspace !== undefined ? root : process.cwd(), { stopDir: root })
+    .catch((error: unknown) => {
+      if (decided) return undefined;
+      throw error;
+    });
+  return core.resolveStoreSetting({
+    flag: opts.store,
+    env,
+    config: loaded?.config.store,
+    configFile: loaded?.filepath,
+  });
+}

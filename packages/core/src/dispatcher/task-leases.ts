@@ -1,0 +1,92 @@
+import { hostname } from 'node:os';
+import { SwitchyardError } from '../errors.js';
+import { readStartToken } from '../process/process-identity.js';
+import type { Fence } from '../store/fence.js';
+import { fenceOf, formatLeaseHolder, type Lease, type LeasePort } from '../store/lease-port.js';
+
+/** How long a task's lease lasts without renewal (the engine renews at a third of it). */
+export const DEFAULT_LEASE_MS = 30_000;
+
+/**
+ * The leases this run holds: a task is leased before its first write in the run, every write
+ * for it carries the lease's fence, leases are renewed in the background, and released when
+ * the run ends. A task whose lease was taken over is reported through `onLost` (the store
+ * refuses every later write for it).
+ */
+export class TaskLeases {
+  readonly holder: string;
+  readonly #held = new Map<string, Lease>();
+  readonly #taking = new Map<string, Promise<Lease>>();
+  #timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly port: LeasePort,
+    runId: string,
+    private readonly ttlMs = DEFAULT_LEASE_MS,
+    private readonly onLost: (task: string) => void = () => undefined,
+  ) {
+    const startToken = readStartToken(process.pid);
+    this.holder = formatLeaseHolder({
+      host: hostname(),
+      pid: process.pid,
+      ...(startToken ? { startToken } : {}),
+      run: runId,
+    });
+  }
+
+  /** The fence of the task's lease, taking the lease first when this run has none. */
+  fenceFor(task: string): Promise<Fence> {
+    const held = this.#held.get(task);
+    if (held) return Promise.resolve(fenceOf(held));
+    let taking = this.#taking.get(task);
+    if (!taking) {
+      taking = this.#take(task).finally(() => this.#taking.delete(task));
+      this.#taking.set(task, taking);
+    }
+    return taking.then(fenceOf);
+  }
+
+  /** Renews every held lease now and then every third of the lease time, until `stop`. */
+  start(): void {
+    this.#timer ??= setInterval(() => void this.renew(), Math.max(1, this.ttlMs / 3));
+    this.#timer.unref();
+  }
+
+  async renew(): Promise<void> {
+    const leases = [...this.#held.values()];
+    if (leases.length === 0) return;
+    const renewed = await this.port.renew(leases, this.ttlMs).catch(() => leases.map(() => null));
+    renewed.forEach((lease, i) => {
+      const task = (leases[i] as Lease).task;
+      if (lease) this.#held.set(task, lease);
+      else if (lease === undefined) {
+        this.#held.delete(task);
+        this.onLost(task);
+      }
+    });
+  }
+
+  /** Stops renewing and releases every lease of this run. */
+  async stop(): Promise<void> {
+    clearInterval(this.#timer);
+    this.#timer = undefined;
+    await Promise.allSettled([...this.#taking.values()]);
+    const held = [...this.#held.values()];
+    this.#held.clear();
+    await Promise.allSettled(held.map((lease) => this.port.release(lease)));
+  }
+
+  async #take(task: string): Promise<Lease> {
+    const result = await this.port.acquire(task, this.holder, this.ttlMs);
+    if (!result.ok)
+      throw new SwitchyardError(
+        'SY_LEASE_LOST',
+        `${task} is leased by ${result.held.holder} until ${new Date(result.held.expiresAt).toISOString()}; this dispatcher leaves it alone.`,
+        {
+          hint: 'Another dispatcher works on this task; it is taken over only once that lease expires.',
+        },
+      );
+    this.#held.set(task, result.lease);
+    return result.lease;
+  }
+}

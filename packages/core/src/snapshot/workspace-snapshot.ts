@@ -1,0 +1,123 @@
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { lstat, readdir, readFile, readlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import ignore from 'ignore';
+import { z } from 'zod';
+
+/** One file of a snapshot: what identifies its version without reading it, and its content hash. */
+export const snapshotEntrySchema = z.object({
+  size: z.number(),
+  mtimeMs: z.number(),
+  ino: z.number(),
+  /** SHA-256 of the content (of the link text for a symbolic link). */
+  sha256: z.string(),
+});
+export type SnapshotEntry = z.infer<typeof snapshotEntrySchema>;
+
+/** Workspace-relative path ('/'-separated) -> entry. */
+export type Snapshot = Record<string, SnapshotEntry>;
+
+/** Folders never walked: version-control data, dependencies, caches and the dispatcher's own. */
+export const SKIPPED_DIRS: ReadonlySet<string> = new Set([
+  '.git',
+  '.hg',
+  '.svn',
+  'node_modules',
+  '.venv',
+  'venv',
+  '__pycache__',
+  '.pytest_cache',
+  '.mypy_cache',
+  '.tox',
+  '.cache',
+  '.turbo',
+  '.next',
+]);
+
+/** Options of {@link takeSnapshot}. */
+export interface SnapshotOptions {
+  /** An earlier snapshot of the same root: a file whose size, mtime and inode are unchanged
+   * keeps its hash, so only changed files are read. */
+  previous?: Snapshot;
+  /** Further paths to leave out: true for a workspace-relative path (a folder's ends in `/`)
+   * that is not part of the workspace's content (e.g. `agent-task/`, what `.gitignore` names). */
+  skip?: (path: string) => boolean;
+}
+
+/**
+ * A snapshot of every regular file and symbolic link under `root` (folders in
+ * {@link SKIPPED_DIRS} and what `skip` says left out): size, mtime and inode of each, and its
+ * content hash — read only where those differ from `previous`. Asynchronous, so the agents of
+ * other tasks are watched while a large workspace is walked.
+ */
+export async function takeSnapshot(root: string, options: SnapshotOptions = {}): Promise<Snapshot> {
+  const snapshot: Snapshot = {};
+  const walk = async (dir: string, rel: string): Promise<void> => {
+    let names: string[];
+    try {
+      names = await readdir(dir);
+    } catch {
+      return; // removed meanwhile, or unreadable: nothing of it to compare
+    }
+    for (const name of names.sort()) {
+      const path = rel === '' ? name : `${rel}/${name}`;
+      const full = join(dir, name);
+      let stat: Awaited<ReturnType<typeof lstat>>;
+      try {
+        stat = await lstat(full);
+      } catch {
+        continue;
+      }
+      if (stat.isDirectory()) {
+        if (!SKIPPED_DIRS.has(name) && !options.skip?.(`${path}/`)) await walk(full, path);
+        continue;
+      }
+      if ((!stat.isFile() && !stat.isSymbolicLink()) || options.skip?.(path)) continue;
+      const seen = options.previous?.[path];
+      const same =
+        seen && seen.size === stat.size && seen.mtimeMs === stat.mtimeMs && seen.ino === stat.ino;
+      const sha256 = same ? seen.sha256 : await contentHash(full, stat.isSymbolicLink());
+      if (sha256 === undefined) continue;
+      snapshot[path] = { size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino, sha256 };
+    }
+  };
+  await walk(root, '');
+  return snapshot;
+}
+
+/** Paths added, removed or changed in content between two snapshots, sorted. */
+export function changedPaths(before: Snapshot, after: Snapshot): string[] {
+  const paths = new Set([...Object.keys(before), ...Object.keys(after)]);
+  return [...paths].filter((p) => before[p]?.sha256 !== after[p]?.sha256).sort();
+}
+
+/**
+ * What the workspace's root `.gitignore` ignores (git's own rules, through the `ignore`
+ * package): generated output of the project's tools, which a shared workspace's gates write
+ * while agents run, and which a worktree's diff leaves out as well. Always false without one.
+ */
+export async function gitignoreOf(root: string): Promise<(path: string) => boolean> {
+  let text: string;
+  try {
+    text = await readFile(join(root, '.gitignore'), 'utf8');
+  } catch {
+    return () => false;
+  }
+  const rules = ignore().add(text);
+  return (path) => rules.ignores(path);
+}
+
+async function contentHash(path: string, link: boolean): Promise<string | undefined> {
+  try {
+    if (link)
+      return createHash('sha256')
+        .update(await readlink(path))
+        .digest('hex');
+    const hash = createHash('sha256');
+    for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
+    return hash.digest('hex');
+  } catch {
+    return undefined; // removed or unreadable meanwhile
+  }
+}

@@ -1,0 +1,82 @@
+import { rm } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { z } from 'zod';
+import { ensureOwnedDir } from '../safe-fs/owned-files.js';
+import { snapshotEntrySchema } from '../snapshot/workspace-snapshot.js';
+import { replaceFile } from './atomic-file.js';
+import { readJsonFile } from './read-json-file.js';
+
+/**
+ * What a task's change is measured against when it works in the shared workspace (no git
+ * to diff): its write-set files as they were before its first agent, and the workspace as it
+ * was before its latest writing attempt. Durable facts of the task, kept until it is archived.
+ */
+export const changeBaselineSchema = z.object({
+  schema_version: z.literal(1),
+  task: z.string(),
+  /** Write-set path -> the file before the task changed it. */
+  files: z.record(
+    z.string(),
+    z.object({
+      exists: z.boolean(),
+      sha256: z.string().optional(),
+      /** The text, when the file was a UTF-8 file small enough to keep. */
+      text: z.string().optional(),
+    }),
+  ),
+});
+export type ChangeBaseline = z.infer<typeof changeBaselineSchema>;
+
+/** The workspace before a task's writing attempt (worker, fixup), for the write-set check. */
+export const roundSnapshotSchema = z.object({
+  schema_version: z.literal(1),
+  task: z.string(),
+  /** The attempt (or stage) it was taken before. */
+  before: z.string(),
+  at: z.string(),
+  files: z.record(z.string(), snapshotEntrySchema),
+});
+export type RoundSnapshot = z.infer<typeof roundSnapshotSchema>;
+
+/** Reads and replaces the change facts of shared-workspace tasks, under `<stateDir>/changes/`. */
+export interface ChangeStore {
+  readBaseline(task: string): ChangeBaseline | undefined;
+  writeBaseline(baseline: ChangeBaseline): Promise<void>;
+  readRound(task: string): RoundSnapshot | undefined;
+  writeRound(round: RoundSnapshot): Promise<void>;
+  /** Closes the task's round (its writes were checked). */
+  removeRound(task: string): Promise<void>;
+  /** Forgets the task's facts (after its verified archive). */
+  remove(task: string): Promise<void>;
+}
+
+const HINT =
+  'delete the file (the next attempt of the task records it again; its change is then measured from there)';
+
+export function openChangeStore(stateDir: string): ChangeStore {
+  const root = join(stateDir, 'changes');
+  const fileOf = (task: string, kind: 'baseline' | 'round') => join(root, `${task}.${kind}.json`);
+  const write = async (file: string, value: unknown) => {
+    ensureOwnedDir(stateDir, dirname(file));
+    await replaceFile(file, `${JSON.stringify(value)}\n`, { durable: false });
+  };
+  return {
+    readBaseline: (task) =>
+      readJsonFile(fileOf(task, 'baseline'), changeBaselineSchema, {
+        what: 'change baseline',
+        hint: HINT,
+      }),
+    writeBaseline: (baseline) => write(fileOf(baseline.task, 'baseline'), baseline),
+    readRound: (task) =>
+      readJsonFile(fileOf(task, 'round'), roundSnapshotSchema, {
+        what: 'workspace snapshot',
+        hint: HINT,
+      }),
+    writeRound: (round) => write(fileOf(round.task, 'round'), round),
+    removeRound: (task) => rm(fileOf(task, 'round'), { force: true }),
+    async remove(task) {
+      await rm(fileOf(task, 'baseline'), { force: true });
+      await rm(fileOf(task, 'round'), { force: true });
+    },
+  };
+}

@@ -1,0 +1,31 @@
+import type { EscalationEntry } from '../escalation/escalation-store.js';
+import { openEscalations } from '../escalation/open-escalations.js';
+import type { RunEvent } from '../events/event-schema.js';
+import type { TaskState } from '../state/state-schema.js';
+import type { ClaimRecord } from '../store/claim-port.js';
+import type { Store } from '../store/store.js';
+
+/** The stored facts `status` and the monitor show. */
+export interface StatusFacts {
+  /** Every task's stored state. */
+  states: TaskState[];
+  claims: readonly ClaimRecord[];
+  /** The whole event log, in order. */
+  events: readonly RunEvent[];
+  /** Open escalations, sorted by task. */
+  escalations: EscalationEntry[];
+}
+
+/** The ports {@link readStatusFacts} reads. */
+export type StatusStore = Pick<Store, 'tasks' | 'claims' | 'events' | 'escalations'>;
+
+/** Reads the stored facts of a status report through the store (reads only). */
+export async function readStatusFacts(store: StatusStore): Promise<StatusFacts> {
+  const states = (await store.tasks.list()).map((stored) => stored.value);
+  const [claims, page, escalations] = await Promise.all([
+    store.claims.list(),
+    store.events.read(),
+    openEscalations(store.escalations, states),
+  ]);
+  return { states, claims, events: page.events.map((stored) => stored.event), escalations };
+}

@@ -1,0 +1,169 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * One owner of the state folder (`agent-task/.switchyard/`) and the work logs: the file store.
+ * Every other module reaches a stored fact through the store ports. This scan fails on a
+ * source file outside `packages/store-fs` that writes or reads those files by path: that
+ * names a state file, joins a state record folder onto the state folder, or calls one of
+ * core's by-path state functions. What is left is listed below with the reason it is left;
+ * an entry that no longer matches fails too, so the list only shrinks.
+ */
+
+/** Core's functions that read or write state records by path (the file formats store-fs uses). */
+const BY_PATH = [
+  'openStateStore',
+  'openClaimStore',
+  'readClaims',
+  'readEvents',
+  'writeEscalation',
+  'readBundle',
+  'recordResolution',
+  'listOpenEscalations',
+  'escalationPaths',
+  'SessionStore',
+  'readWorkLogText',
+  'workLogPath',
+];
+const CALL = new RegExp(`\\b(?:new\\s+)?(${BY_PATH.join('|')})\\s*\\(`);
+/** State file names, as a literal. */
+const FILE_NAME = /'(events\.jsonl|claims\.json|leases\.json|targets\.json|store\.lock)'/;
+/** A path built under the state folder (`join(stateDir, 'tasks', …)`, `join(ctx.stateDir, 'gates')`). */
+const UNDER_STATE = /\(\s*(?:\w+\.)*(?:stateDir|state)(?:Of)?(?:\([\w.]*\))?\s*,\s*['`]/i;
+
+/** The format code store-fs delegates to: it moves into store-fs when core is split (item 5). */
+const FORMAT = 'defines a file format store-fs uses (moves into store-fs with the core split)';
+
+const CAPTURE =
+  'writes capture or gate/stage output folders under the state folder: local evidence';
+const GIT_ISOLATION =
+  'the git isolation provider writes its worktree records and apply journals by path (the store-fs isolation port reads the same files): the provider needs the port passed in';
+const WORK_LOG_TEXT =
+  'reads WORK_LOG.md text by path to find open START rows / archived logs: needs a work-log port read of the open rows';
+const MONITOR =
+  'follows events.jsonl and task files incrementally by stat (cheap polling): needs the event log read-from-position and a changed-since task read on the port';
+const RESOLVE =
+  '`resolve` (and its `--done`, new beside this work) still reads and writes task states, claims and escalations by path under the workspace lock: to move onto the store';
+const SESSIONS = 'session commands use SessionStore by path: to move onto store.sessions';
+const DRY_RUN =
+  'the dry run loads only the light `@switchyard/core/dry-run` entry; store-fs imports the core root, so it reads task states and claims with core by-path readers until store-fs has a light read entry';
+
+/** What still touches state by path outside store-fs, and why. */
+const LEFT: Record<string, string> = {
+  'packages/core/src/state/state-store.ts': FORMAT,
+  'packages/core/src/claims/claim-store.ts': FORMAT,
+  'packages/core/src/events/event-bus.ts': FORMAT,
+  'packages/core/src/escalation/escalation-store.ts': FORMAT,
+  'packages/core/src/session/session-store.ts': FORMAT,
+  'packages/core/src/state/change-store.ts':
+    'per-task change records under the state folder (new beside this work): no port yet',
+  'packages/core/src/worklog/work-log.ts': FORMAT,
+  'packages/core/src/worklog/read-work-log.ts': FORMAT,
+  'packages/core/src/store/session-port.ts': 'names the port method readEvents (no I/O)',
+  // Local evidence, outside the store by design (as attempt captures; the store keeps locators).
+  'packages/core/src/dispatcher/attempt-spec.ts': CAPTURE,
+  'packages/core/src/dispatcher/git-stage-rows.ts': CAPTURE,
+  'packages/core/src/dispatcher/review-packet.ts': CAPTURE,
+  'packages/core/src/dispatcher/source-gates.ts': CAPTURE,
+  'packages/core/src/dispatcher/stage-apply.ts': CAPTURE,
+  'packages/core/src/dispatcher/stage-gate.ts': CAPTURE,
+  'packages/core/src/dispatcher/stage-local.ts': CAPTURE,
+  'packages/core/src/dispatcher/stage-project-gates.ts': CAPTURE,
+  'packages/core/src/dispatcher/worktree-setup.ts': CAPTURE,
+  'packages/cli/src/commands/plan-review-run.ts': CAPTURE,
+  'packages/core/src/evidence/evidence-prune.ts':
+    'prunes capture folders (local evidence); still lists task states by path to spare live attempts',
+  'packages/core/src/workspace/plan-cache.ts':
+    'a cache of parsed plans, rebuilt when missing: no stored fact',
+  'packages/cli/src/commands/demo.ts': "prints where the demo's event log is (no I/O)",
+  // Not moved onto the ports yet.
+  'packages/git-isolation/src/layout.ts': GIT_ISOLATION,
+  'packages/git-isolation/src/task-blocked.ts': GIT_ISOLATION,
+  'packages/core/src/dispatcher/completion-facts.ts': WORK_LOG_TEXT,
+  'packages/core/src/dispatcher/finalize.ts': WORK_LOG_TEXT,
+  'packages/core/src/dispatcher/seal-open-rows.ts': WORK_LOG_TEXT,
+  'packages/core/src/dispatcher/settle-gone.ts': WORK_LOG_TEXT,
+  'packages/monitor/src/follow.ts': MONITOR,
+  'packages/monitor/src/server.ts': MONITOR,
+  'packages/monitor/src/snapshot.ts': MONITOR,
+  'packages/monitor/src/state-files.ts': MONITOR,
+  'packages/cli/src/commands/resume.ts': SESSIONS,
+  'packages/cli/src/session/run-session.ts': SESSIONS,
+  'packages/cli/src/session/session-status.ts': SESSIONS,
+  'packages/cli/src/dry-run.ts': DRY_RUN,
+  'packages/core/src/escalation/resolve-escalation.ts': RESOLVE,
+  'packages/core/src/escalation/record-done.ts': RESOLVE,
+  'packages/core/src/control/act-offline.ts': RESOLVE,
+  'packages/core/src/dispatcher/run-control.ts':
+    "the page's actions during a run (new beside this work) read and resolve escalations by path: needs a note on EscalationPort.resolve",
+  'packages/cli/src/completion-sources.ts':
+    'shell completion lists task and session ids by path: it must answer fast and load little',
+  'packages/cli/src/isolation-report.ts':
+    'reads task states by path when the dry run calls it without them: goes with the dry run',
+  'packages/cli/src/preflight/context.ts': DRY_RUN,
+  'packages/core/src/store/memory/memory-records.ts': 'the memory store: implements readEvents',
+  'packages/testkit/src/store-conformance/record-cases.ts':
+    'the conformance suite calls the port method readEvents',
+};
+
+/** Every TypeScript source file (tests excluded) under the packages and plugins. */
+function sourceFiles(root: string): string[] {
+  const out: string[] = [];
+  const walk = (dir: string) => {
+    for (const name of readdirSync(dir)) {
+      if (name === 'node_modules' || name === 'dist') continue;
+      const path = join(dir, name);
+      if (statSync(path).isDirectory()) walk(path);
+      else if (name.endsWith('.ts') && !name.endsWith('.test.ts') && !name.endsWith('.d.ts'))
+        out.push(path);
+    }
+  };
+  for (const top of ['packages', 'plugins']) {
+    for (const pkg of readdirSync(join(root, top))) {
+      const src = join(root, top, pkg, 'src');
+      if (statSync(src, { throwIfNoEntry: false })?.isDirectory()) walk(src);
+    }
+  }
+  return out;
+}
+
+/** The first line of `text` that touches state by path, or undefined. */
+function stateAccess(text: string): string | undefined {
+  return text
+    .split('\n')
+    .find(
+      (line) =>
+        !/^\s*(\*|\/\/)/.test(line) &&
+        (CALL.test(line) || FILE_NAME.test(line) || UNDER_STATE.test(line)),
+    );
+}
+
+describe('one owner of the state files', () => {
+  const root = join(dirname(fileURLToPath(import.meta.url)), '../../..');
+  // Store implementations (store-fs, store-postgres…) own their storage.
+  const files = sourceFiles(root).filter((file) => !file.includes('/packages/store-'));
+
+  it('no module outside store-fs reads or writes state by path but those left with a reason', () => {
+    expect(files.length).toBeGreaterThan(100);
+    const found = new Map<string, string>();
+    for (const file of files) {
+      const line = stateAccess(readFileSync(file, 'utf8'));
+      if (line) found.set(relative(root, file), line.trim());
+    }
+    const unexplained = [...found].filter(([file]) => !(file in LEFT));
+    expect(unexplained, 'read the state through the store ports (Store) instead').toEqual([]);
+    const stale = Object.keys(LEFT).filter((file) => !found.has(file));
+    expect(stale, 'no longer touches state by path: take it off the list').toEqual([]);
+  });
+
+  it('catches a by-path call, a state file name and a path built under the state folder', () => {
+    expect(stateAccess('const s = openStateStore(dir);')).toBeDefined();
+    expect(stateAccess("readText(join(dir, 'events.jsonl'))")).toBeDefined();
+    expect(stateAccess("join(stateDir(workspace), 'tasks', `${t}.json`)")).toBeDefined();
+    expect(stateAccess("const x = join(ctx.stateDir, 'gates', id);")).toBeDefined();
+    expect(stateAccess('const x = join(ctx.workspace, PLAN_FILE);')).toBeUndefined();
+    expect(stateAccess(' * writes events.jsonl')).toBeUndefined();
+  });
+});
