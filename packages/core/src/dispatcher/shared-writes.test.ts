@@ -37,6 +37,7 @@ function workspace() {
     ]),
     claimIndex: new Map([['src/b.ts', 'g/other']]),
     options: {},
+    bus: { runId: 'run-1' },
     now: () => new Date('2026-12-01T12:00:00Z'),
   } as unknown as DispatchContext;
   return { dir, ctx, rt, write };
@@ -97,9 +98,28 @@ describe('the shared workspace: a task judged on snapshots, not a git diff', () 
     const { ctx, rt, write } = workspace();
     await openSharedRound(ctx, rt, 'w1');
     write('.gitignore', 'dist/\n*.log\nnotes/\n'); // the person, between the runs
-    const next = { ...ctx, runStartedAt: Date.parse('2026-12-01T12:00:01Z') } as DispatchContext;
+    // The next run's clock stepped back an hour: the round is still the earlier run's.
+    const next = {
+      ...ctx,
+      bus: { runId: 'run-2' },
+      runStartedAt: Date.parse('2026-12-01T11:00:00Z'),
+      now: () => new Date('2026-12-01T11:00:00Z'),
+    } as unknown as DispatchContext;
     await openSharedRound(next, rt, 'w3');
     write('src/a.ts', 'export const a = 4;\n');
     expect((await inspectSharedRound(next, rt))?.outside).toEqual([]);
+  });
+
+  it('a round an earlier run left is dropped once the workspace became a repository (the source guard judges)', async () => {
+    const { ctx, rt, write } = workspace();
+    await openSharedRound(ctx, rt, 'w1');
+    write('.gitignore', 'dist/\n*.log\nnotes/\n'); // the person, between the runs (`git init`)
+    const next = {
+      ...ctx,
+      bus: { runId: 'run-2' },
+      options: { sourceGuard: true },
+    } as unknown as DispatchContext;
+    await openSharedRound(next, rt, 'w3');
+    expect(await inspectSharedRound(next, rt)).toBeUndefined();
   });
 });

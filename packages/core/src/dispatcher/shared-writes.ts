@@ -27,20 +27,28 @@ export async function openSharedRound(
   rt: TaskRuntime,
   before: string,
 ): Promise<void> {
-  // In a git repository the source guard (./source-watch.ts) checks the checkout already.
-  if (rt.state.isolation || rt.task.runner === 'local' || ctx.options.sourceGuard) return;
-  await recordChangeBaseline(ctx, rt);
+  if (rt.state.isolation || rt.task.runner === 'local') return;
   const store = openChangeStore(ctx.stateDir);
   // A round of this run stays open; one an earlier run left (the task blocked or was stopped,
-  // and a person may have changed the workspace since) starts over.
+  // and a person may have changed the workspace since) starts over. Judged by the run's id,
+  // not by time: the wall clock may have stepped between the runs.
   const open = store.readRound(rt.id);
-  if (open && Date.parse(open.at) >= (ctx.runStartedAt ?? 0)) return;
+  const ours = open?.run !== undefined && open.run === ctx.bus.runId;
+  // In a git repository the source guard (./source-watch.ts) checks the checkout already; a
+  // round an earlier run left (before `git init`) must not judge this run's writes.
+  if (ctx.options.sourceGuard) {
+    if (open && !ours) await store.removeRound(rt.id);
+    return;
+  }
+  await recordChangeBaseline(ctx, rt);
+  if (ours) return;
   const files = await snapshotOf(ctx);
   await store.writeRound({
     schema_version: 1,
     task: rt.id,
     before,
     at: ctx.now().toISOString(),
+    run: ctx.bus.runId,
     files,
   });
 }

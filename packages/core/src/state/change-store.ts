@@ -34,6 +34,8 @@ export const roundSnapshotSchema = z.object({
   /** The attempt (or stage) it was taken before. */
   before: z.string(),
   at: z.string(),
+  /** The run that took it: a round of an earlier run starts over (wall clocks may step). */
+  run: z.string().optional(),
   files: z.record(z.string(), snapshotEntrySchema),
 });
 export type RoundSnapshot = z.infer<typeof roundSnapshotSchema>;
