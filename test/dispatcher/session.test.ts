@@ -34,19 +34,22 @@ describe('sessions: status and resume of a crashed run (real processes)', {
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );
     const killed = new Promise<NodeJS.Signals | null>((r) => child.on('close', (_c, s) => r(s)));
-    // Kill the dispatcher once g/fast is archived and g/slow's worker runs.
+    // Kill the dispatcher once g/fast is archived and recorded done (the announcement comes
+    // first: ./archive-announcement.ts) and g/slow's worker runs.
+    const fastDone = () => {
+      const file = 'agent-task/.switchyard/tasks/g/fast.json';
+      return ws.exists(file) && JSON.parse(ws.read(file)).phase === 'done';
+    };
+    let poll: NodeJS.Timeout | undefined;
     await new Promise<void>((resolve, reject) => {
       let out = '';
+      const ready = () => fastDone() && /"attempt.started"[^\n]*"g\/slow"/.test(out);
+      poll = setInterval(() => ready() && resolve(), 25);
       child.stdout.on('data', (d) => {
         out += d;
-        if (
-          /"type":"task.archived"[^\n]*"g\/fast"/.test(out) &&
-          /"attempt.started"[^\n]*"g\/slow"/.test(out)
-        )
-          resolve();
       });
       child.on('close', () => reject(new Error(`run ended early:\n${out}`)));
-    });
+    }).finally(() => clearInterval(poll));
     child.kill('SIGKILL');
     expect(await killed).toBe('SIGKILL');
 

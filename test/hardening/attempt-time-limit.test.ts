@@ -1,4 +1,6 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { agentWorkspace, Workspace } from '../dispatcher/helpers.js';
 
@@ -17,6 +19,10 @@ function alive(pid: number): boolean {
 
 function pidsIn(ws: Workspace, file: string): number[] {
   return ws.read(file).split('\n').filter(Boolean).map(Number);
+}
+
+function pidsAt(path: string): number[] {
+  return readFileSync(path, 'utf8').split('\n').filter(Boolean).map(Number);
 }
 
 /** Waits for a condition driven by the processes under test (no fixed sleeps). */
@@ -75,8 +81,11 @@ describe('attempt time limit: ended with its whole process tree, retried on the 
   });
 
   it('a setsid grandchild is ended with the timed-out attempt, and with an attempt that ends normally', async () => {
+    // The pid files live outside the workspace: a file the agent leaves there outside the
+    // write set is (rightly) a correction.
+    const pids = mkdtempSync(join(tmpdir(), 'sy-pids-'));
     const detached = (pidFile: string) => ({
-      spawn: { sleepMs: 600_000, detached: true, pidFile },
+      spawn: { sleepMs: 600_000, detached: true, pidFile: join(pids, pidFile) },
     });
     const ws = agentWorkspace({
       config: { maxAttemptSeconds: 2 },
@@ -91,8 +100,8 @@ describe('attempt time limit: ended with its whole process tree, retried on the 
     ws.task('g/t', { files: ['src/t.ts'] });
     const result = await ws.run();
     expect(result.code, result.stderr).toBe(0);
-    const timedOut = pidsIn(ws, 'timed-out.pids');
-    const normal = pidsIn(ws, 'normal.pids');
+    const timedOut = pidsAt(join(pids, 'timed-out.pids'));
+    const normal = pidsAt(join(pids, 'normal.pids'));
     expect(timedOut).toHaveLength(1);
     expect(normal.length).toBeGreaterThan(0);
     for (const pid of [...timedOut, ...normal]) expect(alive(pid), `pid ${pid}`).toBe(false);
@@ -102,6 +111,7 @@ describe('attempt time limit: ended with its whole process tree, retried on the 
       'worker:success',
       'review:success',
     ]);
+    rmSync(pids, { recursive: true, force: true });
   });
 
   it('a setsid grandchild is ended when the dispatcher is stopped (SIGTERM, exit 130)', async () => {

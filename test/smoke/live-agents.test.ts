@@ -11,8 +11,9 @@
 // Every task is archived. Skipped, saying why, when the CLIs are not in the cache; `.ci/run`
 // installs them and sets SWITCHYARD_SMOKE_REQUIRED=1 so that CI can never skip it.
 import { spawn } from 'node:child_process';
-import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type MockProvider, startMockProvider } from '../../packages/testkit/src/index.js';
 // @ts-expect-error plain .mjs helpers shared with the contract captures
@@ -170,7 +171,8 @@ function targets() {
  * A workspace with two tasks: `g/hello` on route cloud-G01 (and every other route),
  * `g/second` on cloud-G02, whose worker and review candidates are given; the agents' settings
  * (dummy keys, the mock's URLs; Codex's pointed at the 429 URL when asked) live in a HOME
- * inside it.
+ * of their own beside it (as a user's HOME is not inside the project: what the CLIs write there
+ * is no change of the task's).
  */
 async function smokeWorkspace(
   routes: Record<'hello' | 'second', { worker: string[]; review: string[] }>,
@@ -178,8 +180,7 @@ async function smokeWorkspace(
   config: Record<string, unknown> = {},
 ) {
   const ws = new Workspace();
-  const home = ws.path('.home');
-  mkdirSync(home);
+  const home = mkdtempSync(join(tmpdir(), 'sy-home-'));
   mkdirSync(ws.path('src'));
   // Each CLI's own mock setup from the contract captures.
   const env = {
@@ -216,7 +217,7 @@ async function smokeWorkspace(
     checklist: ['write src/second.txt'],
   });
   ws.config({ retry: { baseDelayMs: 5, maxDelayMs: 20 }, ...config });
-  return { ws, env };
+  return { ws, env, home };
 }
 
 /** Who ran what: `task role target` for every attempt, and whether it was sandboxed. */
@@ -249,7 +250,7 @@ describe
       expect(missing, `not installed in ${SMOKE_CACHE}: run node test/smoke/install.mjs`).toEqual(
         [],
       );
-      const { ws, env } = await smokeWorkspace(
+      const { ws, env, home } = await smokeWorkspace(
         {
           hello: { worker: ['codex', 'claude'], review: ['claude'] },
           second: { worker: ['gemini'], review: ['qwen'] },
@@ -291,7 +292,7 @@ describe
       expect(missing, `not installed in ${SMOKE_CACHE}: run node test/smoke/install.mjs`).toEqual(
         [],
       );
-      const { ws, env } = await smokeWorkspace(
+      const { ws, env, home } = await smokeWorkspace(
         {
           hello: { worker: ['codex'], review: ['claude'] },
           second: { worker: ['qwen'], review: ['gemini'] },
@@ -313,7 +314,7 @@ describe
       expectArchived(ws);
       // each CLI kept its session where its agent plugin said it writes (native resume needs it)
       const sessions = (dir: string) =>
-        readdirSync(ws.path('.home', dir), { recursive: true }).filter((f) =>
+        readdirSync(join(home, dir), { recursive: true }).filter((f) =>
           String(f).endsWith('.jsonl'),
         );
       for (const dir of ['.claude/projects', '.codex/sessions', '.gemini/tmp', '.qwen/projects'])

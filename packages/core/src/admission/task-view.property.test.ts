@@ -155,6 +155,7 @@ async function liveAdmits(
     claimIndex: new Map(await store.claims.snapshot()),
     tasks: new Map(),
     archived: new Set([...model.archived.values()].filter((a) => a.complete).map((a) => a.id)),
+    now: () => new Date(),
   } as unknown as DispatchContext;
   await buildRuntimes(ctx, model);
   return admit(liveAdmissionState(ctx, new Set(), 0)).admitted;
