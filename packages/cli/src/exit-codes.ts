@@ -41,6 +41,7 @@ const INVALID_INPUT_CODES = new Set<SwitchyardErrorCode>([
   'SY_UNSAFE_PATH',
   'SY_STORE_URL',
   'SY_BACKLOG_CONFLICT',
+  'SY_STORE_SCOPE',
 ]);
 
 /** The exit code for an error that ended a command. */

@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
@@ -59,6 +60,7 @@ import { createRunRenderer } from './run-renderer.js';
 import { writeRunRetro } from './run-retro.js';
 import { checkSandbox } from './sandbox-check.js';
 import { openRunSession } from './session/run-session.js';
+import { publishTasks, type SharedStore, sharedIsolation } from './store/shared-backlog.js';
 
 /** Options of a live `switchyard run` (the flags after parsing). */
 export interface LiveRunOptions {
@@ -87,6 +89,8 @@ export interface LiveRunOptions {
   yamlPlan?: SessionYamlPlan;
   /** The monitor's hold on the run (its actions); one is made for `--monitor`. */
   control?: RunControl;
+  /** `--store`: "file" or a postgres:// URL shared with other machines (see `openSharedStore`). */
+  store?: string;
 }
 
 /**
@@ -119,10 +123,19 @@ export async function liveRun(opts: LiveRunOptions): Promise<number> {
   const monitor = opts.monitor
     ? await startRunMonitor(workspace, { ...opts, ...(control ? { control } : {}) }, lock)
     : undefined;
-  // The run's one store: the file store, exclusive while this process holds the lock.
-  const store = openFsStore({ workspace, exclusive: true });
+  let shared: SharedStore | undefined;
+  let store: Store;
   try {
-    return await liveRunLocked(workspace, lock, store, {
+    shared = await openRunSharedStore(workspace, opts);
+    // The run's one store: a shared one, else the file store, exclusive under the lock.
+    store = shared?.store ?? openFsStore({ workspace, exclusive: true });
+  } catch (error) {
+    lock.release();
+    await monitor?.close();
+    throw error;
+  }
+  try {
+    return await liveRunLocked(workspace, lock, store, shared, {
       ...opts,
       ...(control ? { control } : {}),
     });
@@ -133,10 +146,26 @@ export async function liveRun(opts: LiveRunOptions): Promise<number> {
   }
 }
 
+/** The shared store `--store`, SWITCHYARD_STORE or config `store` names, if any. */
+async function openRunSharedStore(
+  workspace: string,
+  opts: LiveRunOptions,
+): Promise<SharedStore | undefined> {
+  const { resolveStore } = await import('./store/resolve-store.js');
+  const setting = await resolveStore({
+    ...(opts.store !== undefined ? { store: opts.store } : {}),
+    workspace,
+  });
+  if (setting.kind !== 'postgres') return undefined;
+  const { openSharedStore } = await import('./store/shared-backlog.js');
+  return openSharedStore(workspace, setting);
+}
+
 async function liveRunLocked(
   workspace: string,
   lock: WorkspaceLock,
   store: Store,
+  shared: SharedStore | undefined,
   opts: LiveRunOptions,
 ): Promise<number> {
   const { config, filepath } = await loadProjectConfig(workspace);
@@ -273,6 +302,26 @@ async function liveRunLocked(
   };
   try {
     const isolation = await openRunIsolation(workspace, config.isolation);
+    if (shared) {
+      if (!isolation.isolation)
+        throw new SwitchyardError(
+          'SY_STORE_SCOPE',
+          `A run on the shared store ${store.location} needs worktree isolation (each task's commit is pushed to ${shared.target.remote}/${shared.target.branch}); this workspace runs with isolation "none".`,
+          { hint: 'Remove `"isolation": "none"` from the project config, or run without --store.' },
+        );
+      const holder = `${hostname()}/${process.pid}/apply`;
+      isolation.isolation = await sharedIsolation(isolation.isolation, shared, holder);
+      const { published, existing } = await publishTasks(
+        shared,
+        model.tasks,
+        opts.taskGroup,
+        holder,
+      );
+      if (!opts.json)
+        process.stdout.write(
+          `backlog ${shared.scope} on ${store.location}: ${published} task(s) published, ${existing} already there\n`,
+        );
+    }
     const sourceGuard = await openRunSourceGuard(workspace, config.isolation);
     // On the run's own output (stderr stays for errors): the user sees how to isolate tasks.
     if (isolation.warning && !opts.json)
@@ -290,6 +339,7 @@ async function liveRunLocked(
     const result = await runDispatcher({
       workspace,
       store,
+      ...(shared ? { backlog: shared.backlog, leaseMs: shared.leaseMs } : {}),
       catalog,
       retry: config.retry,
       park: { maxWaitMs: config.park.maxWaitSeconds * 1000, maxParks: config.park.maxParks },

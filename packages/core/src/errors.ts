@@ -41,6 +41,8 @@ export const ERROR_CODES = {
     'The state store (a PostgreSQL server) cannot be reached or refused the login.',
   SY_STORE_SCHEMA:
     "The state store's schema is missing or older than this switchyard (run `switchyard store init`).",
+  SY_STORE_SCOPE:
+    'A run on a shared store needs a git clone whose checked-out branch has an upstream (the backlog and the apply queue belong to that remote branch).',
   SY_BACKLOG_CONFLICT:
     'A task published to the shared backlog has a different plan than the task of that id already there.',
   SY_ACTION_REFUSED:

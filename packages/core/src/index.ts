@@ -700,6 +700,8 @@ export {
 export {
   type AttemptIndexPort,
   type AttemptRef,
+  type BacklogStatus,
+  type BacklogView,
   type ClaimConflict,
   type ClaimPort,
   type ClaimRecord,
@@ -731,6 +733,7 @@ export {
   type SchedulePort,
   type ScheduleRuns,
   type SessionPort,
+  type SharedBacklogPort,
   STORE_ENV,
   type Store,
   type StoreClockOptions,

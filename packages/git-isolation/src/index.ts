@@ -9,6 +9,12 @@ export { type IsolationLayout, type LayoutOptions, layoutOf } from './layout.js'
 export { worktreePatch } from './patch.js';
 export { recoverApplies } from './recover.js';
 export {
+  landOnRemote,
+  type RemoteBranch,
+  type RemoteLandingOptions,
+  remoteBranchOf,
+} from './remote-landing.js';
+export {
   findRepository,
   isGitRepository,
   type Repository,

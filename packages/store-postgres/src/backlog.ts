@@ -23,6 +23,10 @@ export interface BacklogEntry extends BacklogTask {
   status: BacklogStatus;
   publishedBy: string;
   publishedAt: string;
+  /** The holder of the task's lease (the machine working on it, or the last one). */
+  holder?: string;
+  /** The archive folder's text files, as the machine that archived it left them. */
+  archive?: Record<string, string>;
 }
 
 /** A task delivered to one holder, with the lease (and fencing token) it now holds. */
@@ -42,6 +46,8 @@ interface Row {
   entry: unknown;
   published_by: string;
   published_at: Date;
+  holder?: string | null;
+  archive?: Record<string, string> | null;
 }
 
 const entryOf = (row: Row): BacklogEntry => ({
@@ -52,6 +58,8 @@ const entryOf = (row: Row): BacklogEntry => ({
   status: row.status,
   publishedBy: row.published_by,
   publishedAt: new Date(row.published_at).toISOString(),
+  ...(row.holder ? { holder: row.holder } : {}),
+  ...(row.archive ? { archive: row.archive } : {}),
 });
 
 /** The pg-boss queue that delivers one scope's ready tasks. */
@@ -160,7 +168,9 @@ export function pgBacklog(ctx: PgContext, boss: PgBoss) {
     },
     async list(): Promise<BacklogEntry[]> {
       const { rows } = await ctx.pool.query<Row>(
-        `select * from ${ctx.s}.backlog where scope = $1 order by task collate "C"`,
+        `select b.*, l.holder from ${ctx.s}.backlog b
+         left join ${ctx.s}.leases l on l.scope = b.scope and l.task = b.task
+         where b.scope = $1 order by b.task collate "C"`,
         [ctx.scope],
       );
       return rows.map(entryOf);
@@ -219,16 +229,23 @@ export function pgBacklog(ctx: PgContext, boss: PgBoss) {
       }
     },
     /**
-     * Records a task's end (fenced: only its current holder may). Archiving delivers every
-     * waiting task whose predecessors are now all archived, in the same transaction; a blocked
-     * task keeps its dependents waiting.
+     * Records a task's end (fenced: only its current holder may), with the archive folder's
+     * files for the other machines to materialize. Archiving delivers every waiting task whose
+     * predecessors are now all archived, in the same transaction; a blocked task keeps its
+     * dependents waiting.
      */
-    finish: (task: TaskId, status: 'archived' | 'blocked', fence: Fence) =>
+    finish: (
+      task: TaskId,
+      status: 'archived' | 'blocked',
+      fence: Fence,
+      archive?: Record<string, string>,
+    ) =>
       transaction(ctx.pool, async (client) => {
         await checkFence(ctx, client, fence);
         await client.query(
-          `update ${ctx.s}.backlog set status = $3, updated_at = now() where scope = $1 and task = $2`,
-          [ctx.scope, task, status],
+          `update ${ctx.s}.backlog set status = $3, updated_at = now(),
+             archive = coalesce($4::jsonb, archive) where scope = $1 and task = $2`,
+          [ctx.scope, task, status, archive ? JSON.stringify(archive) : null],
         );
         await deliver(client, status === 'archived' ? await releasable(client) : []);
         await client.query('select pg_notify($1, $2)', [BACKLOG_CHANNEL, ctx.scope]);

@@ -67,6 +67,11 @@ create table ${s}.backlog (
 create index backlog_status on ${s}.backlog (scope, status);
 `,
     },
+    {
+      version: 2,
+      name: 'backlog archives',
+      sql: (s) => `alter table ${s}.backlog add column archive jsonb;`,
+    },
   ];
 
 /** The schema version this switchyard needs. */

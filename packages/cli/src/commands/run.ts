@@ -55,6 +55,10 @@ export function registerRun(program: Command): void {
       '--json',
       'machine output: the dry-run report as one JSON document, a live run as JSONL events',
     )
+    .option(
+      '--store <url>',
+      'the state store: "file" (this machine) or a postgres:// URL whose backlog several machines drain together (default: SWITCHYARD_STORE, else config `store`, else "file")',
+    )
     .option('--monitor', 'serve the live browser page of the run; prints monitor_url first')
     .option(
       '--port <n>',
@@ -95,6 +99,17 @@ Examples:
   $ switchyard run --validate-plan agent-task/api/add-flag/PLAN.md
   $ switchyard run --workspace ~/src/app --max-parallel 4
   $ switchyard run --monitor             # open the printed monitor_url in a browser
+  $ switchyard run --store postgres://sy@db/switchyard   # with the other machines' dispatchers
+
+Several machines (--store postgres://…, after \`switchyard store init\`): each machine runs in
+its own clone of the repository; the clone's branch and its upstream name the shared backlog.
+The run publishes its tasks (the same id and plan is the same task, whoever publishes it),
+works on the tasks it takes from the backlog (each under a lease: a machine that dies or
+freezes loses its tasks to the others after the lease, and lands nothing afterwards), waits
+for the tasks other machines took, writes the archives they finished into its own
+agent-task/archive/, and ends like a run on one machine once every task it published is
+archived or blocked. Each apply takes the remote branch's turn, fetches, rebases the task's
+commit onto the remote tip, runs the definition of done, and pushes fast-forward only.
 
 YAML plans (orchestrate-plan version 1; schema: assets/schema/orchestrate-plan.schema.json):
   The whole plan is validated first (every problem with line:column, exit 2, nothing

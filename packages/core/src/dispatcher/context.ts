@@ -8,6 +8,7 @@ import type { TaskState } from '../state/state-schema.js';
 import type { ClaimPort } from '../store/claim-port.js';
 import type { Store } from '../store/store.js';
 import type { LoadedTask } from '../workspace/load.js';
+import type { SharedRun } from './shared-backlog.js';
 import type { SourceCommands } from './source-watch.js';
 import type { TaskLeases } from './task-leases.js';
 import type { DispatcherOptions } from './types.js';
@@ -62,6 +63,8 @@ export interface DispatchContext {
   readonly store: Store;
   /** `store.claims`. */
   readonly claims: ClaimPort;
+  /** A backlog shared with other machines (`options.backlog`): what this run took from it. */
+  readonly shared?: SharedRun;
   /** The leases this run holds on its tasks (every task write carries the fence). */
   readonly leases: TaskLeases;
   /** In-memory mirror of the held claims (path -> task); the store is the durable copy. */

@@ -11,11 +11,16 @@ import type { DispatchContext, TaskRuntime } from './context.js';
  * backoff; `activeStages`: stages holding a `maxParallel` slot.
  */
 export function liveAdmissionState(
-  ctx: Pick<DispatchContext, 'tasks' | 'archived' | 'claimIndex' | 'options'>,
+  ctx: Pick<DispatchContext, 'tasks' | 'archived' | 'claimIndex' | 'options' | 'shared'>,
   live: ReadonlySet<string>,
   activeStages: number,
 ): AdmissionState {
-  const runtimes = [...ctx.tasks.values()];
+  // On a shared backlog only the tasks this run took are admitted here; the others' claims are
+  // in the store (a claim taken on another machine refuses this one's) and their end reaches
+  // `archived` through the backlog.
+  const runtimes = [...ctx.tasks.values()].filter(
+    (rt) => !ctx.shared || ctx.shared.owned.has(rt.id),
+  );
   const group = ctx.options.taskGroup;
   return {
     tasks: runtimes

@@ -18,9 +18,10 @@ import { recoverTask } from './recover.js';
 import { buildRuntimes, prepareRetryBlocked } from './runtimes.js';
 import { schedule } from './scheduler.js';
 import { sealInterruptedRows } from './seal-open-rows.js';
+import { loseTask, openSharedRun } from './shared-backlog.js';
 import { countingSourceCommands, type SourceCommands } from './source-watch.js';
 import { registerStartGuards } from './start-veto.js';
-import { TaskLeases } from './task-leases.js';
+import { DEFAULT_LEASE_MS, TaskLeases } from './task-leases.js';
 import { catalogSourceLabel, type DispatcherOptions, type DispatchResult } from './types.js';
 import { feedWorkLogFromBus } from './work-log-subscriber.js';
 import { WorkLogWriter } from './work-log-writer.js';
@@ -62,6 +63,7 @@ export async function runDispatcher(options: DispatcherOptions): Promise<Dispatc
     const abort = new AbortController();
     const signal = options.signal ? AbortSignal.any([options.signal, abort.signal]) : abort.signal;
     const sourceCommands: SourceCommands = { running: 0, started: 0 };
+    const shared = openSharedRun(options.backlog, options.leaseMs ?? DEFAULT_LEASE_MS);
     const ctx: DispatchContext = {
       options: {
         ...options,
@@ -77,7 +79,9 @@ export async function runDispatcher(options: DispatcherOptions): Promise<Dispatc
       },
       store,
       claims: store.claims,
+      ...(shared ? { shared } : {}),
       leases: new TaskLeases(store.leases, runId, options.leaseMs, (task) => {
+        if (shared) return loseTask(ctx, task);
         const message = `${task}: its lease was taken over by another dispatcher; this run writes nothing more for it`;
         ctx.controlFailures.push(message);
         bus.emit({ type: 'control.failure', code: 'SY_LEASE_LOST', message });
@@ -98,11 +102,14 @@ export async function runDispatcher(options: DispatcherOptions): Promise<Dispatc
       now: () => clock.now(),
       monotonicMs: () => clock.monotonicMs(),
     };
+    ctx.leases.adoptedOnly = shared !== undefined;
     ctx.leases.start();
+    // Any machine's change to the shared backlog wakes the scheduler.
+    const watching = await shared?.backlog.watch(() => shared.wake?.());
     registerStartGuards(ctx);
     feedWorkLogFromBus(ctx);
     await buildRuntimes(ctx, model);
-    if (options.retryBlocked || options.retryTasks) await prepareRetryBlocked(ctx);
+    if (!shared && (options.retryBlocked || options.retryTasks)) await prepareRetryBlocked(ctx);
     const escalations = watchEscalations(ctx);
     bus.emit({
       type: 'run.started',
@@ -121,7 +128,8 @@ export async function runDispatcher(options: DispatcherOptions): Promise<Dispatc
     await measureKeptWorktrees(ctx);
     await escalations.sweep();
     const recovering = new Map<string, Promise<void>>();
-    for (const rt of ctx.tasks.values()) {
+    // On a shared backlog a task is recovered once this run takes it (shared-backlog.ts).
+    for (const rt of shared ? [] : ctx.tasks.values()) {
       const { live } = await recoverTask(ctx, rt);
       if (live) recovering.set(rt.id, live);
     }
@@ -160,6 +168,7 @@ export async function runDispatcher(options: DispatcherOptions): Promise<Dispatc
     });
     await bus.flush();
     bus.close();
+    await watching?.stop();
     await ctx.leases.stop();
     return result;
   } finally {

@@ -4,6 +4,7 @@ import { blockTask } from './apply-failure.js';
 import { type DispatchContext, persist, type TaskRuntime } from './context.js';
 import { stopOverBudget } from './cost-guard.js';
 import { blockedForGoneFolder } from './folder-gone.js';
+import { loseTask } from './shared-backlog.js';
 import { runApplyStage } from './stage-apply.js';
 import { runArchiveStage } from './stage-archive.js';
 import { runFixupStage } from './stage-fixup.js';
@@ -60,6 +61,12 @@ export async function runStep(ctx: DispatchContext, rt: TaskRuntime): Promise<vo
     // Stopped by a human while this step ran: its attempt was cancelled; the task blocks.
     if (blockStoppedTask(ctx, rt)) await persist(ctx, rt);
   } catch (error) {
+    // Shared backlog: the task went to another dispatcher; nothing more is written for it here.
+    if (ctx.shared && SwitchyardError.is(error) && error.code === 'SY_LEASE_LOST') {
+      if (ctx.shared.owned.has(rt.id)) loseTask(ctx, rt.id);
+      rt.busy = false;
+      return;
+    }
     const known = SwitchyardError.is(error) && error.code !== 'SY_INTERNAL';
     const message = error instanceof Error ? error.message : String(error);
     if (!known) {

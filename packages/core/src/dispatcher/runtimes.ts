@@ -24,7 +24,8 @@ export async function buildRuntimes(ctx: DispatchContext, model: WorkspaceModel)
     const entry = stored.get(files.id);
     let state = entry?.value ?? newTaskState(files.id);
     // An active folder whose state says done was put back by hand: it runs again from scratch.
-    if (state.phase === 'done') state = newTaskState(files.id);
+    // (On a shared backlog, the folder of a task another machine archived: it stays done.)
+    if (state.phase === 'done' && !ctx.options.backlog) state = newTaskState(files.id);
     if (state.attempts.length === 0 && state.planLoop < files.planLoop)
       state.planLoop = files.planLoop;
     const rt: TaskRuntime = {

@@ -9,6 +9,7 @@ import type { DispatchContext, TaskRuntime } from './context.js';
 import { liveAdmissionState } from './live-admission.js';
 import { countsOf } from './run-counts.js';
 import { runStep } from './run-step.js';
+import { ownsTask, sharedWorkLeft, syncSharedBacklog } from './shared-backlog.js';
 import { waitLeftMs } from './task-wait.js';
 
 /** True when the task may run a stage in this run (in scope, not finished, not blocked). */
@@ -18,7 +19,8 @@ export function isRunnable(ctx: DispatchContext, rt: TaskRuntime): boolean {
     rt.state.phase !== 'done' &&
     !rt.state.blocked &&
     rt.halted === undefined &&
-    (!scope || rt.group === scope)
+    (!scope || rt.group === scope) &&
+    ownsTask(ctx, rt.id)
   );
 }
 
@@ -65,6 +67,7 @@ export async function schedule(
     );
   };
   for (const [id, promise] of recovering) track(id, promise, true);
+  if (ctx.shared) ctx.shared.wake = wake;
   // A retry asked by a human (monitor) may start a task at once.
   ctx.options.control?.bindWake(wake);
   // True while the apply queue rule holds tasks back (announced once per episode).
@@ -78,6 +81,12 @@ export async function schedule(
       let nextTimer = Number.POSITIVE_INFINITY;
       let decisions: AdmissionDecision[] = [];
       if (!ctx.signal.aborted) {
+        if (ctx.shared) {
+          const room =
+            ctx.options.maxParallel > 0 ? ctx.options.maxParallel - ctx.shared.owned.size : 64;
+          const attached = await syncSharedBacklog(ctx, new Set(inflight.keys()), room);
+          for (const [id, promise] of attached) track(id, promise, true);
+        }
         await releaseBlockedClaims(ctx);
         const cooling = new Set<string>();
         for (const rt of ctx.tasks.values()) {
@@ -106,6 +115,10 @@ export async function schedule(
         }
       }
       onCounts(countsOf(ctx, decisions, inflight.size));
+      // A shared backlog with work left on any machine: look again after a while (an expired
+      // lease of a machine that died sends no wake-up).
+      if (!ctx.signal.aborted && ctx.shared && sharedWorkLeft(ctx))
+        nextTimer = Math.min(nextTimer, ctx.monotonicMs() + ctx.shared.pollMs);
       if (inflight.size === 0 && (ctx.signal.aborted || nextTimer === Number.POSITIVE_INFINITY))
         return;
       if (dirty) {

@@ -81,6 +81,7 @@ export async function runApplyStage(ctx: DispatchContext, rt: TaskRuntime): Prom
     check: sourceCheck(ctx, rt),
     stop: ctx.signal,
     abort: ctx.applyAbort,
+    ...(ctx.options.backlog ? { confirm: () => ctx.leases.confirm(rt.id) } : {}),
   });
   // Stopped before it started, or aborted and rolled back: still approved, it applies next run.
   if (result.status === 'interrupted') return announceInterrupted(ctx, rt, result);

@@ -17,12 +17,14 @@ export class TaskLeases {
   readonly holder: string;
   readonly #held = new Map<string, Lease>();
   readonly #taking = new Map<string, Promise<Lease>>();
+  /** Shared backlog: leases come only from deliveries ({@link adopt}), never on demand. */
+  adoptedOnly = false;
   #timer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly port: LeasePort,
     runId: string,
-    private readonly ttlMs = DEFAULT_LEASE_MS,
+    readonly ttlMs = DEFAULT_LEASE_MS,
     private readonly onLost: (task: string) => void = () => undefined,
   ) {
     const startToken = readStartToken(process.pid);
@@ -44,6 +46,45 @@ export class TaskLeases {
       this.#taking.set(task, taking);
     }
     return taking.then(fenceOf);
+  }
+
+  /** Holds a lease taken elsewhere (a shared backlog's delivery): renewed and fenced as ours. */
+  adopt(lease: Lease): void {
+    this.#held.set(lease.task, lease);
+  }
+
+  /** True while this run holds the task's lease. */
+  holds(task: string): boolean {
+    return this.#held.has(task);
+  }
+
+  /**
+   * Checks with the store, right before an effect the store cannot fence (a push), that the
+   * task's lease is still this run's, and extends it: `SY_LEASE_LOST` when it moved.
+   */
+  async confirm(task: string): Promise<void> {
+    const held = this.#held.get(task);
+    const [renewed] = held ? await this.port.renew([held], this.ttlMs) : [undefined];
+    if (renewed) {
+      this.#held.set(task, renewed);
+      return;
+    }
+    if (held) {
+      this.#held.delete(task);
+      this.onLost(task);
+    }
+    throw new SwitchyardError(
+      'SY_LEASE_LOST',
+      `${task}: this dispatcher no longer holds its lease; it lands nothing for it.`,
+      { hint: 'Another dispatcher took the task over after this one missed its lease renewals.' },
+    );
+  }
+
+  /** Ends this run's lease on one task (it finished there). */
+  async release(task: string): Promise<void> {
+    const held = this.#held.get(task);
+    this.#held.delete(task);
+    if (held) await this.port.release(held);
   }
 
   /** Renews every held lease now and then every third of the lease time, until `stop`. */
@@ -77,6 +118,11 @@ export class TaskLeases {
   }
 
   async #take(task: string): Promise<Lease> {
+    if (this.adoptedOnly)
+      throw new SwitchyardError(
+        'SY_LEASE_LOST',
+        `${task}: this dispatcher does not hold its lease (the shared backlog gave it to another, or took it back); it writes nothing for it.`,
+      );
     const result = await this.port.acquire(task, this.holder, this.ttlMs);
     if (!result.ok)
       throw new SwitchyardError(

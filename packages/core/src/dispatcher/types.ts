@@ -15,6 +15,7 @@ import type { RoutingConfig } from '../routing/routing-schema.js';
 import type { SandboxConfig } from '../sandbox/sandbox-schema.js';
 import type { RetryPolicy } from '../selection/on-failure.js';
 import type { ParkPolicy } from '../selection/park.js';
+import type { SharedBacklogPort } from '../store/backlog-port.js';
 import type { Store } from '../store/store.js';
 import type { RunControl } from './run-control.js';
 
@@ -85,6 +86,12 @@ export interface DispatcherOptions {
   store: Store;
   /** How long a task's lease lasts without renewal (default 30 s; renewed at a third). */
   leaseMs?: number;
+  /**
+   * A backlog shared with dispatchers on other machines (a database store): this run works
+   * only on the tasks it takes from it, waits for the others' tasks, and ends when every
+   * in-scope task is archived or blocked there (see `shared-backlog.ts`).
+   */
+  backlog?: SharedBacklogPort;
   catalog: ResolvedCatalog;
   retry: RetryPolicy;
   /** Config `park`: how long and how often a stage may wait for quota resets (default

@@ -47,6 +47,10 @@ export interface ApplyRequest {
   /** Abort the apply under way (a second SIGINT): it stops at its next step and is rolled back
    * through its journal, so the source is left as it was before it. */
   abort?: AbortSignal;
+  /** Shared backlog: resolves while the task is still this dispatcher's, throws
+   * `SY_LEASE_LOST` otherwise; an isolation that lands on a shared remote calls it right
+   * before the push (the one effect the store cannot fence). */
+  confirm?: () => Promise<void>;
 }
 
 /** How an apply ended. The source branch and tree are never left half-applied. */

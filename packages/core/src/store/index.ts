@@ -1,4 +1,5 @@
 export type { AttemptIndexPort, AttemptRef, PutLocatorOptions } from './attempt-index-port.js';
+export type { BacklogStatus, BacklogView, SharedBacklogPort } from './backlog-port.js';
 export type { ClaimConflict, ClaimPort, ClaimRecord, ClaimResult } from './claim-port.js';
 export type {
   EscalationLocation,

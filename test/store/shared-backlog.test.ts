@@ -1,0 +1,226 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  type PostgresCluster,
+  postgresBin,
+  startPostgresCluster,
+} from '@switchyard/testkit/postgres';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { APPROVE, type RunResult, runCli, Workspace } from '../dispatcher/helpers.js';
+import { git, until } from '../isolation/git-workspace.js';
+
+// Several machines on one backlog, simulated on one host: dispatchers on their own clones of
+// one bare remote, one PostgreSQL (a fresh cluster for this file, as the `postgres` user when
+// root). Skipped only where no PostgreSQL server is installed (CI installs it).
+const pgMissing = (() => {
+  try {
+    postgresBin();
+    return undefined;
+  } catch (error) {
+    return String(error);
+  }
+})();
+if (pgMissing) console.warn(`skipping the shared-backlog tests: ${pgMissing}`);
+
+let cluster: PostgresCluster;
+let url = '';
+const dirs: string[] = [];
+beforeAll(async () => {
+  if (pgMissing) return;
+  cluster = await startPostgresCluster();
+  url = cluster.createDatabase('shared');
+  const init = await runCli(['store', 'init', '--store', url], { env: { SWITCHYARD_STORE: '' } });
+  if (init.code !== 0) throw new Error(init.stderr);
+}, 120_000);
+afterAll(() => {
+  cluster?.stop();
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+const sql = (statement: string): string =>
+  execFileSync(
+    join(cluster.bin, 'psql'),
+    [
+      ...['-h', '127.0.0.1', '-p', String(cluster.port), '-U', 'postgres', '-d', 'shared'],
+      ...['-At', '-v', 'ON_ERROR_STOP=1', '-c', statement],
+    ],
+    { encoding: 'utf8' },
+  ).trim();
+
+/** A bare remote with a first commit on `main` (the dispatchers' own files ignored). */
+function bareRemote(): string {
+  const base = mkdtempSync(join(tmpdir(), 'sy-remote-'));
+  dirs.push(base);
+  const remote = join(base, 'remote.git');
+  git(base, 'init', '-q', '--bare', '-b', 'main', remote);
+  const seed = new Workspace();
+  dirs.push(seed.dir);
+  git(seed.dir, 'init', '-q', '-b', 'main');
+  execFileSync(
+    'sh',
+    [
+      '-c',
+      `printf 'agent-task/\\n.catalog.json\\n.scenario-*\\nswitchyard.config.json\\n' > .gitignore && printf 'base\\n' > shared.txt`,
+    ],
+    { cwd: seed.dir },
+  );
+  git(seed.dir, '-c', 'user.name=T', '-c', 'user.email=t@example.com', 'add', '-A');
+  git(
+    seed.dir,
+    '-c',
+    'user.name=T',
+    '-c',
+    'user.email=t@example.com',
+    'commit',
+    '-q',
+    '-m',
+    'init',
+  );
+  git(seed.dir, 'push', '-q', remote, 'main');
+  return remote;
+}
+
+/** A machine: its own clone of the remote (on `main`, tracking origin/main) with the tasks. */
+function machine(remote: string, config: Record<string, unknown>): Workspace {
+  const ws = new Workspace();
+  dirs.push(ws.dir);
+  git(ws.dir, 'init', '-q', '-b', 'main');
+  git(ws.dir, 'config', 'user.name', 'Machine');
+  git(ws.dir, 'config', 'user.email', 'machine@example.com');
+  git(ws.dir, 'remote', 'add', 'origin', remote);
+  git(ws.dir, 'fetch', '-q', 'origin');
+  git(ws.dir, 'checkout', '-q', '-f', '-B', 'main', 'origin/main');
+  git(ws.dir, 'branch', '-q', '--set-upstream-to=origin/main');
+  ws.config(config);
+  ws.task('g/a', { files: ['a.txt'] });
+  ws.task('g/b', { files: ['shared.txt'] });
+  ws.task('g/c', { files: ['shared.txt', 'c.txt'], dependsOn: ['a'] });
+  ws.task('g/d', { files: ['d.txt'] });
+  return ws;
+}
+
+/** Commits of the remote's `main` by task (the Switchyard-Task trailer), oldest first. */
+function landed(remote: string): string[] {
+  return git(
+    remote,
+    'log',
+    '--reverse',
+    '--format=%(trailers:key=Switchyard-Task,valueonly,separator=)',
+    'main',
+  )
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
+}
+
+/** A worker that writes its flag, then waits for the other's, then writes its line. */
+const meet = (task: string, path: string, flags: string, mine: string, other: string) => ({
+  when: { role: 'worker', task },
+  steps: [
+    { write: { path: `${flags}-${mine}`, content: 'here' } },
+    { waitFor: `${flags}-${other}` },
+    { write: { path, content: `${mine}\n`, append: true } },
+    { fillChecklist: true },
+  ],
+});
+
+const write = (task: string, path: string, line: string) => ({
+  when: { role: 'worker', task },
+  steps: [{ write: { path, content: line, append: true } }, { fillChecklist: true }],
+});
+
+describe.skipIf(pgMissing)(
+  'switchyard run --store postgres:// (machines on one backlog)',
+  {
+    timeout: 240_000,
+  },
+  () => {
+    it('two clones drain one backlog: each task lands once on the remote, the dependency and the shared file hold across machines, archives reach both', async () => {
+      const remote = bareRemote();
+      const config = { retry: { baseDelayMs: 5, maxDelayMs: 20 }, store: { url, leaseSeconds: 5 } };
+      const catalog = new Workspace();
+      dirs.push(catalog.dir);
+      const flags = catalog.path('.scenario-flag');
+      catalog.catalog({
+        t: {
+          scenario: {
+            cases: [
+              APPROVE,
+              // a and d wait for each other: with one task at a time per machine, they run on
+              // different machines, so both machines work whatever order they take tasks in.
+              meet('g/a', 'a.txt', flags, 'a', 'd'),
+              write('g/b', 'shared.txt', 'b\n'),
+              write('g/c', 'shared.txt', 'c\n'),
+              meet('g/d', 'd.txt', flags, 'd', 'a'),
+            ],
+            steps: [{ fillChecklist: true }],
+          },
+        },
+      });
+      const one = machine(remote, config);
+      const two = machine(remote, config);
+      const env = { SWITCHYARD_STORE: '' };
+      const run = (ws: Workspace, extra: string[]): Promise<RunResult> =>
+        runCli(
+          [
+            'run',
+            '--workspace',
+            ws.dir,
+            '--execution-catalog',
+            catalog.catalogFile,
+            '--json',
+            '--max-parallel',
+            '1',
+            ...extra,
+          ],
+          { env },
+        );
+      // One names the store with --store, the other through its config.
+      const [first, second] = await Promise.all([run(one, ['--store', url]), run(two, [])]);
+      expect(first.code, first.stderr).toBe(0);
+      expect(second.code, second.stderr).toBe(0);
+
+      // Each task landed exactly once on the remote, c after its dependency a.
+      const commits = landed(remote);
+      expect([...commits].sort()).toEqual(['g/a', 'g/b', 'g/c', 'g/d']);
+      expect(commits.indexOf('g/c')).toBeGreaterThan(commits.indexOf('g/a'));
+      // b and c share shared.txt: the later one was built on the earlier one's landed line.
+      const shared = git(remote, 'show', 'main:shared.txt');
+      expect(shared.split('\n').sort()).toEqual(['b', 'base', 'c']);
+
+      // Every task was taken by one machine only; both machines worked.
+      const admitted = (r: RunResult) =>
+        r.stdout
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l) as { type: string; task?: string })
+          .filter((e) => e.type === 'task.admitted')
+          .map((e) => e.task);
+      const byOne = admitted(first);
+      const byTwo = admitted(second);
+      expect([...byOne, ...byTwo].sort()).toEqual(['g/a', 'g/b', 'g/c', 'g/d']);
+      expect(byOne.includes('g/a')).toBe(!byTwo.includes('g/a'));
+      expect(byOne.includes('g/a')).toBe(byTwo.includes('g/d'));
+
+      // The backlog says archived, by whom; both clones hold every archive, no active folder.
+      expect(
+        sql("select string_agg(task || ':' || status, ',' order by task) from switchyard.backlog"),
+      ).toBe('g/a:archived,g/b:archived,g/c:archived,g/d:archived');
+      for (const ws of [one, two])
+        for (const task of ['a', 'b', 'c', 'd']) {
+          expect(ws.exists('agent-task/archive/g', task, 'complete.log'), `${ws.dir} ${task}`).toBe(
+            true,
+          );
+          expect(ws.exists('agent-task/g', task)).toBe(false);
+        }
+      // The clones' branches are at the remote tip or behind it, never ahead.
+      for (const ws of [one, two])
+        expect(git(ws.dir, 'rev-list', '--count', 'origin/main..main')).toBe('0');
+      void until;
+      void readFileSync;
+      void existsSync;
+    });
+  },
+);
