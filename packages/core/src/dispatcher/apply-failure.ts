@@ -49,6 +49,7 @@ export function correctOrBlock(ctx: DispatchContext, rt: TaskRuntime, failure: C
       stage,
       reason: failure.blockReason(failures[stage]),
       evidence: [...(failure.blockEvidence ?? correction.evidence)],
+      ...(correction.file ? { output: correction.file } : {}),
     });
     return;
   }

@@ -43,13 +43,13 @@ export async function runApplyStage(ctx: DispatchContext, rt: TaskRuntime): Prom
     const violation = writeSetCorrection(report, writeSet);
     const row = { role: 'apply' as const, startedAt, label: 'git diff (apply: patch)' };
     if (violation) {
-      writeGitStageRows(ctx, rt, {
+      const file = writeGitStageRows(ctx, rt, {
         ...row,
         artifact: `refused: ${violation.summary.slice(0, 160)}`,
         result: 'refused',
         evidence: { ...report, correction: violation.summary },
       });
-      return failApply(ctx, rt, violation);
+      return failApply(ctx, rt, { ...violation, file });
     }
     const file = join(rt.task.dir, TASK_PATCH_FILE);
     writeOwnedFile(file, await isolation.patch(rt.id), 'replace');
@@ -69,24 +69,31 @@ export async function runApplyStage(ctx: DispatchContext, rt: TaskRuntime): Prom
     advance(rt, 'passed');
     return persist(ctx, rt);
   }
+  const files: ApplyFiles = {};
   const result = await isolation.apply({
     taskId: rt.id,
     title: planTitle(rt),
     targets: [...new Set(rt.state.attempts.map((a) => a.target))],
     attempts: rt.state.attempts.length,
     writeSet,
-    check: sourceCheck(ctx, rt),
+    check: sourceCheck(ctx, rt, files),
   });
   if (ctx.signal.aborted && result.status !== 'applied') return;
   if (result.status !== 'waiting')
-    writeGitStageRows(ctx, rt, {
+    files.evidence = writeGitStageRows(ctx, rt, {
       role: 'apply',
       startedAt,
       label: `git apply onto ${facts.sourceBranch}`,
       ...applyRow(result),
       evidence: { ...result },
     });
-  await settleApply(ctx, rt, result);
+  await settleApply(ctx, rt, result, files);
+}
+
+/** Files an apply left: its evidence (the work-log row's) and the source check's output. */
+interface ApplyFiles {
+  evidence?: string;
+  sourceOutput?: string;
 }
 
 /** The work-log cells of a settled apply: the source commit it made (or undid), or why not. */
@@ -110,6 +117,7 @@ async function settleApply(
   ctx: DispatchContext,
   rt: TaskRuntime,
   result: ApplyResult,
+  files: ApplyFiles,
 ): Promise<void> {
   const facts = rt.state.isolation!;
   const isolation = isolationOf(ctx)!;
@@ -160,6 +168,7 @@ async function settleApply(
         source: 'apply',
         summary: `your changes conflicted with work that landed on ${facts.sourceBranch} meanwhile (${result.message}); the worktree was recreated from the new tip ${record.baseCommit.slice(0, 12)}: redo the task on top of it. Your previous version is commit ${result.taskCommit}`,
         evidence: result.files.map((f) => `conflict: ${f}`),
+        ...(files.evidence ? { file: files.evidence } : {}),
       });
     }
     case 'dod-failed':
@@ -175,12 +184,18 @@ async function settleApply(
         source: 'apply',
         summary: `the definition of done failed on the source branch after your change was applied, so it was rolled back: ${result.detail}`,
         evidence: result.detail.split('\n').slice(-40),
+        ...((files.sourceOutput ?? files.evidence)
+          ? { file: (files.sourceOutput ?? files.evidence) as string }
+          : {}),
       });
     case 'refused': {
-      const correction = writeSetCorrection(result.report, await allowedPaths(isolation, rt)) ?? {
-        source: 'apply' as const,
-        summary: result.message,
-        evidence: [],
+      const correction = {
+        ...(writeSetCorrection(result.report, await allowedPaths(isolation, rt)) ?? {
+          source: 'apply' as const,
+          summary: result.message,
+          evidence: [],
+        }),
+        ...(files.evidence ? { file: files.evidence } : {}),
       };
       ctx.bus.emit({
         type: 'task.isolation',
@@ -213,13 +228,14 @@ async function failApply(
 }
 
 /** The plan's definition of done, then the project's source gates, in the source tree. */
-function sourceCheck(ctx: DispatchContext, rt: TaskRuntime): SourceCheck {
+function sourceCheck(ctx: DispatchContext, rt: TaskRuntime, files: ApplyFiles): SourceCheck {
   return async (cwd) => {
     const done = rt.task.definitionOfDone;
     if (done) {
       const dir = join(ctx.stateDir, 'gates', rt.id);
       ensureOwnedDir(ctx.workspace, dir);
       const outputFile = join(dir, `source.${rt.state.planLoop}.${Date.now().toString(36)}.log`);
+      files.sourceOutput = outputFile;
       const verdict = await runGateCheck(ctx, rt, { done, cwd, outputFile, afterApply: true });
       // Stopped while it ran: the commit is not verified, so it does not stay.
       if (!verdict)

@@ -42,7 +42,7 @@ export async function runWriteSetStage(ctx: DispatchContext, rt: TaskRuntime): P
     base: rt.state.isolation.baseCommit,
   });
   const warning = correction ? undefined : agentCommitWarning(report);
-  writeGitStageRows(ctx, rt, {
+  const evidenceFile = writeGitStageRows(ctx, rt, {
     role: 'writeset',
     startedAt,
     artifact: writeSetArtifact(report) + (warning ? ` · warning: ${warning}` : ''),
@@ -77,7 +77,7 @@ export async function runWriteSetStage(ctx: DispatchContext, rt: TaskRuntime): P
   });
   correctOrBlock(ctx, rt, {
     stage: 'writeset',
-    correction,
+    correction: { ...correction, file: evidenceFile },
     blockReason: (n) => `${n} consecutive write-set corrections: ${correction.summary}`,
   });
   await persist(ctx, rt);
