@@ -13,7 +13,7 @@ import { announceArchived } from './archive-announcement.js';
 import { attemptTimeLimitMs } from './attempt-time-limit.js';
 import { collectAuxiliaryLogs } from './auxiliary-logs.js';
 import { awaitAttempt, finish } from './await-attempt.js';
-import { startsWithoutFinish } from './completion-facts.js';
+import { openStarts } from './completion-facts.js';
 import { type DispatchContext, persist, type TaskRuntime } from './context.js';
 import { judgeGoneAttempt } from './judge-gone.js';
 import { decisionKeyOf } from './red-team.js';
@@ -147,15 +147,12 @@ function finishRowIfMissing(
     return;
   }
   const locator = relative(ctx.workspace, join(record.attemptDir, 'locator.json'));
-  if (!startsWithoutFinish(text).includes(locator)) return;
-  const target = ctx.catalog.targets[record.target];
+  // The FINISH row repeats what its START row says the attempt ran on (the catalog as it
+  // was then), never the catalog as it is now: a changed catalog must not orphan the START.
+  const agentModel = openStarts(text).get(locator);
+  if (agentModel === undefined) return;
   ctx.workLog.finish(rt.group, {
-    ...attemptRowFields(
-      ctx,
-      rt,
-      record,
-      target ? `${target.agent}/${target.model}` : record.target,
-    ),
+    ...attemptRowFields(ctx, rt, record, agentModel),
     kind: 'FINISH',
     time: ctx.now(),
     result: verdict.class,
