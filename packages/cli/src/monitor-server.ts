@@ -16,20 +16,29 @@ export interface MonitorFlags {
   json?: boolean;
 }
 
+/** Starts the browser monitor of a workspace (the caller announces its URL). */
+export async function startMonitorServer(
+  workspace: string,
+  flags: MonitorFlags,
+): Promise<MonitorServer> {
+  const { startMonitor } = await import('@switchyard/monitor');
+  return startMonitor({
+    workspace,
+    ...(flags.port !== undefined ? { port: flags.port } : {}),
+    ...(flags.host !== undefined ? { host: flags.host } : {}),
+  });
+}
+
 /**
  * Starts the browser monitor of a workspace and announces its URL: `monitor_url <url>` on
  * stdout, or with --json a first JSONL event `{"type":"monitor.started","monitor_url":…}`.
+ * (A run announces its monitor in its `session.started` event instead.)
  */
 export async function startAnnouncedMonitor(
   workspace: string,
   flags: MonitorFlags,
 ): Promise<MonitorServer> {
-  const { startMonitor } = await import('@switchyard/monitor');
-  const server = await startMonitor({
-    workspace,
-    ...(flags.port !== undefined ? { port: flags.port } : {}),
-    ...(flags.host !== undefined ? { host: flags.host } : {}),
-  });
+  const server = await startMonitorServer(workspace, flags);
   process.stdout.write(
     flags.json
       ? `${JSON.stringify({ type: 'monitor.started', at: new Date().toISOString(), monitor_url: server.url })}\n`

@@ -1,6 +1,7 @@
 export { EventLogReader } from './event-log.js';
 export { type FollowOptions, followWorkspace, type WorkspaceChange } from './follow.js';
 export { assertLoopbackBind, LOOPBACK, maskSecrets, type Refusal, refusalOf } from './guard.js';
+export { type PlanLane, PlanLanes } from './plan-lanes.js';
 export { type MonitorOptions, type MonitorServer, startMonitor } from './server.js';
 export {
   type MonitorSnapshot,

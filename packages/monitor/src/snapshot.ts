@@ -18,6 +18,7 @@ import {
   type WorkspaceModel,
 } from '@switchyard/core';
 import { EventLogReader } from './event-log.js';
+import { type PlanLane, PlanLanes } from './plan-lanes.js';
 import { StateFiles } from './state-files.js';
 
 /** A task's lifecycle state as the page colours it. */
@@ -27,6 +28,8 @@ export type MonitorTaskState = 'running' | 'waiting' | 'blocked' | 'done';
 export interface MonitorTask {
   id: string;
   group: string;
+  /** The lane a YAML plan put the task in (its id and label): the page groups by it. */
+  lane?: PlanLane;
   dependsOn: string[];
   writeSet: string[];
   /** Longest dependency chain below the task inside the snapshot (its DAG column). */
@@ -104,6 +107,9 @@ export class SnapshotReader {
   private prices: PriceTable | undefined;
   private readonly events: EventLogReader;
   private readonly states: StateFiles;
+  private readonly planLanes: PlanLanes;
+  /** Task id → YAML plan lane, read again with the plans. */
+  private lanes = new Map<string, PlanLane>();
   /** Parsed plans, reused until a plan may have changed (see {@link invalidatePlans}). */
   private model: WorkspaceModel | undefined;
   /** Plan-changing events (new plan loop, archive, run start) seen when the model was read. */
@@ -119,6 +125,7 @@ export class SnapshotReader {
   constructor(readonly workspace: string) {
     this.events = new EventLogReader(join(stateDir(workspace), 'events.jsonl'));
     this.states = new StateFiles(stateDir(workspace));
+    this.planLanes = new PlanLanes(stateDir(workspace));
   }
 
   /** Attempt id -> folder, from the event log (tails are resolved here, never from a request). */
@@ -174,6 +181,7 @@ export class SnapshotReader {
       this.model = undefined;
     if (!this.model) {
       this.model = loadWorkspace(this.workspace);
+      this.lanes = this.planLanes.read();
       this.modelMark = mark;
       this.modelAt = now.getTime();
     }
@@ -202,9 +210,11 @@ export class SnapshotReader {
 
     const tasks: MonitorTask[] = [];
     const add = (id: string, fields: Omit<MonitorTask, 'id' | 'group' | 'depth' | 'history'>) => {
+      const lane = this.lanes.get(id);
       tasks.push({
         id,
         group: id.includes('/') ? id.slice(0, id.indexOf('/')) : id,
+        ...(lane ? { lane } : {}),
         depth: 0,
         // a copy: the reader's list grows after this snapshot was taken
         history: history.get(id)?.slice() ?? [],

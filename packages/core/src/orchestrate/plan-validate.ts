@@ -74,6 +74,8 @@ export interface ValidatedPlan {
   title: string;
   goal?: string;
   maxConcurrency?: number;
+  /** The plan's lanes in order (`id`, `label` as written): the monitor groups tasks by them. */
+  lanes: { id: string; label?: string }[];
   tasks: ResolvedPlanTask[];
   problems: Problem[];
 }
@@ -119,6 +121,7 @@ export function validateOrchestratePlan(
     file,
     planId: stemOf(file),
     title: '',
+    lanes: [],
     tasks: [],
     problems: [],
   };
@@ -158,6 +161,10 @@ export function validateOrchestratePlan(
   if (plan.execution?.max_concurrency !== undefined)
     result.maxConcurrency = plan.execution.max_concurrency;
   result.planId = plan.metadata.id ?? result.planId;
+  result.lanes = (plan.lanes ?? []).map((lane) => ({
+    id: lane.id,
+    ...(lane.label !== undefined ? { label: lane.label } : {}),
+  }));
   if (!isValidName(result.planId) || isReservedGroupName(result.planId))
     report(
       at(['metadata']),

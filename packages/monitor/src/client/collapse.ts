@@ -31,3 +31,17 @@ export function laneCounts(tasks: TaskView[]): string {
     .map((s) => `<span class="c-${s}">${n[s]} ${s}</span>`)
     .join(' · ');
 }
+
+/**
+ * The lane a task is drawn in: its group, or within a YAML plan's group the plan's own lane
+ * (`<group>#<lane id>`), so the page shows the plan's lanes with their labels.
+ */
+export function laneKey(t: Pick<TaskView, 'group' | 'lane'>): string {
+  return t.lane ? `${t.group}#${t.lane.id}` : t.group;
+}
+
+/** A lane's heading: the group, and a YAML plan lane's label and id. */
+export function laneTitle(t: Pick<TaskView, 'group' | 'lane'>): string {
+  if (!t.lane) return t.group;
+  return `${t.group} · ${t.lane.label ?? `lane ${t.lane.id}`}${t.lane.label ? ` (lane ${t.lane.id})` : ''}`;
+}

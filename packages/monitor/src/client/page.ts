@@ -1,7 +1,7 @@
 // The monitor page: renders the snapshots the server pushes (server-sent events) and, for
 // the selected task, its history, usage, raw payloads and a live tail of its running attempt.
 // Self-contained: bundled into the page, no external resource.
-import { isFolded, laneCounts, setFolded } from './collapse.js';
+import { isFolded, laneCounts, laneKey, laneTitle, setFolded } from './collapse.js';
 import type { FailoverView, Patch, Snapshot, TaskView, Totals } from './types.js';
 
 const token = new URLSearchParams(location.search).get('token') ?? '';
@@ -88,7 +88,7 @@ function applyPatch(s: Snapshot, patch: Patch): TaskView[] | undefined {
     const old = s.tasks[at]!;
     if (
       old.depth !== t.depth ||
-      old.group !== t.group ||
+      laneKey(old) !== laneKey(t) ||
       old.dependsOn.join() !== t.dependsOn.join()
     )
       relayout = true;
@@ -156,15 +156,19 @@ function renderLanes(s: Snapshot): void {
   const byGroup = new Map<string, TaskView[]>();
   let maxDepth = 0;
   for (const t of s.tasks) {
-    const list = byGroup.get(t.group) ?? [];
-    byGroup.set(t.group, list);
+    const list = byGroup.get(laneKey(t)) ?? [];
+    byGroup.set(laneKey(t), list);
     list.push(t);
     maxDepth = Math.max(maxDepth, t.depth);
   }
-  // Lanes in dependency order (the lane whose first task comes earliest first); columns are
-  // global depths, so an edge always runs left to right, also across lanes.
+  // Lanes in dependency order (the lane whose first task comes earliest first; a YAML plan's
+  // lanes in the plan's order); columns are global depths, so an edge always runs left to
+  // right, also across lanes.
   const minDepth = (g: string) => Math.min(...(byGroup.get(g) ?? []).map((t) => t.depth));
-  const groups = [...s.groups].sort((a, b) => minDepth(a) - minDepth(b) || (a < b ? -1 : 1));
+  const order = (g: string) => byGroup.get(g)?.[0]?.lane?.index ?? 0;
+  const groups = [...byGroup.keys()].sort(
+    (a, b) => minDepth(a) - minDepth(b) || order(a) - order(b) || (a < b ? -1 : 1),
+  );
   const html: string[] = [
     '<div class="lane-tools"><button type="button" data-fold-all="1">fold all lanes</button> <button type="button" data-fold-all="0">unfold all</button></div>',
     '<svg id="edges" aria-hidden="true"></svg>',
@@ -172,10 +176,13 @@ function renderLanes(s: Snapshot): void {
   const template = `grid-template-columns: repeat(${maxDepth + 1}, var(--card))`;
   for (const group of groups) {
     const tasks = byGroup.get(group) ?? [];
+    const first = tasks[0];
     const folded = isFolded(group, tasks, s.tasks.length);
-    const head = `<h2><button type="button" class="lane-toggle" data-lane="${esc(group)}" aria-expanded="${!folded}">${folded ? '▸' : '▾'} ${esc(group)}</button> <small class="lane-counts">${laneCounts(tasks)}</small></h2>`;
+    const head = `<h2><button type="button" class="lane-toggle" data-lane="${esc(group)}" aria-expanded="${!folded}">${folded ? '▸' : '▾'} ${esc(first ? laneTitle(first) : group)}</button> <small class="lane-counts">${laneCounts(tasks)}</small></h2>`;
+    // data-group names the task group; a YAML plan's lane adds data-plan-lane.
+    const attrs = `data-group="${esc(first?.group ?? group)}"${first?.lane ? ` data-plan-lane="${esc(first.lane.id)}"` : ''}`;
     if (folded) {
-      html.push(`<section class="lane folded" data-group="${esc(group)}">${head}</section>`);
+      html.push(`<section class="lane folded" ${attrs}>${head}</section>`);
       continue;
     }
     const columns = new Map<number, TaskView[]>();
@@ -185,7 +192,7 @@ function renderLanes(s: Snapshot): void {
       col.push(t);
     }
     html.push(
-      `<section class="lane" data-group="${esc(group)}">${head}<div class="cols" data-cols="${maxDepth + 1}">`,
+      `<section class="lane" ${attrs}>${head}<div class="cols" data-cols="${maxDepth + 1}">`,
     );
     for (const [depth, tasks] of [...columns.entries()].sort((a, b) => a[0] - b[0])) {
       html.push(`<div class="col" data-depth="${depth}">${tasks.map(card).join('')}</div>`);
@@ -202,17 +209,18 @@ function renderLanes(s: Snapshot): void {
 
 /** Replaces the cards of `tasks` in place (their lane and column are unchanged). */
 function renderCards(tasks: TaskView[]): void {
-  const groups = new Set<string>();
+  const lanes = new Set<string>();
   for (const t of tasks) {
-    groups.add(t.group);
+    lanes.add(laneKey(t));
     const el = $('lanes').querySelector(`.task[data-task="${CSS.escape(t.id)}"]`);
     if (el) el.outerHTML = card(t);
   }
-  for (const group of groups) {
-    const counts = $('lanes').querySelector(
-      `.lane[data-group="${CSS.escape(group)}"] .lane-counts`,
-    );
-    if (counts) counts.innerHTML = laneCounts(snap!.tasks.filter((t) => t.group === group));
+  for (const lane of lanes) {
+    const counts = $('lanes')
+      .querySelector(`.lane-toggle[data-lane="${CSS.escape(lane)}"]`)
+      ?.closest('.lane')
+      ?.querySelector('.lane-counts');
+    if (counts) counts.innerHTML = laneCounts(snap!.tasks.filter((t) => laneKey(t) === lane));
   }
 }
 
@@ -459,7 +467,8 @@ document.addEventListener('click', (ev) => {
     const fold = foldAll
       ? foldAll.dataset.foldAll === '1'
       : lane!.getAttribute('aria-expanded') === 'true';
-    for (const group of foldAll ? snap.groups : [lane!.dataset.lane!]) setFolded(group, fold);
+    const all = [...new Set(snap.tasks.map(laneKey))];
+    for (const group of foldAll ? all : [lane!.dataset.lane!]) setFolded(group, fold);
     renderLanes(snap);
     requestAnimationFrame(drawEdges);
     return;

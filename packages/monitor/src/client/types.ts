@@ -96,6 +96,8 @@ export type RunEventView = Base &
 export interface TaskView {
   id: string;
   group: string;
+  /** The lane a YAML plan put the task in. */
+  lane?: { id: string; label?: string; index: number };
   dependsOn: string[];
   writeSet: string[];
   depth: number;
