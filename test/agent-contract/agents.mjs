@@ -1,5 +1,6 @@
 // How each real agent CLI is run against the mock provider: binary, argv per output mode,
 // environment (base URL, dummy key, retry knob) and the settings files it reads from HOME.
+import { readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
@@ -28,6 +29,15 @@ export const PROMPT = 'Reply with one short greeting. Do not use any tools.';
 function version(pkg) {
   try {
     return require(`${pkg}/package.json`).version;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The version of `pkg` installed in the node_modules folder `dir`. */
+function versionIn(dir, pkg) {
+  try {
+    return JSON.parse(readFileSync(join(dir, pkg, 'package.json'), 'utf8')).version;
   } catch {
     return undefined;
   }
@@ -92,7 +102,7 @@ export const AGENTS = {
   },
   'gemini-cli': {
     pkg: '@google/gemini-cli',
-    command: () => [NODE24, join(modules, '@google/gemini-cli/bundle/gemini.js')],
+    command: (dir = modules) => [NODE24, join(dir, '@google/gemini-cli/bundle/gemini.js')],
     args: {
       text: ['-p', PROMPT, '--output-format', 'text', '-m', 'gemini-2.5-pro'],
       jsonl: ['-p', PROMPT, '--output-format', 'stream-json', '-m', 'gemini-2.5-pro'],
@@ -115,10 +125,10 @@ export const AGENTS = {
   },
   'qwen-code': {
     pkg: '@qwen-code/qwen-code',
-    command: () => {
-      const dir = join(modules, '@qwen-code/qwen-code');
+    command: (modulesDir = modules) => {
+      const dir = join(modulesDir, '@qwen-code/qwen-code');
       // 0.24.x starts from cli-entry.js; 0.15.x ships only cli.js
-      const entry = version('@qwen-code/qwen-code')?.startsWith('0.15.')
+      const entry = versionIn(modulesDir, '@qwen-code/qwen-code')?.startsWith('0.15.')
         ? 'cli.js'
         : 'cli-entry.js';
       return [NODE24, join(dir, entry)];
@@ -145,7 +155,7 @@ export const AGENTS = {
   },
   copilot: {
     pkg: '@github/copilot',
-    command: () => [join(modules, '@github/copilot-linux-x64/copilot')],
+    command: (dir = modules) => [join(dir, '@github/copilot-linux-x64/copilot')],
     args: {
       text: ['-p', PROMPT, '--allow-all-tools', '--disable-client-telemetry'],
       jsonl: [

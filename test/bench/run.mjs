@@ -3,7 +3,7 @@
 // baseline measured in the same run. Run from the repo root after `pnpm build`:
 //   npx -y pnpm@10.34.9 --filter @switchyard/e2e bench            (all of them)
 //   npx -y pnpm@10.34.9 --filter @switchyard/e2e bench dry-run    (only the named ones)
-// Names: catalog-windows, dry-run, classify, runner-overhead, dispatch, reload-task, isolation, monitor, monitor-trial. The goals each one
+// Names: catalog-windows, dry-run, classify, runner-overhead, dispatch, reload-task, isolation, monitor, monitor-trial, sandbox. The goals each one
 // checks are in the comment at the top of its file; none of them fails a build.
 import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
@@ -20,6 +20,7 @@ const ALL = [
   'isolation',
   'monitor',
   'monitor-trial',
+  'sandbox',
 ];
 const wanted = process.argv.slice(2);
 const unknown = wanted.filter((name) => !ALL.includes(name));

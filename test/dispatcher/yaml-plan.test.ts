@@ -81,7 +81,8 @@ describe('switchyard run plan.yaml (YAML plans on the dispatcher)', { timeout: 1
 
     const again = await ws.run([ws.path('plan.yaml')]);
     expect(again.code, again.stderr).toBe(0);
-    expect(again.stdout).toContain('(3 done); every task is already done');
+    expect(again.stdout).toContain('(3 done)');
+    expect(again.stdout).toContain('The plan has already finished: every task is done');
     expect(ws.events().filter((e) => e.type === 'attempt.started')).toHaveLength(started.length);
 
     // A changed plan for a task already done is a clear error, exit 2.

@@ -31,6 +31,21 @@ export function gitWorkspace(files: Record<string, string>): Workspace {
   return ws;
 }
 
+/**
+ * The root of a task's worktree as its isolation record says (outside the repository, under
+ * the tests' `XDG_CACHE_HOME`), or undefined before the record exists.
+ */
+export function worktreeOf(ws: Workspace, taskId: string): string | undefined {
+  const record = readIf(ws.path('agent-task/.switchyard/isolation/worktrees', `${taskId}.json`));
+  return record ? (JSON.parse(record) as { path: string }).path : undefined;
+}
+
+/** A file of a task's worktree, or undefined before the worktree exists. */
+export function worktreeFile(ws: Workspace, taskId: string, file: string): string | undefined {
+  const root = worktreeOf(ws, taskId);
+  return root ? join(root, file) : undefined;
+}
+
 /** Commits on `main` after the first, newest first: subject and the Switchyard-Task trailer. */
 export function taskCommits(ws: Workspace): { sha: string; subject: string; task: string }[] {
   const out = git(

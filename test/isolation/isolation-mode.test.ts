@@ -1,7 +1,15 @@
 import { writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { runCli, Workspace } from '../dispatcher/helpers.js';
-import { git, gitWorkspace, prompts, sourceStatus, until } from './git-workspace.js';
+import {
+  git,
+  gitWorkspace,
+  prompts,
+  readIf,
+  sourceStatus,
+  until,
+  worktreeFile,
+} from './git-workspace.js';
 
 const approve = { when: { role: 'review' }, steps: [{ review: 'Verdict: APPROVED\n' }] };
 
@@ -93,7 +101,7 @@ describe('a task keeps the isolation mode it started with (real git, fake agents
       /started in its own worktree .*this run has isolation "none"/,
     );
     expect(prompts(ws, 'g/a', 'worker')).toHaveLength(2);
-    expect(ws.read('agent-task/.switchyard/worktrees/g/a/src/a.js')).toBe('v1\n');
+    expect(readIf(worktreeFile(ws, 'g/a', 'src/a.js')!)).toBe('v1\n');
     expect(ws.read('src/a.js')).toBe('a0\n');
   });
 });

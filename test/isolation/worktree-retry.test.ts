@@ -1,12 +1,18 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { runCli, type Workspace } from '../dispatcher/helpers.js';
-import { git, gitWorkspace, taskCommits, until } from './git-workspace.js';
+import {
+  git,
+  gitWorkspace,
+  taskCommits,
+  until,
+  worktreeFile,
+  worktreeOf,
+} from './git-workspace.js';
 
 const approve = { when: { role: 'review' }, steps: [{ review: 'Verdict: APPROVED\n' }] };
 const works = [{ write: { path: 'src/a.js', content: 'v3\n' } }, { fillChecklist: true }];
 const RECORD = 'agent-task/.switchyard/isolation/worktrees/g/a.json';
-const WORKTREE = 'agent-task/.switchyard/worktrees/g/a';
 
 /** A task whose first two worker attempts are refused credentials (blocked at once), then works. */
 function blockedTask(laterSteps: (ws: Workspace) => unknown[]): Workspace {
@@ -62,7 +68,7 @@ describe('a retried blocked task gets its worktree back (real git, fake agents)'
     const report = await clean(ws);
     expect(report.removed).toEqual([]);
     expect(report.kept.map((k) => k.taskId)).toEqual(['g/a']);
-    expect(existsSync(ws.path(WORKTREE, 'src/a.js'))).toBe(true);
+    expect(existsSync(worktreeFile(ws, 'g/a', 'src/a.js')!)).toBe(true);
     writeFileSync(ws.path('.scenario-go-on'), 'go');
     const result = await retry;
     expect(result.code, result.stdout + result.stderr).toBe(0);
@@ -79,7 +85,7 @@ describe('a retried blocked task gets its worktree back (real git, fake agents)'
     expect(recordState(ws)).toBe('blocked');
     const report = await clean(ws);
     expect(report.removed).toEqual([]);
-    expect(existsSync(ws.path(WORKTREE, 'src/a.js'))).toBe(true);
+    expect(existsSync(worktreeFile(ws, 'g/a', 'src/a.js')!)).toBe(true);
     const status = await runCli(['status', '--workspace', ws.dir]);
     expect(status.stdout).toMatch(/g\/a +active +switchyard\/g\/a/);
     const result = await ws.run();
@@ -90,9 +96,10 @@ describe('a retried blocked task gets its worktree back (real git, fake agents)'
   it('a blocked worktree clean --blocked removed is recreated from the current tip on retry', async () => {
     const ws = blockedTask(() => works);
     expect((await ws.run()).code).toBe(3);
+    const worktree = worktreeOf(ws, 'g/a')!;
     const report = await clean(ws);
     expect(report.removed.map((r) => r.taskId)).toEqual(['g/a']);
-    expect(existsSync(ws.path(WORKTREE))).toBe(false);
+    expect(existsSync(worktree)).toBe(false);
     writeFileSync(ws.path('other.txt'), 'user\n');
     git(ws.dir, 'add', 'other.txt');
     git(ws.dir, 'commit', '-qm', 'user change');

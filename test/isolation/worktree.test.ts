@@ -9,6 +9,7 @@ import {
   sourceStatus,
   taskCommits,
   until,
+  worktreeFile,
 } from './git-workspace.js';
 
 const approve = {
@@ -112,7 +113,8 @@ describe('switchyard run with a git worktree per task (real git, fake agents)', 
     // Agents were told not to run git, and worked in their worktree.
     const [workerA] = prompts(ws, 'g/a', 'worker');
     expect(workerA).toContain('Do not run git');
-    expect(workerA).toMatch(/worktrees\/g\/a/);
+    expect(workerA).toMatch(/switchyard\/worktrees\/[^/\s]+\/g\/a\b/);
+    expect(workerA).not.toContain(`${ws.dir}/agent-task/.switchyard/worktrees`);
   });
 
   it('sends write-set violations and an empty diff back to the worker; revert-outside resets the outside files', async () => {
@@ -220,8 +222,10 @@ describe('switchyard run with a git worktree per task (real git, fake agents)', 
     });
     ws.task('g/a', { files: ['src/a.js'] });
     const running = ws.run();
-    const worktreeFile = ws.path('agent-task/.switchyard/worktrees/g/a/src/a.js');
-    await until(() => readIf(worktreeFile) === 'task v1\n', 'the worker to write its change');
+    await until(
+      () => readIf(worktreeFile(ws, 'g/a', 'src/a.js') ?? '') === 'task v1\n',
+      'the worker to write its change',
+    );
     writeFileSync(ws.path('src/a.js'), 'user\n');
     git(ws.dir, 'commit', '-qam', 'user change');
     const userCommit = git(ws.dir, 'rev-parse', 'HEAD');
@@ -239,17 +243,25 @@ describe('switchyard run with a git worktree per task (real git, fake agents)', 
 
   it('waits while the user’s uncommitted changes overlap the task’s files, and says why', async () => {
     const ws = gitWorkspace({ 'src/a.js': 'a0\n' });
+    const goOn = ws.path('.scenario-go-on');
     ws.catalog({
       t: {
         scenario: {
           cases: [approve],
-          steps: [{ write: { path: 'src/a.js', content: 'task\n' } }, { fillChecklist: true }],
+          steps: [
+            { write: { path: 'src/a.js', content: 'task\n' } },
+            { waitFor: goOn },
+            { fillChecklist: true },
+          ],
         },
       },
     });
     ws.task('g/a', { files: ['src/a.js'] });
-    writeFileSync(ws.path('src/a.js'), 'user edit\n');
+    // Made after the start: a dirty write set at the start is refused by the preflight.
     const running = ws.run();
+    await until(() => ws.events().some((e) => e.type === 'attempt.started'), 'the worker');
+    writeFileSync(ws.path('src/a.js'), 'user edit\n');
+    writeFileSync(goOn, 'go');
     await until(
       () => ws.events().some((e) => e.type === 'task.waiting' && e.reason === 'apply'),
       'the apply to wait',

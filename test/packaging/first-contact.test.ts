@@ -65,9 +65,10 @@ describe('first contact with the repository', () => {
 
   describe('a fresh copy installs without a warning', { timeout: 240_000 }, () => {
     let dir: string | undefined;
+    // A whole installed workspace: removing it takes a while on a busy disk.
     afterAll(() => {
       if (dir) rmSync(dir, { recursive: true, force: true });
-    });
+    }, 120_000);
 
     it('pnpm install --frozen-lockfile prints no WARN and links the bins', async () => {
       dir = mkdtempSync(join(tmpdir(), 'sy-fresh-clone-'));

@@ -8,6 +8,7 @@ import {
   sourceStatus,
   taskCommits,
   until,
+  worktreeFile,
 } from '../isolation/git-workspace.js';
 
 const approve = { when: { role: 'review' }, steps: [{ review: 'Verdict: APPROVED\n' }] };
@@ -33,7 +34,7 @@ describe('the user checks out another branch while a task runs (real git, fake a
     ws.task('g/a', { files: ['src/a.js'] });
     const running = ws.run();
     await until(
-      () => readIf(ws.path('agent-task/.switchyard/worktrees/g/a/src/a.js')) === 'task\n',
+      () => readIf(worktreeFile(ws, 'g/a', 'src/a.js') ?? '') === 'task\n',
       'the worker to write',
     );
     git(ws.dir, 'switch', '-q', '-c', 'feature');

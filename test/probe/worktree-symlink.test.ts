@@ -9,6 +9,8 @@ import {
   readIf,
   sourceStatus,
   until,
+  worktreeFile,
+  worktreeOf,
 } from '../isolation/git-workspace.js';
 
 const approve = { when: { role: 'review' }, steps: [{ review: 'Verdict: APPROVED\n' }] };
@@ -43,8 +45,11 @@ describe('an agent-made symlink out of the repository (real git, fake agent)', {
     // The link's path is in the write set: only where it points makes it wrong.
     ws.task('g/a', { files: ['src/a.js', 'src/link.js'] });
     const running = ws.run();
-    const worktree = ws.path('agent-task/.switchyard/worktrees/g/a');
-    await until(() => readIf(join(worktree, 'src/a.js')) === 'a1\n', 'the worker to write');
+    await until(
+      () => readIf(worktreeFile(ws, 'g/a', 'src/a.js') ?? '') === 'a1\n',
+      'the worker to write',
+    );
+    const worktree = worktreeOf(ws, 'g/a')!;
     symlinkSync(join(outside, 'secret'), join(worktree, 'src/link.js'));
     writeFileSync(linked, 'go');
     await Promise.race([

@@ -234,7 +234,7 @@ describe('schedules and the daemon (real processes)', { timeout: 120_000 }, () =
     expect(await second.stop()).toBe(0);
     expect(second.events.some((e) => e.type === 'schedule.missed')).toBe(false);
   });
-  it('runs a scheduled YAML plan in the folder it was scheduled from', async () => {
+  it('a YAML plan is known by its content: re-run by another path it is finished, --again and the schedule run it anew', async () => {
     const ws = new Workspace();
     ws.catalog({
       a: {
@@ -261,6 +261,22 @@ describe('schedules and the daemon (real processes)', { timeout: 120_000 }, () =
         '',
       ].join('\n'),
     );
+    // Run by hand with the path as typed in the workspace: done.
+    const catalog = ['--execution-catalog', ws.catalogFile];
+    const first = await runCli(['run', 'plan.yaml', ...catalog], { cwd: ws.dir });
+    expect(first.code, first.stdout + first.stderr).toBe(0);
+    expect(ws.exists('agent-task/archive/nightly/1/complete.log')).toBe(true);
+    // The same plan by its absolute path, from elsewhere: finished, nothing runs (exit 0).
+    const again = await runCli(['run', ws.path('plan.yaml'), '--workspace', ws.dir, ...catalog]);
+    expect(again.code, again.stdout + again.stderr).toBe(0);
+    expect(again.stdout).toContain('The plan has already finished');
+    expect(again.stdout).toContain('`--again` runs it anew');
+    const anew = await runCli(['run', './plan.yaml', '--again', ...catalog], { cwd: ws.dir });
+    expect(anew.code, anew.stdout + anew.stderr).toBe(0);
+    expect(anew.stdout).toMatch(/agent-task\/nightly\.run2\/ \(run 2, anew/);
+    expect(ws.exists('agent-task/archive/nightly.run2/1/complete.log')).toBe(true);
+    expect(ws.exists('agent-task/archive/nightly/1/complete.log')).toBe(true);
+
     const home = mkdtempSync(join(tmpdir(), 'sy-sched-'));
     const env = { SWITCHYARD_STATE_HOME: home };
     const stored = await runCli(
@@ -279,12 +295,19 @@ describe('schedules and the daemon (real processes)', { timeout: 120_000 }, () =
     expect(stored.code, stored.stderr).toBe(0);
     const { schedule: saved } = JSON.parse(stored.stdout);
     expect(saved).toMatchObject({ plan: ws.path('plan.yaml'), workspace: ws.dir });
+    expect(saved.runArgs).toEqual(['--again', ...catalog]);
 
+    // Every fire runs the finished plan anew, in the folder it was scheduled from.
     const daemon = new Daemon(env);
+    const log = () => readFileSync(join(home, 'logs', `${saved.id}.log`), 'utf8');
     const exited = await daemon.next((e) => e.type === 'schedule.exited' && e.id === saved.id);
-    expect(exited.code, readFileSync(join(home, 'logs', `${saved.id}.log`), 'utf8')).toBe(0);
-    expect(ws.exists('agent-task/archive/nightly/1/complete.log')).toBe(true);
-    expect(ws.read('src/1.txt')).toBe('one\n');
+    expect(exited.code, log()).toBe(0);
+    const index = daemon.events.indexOf(exited) + 1;
+    const next = await daemon.next((e) => e.type === 'schedule.exited' && e.id === saved.id, index);
+    expect(next.code, log()).toBe(0);
     expect(await daemon.stop()).toBe(0);
+    for (const group of ['nightly.run3', 'nightly.run4'])
+      expect(ws.exists(`agent-task/archive/${group}/1/complete.log`), group).toBe(true);
+    expect(ws.read('src/1.txt')).toBe('one\n');
   });
 });

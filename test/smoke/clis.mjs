@@ -17,16 +17,29 @@ export const SMOKE_CACHE =
   process.env.SWITCHYARD_SMOKE_CACHE ||
   join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'switchyard-smoke');
 
-/** The two CLIs the smoke run drives. */
-export const SMOKE_AGENTS = ['claude-code', 'codex'];
+/**
+ * The CLIs the smoke run drives. Copilot only with `SWITCHYARD_SMOKE_COPILOT=1`: its first start
+ * unpacks about 235 MB, too much for every CI run.
+ */
+export const SMOKE_AGENTS = [
+  'claude-code',
+  'codex',
+  'gemini-cli',
+  'qwen-code',
+  ...(process.env.SWITCHYARD_SMOKE_COPILOT === '1' ? ['copilot'] : []),
+];
 
-/** Where `agent`'s pinned release lives: package, version, install folder, binary. */
+/**
+ * Where `agent`'s pinned release lives: package, version, install folder, `command` (the argv
+ * prefix that starts it: the binary, or Node and the CLI's script) and `binary`, the file that
+ * must exist (the native binary or the script).
+ */
 export function smokeCli(agent) {
   const spec = AGENTS[agent];
   const version = pinned[spec.pkg];
   const dir = join(SMOKE_CACHE, `${agent}@${version}`);
-  const [binary] = spec.command(join(dir, 'node_modules'));
-  return { agent, pkg: spec.pkg, version, dir, binary };
+  const command = spec.command(join(dir, 'node_modules'));
+  return { agent, pkg: spec.pkg, version, dir, command, binary: command.at(-1) };
 }
 
 /** True when the CLI's binary is in the cache (an install is moved there only when complete). */

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CatalogTarget } from '@switchyard/core';
 import { describe, expect, it, vi } from 'vitest';
-import { assertPreflights, runPreflight } from '../src/preflight.js';
+import { assertPreflights, runPreflight } from '../src/preflight/target-commands.js';
 
 // Each test spawns real processes (the built CLI, Node); allow for a loaded machine.
 vi.setConfig({ testTimeout: 60_000 });

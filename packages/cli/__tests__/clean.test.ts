@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { openGitIsolation } from '@switchyard/git-isolation';
 import { describe, expect, it } from 'vitest';
 import { runCli, tempDir } from './catalog-helpers.js';
@@ -20,7 +20,7 @@ async function repoWithWorktrees(): Promise<string> {
   const isolation = await openGitIsolation(root);
   if (!isolation) throw new Error('no repository');
   for (const id of ['g/active', 'g/applied', 'g/blocked']) await isolation.ensureWorktree(id);
-  writeFileSync(join(root, 'agent-task/.switchyard/worktrees/g/applied/src/a.js'), 'done\n');
+  writeFileSync(join(worktree(root, 'g/applied'), 'src/a.js'), 'done\n');
   const applied = await isolation.apply({
     taskId: 'g/applied',
     title: 'apply it',
@@ -33,9 +33,15 @@ async function repoWithWorktrees(): Promise<string> {
   return root;
 }
 
-// Real git for the repository; PATH must reach it, so the CLI runs with the test's PATH.
-const env = () => ({ PATH: process.env.PATH ?? '' });
-const worktree = (root: string, id: string) => join(root, 'agent-task/.switchyard/worktrees', id);
+// Real git for the repository; PATH must reach it, so the CLI runs with the test's PATH, and
+// the worktrees' cache folder (the test's own XDG_CACHE_HOME).
+const env = () => ({ PATH: process.env.PATH ?? '', XDG_CACHE_HOME: process.env.XDG_CACHE_HOME! });
+// `<cache>/switchyard/worktrees/<repository id>/<group>/<task>`: the id ends with a hash.
+const worktree = (root: string, id: string) => {
+  const base = join(process.env.XDG_CACHE_HOME!, 'switchyard/worktrees');
+  const repo = readdirSync(base).find((d) => d.startsWith(`${basename(root)}-`));
+  return join(base, repo ?? 'missing', id);
+};
 
 describe('switchyard clean', () => {
   it('--dry-run lists, then clean removes applied leftovers, --blocked the blocked ones; active stays', {

@@ -114,4 +114,30 @@ describe('switchyard init', () => {
       executionCatalog: './execution-catalog.json',
     });
   });
+
+  it('--sandbox bwrap writes the sandbox when bubblewrap works here, and is refused (exit 2, nothing written) when it cannot run', async () => {
+    const cwd = await tempDir();
+    const fake = await fakeBinDir(['claude']);
+    const PATH = `${fake}:/usr/bin:/bin`; // bwrap is in /usr/bin (.ci/run installs it)
+    const r = await runCli(['init', '--yes', '--json', '--sandbox', 'bwrap'], {
+      cwd,
+      env: { PATH },
+    });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      sandbox: { mode: 'bwrap' },
+      bwrap: { command: expect.stringMatching(/\/bwrap$/) },
+    });
+    expect((await read(cwd, 'switchyard.config.json')).sandbox).toEqual({ mode: 'bwrap' });
+
+    const elsewhere = await tempDir();
+    const refused = await runCli(['init', '--yes', '--sandbox', 'bwrap'], {
+      cwd: elsewhere,
+      env: { PATH: fake },
+    });
+    expect(refused.exitCode).toBe(2);
+    expect(refused.stderr).toContain('SY_SANDBOX_UNAVAILABLE');
+    expect(refused.stderr).toContain('apt-get install bubblewrap');
+    await expect(readFile(join(elsewhere, 'switchyard.config.json'))).rejects.toThrow();
+  });
 });

@@ -53,7 +53,7 @@ describe('missing agent CLIs', { timeout: 90_000 }, () => {
     const result = await runCli(['run', '--dry-run', '--json', '--execution-catalog', path], {
       cwd: ws,
     });
-    expect(result.exitCode).toBe(0);
+    expect(result.exitCode, result.stdout + result.stderr).toBe(0);
     const doc = JSON.parse(result.stdout);
     expect(doc.tasks[0].stages.worker.selected).toBe('t-here');
     expect(doc.problems).toEqual([

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { assetPath, SwitchyardError, validateCatalog } from '@switchyard/core';
 import { describe, expect, it } from 'vitest';
-import { assertPreflights } from '../src/preflight.js';
+import { assertPreflights } from '../src/preflight/target-commands.js';
 import { runCli } from './catalog-helpers.js';
 
 describe('small messages', { timeout: 60_000 }, () => {

@@ -6,6 +6,7 @@ import type {
   DryRunReport,
   DryRunRouting,
   Problem,
+  ProjectConfig,
   ResolvedCatalog,
   RouteId,
   Stage,
@@ -19,7 +20,6 @@ import {
   encodeJsonChunks,
   findWorkspaceRoot,
   hasConfigFile,
-  isolationModeOf,
   loadProjectConfig,
   loadWorkspaceAsync,
   openStateStore,
@@ -38,6 +38,7 @@ import { renderDryRun } from './dry-run-render.js';
 import { skipMissingTargets } from './executable-targets.js';
 import { EXIT } from './exit-codes.js';
 import { agentTypoWarnings, isUnknownAgent } from './known-agents.js';
+import { checkSandbox, type SandboxCheck } from './sandbox-check.js';
 
 const problemsOf = (error: unknown): Problem[] => {
   if (!SwitchyardError.is(error)) throw error;
@@ -54,6 +55,8 @@ const problemsOf = (error: unknown): Problem[] => {
     },
   ];
 };
+
+type SandboxSettings = Parameters<typeof checkSandbox>[0]['config'];
 
 /** The environment for catalog resolution: relative catalog paths mean the shell's folder. */
 function catalogEnv(): NodeJS.ProcessEnv {
@@ -213,7 +216,11 @@ export async function buildDryRun(opts: RunOptions, now = new Date()): Promise<D
 async function prepareDryRun(
   opts: RunOptions,
   now: Date,
-): Promise<{ report: DryRunReport; cacheWritten: Promise<void> }> {
+): Promise<{
+  report: DryRunReport;
+  cacheWritten: Promise<void>;
+  sandbox?: SandboxCheck | undefined;
+}> {
   const workspace = findWorkspaceRoot({
     ...(opts.workspace !== undefined ? { explicit: opts.workspace } : {}),
     isMarker: hasConfigFile,
@@ -225,8 +232,12 @@ async function prepareDryRun(
   const early: Problem[] = [];
   let configMax: number | undefined;
   let taskRouting = DEFAULT_ROUTING;
+  let projectConfig: ProjectConfig | undefined;
+  let sandboxConfig: SandboxSettings | undefined;
   try {
     const { config, filepath } = await loadProjectConfig(workspace);
+    projectConfig = config;
+    sandboxConfig = { sandbox: config.sandbox, sandboxTargets: config.sandboxTargets };
     configMax = config.maxParallel;
     taskRouting = config.routing;
     // The plugins the config names load as in a live run, so both agree on a broken one.
@@ -249,7 +260,23 @@ async function prepareDryRun(
   }
   if (!Array.isArray(resolvedCatalog) && routing.valid)
     routing.problems.push(...(await checkAgentVersions(resolvedCatalog, routing, workspace)));
+  // A sandboxed target needs a working bwrap: the dry run tries it as the run would.
+  let sandbox: SandboxCheck | undefined;
+  if (!Array.isArray(resolvedCatalog) && sandboxConfig) {
+    sandbox = await checkSandbox({
+      config: sandboxConfig,
+      catalogTargets: Object.keys(resolvedCatalog.catalog.targets),
+      targets: [...routing.targetIds],
+      version: true,
+    });
+    routing.problems.push(...sandbox.problems);
+  }
   const dispatcher = readDispatcherState(stateDir(workspace), routing.problems);
+  // The checks a live run makes before starting anything, except those that run commands.
+  if (projectConfig)
+    routing.problems.push(
+      ...(await dryRunPreflight(workspace, projectConfig, loaded, opts, configMax ?? 3)),
+    );
   const report = planDryRun({
     blocked: dispatcher.blocked,
     liveAttempts: dispatcher.live,
@@ -263,18 +290,51 @@ async function prepareDryRun(
     claims,
     now,
   });
-  return { report, cacheWritten: loaded.cacheWritten };
+  return { report, cacheWritten: loaded.cacheWritten, sandbox };
+}
+
+/** The live run's preflight problems, from the checks that only read (git, disk). */
+async function dryRunPreflight(
+  workspace: string,
+  config: ProjectConfig,
+  model: WorkspaceModel,
+  opts: RunOptions,
+  configMax: number,
+): Promise<Problem[]> {
+  const { preflightContext } = await import('./preflight/context.js');
+  const { runPreflightChecks } = await import('./preflight/registry.js');
+  const { PREFLIGHT_CHECKS } = await import('./preflight/checks.js');
+  const ctx = await preflightContext({
+    workspace,
+    mode: 'dry-run',
+    config,
+    model,
+    ...(opts.taskGroup !== undefined ? { taskGroup: opts.taskGroup } : {}),
+    ...(opts.retryBlocked ? { retryBlocked: true } : {}),
+    maxParallel: opts.maxParallel ?? configMax,
+    targets: [],
+    // Missing agent CLIs are in the report already (the routing's problems).
+    foundProblems: [],
+    env: catalogEnv(),
+  });
+  return runPreflightChecks(ctx, PREFLIGHT_CHECKS);
 }
 
 /** `switchyard run --dry-run`: prints the report; exit 0 when nothing is wrong, else 2. */
 export async function dryRunCommand(opts: RunOptions): Promise<void> {
-  const { report, cacheWritten } = await prepareDryRun(opts, new Date());
+  const { report, cacheWritten, sandbox } = await prepareDryRun(opts, new Date());
   const isolation = await dryRunIsolation(report.workspace);
+  const sandboxFacts = sandbox && sandboxSummary(sandbox);
   // Compact: a 10,000-task report is ~15 MB pretty-printed; pipe through `jq` to read it.
   if (opts.json) {
     // Written in pieces (stdout to a file or pipe is written synchronously).
-    encodeJsonChunks(isolation ? { ...report, isolation } : report, (chunk) =>
-      process.stdout.write(chunk),
+    encodeJsonChunks(
+      {
+        ...report,
+        ...(isolation ? { isolation } : {}),
+        ...(sandboxFacts ? { sandbox: sandboxFacts } : {}),
+      },
+      (chunk) => process.stdout.write(chunk),
     );
     process.stdout.write('\n');
   } else {
@@ -283,9 +343,29 @@ export async function dryRunCommand(opts: RunOptions): Promise<void> {
       const { renderIsolation } = await import('./isolation-report.js');
       process.stdout.write(renderIsolation(isolation));
     }
+    if (sandboxFacts) process.stdout.write(renderSandbox(sandboxFacts));
   }
   process.exitCode = report.summary.errors > 0 ? EXIT.INVALID_INPUT : EXIT.OK;
   await cacheWritten; // written while the report was printed
+}
+
+/** What the dry run says of the sandbox: which targets run in it, and with which bwrap. */
+function sandboxSummary(check: SandboxCheck) {
+  if (check.sandboxed.length === 0) return undefined;
+  return {
+    mode: 'bwrap' as const,
+    targets: check.sandboxed,
+    ...(check.command ? { command: check.command } : {}),
+    ...(check.version ? { version: check.version } : {}),
+    usable: check.command !== undefined,
+  };
+}
+
+function renderSandbox(facts: NonNullable<ReturnType<typeof sandboxSummary>>): string {
+  const how = facts.usable
+    ? `${facts.version ?? 'bwrap'} at ${facts.command}`
+    : 'NOT usable here (see the problem above)';
+  return `\nSandbox: bwrap for ${facts.targets.join(', ')} — ${how}; each attempt sees the file system read-only but its worktree, attempt and task folders, a private /tmp and its agent's own folders; credential folders hidden\n`;
 }
 
 /** Worktree isolation as the run would use it (mode, warning, worktrees, apply queue); read only. */
@@ -296,7 +376,7 @@ async function dryRunIsolation(workspace: string) {
       (c) => c.config,
       () => undefined,
     );
-    return await gatherIsolation(workspace, isolationModeOf(config?.isolation));
+    return await gatherIsolation(workspace, config?.isolation);
   } catch {
     // A broken repository is reported by the run itself; the dry run's report stands.
     return undefined;

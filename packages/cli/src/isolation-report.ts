@@ -1,5 +1,7 @@
 import {
+  type IsolationConfig,
   type IsolationMode,
+  isolationSettings,
   openStateStore,
   resolveIsolation,
   stateDir,
@@ -7,6 +9,7 @@ import {
   type WorkspaceIsolation,
 } from '@switchyard/core';
 import pc from 'picocolors';
+import { openConfiguredIsolation } from './run-isolation.js';
 
 /** One task worktree as `status` and the dry run show it. */
 export interface WorktreeRow {
@@ -38,15 +41,16 @@ export interface IsolationReport {
  */
 export async function gatherIsolation(
   workspace: string,
-  configured: IsolationMode | undefined,
+  config: IsolationConfig | undefined,
   states?: readonly TaskState[],
 ): Promise<IsolationReport> {
-  const { openGitIsolation } = await import('@switchyard/git-isolation');
+  const configured = isolationSettings(config).mode;
   let listed: Awaited<ReturnType<WorkspaceIsolation['list']>> = [];
   let inGit = configured === 'none';
   let unreadable: string | undefined;
   try {
-    const isolation = configured === 'none' ? undefined : await openGitIsolation(workspace);
+    const isolation =
+      configured === 'none' ? undefined : await openConfiguredIsolation(workspace, config);
     inGit ||= isolation !== undefined;
     if (isolation) listed = await isolation.list();
   } catch (error) {

@@ -9,16 +9,17 @@ import {
   type CatalogTarget,
   findWorkspaceRoot,
   hasConfigFile,
-  isolationModeOf,
   isRouteId,
   loadPlugins,
   loadProjectConfig,
   loadPromptTemplates,
   loadWorkspace,
   PluginSet,
+  type Problem,
   type ResolvedCatalog,
   type RouteId,
   type RunEvent,
+  type RunnerPlugin,
   resolveCatalog,
   resolveWith,
   runDispatcher,
@@ -48,10 +49,13 @@ import { startMonitorServer } from './monitor-server.js';
 import { createNotifier } from './notify/notifier.js';
 import { printProblems } from './output.js';
 import { cappedParallel } from './plan-concurrency.js';
-import { assertPreflights } from './preflight.js';
+import { PREFLIGHT_CHECKS } from './preflight/checks.js';
+import { preflightContext } from './preflight/context.js';
+import { preflightError, runPreflightChecks } from './preflight/registry.js';
 import { openRunIsolation } from './run-isolation.js';
 import { createRunRenderer } from './run-renderer.js';
 import { writeRunRetro } from './run-retro.js';
+import { checkSandbox } from './sandbox-check.js';
 import { openRunSession, type RunSession } from './session/run-session.js';
 
 /** Options of a live `switchyard run` (the flags after parsing). */
@@ -136,16 +140,12 @@ async function liveRunLocked(
     cwd: workspace,
     checkExecutables: false,
   });
+  printProblems(written.warnings ?? []);
   const model = loadWorkspace(workspace);
   for (const task of model.tasks) applyRouting(task, config.routing);
   const scope = scopeOf(model, opts, written);
+  // A route with no installed candidate is reported with the other preflight problems.
   const checked = skipMissingTargets(written, scope, { env, cwd: workspace });
-  if (checked.errors.length > 0)
-    throw new SwitchyardError(
-      'SY_CATALOG_NOT_EXECUTABLE',
-      `${checked.errors.length} route(s) or pin(s) of the tasks in scope have no installed agent CLI; nothing was launched.`,
-      { problems: checked.errors },
-    );
   printProblems(checked.warnings);
   const catalog = checked.resolved;
   const loaded = await loadPlugins({
@@ -155,6 +155,13 @@ async function liveRunLocked(
     builtins: BUILTIN_PLUGINS,
   });
   const plugins = new PluginSet(loaded);
+  // Before anything starts: a sandboxed target needs a bwrap that works here.
+  const sandbox = await checkSandbox({
+    config,
+    catalogTargets: Object.keys(written.catalog.targets),
+    targets: usedTargets(catalog, scope).map(([id]) => id),
+  });
+  sandbox.problems.push(...sandboxRunnerProblems(sandbox.sandboxed, catalog, plugins));
   printProblems(
     agentTypoWarnings(catalog.catalog.targets, (agent) =>
       plugins.classifiersFor(agent).some((c) => c.agents !== '*'),
@@ -169,15 +176,47 @@ async function liveRunLocked(
   const abort = new AbortController();
   /** Records kept current while the run goes, closed when it ends. */
   const closing: Array<() => Promise<void>> = [];
-  const onSignal = () => abort.abort();
+  // A first SIGINT/SIGTERM stops admissions, agents and gates and lets the apply under way
+  // finish; a second one aborts that apply too (rolled back through its journal).
+  const abortApply = new AbortController();
+  const onSignal = () => (abort.signal.aborted ? abortApply.abort() : abort.abort());
   // `on`, not `once`: execa's signal-exit handler re-raises the signal (killing the process
   // before the agents are stopped and the state persisted) when it finds itself the only
   // listener left, which a consumed `once` listener would make it.
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   // `switchyard run --json | head`: the reader left; stop the agents and end like an interrupt.
-  const offPipe = onOutputClosed(onSignal);
+  const offPipe = onOutputClosed(() => abort.abort());
   const renderer = opts.json ? undefined : createRunRenderer();
+  // Every precondition, before a session exists or anything is launched (all problems at once).
+  const problems = await runPreflightChecks(
+    await preflightContext({
+      workspace,
+      mode: 'run',
+      config,
+      model,
+      ...(opts.taskGroup !== undefined ? { taskGroup: opts.taskGroup } : {}),
+      ...(opts.retryBlocked ? { retryBlocked: true } : {}),
+      ...(opts.retryTasks ? { retryTasks: opts.retryTasks } : {}),
+      maxParallel: cappedParallel(opts.maxParallel ?? config.maxParallel, opts.planMaxConcurrency),
+      targets: usedTargets(catalog, scope),
+      foundProblems: [...checked.errors, ...sandbox.problems],
+      env,
+      signal: abort.signal,
+    }),
+    PREFLIGHT_CHECKS,
+  );
+  const refused = preflightError(problems);
+  if (abort.signal.aborted || refused) {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    offPipe();
+    await plugins.dispose();
+    // Interrupted during the checks: nothing was launched, but it is an interrupt.
+    if (abort.signal.aborted) return 130;
+    throw refused;
+  }
+  printProblems(problems);
   const session = await openRunSession(
     workspace,
     model,
@@ -207,20 +246,7 @@ async function liveRunLocked(
     notifier.onEvent(event);
   };
   try {
-    try {
-      await assertPreflights(usedTargets(catalog, scope), {
-        cwd: workspace,
-        signal: abort.signal,
-      });
-    } catch (error) {
-      // Interrupted during the preflights: nothing was launched, but it is an interrupt.
-      if (abort.signal.aborted) {
-        await session.finish({ code: 130 });
-        return 130;
-      }
-      throw error;
-    }
-    const isolation = await openRunIsolation(workspace, isolationModeOf(config.isolation));
+    const isolation = await openRunIsolation(workspace, config.isolation);
     // On the run's own output (stderr stays for errors): the user sees how to isolate tasks.
     if (isolation.warning && !opts.json)
       process.stdout.write(`${pc.yellow('warning')} isolation: ${isolation.warning}\n`);
@@ -245,6 +271,7 @@ async function liveRunLocked(
       maxAttemptMs: config.maxAttemptSeconds * 1000,
       maxAttemptEvidenceBytes: config.evidence.maxAttemptBytes,
       maxParallel: cappedParallel(opts.maxParallel ?? config.maxParallel, opts.planMaxConcurrency),
+      ...(config.maxApplyQueue !== undefined ? { maxApplyQueue: config.maxApplyQueue } : {}),
       ...(opts.taskGroup ? { taskGroup: opts.taskGroup } : {}),
       ...(opts.retryBlocked ? { retryBlocked: true } : {}),
       ...(opts.retryTasks ? { retryTasks: opts.retryTasks } : {}),
@@ -254,19 +281,34 @@ async function liveRunLocked(
       prompts,
       onEvent,
       signal: abort.signal,
+      abortApply: abortApply.signal,
       lock,
       ...(isolation.isolation
         ? {
             isolation: isolation.isolation,
             writeSetPolicy: config.writeSet,
+            worktreeSetup: {
+              commands: isolation.settings.setup,
+              timeoutMs: isolation.settings.setupTimeoutMs,
+            },
             agentCommitPolicy: agentCommitPolicyOf(config.isolation),
           }
         : {}),
+      maxRepeatedCorrections: config.corrections.maxRepeats,
       agentVersions: versionsByTarget(versions),
       // Project gates come only from the config a human wrote, never from a plan.
       projectGates: config.gates,
       routing: config.routing,
       sourceIsWorkingTree: !isolation.isolation,
+      ...(sandbox.command
+        ? {
+            sandbox: {
+              config: config.sandbox,
+              targets: config.sandboxTargets,
+              command: sandbox.command,
+            },
+          }
+        : {}),
     });
     await notifier.close();
     await session.finish({ result });
@@ -349,6 +391,35 @@ function announceSession(
   }
   process.stdout.write(`session ${session.id}${opts.resumeSession ? ' (resumed)' : ''}\n`);
   if (monitor) process.stdout.write(`monitor_url ${monitor.url}\n`);
+}
+
+/** Sandboxed targets whose runner plugin cannot start an agent in a sandbox. */
+function sandboxRunnerProblems(
+  sandboxed: readonly string[],
+  catalog: ResolvedCatalog,
+  plugins: PluginSet,
+): Problem[] {
+  return sandboxed.flatMap((id) => {
+    const runtime = catalog.catalog.targets[id]?.runtime;
+    if (!runtime) return [];
+    let runner: RunnerPlugin;
+    try {
+      runner = plugins.runnerFor(runtime.output_format, {
+        nativeSession: runtime.native_session_monitor !== undefined,
+      });
+    } catch {
+      runner = plugins.runnerFor(runtime.output_format);
+    }
+    if (runner.sandbox === true) return [];
+    return [
+      {
+        code: 'SY_SANDBOX_UNAVAILABLE' as const,
+        severity: 'error' as const,
+        message: `target ${id} is to run sandboxed, but its runner plugin ${runner.meta.name} cannot start an agent in a sandbox`,
+        hint: `use a runner built on @switchyard/runner-text (createRunner), or set "sandboxTargets": { "${id}": "none" }`,
+      },
+    ];
+  });
 }
 
 /** AGENT_TASK_EXECUTION_CATALOG is relative to where the user runs the command. */

@@ -1,6 +1,8 @@
+import { resolve } from 'node:path';
+import { environmentError } from '@switchyard/core/errors';
 import { CommanderError } from 'commander';
 import { EXIT, exitCodeFor } from './exit-codes.js';
-import { printError } from './output.js';
+import { printError, printJsonError } from './output.js';
 import { buildProgram } from './program.js';
 
 /**
@@ -18,7 +20,19 @@ export async function main(argv: readonly string[]): Promise<number> {
       if (error.exitCode === 0) return EXIT.OK;
       return EXIT.INVALID_INPUT;
     }
-    printError(error);
-    return exitCodeFor(error);
+    // A read-only or full disk, a file in the way: the machine's state, said as such.
+    const shown = environmentError(error, workspaceArgument(argv)) ?? error;
+    printError(shown);
+    // A machine reading --json output learns why as well, not only from stderr.
+    if (argv.includes('--json')) printJsonError(shown, exitCodeFor(shown));
+    return exitCodeFor(shown);
   }
+}
+
+/** The folder a command works in: its `--workspace` argument, else the current folder. */
+function workspaceArgument(argv: readonly string[]): string {
+  const at = argv.indexOf('--workspace');
+  const inline = argv.find((a) => a.startsWith('--workspace='));
+  const value = at >= 0 ? argv[at + 1] : inline?.slice('--workspace='.length);
+  return resolve(value ?? '.');
 }

@@ -42,3 +42,24 @@ export function printError(error: unknown): void {
     `${pc.red('internal error')} ${message}\n  This is a bug in switchyard; please report it with the output above.\n`,
   );
 }
+
+/**
+ * The error that ended a `--json` command, as one line of JSON on stdout (after whatever the
+ * command printed there: a JSONL event stream stays JSONL): `{"type":"error","exitCode":1,
+ * "code":"SY_LOCK_HELD","message":…,"hint":…,"problems":[…]}`. An error that is not a
+ * switchyard error is `SY_INTERNAL`.
+ */
+export function printJsonError(error: unknown, exitCode: number): void {
+  const body = SwitchyardError.is(error)
+    ? {
+        code: error.code,
+        message: error.message,
+        ...(error.file ? { file: error.file } : {}),
+        ...(error.line ? { line: error.line } : {}),
+        ...(error.path ? { path: error.path } : {}),
+        ...(error.hint ? { hint: error.hint } : {}),
+        problems: error.problems,
+      }
+    : { code: 'SY_INTERNAL', message: error instanceof Error ? error.message : String(error) };
+  process.stdout.write(`${JSON.stringify({ type: 'error', exitCode, ...body })}\n`);
+}

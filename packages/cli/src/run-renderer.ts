@@ -41,7 +41,7 @@ export function formatEvent(event: RunEvent): string | undefined {
       return `${tag('admitted', pc.cyan)} ${event.task} (plan loop ${event.planLoop})`;
     case 'attempt.started':
       return event.reattached
-        ? `${tag('reattached', pc.cyan)} ${event.task} ${event.role} on ${event.target} (pid ${event.pid})`
+        ? `${tag('reattached', pc.cyan)} ${event.task} ${event.role} on ${event.target} (pid ${event.pid}${event.sandbox ? `, sandboxed: ${event.sandbox}` : ''})`
         : undefined;
     case 'task.waiting':
       return event.reason === 'claim' || event.reason === 'apply'
@@ -79,11 +79,19 @@ export function formatEvent(event: RunEvent): string | undefined {
     case 'worklog.archived':
       return `${tag('work log', pc.green)} ${event.group} -> ${event.path}`;
     case 'task.isolation':
-      return event.step === 'worktree'
+      if (event.step === 'setup' || event.step === 'setup-passed' || event.step === 'setup-failed')
+        return `${tag('setup', event.step === 'setup-failed' ? pc.red : pc.cyan)} ${event.task}: ${clip(event.detail, 200)}`;
+      return event.step === 'worktree' && !event.detail.startsWith('worktree moved')
         ? undefined
         : `${tag(event.step === 'applied' || event.step === 'patch' ? 'applied' : 'git', event.step === 'applied' || event.step === 'patch' ? pc.green : pc.yellow)} ${event.task}: ${clip(event.detail, 200)}`;
     case 'control.failure':
       return `${tag('failure', pc.red)} ${event.code}: ${event.message}`;
+    case 'admission.held':
+      return `${tag('holding', pc.dim)} ${event.detail}`;
+    case 'run.stopping':
+      return event.abortApply
+        ? `${tag('stopping', pc.yellow)} aborting the apply under way: it is rolled back, and applies on the next run`
+        : `${tag('stopping', pc.yellow)} nothing new starts and agents are stopped; an apply under way finishes, queued ones wait for the next run (stop again to abort it)`;
     default:
       return undefined;
   }

@@ -39,7 +39,13 @@ export function renderStatus(r: StatusReport): string {
   out.push('');
   out.push(pc.bold(`running (${r.counts.running})`));
   for (const e of r.running) {
-    const note = e.supervision === 'watched' ? '' : ` ${pc.yellow(e.supervision)}`;
+    const note = `${e.sandbox ? ` ${pc.cyan(`sandboxed (${e.sandbox})`)}` : ''}${e.supervision === 'watched' ? '' : ` ${pc.yellow(e.supervision)}`}`;
+    if (e.activity) {
+      out.push(
+        `  ${name(e.task)}  ${e.activity}  since ${e.since} (${age(e.since, r.generatedAt)})`,
+      );
+      continue;
+    }
     out.push(
       `  ${name(e.task)}  ${e.role.padEnd(9)} loop ${e.planLoop}${e.maxPlanLoops ? ` of ${e.maxPlanLoops}` : ''}  on ${e.target}  pid ${e.pid ?? '-'}  since ${e.since} (${age(e.since, r.generatedAt)})${note}`,
     );

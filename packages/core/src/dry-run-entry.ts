@@ -31,7 +31,10 @@ export {
 } from './errors.js';
 export { isolationModeOf } from './isolation/mode.js';
 export { encodeJsonChunks } from './json/index.js';
+export { quoteArgv } from './orchestrate/plan-materialize.js';
 export { applyRouting, DEFAULT_ROUTING, type RoutingConfig } from './routing/index.js';
+export { sandboxForTarget } from './sandbox/sandbox-schema.js';
+export { sandboxProbeArgv } from './sandbox/sandbox-spec.js';
 export { probeAttempt } from './state/attempt-probe.js';
 export { openStateStore } from './state/state-store.js';
 export type { ClaimRecord } from './store/claim-port.js';

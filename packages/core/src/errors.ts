@@ -13,7 +13,17 @@ export const ERROR_CODES = {
   SY_CATALOG_PARSE: 'The execution catalog is not valid JSON.',
   SY_CATALOG_INVALID: 'The execution catalog breaks the catalog contract.',
   SY_CATALOG_NOT_EXECUTABLE: "A catalog target's command is not executable on this machine.",
-  SY_PREFLIGHT_FAILED: "A target's preflight_command failed.",
+  SY_PREFLIGHT_FAILED:
+    "A check before a run failed (a target's preflight_command, or a precondition below); nothing was launched.",
+  SY_PREFLIGHT_GIT_IDENTITY:
+    'Git has no author/committer identity, so the commit of a task onto the source branch would fail.',
+  SY_PREFLIGHT_NO_COMMIT:
+    'The source branch has no commit yet: a task worktree has nothing to start from.',
+  SY_PREFLIGHT_DETACHED_HEAD: 'The source checkout has a detached HEAD: tasks land on a branch.',
+  SY_PREFLIGHT_NO_UPSTREAM: 'Pushing is configured but the source branch has no upstream.',
+  SY_PREFLIGHT_DIRTY_WRITE_SET:
+    "Uncommitted changes in the source checkout overlap a task's write set: its apply would wait for them.",
+  SY_PREFLIGHT_DISK_SPACE: 'Too little free disk for the task worktrees the run would create.',
   SY_PLAN_INVALID: 'A PLAN.md breaks the task contract.',
   SY_YAML_PLAN_INVALID:
     'A YAML plan (orchestrate-plan) or legacy markdown task file is invalid, or changed for a task already started.',
@@ -39,6 +49,10 @@ export const ERROR_CODES = {
   SY_ESCALATION: "A blocked task's escalation files could not be written.",
   SY_UNSAFE_PATH:
     "One of switchyard's own files or folders is a symlink, a special file, or outside the workspace.",
+  SY_ENVIRONMENT:
+    'The file system or the system refused an operation switchyard needs (read-only, full, no permission, something in the way).',
+  SY_SANDBOX_UNAVAILABLE:
+    'The config asks for a bubblewrap sandbox, but bwrap is missing or cannot create its namespaces here.',
   SY_AGENT_VERSION_UNVERIFIED:
     "An agent CLI's version is outside the release lines its classifier rules were verified on.",
 } as const;
@@ -61,6 +75,8 @@ export interface Problem extends ProblemLocation {
   message: string;
   /** What to do about it. */
   hint?: string;
+  /** The exact command that fixes it, when there is one (copy, adjust, run). */
+  fix?: string;
   severity?: 'error' | 'warning';
 }
 
@@ -115,5 +131,80 @@ export function formatProblem(problem: Problem): string {
     .join(' ');
   const head = where ? `${where}: ` : '';
   const hint = problem.hint ? `\n    hint: ${problem.hint}` : '';
-  return `${problem.code} ${head}${problem.message}${hint}`;
+  const fix = problem.fix ? `\n    fix:  ${problem.fix}` : '';
+  return `${problem.code} ${head}${problem.message}${hint}${fix}`;
+}
+
+/** What to do about each system error an environment error is made of. */
+const ENVIRONMENT_FIXES: Record<string, { what: string; fix: string }> = {
+  EROFS: {
+    what: 'the file system is read-only',
+    fix: 'run switchyard where the workspace and its agent-task/.switchyard/ folder are writable (remount read-write, or work on a writable copy)',
+  },
+  ENOSPC: {
+    what: 'the disk is full',
+    fix: 'free disk space (`switchyard clean --evidence-older-than 7d` prunes old attempt evidence, `switchyard clean` applied worktrees), then run again: finished work is kept',
+  },
+  EDQUOT: {
+    what: 'the disk quota is used up',
+    fix: 'free space within your quota, then run again: finished work is kept',
+  },
+  EACCES: {
+    what: 'permission denied',
+    fix: 'run switchyard as the owner of the folder, or give your user write permission on it',
+  },
+  EPERM: {
+    what: 'the operation is not permitted',
+    fix: 'check the ownership and attributes of the folder (chattr, a read-only bind mount)',
+  },
+  EEXIST: {
+    what: 'something already exists where switchyard creates its own file or folder',
+    fix: 'move the thing at that path away (switchyard recreates its own files), then run again',
+  },
+  ENOTDIR: {
+    what: 'a file stands where switchyard expects a folder',
+    fix: 'move that file away (switchyard recreates its own folders), then run again',
+  },
+  EISDIR: {
+    what: 'a folder stands where switchyard writes a file',
+    fix: 'move that folder away, then run again',
+  },
+  ELOOP: {
+    what: 'a symbolic link stands where switchyard writes its own file (it never follows one)',
+    fix: 'remove the link (switchyard recreates its own files), then run again',
+  },
+  EMFILE: {
+    what: 'the process has too many open files',
+    fix: 'raise the limit (`ulimit -n 4096`) or lower max_parallel',
+  },
+  ENFILE: {
+    what: 'the system has too many open files',
+    fix: 'close other programs or raise fs.file-max',
+  },
+  ENAMETOOLONG: { what: 'the path is too long', fix: 'use a shorter workspace path' },
+  EIO: {
+    what: 'the disk reported an input/output error',
+    fix: 'check the disk (dmesg), then run again',
+  },
+};
+
+/**
+ * A system error from the file system or the OS (read-only, full disk, a file in the way…) as
+ * a coded `SY_ENVIRONMENT` error naming the path (else `near`, the folder the command worked
+ * in) and the fix: it is the machine's state, not a bug in switchyard. Undefined for anything
+ * else (a switchyard error, a real bug).
+ */
+export function environmentError(error: unknown, near?: string): SwitchyardError | undefined {
+  if (SwitchyardError.is(error) || !(error instanceof Error)) return undefined;
+  const { code, path, dest, syscall } = error as NodeJS.ErrnoException & { dest?: string };
+  const known = typeof code === 'string' ? ENVIRONMENT_FIXES[code] : undefined;
+  if (!known) return undefined;
+  // A write has no path of its own: name the folder the command worked in.
+  const where = path ?? dest;
+  const place = where ?? near;
+  return new SwitchyardError(
+    'SY_ENVIRONMENT',
+    `${syscall ?? 'an operation'} failed${where || !near ? '' : ' in this workspace'}: ${known.what} (${code}).`,
+    { cause: error, ...(place ? { file: place } : {}), hint: known.fix },
+  );
 }

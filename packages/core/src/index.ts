@@ -317,7 +317,10 @@ export {
   type CleanReport,
   type IsolationConfig,
   type IsolationMode,
+  type IsolationSettings,
   isolationModeOf,
+  isolationSettings,
+  parseByteSize,
   type RecoveredApply,
   type ResolvedIsolation,
   resolveIsolation,
@@ -380,6 +383,7 @@ export {
   type BackendResolution,
   type ConvertedMarkdownPlan,
   checkRenderedPlans,
+  choosePlanRun,
   convertMarkdownPlan,
   DEFAULT_PLAN_ROUTE,
   type MaterializedStatus,
@@ -394,6 +398,7 @@ export {
   orchestratePlanJsonSchema,
   orchestratePlanSchema,
   PLAN_RUNNERS,
+  type PlanRunChoice,
   type PlanRunner,
   type PlanValidationOptions,
   planTaskRoutes,
@@ -418,6 +423,7 @@ export {
 } from './plan-review/index.js';
 export {
   type AgentPromptInput,
+  type AgentWritablePath,
   type AttemptClass,
   type Awaitable,
   type Classification,
@@ -566,6 +572,16 @@ export {
   writeOwnedFile,
   writeOwnedFileBelow,
 } from './safe-fs/index.js';
+export {
+  type BwrapSandboxConfig,
+  DEFAULT_HIDDEN_PATHS,
+  type SandboxConfig,
+  type SandboxMount,
+  type SandboxSpec,
+  sandboxedArgv,
+  sandboxForTarget,
+  sandboxProbeArgv,
+} from './sandbox/index.js';
 export {
   agentsOf,
   backoffDelay,

@@ -68,9 +68,33 @@ export function issuesToProblems(
     } satisfies Problem;
   };
   // One problem per unknown key, located at the key itself.
-  return issues.flatMap((issue) =>
+  return unionBranches(issues).flatMap((issue) =>
     issue.code === 'unrecognized_keys'
       ? issue.keys.map((key) => make(issue, [...issue.path, key], `unknown key "${key}"`))
       : [make(issue, issue.path, messageFor(issue))],
   );
+}
+
+/**
+ * A union's "Invalid input" replaced by the issues of the one branch whose type the value
+ * has (a string against `"a" | {…}` is judged by the enum, an object by the object), so the
+ * problem names the key and the allowed values; unchanged when no single branch fits.
+ */
+function unionBranches(issues: readonly z.core.$ZodIssue[]): z.core.$ZodIssue[] {
+  return issues.flatMap((issue) => {
+    if (issue.code !== 'invalid_union') return [issue];
+    // A branch with no problem at the value itself fits best (an object against `{…}`), then
+    // one whose problem there is not a wrong type (a string against an enum).
+    const atRoot = (branch: z.core.$ZodIssue[], test: (i: z.core.$ZodIssue) => boolean) =>
+      branch.some((i) => i.path.length === 0 && test(i));
+    const inner = issue.errors.filter((branch) => !atRoot(branch, () => true));
+    const typed = issue.errors.filter(
+      (branch) => !atRoot(branch, (i) => i.code === 'invalid_type'),
+    );
+    const fitting = inner.length === 1 ? inner : typed;
+    if (fitting.length !== 1) return [issue];
+    return unionBranches(
+      fitting[0]!.map((i) => ({ ...i, path: [...issue.path, ...i.path] }) as z.core.$ZodIssue),
+    );
+  });
 }

@@ -5,16 +5,18 @@ import type { IsolationContext } from './worktree.js';
 export const DEFAULT_LOCK_TIMEOUT_MS = 24 * 60 * 60 * 1000;
 
 /**
- * Runs `work` holding the repository's apply lock (a file in the common git dir, shared by
+ * Runs `work` holding the repository's apply lock (`signal` cancels the wait for it) (a file in the common git dir, shared by
  * every worktree and workspace of the repository; a dead holder's lock is broken).
  */
 export async function withApplyLock<T>(
   ctx: IsolationContext,
   timeoutMs: number | undefined,
+  signal: AbortSignal | undefined,
   work: () => Promise<T>,
 ): Promise<T> {
   const release = await acquireFileMutex(ctx.layout.lockFile, {
     timeoutMs: timeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS,
+    ...(signal ? { signal } : {}),
   });
   try {
     return await work();

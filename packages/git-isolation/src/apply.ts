@@ -4,15 +4,18 @@ import {
   type ApplyJournal,
   type ApplyRequest,
   type ApplyResult,
+  type ApplyStep,
   type SourceCheck,
   SwitchyardError,
   type WorktreeRecord,
   type WriteSetReport,
 } from '@switchyard/core';
 import { withApplyLock } from './apply-lock.js';
+import { inApplyQueue, StoppedWhileQueued } from './apply-queue.js';
 import { commitMessage, commitWorktree, replayOnto } from './commit.js';
 import { firstLine, git, nulList } from './git.js';
 import { inspectWorktree } from './inspect.js';
+import { journalFile } from './layout.js';
 import { pausePoint } from './pause.js';
 import { readRecord, recordStep, removeJournal } from './records.js';
 import { finishApplied, recoverTask, rollbackSource } from './recover.js';
@@ -24,6 +27,7 @@ import {
   toWorkspacePath,
 } from './repository.js';
 import { advanceSource, dirtySourceFiles } from './source-tree.js';
+import { timed } from './timing.js';
 import type { IsolationContext } from './worktree.js';
 
 /** Options of {@link applyTask}. */
@@ -51,19 +55,45 @@ export async function applyTask(
       hint: 'ensureWorktree is called at admission; run the task again',
     });
   if (record.state === 'applied' && record.appliedCommit) return appliedAgain(ctx, record);
-  const report = await inspectWorktree(ctx, record, request.writeSet);
+  if (request.stop?.aborted) return notStarted(taskId);
+  const report = await timed(ctx.onTiming, 'inspect', () =>
+    inspectWorktree(ctx, record, request.writeSet),
+  );
   const refusal = refusalOf(report);
   if (refusal) return { status: 'refused', taskId, report, message: refusal };
-  return withApplyLock(ctx, options.lockTimeoutMs, async () => {
-    // An earlier apply of this task that a crash interrupted: finished or undone first.
-    const earlier = await recoverTask(ctx, taskId);
-    if (earlier?.outcome === 'completed') {
-      const done = await readRecord(ctx.layout, taskId);
-      if (done?.appliedCommit) return appliedAgain(ctx, done);
-    }
-    return applyLocked(ctx, record, request, report);
-  });
+  const queuedAt = performance.now();
+  try {
+    // This process's applies wait their turn on a promise; the file lock keeps other processes out.
+    return await inApplyQueue(ctx.layout.lockFile, request.stop, () =>
+      withApplyLock(ctx, options.lockTimeoutMs, request.stop, async () => {
+        ctx.onTiming?.('wait', performance.now() - queuedAt);
+        // Asked to stop while it waited: it stays approved and applies on the next run.
+        if (request.stop?.aborted) return notStarted(taskId);
+        // An earlier apply of this task that a crash interrupted: finished or undone first.
+        const earlier = await recoverTask(ctx, taskId);
+        if (earlier?.outcome === 'completed') {
+          const done = await readRecord(ctx.layout, taskId);
+          if (done?.appliedCommit) return appliedAgain(ctx, done);
+        }
+        return applyLocked(ctx, record, request, report);
+      }),
+    );
+  } catch (error) {
+    if (error instanceof StoppedWhileQueued || (request.stop?.aborted && isAbortReason(error)))
+      return notStarted(taskId);
+    throw error;
+  }
 }
+
+/** The run stopped before this apply started: nothing was touched. */
+const notStarted = (taskId: string): ApplyResult => ({
+  status: 'interrupted',
+  taskId,
+  message: 'the run stopped before this apply started; it applies on the next run',
+});
+
+const isAbortReason = (error: unknown): boolean =>
+  error instanceof Error && (error.name === 'AbortError' || error.name === 'TimeoutError');
 
 function refusalOf(report: WriteSetReport): string | undefined {
   if (report.gitMetadata.length > 0)
@@ -125,13 +155,30 @@ async function applyLocked(
     files: [],
     history: [],
   };
-  journal = await recordStep(layout, journal, 'commit');
+  const step = (next: ApplyStep, fields?: Partial<ApplyJournal>) =>
+    timed(ctx.onTiming, 'journal', () => recordStep(layout, journal, next, fields));
+  const aborted = () => request.abort?.aborted === true;
+  const abortedUntouched = async (): Promise<ApplyResult> => {
+    await removeJournal(layout, taskId);
+    return {
+      status: 'interrupted',
+      taskId,
+      message: 'the apply was aborted before the source was touched; it applies on the next run',
+    };
+  };
+  journal = await step('commit');
   await pausePoint('commit');
-  const taskCommit = await commitWorktree(record, message);
+  const taskCommit = await timed(ctx.onTiming, 'commit', () =>
+    commitWorktree(record, message, taskFiles, `${journalFile(layout, taskId)}.index`),
+  );
+  if (aborted()) return abortedUntouched();
 
-  journal = await recordStep(layout, journal, 'rebase', { taskCommit, sourceTip: tip });
+  journal = await step('rebase', { taskCommit, sourceTip: tip });
   await pausePoint('rebase');
-  const replay = await replayOnto(repo, record.baseCommit, taskCommit, tip, message, taskFiles);
+  const replay = await timed(ctx.onTiming, 'replay', () =>
+    replayOnto(repo, record.baseCommit, taskCommit, tip, message, taskFiles),
+  );
+  if (aborted()) return abortedUntouched();
   if ('conflict' in replay) {
     await removeJournal(layout, taskId);
     const files = replay.conflict.map((f) => toWorkspacePath(repo, f));
@@ -145,32 +192,47 @@ async function applyLocked(
     };
   }
 
-  journal = await recordStep(layout, journal, 'advance', {
-    sourceCommit: replay.commit,
-    files: replay.files,
-  });
+  journal = await step('advance', { sourceCommit: replay.commit, files: replay.files });
   await pausePoint('advance');
-  const advanced = await advanceSource(
-    repo,
-    record.sourceBranch,
-    tip,
-    replay.commit,
-    replay.files,
-    `switchyard: apply ${taskId}`,
-    { branch: record.branch, commit: taskCommit },
+  const advanced = await timed(ctx.onTiming, 'advance', () =>
+    advanceSource(
+      repo,
+      record.sourceBranch,
+      tip,
+      replay.commit,
+      replay.files,
+      `switchyard: apply ${taskId}`,
+      { branch: record.branch, commit: taskCommit },
+    ),
   );
   if (!advanced) {
     await removeJournal(layout, taskId);
     return waiting(`waiting: ${record.sourceBranch} moved during the apply; apply again`);
   }
 
-  journal = await recordStep(layout, journal, 'dod');
+  journal = await step('dod');
   await pausePoint('dod');
-  const check = await runCheck(request.check, repo.workspace);
+  const check = aborted()
+    ? { ok: false, detail: '' }
+    : await timed(ctx.onTiming, 'check', () => runCheck(request.check, repo.workspace));
+  // Aborted (a second SIGINT) while it moved the source or ran its check: undone through the
+  // journal like a failed check, and the task stays approved for the next run.
+  if (aborted()) {
+    journal = await step('rollback', { reason: 'the apply was aborted' });
+    await rollbackSource(ctx, journal);
+    await step('rolled-back');
+    await removeJournal(layout, taskId);
+    return {
+      status: 'interrupted',
+      taskId,
+      message: `the apply was aborted; commit ${replay.commit} was rolled back and the task applies on the next run`,
+      rolledBack: replay.commit,
+    };
+  }
   if (check.ok) {
-    journal = await recordStep(layout, journal, 'verified');
+    journal = await step('verified');
     await pausePoint('verified');
-    await finishApplied(ctx, journal);
+    await timed(ctx.onTiming, 'finish', () => finishApplied(ctx, journal));
     return {
       status: 'applied',
       taskId,
@@ -180,10 +242,10 @@ async function applyLocked(
       files: replay.files.map((f) => toWorkspacePath(repo, f)),
     };
   }
-  journal = await recordStep(layout, journal, 'rollback', { reason: check.detail });
+  journal = await step('rollback', { reason: check.detail });
   await pausePoint('rollback');
   await rollbackSource(ctx, journal);
-  await recordStep(layout, journal, 'rolled-back');
+  await step('rolled-back');
   await pausePoint('rolled-back');
   await removeJournal(layout, taskId);
   return {

@@ -5,6 +5,7 @@ import { diskUsage } from './disk-usage.js';
 import { git, nulList } from './git.js';
 import { listTaskFiles, readRecord } from './records.js';
 import { isBlockedNow } from './task-blocked.js';
+import { removeEmptyParents } from './tidy.js';
 import { type IsolationContext, registeredWorktrees, removeWorktree } from './worktree.js';
 
 const BRANCH_PREFIX = 'refs/heads/switchyard/';
@@ -71,27 +72,32 @@ export async function listWorktrees(ctx: IsolationContext): Promise<WorktreeList
   return listings;
 }
 
-/** True for a path exactly two levels under the worktrees folder (`<group>/<task>`). */
-function isUnder(ctx: IsolationContext, path: string): boolean {
-  const rel = relative(ctx.layout.worktreesDir, path);
-  const parts = rel.split(sep);
-  return !rel.startsWith('..') && parts.length === 2 && parts.every((p) => p !== '' && p !== '..');
+/** The folders task worktrees live in: the current one and that of earlier versions. */
+const rootsOf = (ctx: IsolationContext) => [ctx.layout.worktreesDir, ctx.layout.legacyWorktreesDir];
+
+/** `<group>/<task>` of a path exactly two levels under a worktrees folder, else undefined. */
+function taskIdOf(ctx: IsolationContext, path: string): string | undefined {
+  for (const root of rootsOf(ctx)) {
+    const rel = relative(root, path);
+    const parts = rel.split(sep);
+    if (!rel.startsWith('..') && parts.length === 2 && parts.every((p) => p !== '' && p !== '..'))
+      return parts.join('/');
+  }
+  return undefined;
 }
 
-const taskIdOf = (ctx: IsolationContext, path: string): string | undefined =>
-  isUnder(ctx, path) ? relative(ctx.layout.worktreesDir, path).split(sep).join('/') : undefined;
+const isUnder = (ctx: IsolationContext, path: string): boolean => taskIdOf(ctx, path) !== undefined;
 
 async function taskDirsOnDisk(ctx: IsolationContext): Promise<string[]> {
   const dirs: string[] = [];
-  for (const group of await readdir(ctx.layout.worktreesDir, { withFileTypes: true }).catch(
-    () => [],
-  )) {
-    if (!group.isDirectory()) continue;
-    for (const task of await readdir(join(ctx.layout.worktreesDir, group.name), {
-      withFileTypes: true,
-    }).catch(() => []))
-      if (task.isDirectory()) dirs.push(join(ctx.layout.worktreesDir, group.name, task.name));
-  }
+  for (const root of rootsOf(ctx))
+    for (const group of await readdir(root, { withFileTypes: true }).catch(() => [])) {
+      if (!group.isDirectory()) continue;
+      for (const task of await readdir(join(root, group.name), { withFileTypes: true }).catch(
+        () => [],
+      ))
+        if (task.isDirectory()) dirs.push(join(root, group.name, task.name));
+    }
   return dirs;
 }
 
@@ -147,6 +153,7 @@ async function removeOrphan(ctx: IsolationContext, listing: WorktreeListing): Pr
       await git(ctx.repo.root, ['worktree', 'remove', '--force', '--force', listing.path]);
     await rm(listing.path, { recursive: true, force: true });
     if (registered) await git(ctx.repo.root, ['worktree', 'prune']);
+    await removeEmptyParents(ctx.layout, listing.path);
   }
   if (listing.branch?.startsWith('switchyard/'))
     await git(ctx.repo.root, ['branch', '-D', listing.branch], { allow: [1] });

@@ -1,5 +1,7 @@
+import { mkdir, rm } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import type { ApplyRequest, WorktreeRecord } from '@switchyard/core';
-import { firstLine, git, nulList } from './git.js';
+import { firstLine, git, nulList, pathspecInput } from './git.js';
 import type { Repository } from './repository.js';
 
 /** The commit message: the plan's title, then the Switchyard trailers. */
@@ -22,15 +24,37 @@ export function commitMessage(
  * one commit on top of the base. Agent commits are squashed: the source branch gets exactly
  * one commit per task. The task branch is moved to it together with the source branch (one
  * ref transaction, see `advanceSource`), so nothing outside the object database changes here.
+ *
+ * `files` (repository-relative) are the worktree's changes against the base, as `inspect`
+ * found them. The tree is built in a scratch index seeded from the base, so git reads only
+ * those files: `git add -A` in the worktree's own index would stat every file of the checkout
+ * (most of a one-file apply's time on a large repository). The result is the same tree: the
+ * base plus exactly the working tree's version of every changed file.
  */
-export async function commitWorktree(record: WorktreeRecord, message: string): Promise<string> {
-  await git(record.path, ['add', '-A']);
-  const tree = firstLine(await git(record.path, ['write-tree']));
-  return firstLine(
-    await git(record.path, ['commit-tree', tree, '-p', record.baseCommit, '-F', '-'], {
-      input: message,
-    }),
-  );
+export async function commitWorktree(
+  record: WorktreeRecord,
+  message: string,
+  files: readonly string[],
+  scratchIndex: string,
+): Promise<string> {
+  const env = { GIT_INDEX_FILE: scratchIndex };
+  await mkdir(dirname(scratchIndex), { recursive: true });
+  try {
+    await git(record.path, ['read-tree', record.baseCommit], { env });
+    if (files.length > 0)
+      await git(record.path, ['add', '-A', '--pathspec-from-file=-', '--pathspec-file-nul'], {
+        env,
+        input: pathspecInput(files),
+      });
+    const tree = firstLine(await git(record.path, ['write-tree'], { env }));
+    return firstLine(
+      await git(record.path, ['commit-tree', tree, '-p', record.baseCommit, '-F', '-'], {
+        input: message,
+      }),
+    );
+  } finally {
+    await rm(scratchIndex, { force: true });
+  }
 }
 
 /** The task's commit replayed onto the source tip, or the files that conflict. */

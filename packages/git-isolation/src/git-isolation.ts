@@ -6,11 +6,14 @@ import { layoutOf } from './layout.js';
 import { worktreePatch } from './patch.js';
 import { readRecord } from './records.js';
 import { recoverApplies } from './recover.js';
+import { relocateAll } from './relocate.js';
 import { findRepository } from './repository.js';
+import type { TimingSink } from './timing.js';
 import {
   ensureWorktree,
   type IsolationContext,
   markBlocked,
+  markSetUp,
   recreateWorktree,
   removeWorktree,
 } from './worktree.js';
@@ -20,12 +23,24 @@ export interface GitIsolationOptions {
   /** Dispatcher state directory; default `<workspace>/agent-task/.switchyard`. */
   stateDir?: string;
   /**
-   * Root of the task worktrees; default `<stateDir>/worktrees`. Point it outside the
-   * workspace when the project's tools walk the tree without honouring `.gitignore`.
+   * The folder of this workspace's task worktrees (`<group>/<task>` inside it); default
+   * `<dir>/<repository id>`.
    */
   worktreesDir?: string;
+  /**
+   * The folder holding every repository's task worktrees (config `isolation.dir`, relative
+   * to the workspace); default `$XDG_CACHE_HOME/switchyard/worktrees` (`~/.cache/…`).
+   */
+  dir?: string;
+  /** Where `XDG_CACHE_HOME` and `HOME` are read (default `process.env`). */
+  env?: NodeJS.ProcessEnv;
+  /** Ignored files or globs copied from the workspace into each new worktree (`isolation.copy`). */
+  copy?: readonly string[];
   /** How long an apply waits for another apply of the same repository (default a day). */
   lockTimeoutMs?: number;
+  /** Receives each apply's wall time per span (`inspect`, `wait`, `journal`, `commit`,
+   * `replay`, `advance`, `check`, `finish`, in ms): the isolation bench prints them. */
+  onTiming?: TimingSink;
 }
 
 /**
@@ -38,7 +53,12 @@ export async function openGitIsolation(
 ): Promise<WorkspaceIsolation | undefined> {
   const repo = await findRepository(workspace);
   if (!repo) return undefined;
-  const ctx: IsolationContext = { repo, layout: layoutOf(repo, options) };
+  const ctx: IsolationContext = {
+    repo,
+    layout: layoutOf(repo, options),
+    ...(options.copy ? { copy: options.copy } : {}),
+    ...(options.onTiming ? { onTiming: options.onTiming } : {}),
+  };
   const recordOf = async (taskId: TaskId) => {
     const record = await readRecord(ctx.layout, taskId);
     if (!record)
@@ -53,6 +73,11 @@ export async function openGitIsolation(
   return {
     ensureWorktree: async (taskId) => remember(await ensureWorktree(ctx, taskId)),
     worktreeOf: (taskId) => cache.get(taskId),
+    markSetUp: async (taskId) => {
+      await markSetUp(ctx, taskId);
+      const record = await readRecord(ctx.layout, taskId);
+      if (record) remember(record);
+    },
     inspect: async (taskId, writeSet) => inspectWorktree(ctx, await recordOf(taskId), writeSet),
     revertOutside: async (taskId, writeSet) => revertOutside(ctx, await recordOf(taskId), writeSet),
     apply: (request) =>
@@ -66,10 +91,14 @@ export async function openGitIsolation(
       await removeWorktree(ctx, taskId);
     },
     markBlocked: (taskId) => markBlocked(ctx, taskId),
-    recover: () =>
-      recoverApplies(ctx, {
+    recover: async () => {
+      const recovered = await recoverApplies(ctx, {
         ...(options.lockTimeoutMs ? { lockTimeoutMs: options.lockTimeoutMs } : {}),
-      }),
+      });
+      // Worktrees of an earlier version (nested in the state folder) move out of the repository.
+      await relocateAll(ctx);
+      return recovered;
+    },
     list: () => listWorktrees(ctx),
     clean: (cleanOptions) => cleanWorktrees(ctx, cleanOptions),
   };

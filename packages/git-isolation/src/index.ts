@@ -8,7 +8,15 @@ export { inspectWorktree, revertOutside } from './inspect.js';
 export { type IsolationLayout, type LayoutOptions, layoutOf } from './layout.js';
 export { worktreePatch } from './patch.js';
 export { recoverApplies } from './recover.js';
-export { findRepository, isGitRepository, type Repository } from './repository.js';
+export {
+  findRepository,
+  isGitRepository,
+  type Repository,
+  toRepoPath,
+  toWorkspacePath,
+} from './repository.js';
+export { dirtySourceFiles } from './source-tree.js';
+export type { TimingSink } from './timing.js';
 export {
   ensureWorktree,
   type IsolationContext,

@@ -5,9 +5,18 @@ import type { ApplyRequest, WorkspaceIsolation } from '@switchyard/core';
 import { describe, expect, it } from 'vitest';
 import { commandCheck } from './command-check.js';
 import { openGitIsolation } from './git-isolation.js';
+import { layoutOf } from './layout.js';
+import { findRepository } from './repository.js';
 import { makeRepo, put, read, sh, status } from './test-repo.js';
 
 const node = process.execPath;
+
+/** The folder the workspace's task worktrees go in (`<group>/<task>` inside it). */
+async function worktreesDirOf(workspace: string): Promise<string> {
+  const repo = await findRepository(workspace);
+  if (!repo) throw new Error('not a git repository');
+  return layoutOf(repo).worktreesDir;
+}
 
 async function open(root: string): Promise<WorkspaceIsolation> {
   const isolation = await openGitIsolation(root);
@@ -35,7 +44,11 @@ describe('worktree per task', () => {
     const first = await (await open(root)).ensureWorktree('g1/t1');
     expect(first.branch).toBe('switchyard/g1/t1');
     expect(first.baseCommit).toBe(tip);
-    expect(first.path).toBe(join(root, 'agent-task/.switchyard/worktrees/g1/t1'));
+    // Outside the repository, under the cache: <repository id>/<group>/<task>.
+    expect(first.path).toBe(join(await worktreesDirOf(root), 'g1/t1'));
+    expect(first.path.startsWith(join(process.env.XDG_CACHE_HOME!, 'switchyard/worktrees/'))).toBe(
+      true,
+    );
     expect(read(first.workdir, 'src/a.js')).toBe('a\n');
     expect(sh(first.path, 'symbolic-ref', 'HEAD')).toBe('refs/heads/switchyard/g1/t1');
     put(first.workdir, 'src/a.js', 'work in progress\n');
@@ -64,7 +77,7 @@ describe('worktree per task', () => {
     sh(root, 'branch', 'switchyard/g/t');
     sh(root, 'commit', '-q', '--allow-empty', '-m', 'moved on');
     const tip = sh(root, 'rev-parse', 'HEAD');
-    put(join(root, 'agent-task/.switchyard/worktrees/g/t'), 'stale.txt', 'left behind\n');
+    put(join(await worktreesDirOf(root), 'g/t'), 'stale.txt', 'left behind\n');
     const record = await (await open(root)).ensureWorktree('g/t');
     expect(record.baseCommit).toBe(tip);
     expect(sh(record.path, 'rev-parse', 'HEAD')).toBe(tip);
@@ -229,6 +242,28 @@ describe('apply', () => {
     expect(sh(root, 'worktree', 'list', '--porcelain').match(/^worktree /gm)).toHaveLength(1);
   });
 
+  it('the commit is the working tree: agent commits squashed, a committed change undone in the tree dropped, deletions kept', async () => {
+    const root = makeRepo({ 'src/a.js': 'a\n', 'src/b.js': 'b\n', 'src/gone.js': 'gone\n' });
+    const isolation = await open(root);
+    const wt = await isolation.ensureWorktree('g/t');
+    put(wt.workdir, 'src/a.js', 'agent commit\n');
+    sh(wt.path, 'commit', '-q', '-am', 'agent commit');
+    put(wt.workdir, 'src/a.js', 'a\n'); // undone in the tree, not committed
+    put(wt.workdir, 'src/b.js', 'b done\n');
+    put(wt.workdir, 'src/new.js', 'new\n');
+    await rm(join(wt.workdir, 'src/gone.js'));
+    const files = ['src/a.js', 'src/b.js', 'src/new.js', 'src/gone.js'];
+    const result = await isolation.apply(request('g/t', files));
+    expect(result.status).toBe('applied');
+    expect(sh(root, 'show', '--name-status', '--format=', 'main').split('\n').sort()).toEqual([
+      'A\tsrc/new.js',
+      'D\tsrc/gone.js',
+      'M\tsrc/b.js',
+    ]);
+    expect(read(root, 'src/a.js')).toBe('a\n');
+    expect(status(root)).toBe('');
+  });
+
   it('source DoD failure rolls back exactly that commit and leaves the source clean', async () => {
     const root = makeRepo({ 'src/a.js': 'a\n', 'check.mjs': 'process.exit(0)\n' });
     const isolation = await open(root);
@@ -258,6 +293,71 @@ describe('apply', () => {
     expect(next.status).toBe('applied');
     expect(status(root)).toBe('');
     expect(read(root, 'src/added.js')).toBe('added\n');
+  });
+
+  it('stop: queued applies end interrupted with nothing touched while the one under way lands; abort rolls the one under way back', async () => {
+    const root = makeRepo({ 'src/a.js': 'a\n', 'src/b.js': 'b\n', 'src/c.js': 'c\n' });
+    const isolation = await open(root);
+    const tip = sh(root, 'rev-parse', 'HEAD');
+    for (const t of ['a', 'b', 'c'])
+      put((await isolation.ensureWorktree(`g/${t}`)).workdir, `src/${t}.js`, `${t}2\n`);
+    // g/a's check on the source holds until released; g/b and g/c queue behind it.
+    let started: () => void = () => {};
+    const checking = new Promise<void>((r) => {
+      started = r;
+    });
+    let release: () => void = () => {};
+    const held = new Promise<void>((r) => {
+      release = r;
+    });
+    const stop = new AbortController();
+    const abort = new AbortController();
+    const a = isolation.apply(
+      request('g/a', ['src/a.js'], {
+        stop: stop.signal,
+        abort: abort.signal,
+        check: async () => {
+          started();
+          await held;
+          return { ok: true };
+        },
+      }),
+    );
+    await checking;
+    const b = isolation.apply(request('g/b', ['src/b.js'], { stop: stop.signal }));
+    const c = isolation.apply(request('g/c', ['src/c.js'], { stop: stop.signal }));
+    stop.abort();
+    expect((await b).status).toBe('interrupted');
+    expect((await c).status).toBe('interrupted');
+    release();
+    const landed = await a;
+    expect(landed.status).toBe('applied');
+    expect(sh(root, 'rev-parse', 'HEAD^')).toBe(tip);
+    expect(read(root, 'src/b.js')).toBe('b\n');
+    expect(status(root)).toBe('');
+
+    // g/b again, aborted while its check runs: rolled back through its journal.
+    const moved = sh(root, 'rev-parse', 'HEAD');
+    const again = isolation.apply(
+      request('g/b', ['src/b.js'], {
+        abort: abort.signal,
+        check: async () => {
+          abort.abort();
+          return { ok: false, detail: 'killed' };
+        },
+      }),
+    );
+    const aborted = await again;
+    expect(aborted.status).toBe('interrupted');
+    expect(aborted.status === 'interrupted' && aborted.rolledBack).toMatch(/^[0-9a-f]{40}$/);
+    expect(sh(root, 'rev-parse', 'HEAD')).toBe(moved);
+    expect(read(root, 'src/b.js')).toBe('b\n');
+    expect(status(root)).toBe('');
+    expect(existsSync(join(root, 'agent-task/.switchyard/isolation/apply/g/b.json'))).toBe(false);
+    // Nothing is lost: the interrupted tasks apply later.
+    expect((await isolation.apply(request('g/b', ['src/b.js']))).status).toBe('applied');
+    expect((await isolation.apply(request('g/c', ['src/c.js']))).status).toBe('applied');
+    expect(read(root, 'src/c.js')).toBe('c2\n');
   });
 
   it('a conflict: no half-applied tree, the conflicting files named, a fresh worktree from the new tip', async () => {
@@ -327,7 +427,7 @@ describe('cleanup', () => {
     const root = makeRepo({ 'src/a.js': 'a\n' });
     const isolation = await open(root);
     for (const id of ['g/active', 'g/blocked', 'g/applied']) await isolation.ensureWorktree(id);
-    put(join(root, 'agent-task/.switchyard/worktrees/g/applied'), 'src/a.js', 'done\n');
+    put(join(await worktreesDirOf(root), 'g/applied'), 'src/a.js', 'done\n');
     expect((await isolation.apply(request('g/applied', ['src/a.js']))).status).toBe('applied');
     await isolation.markBlocked('g/blocked');
     sh(root, 'branch', 'switchyard/old/merged', 'main');
@@ -349,7 +449,7 @@ describe('cleanup', () => {
     expect(sh(root, 'count-objects', '-v')).toBe(objectsBefore);
     await isolation.clean({ blocked: true });
     expect((await isolation.list()).map((l) => l.taskId)).toEqual(['g/active']);
-    expect(existsSync(join(root, 'agent-task/.switchyard/worktrees/g/active/src/a.js'))).toBe(true);
+    expect(existsSync(join(await worktreesDirOf(root), 'g/active/src/a.js'))).toBe(true);
     expect(status(root)).toBe('');
   });
 });
@@ -374,8 +474,9 @@ describe('gates run in the task’s own worktree', () => {
     const gate = commandCheck([node, '--test']);
     expect((await gate(b.workdir)).ok).toBe(false);
     expect(await gate(a.workdir)).toMatchObject({ ok: true });
-    // nor does a DoD on the source: the worktrees live in a dot folder test globs skip
+    // nor does a DoD on the source: the worktrees live outside the repository
     expect(await gate(root)).toMatchObject({ ok: true });
+    expect(b.path.startsWith(`${root}/`)).toBe(false);
   });
 
   it('worktreesDir puts the worktrees elsewhere (outside the workspace); records stay in the state dir', async () => {
@@ -400,7 +501,7 @@ describe('a workspace in a subdirectory of the repository', () => {
     if (!isolation) throw new Error('no repository');
     const wt = await isolation.ensureWorktree('g/t');
     expect(wt.workdir).toBe(join(wt.path, 'app'));
-    expect(wt.path.startsWith(join(workspace, 'agent-task/.switchyard/worktrees'))).toBe(true);
+    expect(wt.path).toBe(join(await worktreesDirOf(workspace), 'g/t'));
     put(wt.workdir, 'src/a.js', 'a by task\n');
     put(wt.path, 'other/b.js', 'outside the workspace\n');
     expect(await isolation.inspect('g/t', ['src/a.js'])).toMatchObject({

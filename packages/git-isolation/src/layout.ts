@@ -1,8 +1,9 @@
 import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { stateDir as defaultStateDir, SwitchyardError, type TaskId } from '@switchyard/core';
 import type { Repository } from './repository.js';
+import { defaultWorktreesRoot, isInside, repositoryId } from './worktrees-location.js';
 
 /** Where isolation keeps its records, journals, worktrees and the apply lock. */
 export interface IsolationLayout {
@@ -14,8 +15,10 @@ export interface IsolationLayout {
   journalsDir: string;
   /** `<state>/isolation/metadata/<id>/`: git config, hooks and `info/` as fingerprinted. */
   metadataDir: string;
-  /** `<state>/worktrees/<group>/<task>/`: the worktrees themselves. */
+  /** `<root>/<repository id>/<group>/<task>/`: the worktrees themselves. */
   worktreesDir: string;
+  /** `<state>/worktrees`: where earlier versions put them (moved out on their next use). */
+  legacyWorktreesDir: string;
   /** In the repository's common git dir: one apply at a time per repository. */
   lockFile: string;
 }
@@ -23,8 +26,18 @@ export interface IsolationLayout {
 /** Where a workspace keeps isolation state; defaults under `agent-task/.switchyard`. */
 export interface LayoutOptions {
   stateDir?: string;
-  /** Root of the task worktrees (default `<stateDir>/worktrees`). */
+  /**
+   * The folder of this workspace's task worktrees (`<group>/<task>` inside it). Default
+   * `<dir>/<repository id>`.
+   */
   worktreesDir?: string;
+  /**
+   * The folder holding every repository's worktrees (config `isolation.dir`; relative to the
+   * workspace). Default `$XDG_CACHE_HOME/switchyard/worktrees`.
+   */
+  dir?: string;
+  /** Environment to read `XDG_CACHE_HOME` and `HOME` from (default `process.env`). */
+  env?: NodeJS.ProcessEnv;
 }
 
 /** The layout for a repository's workspace. */
@@ -35,17 +48,28 @@ export function layoutOf(repo: Repository, options: LayoutOptions = {}): Isolati
     recordsDir: join(state, 'isolation', 'worktrees'),
     journalsDir: join(state, 'isolation', 'apply'),
     metadataDir: join(state, 'isolation', 'metadata'),
-    worktreesDir: options.worktreesDir ?? join(state, 'worktrees'),
+    worktreesDir:
+      options.worktreesDir ??
+      join(
+        options.dir ? resolve(repo.workspace, options.dir) : defaultWorktreesRoot(options.env),
+        repositoryId(repo),
+      ),
+    legacyWorktreesDir: join(state, 'worktrees'),
     lockFile: join(repo.commonDir, 'switchyard-apply.lock'),
   };
 }
 
 /**
- * Creates the folders, each with a `.gitignore` of `*`: the source repository never sees
- * worktrees or records as untracked files (the dispatcher's scans skip `.switchyard` already).
+ * Creates the folders. Those inside the repository get a `.gitignore` of `*`: the source
+ * repository never sees worktrees or records as untracked files (the dispatcher's scans
+ * skip `.switchyard` already).
  */
-export async function ensureLayout(layout: IsolationLayout): Promise<void> {
-  for (const dir of [join(layout.recordsDir, '..'), layout.worktreesDir]) {
+export async function ensureLayout(layout: IsolationLayout, repo: Repository): Promise<void> {
+  await mkdir(layout.worktreesDir, { recursive: true });
+  const inRepository = [join(layout.recordsDir, '..'), layout.worktreesDir].filter((dir) =>
+    isInside(repo.root, dir),
+  );
+  for (const dir of inRepository) {
     const ignore = join(dir, '.gitignore');
     if (existsSync(ignore)) continue;
     await mkdir(dir, { recursive: true });

@@ -31,7 +31,7 @@ export async function recoverApplies(
 ): Promise<RecoveredApply[]> {
   const ids = await listTaskFiles(ctx.layout.journalsDir);
   if (ids.length === 0) return [];
-  return withApplyLock(ctx, options.lockTimeoutMs, async () => {
+  return withApplyLock(ctx, options.lockTimeoutMs, undefined, async () => {
     const recovered: RecoveredApply[] = [];
     for (const id of ids) {
       const one = await recoverTask(ctx, id);

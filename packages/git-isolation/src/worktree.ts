@@ -2,17 +2,25 @@ import { existsSync } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SwitchyardError, type TaskId, type WorktreeRecord } from '@switchyard/core';
+import { copyIgnoredFiles } from './copy-ignored.js';
 import { git } from './git.js';
 import { metadataFingerprint } from './git-metadata.js';
 import { branchOf, ensureLayout, type IsolationLayout, worktreePath } from './layout.js';
 import { saveMetadataSnapshot } from './metadata-snapshot.js';
 import { readRecord, removeRecord, writeRecord } from './records.js';
+import { relocateWorktree } from './relocate.js';
 import { currentBranch, type Repository, resolveCommit } from './repository.js';
+import { removeEmptyParents } from './tidy.js';
+import type { TimingSink } from './timing.js';
 
 /** What every isolation operation works on. */
 export interface IsolationContext {
   repo: Repository;
   layout: IsolationLayout;
+  /** Ignored files (or globs) copied into each new worktree (config `isolation.copy`). */
+  copy?: readonly string[];
+  /** Receives the apply's time per span (the isolation bench); see ./timing.ts. */
+  onTiming?: TimingSink;
 }
 
 /** A worktree git has registered: its path and branch (`refs/heads/…`), if any. */
@@ -51,12 +59,15 @@ export async function ensureWorktree(
   ctx: IsolationContext,
   taskId: TaskId,
 ): Promise<WorktreeRecord> {
-  const existing = await readRecord(ctx.layout, taskId);
+  const stored = await readRecord(ctx.layout, taskId);
+  // A worktree of an earlier version (nested in the state folder) or an earlier `isolation.dir`.
+  const existing = stored && (await relocateWorktree(ctx, stored));
   const current = existing?.state !== 'blocked' && existing?.metadata !== undefined;
   if (existing && current && attachedHere(ctx, existing)) return existing;
   let record = existing ?? (await newRecord(ctx, taskId));
+  let created = false;
   if (!existing) {
-    await ensureLayout(ctx.layout);
+    await ensureLayout(ctx.layout, ctx.repo);
     // Not fsynced: a fsync here would wait for the disk to take everything written lately
     // (a checkout of thousands of files), and git does not fsync the worktree it adds either.
     // A record lost to a power cut leaves an orphan worktree that the next call of this task
@@ -66,6 +77,7 @@ export async function ensureWorktree(
       await dropStale(ctx, record);
       await attach(ctx, record);
     }
+    created = true;
   } else {
     if (!current) {
       // A retried task works in its worktree again: no longer evidence `clean --blocked` may remove.
@@ -77,8 +89,19 @@ export async function ensureWorktree(
       };
       await writeRecord(ctx.layout, record);
     }
-    await attach(ctx, record);
+    created = await attach(ctx, record);
   }
+  if (created && existing) {
+    // Re-created (deleted by hand, or half-created): its copies and set-up are gone with it.
+    const { copied: _copied, copySkipped: _skipped, setUpAt: _setUp, ...rest } = record;
+    record = rest;
+  }
+  // Copied once per worktree (a record written before a crash cut the copy short copies again).
+  if (ctx.copy?.length && record.copied === undefined) {
+    const report = await copyIgnoredFiles(ctx.repo, record.workdir, ctx.copy);
+    record = { ...record, copied: report.copied, copySkipped: report.skipped };
+    await writeRecord(ctx.layout, record, false);
+  } else if (created && existing) await writeRecord(ctx.layout, record);
   // A workspace folder not committed yet is absent from a fresh checkout: agents still run there.
   await mkdir(record.workdir, { recursive: true });
   rememberAttached(ctx, record);
@@ -204,8 +227,11 @@ async function dropStale(ctx: IsolationContext, record: WorktreeRecord): Promise
   await git(ctx.repo.root, ['branch', '-D', record.branch], { allow: [1] });
 }
 
-/** Makes sure the recorded worktree exists on the recorded branch (idempotent). */
-async function attach(ctx: IsolationContext, record: WorktreeRecord): Promise<void> {
+/**
+ * Makes sure the recorded worktree exists on the recorded branch (idempotent); true when it
+ * had to be created (again).
+ */
+async function attach(ctx: IsolationContext, record: WorktreeRecord): Promise<boolean> {
   const registered = (await registeredWorktrees(ctx)).find((w) => w.path === record.path);
   if (registered && existsSync(join(record.path, '.git'))) {
     if (registered.branch !== `refs/heads/${record.branch}`)
@@ -217,7 +243,7 @@ async function attach(ctx: IsolationContext, record: WorktreeRecord): Promise<vo
           hint: `git -C ${record.path} switch ${record.branch}, or run \`switchyard clean\` and start the task again`,
         },
       );
-    return;
+    return false;
   }
   // Half-created (crash inside `git worktree add`) or deleted by hand: start it again.
   if (registered) {
@@ -233,6 +259,7 @@ async function attach(ctx: IsolationContext, record: WorktreeRecord): Promise<vo
       ? ['worktree', 'add', '--quiet', record.path, record.branch]
       : ['worktree', 'add', '--quiet', '-b', record.branch, record.path, record.baseCommit],
   );
+  return true;
 }
 
 /** Removes the worktree directory at the record's path (never any other), if there is one. */
@@ -262,6 +289,7 @@ export async function removeWorktree(ctx: IsolationContext, taskId: TaskId): Pro
   await detach(ctx, record);
   await git(ctx.repo.root, ['branch', '-D', record.branch], { allow: [1] });
   await removeRecord(ctx.layout, taskId);
+  await removeEmptyParents(ctx.layout, record.path);
 }
 
 /**
@@ -274,6 +302,12 @@ export async function recreateWorktree(
 ): Promise<WorktreeRecord> {
   await removeWorktree(ctx, taskId);
   return ensureWorktree(ctx, taskId);
+}
+
+/** The worktree's set-up passed (see {@link WorktreeRecord.setUpAt}). */
+export async function markSetUp(ctx: IsolationContext, taskId: TaskId): Promise<void> {
+  const record = await readRecord(ctx.layout, taskId);
+  if (record) await writeRecord(ctx.layout, { ...record, setUpAt: new Date().toISOString() });
 }
 
 /** Keeps a blocked task's worktree as evidence; `clean --blocked` removes it. */

@@ -235,7 +235,10 @@ export class SnapshotReader {
       add(r.task, {
         ...base(r.task),
         state: 'running',
-        why: `${r.role} on ${r.target} (attempt ${attemptNo} of ${STAGE_FAILURE_BUDGET})`,
+        // A new worktree's set-up runs no agent: the card says what it runs.
+        why:
+          r.activity ??
+          `${r.role} on ${r.target} (attempt ${attemptNo} of ${STAGE_FAILURE_BUDGET})`,
         ...(state ? { phase: state.phase } : {}),
         running: {
           role: r.role,

@@ -1,14 +1,23 @@
 import type { ClassifierOptions } from '@switchyard/classifier-generic';
 import type { SwitchyardPlugin } from '@switchyard/core';
 import { geminiCliClassifier } from './classifier.js';
+import { geminiCliSandboxWritable } from './sandbox.js';
 import { geminiCliTranscript } from './transcript.js';
 import { geminiCliUsage } from './usage.js';
 
 export { geminiCliClassifier } from './classifier.js';
+export { geminiCliSandboxWritable } from './sandbox.js';
 export { formatGeminiEvent, geminiCliTranscript } from './transcript.js';
 export { geminiCliUsage } from './usage.js';
 
 /** Plugin entry: the Gemini CLI classifier and transcript formatter. */
 export default function plugin(options?: ClassifierOptions): SwitchyardPlugin[] {
-  return [{ ...geminiCliClassifier(options), usage: geminiCliUsage }, geminiCliTranscript()];
+  return [
+    {
+      ...geminiCliClassifier(options),
+      usage: geminiCliUsage,
+      sandboxWritable: geminiCliSandboxWritable,
+    },
+    geminiCliTranscript(),
+  ];
 }

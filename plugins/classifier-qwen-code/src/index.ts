@@ -1,14 +1,23 @@
 import type { ClassifierOptions } from '@switchyard/classifier-generic';
 import type { SwitchyardPlugin } from '@switchyard/core';
 import { qwenCodeClassifier } from './classifier.js';
+import { qwenCodeSandboxWritable } from './sandbox.js';
 import { qwenCodeTranscript } from './transcript.js';
 import { qwenCodeUsage } from './usage.js';
 
 export { qwenCodeClassifier } from './classifier.js';
+export { qwenCodeSandboxWritable } from './sandbox.js';
 export { qwenCodeTranscript } from './transcript.js';
 export { qwenCodeUsage } from './usage.js';
 
 /** Plugin entry: the Qwen Code classifier and transcript formatter. */
 export default function plugin(options?: ClassifierOptions): SwitchyardPlugin[] {
-  return [{ ...qwenCodeClassifier(options), usage: qwenCodeUsage }, qwenCodeTranscript()];
+  return [
+    {
+      ...qwenCodeClassifier(options),
+      usage: qwenCodeUsage,
+      sandboxWritable: qwenCodeSandboxWritable,
+    },
+    qwenCodeTranscript(),
+  ];
 }

@@ -16,6 +16,8 @@ export function createRunner(options: {
     ...(options.nativeSession ? { nativeSession: true } : {}),
     // the agent's stdin can be a file (RunnerSpec.stdinFile): a prompt too long for argv
     promptDelivery: { argv: true, stdin: true },
+    // RunnerSpec.sandbox: the agent starts inside bubblewrap (see run-attempt.ts)
+    sandbox: true,
     start: (spec) => startAttempt(spec, options.hooks),
     reattach: (locator, reattach) => reattachAttempt(locator, reattach, options.hooks),
   });

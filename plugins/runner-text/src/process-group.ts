@@ -37,18 +37,51 @@ export function groupMembers(pgid: number): number[] {
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
+/** The kernel's PF_EXITING: the process is in exit() already. */
+const PF_EXITING = 0x4;
+
+/** True when the process is gone or on its way out (a zombie, or in exit()): no signal needed. */
+export function isExiting(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // fields[0] is the state, fields[6] the flags
+    return fields[0] === 'Z' || fields[0] === 'X' || (Number(fields[6]) & PF_EXITING) !== 0;
+  } catch {
+    return true;
+  }
+}
+
+/** Waits (up to `ms`) until each of `pids` is gone or a zombie, checking only those. */
+async function untilExited(pids: readonly number[], ms: number): Promise<void> {
+  const deadline = Date.now() + ms;
+  const running = (pid: number) => {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+      return stat[stat.lastIndexOf(')') + 2] !== 'Z';
+    } catch {
+      return false;
+    }
+  };
+  while (pids.some(running) && Date.now() < deadline) await sleep(5);
+}
+
 /**
  * Ends every process of the attempt: SIGTERM to the group (and to marker-carrying processes
  * that left it, when `sweepMarker`), SIGKILL to whatever still lives after `graceMs`.
- * Resolves when none is left.
+ * Resolves when none is left. Processes already exiting are waited for, not signalled.
+ * `contained`: the attempt was a sandbox that ended by itself (its agent exited), whose PID
+ * namespace the kernel empties as bwrap's init exits: no group to sweep (its only member left
+ * is that init, until the system reaps it), only the marker check.
  */
 export async function terminateAttempt(opts: {
   pgid: number;
   graceMs: number;
   marker?: { name: string; value: string };
+  contained?: boolean;
 }): Promise<void> {
   const survivors = () => {
-    const pids = new Set(groupMembers(opts.pgid));
+    const pids = new Set(opts.contained ? [] : groupMembers(opts.pgid));
     if (opts.marker)
       for (const pid of findProcessesWithMarker(opts.marker.name, opts.marker.value)) pids.add(pid);
     pids.delete(process.pid);
@@ -56,6 +89,11 @@ export async function terminateAttempt(opts: {
   };
   let left = survivors();
   if (left.length === 0) return;
+  if (left.every(isExiting)) {
+    await untilExited(left, Math.max(opts.graceMs, 1000));
+    left = survivors();
+    if (left.length === 0) return;
+  }
   signalGroup(opts.pgid, 'SIGTERM');
   for (const pid of left) killQuietly(pid, 'SIGTERM');
   // the grace is measured on the monotonic clock: a wall-clock step neither skips nor stretches it

@@ -14,6 +14,7 @@ import {
   type RunOutcome,
   readStartToken,
   recordLocatorExit,
+  sandboxedArgv,
   scanStreamLog,
   workspaceIdentity,
 } from '@switchyard/core';
@@ -21,7 +22,8 @@ import { AttemptMonitor } from './attempt-monitor.js';
 import type { AttemptHooks, HooksFactory } from './hooks.js';
 import { EVIDENCE_APPEND, EVIDENCE_MODE } from './owned-append.js';
 import { terminateAttempt } from './process-group.js';
-import { spawnAgent } from './spawn-agent.js';
+import { sandboxedExit } from './sandbox-exit.js';
+import { type AgentExit, spawnAgent } from './spawn-agent.js';
 
 const DEFAULTS = { killGraceMs: 5000, heartbeatIntervalMs: 5000, pollIntervalMs: 250 };
 
@@ -30,7 +32,9 @@ interface Controller {
   locator: AttemptLocator;
   monitor: AttemptMonitor;
   hooks: AttemptHooks;
-  exit: Promise<{ exitCode: number | null; signal: string | null; exitObserved: boolean }>;
+  exit: Promise<AgentExit>;
+  /** Started inside a sandbox (bwrap is the process watched). */
+  sandboxed: boolean;
   killGraceMs: number;
   startedAt: Date;
   /** `startedAt` on `performance.now()`'s clock: the attempt's duration is measured on it. */
@@ -49,10 +53,13 @@ function control(c: Controller, setEnd: (end: (reason: EndedBy) => void) => void
   };
   setEnd(end);
   const done = (async (): Promise<RunOutcome> => {
-    const exit = await c.exit;
+    const ended = await c.exit;
     // The leader is gone; leave no process of its group behind, nor one carrying its marker
-    // (a `setsid` descendant left the group but still has the attempt's environment).
-    await terminateAttempt({ pgid, graceMs: c.killGraceMs, marker });
+    // (a `setsid` descendant left the group but still has the attempt's environment). A sandbox
+    // whose agent exited by itself empties itself (see terminateAttempt's `contained`).
+    const contained = c.sandboxed && ended.exitObserved && ended.signal === null && !endedBy;
+    await terminateAttempt({ pgid, graceMs: c.killGraceMs, marker, contained });
+    const exit = c.sandboxed ? sandboxedExit(ended) : ended;
     const evidence = await c.monitor.finish({
       exitCode: exit.exitCode,
       signal: exit.signal,
@@ -129,8 +136,11 @@ export async function startAttempt(spec: RunnerSpec, makeHooks?: HooksFactory): 
       startedAt,
       ...(spec.nativeSession ? { nativeSession: spec.nativeSession } : {}),
     }) ?? {};
+  // Sandboxed: bwrap is the process started (and recorded); the agent runs inside it.
+  const sandbox = spec.sandbox;
+  const launch = sandbox ? { ...spec, argv: sandboxedArgv(sandbox, spec.cwd, spec.argv) } : spec;
   const [child, workspace] = await Promise.all([
-    spawnAgent(spec),
+    spawnAgent(launch),
     cachedWorkspaceIdentity(spec.cwd),
   ]);
   const locator = await createLocator(spec.attemptDir, {
@@ -140,6 +150,9 @@ export async function startAttempt(spec: RunnerSpec, makeHooks?: HooksFactory): 
     startToken: child.startToken ?? readStartToken(child.pid),
     workspace,
     startedAt,
+    ...(sandbox
+      ? { sandbox: { mode: sandbox.mode, network: sandbox.network, mounts: sandbox.mounts } }
+      : {}),
   });
   let end: (reason: EndedBy) => void = () => {};
   const monitor = new AttemptMonitor({
@@ -168,6 +181,7 @@ export async function startAttempt(spec: RunnerSpec, makeHooks?: HooksFactory): 
     monitor,
     hooks,
     exit: child.exit,
+    sandboxed: sandbox !== undefined,
     killGraceMs: spec.killGraceMs ?? DEFAULTS.killGraceMs,
     startedAt,
     startedAtMonotonicMs,
@@ -241,6 +255,7 @@ export async function reattachAttempt(
     monitor,
     hooks,
     exit: gone.then(() => ({ exitCode: null, signal: null, exitObserved: false })),
+    sandboxed: locator.sandbox !== undefined,
     killGraceMs: options.killGraceMs ?? DEFAULTS.killGraceMs,
     startedAt,
     startedAtMonotonicMs,

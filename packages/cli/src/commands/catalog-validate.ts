@@ -42,7 +42,10 @@ export async function catalogValidate(opts: ValidateOptions): Promise<void> {
       ...(opts.executionCatalog ? { flagPath: opts.executionCatalog } : {}),
     });
     const coverage = catalogCoverage(resolved.catalog);
-    const warnings = unknownAgents(resolved.catalog, resolved.source.path);
+    const warnings = [
+      ...(resolved.warnings ?? []),
+      ...unknownAgents(resolved.catalog, resolved.source.path),
+    ];
     if (opts.json) {
       printJson({
         valid: true,

@@ -18,26 +18,14 @@ export function parseAge(text: string): number {
   return Number(match[1]) * (AGE_UNITS[(match[2] as string).toLowerCase()] as number);
 }
 
-const SIZE_UNITS: Record<string, number> = {
-  '': 1,
-  b: 1,
-  kb: 1e3,
-  mb: 1e6,
-  gb: 1e9,
-  kib: 1024,
-  mib: 1024 ** 2,
-  gib: 1024 ** 3,
-};
-
 /** `500MB`, `2GiB`, `1048576` → bytes; SY_USAGE otherwise. */
-export function parseSize(text: string): number {
-  const match = /^(\d+(?:\.\d+)?)\s*([a-z]*)$/i.exec(text.trim());
-  const unit = SIZE_UNITS[(match?.[2] ?? 'x').toLowerCase()];
-  if (!match || unit === undefined)
+function parseSize(text: string, parseByteSize: (text: string) => number | undefined): number {
+  const bytes = parseByteSize(text);
+  if (bytes === undefined)
     throw new SwitchyardError('SY_USAGE', `--evidence-max-size ${text}: not a size.`, {
       hint: 'write a number and a unit: B, KB, MB, GB (1000-based) or KiB, MiB, GiB (e.g. 500MB)',
     });
-  return Math.floor(Number(match[1]) * unit);
+  return bytes;
 }
 
 /** Prunes old failed-attempt evidence of the workspace; the report for `clean`'s output. */
@@ -45,11 +33,13 @@ export async function cleanEvidence(
   workspace: string,
   opts: { olderThan?: string; maxSize?: string; dryRun: boolean },
 ) {
-  const { pruneAttemptEvidence, stateDir } = await import('@switchyard/core');
+  const { parseByteSize, pruneAttemptEvidence, stateDir } = await import('@switchyard/core');
   return pruneAttemptEvidence({
     stateDir: stateDir(workspace),
     ...(opts.olderThan !== undefined ? { olderThanMs: parseAge(opts.olderThan) } : {}),
-    ...(opts.maxSize !== undefined ? { maxTotalBytes: parseSize(opts.maxSize) } : {}),
+    ...(opts.maxSize !== undefined
+      ? { maxTotalBytes: parseSize(opts.maxSize, parseByteSize) }
+      : {}),
     dryRun: opts.dryRun,
   });
 }

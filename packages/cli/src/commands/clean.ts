@@ -34,7 +34,8 @@ export function registerClean(program: Command): void {
     .addHelpText(
       'after',
       `
-Removes the worktrees (agent-task/.switchyard/worktrees/) and branches of tasks that were
+Removes the worktrees (under $XDG_CACHE_HOME/switchyard/worktrees/, or isolation.dir; those
+an earlier version nested in agent-task/.switchyard/worktrees/ too) and branches of tasks that were
 applied, orphans no record describes, and with --blocked those of blocked tasks. A task that
 is still active keeps its worktree; the repository's objects are never touched (no gc).
 Outside a git repository there is nothing to clean. Exit 0 when done, 1 when git failed,
@@ -59,9 +60,15 @@ const size = (bytes: number): string =>
   bytes < 1024 ** 2 ? `${(bytes / 1024).toFixed(1)} KiB` : `${(bytes / 1024 ** 2).toFixed(1)} MiB`;
 
 async function cleanCommand(opts: CleanCommandOptions): Promise<void> {
-  const { openGitIsolation } = await import('@switchyard/git-isolation');
+  const { loadProjectConfig } = await import('@switchyard/core');
+  const { openConfiguredIsolation } = await import('../run-isolation.js');
   const workspace = resolve(opts.workspace ?? process.cwd());
-  const isolation = await openGitIsolation(workspace);
+  // `isolation.dir` says where the worktrees are; an unreadable config cannot say otherwise.
+  const config = await loadProjectConfig(workspace).then(
+    (c) => c.config,
+    () => undefined,
+  );
+  const isolation = await openConfiguredIsolation(workspace, config?.isolation);
   const dryRun = opts.dryRun === true;
   const pruneEvidence = opts.evidenceOlderThan !== undefined || opts.evidenceMaxSize !== undefined;
   const evidence = pruneEvidence

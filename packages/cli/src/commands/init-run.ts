@@ -9,6 +9,7 @@ import {
 } from '@switchyard/core';
 import pc from 'picocolors';
 import { printJson } from '../output.js';
+import { probeBwrap } from '../sandbox-check.js';
 import { detectInstalledCatalog, writeCatalogFile } from './catalog-init.js';
 import type { InitCommandOptions } from './init.js';
 import {
@@ -61,9 +62,28 @@ export async function runInit(opts: InitCommandOptions): Promise<void> {
     );
   let choices: InitChoices = {};
   let catalog: Catalog = template;
+  // The sandbox is offered only where bwrap works; asked for by the flag, it must work.
+  const bwrap = opts.sandbox === 'none' ? undefined : await probeBwrap({ version: true });
+  if (opts.sandbox === 'bwrap' && bwrap && 'problem' in bwrap)
+    throw new SwitchyardError(
+      'SY_SANDBOX_UNAVAILABLE',
+      `--sandbox bwrap: ${bwrap.problem}; nothing was written`,
+      { hint: bwrap.hint },
+    );
+  const usable = bwrap && !('problem' in bwrap) ? bwrap : undefined;
+  let sandbox: 'bwrap' | 'none' | undefined = opts.sandbox;
   if (derived) {
     choices = { ...defaultChoices(derived.catalog), ...flags };
-    if (interactive(opts)) choices = await ask(derived.catalog, choices, flags);
+    if (interactive(opts)) {
+      const { sandbox: asked, ...roles } = await ask(
+        derived.catalog,
+        choices,
+        flags,
+        usable && !opts.sandbox ? usable : undefined,
+      );
+      choices = roles;
+      sandbox = asked ?? sandbox;
+    }
     catalog = applyChoices(derived.catalog, choices);
   }
   const leaks = cloudTargetsInLocalRoutes(catalog).filter(
@@ -81,6 +101,8 @@ export async function runInit(opts: InitCommandOptions): Promise<void> {
     : {};
   config.executionCatalog = reference;
   config.routing ??= { complexity: { ...DEFAULT_COMPLEXITY_ROUTES } };
+  if (sandbox === 'bwrap') config.sandbox = { mode: 'bwrap' };
+  else if (sandbox === 'none' && config.sandbox !== undefined) config.sandbox = 'none';
   writeFileSync(configFile, `${JSON.stringify(config, null, 2)}\n`);
 
   const installed = agents.filter((a) => a.path);
@@ -98,6 +120,8 @@ export async function runInit(opts: InitCommandOptions): Promise<void> {
       })),
       choices,
       routing: config.routing,
+      sandbox: config.sandbox ?? 'none',
+      ...(usable ? { bwrap: usable } : {}),
     });
     return;
   }
@@ -107,6 +131,7 @@ export async function runInit(opts: InitCommandOptions): Promise<void> {
         `${pc.green('✓')} wrote ${configFile}`,
         `  agent CLIs  ${installed.map((a) => a.command).join(', ')}`,
         ...INIT_ROLES.map((r) => `  ${r.padEnd(10)}  ${choices[r] ?? pc.dim('(catalog default)')}`),
+        `  ${'sandbox'.padEnd(10)}  ${sandboxLine(config.sandbox, usable)}`,
         '',
         'Plans may now say `complexity: routine | standard | complex` instead of a route.',
         'Next: switchyard catalog validate && switchyard run --dry-run',
@@ -120,13 +145,28 @@ export async function runInit(opts: InitCommandOptions): Promise<void> {
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 
-/** One question per role on the terminal; a role given by a flag is not asked. */
+/** What the summary says of the sandbox. */
+function sandboxLine(
+  config: unknown,
+  usable: { command: string; version?: string } | undefined,
+): string {
+  if (config !== undefined && config !== 'none') return 'bwrap (every agent attempt contained)';
+  return usable
+    ? pc.dim(`none (bubblewrap works here: switchyard init --force --sandbox bwrap)`)
+    : pc.dim('none (bubblewrap is not usable here)');
+}
+
+/**
+ * One question per role on the terminal; a role given by a flag is not asked. When `bwrap`
+ * works here (and no flag chose), one more: run the agents sandboxed?
+ */
 async function ask(
   catalog: Catalog,
   defaults: InitChoices,
   flags: InitChoices,
-): Promise<InitChoices> {
-  const { cancel, intro, isCancel, outro, select } = await import('@clack/prompts');
+  bwrap?: { command: string; version?: string },
+): Promise<InitChoices & { sandbox?: 'bwrap' | 'none' }> {
+  const { cancel, confirm, intro, isCancel, outro, select } = await import('@clack/prompts');
   intro(`switchyard init — ${basename(process.cwd())}`);
   const options = Object.entries(catalog.targets).map(([id, t]) => ({
     value: id,
@@ -147,6 +187,18 @@ async function ask(
     }
     out[role] = answer;
   }
+  let sandbox: 'bwrap' | 'none' | undefined;
+  if (bwrap) {
+    const answer = await confirm({
+      message: `Run every agent in a bubblewrap sandbox (${bwrap.version ?? bwrap.command} works here)? It sees the file system read-only except its worktree and its own CLI's folders; ~/.ssh, ~/.aws and other credential folders are hidden.`,
+      initialValue: true,
+    });
+    if (isCancel(answer)) {
+      cancel('Nothing was written.');
+      throw new SwitchyardError('SY_USAGE', 'init cancelled; nothing was written.');
+    }
+    sandbox = answer ? 'bwrap' : 'none';
+  }
   outro('Writing the catalog and the project config.');
-  return out;
+  return { ...out, ...(sandbox ? { sandbox } : {}) };
 }

@@ -11,6 +11,8 @@ export interface InitCommandOptions {
   catalog: string;
   force?: boolean;
   json?: boolean;
+  /** `bwrap`: contain every agent attempt in a bubblewrap sandbox; `none`: do not. */
+  sandbox?: 'bwrap' | 'none';
 }
 
 /** `switchyard init`: set up a project (catalog + project config), asking on a terminal. */
@@ -27,6 +29,12 @@ export function registerInit(program: Command): void {
     .addOption(new Option('--complex <target>', 'target for high-reasoning work (cloud-G01…G03)'))
     .addOption(new Option('--review <target>', 'target for reviews (every review route)'))
     .option('--catalog <file>', 'where to write the catalog', 'execution-catalog.json')
+    .addOption(
+      new Option(
+        '--sandbox <mode>',
+        'bwrap: run every agent in a bubblewrap sandbox (checked to work here); none: do not',
+      ).choices(['bwrap', 'none']),
+    )
     .option(
       '--force',
       'overwrite an existing catalog and update an existing switchyard.config.json',
@@ -45,12 +53,18 @@ other installed targets behind them as failover) and switchyard.config.json with
 "executionCatalog" and the default "routing" (PLAN complexity: routine/standard/complex ->
 cloud-G08/cloud-G04/cloud-G01). A local-* route never gets a cloud target.
 
+When bubblewrap (bwrap) works here, it also offers the sandbox: each agent attempt then sees
+the file system read-only except its worktree, its attempt and task folders, a private /tmp
+and its own CLI's folders, with credential folders (~/.ssh, ~/.aws, …) hidden. --sandbox
+bwrap asks for it (refused, with the fix, when bwrap cannot run), --sandbox none declines.
+
 Exit codes: 0 written, 2 invalid input (unknown target, files exist without --force).
 
 Examples:
   $ switchyard init
   $ switchyard init --yes
-  $ switchyard init --yes --fast codex-gpt-5 --complex claude-opus --review gemini-pro`,
+  $ switchyard init --yes --fast codex-gpt-5 --complex claude-opus --review gemini-pro
+  $ switchyard init --yes --sandbox bwrap`,
     )
     .action(async (opts: InitCommandOptions) => (await import('./init-run.js')).runInit(opts));
 }

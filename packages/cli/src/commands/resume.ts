@@ -93,7 +93,11 @@ Examples:
             ...(opts.json ? { json: true } : {}),
             ...(opts.monitor ? { monitor: true } : {}),
           },
-          { sessionId: view.plan.id, text: stored.source },
+          {
+            sessionId: view.plan.id,
+            text: stored.source,
+            ...(taskGroup ? { group: taskGroup } : {}),
+          },
         );
       }
       process.exitCode = await (await import('../live-run.js')).liveRun({

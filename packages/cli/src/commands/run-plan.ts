@@ -6,6 +6,7 @@ import {
   CATALOG_ENV,
   type Catalog,
   checkRenderedPlans,
+  choosePlanRun,
   convertMarkdownPlan,
   findWorkspaceRoot,
   hasConfigFile,
@@ -14,7 +15,9 @@ import {
   type MaterializedTask,
   markdownProblem,
   materializePlan,
+  type PlanRunChoice,
   type Problem,
+  type ProjectConfig,
   planTaskRoutes,
   quoteArgv,
   type RoutingConfig,
@@ -32,6 +35,7 @@ import {
 } from '@switchyard/core';
 import { EXIT } from '../exit-codes.js';
 import { printJson, printProblems } from '../output.js';
+import { cappedParallel } from '../plan-concurrency.js';
 import { inGitRepository } from '../run-isolation.js';
 import type { RunOptions } from './run.js';
 
@@ -39,6 +43,8 @@ import type { RunOptions } from './run.js';
 export interface PlanRunOptions extends RunOptions {
   /** Every agent task ends with a patch artifact; the source is untouched. */
   patchOnly?: boolean;
+  /** Run the plan anew (a fresh group) when its latest run finished. */
+  again?: boolean;
 }
 
 const isError = (p: Problem) => p.severity !== 'warning';
@@ -54,6 +60,8 @@ function catalogEnv(): NodeJS.ProcessEnv {
 export interface StoredPlanText {
   sessionId: string;
   text: string;
+  /** The task group the session ran the plan in (`<plan-id>`, or `<plan-id>.run2`…). */
+  group?: string;
 }
 
 /**
@@ -71,6 +79,8 @@ async function loadPlan(
   routing: RoutingConfig;
   problems: Problem[];
   text: string;
+  config: ProjectConfig;
+  choice: PlanRunChoice;
   /** The plan file as generated PLAN.md files name it. */
   source: string;
 }> {
@@ -88,10 +98,19 @@ async function loadPlan(
   });
   const catalog = resolved.catalog;
   const facts = await planFacts(workspace);
-  const { plan, problems } = validateSource(read.text, file, { catalog, ...facts });
+  const validated = validateSource(read.text, file, { catalog, ...facts });
+  const { problems } = validated;
+  // The plan is known by its content, its runs by their group: the latest run, or (--again,
+  // once it finished) a new one. A resumed session keeps the group it ran in.
+  const choice = choosePlanRun(workspace, validated.plan.planId, opts.again === true);
+  const plan = { ...validated.plan, planId: stored?.group ?? choice.group };
   if (opts.with !== undefined) problems.push(...withProblems(plan, catalog, opts.with));
   // A plan runs its own group: another --task-group would silently be a different run.
-  if (opts.taskGroup !== undefined && opts.taskGroup !== plan.planId)
+  if (
+    opts.taskGroup !== undefined &&
+    opts.taskGroup !== plan.planId &&
+    opts.taskGroup !== validated.plan.planId
+  )
     problems.push({
       code: 'SY_USAGE',
       message: `--task-group ${opts.taskGroup} disagrees with the plan, which runs its own group agent-task/${plan.planId}/`,
@@ -107,6 +126,10 @@ async function loadPlan(
     routing: facts.routing,
     problems,
     text: read.text,
+    config: facts.config,
+    choice: stored?.group
+      ? { ...choice, group: stored.group, anew: false, continued: false }
+      : choice,
     source: displayPath(workspace, file),
   };
 }
@@ -159,6 +182,7 @@ export function planWorkspace(explicit: string | undefined): string {
 interface PlanFacts {
   routing: RoutingConfig;
   isolation: 'worktree' | 'none';
+  config: ProjectConfig;
 }
 
 /** The routing and isolation a run of the plan in `workspace` would use (nothing is created). */
@@ -166,7 +190,7 @@ async function planFacts(workspace: string): Promise<PlanFacts> {
   const { config } = await loadProjectConfig(workspace);
   const mode = isolationModeOf(config.isolation);
   const git = mode === 'none' ? false : await inGitRepository(workspace);
-  return { routing: config.routing, isolation: resolveIsolation(mode, git).mode };
+  return { routing: config.routing, isolation: resolveIsolation(mode, git).mode, config };
 }
 
 /** A YAML plan, or a legacy markdown task file converted on the fly (problems on its lines). */
@@ -219,9 +243,13 @@ export async function runPlanCommand(
   stored?: StoredPlanText,
 ): Promise<void> {
   if (opts.dryRun) return planDryRun(file, opts);
-  const { plan, problems, text, workspace, source } = await loadPlan(file, opts, stored);
+  const { plan, problems, text, workspace, choice, source } = await loadPlan(file, opts, stored);
   if (problems.some(isError)) throw invalid(file, problems);
   printProblems(problems);
+  if (choice.continued && !opts.json)
+    process.stdout.write(
+      `The latest run of the plan (agent-task/${choice.group}/) is not finished: continuing it (--again starts anew once it finished).\n`,
+    );
   // A new run of a structured plan has it reviewed first (advisory; a resume does not).
   if (!stored && opts.reviewPlans !== false)
     await (await import('./run-review-plans.js')).reviewYamlPlan(file, opts, workspace);
@@ -244,17 +272,10 @@ export async function runPlanCommand(
         source,
       });
       if (written.problems.length > 0) throw invalid(file, written.problems);
-      if (!opts.json) process.stdout.write(materializedLine(plan, written.tasks));
+      if (!opts.json) process.stdout.write(materializedLine(plan, written.tasks, choice));
       return written.tasks.some((t) => t.status !== 'done');
     },
   });
-}
-
-/** A plan file as generated PLAN.md files name it: workspace-relative when inside it. */
-function displayPath(workspace: string, file: string): string {
-  const absolute = resolve(file);
-  const inside = relative(workspace, absolute);
-  return inside && !inside.startsWith('..') && !isAbsolute(inside) ? inside : absolute;
 }
 
 /** The plan as run, for the session's plan.json. */
@@ -296,13 +317,26 @@ export function planFileDrift(stored: SessionYamlPlan): 'unchanged' | 'edited' |
   return sha256(read.text) === stored.sha256 ? 'unchanged' : 'edited';
 }
 
-function materializedLine(plan: ValidatedPlan, tasks: MaterializedTask[]): string {
+function materializedLine(
+  plan: ValidatedPlan,
+  tasks: MaterializedTask[],
+  choice: PlanRunChoice,
+): string {
   const count = (s: MaterializedTask['status']) => tasks.filter((t) => t.status === s).length;
   const parts = (['created', 'updated', 'unchanged', 'done'] as const)
     .filter((s) => count(s) > 0)
     .map((s) => `${count(s)} ${s}`);
-  const all = count('done') === tasks.length ? '; every task is already done' : '';
-  return `Plan ${plan.planId}: ${tasks.length} task(s) in agent-task/${plan.planId}/ (${parts.join(', ')})${all}\n`;
+  const anew = choice.anew ? ` (run ${choice.run}, anew: earlier runs stay as they are)` : '';
+  const head = `Plan ${plan.planId}: ${tasks.length} task(s) in agent-task/${plan.planId}/${anew} (${parts.join(', ')})`;
+  if (count('done') !== tasks.length) return `${head}\n`;
+  return `${head}\nThe plan has already finished: every task is done (agent-task/archive/${plan.planId}/); nothing to run. \`--again\` runs it anew.\n`;
+}
+
+/** A plan file as generated PLAN.md files name it: workspace-relative when inside it. */
+function displayPath(workspace: string, file: string): string {
+  const absolute = resolve(file);
+  const inside = relative(workspace, absolute);
+  return inside && !inside.startsWith('..') && !isAbsolute(inside) ? inside : absolute;
 }
 
 /** The plan dry run as one JSON document (schema_version 1). */
@@ -358,7 +392,10 @@ export async function buildPlanDryRun(
   file: string,
   opts: PlanRunOptions,
 ): Promise<PlanDryRunReport> {
-  const { plan, workspace, catalog, routing, problems, source } = await loadPlan(file, opts);
+  const { plan, workspace, catalog, routing, problems, config, source } = await loadPlan(
+    file,
+    opts,
+  );
   const valid = !problems.some(isError);
   const folders = new Map<string, MaterializedTask['status'] | 'refused'>();
   if (valid) {
@@ -369,6 +406,7 @@ export async function buildPlanDryRun(
     });
     problems.push(...dry.problems);
     for (const t of dry.tasks) folders.set(t.id, t.status);
+    problems.push(...(await planPreflight(workspace, config, plan, folders, opts)));
   }
   const now = new Date();
   const tasks = plan.tasks.map((t): PlanDryRunTask => {
@@ -466,6 +504,36 @@ function redTeamOf(
   };
 }
 
+/** The live run's read-only preflight checks for the plan's agent tasks still to do. */
+async function planPreflight(
+  workspace: string,
+  config: ProjectConfig,
+  plan: ValidatedPlan,
+  folders: ReadonlyMap<string, MaterializedTask['status'] | 'refused'>,
+  opts: PlanRunOptions,
+): Promise<Problem[]> {
+  const { preflightContext } = await import('../preflight/context.js');
+  const { runPreflightChecks } = await import('../preflight/registry.js');
+  const { PREFLIGHT_CHECKS } = await import('../preflight/checks.js');
+  const tasks = plan.tasks
+    .filter((t) => t.runner !== 'local' && folders.get(t.id) !== 'done')
+    .map((t) => ({
+      id: `${plan.planId}/${t.id}`,
+      writeSet: (t.files ?? []).map((path) => ({ path })),
+    }));
+  const ctx = await preflightContext({
+    workspace,
+    mode: 'dry-run',
+    config,
+    tasks,
+    maxParallel: cappedParallel(opts.maxParallel ?? config.maxParallel, plan.maxConcurrency),
+    targets: [],
+    foundProblems: [],
+    env: catalogEnv(),
+  });
+  return runPreflightChecks(ctx, PREFLIGHT_CHECKS);
+}
+
 /** `switchyard run <plan> --dry-run`: the plan of routes and why; exit 0, or 2 with problems. */
 async function planDryRun(file: string, opts: PlanRunOptions): Promise<void> {
   const report = await buildPlanDryRun(file, opts);
@@ -525,7 +593,7 @@ function renderPlanDryRun(r: PlanDryRunReport): string {
     out.push('', 'Problems:');
     for (const p of r.problems)
       out.push(
-        `  ${p.severity === 'warning' ? 'warning' : 'error'} ${p.code} ${p.file ? `${p.file}:${p.line ?? ''}${p.column ? `:${p.column}` : ''} ` : ''}${p.message}${p.hint ? `\n    hint: ${p.hint}` : ''}`,
+        `  ${p.severity === 'warning' ? 'warning' : 'error'} ${p.code} ${p.file ? `${p.file}:${p.line ?? ''}${p.column ? `:${p.column}` : ''} ` : ''}${p.message}${p.hint ? `\n    hint: ${p.hint}` : ''}${p.fix ? `\n    fix:  ${p.fix}` : ''}`,
       );
   }
   out.push(

@@ -12,6 +12,8 @@ export interface RunOptions extends LiveRunOptions {
   patchOnly?: boolean;
   /** Review the plans first (`switchyard plan review`); stop on a CRITICAL finding. */
   reviewPlans?: boolean;
+  /** YAML plans: run the plan anew once its latest run finished. */
+  again?: boolean;
 }
 
 export function parseMaxParallel(value: string): number {
@@ -76,6 +78,10 @@ export function registerRun(program: Command): void {
       'with a YAML plan: every agent task ends with its diff as a patch artifact; the source is untouched',
     )
     .option(
+      '--again',
+      'with a YAML plan that already finished: run it anew (agent-task/<plan-id>.run2/, …); an unfinished run is continued',
+    )
+    .option(
       '--review-plans',
       'first have a review target read the plans (`plan review`); stop with exit 2 on a CRITICAL finding',
     )
@@ -105,7 +111,10 @@ YAML plans (orchestrate-plan version 1; schema: assets/schema/orchestrate-plan.s
   The whole plan is validated first (every problem with line:column, exit 2, nothing
   started). Each task becomes agent-task/<plan-id>/<task-id>/PLAN.md (plan id: metadata.id,
   else the file name) and runs on the same dispatcher as any task. Re-running the plan keeps
-  tasks already done or unchanged; a changed task that already started is an error. Lanes
+  tasks already done or unchanged; a changed task that already started is an error. A plan
+  is known by its content, not by how its path is typed: re-running a finished plan says so
+  and exits 0; --again runs it anew in agent-task/<plan-id>.run2/ (then .run3, …), leaving the
+  earlier run's archive and commits as they are (an unfinished run is continued). Lanes
   are levels: a lane's tasks wait for every task of the lanes before it. Worker: a task's
   backend (target id or agent name) > with <target or agent> > the route's first candidate;
   the review keeps its route, never on the worker's target while it has another. Runner
@@ -119,7 +128,8 @@ YAML plans (orchestrate-plan version 1; schema: assets/schema/orchestrate-plan.s
   keeps plan.json, status.json (every task's state, kept current) and monitor-server.json.
   $ switchyard run plan.yaml --dry-run            # the routes of every task, and why
   $ switchyard run plan.yaml with codex           # the worker of tasks that name no backend
-  $ switchyard run plan.yaml --patch-only --json`,
+  $ switchyard run plan.yaml --patch-only --json
+  $ switchyard run plan.yaml --again              # the plan finished earlier: once more`,
     )
     .action(
       async (
@@ -157,11 +167,15 @@ YAML plans (orchestrate-plan version 1; schema: assets/schema/orchestrate-plan.s
             ...(target !== undefined ? { with: target } : {}),
           });
         }
-        if (opts.patchOnly)
-          throw new SwitchyardError(
-            'SY_USAGE',
-            '--patch-only needs a YAML plan: `switchyard run plan.yaml --patch-only`',
-          );
+        for (const [flag, given] of [
+          ['--patch-only', opts.patchOnly],
+          ['--again', opts.again],
+        ] as const)
+          if (given)
+            throw new SwitchyardError(
+              'SY_USAGE',
+              `${flag} needs a YAML plan: \`switchyard run plan.yaml ${flag}\``,
+            );
         if (opts.validatePlan !== undefined) {
           const { validatePlanCommand } = await import('./validate-plan.js');
           return validatePlanCommand(opts.validatePlan, {

@@ -50,6 +50,9 @@ export function registerSchedule(program: Command): void {
       `
 ${STATE_HELP}
 Nothing runs until \`switchyard daemon\` is running (see \`switchyard daemon --help\`).
+A plan is run with --again: each fire runs it anew once its previous run finished, and
+continues a run that did not finish (its blocked tasks stay blocked until resolved). The
+plan's path is stored resolved; how it was typed, or the daemon's folder, never matters.
 Exit codes: 0 stored, 2 bad cron, time zone or path (nothing stored).
 
 Examples:
@@ -81,7 +84,8 @@ Examples:
         ...(opts.timezone ? { timezone: opts.timezone } : {}),
         workspace,
         ...(isPlan ? { plan: path } : {}),
-        runArgs,
+        // Each fire of a plan runs it anew once the previous run finished (else continues it).
+        runArgs: isPlan && !runArgs.includes('--again') ? ['--again', ...runArgs] : runArgs,
         createdAt: new Date().toISOString(),
       };
       const file = schedulesPath();

@@ -37,14 +37,8 @@ Examples:
   $ watch -n 2 switchyard status`,
     )
     .action(async (session: string | undefined, opts: StatusOptions) => {
-      const {
-        buildStatus,
-        findWorkspaceRoot,
-        gatherStatus,
-        hasConfigFile,
-        isolationModeOf,
-        loadProjectConfig,
-      } = await import('@switchyard/core');
+      const { buildStatus, findWorkspaceRoot, gatherStatus, hasConfigFile, loadProjectConfig } =
+        await import('@switchyard/core');
       const workspace = findWorkspaceRoot({
         ...(opts.workspace !== undefined ? { explicit: opts.workspace } : {}),
         isMarker: hasConfigFile,
@@ -63,11 +57,7 @@ Examples:
         return;
       }
       const { gatherIsolation, renderIsolation } = await import('../isolation-report.js');
-      const isolation = await gatherIsolation(
-        input.workspace,
-        isolationModeOf(config?.isolation),
-        input.states,
-      );
+      const isolation = await gatherIsolation(input.workspace, config?.isolation, input.states);
       if (opts.json) {
         const { printJson } = await import('../output.js');
         printJson({ ...report, isolation });

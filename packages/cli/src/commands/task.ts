@@ -32,18 +32,20 @@ export function registerTask(program: Command): void {
 Writes front matter (route, depends_on), the Modified Files Summary from --files, and an
 Implementation Checklist to fill in; then checks it with the same parser as validate-plan.
 The workspace is found like git finds its root (the first folder upward holding agent-task/
-or a switchyard config, else the git root); agent-task/ is created there if needed.
+or a switchyard config, else the git root); agent-task/ is created there if needed. --files
+are relative to the current folder when it is inside the workspace, else to --workspace.
 
 Examples:
   $ switchyard task new api/add-flag --files src/flag.ts src/cli.ts
-  $ switchyard task new api/docs --files README.md --depends-on add-flag --route cloud-G08`,
+  $ switchyard task new api/docs --files README.md --depends-on add-flag --route cloud-G08
+  $ switchyard task new api/x --files src/x.js --workspace ~/code/api`,
     )
     .action(async (id: string, opts: TaskNewOptions) => taskNew(id, opts));
 }
 
 async function taskNew(id: string, opts: TaskNewOptions): Promise<void> {
   const { existsSync, mkdirSync, writeFileSync } = await import('node:fs');
-  const { join, relative, resolve } = await import('node:path');
+  const { join, relative, resolve, sep } = await import('node:path');
   const core = await import('@switchyard/core');
   const [group, name, ...rest] = id.split('/');
   if (!group || !name || rest.length > 0 || !NAME.test(group) || !NAME.test(name))
@@ -74,8 +76,12 @@ async function taskNew(id: string, opts: TaskNewOptions): Promise<void> {
   const file = join(dir, 'PLAN.md');
   if (existsSync(file))
     throw new core.SwitchyardError('SY_USAGE', `${file} already exists.`, { file });
-  // Files named from a subfolder mean the shell's folder; the plan lists them from the root.
-  const files = opts.files.map((f) => relative(workspace, resolve(f)));
+  // Files named from inside the workspace mean the shell's folder (a subfolder too); from
+  // outside it (--workspace elsewhere) they are workspace paths. The plan lists them from the root.
+  const fromWorkspace = relative(workspace, process.cwd());
+  const inside = fromWorkspace !== '..' && !fromWorkspace.startsWith(`..${sep}`);
+  const base = opts.workspace === undefined || inside ? process.cwd() : workspace;
+  const files = opts.files.map((f) => relative(workspace, resolve(base, f)));
   const front = [`route: ${opts.route}`];
   if (opts.dependsOn?.length) front.push(`depends_on: [${opts.dependsOn.join(', ')}]`);
   const text = [

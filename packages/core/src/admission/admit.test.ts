@@ -144,6 +144,39 @@ describe('admit', () => {
   });
 });
 
+describe('the apply queue rule (worktree isolation)', () => {
+  // g/a..g/c have started (one is approved and waits for the apply); g/d..g/f have not.
+  const started = ['g/a', 'g/b', 'g/c'].map((id) => t(id, [`${id}.ts`]));
+  const fresh = ['g/d', 'g/e', 'g/f'].map((id) => ({ ...t(id, [`${id}.ts`]), fresh: true }));
+  const tasks = [...started, ...fresh];
+
+  it('holds fresh tasks while as many approved tasks as the limit wait for their apply', () => {
+    const full = base({ tasks, maxParallel: 10, applyQueue: { waiting: 2, limit: 2 } });
+    expect(admit(full).admitted).toEqual(['g/a', 'g/b', 'g/c']);
+    expect(statuses(full)).toMatchObject({
+      'g/d': 'waiting-apply',
+      'g/e': 'waiting-apply',
+      'g/f': 'waiting-apply',
+    });
+    const room = base({ tasks, maxParallel: 10, applyQueue: { waiting: 1, limit: 2 } });
+    expect(admit(room).admitted).toEqual(['g/a', 'g/b', 'g/c', 'g/d', 'g/e', 'g/f']);
+  });
+
+  it('is off with limit 0 (unlimited) and without isolation (no queue given)', () => {
+    expect(
+      admit(base({ tasks, maxParallel: 0, applyQueue: { waiting: 50, limit: 0 } })).admitted,
+    ).toHaveLength(6);
+    expect(admit(base({ tasks, maxParallel: 0 })).admitted).toHaveLength(6);
+  });
+
+  it('a fresh task still waits on dependencies and claims first (the more basic reason)', () => {
+    const deps = [{ ...t('g/x', ['x.ts'], ['g/a']), fresh: true }];
+    expect(statuses(base({ tasks: deps, applyQueue: { waiting: 5, limit: 1 } }))).toEqual({
+      'g/x': 'waiting-dependencies',
+    });
+  });
+});
+
 describe('writeSetCollisions', () => {
   it('lists every shared path with its tasks', () => {
     expect(

@@ -11,6 +11,16 @@ export interface AdmissionTask {
   /** Its next stage takes no `maxParallel` agent slot (a definition-of-done gate, the
    * archive): admitted whatever the slot count, and not counted. */
   slotFree?: boolean;
+  /** It has not started: admitting it creates its worktree (see `applyQueue`). */
+  fresh?: boolean;
+}
+
+/** Worktree isolation: tasks approved and waiting for the (serialized) apply, and how many
+ * may wait before no new task starts. */
+export interface ApplyQueueState {
+  waiting: number;
+  /** 0 = unlimited. */
+  limit: number;
 }
 
 /** The whole state admission decides from. Nothing else is read: the function is pure. */
@@ -33,6 +43,8 @@ export interface AdmissionState {
   maxParallel: number;
   /** `--task-group` scope: only these tasks are admitted (others still hold claims and slots). */
   scope?: ReadonlySet<TaskId>;
+  /** Worktree isolation: the apply queue; a fresh task waits while it is full. */
+  applyQueue?: ApplyQueueState;
 }
 
 /** Where one task stands. */
@@ -42,6 +54,7 @@ export type AdmissionStatus =
   | 'waiting-dependencies'
   | 'waiting-claim'
   | 'waiting-slot'
+  | 'waiting-apply'
   | 'blocked'
   | 'dependency-blocked'
   | 'invalid'
@@ -73,7 +86,8 @@ const byId = (a: TaskId, b: TaskId) => (a < b ? -1 : a > b ? 1 : 0);
  * in code-point order. A task is ready when every dependency is archived complete and has
  * no live attempt; it is admitted when ready, none of its paths is held by another task
  * (held claims plus tasks admitted earlier in this pass), and fewer than `maxParallel`
- * stages are active in the workspace.
+ * stages are active in the workspace. Under worktree isolation a task that has not started
+ * also waits while the apply queue is full (see {@link applyQueueFull}).
  */
 export function admit(state: AdmissionState): AdmissionResult {
   const tasks = new Map(state.tasks.map((t) => [t.id, t]));
@@ -127,6 +141,10 @@ export function admit(state: AdmissionState): AdmissionResult {
       decisions.push({ id, status: 'waiting-claim', conflicts });
       continue;
     }
+    if (task.fresh && applyQueueFull(state.applyQueue)) {
+      decisions.push({ id, status: 'waiting-apply' });
+      continue;
+    }
     if (!task.slotFree && active >= limit) {
       decisions.push({ id, status: 'waiting-slot' });
       continue;
@@ -137,6 +155,17 @@ export function admit(state: AdmissionState): AdmissionResult {
     decisions.push({ id, status: 'admitted' });
   }
   return { admitted, decisions };
+}
+
+/**
+ * The apply queue rule: applies are serialized per repository, so under worktree isolation no
+ * new task starts (and gets a worktree) while `limit` approved tasks already wait for theirs.
+ * Worktrees then scale with the concurrency, not with the backlog; tasks already started go
+ * on, so at most `limit` plus the running stages ever wait. A rule of its own beside the slot
+ * count: it holds only fresh tasks.
+ */
+export function applyQueueFull(queue: ApplyQueueState | undefined): boolean {
+  return queue !== undefined && queue.limit > 0 && queue.waiting >= queue.limit;
 }
 
 /**

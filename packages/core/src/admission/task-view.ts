@@ -26,14 +26,20 @@ export interface TaskViewSource {
 /**
  * The one view of a task that admission decides from. The scheduler, the dry run, `status`
  * and the claim store all build it here, so they cannot disagree on what a task claims or
- * waits on. `slotFree`: its next stage takes no `maxParallel` slot (see admit).
+ * waits on. `slotFree`: its next stage takes no `maxParallel` slot; `fresh`: it has not
+ * started, so the apply queue holds it back (see admit).
  */
-export function admissionTaskOf(task: TaskViewSource, slotFree?: boolean): AdmissionTask {
+export function admissionTaskOf(
+  task: TaskViewSource,
+  slotFree?: boolean,
+  fresh?: boolean,
+): AdmissionTask {
   return {
     id: task.id,
     writeSet: claimKeys(task.writeSet),
     dependsOn: task.dependsOn.map((d) => d.id),
     ...(slotFree ? { slotFree } : {}),
+    ...(fresh ? { fresh } : {}),
   };
 }
 

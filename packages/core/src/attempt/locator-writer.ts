@@ -42,8 +42,11 @@ export interface LocatorLaunch {
     | 'exitObserved'
     | 'endedBy'
     | 'sessionId'
+    | 'sandbox'
   >;
   pid: number;
+  /** The sandbox the runner started the agent in (bwrap is then the process recorded). */
+  sandbox?: AttemptLocatorInput['sandbox'];
   startToken?: string | undefined;
   workspace: WorkspaceIdentity;
   startedAt: Date;
@@ -66,6 +69,7 @@ export function createLocator(dir: string, launch: LocatorLaunch): Promise<Attem
         pgid: launch.pid,
       },
       workspace: launch.workspace,
+      ...(launch.sandbox ? { sandbox: launch.sandbox } : {}),
       startedAt: launch.startedAt.toISOString(),
       result: 'running',
     },
@@ -111,16 +115,28 @@ export function recordLocatorExit(
 /**
  * Records the classifier chain's verdict in an ended attempt's locator (read back from disk,
  * so it keeps whatever the runner recorded): result, failure class, the exact evidence lines,
- * the deciding classifier and `retryAfter`. Fsynced: this is the attempt's last word.
+ * the deciding classifier and `retryAfter`. Fsynced: this is the attempt's last word. For an
+ * attempt judged after a restart whose runner never saw the exit, `unobserved.endedAt` is
+ * recorded as its end.
  */
 export async function finalizeLocator(
   dir: string,
   verdict: Classification,
+  unobserved?: { endedAt: Date },
 ): Promise<AttemptLocator> {
   const locator = await readLocator(dir);
   const { retryAfter: _old, ...rest } = locator;
   return writeLocator(dir, {
     ...rest,
+    // An attempt that ended while no dispatcher watched: when it last wrote, exit not seen.
+    ...(rest.endedAt === undefined && unobserved
+      ? {
+          endedAt: unobserved.endedAt.toISOString(),
+          exitCode: null,
+          signal: null,
+          exitObserved: false,
+        }
+      : {}),
     result: verdict.class === 'success' ? 'success' : 'failure',
     failureClass: verdict.class,
     evidence: verdict.evidence,

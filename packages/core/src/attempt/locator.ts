@@ -28,6 +28,23 @@ export const runtimeSnapshotSchema = z.object({
   nativeSessionMonitor: z.boolean().optional(),
 });
 
+/** The sandbox an attempt ran in: bubblewrap and its mount table (see core `sandbox/`). */
+export const locatorSandboxSchema = z.object({
+  mode: z.literal('bwrap'),
+  network: z.enum(['host', 'none']),
+  mounts: z
+    .array(
+      z.object({
+        type: z.enum(['ro-bind', 'bind', 'tmpfs', 'hide-dir', 'hide-file', 'dev', 'proc']),
+        path: z.string(),
+        why: z.string(),
+      }),
+    )
+    .describe(
+      'Applied in order over the read-only root: everything not bound writable is read-only.',
+    ),
+});
+
 /**
  * `locator.json`: everything needed to find, judge and resume one attempt. Written when the
  * process starts, rewritten (atomically) when it ends.
@@ -62,6 +79,9 @@ export const locatorSchema = z.object({
     pgid: z.number().int().positive().describe('Process group (= pid: the agent leads its group).'),
   }),
   workspace: workspaceIdentitySchema,
+  sandbox: locatorSandboxSchema
+    .optional()
+    .describe('Set when the attempt ran sandboxed: the pid is bwrap, the agent runs inside it.'),
   startedAt: iso,
   endedAt: iso.optional(),
   exitCode: z.number().int().nullable().optional(),

@@ -4,9 +4,15 @@ import { assetPath } from '../assets.js';
 import { loadProjectConfig } from '../config/load.js';
 import { type Problem, SwitchyardError } from '../errors.js';
 import { anchorRelativeCommands, commandBaseOf } from './command-base.js';
+import { loaderVariableWarnings } from './loader-variables.js';
 import { catalogRevision } from './revision.js';
 import type { Catalog } from './schema.js';
-import { decodeUtf8Strict, findJsonFaults } from './strict-json.js';
+import {
+  decodeUtf8Strict,
+  findJsonFaults,
+  jsonNestingFault,
+  MAX_JSON_DEPTH,
+} from './strict-json.js';
 import { validateCatalog } from './validate.js';
 
 /** Where a resolved catalog came from, in resolution order. */
@@ -19,6 +25,8 @@ export interface ResolvedCatalog {
   revision: string;
   /** `path` is the catalog file, or the config file for an inline catalog. */
   source: { kind: CatalogSourceKind; path?: string; inline?: boolean };
+  /** Lint warnings of a valid catalog (loader variables in `environment`). */
+  warnings?: Problem[];
 }
 
 /** Options of {@link resolveCatalog}. */
@@ -62,6 +70,14 @@ async function readCatalogFile(path: string): Promise<unknown> {
       hint: 'save the catalog as UTF-8',
     });
   const text = decoded.text;
+  const deep = jsonNestingFault(text);
+  if (deep)
+    throw new SwitchyardError('SY_CATALOG_PARSE', `The execution catalog is nested too deeply.`, {
+      file: path,
+      line: deep.line,
+      problems: [{ code: 'SY_CATALOG_PARSE', file: path, ...deep }],
+      hint: `a catalog nests a few levels (targets → runtime → environment); at most ${MAX_JSON_DEPTH} are read`,
+    });
   // JSON.parse keeps the last of duplicate keys silently (a later key can hide a value).
   const duplicates = findJsonFaults(text).filter((f) => f.message.startsWith('duplicate key'));
   if (duplicates.length > 0)
@@ -134,7 +150,16 @@ export async function resolveCatalog(opts: ResolveCatalogOptions): Promise<Resol
   // Relative commands run from the catalog's folder whatever the cwd or worktree of the
   // caller: anchored once here, every later check and spawn sees the same absolute path.
   const anchored = anchorRelativeCommands(catalog, commandBaseOf(source.path, opts.cwd));
-  return { catalog: anchored, revision: catalogRevision(anchored), source };
+  const warnings = loaderVariableWarnings(catalog, {
+    ...(source.path ? { file: source.path } : {}),
+    ...(pathPrefix ? { pathPrefix } : {}),
+  });
+  return {
+    catalog: anchored,
+    revision: catalogRevision(anchored),
+    source,
+    ...(warnings.length > 0 ? { warnings } : {}),
+  };
 }
 
 function catalogError(problems: Problem[], source: ResolvedCatalog['source']): SwitchyardError {

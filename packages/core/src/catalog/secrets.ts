@@ -21,6 +21,38 @@ const TOKEN_SHAPES: { name: string; pattern: RegExp }[] = [
   { name: 'a Hugging Face token', pattern: /\bhf_[A-Za-z0-9]{30,}/ },
   { name: 'an Anthropic or OpenAI key', pattern: /\bsk-(ant|proj|svcacct)-[A-Za-z0-9_-]{16,}/ },
   { name: 'an npm token', pattern: /\bnpm_[A-Za-z0-9]{36}\b/ },
+  { name: 'a SendGrid API key', pattern: /\bSG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}/ },
+  { name: 'a DigitalOcean token', pattern: /\bdo[opr]_v1_[a-f0-9]{32,}/ },
+  { name: 'a Shopify token', pattern: /\bshp(at|ss|ca|pa)_[a-fA-F0-9]{32}/ },
+  { name: 'a Twilio API key', pattern: /\bSK[0-9a-fA-F]{32}\b/ },
+  { name: 'a Mailgun key', pattern: /\bkey-[0-9a-zA-Z]{32}\b/ },
+  { name: 'a Mailchimp key', pattern: /\b[0-9a-f]{32}-us[0-9]{1,2}\b/ },
+  {
+    name: 'a Square token',
+    pattern: /\b(sq0atp|sq0csp)-[0-9A-Za-z_-]{22,}|\bEAAA[0-9A-Za-z_-]{60,}/,
+  },
+  { name: 'a PyPI token', pattern: /\bpypi-AgE[A-Za-z0-9_-]{40,}/ },
+  {
+    name: 'a Discord bot token',
+    pattern: /\b[MNO][A-Za-z0-9_-]{23,25}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,}/,
+  },
+  {
+    name: 'a webhook URL with its secret',
+    pattern:
+      /hooks\.slack\.com\/services\/[A-Za-z0-9/]+|discord(app)?\.com\/api\/webhooks\/\d+\/[\w-]+/,
+  },
+  { name: 'a Telegram bot token', pattern: /\b\d{8,10}:AA[0-9A-Za-z_-]{32,}/ },
+  {
+    name: 'a service token',
+    pattern:
+      /\b(lin_api_[A-Za-z0-9]{32,}|hvs\.[A-Za-z0-9_-]{24,}|dapi[a-f0-9]{32}|glc_[A-Za-z0-9+/=_-]{32,}|glsa_[A-Za-z0-9_]{32,}|PMAK-[a-f0-9]{24}-[a-f0-9]{34}|gsk_[A-Za-z0-9]{40,}|r8_[A-Za-z0-9]{30,}|pul-[a-f0-9]{40}|sntrys_[A-Za-z0-9+/=_-]{40,}|sbp_[a-f0-9]{40}|ATATT3[A-Za-z0-9_=-]{40,}|dp\.pt\.[A-Za-z0-9]{40,}|nfp_[A-Za-z0-9]{30,})/,
+  },
+  { name: 'an age secret key', pattern: /\bAGE-SECRET-KEY-1[0-9A-Z]{50,}/ },
+  { name: 'an Azure storage key', pattern: /AccountKey=[A-Za-z0-9+/=]{40,}/ },
+  {
+    name: 'an authorization header',
+    pattern: /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{16,}|\bCookie:\s*\S+=\S+/i,
+  },
   {
     name: 'an AWS secret access key',
     pattern:
@@ -43,8 +75,15 @@ const SECRET_WORDS = new Set([
   'CREDENTIALS',
   'AUTH',
   'PRIVATE',
+  'PASSPHRASE',
+  'SESSION',
+  'SESSIONID',
+  'COOKIE',
+  'COOKIES',
 ]);
-const SECRET_SUFFIX = /(KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIALS?)$/i;
+const SECRET_SUFFIX = /(KEY|TOKEN|SECRET|PASSWORD|PASSWD|PASSPHRASE|CREDENTIALS?|SESSIONID)$/i;
+// Words that name a credential, but also the folder or switch of one (`SESSION_DIR=~/.x`).
+const SOFT_WORDS = new Set(['SESSION', 'COOKIE', 'COOKIES']);
 
 /** True when an environment variable name says it holds a credential. */
 export function namesCredential(name: string): boolean {
@@ -53,6 +92,15 @@ export function namesCredential(name: string): boolean {
     .toUpperCase()
     .split('_')
     .some((word) => SECRET_WORDS.has(word));
+}
+
+/** True when only a soft word (SESSION, COOKIE) makes the name a credential's and the value is
+ * a path, a switch or a number: `CLAUDE_SESSION_DIR=~/.claude`, `SESSION_RESUME=true`. */
+function softlyNamed(name: string, literal: string): boolean {
+  const words = name.toUpperCase().split('_');
+  const hard =
+    SECRET_SUFFIX.test(name) || words.some((w) => SECRET_WORDS.has(w) && !SOFT_WORDS.has(w));
+  return !hard && /^([~.]?\/\S*|true|false|yes|no|on|off|\d+)$/i.test(literal.trim());
 }
 const REFERENCE = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
 
@@ -109,7 +157,12 @@ export function secretInEnvironment(name: string, value: string): string | undef
   const literal = value.replace(REFERENCE, '');
   const shape = credentialShape(literal) ?? defaults.map(credentialShape).find(Boolean);
   if (shape) return `the value looks like ${shape}`;
-  if (namesCredential(name) && literal.trim() !== '' && !/^\d+$/.test(literal.trim())) {
+  if (
+    namesCredential(name) &&
+    literal.trim() !== '' &&
+    !/^\d+$/.test(literal.trim()) &&
+    !softlyNamed(name, literal)
+  ) {
     return `"${name}" names a credential but has a literal value`;
   }
   return undefined;

@@ -23,6 +23,44 @@ export function decodeUtf8Strict(bytes: Uint8Array): { text: string } | { fault:
   }
 }
 
+/** Deepest nesting of objects and arrays a catalog may have (a real one needs about 6). */
+export const MAX_JSON_DEPTH = 64;
+
+/**
+ * The first place a JSON text nests objects and arrays deeper than `limit`, found with one
+ * linear scan that keeps no stack (strings skipped, escapes honoured). The recursive parsers
+ * after it (duplicate-key check, schema) would otherwise end in a RangeError on a document
+ * nested thousands deep.
+ */
+export function jsonNestingFault(
+  text: string,
+  limit = MAX_JSON_DEPTH,
+): StrictJsonFault | undefined {
+  let depth = 0;
+  let line = 1;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    if (ch === 10) line++;
+    if (inString) {
+      if (ch === 92)
+        i++; // backslash: skip the escaped character
+      else if (ch === 34) inString = false;
+      continue;
+    }
+    if (ch === 34) inString = true;
+    else if (ch === 123 || ch === 91) {
+      depth++;
+      if (depth > limit)
+        return {
+          message: `objects and arrays are nested more than ${limit} levels deep (at line ${line})`,
+          line,
+        };
+    } else if (ch === 125 || ch === 93) depth = Math.max(0, depth - 1);
+  }
+  return undefined;
+}
+
 /**
  * Duplicate object keys (`JSON.parse` keeps the last one silently, which can hide a value)
  * and syntax errors, each with its line. Linear in the document size.

@@ -19,6 +19,8 @@ export interface MutexOwner {
 export interface FileMutexOptions {
   /** Give up after this long (default 15 s) with SY_LOCK_HELD naming the holder. */
   timeoutMs?: number;
+  /** Stop waiting when aborted: the wait rejects with the signal's reason. */
+  signal?: AbortSignal;
 }
 
 const read = (path: string): string | undefined => {
@@ -94,6 +96,7 @@ export async function acquireFileMutex(
   mkdirSync(dirname(lockPath), { recursive: true, mode: 0o700 });
   const deadline = performance.now() + (options.timeoutMs ?? 15_000);
   for (let attempt = 0; ; attempt++) {
+    options.signal?.throwIfAborted();
     if (createExclusive(lockPath, mine)) {
       return () => {
         if (read(lockPath) === mine) unlinkSync(lockPath);
@@ -114,6 +117,8 @@ export async function acquireFileMutex(
           hint: 'another switchyard process is using the claim store; retry when it finishes',
         },
       );
-    await sleep(Math.min(1 + attempt, 20) * (0.5 + Math.random()));
+    await sleep(Math.min(1 + attempt, 20) * (0.5 + Math.random()), undefined, {
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
   }
 }

@@ -21,7 +21,10 @@ describe('loadProjectConfig', () => {
       maxAttemptSeconds: 7200,
       evidence: { maxAttemptBytes: 8 * 1024 * 1024 },
       prompts: {},
+      sandbox: 'none',
+      sandboxTargets: {},
       writeSet: 'correct',
+      corrections: { maxRepeats: 3 },
       prices: {},
       gates: [],
       routing: {

@@ -2,14 +2,10 @@ import { z } from 'zod';
 import { costBudgetSchema } from '../cost/budget.js';
 import { priceTableSchema } from '../cost/usage.js';
 import { projectGateSchema } from '../gates/gate-schema.js';
+import { isolationConfigSchema } from '../isolation/config-schema.js';
 import { DEFAULT_ROUTING, routingSchema } from '../routing/routing-schema.js';
+import { sandboxSchema } from '../sandbox/sandbox-schema.js';
 import { notifySchema } from './notify-schema.js';
-
-const isolationModeSchema = z
-  .enum(['worktree', 'none'])
-  .describe(
-    '"worktree" = a git worktree per task (the default in a git repository), "none" = the shared workspace (the default outside git).',
-  );
 
 const pluginEntry = z
   .union([z.string().min(1), z.tuple([z.string().min(1), z.record(z.string(), z.unknown())])])
@@ -62,6 +58,14 @@ export const projectConfigSchema = z
       .min(0)
       .default(3)
       .describe('Active task stages across the workspace; 0 = unlimited.'),
+    maxApplyQueue: z
+      .number()
+      .int()
+      .min(0)
+      .optional()
+      .describe(
+        "Worktree isolation: approved tasks that may wait for the (one at a time) apply before no new task starts; 0 = unlimited. Default: the run's maxParallel.",
+      ),
     stallTimeoutMs: z
       .number()
       .int()
@@ -93,22 +97,13 @@ export const projectConfigSchema = z
       .record(z.string().min(1), z.string().min(1))
       .default({})
       .describe('Prompt template overrides: template name -> file path relative to this config.'),
-    isolation: z
-      .union([
-        isolationModeSchema,
-        z.strictObject({
-          mode: isolationModeSchema.optional(),
-          agentCommits: z
-            .enum(['warn', 'refuse'])
-            .default('warn')
-            .describe(
-              'Commits an agent makes in its worktree: "warn" = squashed into the task\'s one commit, with a warning in the work log and evidence; "refuse" = a correction asking the agent to undo them.',
-            ),
-        }),
-      ])
-      .optional()
+    isolation: isolationConfigSchema.optional(),
+    sandbox: sandboxSchema.default('none'),
+    sandboxTargets: z
+      .record(z.string().min(1), sandboxSchema)
+      .default({})
       .describe(
-        'Where agents work: "worktree" = a git worktree per task (the default in a git repository), "none" = the shared workspace (the default outside git); or {mode, agentCommits}.',
+        'The sandbox of particular catalog targets, by target id, over `sandbox` (e.g. { "local-llama": "none" }).',
       ),
     writeSet: z
       .enum(['correct', 'revert-outside'])
@@ -116,6 +111,19 @@ export const projectConfigSchema = z
       .describe(
         'Changes outside a task\'s write set: "correct" = a correction to the worker naming them; "revert-outside" = also reset those files in its worktree.',
       ),
+    corrections: z
+      .strictObject({
+        maxRepeats: z
+          .number()
+          .int()
+          .min(0)
+          .default(3)
+          .describe(
+            'The same correction (the same reason, or the same gate output) this many times in a row on one stage blocks the task as "the agent repeats itself" and escalates; 0 = only the failure budget of 10, which stays the ceiling.',
+          ),
+      })
+      .default({ maxRepeats: 3 })
+      .describe('How corrections sent back to the worker are bounded.'),
     prices: priceTableSchema
       .default({})
       .describe(

@@ -8,6 +8,7 @@ import { advance } from './advance.js';
 import { blockTask } from './block-task.js';
 import type { DispatchContext, TaskRuntime } from './context.js';
 import { waitForQuotaReset } from './park-stage.js';
+import { countRepeat, DEFAULT_MAX_REPEATED_CORRECTIONS } from './repeated-correction.js';
 import { waitUntil } from './task-wait.js';
 
 export { blockTask } from './block-task.js';
@@ -37,17 +38,25 @@ export interface CheckFailure {
 /**
  * The budget rule of every check after the worker (write set, definition of done, project
  * gates, apply): the failure counts against its stage; the STAGE_FAILURE_BUDGET-th in a row
- * blocks the task with evidence, an earlier one sends it back to the worker with the
- * correction. The caller persists.
+ * blocks the task with evidence, and so does the same correction (same reason, same gate
+ * output) `maxRepeatedCorrections` times in a row; an earlier one sends it back to the worker
+ * with the correction. The caller persists.
  */
 export function correctOrBlock(ctx: DispatchContext, rt: TaskRuntime, failure: CheckFailure): void {
   const failures = rt.state.failures;
   const { stage, correction } = failure;
-  if (failures[stage] + 1 >= STAGE_FAILURE_BUDGET) {
+  const repeats = countRepeat(rt.state, stage, correction);
+  const limit = ctx.options.maxRepeatedCorrections ?? DEFAULT_MAX_REPEATED_CORRECTIONS;
+  // Told the same thing `limit` times in a row, the agent will not do better on the next try:
+  // a human is asked now instead of after the whole budget is spent.
+  const repeating = limit > 0 && repeats >= limit;
+  if (repeating || failures[stage] + 1 >= STAGE_FAILURE_BUDGET) {
     failures[stage] += 1;
     blockTask(ctx, rt, {
       stage,
-      reason: failure.blockReason(failures[stage]),
+      reason: repeating
+        ? `the agent repeats itself: the same ${stage} correction ${repeats} times in a row (${correction.summary})`
+        : failure.blockReason(failures[stage]),
       evidence: [...(failure.blockEvidence ?? correction.evidence)],
       ...(correction.file ? { output: correction.file } : {}),
     });

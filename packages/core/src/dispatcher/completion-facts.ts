@@ -1,44 +1,16 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { probeAttempt } from '../state/attempt-probe.js';
+import { openStartRows } from '../worklog/open-rows.js';
 import { workLogPath } from '../worklog/work-log.js';
 import { ARCHIVE_DIR, COMPLETE_LOG } from '../workspace/paths.js';
 import type { DispatchContext, TaskRuntime } from './context.js';
 import type { BlockedSummary } from './types.js';
 
-/**
- * Locators (last column) of the attempts that have a START row and no FINISH row in a work
- * log's text. A row pair is matched on every column the two rows share (task artifact, plan
- * loop, role, attempt ordinal, agent/model, locator), split on unescaped pipes only.
- */
+/** Locators (last column) of the START rows of a work log's text without a FINISH row. */
 export function startsWithoutFinish(text: string): string[] {
-  return [...openStarts(text).keys()];
+  return openStartRows(text).map((open) => open.locator);
 }
-
-/**
- * The START rows of a work log's text that have no FINISH row: locator → the row's agent/model
- * cell (what the attempt ran on, which its FINISH row must repeat whatever the catalog says
- * now). A row pair is matched on every column the two rows share.
- */
-export function openStarts(text: string): Map<string, string> {
-  const open = new Map<string, { locator: string; agentModel: string }>();
-  for (const line of text.split('\n')) {
-    const cells = line.split(/(?<!\\)\|/).map((c) => c.trim());
-    // ['', time, kind, artifact, loop, role, attempt, agent/model, result, locator, '']
-    if (cells.length < 11) continue;
-    const kind = cells[2];
-    const locator = cells[9] ?? '';
-    // The loop cell reads `N of M`; a cap edited between START and FINISH is the same attempt.
-    const loop = (cells[4] ?? '').replace(/ of \d+$/, '');
-    const key = [cells[3], loop, ...cells.slice(5, 8), locator].join('\u0000');
-    if (kind === 'START') open.set(key, { locator, agentModel: unescapeCell(cells[7] ?? '') });
-    else if (kind === 'FINISH') open.delete(key);
-  }
-  return new Map([...open.values()].map((o) => [o.locator, o.agentModel]));
-}
-
-/** A cell's text as the row was given it (the work log escapes pipes in cells). */
-const unescapeCell = (cell: string) => cell.replace(/\\\|/g, '|');
 
 /** What keeps a run from exiting 0 although no task is blocked: see `completionFacts`. */
 export interface CompletionGaps {

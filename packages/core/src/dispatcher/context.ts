@@ -62,6 +62,8 @@ export interface DispatchContext {
    * from prompts, evidence, state, events and work logs. */
   readonly secrets: readonly SecretValue[];
   readonly signal: AbortSignal;
+  /** Aborted with a second stop request: the apply under way is rolled back (see types.ts). */
+  readonly applyAbort: AbortSignal;
   /** When this run started (ms since the epoch): the run's cost counts attempts since. */
   readonly runStartedAt?: number;
   /** Wall time: timestamps, provider reset instants. */

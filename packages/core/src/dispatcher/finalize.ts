@@ -92,7 +92,7 @@ function reasonOf(ctx: DispatchContext, id: string, seen = new Set<string>()): s
 }
 
 /** Groups under agent-task/ that have a WORK_LOG.md. */
-function groupsWithLog(workspace: string): string[] {
+export function groupsWithLog(workspace: string): string[] {
   let entries: string[];
   try {
     entries = readdirSync(join(workspace, 'agent-task'));

@@ -28,6 +28,9 @@ export interface GateCheck {
   showOutput?: boolean;
   /** Findings that fail a command which passed (the change verification). */
   verify?: (outputFile: string) => string[] | Promise<string[]>;
+  /** What stops the command (default: the run's stop). A check on the source during an apply
+   * takes the apply's abort instead: a first stop request lets the apply under way finish. */
+  signal?: AbortSignal;
 }
 
 /** How a gate check ended. */
@@ -53,16 +56,17 @@ export async function runGateCheck(
   check: GateCheck,
 ): Promise<GateVerdict | undefined> {
   const { done } = check;
+  const signal = check.signal ?? ctx.signal;
   const result = await ctx.options.runCommand({
     argv: done.argv,
     cwd: check.cwd,
     outputFile: check.outputFile,
     ...(check.timeoutMs !== undefined ? { timeoutMs: check.timeoutMs } : {}),
-    signal: ctx.signal,
+    signal,
   });
   // The output file keeps what the command printed: also hide the catalog's `${VAR}` values.
   maskSecretsInFile(check.outputFile, ctx.secrets);
-  if (ctx.signal.aborted) return undefined;
+  if (signal.aborted) return undefined;
   const judged = await judgeGate(done, result);
   // A passed command still fails when the change does not verify (stubs, missing tests).
   const findings = judged.passed && check.verify ? await check.verify(check.outputFile) : [];
@@ -98,6 +102,8 @@ export interface ProjectGatePlace {
   /** The folder (under `base`) for the output files. */
   outputDir: string;
   afterApply?: boolean;
+  /** What stops the gates (default: the run's stop; see {@link GateCheck.signal}). */
+  signal?: AbortSignal;
 }
 
 /**
@@ -113,8 +119,9 @@ export async function runProjectGates(
   ensureOwnedDir(place.base, place.outputDir);
   const planLoop = rt.state.planLoop;
   const runs: GateRun[] = [];
+  const signal = place.signal ?? ctx.signal;
   for (const gate of gates) {
-    if (ctx.signal.aborted) return undefined;
+    if (signal.aborted) return undefined;
     const done = gateAsDone(gate);
     const outputFile = join(
       place.outputDir,
@@ -127,6 +134,7 @@ export async function runProjectGates(
       ...(gate.timeoutMs !== undefined ? { timeoutMs: gate.timeoutMs } : {}),
       gate: { name: gate.name, on: gate.on },
       ...(place.afterApply ? { afterApply: true } : {}),
+      signal,
     });
     if (!verdict) return undefined;
     runs.push({

@@ -111,7 +111,7 @@ export async function judgeGoneAttempt(
 }
 
 /** When the agent last wrote output: the end time of an attempt nobody saw end. */
-function lastWrite(paths: ReturnType<typeof attemptPaths>, fallback: Date): Date {
+export function lastWrite(paths: ReturnType<typeof attemptPaths>, fallback: Date): Date {
   let latest = 0;
   for (const file of [paths.stdoutRaw, paths.stderrRaw]) {
     try {

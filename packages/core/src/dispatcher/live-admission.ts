@@ -1,7 +1,7 @@
-import type { AdmissionState } from '../admission/admit.js';
+import type { AdmissionState, ApplyQueueState } from '../admission/admit.js';
 import { admissionTaskOf } from '../admission/task-view.js';
-import { takesAgentSlot } from '../lifecycle/lifecycle-table.js';
-import type { DispatchContext } from './context.js';
+import { INITIAL_PHASE, takesAgentSlot } from '../lifecycle/lifecycle-table.js';
+import type { DispatchContext, TaskRuntime } from './context.js';
 
 /**
  * The admission input of one scheduling pass, from one snapshot of the run: its task
@@ -19,7 +19,7 @@ export function liveAdmissionState(
   return {
     tasks: runtimes
       .filter((rt) => rt.state.phase !== 'done')
-      .map((rt) => admissionTaskOf(rt.task, !takesAgentSlot(rt.state.phase))),
+      .map((rt) => admissionTaskOf(rt.task, !takesAgentSlot(rt.state.phase), isFresh(rt))),
     archivedComplete: ctx.archived,
     liveAttempts: live,
     blocked: new Set(
@@ -32,5 +32,28 @@ export function liveAdmissionState(
     ...(group
       ? { scope: new Set(runtimes.filter((rt) => rt.group === group).map((rt) => rt.id)) }
       : {}),
+    ...(ctx.options.isolation ? { applyQueue: applyQueueOf(ctx, runtimes) } : {}),
   };
+}
+
+/** A task that has not started: admitting it would give it a worktree. */
+function isFresh(rt: TaskRuntime): boolean {
+  return (
+    rt.state.phase === INITIAL_PHASE &&
+    rt.state.attempts.length === 0 &&
+    rt.state.isolation === undefined &&
+    rt.task.runner !== 'local'
+  );
+}
+
+/** Approved tasks waiting for the apply, and how many may wait (`maxApplyQueue`, default
+ * `maxParallel`). */
+function applyQueueOf(
+  ctx: Pick<DispatchContext, 'options'>,
+  runtimes: readonly TaskRuntime[],
+): ApplyQueueState {
+  const waiting = runtimes.filter(
+    (rt) => rt.state.phase === 'apply' && !rt.state.blocked && rt.halted === undefined,
+  ).length;
+  return { waiting, limit: ctx.options.maxApplyQueue ?? ctx.options.maxParallel };
 }

@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { readLocator } from '../attempt/locator.js';
 import type { Classification } from '../plugins/types.js';
@@ -6,23 +6,20 @@ import { isSameProcessAlive } from '../process/process-identity.js';
 import { checkDecision } from '../selection/decide.js';
 import { probeAttempt } from '../state/attempt-probe.js';
 import type { AttemptRecord } from '../state/state-schema.js';
-import { workLogPath } from '../worklog/work-log.js';
 import { COMPLETE_LOG } from '../workspace/paths.js';
 import { blockTask } from './apply-failure.js';
 import { announceArchived } from './archive-announcement.js';
 import { attemptTimeLimitMs } from './attempt-time-limit.js';
-import { collectAuxiliaryLogs } from './auxiliary-logs.js';
 import { awaitAttempt, finish } from './await-attempt.js';
-import { openStarts } from './completion-facts.js';
 import { type DispatchContext, persist, type TaskRuntime } from './context.js';
 import { judgeGoneAttempt } from './judge-gone.js';
 import { decisionKeyOf } from './red-team.js';
 import { runnerForTarget } from './run-attempt.js';
+import { settleGoneAttempt } from './settle-gone.js';
 import { archiveGroupLogIfDone } from './stage-archive.js';
 import { afterReview } from './stage-review.js';
 import { afterSelfcheck } from './stage-selfcheck.js';
 import { afterWorker } from './stage-worker.js';
-import { attemptRowFields } from './work-log-row.js';
 
 /** Applies an attempt's verdict exactly as the stage that started it would have. */
 export async function applyVerdict(
@@ -57,9 +54,7 @@ export async function recoverTask(
       continue;
     }
     const verdict = await judgeGoneAttempt(ctx, record);
-    finish(ctx, record, verdict);
-    collectAuxiliaryLogs(ctx, record);
-    finishRowIfMissing(ctx, rt, record, verdict);
+    await settleGoneAttempt(ctx, rt, record, verdict);
     if (!rt.archivedByHand && !blockedByCatalogChange(ctx, rt, record))
       await applyVerdict(ctx, rt, record, verdict);
     await persist(ctx, rt);
@@ -130,35 +125,6 @@ async function settleArchivedByHand(ctx: DispatchContext, rt: TaskRuntime): Prom
   archiveGroupLogIfDone(ctx, rt.group);
 }
 
-/**
- * The FINISH row of an attempt judged after a restart, when its START row is in the group's
- * work log without one (the dispatcher died before writing it).
- */
-function finishRowIfMissing(
-  ctx: DispatchContext,
-  rt: TaskRuntime,
-  record: AttemptRecord,
-  verdict: Classification,
-): void {
-  let text: string;
-  try {
-    text = readFileSync(workLogPath(ctx.workspace, rt.group), 'utf8');
-  } catch {
-    return;
-  }
-  const locator = relative(ctx.workspace, join(record.attemptDir, 'locator.json'));
-  // The FINISH row repeats what its START row says the attempt ran on (the catalog as it
-  // was then), never the catalog as it is now: a changed catalog must not orphan the START.
-  const agentModel = openStarts(text).get(locator);
-  if (agentModel === undefined) return;
-  ctx.workLog.finish(rt.group, {
-    ...attemptRowFields(ctx, rt, record, agentModel),
-    kind: 'FINISH',
-    time: ctx.now(),
-    result: verdict.class,
-  });
-}
-
 async function watchLive(
   ctx: DispatchContext,
   rt: TaskRuntime,
@@ -203,6 +169,7 @@ async function watchLive(
           pid: handle.pid,
           attemptDir: record.attemptDir,
           reattached: true,
+          ...(record.sandbox ? { sandbox: record.sandbox } : {}),
         });
         const result = await awaitAttempt(ctx, rt, record, handle);
         verdict = result.verdict;
@@ -213,7 +180,7 @@ async function watchLive(
     }
     if (verdict === undefined) {
       verdict = await judgeGoneAttempt(ctx, record);
-      finishRowIfMissing(ctx, rt, record, verdict);
+      await settleGoneAttempt(ctx, rt, record, verdict);
     }
     if (record.status !== 'finished') finish(ctx, record, verdict);
     if (!rt.archivedByHand && !blockedByCatalogChange(ctx, rt, record))

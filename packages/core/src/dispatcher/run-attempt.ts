@@ -5,6 +5,7 @@ import type { Classification } from '../plugins/types.js';
 import { redactSecrets } from '../redact/redact.js';
 import { writeOwnedFileBelow } from '../safe-fs/owned-files.js';
 import type { AttemptRecord } from '../state/state-schema.js';
+import { attemptSandbox } from './attempt-sandbox.js';
 import { type AttemptInputs, attemptArgv, attemptEnv, locatorFields } from './attempt-spec.js';
 import { attemptTimeLimitMs } from './attempt-time-limit.js';
 import { type AttemptResult, awaitAttempt, finish } from './await-attempt.js';
@@ -107,6 +108,9 @@ export async function runAttempt(
   let handle: RunHandle;
   try {
     const runner = runnerForTarget(ctx, runtime.output_format, native);
+    const env = attemptEnv(ctx, rt, inputs);
+    const sandbox = attemptSandbox(ctx, rt, inputs, env, argv, runner);
+    if (sandbox) record.sandbox = sandbox.mode;
     handle = await runner.start({
       attemptId: record.id,
       attemptDir: inputs.attemptDir,
@@ -115,7 +119,8 @@ export async function runAttempt(
       argv,
       ...(delivery.stdin ? { stdinFile: join(inputs.attemptDir, 'prompt.md') } : {}),
       cwd: workdirOf(ctx, rt),
-      env: attemptEnv(ctx, rt, inputs),
+      env,
+      ...(sandbox ? { sandbox } : {}),
       stallTimeoutMs: ctx.options.stallTimeoutMs,
       retryLoopTimeoutMs: ctx.options.retryLoopTimeoutMs ?? ctx.options.stallTimeoutMs,
       ...attemptTimeLimitMs(ctx, runtime),
@@ -164,6 +169,7 @@ export async function runAttempt(
     model: inputs.target.model,
     pid: handle.pid,
     attemptDir: inputs.attemptDir,
+    ...(record.sandbox ? { sandbox: record.sandbox } : {}),
   });
   await persisted;
   return awaitAttempt(ctx, rt, record, handle);

@@ -17,6 +17,7 @@ import { finalizeRun } from './finalize.js';
 import { recoverTask } from './recover.js';
 import { buildRuntimes, prepareRetryBlocked } from './runtimes.js';
 import { schedule } from './scheduler.js';
+import { sealInterruptedRows } from './seal-open-rows.js';
 import { registerStartGuards } from './start-veto.js';
 import { catalogSourceLabel, type DispatcherOptions, type DispatchResult } from './types.js';
 import { feedWorkLogFromBus } from './work-log-subscriber.js';
@@ -72,6 +73,7 @@ export async function runDispatcher(options: DispatcherOptions): Promise<Dispatc
       controlFailures: [],
       secrets,
       signal,
+      applyAbort: options.abortApply ?? new AbortController().signal,
       runStartedAt: startedAt,
       now: () => clock.now(),
       monotonicMs: () => clock.monotonicMs(),
@@ -100,10 +102,14 @@ export async function runDispatcher(options: DispatcherOptions): Promise<Dispatc
       const { live } = await recoverTask(ctx, rt);
       if (live) recovering.set(rt.id, live);
     }
+    sealInterruptedRows(ctx);
     const stop = () => {
+      bus.emit({ type: 'run.stopping', abortApply: false });
       for (const handle of ctx.handles.values()) void handle.cancel();
     };
+    const abortApply = () => bus.emit({ type: 'run.stopping', abortApply: true });
     signal.addEventListener('abort', stop);
+    ctx.applyAbort.addEventListener('abort', abortApply);
     let last = '';
     await schedule(ctx, recovering, (counts: RunCounts) => {
       const key = JSON.stringify(counts);
@@ -112,6 +118,7 @@ export async function runDispatcher(options: DispatcherOptions): Promise<Dispatc
       bus.emit({ type: 'run.progress', counts, elapsedMs: elapsed() });
     });
     signal.removeEventListener('abort', stop);
+    ctx.applyAbort.removeEventListener('abort', abortApply);
     await escalations.flush();
     escalations.stop();
     const result = finalizeRun(ctx, startedAt, elapsed());
@@ -124,6 +131,7 @@ export async function runDispatcher(options: DispatcherOptions): Promise<Dispatc
       counts: { ...counts, running: 0 },
       elapsedMs: result.elapsedMs,
       blocked: result.blocked,
+      controlFailures: result.controlFailures,
     });
     bus.close();
     return result;

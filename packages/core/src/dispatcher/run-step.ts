@@ -43,8 +43,8 @@ export async function runStep(ctx: DispatchContext, rt: TaskRuntime): Promise<vo
     // with its reason. A passed budget also stops the task right after the attempt that passed it.
     if (phase !== FINAL_PHASE && refuseStart(ctx, rt)) return await persist(ctx, rt);
     if (phase !== FINAL_PHASE) {
-      await ensureTaskWorktree(ctx, rt);
-      await STAGE_HANDLERS[phase](ctx, rt);
+      // A new worktree's set-up that failed blocks the task before anything is paid for.
+      if (await ensureTaskWorktree(ctx, rt)) await STAGE_HANDLERS[phase](ctx, rt);
     }
     if (stopOverBudget(ctx, rt)) await persist(ctx, rt);
   } catch (error) {

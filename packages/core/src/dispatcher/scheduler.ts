@@ -61,6 +61,8 @@ export async function schedule(
     );
   };
   for (const [id, promise] of recovering) track(id, promise, true);
+  // True while the apply queue rule holds tasks back (announced once per episode).
+  let applyQueueHeld = false;
   const onAbort = () => wake();
   ctx.signal.addEventListener('abort', onAbort);
   try {
@@ -83,6 +85,7 @@ export async function schedule(
         );
         decisions = result.decisions;
         announceWaits(ctx, decisions);
+        applyQueueHeld = announceApplyQueue(ctx, decisions, applyQueueHeld);
         for (const id of result.admitted) {
           const rt = ctx.tasks.get(id)!;
           if (!(await claimFor(ctx, rt))) continue;
@@ -138,6 +141,25 @@ function announceWaits(ctx: DispatchContext, decisions: readonly AdmissionDecisi
   }
 }
 
+/** Emits `admission.held` when the apply queue starts holding tasks back; returns whether it does. */
+function announceApplyQueue(
+  ctx: DispatchContext,
+  decisions: readonly AdmissionDecision[],
+  before: boolean,
+): boolean {
+  const held = decisions.filter((d) => d.status === 'waiting-apply').length;
+  if (held > 0 && !before) {
+    const waiting = [...ctx.tasks.values()].filter((rt) => rt.state.phase === 'apply').length;
+    ctx.bus.emit({
+      type: 'admission.held',
+      rule: 'apply-queue',
+      held,
+      detail: `${waiting} approved task(s) wait for the apply (limit ${ctx.options.maxApplyQueue ?? ctx.options.maxParallel}): ${held} task(s) not started yet wait before getting a worktree`,
+    });
+  }
+  return held > 0;
+}
+
 /** Counts for the live status line, from the last admission pass. */
 function countsOf(
   ctx: DispatchContext,
@@ -148,7 +170,11 @@ function countsOf(
   for (const rt of ctx.tasks.values()) if (rt.state.phase === 'done') counts.done += 1;
   for (const d of decisions) {
     if (d.status === 'waiting-slot') counts.ready += 1;
-    else if (d.status === 'waiting-dependencies' || d.status === 'waiting-claim')
+    else if (
+      d.status === 'waiting-dependencies' ||
+      d.status === 'waiting-claim' ||
+      d.status === 'waiting-apply'
+    )
       counts.waiting += 1;
     else if (d.status === 'blocked' || d.status === 'dependency-blocked' || d.status === 'invalid')
       counts.blocked += 1;

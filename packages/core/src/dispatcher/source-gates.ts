@@ -31,9 +31,11 @@ export async function checkSourceAfterApply(
     base: sourceDir,
     outputDir: join(ctx.stateDir, 'gates', rt.id),
     afterApply: true,
+    // Inside an apply: only an abort of the apply stops them (a first stop lets it finish).
+    signal: ctx.applyAbort,
   });
-  // Stopped before every gate ran: the commit is not verified, so it does not stay.
-  if (!runs) return { ok: false, detail: 'the run was stopped before the source gates finished' };
+  // Aborted before every gate ran: the commit is not verified, so it does not stay.
+  if (!runs) return { ok: false, detail: 'the apply was aborted before the source gates finished' };
   recordResults(
     rt,
     runs.map((r) => r.result),

@@ -77,8 +77,11 @@ export async function runApplyStage(ctx: DispatchContext, rt: TaskRuntime): Prom
     attempts: rt.state.attempts.length,
     writeSet,
     check: sourceCheck(ctx, rt, files),
+    stop: ctx.signal,
+    abort: ctx.applyAbort,
   });
-  if (ctx.signal.aborted && result.status !== 'applied') return;
+  // Stopped before it started, or aborted and rolled back: still approved, it applies next run.
+  if (result.status === 'interrupted') return announceInterrupted(ctx, rt, result);
   if (result.status !== 'waiting')
     files.evidence = writeGitStageRows(ctx, rt, {
       role: 'apply',
@@ -96,8 +99,24 @@ interface ApplyFiles {
   sourceOutput?: string;
 }
 
+/** An apply the stop request kept from starting, or that a second one rolled back. */
+function announceInterrupted(
+  ctx: DispatchContext,
+  rt: TaskRuntime,
+  result: Extract<ApplyResult, { status: 'interrupted' }>,
+): void {
+  if (!result.rolledBack) return;
+  ctx.bus.emit({
+    type: 'task.isolation',
+    task: rt.id,
+    step: 'rolled-back',
+    detail: result.message,
+    commit: result.rolledBack,
+  });
+}
+
 /** The work-log cells of a settled apply: the source commit it made (or undid), or why not. */
-function applyRow(result: Exclude<ApplyResult, { status: 'waiting' }>): {
+function applyRow(result: Exclude<ApplyResult, { status: 'waiting' | 'interrupted' }>): {
   artifact: string;
   result: string;
 } {
@@ -123,6 +142,8 @@ async function settleApply(
   const isolation = isolationOf(ctx)!;
   if (result.status !== 'waiting') delete facts.waiting;
   switch (result.status) {
+    case 'interrupted':
+      return;
     case 'applied':
       facts.sourceCommit = result.sourceCommit;
       ctx.bus.emit({
@@ -236,12 +257,18 @@ function sourceCheck(ctx: DispatchContext, rt: TaskRuntime, files: ApplyFiles): 
       ensureOwnedDir(ctx.workspace, dir);
       const outputFile = join(dir, `source.${rt.state.planLoop}.${Date.now().toString(36)}.log`);
       files.sourceOutput = outputFile;
-      const verdict = await runGateCheck(ctx, rt, { done, cwd, outputFile, afterApply: true });
-      // Stopped while it ran: the commit is not verified, so it does not stay.
+      const verdict = await runGateCheck(ctx, rt, {
+        done,
+        cwd,
+        outputFile,
+        afterApply: true,
+        signal: ctx.applyAbort,
+      });
+      // Aborted while it ran: the commit is not verified, so it does not stay.
       if (!verdict)
         return {
           ok: false,
-          detail: `the run was stopped while \`${done.command}\` ran on the source`,
+          detail: `the apply was aborted while \`${done.command}\` ran on the source`,
         };
       if (!verdict.passed)
         return {

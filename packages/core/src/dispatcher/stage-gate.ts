@@ -47,7 +47,16 @@ export async function runGateStage(ctx: DispatchContext, rt: TaskRuntime): Promi
     showOutput: true,
     verify: (output) => verifyChange(ctx, rt, output),
   });
-  if (!verdict) return;
+  if (!verdict) {
+    // stopped while the command ran: the gate runs again on the next run, with rows of its own
+    ctx.workLog.finish(rt.group, {
+      ...row,
+      kind: 'FINISH',
+      time: ctx.now(),
+      result: 'interrupted',
+    });
+    return;
+  }
   const { result, findings } = verdict;
   ctx.workLog.finish(rt.group, {
     ...row,

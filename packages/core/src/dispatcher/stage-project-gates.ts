@@ -58,7 +58,15 @@ export async function runProjectGatesStage(ctx: DispatchContext, rt: TaskRuntime
       outputDir,
     },
   );
-  if (!runs || ctx.signal.aborted) return;
+  if (!runs || ctx.signal.aborted) {
+    ctx.workLog.finish(rt.group, {
+      ...row,
+      kind: 'FINISH',
+      time: ctx.now(),
+      result: 'interrupted',
+    });
+    return;
+  }
   const results = runs.map((r) => r.result);
   recordResults(rt, results);
   const failed = runs.filter((r) => !r.result.passed);

@@ -2,6 +2,7 @@ import type { WorkspaceIsolation } from '../isolation/types.js';
 import type { TaskIsolation } from '../state/state-schema.js';
 import { type DispatchContext, persist, type TaskRuntime } from './context.js';
 import { taskIsolationMode, worktreeTaskWithoutIsolation } from './task-isolation-mode.js';
+import { setUpWorktree } from './worktree-setup.js';
 
 /** Phases in which the task's worktree must exist (after the apply it is only cleaned up). */
 const WORKTREE_PHASES = new Set([
@@ -21,16 +22,19 @@ export function isolationOf(ctx: DispatchContext): WorkspaceIsolation | undefine
 
 /**
  * Creates the task's worktree at admission (from the source branch's current tip, so it
- * holds every archived predecessor's commit), or re-attaches to it after a restart. The
- * branch, path and base commit are persisted in the task's state before any agent runs.
+ * holds every archived predecessor's commit), or re-attaches to it after a restart (moving
+ * it first when an earlier version put it elsewhere), and sets a new one up
+ * (./worktree-setup.ts). The branch, path and base commit are persisted in the task's state
+ * before any agent runs. False when the stage must not run: the set-up failed (the task is
+ * blocked) or was interrupted.
  */
-export async function ensureTaskWorktree(ctx: DispatchContext, rt: TaskRuntime): Promise<void> {
+export async function ensureTaskWorktree(ctx: DispatchContext, rt: TaskRuntime): Promise<boolean> {
   const isolation = isolationOf(ctx);
-  if (!WORKTREE_PHASES.has(rt.state.phase)) return;
+  if (!WORKTREE_PHASES.has(rt.state.phase)) return true;
   // A `runner: local` command runs in the source workspace, serialized with applies: it has
   // no worktree, so no write-set check or apply either (the facts see it as not isolated).
-  if (rt.task.runner === 'local') return;
-  if ((await keepStartMode(ctx, rt)) === 'none') return;
+  if (rt.task.runner === 'local') return true;
+  if ((await keepStartMode(ctx, rt)) === 'none') return true;
   if (!isolation) throw worktreeTaskWithoutIsolation(rt);
   const record = await isolation.ensureWorktree(rt.id);
   const before = rt.state.isolation;
@@ -43,17 +47,22 @@ export async function ensureTaskWorktree(ctx: DispatchContext, rt: TaskRuntime):
     sourceBranch: record.sourceBranch,
     baseCommit: record.baseCommit,
   };
-  if (JSON.stringify(next) === JSON.stringify(before)) return;
-  rt.state.isolation = next;
-  await persist(ctx, rt);
-  if (before?.baseCommit !== record.baseCommit)
-    ctx.bus.emit({
-      type: 'task.isolation',
-      task: rt.id,
-      step: 'worktree',
-      detail: `worktree ${record.path} on ${record.branch} from ${record.sourceBranch} at ${record.baseCommit.slice(0, 12)}`,
-      commit: record.baseCommit,
-    });
+  if (JSON.stringify(next) !== JSON.stringify(before)) {
+    rt.state.isolation = next;
+    await persist(ctx, rt);
+    const moved = before && before.path !== record.path && before.baseCommit === record.baseCommit;
+    if (before?.baseCommit !== record.baseCommit || moved)
+      ctx.bus.emit({
+        type: 'task.isolation',
+        task: rt.id,
+        step: 'worktree',
+        detail: moved
+          ? `worktree moved from ${before.path} to ${record.path}`
+          : `worktree ${record.path} on ${record.branch} from ${record.sourceBranch} at ${record.baseCommit.slice(0, 12)}`,
+        commit: record.baseCommit,
+      });
+  }
+  return setUpWorktree(ctx, rt, record);
 }
 
 /** Records the task's isolation mode at its first stage (see ./task-isolation-mode.ts). */

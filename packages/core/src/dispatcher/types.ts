@@ -8,9 +8,10 @@ import type { AgentCommitPolicy, WriteSetPolicy } from '../isolation/mode.js';
 import type { WorkspaceIsolation } from '../isolation/types.js';
 import type { WorkspaceLock } from '../lock/workspace-lock.js';
 import type { OutputFormat, RunnerPlugin } from '../plugins/runner-types.js';
-import type { ClassifierPlugin, TranscriptPlugin } from '../plugins/types.js';
+import type { AgentWritablePath, ClassifierPlugin, TranscriptPlugin } from '../plugins/types.js';
 import type { PromptTemplates } from '../prompts/templates.js';
 import type { RoutingConfig } from '../routing/routing-schema.js';
+import type { SandboxConfig } from '../sandbox/sandbox-schema.js';
 import type { RetryPolicy } from '../selection/on-failure.js';
 import type { ParkPolicy } from '../selection/park.js';
 
@@ -38,6 +39,14 @@ export interface CommandResult {
   spawnError?: string;
 }
 
+/** The set-up of each new task worktree (config `isolation.setup`, `setupTimeoutSeconds`). */
+export interface WorktreeSetup {
+  /** argv commands, run in order in the worktree's workdir (no shell). */
+  commands: readonly (readonly string[])[];
+  /** Longest run of one command. */
+  timeoutMs: number;
+}
+
 /** Runs a command; provided by the CLI (core spawns nothing). */
 export type CommandRunner = (request: CommandRequest) => Promise<CommandResult>;
 
@@ -47,6 +56,21 @@ export interface DispatcherPlugins {
   classifiersFor(agent: string): ClassifierPlugin[];
   transcriptFor(agent: string): TranscriptPlugin | undefined;
   isRetryLineFor(agent: string): (line: string) => boolean;
+  /** The paths an agent's CLI writes outside its working folder (for its sandbox). */
+  sandboxWritableFor?(
+    agent: string,
+    env: Readonly<Record<string, string | undefined>>,
+  ): AgentWritablePath[];
+}
+
+/** How agent attempts are contained (project config `sandbox` and `sandboxTargets`). */
+export interface DispatcherSandbox {
+  /** The project's sandbox (config `sandbox`). */
+  config: SandboxConfig;
+  /** Overrides by catalog target id (config `sandboxTargets`). */
+  targets: Readonly<Record<string, SandboxConfig>>;
+  /** The bwrap executable the run's sandbox check found working. */
+  command: string;
 }
 
 /** Everything a dispatcher run is configured with. */
@@ -70,6 +94,9 @@ export interface DispatcherOptions {
   maxAttemptEvidenceBytes?: number;
   /** Active task stages across the workspace; 0 = unlimited. */
   maxParallel: number;
+  /** Worktree isolation: approved tasks that may wait for the (serialized) apply before no
+   * new task starts; 0 = unlimited. Default: `maxParallel`. */
+  maxApplyQueue?: number;
   /** `--task-group`: only this group's tasks are run. */
   taskGroup?: string;
   /** `--retry-blocked`: blocked tasks in scope get another chance. */
@@ -85,8 +112,13 @@ export interface DispatcherOptions {
   clock?: Clock;
   /** Receives every event (renderer, --json); events also go to events.jsonl. */
   onEvent?: (event: RunEvent) => void;
-  /** Aborted on SIGINT/SIGTERM: running agents are stopped, state kept, exit 130. */
+  /** Aborted on SIGINT/SIGTERM: no task is admitted any more, running agents and gates are
+   * stopped, queued applies stay queued (they apply on the next run), the apply under way is
+   * finished; state kept, exit 130. */
   signal?: AbortSignal;
+  /** Aborted on a second SIGINT/SIGTERM: the apply under way (its check on the source
+   * included) stops and is rolled back through its journal. */
+  abortApply?: AbortSignal;
   /** IANA zone for wall-clock reset times in provider errors (default: the system zone). */
   timeZone?: string;
   /** Grace between SIGTERM and SIGKILL when stopping an agent. */
@@ -102,6 +134,12 @@ export interface DispatcherOptions {
   isolation?: WorkspaceIsolation;
   /** Project config `writeSet` (default "correct"). */
   writeSetPolicy?: WriteSetPolicy;
+  /** Project config `corrections.maxRepeats`: the same correction this many times in a row
+   * on one check stage blocks the task ("the agent repeats itself"); 0 = only the budget
+   * (default 3). */
+  maxRepeatedCorrections?: number;
+  /** Project config `isolation.setup`: commands run in each new worktree before its first stage. */
+  worktreeSetup?: WorktreeSetup;
   /** Project config `isolation.agentCommits` (default "warn"). */
   agentCommitPolicy?: AgentCommitPolicy;
   /** The agent CLI version of each target (by target id), from `--version` before the run:
@@ -116,6 +154,8 @@ export interface DispatcherOptions {
   /** Config `routing`: PLAN `complexity:` / `risk:` → route and review mode (default
    * `DEFAULT_ROUTING`). */
   routing?: RoutingConfig;
+  /** Sandboxing of agent attempts; absent = none (every target unsandboxed). */
+  sandbox?: DispatcherSandbox;
 }
 
 /** A blocked task in the run summary. */

@@ -17,7 +17,9 @@ export function feedWorkLogFromBus(ctx: DispatchContext): () => void {
       agentModels.set(event.attempt, `${event.agent}/${event.model}`);
       return;
     }
-    if (event.type !== 'attempt.finished') return;
+    // An attempt judged after a restart has its FINISH row written by settleGoneAttempt,
+    // only when its START row is still open.
+    if (event.type !== 'attempt.finished' || event.recovered) return;
     const agentModel = agentModels.get(event.attempt) ?? event.target;
     agentModels.delete(event.attempt);
     const rt = ctx.tasks.get(event.task);

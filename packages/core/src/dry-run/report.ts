@@ -63,6 +63,8 @@ export interface DryRunProblem {
   line?: number;
   path?: string;
   hint?: string;
+  /** The exact command that fixes it (preflight problems). */
+  fix?: string;
 }
 
 /** The whole `run --dry-run --json` document. */
@@ -107,5 +109,6 @@ export function toDryRunProblem(p: Problem): DryRunProblem {
   if (p.line) out.line = p.line;
   if (p.path) out.path = p.path;
   if (p.hint) out.hint = p.hint;
+  if (p.fix) out.fix = p.fix;
   return out;
 }

@@ -77,6 +77,8 @@ export const runEventSchema = z.discriminatedUnion('type', [
     pid: z.number().int().optional(),
     attemptDir: z.string(),
     reattached: z.boolean().optional(),
+    /** The attempt runs inside a sandbox (`bwrap`: bubblewrap). */
+    sandbox: z.literal('bwrap').optional(),
   }),
   z.object({
     ...base,
@@ -92,6 +94,9 @@ export const runEventSchema = z.discriminatedUnion('type', [
     evidence: z.array(z.string()),
     durationMs: z.number(),
     attemptDir: z.string(),
+    /** Judged after a restart from its files: the dispatcher that started it died, and the
+     * agent ended while no dispatcher watched it (its exit status was not seen). */
+    recovered: z.boolean().optional(),
     /** Tokens and cost the agent reported, when it did. */
     usage: attemptUsageSchema.optional(),
   }),
@@ -221,12 +226,35 @@ export const runEventSchema = z.discriminatedUnion('type', [
       'patch',
       /** The task started in the shared workspace and keeps it (the run has worktrees now). */
       'shared-workspace',
+      /** A new worktree's set-up (config `isolation.setup`) started, passed or failed. */
+      'setup',
+      'setup-passed',
+      'setup-failed',
       /** The agent committed in its worktree (a warning: the apply squashes its commits). */
       'agent-commits',
     ]),
     detail: z.string(),
     files: z.array(z.string()).optional(),
     commit: z.string().optional(),
+  }),
+  z.object({
+    ...base,
+    /** An admission rule of the workspace (not of one task) started holding tasks back:
+     * `apply-queue` = under worktree isolation as many approved tasks as allowed wait for the
+     * apply, so no task that has not started gets a worktree. Once per episode, not per pass. */
+    type: z.literal('admission.held'),
+    rule: z.enum(['apply-queue']),
+    /** How many tasks it holds back now. */
+    held: z.number().int(),
+    detail: z.string(),
+  }),
+  z.object({
+    ...base,
+    /** A stop request (SIGINT/SIGTERM): nothing new starts, agents and gates stop, the apply
+     * under way finishes (queued applies wait for the next run); `abortApply`: a second one,
+     * the apply under way is rolled back. */
+    type: z.literal('run.stopping'),
+    abortApply: z.boolean(),
   }),
   z.object({
     ...base,
@@ -241,6 +269,8 @@ export const runEventSchema = z.discriminatedUnion('type', [
     counts: countsSchema,
     elapsedMs: z.number(),
     blocked: z.array(z.object({ task: z.string(), reason: z.string() })),
+    /** Why the run exits 1: each control-plane failure, in words (empty when none). */
+    controlFailures: z.array(z.string()).optional(),
   }),
 ]);
 

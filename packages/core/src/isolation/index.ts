@@ -1,7 +1,13 @@
 export {
+  type IsolationConfig,
+  type IsolationSettings,
+  isolationConfigSchema,
+  isolationSettings,
+  parseByteSize,
+} from './config-schema.js';
+export {
   type AgentCommitPolicy,
   agentCommitPolicyOf,
-  type IsolationConfig,
   type IsolationMode,
   isolationModeOf,
   type ResolvedIsolation,

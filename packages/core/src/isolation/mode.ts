@@ -1,3 +1,5 @@
+import type { IsolationConfig } from './config-schema.js';
+
 /** Where a task's agents and gates work: a git worktree of its own, or the shared workspace. */
 export type IsolationMode = 'worktree' | 'none';
 
@@ -7,19 +9,13 @@ export type WriteSetPolicy = 'correct' | 'revert-outside';
 /** What happens to commits an agent makes in its worktree (config `isolation.agentCommits`). */
 export type AgentCommitPolicy = 'warn' | 'refuse';
 
-/** Project config `isolation` as written: a mode, or an object with the mode and policies. */
-export type IsolationConfig =
-  | IsolationMode
-  | { mode?: IsolationMode | undefined; agentCommits?: AgentCommitPolicy | undefined }
-  | undefined;
-
 /** The mode of a config `isolation` (undefined: the default for the workspace). */
-export function isolationModeOf(config: IsolationConfig): IsolationMode | undefined {
+export function isolationModeOf(config: IsolationConfig | undefined): IsolationMode | undefined {
   return typeof config === 'object' ? config.mode : config;
 }
 
 /** The agent-commit policy of a config `isolation` (default "warn"). */
-export function agentCommitPolicyOf(config: IsolationConfig): AgentCommitPolicy {
+export function agentCommitPolicyOf(config: IsolationConfig | undefined): AgentCommitPolicy {
   return (typeof config === 'object' ? config.agentCommits : undefined) ?? 'warn';
 }
 

@@ -27,6 +27,12 @@ export const worktreeRecordSchema = z.strictObject({
   /** The repository's config, hooks and `info/` when the worktree was created (entry → hash):
    * an agent's change to them is refused by the write-set check. */
   metadata: z.record(z.string(), z.string()).optional(),
+  /** Ignored files copied in from the workspace when the worktree was created (`isolation.copy`). */
+  copied: z.array(z.string()).optional(),
+  /** Files `isolation.copy` matched but did not copy, each with why. */
+  copySkipped: z.array(z.string()).optional(),
+  /** When the worktree's set-up (`isolation.setup`) passed; unset on a worktree created since. */
+  setUpAt: instant.optional(),
 });
 export type WorktreeRecord = z.output<typeof worktreeRecordSchema>;
 

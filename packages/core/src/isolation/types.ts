@@ -39,6 +39,13 @@ export interface ApplyRequest {
   writeSet: readonly string[];
   /** The DoD on the source; omitted when the plan has none. */
   check?: SourceCheck;
+  /** The run was asked to stop (a first SIGINT/SIGTERM): an apply that has not started yet
+   * (queued behind another, or waiting for the repository's apply lock) ends `interrupted`
+   * with nothing touched; one under way is finished. */
+  stop?: AbortSignal;
+  /** Abort the apply under way (a second SIGINT): it stops at its next step and is rolled back
+   * through its journal, so the source is left as it was before it. */
+  abort?: AbortSignal;
 }
 
 /** How an apply ended. The source branch and tree are never left half-applied. */
@@ -73,7 +80,16 @@ export type ApplyResult =
       rolledBack: true;
       detail: string;
     }
-  | { status: 'refused'; taskId: TaskId; report: WriteSetReport; message: string };
+  | { status: 'refused'; taskId: TaskId; report: WriteSetReport; message: string }
+  | {
+      /** Stopped (`stop`) before it started, or aborted (`abort`) and rolled back: the task
+       * is still approved and applies on the next run. */
+      status: 'interrupted';
+      taskId: TaskId;
+      message: string;
+      /** The commit that was undone when the apply was aborted after moving the source. */
+      rolledBack?: string;
+    };
 
 /** What recovery did with one interrupted apply. */
 export interface RecoveredApply {
@@ -122,7 +138,12 @@ export interface CleanReport {
  * `markBlocked` when the task blocks; `recover` once at dispatcher start, before admission.
  */
 export interface WorkspaceIsolation {
+  /** The task's worktree, created (with `isolation.copy`'s files) or re-attached; moved first
+   * when it is not where the layout puts it (a worktree of an earlier version). */
   ensureWorktree(taskId: TaskId): Promise<WorktreeRecord>;
+  /** The worktree's set-up (`isolation.setup`) passed: `setUpAt` of its record is set until the
+   * worktree is created anew. */
+  markSetUp(taskId: TaskId): Promise<void>;
   worktreeOf(taskId: TaskId): WorktreeRecord | undefined;
   inspect(taskId: TaskId, writeSet: readonly string[]): Promise<WriteSetReport>;
   revertOutside(taskId: TaskId, writeSet: readonly string[]): Promise<string[]>;

@@ -351,8 +351,11 @@ export type BudgetStageName =
   | 'review'
   | 'redteam';
 /** Stages that write work-log rows (the log's role column). */
-export const WORK_LOG_ROLES = stagesWhere<WorkLogRoleName>((r) => r.workLog);
-export type WorkLogRoleName = BudgetStageName | 'writeset' | 'apply';
+export const WORK_LOG_ROLES = stagesWhere<WorkLogStageName>((r) => r.workLog);
+export type WorkLogStageName = BudgetStageName | 'writeset' | 'apply';
+/** The log's role column: a stage, or `setup` (a new worktree's set-up, before its first
+ * stage: not a stage of the task, it runs again whenever the worktree is created anew). */
+export type WorkLogRoleName = WorkLogStageName | 'setup';
 /** Sources of a correction shown to the next worker attempt. */
 export const CORRECTION_SOURCES = [
   'gate',

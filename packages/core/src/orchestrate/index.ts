@@ -19,6 +19,7 @@ export {
   resolveWith,
   type StageRoute,
 } from './plan-routing.js';
+export { choosePlanRun, type PlanRunChoice } from './plan-runs.js';
 export {
   ORCHESTRATE_PLAN_KIND,
   ORCHESTRATE_PLAN_VERSION,

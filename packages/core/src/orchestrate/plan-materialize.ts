@@ -149,20 +149,23 @@ export function materializePlan(
     const archived = join(AGENT_TASK_DIR, ARCHIVE_DIR, plan.planId, task.id, PLAN_FILE);
     const active = join(rel, PLAN_FILE);
     const taskId = `${plan.planId}/${task.id}`;
-    const changed = (why: string) =>
+    const archivedRel = join(AGENT_TASK_DIR, ARCHIVE_DIR, plan.planId, task.id);
+    const changed = (why: string, done = false) =>
       problems.push({
         code: 'SY_YAML_PLAN_INVALID',
         message: `task "${task.id}" changed in the plan but ${why}`,
         file: plan.file,
         line: task.position.line,
         column: task.position.column,
-        hint: `restore the task as it was, or give the changed task a new id (its folder is ${rel})`,
+        hint: done
+          ? `restore the task as it was, give the changed task a new id, or run the whole plan anew with \`switchyard run <plan> --again\` (its folder is ${archivedRel})`
+          : `restore the task as it was, or give the changed task a new id (its folder is ${rel})`,
         severity: 'error',
       });
     if (existsSync(join(workspace, archived))) {
       if (comparable(readFileSync(join(workspace, archived), 'utf8')) === comparable(text))
         tasks.push({ id: task.id, taskId, status: 'done', planFile: archived });
-      else changed(`it is already done (${archived})`);
+      else changed(`it is already done (${archived})`, true);
       continue;
     }
     const activePath = join(workspace, active);

@@ -344,3 +344,32 @@ describe('YAML plan JSON Schema', () => {
     expect(committed.required).toEqual(['version', 'kind', 'metadata', 'tasks']);
   });
 });
+
+describe('YAML plans: hostile documents are coded problems', () => {
+  it('an alias bomb is SY_YAML_PLAN_INVALID with a hint, not an internal error', () => {
+    const rows = ['a', 'b', 'c', 'd', 'e', 'f'];
+    const bomb = [
+      'version: 1',
+      'kind: orchestrate-plan',
+      'metadata: { title: bomb }',
+      ...rows.map(
+        (name, i) =>
+          `${name}: &${name} [${Array(9)
+            .fill(i === 0 ? '"x"' : `*${rows[i - 1]}`)
+            .join(', ')}]`,
+      ),
+      'tasks: []',
+    ].join('\n');
+    const result = validateOrchestratePlan(bomb, { file: 'plan.yaml' });
+    expect(result.problems).toHaveLength(1);
+    expect(result.problems[0]).toMatchObject({ code: 'SY_YAML_PLAN_INVALID', file: 'plan.yaml' });
+    expect(result.problems[0]?.message).toMatch(/alias/i);
+  });
+
+  it('nesting 5,000 deep is a positioned YAML problem', () => {
+    const deep = `version: 1\nkind: orchestrate-plan\nmetadata: ${'['.repeat(5000)}${']'.repeat(5000)}\n`;
+    const result = validateOrchestratePlan(deep, { file: 'plan.yaml' });
+    expect(result.problems.length).toBeGreaterThan(0);
+    expect(result.problems.every((p) => p.code === 'SY_YAML_PLAN_INVALID')).toBe(true);
+  });
+});

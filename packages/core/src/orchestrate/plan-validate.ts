@@ -99,6 +99,9 @@ export interface PlanValidationOptions {
 
 type Located = (path: readonly PropertyKey[]) => SourcePosition;
 
+/** How many alias expansions a plan may hold (yaml's own guard against alias bombs). */
+const MAX_ALIAS_COUNT = 100;
+
 /**
  * Parses and validates a YAML plan in full: YAML syntax, the schema (unknown keys, types),
  * ids, lanes, dependencies and cycles, runners, backends (with a catalog), the definition
@@ -150,9 +153,21 @@ export function validateOrchestratePlan(
     );
   }
   if (doc.errors.length > 0) return result;
-  const parsed = orchestratePlanSchema.safeParse(doc.toJS());
+  let js: unknown;
+  try {
+    // Aliases are expanded here; a document that expands past the limit is an alias bomb.
+    js = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+  } catch (error) {
+    report(
+      { line: 1, column: 1 },
+      `YAML: ${(error as Error).message} (aliases expand to more than ${MAX_ALIAS_COUNT} times the document's nodes)`,
+      'write the values out instead of repeating anchors (&name) and aliases (*name) inside each other',
+    );
+    return result;
+  }
+  const parsed = orchestratePlanSchema.safeParse(js);
   if (!parsed.success) {
-    for (const issue of parsed.error.issues) reportIssue(doc, counter, issue, report);
+    for (const issue of parsed.error.issues) reportIssue(js, doc, counter, issue, report);
     return result;
   }
   const plan = parsed.data;
@@ -198,6 +213,7 @@ const KEYS_HINTS: [RegExp, string][] = [
 
 /** One zod issue as a positioned problem (an unknown key points at the key itself). */
 function reportIssue(
+  js: unknown,
   doc: Document,
   counter: LineCounter,
   issue: z.core.$ZodIssue,
@@ -214,7 +230,7 @@ function reportIssue(
       );
     return;
   }
-  const value = lookup(doc.toJS(), path);
+  const value = lookup(js, path);
   const missing = value === undefined && path.length > 0;
   const parent = path.slice(0, -1);
   const where = (missing ? parent : path).length ? `${pathText(missing ? parent : path)}: ` : '';

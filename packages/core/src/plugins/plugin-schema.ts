@@ -23,6 +23,7 @@ const runner = z.object({
   outputFormats: z.array(z.enum(['text', 'jsonl'])).min(1),
   nativeSession: z.boolean().optional(),
   promptDelivery: z.object({ argv: z.literal(true), stdin: z.boolean().optional() }).optional(),
+  sandbox: z.boolean().optional(),
   start: fn('start'),
   reattach: fn('reattach'),
   planResume: optionalFn('planResume'),
@@ -41,6 +42,7 @@ const classifier = z.object({
   promptInput: z
     .object({ stdin: z.object({ argvPrompt: z.string().nullable() }).optional() })
     .optional(),
+  sandboxWritable: optionalFn('sandboxWritable'),
   dispose: optionalFn('dispose'),
 });
 

@@ -3,7 +3,7 @@ import { classifiersFor } from '../evidence/classify-evidence.js';
 import type { LoadedPlugin } from './loader.js';
 import { Registry } from './registry.js';
 import type { OutputFormat, RunnerPlugin } from './runner-types.js';
-import type { ClassifierPlugin, TranscriptPlugin } from './types.js';
+import type { AgentWritablePath, ClassifierPlugin, TranscriptPlugin } from './types.js';
 
 /** The loaded plugins, by kind, with the lookups the dispatcher needs. */
 export class PluginSet {
@@ -39,6 +39,19 @@ export class PluginSet {
       c.isRetryLine ? [c.isRetryLine.bind(c)] : [],
     );
     return (line) => hooks.some((hook) => hook(line));
+  }
+
+  /**
+   * The paths the agent's CLI writes outside its working folder (for its sandbox), from every
+   * classifier serving it, given the agent's environment.
+   */
+  sandboxWritableFor(
+    agent: string,
+    env: Readonly<Record<string, string | undefined>>,
+  ): AgentWritablePath[] {
+    return this.classifiersFor(agent).flatMap((c) =>
+      c.sandboxWritable ? [...c.sandboxWritable(env)] : [],
+    );
   }
 
   /** The runner for a target: a native-session runner when asked for, else the last loaded

@@ -1,6 +1,7 @@
 import type { AttemptLocator, AttemptLocatorInput } from '../attempt/locator.js';
 import type { TemplateValues } from '../attempt/template.js';
 import type { SecretValue } from '../redact/redact.js';
+import type { SandboxSpec } from '../sandbox/sandbox-spec.js';
 import type { Awaitable, PluginMeta, TerminalEvidence, TranscriptPlugin } from './types.js';
 
 /** Output formats a catalog target may declare (`runtime.output_format`). */
@@ -71,6 +72,9 @@ export interface RunnerSpec {
   heartbeatIntervalMs?: number;
   /** Tail poll interval (default 250 ms); the final drain at exit is immediate. */
   pollIntervalMs?: number;
+  /** Run the agent inside this sandbox (runners that declare `sandbox: true`); the runner
+   * records it in the locator. */
+  sandbox?: SandboxSpec;
 }
 
 /** Locator fields the dispatcher supplies. */
@@ -88,6 +92,7 @@ export type RunnerLocatorFields = Omit<
   | 'endedBy'
   | 'result'
   | 'sessionId'
+  | 'sandbox'
 >;
 
 /** What the runner observed so far (these are progress; heartbeat mtime never is). */
@@ -184,6 +189,9 @@ export interface RunnerPlugin<O = unknown> {
   /** How it can pass a prompt: argv always; `stdin` when it honours `RunnerSpec.stdinFile`.
    * Unset: argv only (a prompt too long for argv is then refused before spawning). */
   promptDelivery?: PromptChannels;
+  /** True when it runs an attempt inside `RunnerSpec.sandbox`. A sandboxed target never runs on
+   * a runner without it (the attempt is refused). */
+  sandbox?: boolean;
   options?: O;
   start(spec: RunnerSpec): Awaitable<RunHandle>;
   /**

@@ -82,6 +82,16 @@ export interface AgentPromptInput {
   stdin?: { argvPrompt: string | null };
 }
 
+/**
+ * A path an agent CLI writes outside its working folder (its config, sessions, caches): kept
+ * writable in a sandbox. `~` is the agent's HOME. A `dir` is created when missing (as the CLI
+ * itself would at its first start); a `file` is writable only when it exists.
+ */
+export interface AgentWritablePath {
+  path: string;
+  kind: 'dir' | 'file';
+}
+
 /** A classifier plugin: maps terminal evidence to a class, or returns nothing to pass. */
 export interface ClassifierPlugin<O = unknown> {
   kind: 'classifier';
@@ -111,6 +121,12 @@ export interface ClassifierPlugin<O = unknown> {
   usage?(evidence: TerminalEvidence): AttemptUsage | undefined;
   /** How the agent's CLI takes a prompt too long for argv; unset: argv only. */
   promptInput?: AgentPromptInput;
+  /**
+   * The paths the agent's CLI writes outside its working folder, given the agent's environment
+   * (HOME and the CLI's own variables, e.g. one that moves its config folder). A sandboxed
+   * attempt may write them and nothing else but its worktree, attempt and task folders.
+   */
+  sandboxWritable?(env: Readonly<Record<string, string | undefined>>): readonly AgentWritablePath[];
   dispose?(): Awaitable<void>;
 }
 

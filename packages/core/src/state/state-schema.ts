@@ -70,6 +70,8 @@ export const attemptRecordSchema = z.object({
   catalogRevision: z.string().optional(),
   /** Tokens and cost the agent reported (see core's cost module). */
   usage: attemptUsageSchema.optional(),
+  /** The attempt ran inside this sandbox (its mount table is in the locator). */
+  sandbox: z.literal('bwrap').optional(),
 });
 
 /** Why a task is blocked, with the evidence a human needs. */
@@ -117,6 +119,19 @@ export const taskIsolationSchema = z.object({
   waiting: z.string().optional(),
   /** `apply: patch`: the patch kept in the task folder instead of a source commit. */
   patchFile: z.string().optional(),
+  /** The worktree's set-up (config `isolation.setup`): running (which command), passed or failed. */
+  setup: z
+    .object({
+      state: z.enum(['running', 'passed', 'failed']),
+      /** When the set-up started. */
+      since: z.string(),
+      /** The command running (or the one that failed), 1-based of `total`. */
+      command: z.array(z.string()).optional(),
+      index: z.number().int().optional(),
+      total: z.number().int().optional(),
+      durationMs: z.number().optional(),
+    })
+    .optional(),
 });
 
 export const taskStateSchema = z.object({
@@ -157,6 +172,11 @@ export const taskStateSchema = z.object({
   /** Self-check passes that did not fill the checklist, in this plan loop. */
   selfcheckRetries: z.number().int(),
   correction: correctionSchema.optional(),
+  /** The last correction of each check stage (fingerprint) and how many times in a row it
+   * came: the same one over and over means the agent repeats itself (see correctOrBlock). */
+  repeats: z
+    .record(z.string(), z.object({ fingerprint: z.string(), count: z.number().int() }))
+    .optional(),
   /** Attempt id whose evidence the next attempt's prompt points at (after a failover). */
   failoverFrom: z.string().optional(),
   blocked: blockedSchema.optional(),

@@ -65,6 +65,16 @@ export function buildStatus(input: StatusInput): StatusReport {
 
   for (const task of input.tasks) {
     const state = states.get(task.id);
+    const setup = settingUp(task.id, state, dispatcher.state === 'running');
+    if (setup?.kind === 'running') {
+      running.push(setup.entry);
+      liveTasks.add(task.id);
+      continue;
+    }
+    if (setup?.kind === 'waiting') {
+      waiting.push(setup.entry);
+      continue;
+    }
     const open = state?.attempts.filter((a) => a.status !== 'finished') ?? [];
     const live = open.filter((a) => input.liveAttempts.has(a.id));
     if (live.length > 0 || (open.length > 0 && dispatcher.state === 'running')) {
@@ -169,6 +179,48 @@ export function buildStatus(input: StatusInput): StatusReport {
   };
 }
 
+/**
+ * A task whose new worktree is being set up (config `isolation.setup`) runs no attempt yet:
+ * it shows as running "setting up" while a dispatcher works, and as interrupted otherwise
+ * (the next run sets the worktree up again).
+ */
+function settingUp(
+  task: string,
+  state: TaskState | undefined,
+  dispatcherRunning: boolean,
+): { kind: 'running'; entry: RunningEntry } | { kind: 'waiting'; entry: WaitingEntry } | undefined {
+  const setup = state?.isolation?.setup;
+  if (!state || setup?.state !== 'running' || state.blocked) return undefined;
+  const command = setup.command
+    ? `${setup.command.join(' ')} (${setup.index} of ${setup.total})`
+    : '';
+  if (!dispatcherRunning)
+    return {
+      kind: 'waiting',
+      entry: {
+        task,
+        kind: 'interrupted',
+        why: `the set-up of its worktree was interrupted${command ? ` at ${command}` : ''}; the next run sets it up again`,
+        phase: state.phase,
+        planLoop: state.planLoop,
+      },
+    };
+  return {
+    kind: 'running',
+    entry: {
+      task,
+      role: 'setup',
+      planLoop: state.planLoop,
+      attempt: 'setup',
+      target: 'setup',
+      since: setup.since,
+      supervision: 'watched',
+      attemptDir: '',
+      activity: `setting up its worktree: ${command}`,
+    },
+  };
+}
+
 function runningEntry(
   a: AttemptRecord,
   task: string,
@@ -190,6 +242,7 @@ function runningEntry(
         ? 'watched'
         : 'orphaned',
     attemptDir: a.attemptDir,
+    ...(a.sandbox ? { sandbox: a.sandbox } : {}),
   };
 }
 

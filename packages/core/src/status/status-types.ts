@@ -48,6 +48,11 @@ export interface RunningEntry {
    * re-attaches); `starting`: recorded, process not seen yet. */
   supervision: 'watched' | 'orphaned' | 'starting';
   attemptDir: string;
+  /** What it does when it is no agent attempt: `setting up its worktree: <command> (1 of 2)`
+   * (role `setup`, config `isolation.setup`). */
+  activity?: string;
+  /** Set when the attempt runs inside a sandbox (`bwrap`: bubblewrap; the pid is bwrap's). */
+  sandbox?: 'bwrap';
 }
 
 /** Why a task that is neither running, blocked nor done does not run now. */

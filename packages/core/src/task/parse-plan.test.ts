@@ -246,3 +246,15 @@ describe('review front matter', () => {
     ]);
   });
 });
+
+describe('parsePlan: NUL bytes', () => {
+  it('refuses a NUL byte where it stands instead of reading U+FFFD', () => {
+    const text =
+      '---\nroute: local-G01\n---\n# t\n\n## Modified Files Summary\n\n- src/a\u0000b.ts\n\n## Implementation Checklist\n\n- [ ] x\n';
+    const problems = parsePlan(text, { file: 'PLAN.md' }).problems;
+    expect(problems).toContainEqual(
+      expect.objectContaining({ code: 'SY_PLAN_INVALID', line: 8, severity: 'error' }),
+    );
+    expect(problems.find((p) => p.line === 8)?.message).toMatch(/NUL byte/);
+  });
+});

@@ -48,7 +48,7 @@ export function readPlanSource(
 ): PlanSource {
   const { file } = options;
   const split = splitFrontMatter(source);
-  const problems: Problem[] = [];
+  const problems: Problem[] = nulBytes(source, file);
   if (split.unterminated)
     problems.push({
       code: 'SY_PLAN_INVALID',
@@ -179,4 +179,25 @@ export function parsePlanFile(
 /** True when any problem is an error (warnings do not fail validation). */
 export function hasErrors(problems: readonly Problem[]): boolean {
   return problems.some((p) => p.severity !== 'warning');
+}
+
+/**
+ * A NUL byte in a plan is refused where it stands: the Markdown parser would turn it into
+ * U+FFFD, and a write-set path, a command or a checklist item would silently become another.
+ */
+function nulBytes(source: string, file: string): Problem[] {
+  if (!source.includes('\u0000')) return [];
+  const problems: Problem[] = [];
+  source.split('\n').forEach((text, index) => {
+    if (text.includes('\u0000'))
+      problems.push({
+        code: 'SY_PLAN_INVALID',
+        message: `line ${index + 1} contains a NUL byte`,
+        file,
+        line: index + 1,
+        hint: 'remove the NUL byte (a binary paste or a bad encoding); a plan is UTF-8 text',
+        severity: 'error',
+      });
+  });
+  return problems.slice(0, 20);
 }

@@ -121,3 +121,30 @@ describe('WriteSetResolver accepts', () => {
     expect(resolver.check('src/app/main.ts')).toEqual({ ok: true, path: 'src/app/main.ts' });
   });
 });
+
+describe('write sets: nested repositories and control characters', () => {
+  it('refuses any .git folder or gitlink, not only the workspace root one', () => {
+    mkdirSync(join(ws, 'vendor', 'lib', '.git', 'hooks'), { recursive: true });
+    writeFileSync(join(ws, 'vendor', 'lib', '.git', 'config'), '');
+    for (const entry of [
+      'vendor/lib/.git/config',
+      'vendor/lib/.git/hooks/pre-commit',
+      'vendor/lib/.GIT/hooks/post-checkout',
+      'sub/.git',
+    ]) {
+      const result = check(entry);
+      expect(result.ok, entry).toBe(false);
+      if (!result.ok) expect(result.message).toMatch(/\.git\/$/i);
+    }
+    expect(check('src/.gitignore').ok).toBe(true);
+    expect(check('.github/workflows/ci.yml').ok).toBe(true);
+  });
+
+  it('refuses a NUL byte or another control character instead of cutting the path', () => {
+    for (const entry of ['src/a\u0000b.ts', 'src/a.ts\u0000.md', 'src/a\tb.ts', 'src/a\rb.ts']) {
+      const result = check(entry);
+      expect(result.ok, JSON.stringify(entry)).toBe(false);
+      if (!result.ok) expect(result.message).toMatch(/control character/);
+    }
+  });
+});

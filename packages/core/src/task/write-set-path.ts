@@ -56,6 +56,12 @@ export class WriteSetResolver {
         'empty write-set entry',
         'write one workspace-relative file path per list item',
       );
+    // A NUL ends the path for the system: `src/a\0.ts` would be `src/a` on disk. Never cut it.
+    if (/[\u0000-\u001f\u007f]/.test(entry))
+      return refuse(
+        `"${JSON.stringify(entry).slice(1, -1)}" contains a control character (${/\u0000/.test(entry) ? 'a NUL byte' : 'e.g. a tab or carriage return'})`,
+        'write the file path with printable characters only',
+      );
     if (entry.includes('\\'))
       return refuse(`"${entry}" uses backslashes`, 'use forward slashes: `src/app/main.ts`');
     if (isAbsolute(entry) || /^[A-Za-z]:[\\/]/.test(entry) || entry.startsWith('~'))
@@ -87,8 +93,8 @@ export class WriteSetResolver {
       );
     if (isForbidden(normalized))
       return refuse(
-        `"${entry}" is under ${normalized.split('/')[0]}/`,
-        'write sets may not touch .git/ or agent-task/',
+        `"${entry}" is under ${forbiddenPart(normalized)}/`,
+        "write sets may not touch .git/ (the workspace's or a nested repository's) or agent-task/",
       );
     const located = this.#locate(normalized);
     if (!located.ok) return located;
@@ -247,9 +253,17 @@ function specialKind(stat: {
 // Characters without which picomatch finds no glob (wildcards, classes, braces, extglobs, `!`).
 const GLOB_CHARS = /[*?[\]{}()!+@]/;
 
+/** True for a path under agent-task/ or any `.git` (the workspace's, a nested repository's, a
+ * submodule's gitlink file): a write there changes git's hooks and config, not project files. */
 function isForbidden(rel: string): boolean {
-  const first = rel.split('/')[0]?.toLowerCase();
-  return FORBIDDEN_ROOTS.some((root) => root === first);
+  return forbiddenPart(rel) !== undefined;
+}
+
+function forbiddenPart(rel: string): string | undefined {
+  const parts = rel.split('/');
+  if (parts[0]?.toLowerCase() === 'agent-task') return 'agent-task';
+  const git = parts.findIndex((part) => part.toLowerCase() === '.git');
+  return git < 0 ? undefined : parts.slice(0, git + 1).join('/');
 }
 
 function refuse(message: string, hint: string): WriteSetPathResult {

@@ -1,1 +1,2 @@
+export * from './open-rows.js';
 export * from './work-log.js';

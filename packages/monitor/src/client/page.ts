@@ -231,9 +231,16 @@ function card(t: TaskView): string {
         `<div class="fo-edge">${esc(e.from)} → ${esc(e.to)} <small>${esc(e.class)}</small></div>`,
     )
     .join('');
-  const run = t.running
-    ? `<div class="meta">${esc(t.running.role)} · ${esc(t.running.target)} · <span class="elapsed" data-since="${esc(t.running.since)}">${ago(t.running.since)}</span> · attempt ${t.running.attemptNo}/${t.running.budget}</div>`
+  const elapsed = t.running
+    ? `<span class="elapsed" data-since="${esc(t.running.since)}">${ago(t.running.since)}</span>`
     : '';
+  // A new worktree's set-up is no attempt: "setting up", and the command in the why line.
+  const settingUp = t.running?.role === 'setup';
+  const run = !t.running
+    ? ''
+    : settingUp
+      ? `<div class="meta">setting up · ${elapsed}</div>`
+      : `<div class="meta">${esc(t.running.role)} · ${esc(t.running.target)} · ${elapsed} · attempt ${t.running.attemptNo}/${t.running.budget}</div>`;
   const loop =
     t.planLoop > 1
       ? `<span class="loop">loop ${t.planLoop}${t.maxPlanLoops ? ` of ${t.maxPlanLoops}` : ''}</span>`
@@ -241,7 +248,7 @@ function card(t: TaskView): string {
   return (
     `<button type="button" class="task st-${t.state}${t.id === selected ? ' sel' : ''}" data-task="${esc(t.id)}" data-state="${t.state}" title="${esc(t.why)}">` +
     `<div class="name">${esc(t.id.slice(t.group.length + 1))} <span class="badge">${t.state}</span>${loop}</div>${run}` +
-    `<div class="why">${esc(t.state === 'running' ? '' : t.why)}</div>${fo}</button>`
+    `<div class="why">${esc(t.state === 'running' && !settingUp ? '' : t.why)}</div>${fo}</button>`
   );
 }
 
@@ -385,11 +392,14 @@ function renderDetail(): void {
         fin && fin.type === 'attempt.finished'
           ? `${fin.result}${fin.result !== 'success' ? ` <small title="${esc(fin.evidence[0] ?? '')}">${esc((fin.evidence[0] ?? '').slice(0, 80))}…</small>` : ''}`
           : '<i>running</i>';
-      return `<tr><td><a href="#" data-tail="${esc(e.attempt)}">${esc(e.role)}</a></td><td>${e.planLoop}</td><td>${esc(e.target)}</td><td>${result}</td><td>${tokens}</td><td>${c}</td></tr>`;
+      const sandbox = e.sandbox
+        ? `<span class="sandbox" title="ran inside a ${esc(e.sandbox)} sandbox">${esc(e.sandbox)}</span>`
+        : '—';
+      return `<tr><td><a href="#" data-tail="${esc(e.attempt)}">${esc(e.role)}</a></td><td>${e.planLoop}</td><td>${esc(e.target)}</td><td>${sandbox}</td><td>${result}</td><td>${tokens}</td><td>${c}</td></tr>`;
     });
     const tt = u.byTask[t.id];
     parts.push(
-      `<h3>Attempts</h3><table class="attempts"><tr><th>stage</th><th>loop</th><th>target</th><th>result</th><th>tokens</th><th>cost</th></tr>${rows.join('')}${tt ? `<tr class="sum"><th colspan="4">task</th><td class="task-tokens">${num(tt.totalTokens)}</td><td>${cost(tt)}</td></tr>` : ''}</table>`,
+      `<h3>Attempts</h3><table class="attempts"><tr><th>stage</th><th>loop</th><th>target</th><th>sandbox</th><th>result</th><th>tokens</th><th>cost</th></tr>${rows.join('')}${tt ? `<tr class="sum"><th colspan="5">task</th><td class="task-tokens">${num(tt.totalTokens)}</td><td>${cost(tt)}</td></tr>` : ''}</table>`,
     );
   }
   parts.push(
@@ -402,7 +412,9 @@ function renderDetail(): void {
   el.innerHTML = parts.join('');
   const want = t.running?.attempt ?? tail?.attempt;
   if (want && tail?.attempt === want) $('tail').textContent = keep;
-  if (t.running && tail?.attempt !== t.running.attempt) startTail(t.running.attempt);
+  // A set-up has no attempt folder to follow (its output is in its evidence once it ends).
+  if (t.running && t.running.role !== 'setup' && tail?.attempt !== t.running.attempt)
+    startTail(t.running.attempt);
 }
 
 /** One gate run: its command, the assertion it had to meet, the result and the output. */

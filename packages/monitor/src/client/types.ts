@@ -38,6 +38,8 @@ export type RunEventView = Base &
         planLoop: number;
         attempt: string;
         target: string;
+        /** Set when the attempt ran inside a sandbox. */
+        sandbox?: string;
       }
     | {
         type: 'attempt.finished';

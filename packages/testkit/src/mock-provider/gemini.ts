@@ -1,5 +1,6 @@
 import { type HandlerContext, replyWithFault } from './handler.js';
 import { cutConnection, deltas, sendJson, startSse } from './http-util.js';
+import { type MockToolCall, scriptedToolCall } from './tool-calls.js';
 
 function candidate(text: string, done: boolean) {
   return {
@@ -14,9 +15,53 @@ function candidate(text: string, done: boolean) {
   };
 }
 
-/** Gemini `models/{model}:generateContent` and `:streamGenerateContent` (`?alt=sse` or JSON array). */
-export function handleGemini(ctx: HandlerContext, sse: boolean): void {
-  if (replyWithFault(ctx, 'gemini')) return;
+/** A reply whose only part is one `functionCall`. */
+function replyWithFunctionCall(ctx: HandlerContext, call: MockToolCall, sse: boolean): void {
+  const reply = {
+    candidates: [
+      {
+        content: {
+          role: 'model',
+          parts: [{ functionCall: { name: call.name, args: call.input } }],
+        },
+        index: 0,
+        finishReason: 'STOP',
+      },
+    ],
+    usageMetadata: { promptTokenCount: 12, candidatesTokenCount: 6, totalTokenCount: 18 },
+    modelVersion: ctx.model,
+  };
+  if (!ctx.stream) {
+    sendJson(ctx.res, 200, reply);
+    return;
+  }
+  if (sse) {
+    startSse(ctx.res);
+    ctx.res.write(`data: ${JSON.stringify(reply)}\r\n\r\n`);
+  } else {
+    ctx.res.writeHead(200, { 'content-type': 'application/json' });
+    ctx.res.write(`[${JSON.stringify(reply)}]`);
+  }
+  ctx.res.end();
+}
+
+/**
+ * Gemini `models/{model}:generateContent` and `:streamGenerateContent` (`?alt=sse` or JSON
+ * array). Returns the name of the tool the reply called when a scripted tool call applied.
+ */
+export function handleGemini(ctx: HandlerContext, sse: boolean): string | undefined {
+  if (replyWithFault(ctx, 'gemini')) return undefined;
+  const call =
+    ctx.fault === 'none' ? scriptedToolCall('gemini', ctx.body, ctx.toolCalls) : undefined;
+  if (call) {
+    replyWithFunctionCall(ctx, call, sse);
+    return call.name;
+  }
+  replyWithText(ctx, sse);
+  return undefined;
+}
+
+function replyWithText(ctx: HandlerContext, sse: boolean): void {
   const { res, replyText } = ctx;
   const modelVersion = ctx.model;
   if (!ctx.stream) {

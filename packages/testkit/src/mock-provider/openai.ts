@@ -1,13 +1,36 @@
 import { type HandlerContext, replyWithFault } from './handler.js';
 import { cutConnection, deltas, sendJson, sseEvent, startSse } from './http-util.js';
+import {
+  replyChatToolCall,
+  replyResponsesToolCall,
+  sendChatCompletion,
+  startChatStream,
+} from './openai-tools.js';
+import { scriptedToolCall } from './tool-calls.js';
 
 function half<T>(items: T[], cut: boolean): T[] {
   return cut ? items.slice(0, Math.max(1, items.length >> 1)) : items;
 }
 
-/** OpenAI Responses API (`POST /v1/responses`), JSON or SSE. */
-export function handleOpenAiResponses(ctx: HandlerContext): void {
-  if (replyWithFault(ctx, 'openai-responses')) return;
+/**
+ * OpenAI Responses API (`POST /v1/responses`), JSON or SSE. Returns the name of the tool the
+ * reply called when a scripted tool call applied.
+ */
+export function handleOpenAiResponses(ctx: HandlerContext): string | undefined {
+  if (replyWithFault(ctx, 'openai-responses')) return undefined;
+  const call =
+    ctx.fault === 'none'
+      ? scriptedToolCall('openai-responses', ctx.body, ctx.toolCalls)
+      : undefined;
+  if (call) {
+    replyResponsesToolCall(ctx, call);
+    return call.name;
+  }
+  replyResponsesText(ctx);
+  return undefined;
+}
+
+function replyResponsesText(ctx: HandlerContext): void {
   const { res, model, replyText } = ctx;
   const created = Math.floor(Date.now() / 1000);
   const item = {
@@ -99,9 +122,23 @@ export function handleOpenAiResponses(ctx: HandlerContext): void {
   res.end();
 }
 
-/** OpenAI Chat Completions (`POST /v1/chat/completions`), JSON or SSE. */
-export function handleOpenAiChat(ctx: HandlerContext): void {
-  if (replyWithFault(ctx, 'openai-chat')) return;
+/**
+ * OpenAI Chat Completions (`POST /v1/chat/completions`), JSON or SSE. Returns the name of the
+ * tool the reply called when a scripted tool call applied.
+ */
+export function handleOpenAiChat(ctx: HandlerContext): string | undefined {
+  if (replyWithFault(ctx, 'openai-chat')) return undefined;
+  const call =
+    ctx.fault === 'none' ? scriptedToolCall('openai-chat', ctx.body, ctx.toolCalls) : undefined;
+  if (call) {
+    replyChatToolCall(ctx, call);
+    return call.name;
+  }
+  replyChatText(ctx);
+  return undefined;
+}
+
+function replyChatText(ctx: HandlerContext): void {
   const { res, model, replyText } = ctx;
   const created = Math.floor(Date.now() / 1000);
   const usage = { prompt_tokens: 12, completion_tokens: 6, total_tokens: 18 };
@@ -113,29 +150,10 @@ export function handleOpenAiChat(ctx: HandlerContext): void {
       cutConnection(res);
       return;
     }
-    sendJson(res, 200, {
-      ...base,
-      object: 'chat.completion',
-      choices: [
-        {
-          index: 0,
-          message: { role: 'assistant', content: replyText },
-          finish_reason: 'stop',
-          logprobs: null,
-        },
-      ],
-      usage,
-    });
+    sendChatCompletion(ctx, base, { role: 'assistant', content: replyText }, 'stop', usage);
     return;
   }
-  startSse(res);
-  const chunk = (delta: Record<string, unknown>, finish: string | null, extra = {}) =>
-    sseEvent(res, {
-      ...base,
-      object: 'chat.completion.chunk',
-      choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }],
-      ...extra,
-    });
+  const chunk = startChatStream(ctx, base);
   chunk({ role: 'assistant', content: '' }, null);
   for (const content of half(deltas(replyText), ctx.fault === 'stream-cut'))
     chunk({ content }, null);

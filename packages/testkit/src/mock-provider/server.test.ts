@@ -172,6 +172,87 @@ describe('mock provider', () => {
     }
   });
 
+  it('scripts the same tool calls for OpenAI Responses, Chat Completions and Gemini', async () => {
+    const tools = await startMockProvider({
+      replyText: 'finished',
+      toolCalls: [
+        { when: '# Do work', name: 'exec_command', input: { cmd: 'echo hi' } },
+        { when: '# Do work', name: 'run_shell_command', input: { command: 'echo hi' } },
+      ],
+    });
+    const json = async (path: string, body: Record<string, unknown>) =>
+      (await (await post(`${tools.url}${path}`, body)).json()) as Record<string, unknown>;
+    try {
+      // Responses (Codex): a function_call item; streamed, its arguments arrive in one delta
+      const responses = { model: 'gpt-x', tools: [{ type: 'function', name: 'exec_command' }] };
+      const ask = { role: 'user', content: [{ type: 'input_text', text: '# Do work' }] };
+      expect(await json('/v1/responses', { ...responses, input: [ask] })).toMatchObject({
+        output: [{ type: 'function_call', name: 'exec_command', arguments: '{"cmd":"echo hi"}' }],
+      });
+      const streamed = (
+        await sseData(
+          await post(`${tools.url}/v1/responses`, { ...responses, input: [ask], stream: true }),
+        )
+      ).map((d) => JSON.parse(d));
+      expect(streamed.at(-1)).toMatchObject({
+        type: 'response.completed',
+        response: { output: [{ type: 'function_call', call_id: expect.any(String) }] },
+      });
+      const answered = [ask, { type: 'function_call_output', call_id: 'c', output: 'hi' }];
+      expect(await json('/v1/responses', { ...responses, input: answered })).toMatchObject({
+        output: [{ type: 'message', content: [{ text: 'finished' }] }],
+      });
+      // Chat Completions (Qwen Code, Copilot): tool_calls, finish reason tool_calls
+      const chat = {
+        model: 'qwen-x',
+        tools: [{ type: 'function', function: { name: 'run_shell_command' } }],
+      };
+      const user = { role: 'user', content: '# Do work' };
+      expect(await json('/v1/chat/completions', { ...chat, messages: [user] })).toMatchObject({
+        choices: [
+          {
+            finish_reason: 'tool_calls',
+            message: {
+              tool_calls: [
+                { function: { name: 'run_shell_command', arguments: '{"command":"echo hi"}' } },
+              ],
+            },
+          },
+        ],
+      });
+      const tool = { role: 'tool', tool_call_id: 'c', content: 'hi' };
+      expect(await json('/v1/chat/completions', { ...chat, messages: [user, tool] })).toMatchObject(
+        { choices: [{ finish_reason: 'stop', message: { content: 'finished' } }] },
+      );
+      // Gemini (Gemini CLI): a functionCall part
+      const gemini = {
+        tools: [{ functionDeclarations: [{ name: 'run_shell_command' }] }],
+        contents: [{ role: 'user', parts: [{ text: '# Do work' }] }],
+      };
+      expect(await json('/v1beta/models/gemini-x:generateContent', gemini)).toMatchObject({
+        candidates: [
+          {
+            content: {
+              parts: [
+                { functionCall: { name: 'run_shell_command', args: { command: 'echo hi' } } },
+              ],
+            },
+          },
+        ],
+      });
+      expect(tools.requests.map((r) => r.toolCall)).toEqual([
+        'exec_command',
+        'exec_command',
+        undefined,
+        'run_shell_command',
+        undefined,
+        'run_shell_command',
+      ]);
+    } finally {
+      await tools.close();
+    }
+  });
+
   it('hangs without answering until the client cancels', async () => {
     const controller = new AbortController();
     const seen = mock.requests.length;

@@ -118,17 +118,26 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
       }
       case 'count':
         return handleAnthropicCountTokens(ctx);
-      case 'responses':
-        return handleOpenAiResponses(ctx);
-      case 'chat':
-        return handleOpenAiChat(ctx);
+      case 'responses': {
+        const toolCall = handleOpenAiResponses(ctx);
+        if (toolCall) record.toolCall = toolCall;
+        return;
+      }
+      case 'chat': {
+        const toolCall = handleOpenAiChat(ctx);
+        if (toolCall) record.toolCall = toolCall;
+        return;
+      }
       case 'models':
         return handleOpenAiModels(ctx, [...models]);
       case 'countTokens':
         return handleGeminiCountTokens(ctx);
       case 'generateContent':
-      case 'streamGenerateContent':
-        return handleGemini(ctx, url.searchParams.get('alt') === 'sse');
+      case 'streamGenerateContent': {
+        const toolCall = handleGemini(ctx, url.searchParams.get('alt') === 'sse');
+        if (toolCall) record.toolCall = toolCall;
+        return;
+      }
       default:
         return sendJson(res, 404, {
           error: { message: `mock provider: no route for ${req.method} ${path}` },

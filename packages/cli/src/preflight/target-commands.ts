@@ -1,10 +1,14 @@
 import {
   type CatalogTarget,
   expandEnvironmentValue,
+  findExecutable,
+  type Problem,
+  quoteArgv,
   renderTemplate,
   SwitchyardError,
 } from '@switchyard/core';
 import { execa } from 'execa';
+import type { PreflightCheck } from './registry.js';
 
 /** The outcome of one target's `preflight_command`. */
 export interface PreflightResult {
@@ -100,18 +104,48 @@ export async function assertPreflights(
     throw new SwitchyardError(
       'SY_PREFLIGHT_FAILED',
       `Preflight failed for ${failed.map((r) => r.targetId).join(', ')}.`,
-      {
-        problems: failed.map((r) => ({
-          code: 'SY_PREFLIGHT_FAILED' as const,
-          path: `targets.${r.targetId}.runtime.preflight_command`,
-          message: `"${r.command.join(' ')}" ${r.timedOut ? 'timed out' : r.signal ? `was killed by ${r.signal}` : r.exitCode === undefined ? 'could not be started' : `exited ${r.exitCode}`}${r.output ? `:\n${indent(r.output.trimEnd())}` : ''}`,
-          hint: 'run the command yourself to see what it needs (login, a running local server, …)',
-        })),
-      },
+      { problems: preflightCommandProblems(failed) },
     );
   }
   return results;
 }
+
+/** One problem per failed preflight command, with its output's tail. */
+export function preflightCommandProblems(results: readonly PreflightResult[]): Problem[] {
+  return results
+    .filter((r) => !r.ok)
+    .map((r) => ({
+      code: 'SY_PREFLIGHT_FAILED' as const,
+      path: `targets.${r.targetId}.runtime.preflight_command`,
+      message: `"${r.command.join(' ')}" ${r.timedOut ? 'timed out' : r.signal ? `was killed by ${r.signal}` : r.exitCode === undefined ? 'could not be started' : `exited ${r.exitCode}`}${r.output ? `:\n${indent(r.output.trimEnd())}` : ''}`,
+      hint: 'run the command yourself to see what it needs (login, a running local server, …)',
+      fix: quoteArgv(r.command),
+    }));
+}
+
+/** The preflight commands of the targets in use, as a check before a live run. */
+export const targetPreflightCheck: PreflightCheck = {
+  name: 'target-preflight',
+  what: "each target's preflight_command",
+  liveOnly: true,
+  applies: (ctx) => ctx.targets.some(([, t]) => t.runtime.preflight_command),
+  async run(ctx) {
+    const results: PreflightResult[] = [];
+    // A target whose agent CLI is missing is reported by the agent-clis check instead.
+    const installed = ctx.targets.filter(([, t]) =>
+      findExecutable(t.runtime.command[0] ?? '', ctx.env, ctx.workspace),
+    );
+    for (const [id, target] of installed)
+      results.push(
+        await runPreflight(id, target, {
+          cwd: ctx.workspace,
+          env: ctx.env,
+          ...(ctx.signal ? { signal: ctx.signal } : {}),
+        }),
+      );
+    return preflightCommandProblems(results);
+  },
+};
 
 const indent = (text: string) =>
   text
