@@ -130,7 +130,7 @@ describe('escalation of blocked tasks (fake agents as real processes)', {
 describe('escalation bundles of checks that block (real git, fake agents)', {
   timeout: 300_000,
 }, () => {
-  it('a definition of done that keeps failing and an apply rolled back ten times: every bundle field, the question naming the failure', async () => {
+  it('a definition of done that keeps failing and an apply rolled back again and again: every bundle field, the question naming the failure', async () => {
     const node = process.execPath;
     // Fails in the task's worktree: the worker never gets the answer right.
     const gateCheck = `console.log('not ok 1 - the answer is 42, got', require('node:fs').readFileSync('src/gate.txt','utf8').trim());process.exit(1);`;
@@ -178,26 +178,29 @@ describe('escalation bundles of checks that block (real git, fake agents)', {
     const gate = bundleOf('gate');
     expect(gate.task).toMatchObject({ id: 'g/gate', plan: 'agent-task/g/gate/PLAN.md' });
     expect(ws.exists(gate.task.plan)).toBe(true);
-    expect(gate.failure).toMatchObject({ code: 'SY_BUDGET_EXHAUSTED', stage: 'gate' });
-    expect(gate.attempts).toEqual({ total: 10, stage: 10 });
+    // The same gate output three times in a row (config corrections.maxRepeats) stops it.
+    expect(gate.failure).toMatchObject({ code: 'SY_TASK_BLOCKED', stage: 'gate' });
+    expect(gate.failure.reason).toMatch(/^the agent repeats itself/);
+    expect(gate.attempts).toEqual({ total: 3, stage: 3 });
     expect(gate.definitionOfDone.command).toBe(`${node} gate.cjs`);
     expect(gate.lastCheck).toMatchObject({ stage: 'gate', command: `${node} gate.cjs` });
     expect(gate.lastCheck.outputTail).toContain('not ok 1 - the answer is 42, got 41');
     expect(gate.question).toContain(
-      `Task g/gate is blocked: the definition of done (\`${node} gate.cjs\`) failed 10 times in a row (expected exit code 0, got exit code 1).`,
+      `Task g/gate is blocked: the definition of done (\`${node} gate.cjs\`) failed 3 times in a row, with the same result each time (the definition-of-done command \`${node} gate.cjs\` failed: expected exit code 0, got exit code 1.).`,
     );
+    expect(gate.question).toContain('Is the definition of done right and passable as written');
     expect(gate.artifacts).toContain(gate.lastCheck.output);
 
     const apply = bundleOf('apply');
-    expect(apply.failure).toMatchObject({ code: 'SY_BUDGET_EXHAUSTED', stage: 'apply' });
-    expect(apply.attempts.stage).toBe(10);
+    expect(apply.failure).toMatchObject({ code: 'SY_TASK_BLOCKED', stage: 'apply' });
+    expect(apply.attempts.stage).toBe(3);
     const rolled = ws
       .events()
       .filter(
         (e) => e.type === 'task.isolation' && e.task === 'g/apply' && e.step === 'rolled-back',
       )
       .map((e) => e.commit);
-    expect(rolled).toHaveLength(10);
+    expect(rolled).toHaveLength(3);
     expect(apply.source).toMatchObject({
       branch: 'switchyard/g/apply',
       rolledBack: true,
@@ -206,7 +209,7 @@ describe('escalation bundles of checks that block (real git, fake agents)', {
     expect(apply.lastCheck.outputTail).toContain('FAIL on the source');
     expect(apply.blockedDownstream).toEqual(['g/after']);
     expect(apply.question).toMatch(
-      /^Task g\/apply is blocked: the approved change could not be applied to the source 10 times in a row/,
+      /^Task g\/apply is blocked: the approved change could not be applied to the source 3 times in a row, with the same result each time \(the definition of done failed on the source branch/,
     );
     for (const bundle of [gate, apply])
       for (const p of [...bundle.evidencePaths, ...bundle.artifacts])

@@ -174,6 +174,23 @@ describe('buildEscalation: every field seed 003 lists, for every kind of block',
     );
   });
 
+  it('a check stopped for repeating itself: its count and the repeated result in the question', () => {
+    const state = newTaskState('g/t');
+    state.failures.gate = 3;
+    state.blocked = {
+      reason:
+        'the agent repeats itself: the same gate correction 3 times in a row (the definition-of-done command `npm test` failed: expected exit code 0, got exit code 1.)',
+      stage: 'gate',
+      evidence: ['not ok 2 - adds numbers'],
+      at: '2026-12-01T00:01:00.000Z',
+    };
+    const bundle = build(state as typeof state & { blocked: NonNullable<typeof state.blocked> });
+    expect(bundle.attempts.stage).toBe(3);
+    expect(bundle.question).toBe(
+      'Task g/t is blocked: the definition of done (`npm test`) failed 3 times in a row, with the same result each time (the definition-of-done command `npm test` failed: expected exit code 0, got exit code 1.). The last evidence was: "not ok 2 - adds numbers". Is the definition of done right and passable as written, or should the plan (or the command) change before the task is retried?',
+    );
+  });
+
   it('a block without a budget names its stage and reason', () => {
     const state = newTaskState('g/t');
     state.blocked = {

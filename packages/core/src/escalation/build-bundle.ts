@@ -81,8 +81,16 @@ export function recommendedQuestion(code: EscalationCode, input: BundleInput): s
       return `The execution catalog changed under task ${id} (${blocked.reason}). Should it continue on the current catalog?`;
     case 'SY_PLAN_LOOP_CAP':
       return `Task ${id} reached its plan-loop cap without approval (${blocked.reason}). Raise max_plan_loops and retry, or take it over by hand?`;
-    default:
+    default: {
+      // A check that gave the agent the same correction again and again (config corrections).
+      const repeated =
+        /^the agent repeats itself: the same \S+ correction \d+ times in a row \((.*)\)$/s.exec(
+          blocked.reason,
+        );
+      if (check && repeated)
+        return `Task ${id} is blocked: ${check(input, stageAttempts(input.state, blocked.stage))}, with the same result each time (${repeated[1]!.slice(0, 300)}).${cited} ${CHECK_DECISION[blocked.stage]}`;
       return `Task ${id} is blocked in its ${blocked.stage} stage: ${blocked.reason}.${cited} What should happen to it: fix the cause and retry, or leave it blocked?`;
+    }
   }
 }
 
