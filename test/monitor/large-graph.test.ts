@@ -125,4 +125,81 @@ describe('a large graph in the monitor', () => {
 
     child.kill('SIGINT');
   });
+
+  it('shows a YAML plan’s tasks in the plan’s own lanes, titled with their labels', {
+    timeout: 120_000,
+  }, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sy-monitor-yaml-lanes-'));
+    const tasks = [
+      ['1', '0', ''],
+      ['2', '1', 'depends_on: ["1"]\n'],
+      ['3', '1', 'depends_on: ["1"]\n'],
+    ] as const;
+    for (const [id, , deps] of tasks) {
+      mkdirSync(join(dir, 'agent-task', 'rel', id), { recursive: true });
+      writeFileSync(
+        join(dir, 'agent-task', 'rel', id, 'PLAN.md'),
+        `---\nroute: cloud-G01\n${deps}---\n# ${id}\n\n## Modified Files Summary\n\n- src/${id}.txt\n\n## Implementation Checklist\n\n- [ ] do it\n`,
+      );
+    }
+    // The session of `switchyard run plan.yaml` keeps the plan as run, with its lanes.
+    const session = join(dir, 'agent-task', '.switchyard', 'sessions', 's-20261201T020000Z-1a2b');
+    mkdirSync(session, { recursive: true });
+    writeFileSync(
+      join(session, 'plan.json'),
+      JSON.stringify({
+        schema_version: 1,
+        id: 's-20261201T020000Z-1a2b',
+        workspace: dir,
+        createdAt: '2026-12-01T02:00:00.000Z',
+        options: { taskGroup: 'rel' },
+        tasks: tasks.map(([id]) => `rel/${id}`),
+        yamlPlan: {
+          file: join(dir, 'plan.yaml'),
+          sha256: '0',
+          source: '…',
+          parsed: {
+            planId: 'rel',
+            lanes: [
+              { id: '0', label: 'Setup' },
+              { id: '1', label: 'Build' },
+            ],
+            tasks: tasks.map(([id, lane]) => ({ id, lane })),
+          },
+        },
+      }),
+    );
+    writeFileSync(
+      join(session, 'status.json'),
+      JSON.stringify({
+        schema_version: 1,
+        id: 's-20261201T020000Z-1a2b',
+        state: 'finished',
+        pid: 1,
+        startedAt: '2026-12-01T02:00:00.000Z',
+        updatedAt: '2026-12-01T02:00:00.000Z',
+        runs: [],
+      }),
+    );
+    const child = spawn(process.execPath, [CLI, 'monitor', '--workspace', dir, '--json']);
+    children.push(child);
+    const url = await new Promise<string>((res, rej) => {
+      createInterface({ input: child.stdout }).once('line', (l) => res(JSON.parse(l).monitor_url));
+      child.once('close', (code) => rej(new Error(`monitor exited ${code}`)));
+    });
+    const page = await browser.newPage({ viewport: { width: 1200, height: 700 } });
+    await page.goto(url);
+    await page.waitForFunction(() => document.querySelectorAll('.task').length === 3);
+    const heading = (lane: string) =>
+      page.locator(`.lane[data-group="rel"][data-plan-lane="${lane}"] .lane-toggle`).innerText();
+    expect(await heading('0')).toContain('rel · Setup (lane 0)');
+    expect(await heading('1')).toContain('rel · Build (lane 1)');
+    expect(
+      await page
+        .locator('.lane[data-plan-lane="1"] .task')
+        .evaluateAll((els) => els.map((e) => e.getAttribute('data-task'))),
+    ).toEqual(['rel/2', 'rel/3']);
+    await page.screenshot({ path: join(ARTIFACTS, 'yaml-lanes.png') });
+    child.kill('SIGINT');
+  });
 });
