@@ -41,6 +41,8 @@ export async function runDispatcher(options: DispatcherOptions): Promise<Dispatc
   const elapsed = stopwatch(clock);
   const workspace = realpathSync(options.workspace);
   const lock = options.lock ?? acquireWorkspaceLock({ workspace });
+  // A shared backlog's LISTEN connection, stopped however the run ends (a pool waits for it).
+  let watching: { stop(): Promise<void> } | undefined;
   try {
     const model = loadWorkspace(workspace);
     for (const task of model.tasks) refuseUnjudgeableTests(task, options.projectGates ?? []);
@@ -105,7 +107,7 @@ export async function runDispatcher(options: DispatcherOptions): Promise<Dispatc
     ctx.leases.adoptedOnly = shared !== undefined;
     ctx.leases.start();
     // Any machine's change to the shared backlog wakes the scheduler.
-    const watching = await shared?.backlog.watch(() => shared.wake?.());
+    watching = await shared?.backlog.watch(() => shared.wake?.());
     registerStartGuards(ctx);
     feedWorkLogFromBus(ctx);
     await buildRuntimes(ctx, model);
@@ -124,9 +126,13 @@ export async function runDispatcher(options: DispatcherOptions): Promise<Dispatc
     });
     // Worktree isolation: an apply a crash interrupted is finished or rolled back first.
     await options.isolation?.recover();
-    // The disk the kept worktrees take now (the disk cap, status and the monitor read it).
-    await measureKeptWorktrees(ctx);
-    await escalations.sweep();
+    // The disk the kept worktrees take now (the disk cap, status and the monitor read it), and
+    // escalations a crash left unwritten. (On a shared backlog no task is this run's yet: the
+    // others' states are other machines' to write.)
+    if (!shared) {
+      await measureKeptWorktrees(ctx);
+      await escalations.sweep();
+    }
     const recovering = new Map<string, Promise<void>>();
     // On a shared backlog a task is recovered once this run takes it (shared-backlog.ts).
     for (const rt of shared ? [] : ctx.tasks.values()) {
@@ -168,10 +174,10 @@ export async function runDispatcher(options: DispatcherOptions): Promise<Dispatc
     });
     await bus.flush();
     bus.close();
-    await watching?.stop();
     await ctx.leases.stop();
     return result;
   } finally {
+    await watching?.stop();
     lock.release();
   }
 }
