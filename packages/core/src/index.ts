@@ -503,6 +503,7 @@ export {
 } from './plugins/index.js';
 export {
   findProcessesWithMarker,
+  findProcessesWithMarkers,
   hasEnvironmentMarker,
   isSameProcessAlive,
   type ProcessIdentity,
