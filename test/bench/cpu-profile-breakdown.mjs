@@ -15,7 +15,11 @@ export const CATEGORIES = [
   ['garbage collection', fn(/^\(garbage collector\)$/)],
   [
     'process scan after an agent exits (/proc)',
-    fn(/^(terminateAttempt|survivors|findProcessesWithMarker|hasEnvironmentMarker|groupMembers)$/),
+    (f) =>
+      /^(terminateAttempt|survivors|findProcessesWithMarkers?|hasEnvironmentMarker|readEnviron|groupMembers)$/.test(
+        f.functionName,
+      ) ||
+      (/runner-text/.test(f.url) && f.functionName === 'scan'),
   ],
   [
     'spawn (agent start, spawn helper IPC)',

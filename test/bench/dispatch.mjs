@@ -3,6 +3,7 @@
 //   node_modules/.bin/node test/bench/dispatch.mjs [--tasks 500] [--parallel 8] [--rounds 1]
 //     [--breakdown-tasks 100] [--version-runs 30] [--watch 32] [--watch-seconds 15]
 //     [--profile DIR]   (also writes a V8 CPU profile of each timed dispatcher run into DIR)
+//     [--cli PATH]      (times another build's packages/cli/dist/bin.js, e.g. main's, for a before/after)
 //   quick run: --tasks 100 --breakdown-tasks 50 --version-runs 10 --watch 4 --watch-seconds 3
 // 1. `--tasks` tasks, each a worker and a review by a 50 ms POSIX sh agent (dispatch-agent.sh),
 //    in one shared workspace: `switchyard run --max-parallel 8` vs `xargs -P 8` running the
@@ -47,8 +48,11 @@ const { values: opts } = parseArgs({
     'watch-seconds': { type: 'string', default: '15' },
     keep: { type: 'boolean', default: false },
     profile: { type: 'string' },
+    cli: { type: 'string' },
   },
 });
+// Another build's dist/bin.js (e.g. a checkout of main) to time instead of this one's.
+const DISPATCHER_CLI = opts.cli ? resolve(opts.cli) : CLI;
 const TASKS = Number(opts.tasks);
 const J = Number(opts.parallel);
 const ROUNDS = Math.max(1, Number(opts.rounds));
@@ -58,7 +62,8 @@ const WATCH = Number(opts.watch);
 const WATCH_S = Number(opts['watch-seconds']);
 
 function requireTools() {
-  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`pnpm build\` first`);
+  for (const file of [CLI, DISPATCHER_CLI])
+    if (!existsSync(file)) throw new Error(`${file} is missing: run \`pnpm build\` first`);
   try {
     execFileSync('xargs', ['--version'], { stdio: 'ignore' });
   } catch {
@@ -119,7 +124,7 @@ function startDispatcher(ws, args, cpuFile, profileDir) {
       ...profile,
       '--import',
       PRELOAD,
-      CLI,
+      DISPATCHER_CLI,
       'run',
       '--workspace',
       ws.dir,
