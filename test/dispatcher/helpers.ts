@@ -279,7 +279,7 @@ export function runCli(
  * deadline of its own: the test's time-out ends the wait (and `stopWhenTestEnds` the
  * processes), so a slow, loaded machine only makes it wait longer.
  */
-export async function until(check: () => boolean): Promise<void> {
+export async function until(check: () => boolean, what = 'the condition'): Promise<void> {
   let over = false;
   try {
     onTestFinished(() => {
@@ -289,7 +289,7 @@ export async function until(check: () => boolean): Promise<void> {
     // not inside a running test
   }
   while (!check()) {
-    if (over) throw new Error('the test ended before the condition held');
+    if (over) throw new Error(`the test ended before ${what} held`);
     await new Promise((r) => setTimeout(r, 25));
   }
 }
