@@ -60,7 +60,8 @@ describe('task contract (issue 11)', { timeout: 120_000 }, () => {
 
   it('B.6: a target pin and --with put that target first; the route stays as failover; dry run shows the order', async () => {
     const ws = new Workspace();
-    const broken = { scenario: { steps: [{ fault: 'overloaded' }] } };
+    // Broken as workers only: the review avoids the worker's target, so it runs on them.
+    const broken = { scenario: { cases: [approve], steps: [{ fault: 'overloaded' }] } };
     ws.catalog({ a: { scenario: { cases: [approve], steps: work } }, b: broken, c: broken }, [
       'a',
       'b',

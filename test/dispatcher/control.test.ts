@@ -80,7 +80,7 @@ describe('switchyard run: lock, interrupt and exit codes', { timeout: 120_000 },
     expect((await ws.run(['--no-such-flag'])).code).toBe(2);
     const withBad = await ws.run(['--with', 'ghost']);
     expect(withBad.code, withBad.stderr).toBe(2);
-    expect(withBad.stderr).toContain('--with names target "ghost"');
+    expect(withBad.stderr).toContain('with "ghost" is neither a target id nor an agent');
   });
 
   it('prints the typed event stream as JSONL with --json', async () => {
@@ -100,7 +100,16 @@ describe('switchyard run: lock, interrupt and exit codes', { timeout: 120_000 },
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l));
-    expect(events[0]).toMatchObject({ type: 'run.started', tasks: 1 });
+    // First the session (seed 003's session_started), then the run's typed events.
+    expect(events[0]).toMatchObject({
+      type: 'session.started',
+      session_id: expect.stringMatching(/^s-\d{8}T\d{6}Z-[0-9a-f]{4}$/),
+      resumed: false,
+      plan: null,
+      tasks: 1,
+    });
+    expect(events[0].monitor_url).toBeUndefined();
+    expect(events[1]).toMatchObject({ type: 'run.started', tasks: 1 });
     expect(events.map((e) => e.type)).toContain('task.archived');
     expect(events.at(-1)).toMatchObject({ type: 'run.finished', exitCode: 0 });
   });

@@ -1,4 +1,6 @@
+import { writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { gitWorkspace, taskCommits } from '../isolation/git-workspace.js';
 import { runCli, Workspace } from './helpers.js';
 
 const approve = { when: { role: 'review' }, steps: [{ review: 'Verdict: APPROVED\n' }] };
@@ -55,7 +57,9 @@ describe('escalation of blocked tasks (fake agents as real processes)', {
     expect(bundle.evidencePaths.length).toBeGreaterThan(0);
     for (const p of bundle.evidencePaths) expect(ws.exists(p)).toBe(true);
     expect(bundle.blockedDownstream).toEqual(['g/w', 'g/z']);
-    expect(bundle.question).toMatch(/g\/x failed worker repeatedly/);
+    expect(bundle.question).toMatch(
+      /^Task g\/x failed its worker stage 10 times in a row with generic-error\. The last evidence was: "fatal: cannot build g\/x"/,
+    );
     const interview = JSON.parse(
       ws.read('agent-task/.switchyard/escalations/g/x.interview-request.json'),
     );
@@ -120,5 +124,97 @@ describe('escalation of blocked tasks (fake agents as real processes)', {
     // A skipped escalation is not raised again by later runs.
     expect(ws.events().filter((e) => e.type === 'task.escalated')).toHaveLength(2);
     expect((await status()).escalations).toEqual([]);
+  });
+});
+
+describe('escalation bundles of checks that block (real git, fake agents)', {
+  timeout: 300_000,
+}, () => {
+  it('a definition of done that keeps failing and an apply rolled back again and again: every bundle field, the question naming the failure', async () => {
+    const node = process.execPath;
+    // Fails in the task's worktree: the worker never gets the answer right.
+    const gateCheck = `console.log('not ok 1 - the answer is 42, got', require('node:fs').readFileSync('src/gate.txt','utf8').trim());process.exit(1);`;
+    // Passes in the worktree, fails on the source while the user's untracked `broken` is there.
+    const sourceCheck = `const bad=require('node:fs').existsSync('broken');console.log(bad?'FAIL on the source':'PASS');process.exit(bad?1:0);`;
+    const ws = gitWorkspace({
+      'src/gate.txt': '0\n',
+      'src/a.js': 'a0\n',
+      'gate.cjs': gateCheck,
+      'source.cjs': sourceCheck,
+    });
+    writeFileSync(ws.path('broken'), 'user file\n');
+    ws.catalog({
+      a: {
+        scenario: {
+          cases: [
+            approve,
+            {
+              when: { role: 'worker', task: 'g/gate' },
+              steps: [
+                { write: { path: 'src/gate.txt', content: '41\n' } },
+                { fillChecklist: true },
+              ],
+            },
+          ],
+          steps: [{ write: { path: 'src/a.js', content: 'v1\n' } }, { fillChecklist: true }],
+        },
+      },
+    });
+    ws.task('g/gate', {
+      files: ['src/gate.txt'],
+      done: { command: `${node} gate.cjs`, assertion: 'exit code 0' },
+    });
+    ws.task('g/apply', {
+      files: ['src/a.js'],
+      done: { command: `${node} source.cjs`, assertion: 'exit code 0' },
+    });
+    ws.task('g/after', { files: ['src/after.js'], dependsOn: ['apply'] });
+    // Run with --workspace from another folder (the repository root of this project).
+    const result = await ws.run();
+    expect(result.code, result.stdout + result.stderr).toBe(3);
+    const bundleOf = (task: string) =>
+      JSON.parse(ws.read(`agent-task/.switchyard/escalations/g/${task}.failure-bundle.json`));
+
+    const gate = bundleOf('gate');
+    expect(gate.task).toMatchObject({ id: 'g/gate', plan: 'agent-task/g/gate/PLAN.md' });
+    expect(ws.exists(gate.task.plan)).toBe(true);
+    // The same gate output three times in a row (config corrections.maxRepeats) stops it.
+    expect(gate.failure).toMatchObject({ code: 'SY_TASK_BLOCKED', stage: 'gate' });
+    expect(gate.failure.reason).toMatch(/^the agent repeats itself/);
+    expect(gate.attempts).toEqual({ total: 3, stage: 3 });
+    expect(gate.definitionOfDone.command).toBe(`${node} gate.cjs`);
+    expect(gate.lastCheck).toMatchObject({ stage: 'gate', command: `${node} gate.cjs` });
+    expect(gate.lastCheck.outputTail).toContain('not ok 1 - the answer is 42, got 41');
+    expect(gate.question).toContain(
+      `Task g/gate is blocked: the definition of done (\`${node} gate.cjs\`) failed 3 times in a row, with the same result each time (the definition-of-done command \`${node} gate.cjs\` failed: expected exit code 0, got exit code 1.).`,
+    );
+    expect(gate.question).toContain('Is the definition of done right and passable as written');
+    expect(gate.artifacts).toContain(gate.lastCheck.output);
+
+    const apply = bundleOf('apply');
+    expect(apply.failure).toMatchObject({ code: 'SY_TASK_BLOCKED', stage: 'apply' });
+    expect(apply.attempts.stage).toBe(3);
+    const rolled = ws
+      .events()
+      .filter(
+        (e) => e.type === 'task.isolation' && e.task === 'g/apply' && e.step === 'rolled-back',
+      )
+      .map((e) => e.commit);
+    expect(rolled).toHaveLength(3);
+    expect(apply.source).toMatchObject({
+      branch: 'switchyard/g/apply',
+      rolledBack: true,
+      rolledBackCommits: rolled,
+    });
+    expect(apply.lastCheck.outputTail).toContain('FAIL on the source');
+    expect(apply.blockedDownstream).toEqual(['g/after']);
+    expect(apply.question).toMatch(
+      /^Task g\/apply is blocked: the approved change could not be applied to the source 3 times in a row, with the same result each time \(the definition of done failed on the source branch/,
+    );
+    for (const bundle of [gate, apply])
+      for (const p of [...bundle.evidencePaths, ...bundle.artifacts])
+        expect(ws.exists(p), p).toBe(true);
+    // Nothing of the rolled-back commits stayed on the source.
+    expect(taskCommits(ws)).toEqual([]);
   });
 });

@@ -65,21 +65,26 @@ describe('switchyard run: failover (fake agents printing real CLI faults)', {
 
   it('keeps the target on a generic error and retries it', async () => {
     const ws = new Workspace();
-    ws.catalog({
-      only: {
-        scenario: {
-          cases: [
-            approve,
-            {
-              when: { role: 'worker', attempt: 1 },
-              steps: [{ print: 'TypeError: x is undefined', stream: 'stderr' }, { exit: 1 }],
-            },
-          ],
-          steps: [{ fillChecklist: true }],
+    ws.catalog(
+      {
+        only: {
+          scenario: {
+            cases: [
+              approve,
+              {
+                when: { role: 'worker', attempt: 1 },
+                steps: [{ print: 'TypeError: x is undefined', stream: 'stderr' }, { exit: 1 }],
+              },
+            ],
+            steps: [{ fillChecklist: true }],
+          },
         },
+        spare: { scenario: { steps: [{ fillChecklist: true }] } },
       },
-      spare: { scenario: { steps: [{ fillChecklist: true }] } },
-    });
+      ['only', 'spare'],
+      // Reviews stay on `only` (the only review candidate), so every attempt is on it.
+      ['only'],
+    );
     ws.task('g/e', { files: ['src/e.ts'] });
     const result = await ws.run();
     expect(result.code, result.stderr).toBe(0);
@@ -97,20 +102,24 @@ describe('switchyard run: failover (fake agents printing real CLI faults)', {
 
   it('does not fail over when only the model prose mentions quota', async () => {
     const ws = new Workspace();
-    ws.catalog({
-      only: {
-        scenario: {
-          cases: [approve],
-          steps: [
-            {
-              say: 'The old client ignored HTTP 429: rate limit exceeded, quota exhausted. I added a backoff.',
-            },
-            { fillChecklist: true },
-          ],
+    ws.catalog(
+      {
+        only: {
+          scenario: {
+            cases: [approve],
+            steps: [
+              {
+                say: 'The old client ignored HTTP 429: rate limit exceeded, quota exhausted. I added a backoff.',
+              },
+              { fillChecklist: true },
+            ],
+          },
         },
+        spare: { scenario: { steps: [{ fillChecklist: true }] } },
       },
-      spare: { scenario: { steps: [{ fillChecklist: true }] } },
-    });
+      ['only', 'spare'],
+      ['only'],
+    );
     ws.task('g/prose', { files: ['src/p.ts'] });
     const result = await ws.run();
     expect(result.code, result.stderr).toBe(0);

@@ -37,41 +37,76 @@ describe('switchyard run: scope and review control (fake agents as real processe
     expect(ws.exists('agent-task/old')).toBe(false);
   });
 
-  it('runs a PLAN pin over --with over the route, for every stage', async () => {
+  it('`with <agent>` and a PLAN pin choose the worker; the review keeps its route and never reviews its own work; the dry run shows both', async () => {
     const ws = new Workspace();
     const ok = { scenario: { cases: [approve], steps: [{ fillChecklist: true }] } };
-    ws.catalog({ a: ok, b: ok, c: ok }, ['a']);
+    // a, b: claude-code; c, d: codex (seed 003's `with codex`).
+    ws.catalog(
+      { a: ok, b: ok, c: { ...ok, agent: 'codex' }, d: { ...ok, agent: 'codex' } },
+      ['a', 'd', 'c'],
+      ['d', 'a'],
+    );
     ws.task('g/pinned', { files: ['src/p.ts'], target: 'b' });
     ws.task('g/free', { files: ['src/f.ts'] });
-    const result = await ws.run(['--with', 'c']);
+    const dry = await ws.run(['--dry-run', '--json', '--with', 'codex']);
+    expect(dry.code, dry.stdout + dry.stderr).toBe(0);
+    const stagesOf = (id: string) =>
+      JSON.parse(dry.stdout).tasks.find((t: { id: string }) => t.id === id).stages;
+    expect(stagesOf('g/free')).toMatchObject({
+      worker: { selected: 'd', selected_by: 'with', candidates: ['d', 'a', 'c'] },
+      review: { selected: 'a', selected_by: 'route', candidates: ['a'], not_worker: 'd' },
+    });
+    expect(stagesOf('g/pinned')).toMatchObject({
+      worker: { selected: 'b', selected_by: 'pin' },
+      review: { selected: 'd', candidates: ['d', 'a'] },
+    });
+    const human = await ws.run(['--dry-run', '--with', 'codex']);
+    expect(human.stdout).toContain("stages      worker d (with), review a (not the worker's d)");
+    const result = await ws.run(['--with', 'codex']);
     expect(result.code, result.stderr).toBe(0);
     const on = (task: string) =>
       ws
         .events()
         .filter((e) => e.type === 'attempt.started' && e.task === task)
         .map((e) => `${e.role}:${e.target}`);
-    expect(on('g/pinned')).toEqual(['worker:b', 'review:b']);
-    expect(on('g/free')).toEqual(['worker:c', 'review:c']);
+    expect(on('g/pinned')).toEqual(['worker:b', 'review:d']);
+    expect(on('g/free')).toEqual(['worker:d', 'review:a']);
     const decided = ws.events().filter((e) => e.type === 'stage.decided');
-    expect(new Set(decided.map((e) => `${e.task}:${e.source}`))).toEqual(
-      new Set(['g/pinned:pin', 'g/free:with']),
+    expect(new Set(decided.map((e) => `${e.task}:${e.stage}:${e.source}`))).toEqual(
+      new Set([
+        'g/pinned:worker:pin',
+        'g/pinned:review:route',
+        'g/free:worker:with',
+        'g/free:review:route',
+      ]),
+    );
+    // An agent no candidate of the route serves: refused before anything runs.
+    const other = await ws.run(['--with', 'gemini-cli']);
+    expect(other.code).toBe(2);
+    expect(other.stderr).toContain(
+      'with "gemini-cli" is neither a target id nor an agent of the catalog',
     );
   });
 
   it('treats a malformed review as review-control-failure: same target, retried, then archived', async () => {
     const ws = new Workspace();
-    ws.catalog({
-      a: {
-        scenario: {
-          cases: [
-            { when: { role: 'review', attempt: 1 }, steps: [{ review: 'Looks fine to me.\n' }] },
-            approve,
-          ],
-          steps: [{ fillChecklist: true }],
+    ws.catalog(
+      {
+        a: {
+          scenario: {
+            cases: [
+              { when: { role: 'review', attempt: 1 }, steps: [{ review: 'Looks fine to me.\n' }] },
+              approve,
+            ],
+            steps: [{ fillChecklist: true }],
+          },
         },
+        b: { scenario: { cases: [approve], steps: [{ fillChecklist: true }] } },
       },
-      b: { scenario: { cases: [approve], steps: [{ fillChecklist: true }] } },
-    });
+      // b works, a reviews (a target never reviews its own work while the route has another).
+      ['b', 'a'],
+      ['a', 'b'],
+    );
     ws.task('g/r', { files: ['src/r.ts'] });
     const result = await ws.run();
     expect(result.code, result.stderr).toBe(0);

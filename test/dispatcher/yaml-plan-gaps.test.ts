@@ -149,6 +149,20 @@ tasks:
   - { id: pinned, title: Pinned, complexity: complex, route: cloud-G07, files: [src/p.txt] }
 `,
     );
+    // High risk asks for a red-team review, which needs another agent family than the
+    // worker's: with claude-code targets only, the dry run says so before anything is paid.
+    const infeasible = await ws.run([ws.path('plan.yaml'), '--dry-run', '--json']);
+    expect(infeasible.code, infeasible.stdout + infeasible.stderr).toBe(2);
+    expect(JSON.parse(infeasible.stdout).problems).toMatchObject([
+      {
+        severity: 'error',
+        line: 5,
+        message: expect.stringContaining(
+          'task "hard" (risk: high) needs a red-team review by another agent family than its worker\'s (a: claude-code)',
+        ),
+      },
+    ]);
+    ws.catalog({ a: { scenario: {} }, cx: { agent: 'codex', scenario: {} } }, ['a'], ['a', 'cx']);
     const dry = await ws.run([ws.path('plan.yaml'), '--dry-run', '--json']);
     expect(dry.code, dry.stdout + dry.stderr).toBe(0);
     const [hard, pinned] = JSON.parse(dry.stdout).tasks;
@@ -157,6 +171,7 @@ tasks:
       complexity: 'complex',
       risk: 'high',
       route_why: expect.stringContaining('routing.complexity.complex'),
+      red_team: { target: 'cx', candidates: ['cx'] },
     });
     expect(pinned).toMatchObject({ route: 'cloud-G07', complexity: 'complex' });
     // The engine reads the generated PLAN.md like a hand-written one: the config's route and
@@ -173,6 +188,11 @@ tasks:
       route: 'cloud-G02',
       review: 'red-team',
       route_reason: expect.stringContaining('complexity: complex → cloud-G02'),
+      stages: {
+        worker: { selected: 'a' },
+        review: { selected: 'cx', not_worker: 'a' },
+        redteam: { selected: 'cx' },
+      },
     });
     expect(byId('nature/pinned')).toMatchObject({ route: 'cloud-G07' });
   });
@@ -246,7 +266,8 @@ tasks:
     expect(live.code).toBe(2);
     expect(live.stderr).toContain('--task-group other disagrees with the plan');
     expect(ws.exists('agent-task/rel')).toBe(false);
-    for (const flag of [['--review-plans'], ['--validate-plan', 'x/PLAN.md']]) {
+    // (--review-plans is what a YAML plan run does anyway: its review is advisory.)
+    for (const flag of [['--validate-plan', 'x/PLAN.md']]) {
       const refused = await runCli([
         'run',
         '--workspace',

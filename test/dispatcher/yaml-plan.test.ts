@@ -64,12 +64,13 @@ describe('switchyard run plan.yaml (YAML plans on the dispatcher)', { timeout: 1
     const archived1 = indexOfEvent(events, { type: 'task.archived', task: 'release/1' });
     for (const t of ['release/2', 'release/3'])
       expect(indexOfEvent(events, { type: 'attempt.started', task: t })).toBeGreaterThan(archived1);
-    // Task 3's backend pins target b; the others use the route's first candidate (a).
+    // Task 3's backend chooses its worker (b); its review keeps the route, on another target
+    // than the worker's (a). The others work on the route's first candidate (a), reviewed by b.
     const started = events.filter((e) => e.type === 'attempt.started');
-    expect(new Set(started.filter((e) => e.task === 'release/3').map((e) => e.target))).toEqual(
-      new Set(['b']),
-    );
-    expect(started.find((e) => e.task === 'release/1')?.target).toBe('a');
+    const on = (task: string) =>
+      started.filter((e) => e.task === task).map((e) => `${e.role}:${e.target}`);
+    expect(on('release/3')).toEqual(['worker:b', 'review:a']);
+    expect(on('release/1')).toEqual(['worker:a', 'review:b']);
     // The gate of task 2 ran its definition of done.
     expect(
       events.some((e) => e.type === 'gate.finished' && e.task === 'release/2' && e.passed),

@@ -16,23 +16,31 @@ describe('commands come from people: a review agent cannot change or add the Def
 }, () => {
   it('a PLAN-2.md with a changed command is a review-control failure (same target); the gate keeps running PLAN.md’s', async () => {
     const ws = new Workspace();
-    ws.catalog({
-      a: {
-        scenario: {
-          cases: [
-            {
-              when: { role: 'review', attempt: 1 },
-              steps: [{ review: changes, nextPlan: planWithDone(HOSTILE) }],
-            },
-            // The retried review writes a follow-up plan without a Definition of Done.
-            { when: { role: 'review', attempt: 2 }, steps: [{ review: changes, nextPlan: body }] },
-            approve,
-          ],
-          steps: [{ fillChecklist: true }],
+    ws.catalog(
+      {
+        a: {
+          scenario: {
+            cases: [
+              {
+                when: { role: 'review', attempt: 1 },
+                steps: [{ review: changes, nextPlan: planWithDone(HOSTILE) }],
+              },
+              // The retried review writes a follow-up plan without a Definition of Done.
+              {
+                when: { role: 'review', attempt: 2 },
+                steps: [{ review: changes, nextPlan: body }],
+              },
+              approve,
+            ],
+            steps: [{ fillChecklist: true }],
+          },
         },
+        b: { scenario: { cases: [approve], steps: [{ fillChecklist: true }] } },
       },
-      b: { scenario: { cases: [approve], steps: [{ fillChecklist: true }] } },
-    });
+      // b works, a reviews (never the worker's own target while the route has another).
+      ['b', 'a'],
+      ['a', 'b'],
+    );
     ws.task('g/t', {
       files: ['src/a.ts'],
       done: { command: `${process.execPath} --version`, assertion: 'exit code 0' },

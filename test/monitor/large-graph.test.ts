@@ -72,6 +72,7 @@ function workspace(): string {
           planId: 'lane01',
           title: 'Ship the parser',
           goal: 'parse every input once',
+          lanes: [{ id: 'build', label: 'Build it' }, { id: 'test' }],
           tasks: [
             { id: 't000', lane: 'build' },
             { id: 't001', lane: 'test' },
@@ -142,9 +143,13 @@ describe('a large graph in the monitor', () => {
       LANES * PER_LANE,
     );
 
-    // A YAML plan's group is headed by the plan's title, goal and lanes; cards name their lane.
+    // A YAML plan's group is headed by the plan's title, goal and lanes (with their labels);
+    // cards name their lane.
     expect(await page.locator('.lane[data-group="lane01"] h2').textContent()).toMatch(
-      /lane01 Ship the parser — parse every input once lanes: build → test/,
+      /lane01 Ship the parser — parse every input once lanes: Build it \(build\) → test/,
+    );
+    expect(await page.locator('.task[data-task="lane01/t000"] .yaml-lane').innerText()).toBe(
+      'Build it',
     );
     expect(await page.locator('.task[data-task="lane01/t001"] .yaml-lane').innerText()).toBe(
       'test',

@@ -60,19 +60,21 @@ const plan2 = planText('core/d follow-up', {
 
 function backlog(): TrialWorkspace {
   const ws = new TrialWorkspace('sy-crash-');
+  // The reviews run on `backup` (a target never reviews its own work while the route has
+  // another), except ui/g's, whose worker fails over to backup.
+  const loop = {
+    when: { role: 'review', task: 'core/d', attempt: 1 },
+    steps: [
+      { sleep: 40 },
+      {
+        review: 'Verdict: CHANGES_REQUESTED\n\n- [MODERATE] handle the empty case\n',
+        nextPlan: plan2,
+      },
+    ],
+  };
   ws.catalog({
     primary: {
       cases: [
-        {
-          when: { role: 'review', task: 'core/d', attempt: 1 },
-          steps: [
-            { sleep: 40 },
-            {
-              review: 'Verdict: CHANGES_REQUESTED\n\n- [MODERATE] handle the empty case\n',
-              nextPlan: plan2,
-            },
-          ],
-        },
         { when: { role: 'worker', task: 'ui/g', attempt: 1 }, steps: [{ fault: 'quota' }] },
         approve,
         // Long workers: a kill often lands while they run, so the restart must re-attach.
@@ -81,7 +83,7 @@ function backlog(): TrialWorkspace {
       ],
       steps: work,
     },
-    backup: { cases: [approve], steps: work },
+    backup: { cases: [loop, approve], steps: work },
   });
   for (const [id, spec] of Object.entries(BACKLOG)) ws.task(id, spec);
   return ws;

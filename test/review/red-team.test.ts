@@ -37,13 +37,14 @@ describe('red-team review (fake agents as real processes)', { timeout: 120_000 }
     const ws = new Workspace();
     ws.catalog(
       {
-        // Family A: the worker and the official review.
+        // Family A: the worker, and (another target of it) the official review.
         a: {
           agent: 'claude-code',
-          scenario: {
-            cases: [{ when: { role: 'review' }, steps: [approve] }],
-            steps: [{ fillChecklist: true }],
-          },
+          scenario: { steps: [{ fillChecklist: true }] },
+        },
+        r: {
+          agent: 'claude-code',
+          scenario: { cases: [{ when: { role: 'review' }, steps: [approve] }] },
         },
         // Family B: only the red-team review may pick it.
         b: {
@@ -61,7 +62,8 @@ describe('red-team review (fake agents as real processes)', { timeout: 120_000 }
         },
       },
       ['a'],
-      ['a', 'b'],
+      // The official review never runs on the worker's own target while it has another.
+      ['a', 'r', 'b'],
     );
     redTeamPlan(ws, 'g/risky');
     const result = await ws.run();
@@ -70,10 +72,10 @@ describe('red-team review (fake agents as real processes)', { timeout: 120_000 }
     const started = events.filter((e) => e.type === 'attempt.started');
     expect(started.map((e) => `${e.role}:${e.planLoop}:${e.target}:${e.agent}`)).toEqual([
       'worker:1:a:claude-code',
-      'review:1:a:claude-code',
+      'review:1:r:claude-code',
       'redteam:1:b:codex',
       'worker:2:a:claude-code',
-      'review:2:a:claude-code',
+      'review:2:r:claude-code',
       'redteam:2:b:codex',
     ]);
     // The red-team attempt's locator names its target and role.
@@ -108,6 +110,19 @@ describe('red-team review (fake agents as real processes)', { timeout: 120_000 }
       c: { agent: 'claude-code', scenario: { cases: [review], steps: [{ fillChecklist: true }] } },
     });
     redTeamPlan(ws, 'g/alone');
+    // The dry run says so first, as an error: nothing is paid for a review that cannot run.
+    const dry = await ws.run(['--dry-run', '--json']);
+    expect(dry.code, dry.stderr).toBe(2);
+    const report = JSON.parse(dry.stdout);
+    expect(report.tasks[0].stages.redteam).toMatchObject({ selected: null, candidates: [] });
+    expect(report.problems).toMatchObject([
+      {
+        severity: 'error',
+        message: expect.stringContaining(
+          "the red-team review needs a review candidate of another agent family than the worker's (a: claude-code), and route cloud-G01 has none",
+        ),
+      },
+    ]);
     const result = await ws.run();
     expect(result.code, result.stderr).toBe(3);
     const events = ws.events();

@@ -30,7 +30,7 @@ export function renderDryRun(report: DryRunReport): string {
     const stages = Object.entries(t.stages)
       .map(
         ([stage, s]) =>
-          `${stage} ${s.selected ?? '-'}${s.selected_by === 'route' || s.selected_by === 'none' ? '' : ` (${s.selected_by})`}`,
+          `${stage} ${s.selected ?? '-'}${s.selected_by === 'route' || s.selected_by === 'none' ? '' : ` (${s.selected_by})`}${s.not_worker ? ` (not the worker's ${s.not_worker})` : ''}`,
       )
       .join(', ');
     out.push(

@@ -103,10 +103,10 @@ function routingFor(
     pinned.push({ target: opts.with, by: '--with' });
   for (const task of model.tasks) {
     if (opts.taskGroup !== undefined && task.group !== opts.taskGroup) continue;
-    if (task.target) {
-      if (task.target in resolved.catalog.targets)
-        pinned.push({ target: task.target, by: `task ${task.id}` });
-    } else if (!opts.with && task.route) routes.add(task.route);
+    if (task.target && task.target in resolved.catalog.targets)
+      pinned.push({ target: task.target, by: `task ${task.id}` });
+    // A pin or `with` chooses the worker; the review (and failover) still use the route.
+    if (task.route) routes.add(task.route);
   }
   const checked = skipMissingTargets(
     resolved,
@@ -124,6 +124,7 @@ function routingFor(
       ...agentTypoWarnings(narrowed.catalog.targets, () => false),
     ],
     targetIds: new Set(Object.keys(narrowed.catalog.targets)),
+    agents: new Map(Object.entries(narrowed.catalog.targets).map(([id, t]) => [id, t.agent])),
     stages: STAGES,
     select: (stage, route, at) =>
       selectCandidates(narrowed.catalog, stage as Stage, route as RouteId, at),

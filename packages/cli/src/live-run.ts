@@ -22,6 +22,7 @@ import {
   type RunEvent,
   type RunnerPlugin,
   resolveCatalog,
+  resolveWith,
   runDispatcher,
   type SessionYamlPlan,
   STAGES,
@@ -32,6 +33,7 @@ import {
   type WorkspaceLock,
   type WorkspaceModel,
 } from '@switchyard/core';
+import type { MonitorServer } from '@switchyard/monitor';
 import { openFsStore } from '@switchyard/store-fs';
 import pc from 'picocolors';
 import {
@@ -46,7 +48,7 @@ import { skipMissingTargets } from './executable-targets.js';
 import { exitCodeFor } from './exit-codes.js';
 import { runGateCommand } from './gate-runner.js';
 import { agentTypoWarnings } from './known-agents.js';
-import { startAnnouncedMonitor } from './monitor-server.js';
+import { startMonitorServer } from './monitor-server.js';
 import { createNotifier } from './notify/notifier.js';
 import { printProblems } from './output.js';
 import { permittedCatalog } from './permissions.js';
@@ -58,7 +60,7 @@ import { openRunIsolation, openRunSourceGuard } from './run-isolation.js';
 import { createRunRenderer } from './run-renderer.js';
 import { writeRunRetro } from './run-retro.js';
 import { checkSandbox } from './sandbox-check.js';
-import { openRunSession } from './session/run-session.js';
+import { openRunSession, type RunSession } from './session/run-session.js';
 
 /** Options of a live `switchyard run` (the flags after parsing). */
 export interface LiveRunOptions {
@@ -73,6 +75,9 @@ export interface LiveRunOptions {
   json?: boolean;
   /** Serve the browser monitor for the run (see `switchyard monitor`). */
   monitor?: boolean;
+  /** The monitor is served by default (a YAML plan), not asked for: one that cannot start is
+   * a warning, not a failure of the run. */
+  monitorByDefault?: boolean;
   port?: number;
   /**
    * Runs under the workspace lock before the workspace is read (a YAML plan writes its task
@@ -100,6 +105,8 @@ export async function liveRun(opts: LiveRunOptions): Promise<number> {
   const workspace = findWorkspaceRoot({
     ...(opts.workspace !== undefined ? { explicit: opts.workspace } : {}),
     isMarker: hasConfigFile,
+    // A YAML plan writes its tasks under the lock (`prepare`): agent-task/ may not exist yet.
+    requireTasks: opts.prepare === undefined,
   });
   // A second dispatcher on this workspace fails here, at once, before anything else runs.
   const lock = acquireWorkspaceLock({ workspace });
@@ -122,10 +129,13 @@ export async function liveRun(opts: LiveRunOptions): Promise<number> {
   // The run's one store: the file store, exclusive while this process holds the lock.
   const store = openFsStore({ workspace, exclusive: true });
   try {
-    return await liveRunLocked(workspace, lock, store, {
-      ...opts,
-      ...(control ? { control } : {}),
-    });
+    return await liveRunLocked(
+      workspace,
+      lock,
+      store,
+      { ...opts, ...(control ? { control } : {}) },
+      monitor,
+    );
   } finally {
     await store.close();
     lock.release();
@@ -138,6 +148,7 @@ async function liveRunLocked(
   lock: WorkspaceLock,
   store: Store,
   opts: LiveRunOptions,
+  monitor: MonitorServer | undefined,
 ): Promise<number> {
   const { config, filepath } = await loadProjectConfig(workspace);
   const configDir = filepath ? dirname(filepath) : undefined;
@@ -150,15 +161,6 @@ async function liveRunLocked(
     checkExecutables: false,
   });
   printProblems(written.warnings ?? []);
-  if (opts.with !== undefined && !(opts.with in written.catalog.targets)) {
-    throw new SwitchyardError(
-      'SY_USAGE',
-      `--with names target "${opts.with}", which the catalog does not define.`,
-      {
-        hint: `Known targets: ${Object.keys(written.catalog.targets).join(', ')}.`,
-      },
-    );
-  }
   const model = loadWorkspace(workspace);
   for (const task of model.tasks) applyRouting(task, config.routing);
   const fixupTarget = config.review.fixupTarget;
@@ -171,7 +173,7 @@ async function liveRunLocked(
         hint: `Name one of the catalog's targets (${Object.keys(written.catalog.targets).join(', ')}), or remove review.fixupTarget to keep MINOR findings as accepted notes.`,
       },
     );
-  const scope = scopeOf(model, opts, fixupTarget);
+  const scope = scopeOf(model, opts, written, fixupTarget);
   // A route with no installed candidate is reported with the other preflight problems.
   const checked = skipMissingTargets(written, scope, { env, cwd: workspace });
   printProblems(checked.warnings);
@@ -204,6 +206,8 @@ async function liveRunLocked(
     ...(filepath ? { configFile: filepath } : {}),
   });
   const abort = new AbortController();
+  /** Records kept current while the run goes, closed when it ends. */
+  const closing: Array<() => Promise<void>> = [];
   // A first SIGINT/SIGTERM stops admissions, agents and gates and lets the apply under way
   // finish; a second one aborts that apply too (rolled back through its journal).
   const abortApply = new AbortController();
@@ -259,9 +263,11 @@ async function liveRunLocked(
     opts.resumeSession,
     opts.yamlPlan,
   );
-  // Human output names the session; --json keeps stdout to events (the id is in sessions/).
-  if (!opts.json)
-    process.stdout.write(`session ${session.id}${opts.resumeSession ? ' (resumed)' : ''}\n`);
+  announceSession(session, workspace, opts, monitor);
+  if (monitor) {
+    await session.recordMonitor(monitor);
+    closing.push(() => session.recordMonitor(monitor, true));
+  }
   const notifier = createNotifier(config.notify, workspace, (m) => process.stderr.write(`${m}\n`));
   const show = opts.json
     ? (event: RunEvent) => process.stdout.write(`${JSON.stringify(event)}\n`)
@@ -346,6 +352,7 @@ async function liveRunLocked(
     });
     await notifier.close();
     await session.finish({ result });
+    for (const close of closing) await close();
     await writeRunRetro(workspace, store.events, config.prices);
     renderer?.summary(result, {
       archive: resolve(workspace, 'agent-task', 'archive'),
@@ -354,6 +361,7 @@ async function liveRunLocked(
     return result.exitCode;
   } catch (error) {
     await session.finish({ code: exitCodeFor(error) });
+    for (const close of closing) await close();
     throw error;
   } finally {
     process.off('SIGINT', onSignal);
@@ -363,14 +371,66 @@ async function liveRunLocked(
   }
 }
 
-/** The monitor of `run --monitor`; a failure to start it releases the lock it was started under. */
-async function startRunMonitor(workspace: string, opts: LiveRunOptions, lock: WorkspaceLock) {
+/**
+ * The monitor of `run --monitor` (announced with the session). A failure to start one that
+ * was asked for releases the lock it was started under; one served by default is a warning.
+ */
+async function startRunMonitor(
+  workspace: string,
+  opts: LiveRunOptions,
+  lock: WorkspaceLock,
+): Promise<MonitorServer | undefined> {
   try {
-    return await startAnnouncedMonitor(workspace, opts);
+    return await startMonitorServer(workspace, opts);
   } catch (error) {
+    if (opts.monitorByDefault) {
+      process.stderr.write(
+        `warning: the monitor could not start (${error instanceof Error ? error.message : String(error)}); the run goes on without it (--no-monitor skips it)\n`,
+      );
+      return undefined;
+    }
     lock.release();
     throw error;
   }
+}
+
+/**
+ * Says which session runs: with --json the first event on stdout, `session.started` (session
+ * id, where its folder is, the plan, the monitor URL when one serves it); else the session
+ * line, then `monitor_url <url>`.
+ */
+function announceSession(
+  session: RunSession,
+  workspace: string,
+  opts: LiveRunOptions,
+  monitor: MonitorServer | undefined,
+): void {
+  const yaml = session.plan.yamlPlan;
+  if (opts.json) {
+    const parsed = yaml?.parsed as { planId?: unknown; title?: unknown } | undefined;
+    const started = {
+      type: 'session.started',
+      at: new Date().toISOString(),
+      session_id: session.id,
+      resumed: opts.resumeSession !== undefined,
+      workspace,
+      session_dir: session.dir,
+      plan: yaml
+        ? {
+            file: yaml.file,
+            sha256: yaml.sha256,
+            ...(typeof parsed?.planId === 'string' ? { id: parsed.planId } : {}),
+            ...(typeof parsed?.title === 'string' ? { title: parsed.title } : {}),
+          }
+        : null,
+      tasks: session.plan.tasks.length,
+      ...(monitor ? { monitor_url: monitor.url } : {}),
+    };
+    process.stdout.write(`${JSON.stringify(started)}\n`);
+    return;
+  }
+  process.stdout.write(`session ${session.id}${opts.resumeSession ? ' (resumed)' : ''}\n`);
+  if (monitor) process.stdout.write(`monitor_url ${monitor.url}\n`);
 }
 
 /** Sandboxed targets whose runner plugin cannot start an agent in a sandbox. */
@@ -408,8 +468,18 @@ function absoluteCatalogEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return value && !isAbsolute(value) ? { ...env, [CATALOG_ENV]: resolve(value) } : env;
 }
 
-/** The routes and pins of the in-scope tasks; an unknown --task-group is an error. */
-function scopeOf(model: WorkspaceModel, opts: LiveRunOptions, fixupTarget?: string) {
+/**
+ * The routes and pins of the in-scope tasks; an unknown --task-group is an error, and so is a
+ * `with <name>` that is neither a target id nor an agent serving a worker candidate of every
+ * in-scope route (nothing is launched). A pin or `with` chooses the worker: the review (and
+ * the worker's failover) still use every candidate of the task's route.
+ */
+function scopeOf(
+  model: WorkspaceModel,
+  opts: LiveRunOptions,
+  resolved: ResolvedCatalog,
+  fixupTarget?: string,
+) {
   if (opts.taskGroup !== undefined && !model.groups.includes(opts.taskGroup))
     throw new SwitchyardError(
       'SY_UNKNOWN_GROUP',
@@ -418,12 +488,38 @@ function scopeOf(model: WorkspaceModel, opts: LiveRunOptions, fixupTarget?: stri
     );
   const routes = new Set<RouteId>();
   const pinned: { target: string; by: string }[] = [];
-  if (opts.with) pinned.push({ target: opts.with, by: '--with' });
   if (fixupTarget) pinned.push({ target: fixupTarget, by: 'review.fixupTarget' });
+  const withErrors = new Map<string, { error: string; hint: string }>();
+  const now = new Date();
   for (const task of model.tasks) {
     if (opts.taskGroup && task.group !== opts.taskGroup) continue;
     if (task.target) pinned.push({ target: task.target, by: `task ${task.id}` });
-    else if (!opts.with && task.route && isRouteId(task.route)) routes.add(task.route);
+    if (!task.route || !isRouteId(task.route)) continue;
+    routes.add(task.route);
+    if (opts.with === undefined || task.target) continue;
+    const named = resolveWith(resolved.catalog, opts.with, task.route, now);
+    if ('target' in named) pinned.push({ target: named.target, by: '--with' });
+    else withErrors.set(named.error, named);
+  }
+  if (opts.with !== undefined && !(opts.with in resolved.catalog.targets) && routes.size === 0) {
+    const agents = new Set(Object.values(resolved.catalog.targets).map((t) => t.agent));
+    if (!agents.has(opts.with))
+      withErrors.set('unknown', {
+        error: `with "${opts.with}" is neither a target id nor an agent of the catalog`,
+        hint: `targets: ${Object.keys(resolved.catalog.targets).join(', ')}; agents: ${[...agents].join(', ')}`,
+      });
+  }
+  if (withErrors.size > 0) {
+    const [first] = withErrors.values();
+    throw new SwitchyardError('SY_USAGE', `--with: ${first!.error}; nothing was launched.`, {
+      hint: first!.hint,
+      problems: [...withErrors.values()].map((e) => ({
+        code: 'SY_USAGE' as const,
+        message: e.error,
+        hint: e.hint,
+        severity: 'error' as const,
+      })),
+    });
   }
   return { routes, pinned };
 }

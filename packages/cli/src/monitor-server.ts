@@ -21,22 +21,31 @@ export interface MonitorFlags {
   readOnly?: boolean;
 }
 
-/**
- * Starts the browser monitor of a workspace and announces its URL: `monitor_url <url>` on
- * stdout, or with --json a first JSONL event `{"type":"monitor.started","monitor_url":…}`.
- */
-export async function startAnnouncedMonitor(
+/** Starts the browser monitor of a workspace (the caller announces its URL). */
+export async function startMonitorServer(
   workspace: string,
   flags: MonitorFlags,
 ): Promise<MonitorServer> {
   const { startMonitor } = await import('@switchyard/monitor');
-  const server = await startMonitor({
+  return startMonitor({
     workspace,
     ...(flags.port !== undefined ? { port: flags.port } : {}),
     ...(flags.host !== undefined ? { host: flags.host } : {}),
     ...(flags.control ? { control: flags.control } : {}),
     ...(flags.readOnly ? { readOnly: true } : {}),
   });
+}
+
+/**
+ * Starts the browser monitor of a workspace and announces its URL: `monitor_url <url>` on
+ * stdout, or with --json a first JSONL event `{"type":"monitor.started","monitor_url":…}`.
+ * (A run announces its monitor in its `session.started` event instead.)
+ */
+export async function startAnnouncedMonitor(
+  workspace: string,
+  flags: MonitorFlags,
+): Promise<MonitorServer> {
+  const server = await startMonitorServer(workspace, flags);
   process.stdout.write(
     flags.json
       ? `${JSON.stringify({ type: 'monitor.started', at: new Date().toISOString(), monitor_url: server.url })}\n`

@@ -439,6 +439,7 @@ export {
   type ResolvedPlanTask,
   renderTaskPlan,
   resolveBackend,
+  resolveWith,
   type SourcePosition,
   type StageRoute,
   type ValidatedPlan,
@@ -614,6 +615,7 @@ export {
   sandboxProbeArgv,
 } from './sandbox/index.js';
 export {
+  agentsOf,
   backoffDelay,
   type CatalogFacts,
   candidateOrder,
@@ -625,7 +627,11 @@ export {
   decideTarget,
   type FailureAction,
   type FailureInput,
+  type NamedTarget,
   type RetryPolicy,
+  redTeamCandidates,
+  resolveNamedTarget,
+  reviewCandidates,
   STAGE_FAILURE_BUDGET,
   snapshotHash,
 } from './selection/index.js';
@@ -636,18 +642,23 @@ export {
   SELFCHECK_RETRY_LIMIT,
 } from './selfcheck/index.js';
 export {
+  MONITOR_FILE,
   newSessionId,
   SESSION_STATES,
   SESSIONS_DIR,
+  type SessionMonitor,
   type SessionOptions,
   type SessionPlan,
   type SessionStatus,
   SessionStore,
+  type SessionTask,
   type SessionView,
   type SessionYamlPlan,
+  sessionMonitorSchema,
   sessionOptionsSchema,
   sessionPlanSchema,
   sessionStatusSchema,
+  sessionTaskAfter,
   sessionYamlPlanSchema,
 } from './session/index.js';
 export {

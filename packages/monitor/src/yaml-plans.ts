@@ -8,8 +8,8 @@ export interface PlanInfo {
   goal?: string;
   /** The plan file as run. */
   file: string;
-  /** Execution levels of the plan, in order, with their tasks (`<group>/<task>`). */
-  lanes: { id: string; tasks: string[] }[];
+  /** Execution levels of the plan, in order, with their labels and tasks (`<group>/<task>`). */
+  lanes: { id: string; label?: string; tasks: string[] }[];
 }
 
 /**
@@ -56,17 +56,29 @@ interface ParsedPlan {
   planId?: string;
   title?: unknown;
   goal?: unknown;
+  lanes?: { id?: unknown; label?: unknown }[];
   tasks?: { id?: unknown; lane?: unknown }[];
 }
 
-/** Lanes in the order the plan first names them; tasks without a lane are left out. */
+/**
+ * Lanes in the plan's declared order (with their labels), then any other lane in the order the
+ * tasks first name it; tasks without a lane are left out, and so are lanes without tasks.
+ */
 function lanesOf(plan: ParsedPlan): PlanInfo['lanes'] {
-  const lanes = new Map<string, string[]>();
+  const lanes = new Map<string, PlanInfo['lanes'][number]>();
+  for (const lane of Array.isArray(plan.lanes) ? plan.lanes : []) {
+    if (typeof lane?.id !== 'string') continue;
+    lanes.set(lane.id, {
+      id: lane.id,
+      ...(typeof lane.label === 'string' ? { label: lane.label } : {}),
+      tasks: [],
+    });
+  }
   for (const task of plan.tasks ?? []) {
     if (typeof task.lane !== 'string' || typeof task.id !== 'string') continue;
-    const list = lanes.get(task.lane) ?? [];
-    lanes.set(task.lane, list);
-    list.push(`${plan.planId}/${task.id}`);
+    const lane = lanes.get(task.lane) ?? { id: task.lane, tasks: [] };
+    lanes.set(task.lane, lane);
+    lane.tasks.push(`${plan.planId}/${task.id}`);
   }
-  return [...lanes].map(([id, tasks]) => ({ id, tasks }));
+  return [...lanes.values()].filter((l) => l.tasks.length > 0);
 }

@@ -69,6 +69,8 @@ export async function reviewPlans(
       : findWorkspaceRoot({
           ...(opts.workspace !== undefined ? { explicit: opts.workspace } : {}),
           isMarker: hasConfigFile,
+          // One plan file needs no agent-task/ (a YAML plan in a fresh repository).
+          requireTasks: plan === undefined,
         });
   const plans = plansOf(plan, workspace);
   if (plans.length === 0)

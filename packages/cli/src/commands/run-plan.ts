@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { isAbsolute, relative, resolve } from 'node:path';
 import {
+  agentsOf,
   CATALOG_ENV,
   type Catalog,
   checkRenderedPlans,
@@ -21,10 +22,14 @@ import {
   quoteArgv,
   type RoutingConfig,
   readPlanText,
+  redTeamCandidates,
   resolveCatalog,
   resolveIsolation,
+  resolveWith,
   type SessionYamlPlan,
   SwitchyardError,
+  searchWorkspaceRoot,
+  selectCandidates,
   type ValidatedPlan,
   validateOrchestratePlan,
 } from '@switchyard/core';
@@ -71,6 +76,7 @@ async function loadPlan(
   plan: ValidatedPlan;
   workspace: string;
   catalog: Catalog;
+  routing: RoutingConfig;
   problems: Problem[];
   text: string;
   config: ProjectConfig;
@@ -78,10 +84,7 @@ async function loadPlan(
   /** The plan file as generated PLAN.md files name it. */
   source: string;
 }> {
-  const workspace = findWorkspaceRoot({
-    ...(opts.workspace !== undefined ? { explicit: opts.workspace } : {}),
-    isMarker: hasConfigFile,
-  });
+  const workspace = planWorkspace(opts.workspace);
   const read = stored ? { text: stored.text } : readPlanText(resolve(file), file);
   if ('problem' in read)
     throw new SwitchyardError('SY_YAML_PLAN_INVALID', `cannot read the plan ${file}`, {
@@ -101,13 +104,7 @@ async function loadPlan(
   // once it finished) a new one. A resumed session keeps the group it ran in.
   const choice = choosePlanRun(workspace, validated.plan.planId, opts.again === true);
   const plan = { ...validated.plan, planId: stored?.group ?? choice.group };
-  if (opts.with !== undefined && !(opts.with in catalog.targets))
-    problems.push({
-      code: 'SY_USAGE',
-      message: `with names target "${opts.with}", which the catalog does not define`,
-      hint: `known targets: ${Object.keys(catalog.targets).join(', ')}`,
-      severity: 'error',
-    });
+  if (opts.with !== undefined) problems.push(...withProblems(plan, catalog, opts.with));
   // A plan runs its own group: another --task-group would silently be a different run.
   if (
     opts.taskGroup !== undefined &&
@@ -126,6 +123,7 @@ async function loadPlan(
     plan,
     workspace,
     catalog,
+    routing: facts.routing,
     problems,
     text: read.text,
     config: facts.config,
@@ -134,6 +132,50 @@ async function loadPlan(
       : choice,
     source: displayPath(workspace, file),
   };
+}
+
+/**
+ * `with <name>`: a target id, or an agent serving a worker candidate of the route of every
+ * agent task that names no backend (the same rule as a task's `backend`).
+ */
+function withProblems(plan: ValidatedPlan, catalog: Catalog, name: string): Problem[] {
+  const found = new Map<string, Problem>();
+  const now = new Date();
+  const agents = new Set(Object.values(catalog.targets).map((t) => t.agent));
+  if (!(name in catalog.targets) && !agents.has(name))
+    return [
+      {
+        code: 'SY_USAGE',
+        message: `with "${name}" is neither a target id nor an agent of the catalog`,
+        hint: `targets: ${Object.keys(catalog.targets).join(', ')}; agents: ${[...agents].join(', ')}`,
+        severity: 'error',
+      },
+    ];
+  for (const task of plan.tasks) {
+    if (task.runner === 'local' || task.target !== undefined) continue;
+    const named = resolveWith(catalog, name, task.route, now);
+    if ('error' in named && !found.has(named.error))
+      found.set(named.error, {
+        code: 'SY_USAGE',
+        message: `${named.error} (task "${task.id}")`,
+        hint: named.hint,
+        severity: 'error',
+      });
+  }
+  return [...found.values()];
+}
+
+/**
+ * Where a plan runs: `--workspace`, else the folder found from the current one upward (one
+ * holding agent-task/ or a switchyard config), else the git repository's root, else the
+ * current folder. Unlike the other commands it needs no agent-task/ yet: the run writes the
+ * plan's tasks there (a fresh repository gets the folder).
+ */
+export function planWorkspace(explicit: string | undefined): string {
+  if (explicit !== undefined)
+    return findWorkspaceRoot({ explicit, isMarker: hasConfigFile, requireTasks: false });
+  const search = searchWorkspaceRoot(process.cwd(), hasConfigFile);
+  return search.root ?? search.gitRoot ?? resolve(process.cwd());
 }
 
 /** What validation needs from the workspace: the config's routing and the run's isolation. */
@@ -201,16 +243,24 @@ export async function runPlanCommand(
   stored?: StoredPlanText,
 ): Promise<void> {
   if (opts.dryRun) return planDryRun(file, opts);
-  const { plan, problems, text, choice, source } = await loadPlan(file, opts, stored);
+  const { plan, problems, text, workspace, choice, source } = await loadPlan(file, opts, stored);
   if (problems.some(isError)) throw invalid(file, problems);
   printProblems(problems);
   if (choice.continued && !opts.json)
     process.stdout.write(
       `The latest run of the plan (agent-task/${choice.group}/) is not finished: continuing it (--again starts anew once it finished).\n`,
     );
+  // A new run of a structured plan has it reviewed first (advisory; a resume does not).
+  if (!stored && opts.reviewPlans !== false)
+    await (await import('./run-review-plans.js')).reviewYamlPlan(file, opts, workspace);
   const { liveRun } = await import('../live-run.js');
   process.exitCode = await liveRun({
     ...opts,
+    // Found once (a fresh repository has no agent-task/ yet: the run creates it).
+    workspace,
+    // A structured run serves its monitor unless --no-monitor (seed 003's session monitor).
+    monitor: opts.monitor ?? true,
+    ...(opts.monitor === undefined ? { monitorByDefault: true } : {}),
     ...(stored
       ? { resumeSession: stored.sessionId }
       : { yamlPlan: sessionYamlPlan(file, text, plan, opts.patchOnly === true) }),
@@ -237,7 +287,7 @@ function sessionYamlPlan(
 ): SessionYamlPlan {
   const { problems: _problems, ...parsed } = plan;
   return {
-    file: resolve(file),
+    file: resolvedPath(file),
     sha256: sha256(text),
     source: text,
     ...(patchOnly ? { patchOnly } : {}),
@@ -246,6 +296,15 @@ function sessionYamlPlan(
 }
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+/** The plan file as a session keeps it: absolute, symbolic links resolved (any cwd finds it). */
+function resolvedPath(file: string): string {
+  try {
+    return realpathSync(resolve(file));
+  } catch {
+    return resolve(file);
+  }
+}
 
 /**
  * How the plan file stands against the text a session stored: a resumed session runs the
@@ -322,7 +381,10 @@ export interface PlanDryRunTask {
   any_write_set: boolean;
   /** What a run would do with its folder: create, update, leave (unchanged) or skip (done). */
   folder: MaterializedTask['status'] | 'refused';
+  /** Worker and review: which target and why (backend and `with` choose only the worker). */
   stages: ReturnType<typeof planTaskRoutes>;
+  /** A task whose risk asks for a red-team review: its target (null: none can do it). */
+  red_team: { target: string | null; candidates: string[] } | null;
 }
 
 /** Builds the plan dry-run report (writes nothing). */
@@ -330,7 +392,10 @@ export async function buildPlanDryRun(
   file: string,
   opts: PlanRunOptions,
 ): Promise<PlanDryRunReport> {
-  const { plan, workspace, catalog, problems, config, source } = await loadPlan(file, opts);
+  const { plan, workspace, catalog, routing, problems, config, source } = await loadPlan(
+    file,
+    opts,
+  );
   const valid = !problems.some(isError);
   const folders = new Map<string, MaterializedTask['status'] | 'refused'>();
   if (valid) {
@@ -346,6 +411,12 @@ export async function buildPlanDryRun(
   const now = new Date();
   const tasks = plan.tasks.map((t): PlanDryRunTask => {
     const agent = t.runner !== 'local';
+    const stages = valid ? planTaskRoutes(catalog, t, opts.with, now) : [];
+    const redTeam =
+      agent && t.risk !== undefined && routing.risk[t.risk]?.review === 'red-team'
+        ? redTeamOf(catalog, plan, t, stages, now)
+        : null;
+    if (redTeam?.problem) problems.push(redTeam.problem);
     return {
       id: t.id,
       task_id: `${plan.planId}/${t.id}`,
@@ -377,7 +448,8 @@ export async function buildPlanDryRun(
       files: t.files ?? [],
       any_write_set: t.anyWriteSet,
       folder: folders.get(t.id) ?? 'refused',
-      stages: valid ? planTaskRoutes(catalog, t, opts.with, now) : [],
+      stages,
+      red_team: redTeam ? { target: redTeam.target, candidates: redTeam.candidates } : null,
     };
   });
   const errors = problems.filter(isError).length;
@@ -396,6 +468,39 @@ export async function buildPlanDryRun(
     tasks,
     problems,
     summary: { tasks: tasks.length, errors, warnings: problems.length - errors },
+  };
+}
+
+/**
+ * The red-team review a high-risk task gets (config `routing.risk.<risk>.review`): the review
+ * route's candidates of another agent family than the worker's. None is an error of the plan:
+ * the live run would pay a worker and a review, then block.
+ */
+function redTeamOf(
+  catalog: Catalog,
+  plan: ValidatedPlan,
+  task: ValidatedPlan['tasks'][number],
+  stages: ReturnType<typeof planTaskRoutes>,
+  now: Date,
+): { target: string | null; candidates: string[]; problem?: Problem } {
+  const worker = stages.find((s) => s.stage === 'worker')?.target ?? undefined;
+  const agents = agentsOf(catalog.targets);
+  const route = selectCandidates(catalog, 'review', task.route, now).candidates;
+  const candidates = redTeamCandidates(route, worker, agents);
+  if (candidates.length > 0 || worker === undefined)
+    return { target: candidates[0] ?? null, candidates };
+  return {
+    target: null,
+    candidates,
+    problem: {
+      code: 'SY_YAML_PLAN_INVALID',
+      message: `task "${task.id}" (risk: ${task.risk}) needs a red-team review by another agent family than its worker's (${worker}: ${agents.get(worker)}), and review route ${task.route} has none: the run would pay a worker and a review, then block`,
+      file: plan.file,
+      line: task.position.line,
+      column: task.position.column,
+      hint: `add a target of another agent to the review candidates of ${task.route}, give the task another backend, or lower its risk`,
+      severity: 'error',
+    },
   };
 }
 
@@ -448,9 +553,12 @@ const FOLDER_TEXT: Record<PlanDryRunTask['folder'], string> = {
 function renderPlanDryRun(r: PlanDryRunReport): string {
   const out: string[] = [
     `Plan ${r.plan.id} (${r.plan.file}): ${r.plan.title}${r.plan.goal ? ` — ${r.plan.goal}` : ''}`,
-    `Tasks go to agent-task/${r.plan.id}/<task>/PLAN.md and run on the dispatcher. Routing: a task's backend > with <target> > the route's first candidate.`,
+    `Tasks go to agent-task/${r.plan.id}/<task>/PLAN.md and run on the dispatcher. Worker: a task's backend > with <target or agent> > the route's first candidate; review: its route, never the worker's target while the route has another.`,
   ];
-  if (r.with) out.push(`with ${r.with}: fills the target of every agent task without a backend`);
+  if (r.with)
+    out.push(
+      `with ${r.with}: chooses the worker of every agent task without a backend (a target id, or the agent's first worker candidate of the task's route); reviews keep their route`,
+    );
   if (r.patch_only)
     out.push('--patch-only: every agent task ends with a patch; the source is untouched');
   for (const t of r.tasks) {
@@ -472,6 +580,10 @@ function renderPlanDryRun(r: PlanDryRunReport): string {
       );
     for (const s of t.stages)
       if (s.source !== 'local') out.push(`  ${s.stage}: ${s.target ?? '(none)'} — ${s.why}`);
+    if (t.red_team)
+      out.push(
+        `  red-team review: ${t.red_team.target ?? '(none: no review candidate of another agent family)'}`,
+      );
     if (t.definition_of_done)
       out.push(
         `  definition of done: ${t.definition_of_done.command} → ${t.definition_of_done.assertion}${t.definition_of_done.note ? ` (${t.definition_of_done.note})` : ''}`,

@@ -22,3 +22,33 @@ export async function reviewPlansFirst(opts: RunOptions): Promise<boolean> {
   process.exitCode = EXIT.INVALID_INPUT;
   return false;
 }
+
+/**
+ * The advisory plan review a YAML plan gets before its run (seed 003: review-plan runs on
+ * structured plans): the findings go to stderr (`--json`: one `plan-review.finished` line),
+ * and nothing it finds or fails stops the run; `--no-review-plans` skips it.
+ */
+export async function reviewYamlPlan(
+  file: string,
+  opts: RunOptions,
+  workspace: string,
+): Promise<void> {
+  try {
+    const report = await reviewPlans(file, {
+      workspace,
+      ...(opts.executionCatalog !== undefined ? { executionCatalog: opts.executionCatalog } : {}),
+    });
+    if (opts.json)
+      process.stderr.write(
+        `${JSON.stringify({ type: 'plan-review.finished', advisory: true, ...report })}\n`,
+      );
+    else process.stderr.write(renderPlanReview(report));
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    process.stderr.write(
+      opts.json
+        ? `${JSON.stringify({ type: 'plan-review.skipped', advisory: true, reason: why })}\n`
+        : `warning: the plan review did not run (${why}); the run goes on (--no-review-plans skips it)\n`,
+    );
+  }
+}

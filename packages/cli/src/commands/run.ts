@@ -50,12 +50,19 @@ export function registerRun(program: Command): void {
       '--retry-blocked',
       'retry every blocked task in scope for its own reason, keeping its history (`switchyard retry` picks tasks)',
     )
-    .option('--with <target>', 'run every stage on this catalog target unless a task pins its own')
+    .option(
+      '--with <target>',
+      'run the worker on this catalog target, or on the first candidate of this agent (e.g. codex), unless a task pins its own; reviews keep their route',
+    )
     .option(
       '--json',
       'machine output: the dry-run report as one JSON document, a live run as JSONL events',
     )
-    .option('--monitor', 'serve the live browser page of the run; prints monitor_url first')
+    .option(
+      '--monitor',
+      'serve the live browser page of the run (a YAML plan run does by default); prints monitor_url with the session',
+    )
+    .option('--no-monitor', 'a YAML plan run: do not serve the monitor page')
     .option(
       '--port <n>',
       'with --monitor: port on 127.0.0.1 (default: a random free port)',
@@ -77,6 +84,10 @@ export function registerRun(program: Command): void {
     .option(
       '--review-plans',
       'first have a review target read the plans (`plan review`); stop with exit 2 on a CRITICAL finding',
+    )
+    .option(
+      '--no-review-plans',
+      'a YAML plan run: skip the advisory plan review it gets first (findings on stderr, never a stop)',
     )
     .addHelpText(
       'after',
@@ -104,13 +115,19 @@ YAML plans (orchestrate-plan version 1; schema: assets/schema/orchestrate-plan.s
   is known by its content, not by how its path is typed: re-running a finished plan says so
   and exits 0; --again runs it anew in agent-task/<plan-id>.run2/ (then .run3, …), leaving the
   earlier run's archive and commits as they are (an unfinished run is continued). Lanes
-  are levels: a lane's tasks wait for every task of the lanes before it. Routing: a task's
-  backend (target id or agent name) > with <target> > the route's first candidate. Runner
+  are levels: a lane's tasks wait for every task of the lanes before it. Worker: a task's
+  backend (target id or agent name) > with <target or agent> > the route's first candidate;
+  the review keeps its route, never on the worker's target while it has another. Runner
   "local" runs the task's argv command in the workspace (a shell only with shell: true), no
   agent and no review. Without apply_to_source + commit_on_success + rollback_on_failure all
   true (or with --patch-only) an agent task ends with a patch; the source is untouched.
+  Before a new run the plan gets an advisory review (\`plan review\`: findings on stderr,
+  never a stop; --no-review-plans skips it), and the run serves its monitor (--no-monitor
+  skips it). It works in a fresh repository (agent-task/ is created). --json starts with a
+  session.started event: session_id, session_dir, plan, monitor_url; the session folder
+  keeps plan.json, status.json (every task's state, kept current) and monitor-server.json.
   $ switchyard run plan.yaml --dry-run            # the routes of every task, and why
-  $ switchyard run plan.yaml with cloud-fast      # fills tasks that name no backend
+  $ switchyard run plan.yaml with codex           # the worker of tasks that name no backend
   $ switchyard run plan.yaml --patch-only --json
   $ switchyard run plan.yaml --again              # the plan finished earlier: once more`,
     )
@@ -132,9 +149,9 @@ YAML plans (orchestrate-plan version 1; schema: assets/schema/orchestrate-plan.s
               'SY_USAGE',
               `\`with ${target}\` and --with ${opts.with} disagree; give one`,
             );
+          // A YAML plan is reviewed anyway (advisory; --no-review-plans skips it).
           for (const [flag, given] of [
             ['--validate-plan', opts.validatePlan !== undefined],
-            ['--review-plans', opts.reviewPlans === true],
           ] as const)
             if (given)
               throw new SwitchyardError(

@@ -3,17 +3,29 @@ import {
   newSessionId,
   type RunEvent,
   type SessionOptions,
+  type SessionPlan,
   SessionStore,
+  type SessionTask,
   type SessionYamlPlan,
+  sessionTaskAfter,
   stateDir,
   type WorkspaceModel,
 } from '@switchyard/core';
 
+/** Least time between two `status.json` snapshots written while the run goes (ms). */
+const SNAPSHOT_INTERVAL_MS = 1000;
+
 /** The session of one live run (a new one, or the one being resumed). */
 export interface RunSession {
   readonly id: string;
-  /** Records a run event in the session (events.jsonl); never throws. */
+  /** The session's folder (plan.json, status.json, events.jsonl, monitor-server.json). */
+  readonly dir: string;
+  /** What the session runs (its plan.json). */
+  readonly plan: SessionPlan;
+  /** Records a run event in the session (events.jsonl, the status snapshot); never throws. */
   onEvent(event: RunEvent): void;
+  /** Records the monitor this run serves (monitor-server.json); `stopped` when it closed. */
+  recordMonitor(monitor: { url: string; port: number }, stopped?: boolean): Promise<void>;
   /** Records how the run ended in status.json. */
   finish(outcome: { result: DispatchResult } | { code: number }): Promise<void>;
 }
@@ -21,7 +33,8 @@ export interface RunSession {
 /**
  * Opens the session of a live run, under the workspace lock: `resume` continues an existing
  * session (its status turns running again), otherwise a new one is created with the run's
- * options and the tasks in scope.
+ * options and the tasks in scope. While the run goes, `status.json` keeps a snapshot of every
+ * task's state and the counts (written at most once a second, and when the run ends).
  */
 export async function openRunSession(
   workspace: string,
@@ -32,14 +45,19 @@ export async function openRunSession(
 ): Promise<RunSession> {
   const store = new SessionStore(stateDir(workspace));
   const id = resume ?? newSessionId();
+  let plan: SessionPlan;
+  // A resumed session's task snapshot carries on from where its last run left it.
+  const tasks: Record<string, SessionTask> = {};
   if (resume) {
-    store.read(resume);
+    const view = store.read(resume);
+    plan = view.plan;
+    Object.assign(tasks, view.status.tasks ?? {});
     await store.markRunning(resume);
   } else {
     const tasks = model.tasks
       .filter((t) => !options.taskGroup || t.group === options.taskGroup)
       .map((t) => t.id);
-    await store.create({
+    plan = {
       schema_version: 1,
       id,
       workspace,
@@ -47,22 +65,56 @@ export async function openRunSession(
       options: Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)),
       tasks,
       ...(yamlPlan ? { yamlPlan } : {}),
-    });
+    };
+    await store.create(plan);
   }
+  const startedAt = new Date().toISOString();
+  let counts: Record<string, number> | undefined;
+  let runs: string[] = [];
   let eventsBroken = false;
   let recording: Promise<void> = Promise.resolve();
+  let snapshotDue: NodeJS.Timeout | undefined;
+  /** Writes the status with the run ids and task snapshot so far (serialized, never throws). */
+  const writeSnapshot = () => {
+    recording = recording
+      .then(async () => {
+        const current = store.readStatus(id);
+        if (current)
+          await store.writeStatus({
+            ...current,
+            runs: [...new Set([...current.runs, ...runs])],
+            updatedAt: new Date().toISOString(),
+            tasks: { ...tasks },
+            ...(counts ? { counts } : {}),
+          });
+      })
+      .catch(() => undefined);
+  };
+  const scheduleSnapshot = () => {
+    snapshotDue ??= setTimeout(() => {
+      snapshotDue = undefined;
+      writeSnapshot();
+    }, SNAPSHOT_INTERVAL_MS);
+    snapshotDue.unref();
+  };
   return {
     id,
+    dir: store.dirOf(id),
+    plan,
     onEvent(event) {
       if (event.type === 'run.started') {
         // Recorded at once: a session killed mid-run still lists the run.
-        recording = recording
-          .then(async () => {
-            const current = store.readStatus(id);
-            if (current)
-              await store.writeStatus({ ...current, runs: [...current.runs, event.runId] });
-          })
-          .catch(() => undefined);
+        runs = [...runs, event.runId];
+        writeSnapshot();
+      } else if (event.type === 'run.progress' || event.type === 'run.finished') {
+        counts = { ...event.counts };
+        scheduleSnapshot();
+      } else if ('task' in event && typeof event.task === 'string') {
+        const next = sessionTaskAfter(event, tasks[event.task]);
+        if (next) {
+          tasks[event.task] = next;
+          scheduleSnapshot();
+        }
       }
       if (eventsBroken) return;
       try {
@@ -74,7 +126,27 @@ export async function openRunSession(
         );
       }
     },
+    async recordMonitor(monitor, stopped = false) {
+      const now = new Date().toISOString();
+      await store
+        .writeMonitor(id, {
+          schema_version: 1,
+          url: monitor.url,
+          port: monitor.port,
+          pid: process.pid,
+          startedAt: stopped ? (store.readMonitor(id)?.startedAt ?? startedAt) : now,
+          ...(stopped ? { stoppedAt: now } : {}),
+        })
+        .catch((error: unknown) =>
+          process.stderr.write(
+            `session ${id}: monitor-server.json could not be written (${error instanceof Error ? error.message : String(error)})\n`,
+          ),
+        );
+    },
     async finish(outcome) {
+      if (snapshotDue) clearTimeout(snapshotDue);
+      snapshotDue = undefined;
+      writeSnapshot();
       await recording;
       const previous = store.readStatus(id);
       if (!previous) return;

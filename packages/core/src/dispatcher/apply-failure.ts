@@ -59,6 +59,7 @@ export function correctOrBlock(ctx: DispatchContext, rt: TaskRuntime, failure: C
         ? `the agent repeats itself: the same ${stage} correction ${repeats} times in a row (${correction.summary})`
         : failure.blockReason(failures[stage]),
       evidence: [...(failure.blockEvidence ?? correction.evidence)],
+      ...(correction.file ? { output: correction.file } : {}),
     });
     return;
   }

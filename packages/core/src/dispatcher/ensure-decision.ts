@@ -1,13 +1,16 @@
 import { isRouteId } from '../catalog/constants.js';
 import { selectCandidates } from '../catalog/select.js';
 import { checkDecision, decideTarget } from '../selection/decide.js';
+import { agentsOf, resolveNamedTarget, reviewCandidates } from '../selection/named-target.js';
 import type { Decision, DecisionStage } from '../state/state-schema.js';
 import { blockTask } from './apply-failure.js';
 import type { DispatchContext, TaskRuntime } from './context.js';
 
 /**
  * The stage's decision: the persisted one while the catalog revision and target snapshot
- * still match (resume pins it), a new one when there is none. A persisted decision that no
+ * still match (resume pins it), a new one when there is none: the worker's from the PLAN's
+ * `target` pin, else the run's `with <name>` (a target id or an agent), else its route; the
+ * review's from its route, never on the worker's target while the route has another. A persisted decision that no
  * longer matches fails closed: the task blocks with the old and new revisions, and only
  * `--retry-blocked` (which drops the stale decisions) lets it decide again.
  */
@@ -37,14 +40,33 @@ export function ensureDecision(
     return undefined;
   }
   try {
+    const now = ctx.now();
+    const routeCandidates = selectCandidates(ctx.catalog, stage, route, now).candidates;
+    // A pin and `with` choose the worker; the review keeps its route, without the target
+    // that did the work while the route has another one.
+    let runWith: string | undefined;
+    if (stage === 'worker' && ctx.options.runWith !== undefined) {
+      const named = resolveNamedTarget(ctx.options.runWith, 'with', {
+        agents: agentsOf(ctx.catalog.targets),
+        routeId: route,
+        workerCandidates: routeCandidates,
+      });
+      if ('error' in named) {
+        blockTask(ctx, rt, { stage, reason: named.error, evidence: [named.hint] });
+        return undefined;
+      }
+      runWith = named.target;
+    }
     const decision = decideTarget({
       stage,
       routeId: route,
-      pin: rt.task.target,
-      runWith: ctx.options.runWith,
-      routeCandidates: selectCandidates(ctx.catalog, stage, route, ctx.now()).candidates,
+      ...(stage === 'worker' ? { pin: rt.task.target, runWith } : {}),
+      routeCandidates:
+        stage === 'review'
+          ? reviewCandidates(routeCandidates, rt.state.decisions.worker?.target)
+          : routeCandidates,
       catalog: ctx.catalogFacts,
-      now: ctx.now(),
+      now,
     });
     rt.state.decisions[stage] = decision;
     ctx.bus.emit({

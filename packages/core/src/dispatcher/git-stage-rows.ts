@@ -34,9 +34,10 @@ export function filesCell(prefix: string, files: readonly string[]): string {
  * START and FINISH, written together once the stage has its result, since the artifact cell
  * is that result and START and FINISH must name the same one. The attempt column counts the
  * stage's consecutive failures + 1; the locator is an evidence file with the whole report.
- * A crash before the rows are written loses nothing: the stage runs again.
+ * A crash before the rows are written loses nothing: the stage runs again. Returns the
+ * evidence file (a correction or block cites it).
  */
-export function writeGitStageRows(ctx: DispatchContext, rt: TaskRuntime, row: GitStageRow): void {
+export function writeGitStageRows(ctx: DispatchContext, rt: TaskRuntime, row: GitStageRow): string {
   const state = rt.state;
   const dir = join(ctx.stateDir, 'gates', rt.id);
   const file = join(
@@ -66,4 +67,5 @@ export function writeGitStageRows(ctx: DispatchContext, rt: TaskRuntime, row: Gi
     result: 'running',
   });
   ctx.workLog.finish(rt.group, { ...cells, kind: 'FINISH', time: ctx.now(), result: row.result });
+  return file;
 }

@@ -1,6 +1,7 @@
 import { isRouteId } from '../catalog/constants.js';
 import { selectCandidates } from '../catalog/select.js';
 import { checkDecision, decideTarget } from '../selection/decide.js';
+import { agentsOf, redTeamCandidates } from '../selection/named-target.js';
 import type { AttemptRole, Decision, DecisionKey } from '../state/state-schema.js';
 import { blockTask } from './apply-failure.js';
 import type { DispatchContext, TaskRuntime } from './context.js';
@@ -73,7 +74,7 @@ export function ensureRedTeamDecision(ctx: DispatchContext, rt: TaskRuntime): De
   const workerTarget = state.decisions.worker?.target;
   const workerFamily = familyOf(ctx, workerTarget);
   const candidates = selectCandidates(ctx.catalog, 'review', route, ctx.now()).candidates;
-  const others = candidates.filter((id) => familyOf(ctx, id) !== workerFamily);
+  const others = redTeamCandidates(candidates, workerTarget, agentsOf(ctx.catalog.targets));
   if (others.length === 0) {
     blockTask(ctx, rt, {
       stage: 'redteam',

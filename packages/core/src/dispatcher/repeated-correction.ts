@@ -11,6 +11,9 @@ const NOISE: readonly [RegExp, string][] = [
   [/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:?\d\d)?/g, '<time>'],
   [/\b\d{1,2}:\d\d:\d\d(?:\.\d+)?\b/g, '<time>'],
   [/\b\d+(?:\.\d+)?\s?(?:ns|µs|us|ms|s|sec|secs|seconds|m|min)\b/g, '<duration>'],
+  // The file that keeps a check's whole output: a new one per run (an apply's source check
+  // names it in its reason).
+  [/^output: .*$/gm, 'output: <file>'],
 ];
 
 /**

@@ -44,13 +44,13 @@ export async function runApplyStage(ctx: DispatchContext, rt: TaskRuntime): Prom
     const violation = writeSetCorrection(report, writeSet);
     const row = { role: 'apply' as const, startedAt, label: 'git diff (apply: patch)' };
     if (violation) {
-      writeGitStageRows(ctx, rt, {
+      const file = writeGitStageRows(ctx, rt, {
         ...row,
         artifact: `refused: ${violation.summary.slice(0, 160)}`,
         result: 'refused',
         evidence: { ...report, correction: violation.summary },
       });
-      return failApply(ctx, rt, violation);
+      return failApply(ctx, rt, { ...violation, file });
     }
     const file = join(rt.task.dir, TASK_PATCH_FILE);
     writeOwnedFile(file, await isolation.patch(rt.id), 'replace');
@@ -72,27 +72,34 @@ export async function runApplyStage(ctx: DispatchContext, rt: TaskRuntime): Prom
     advance(rt, 'passed');
     return persist(ctx, rt);
   }
+  const files: ApplyFiles = {};
   const result = await isolation.apply({
     taskId: rt.id,
     title: planTitle(rt),
     targets: [...new Set(rt.state.attempts.map((a) => a.target))],
     attempts: rt.state.attempts.length,
     writeSet,
-    check: sourceCheck(ctx, rt),
+    check: sourceCheck(ctx, rt, files),
     stop: ctx.signal,
     abort: ctx.applyAbort,
   });
   // Stopped before it started, or aborted and rolled back: still approved, it applies next run.
   if (result.status === 'interrupted') return announceInterrupted(ctx, rt, result);
   if (result.status !== 'waiting')
-    writeGitStageRows(ctx, rt, {
+    files.evidence = writeGitStageRows(ctx, rt, {
       role: 'apply',
       startedAt,
       label: `git apply onto ${facts.sourceBranch}`,
       ...applyRow(result),
       evidence: { ...result },
     });
-  await settleApply(ctx, rt, result);
+  await settleApply(ctx, rt, result, files);
+}
+
+/** Files an apply left: its evidence (the work-log row's) and the source check's output. */
+interface ApplyFiles {
+  evidence?: string;
+  sourceOutput?: string;
 }
 
 /** An apply the stop request kept from starting, or that a second one rolled back. */
@@ -132,6 +139,7 @@ async function settleApply(
   ctx: DispatchContext,
   rt: TaskRuntime,
   result: ApplyResult,
+  files: ApplyFiles,
 ): Promise<void> {
   const facts = rt.state.isolation!;
   const isolation = isolationOf(ctx)!;
@@ -184,6 +192,7 @@ async function settleApply(
         source: 'apply',
         summary: `your changes conflicted with work that landed on ${facts.sourceBranch} meanwhile (${result.message}); the worktree was recreated from the new tip ${record.baseCommit.slice(0, 12)}: redo the task on top of it. Your previous version is commit ${result.taskCommit}`,
         evidence: result.files.map((f) => `conflict: ${f}`),
+        ...(files.evidence ? { file: files.evidence } : {}),
       });
     }
     case 'dod-failed':
@@ -199,12 +208,18 @@ async function settleApply(
         source: 'apply',
         summary: `the definition of done failed on the source branch after your change was applied, so it was rolled back: ${result.detail}`,
         evidence: result.detail.split('\n').slice(-40),
+        ...((files.sourceOutput ?? files.evidence)
+          ? { file: (files.sourceOutput ?? files.evidence) as string }
+          : {}),
       });
     case 'refused': {
-      const correction = writeSetCorrection(result.report, await allowedPaths(isolation, rt)) ?? {
-        source: 'apply' as const,
-        summary: result.message,
-        evidence: [],
+      const correction = {
+        ...(writeSetCorrection(result.report, await allowedPaths(isolation, rt)) ?? {
+          source: 'apply' as const,
+          summary: result.message,
+          evidence: [],
+        }),
+        ...(files.evidence ? { file: files.evidence } : {}),
       };
       ctx.bus.emit({
         type: 'task.isolation',
@@ -237,13 +252,14 @@ async function failApply(
 }
 
 /** The plan's definition of done, then the project's source gates, in the source tree. */
-function sourceCheck(ctx: DispatchContext, rt: TaskRuntime): SourceCheck {
+function sourceCheck(ctx: DispatchContext, rt: TaskRuntime, files: ApplyFiles): SourceCheck {
   return async (cwd) => {
     const done = rt.task.definitionOfDone;
     if (done) {
       const dir = join(ctx.stateDir, 'gates', rt.id);
       ensureOwnedDir(ctx.workspace, dir);
       const outputFile = join(dir, `source.${rt.state.planLoop}.${Date.now().toString(36)}.log`);
+      files.sourceOutput = outputFile;
       const verdict = await runGateCheck(ctx, rt, {
         done,
         cwd,

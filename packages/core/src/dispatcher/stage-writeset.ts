@@ -41,7 +41,7 @@ export async function runWriteSetStage(ctx: DispatchContext, rt: TaskRuntime): P
     base: rt.state.isolation.baseCommit,
   });
   const warning = correction ? undefined : agentCommitWarning(report);
-  writeGitStageRows(ctx, rt, {
+  const evidenceFile = writeGitStageRows(ctx, rt, {
     role: 'writeset',
     startedAt,
     artifact: writeSetArtifact(report) + (warning ? ` · warning: ${warning}` : ''),
@@ -67,15 +67,19 @@ export async function runWriteSetStage(ctx: DispatchContext, rt: TaskRuntime): P
     advance(rt, 'passed');
     return persist(ctx, rt);
   }
-  return sendBack(ctx, rt, report, correction);
+  return sendBack(ctx, rt, report, correction, evidenceFile);
 }
 
-/** A violation: announced, then back to the worker with the correction (or blocked). */
+/**
+ * A violation: announced, then back to the worker with the correction (or blocked); the
+ * check's evidence file goes with it (a block's escalation bundle names it).
+ */
 async function sendBack(
   ctx: DispatchContext,
   rt: TaskRuntime,
   report: WriteSetReport,
   correction: Correction,
+  evidenceFile: string | undefined,
 ): Promise<void> {
   ctx.bus.emit({
     type: 'task.isolation',
@@ -86,7 +90,7 @@ async function sendBack(
   });
   correctOrBlock(ctx, rt, {
     stage: 'writeset',
-    correction,
+    correction: evidenceFile ? { ...correction, file: evidenceFile } : correction,
     blockReason: (n) => `${n} consecutive write-set corrections: ${correction.summary}`,
   });
   await persist(ctx, rt);
@@ -104,20 +108,21 @@ async function checkSharedWrites(ctx: DispatchContext, rt: TaskRuntime): Promise
   const report = await inspectSharedRound(ctx, rt);
   const writeSet = rt.task.writeSet.map((e) => e.path);
   const correction = report ? writeSetCorrection(report, writeSet) : undefined;
-  if (report)
-    writeGitStageRows(ctx, rt, {
-      role: 'writeset',
-      startedAt,
-      artifact: writeSetArtifact(report),
-      label: 'workspace snapshot',
-      result: correction ? 'writeset-violated' : 'success',
-      evidence: { writeSet, ...report, correction: correction?.summary },
-    });
+  const evidenceFile = report
+    ? writeGitStageRows(ctx, rt, {
+        role: 'writeset',
+        startedAt,
+        artifact: writeSetArtifact(report),
+        label: 'workspace snapshot',
+        result: correction ? 'writeset-violated' : 'success',
+        evidence: { writeSet, ...report, correction: correction?.summary },
+      })
+    : undefined;
   if (!report || !correction) {
     advance(rt, 'passed');
     return persist(ctx, rt);
   }
-  return sendBack(ctx, rt, report, correction);
+  return sendBack(ctx, rt, report, correction, evidenceFile);
 }
 
 /** The work-log artifact cell of a check: what broke the write set, or what changed. */

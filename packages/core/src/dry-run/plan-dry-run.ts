@@ -3,7 +3,6 @@ import { admit } from '../admission/admit.js';
 import { writeSetCollisions } from '../admission/collisions.js';
 import { admissionTaskOf } from '../admission/task-view.js';
 import type { Problem } from '../errors.js';
-import { candidateOrder } from '../selection/decide.js';
 import type { ClaimRecord } from '../store/claim-port.js';
 import type { WorkspaceModel } from '../workspace/load.js';
 import {
@@ -13,6 +12,7 @@ import {
   type DryRunTask,
   toDryRunProblem,
 } from './report.js';
+import { stageTargets } from './stage-targets.js';
 
 /** The catalog as the dry run sees it; the CLI fills it from the resolved catalog. */
 export interface DryRunRouting {
@@ -23,6 +23,8 @@ export interface DryRunRouting {
   problems: Problem[];
   /** Target ids of the catalog (to check `target` pins and `--with`). */
   targetIds: ReadonlySet<string>;
+  /** Target id → agent identity (`with <agent>`, the red-team review's agent families). */
+  agents?: ReadonlyMap<string, string>;
   /** Stage names, in lifecycle order. */
   stages: readonly string[];
   /** Candidates of a route for a stage at an instant. */
@@ -73,10 +75,18 @@ export function planDryRun(input: DryRunInput): DryRunReport {
       hint: `known groups: ${model.groups.join(', ') || '(none)'}`,
       severity: 'error',
     });
-  if (input.withTarget !== undefined && routing.valid && !routing.targetIds.has(input.withTarget))
+  const agents = routing.agents ?? new Map<string, string>();
+  const agentNames = new Set(agents.values());
+  if (
+    input.withTarget !== undefined &&
+    routing.valid &&
+    !routing.targetIds.has(input.withTarget) &&
+    !agentNames.has(input.withTarget)
+  )
     push({
       code: 'SY_USAGE',
-      message: `--with "${input.withTarget}" is not a catalog target`,
+      message: `--with "${input.withTarget}" is neither a catalog target nor an agent of the catalog`,
+      hint: `targets: ${[...routing.targetIds].join(', ') || '(none)'}; agents: ${[...agentNames].join(', ') || '(none)'}`,
       severity: 'error',
     });
   for (const task of model.tasks) {
@@ -123,9 +133,24 @@ export function planDryRun(input: DryRunInput): DryRunReport {
     }
   const tasks: DryRunTask[] = model.tasks.map((t) => {
     const decision = decisions.get(t.id);
-    const stages: Record<string, DryRunStage> = {};
-    for (const stage of routing.stages)
-      stages[stage] = stageFor(select(stage, t.route), t.target, input.withTarget);
+    const withKnown =
+      input.withTarget !== undefined &&
+      (routing.targetIds.has(input.withTarget) || agentNames.has(input.withTarget));
+    const routed = stageTargets({
+      route: t.route,
+      pin: t.target,
+      withName: withKnown ? input.withTarget : undefined,
+      redTeam: t.review === 'red-team',
+      agents,
+      select: (stage) => select(stage, t.route),
+      stages: routing.stages,
+      planFile: t.planFile,
+    });
+    const stages = routed.stages;
+    if (routing.valid && t.valid) {
+      t.problems.push(...routed.problems);
+      push(...routed.problems);
+    }
     return {
       id: t.id,
       group: t.group,
@@ -242,24 +267,4 @@ function cachedSelect(input: DryRunInput, push: (p: Problem) => void) {
     }
     return cache.get(key) ?? undefined;
   };
-}
-
-function stageFor(
-  routed: Selected | undefined,
-  pin: string | undefined,
-  withTarget: string | undefined,
-): DryRunStage {
-  // The order the run tries them in: an explicit target first, the route's others as failover.
-  const candidates = candidateOrder(pin ?? withTarget, routed?.candidates ?? []);
-  const out: DryRunStage = pin
-    ? { selected: pin, selected_by: 'pin', candidates }
-    : withTarget
-      ? { selected: withTarget, selected_by: 'with', candidates }
-      : {
-          selected: candidates[0] ?? null,
-          selected_by: candidates[0] ? 'route' : 'none',
-          candidates,
-        };
-  if (routed?.window) out.window = routed.window;
-  return out;
 }

@@ -6,7 +6,9 @@ export const DRY_RUN_SCHEMA_VERSION = 1;
 
 /** Which target a stage would use now, and the route's candidates. */
 export interface DryRunStage {
-  /** The target that would run: the task's `target` pin, else `--with`, else the first candidate. */
+  /** The target that would run. Worker: the task's `target` pin, else `with` (a target id, or
+   * the agent's first worker candidate), else the first candidate; review and red-team review:
+   * their route's first candidate (see `not_worker`). */
   selected: string | null;
   /** Why that target: `pin`, `with`, `route`, or `none` (no catalog / no candidate). */
   selected_by: 'pin' | 'with' | 'route' | 'none';
@@ -15,6 +17,9 @@ export interface DryRunStage {
   candidates: string[];
   /** The time window in force, when the route uses windows. */
   window?: { index: number; timezone: string; start: string; end: string };
+  /** A review stage: the worker's target, left out of the review's candidates (a target never
+   * reviews its own work while the route has another candidate). */
+  not_worker?: string;
 }
 
 /** One task in the dry-run report. */
@@ -44,6 +49,7 @@ export interface DryRunTask {
   write_set: { path: string; line: number; note?: string; resolved?: string }[];
   /** Other tasks sharing a write-set path: never active at the same time as this one. */
   serialized_with: string[];
+  /** By stage (`worker`, `review`, and `redteam` for a task with `review: red-team`). */
   stages: Record<string, DryRunStage>;
   checklist: { total: number; checked: number };
   definition_of_done: { command: string; argv: string[]; assertion: unknown } | null;

@@ -66,3 +66,141 @@ describe('buildEscalation redacts like all other evidence', () => {
     expect(interview.question).toContain('[redacted:ANTHROPIC_API_KEY]');
   });
 });
+
+describe('buildEscalation: every field seed 003 lists, for every kind of block', () => {
+  const workspace = mkdtempSync(join(tmpdir(), 'sy-bundle-'));
+  const stateDir = join(workspace, 'agent-task/.switchyard');
+  const task = {
+    id: 'g/t',
+    group: 'g',
+    name: 't',
+    dir: join(workspace, 'agent-task/g/t'),
+    planFile: 'agent-task/g/t/PLAN.md',
+    definitionOfDone: {
+      command: 'npm test',
+      argv: ['npm', 'test'],
+      assertion: { kind: 'exit-code' as const, code: 0 },
+      line: 12,
+    },
+  };
+  const build = (state: Parameters<typeof buildEscalation>[0]['state']) =>
+    buildEscalation({
+      workspace,
+      task,
+      state,
+      downstream: ['g/later'],
+      bundlePath: 'agent-task/.switchyard/escalations/g/t.failure-bundle.json',
+      now: new Date('2026-12-01T00:02:00.000Z'),
+    }).bundle;
+
+  it('a definition of done that failed ten times: its count, output tail, command and a question naming it', () => {
+    const log = join(stateDir, 'gates/g/t/gate.2.abc.log');
+    mkdirSync(join(stateDir, 'gates/g/t'), { recursive: true });
+    writeFileSync(log, 'running 3 tests\nnot ok 2 - adds numbers\n# fail 1\n');
+    const state = newTaskState('g/t');
+    state.planLoop = 2;
+    state.failures.gate = 10;
+    state.blocked = {
+      reason:
+        '10 consecutive failed definition-of-done gates (expected exit code 0, got exit code 1)',
+      stage: 'gate',
+      evidence: ['command: npm test', 'not ok 2 - adds numbers', `output: ${log}`],
+      output: log,
+      at: '2026-12-01T00:01:00.000Z',
+    };
+    const bundle = build(state as typeof state & { blocked: NonNullable<typeof state.blocked> });
+    expect(bundle.failure).toMatchObject({ code: 'SY_BUDGET_EXHAUSTED', stage: 'gate' });
+    expect(bundle.attempts).toEqual({ total: 0, stage: 10 });
+    // The plan of the loop that blocked, relative to the workspace whatever the cwd.
+    expect(bundle.task.plan).toBe('agent-task/g/t/PLAN-2.md');
+    expect(bundle.definitionOfDone).toMatchObject({ command: 'npm test', line: 12 });
+    expect(bundle.lastCheck).toEqual({
+      stage: 'gate',
+      command: 'npm test',
+      output: 'agent-task/.switchyard/gates/g/t/gate.2.abc.log',
+      outputTail: ['running 3 tests', 'not ok 2 - adds numbers', '# fail 1'],
+    });
+    expect(bundle.evidencePaths).toContain('agent-task/.switchyard/gates/g/t/gate.2.abc.log');
+    expect(bundle.blockedDownstream).toEqual(['g/later']);
+    expect(bundle.question).toBe(
+      'Task g/t is blocked: the definition of done (`npm test`) failed 10 times in a row (expected exit code 0, got exit code 1). The last evidence was: "command: npm test". Is the definition of done right and passable as written, or should the plan (or the command) change before the task is retried?',
+    );
+  });
+
+  it('an apply rolled back ten times: the rolled-back commits, the source check output and the worktree', () => {
+    const log = join(stateDir, 'gates/g/t/source.1.abc.log');
+    mkdirSync(join(stateDir, 'gates/g/t'), { recursive: true });
+    writeFileSync(log, 'FAIL on the source\n');
+    const state = newTaskState('g/t');
+    state.failures.apply = 10;
+    const worktree = join(workspace, 'agent-task/.switchyard/worktrees/g/t');
+    state.isolation = {
+      branch: 'switchyard/g/t',
+      path: worktree,
+      workdir: worktree,
+      sourceBranch: 'main',
+      baseCommit: 'b'.repeat(40),
+      rolledBack: ['1'.repeat(40), '2'.repeat(40)],
+    };
+    state.blocked = {
+      reason:
+        '10 consecutive failed applies: the definition of done failed on the source branch after your change was applied, so it was rolled back: `npm test` on the source: expected exit code 0, got exit code 1',
+      stage: 'apply',
+      evidence: ['FAIL on the source'],
+      output: log,
+      at: '2026-12-01T00:01:00.000Z',
+    };
+    const bundle = build(state as typeof state & { blocked: NonNullable<typeof state.blocked> });
+    expect(bundle.attempts.stage).toBe(10);
+    expect(bundle.source).toMatchObject({
+      branch: 'switchyard/g/t',
+      baseCommit: 'b'.repeat(40),
+      rolledBack: true,
+      rolledBackCommits: ['1'.repeat(40), '2'.repeat(40)],
+    });
+    expect(bundle.lastCheck).toMatchObject({
+      stage: 'apply',
+      output: 'agent-task/.switchyard/gates/g/t/source.1.abc.log',
+      outputTail: ['FAIL on the source'],
+    });
+    expect(bundle.artifacts).toEqual([
+      'agent-task/.switchyard/worktrees/g/t',
+      'agent-task/.switchyard/gates/g/t/source.1.abc.log',
+    ]);
+    expect(bundle.question).toMatch(
+      /^Task g\/t is blocked: the approved change could not be applied to the source 10 times in a row \(the definition of done failed on the source branch/,
+    );
+  });
+
+  it('a check stopped for repeating itself: its count and the repeated result in the question', () => {
+    const state = newTaskState('g/t');
+    state.failures.gate = 3;
+    state.blocked = {
+      reason:
+        'the agent repeats itself: the same gate correction 3 times in a row (the definition-of-done command `npm test` failed: expected exit code 0, got exit code 1.)',
+      stage: 'gate',
+      evidence: ['not ok 2 - adds numbers'],
+      at: '2026-12-01T00:01:00.000Z',
+    };
+    const bundle = build(state as typeof state & { blocked: NonNullable<typeof state.blocked> });
+    expect(bundle.attempts.stage).toBe(3);
+    expect(bundle.question).toBe(
+      'Task g/t is blocked: the definition of done (`npm test`) failed 3 times in a row, with the same result each time (the definition-of-done command `npm test` failed: expected exit code 0, got exit code 1.). The last evidence was: "not ok 2 - adds numbers". Is the definition of done right and passable as written, or should the plan (or the command) change before the task is retried?',
+    );
+  });
+
+  it('a block without a budget names its stage and reason', () => {
+    const state = newTaskState('g/t');
+    state.blocked = {
+      reason: 'PLAN route "x" is not a route id',
+      stage: 'worker',
+      evidence: [],
+      at: '2026-12-01T00:01:00.000Z',
+    };
+    const bundle = build(state as typeof state & { blocked: NonNullable<typeof state.blocked> });
+    expect(bundle.failure.code).toBe('SY_TASK_BLOCKED');
+    expect(bundle.question).toBe(
+      'Task g/t is blocked in its worker stage: PLAN route "x" is not a route id. What should happen to it: fix the cause and retry, or leave it blocked?',
+    );
+  });
+});

@@ -1,5 +1,5 @@
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
-import { relative } from 'node:path';
+import { closeSync, existsSync, fstatSync, openSync, readSync } from 'node:fs';
+import { join, relative, resolve as resolvePath } from 'node:path';
 import { attemptPaths } from '../attempt/layout.js';
 import { evidenceMessage } from '../evidence/evidence-message.js';
 import type { ApplyJournal, WorktreeRecord } from '../isolation/schema.js';
@@ -7,6 +7,7 @@ import type { SecretValue } from '../redact/redact.js';
 import { redactDeep } from '../redact/secret-set.js';
 import type { AttemptRecord, BlockedInfo, TaskState } from '../state/state-schema.js';
 import type { LoadedTask } from '../workspace/load.js';
+import { planFileName } from '../workspace/paths.js';
 import type { EscalationCode, FailureBundle, InterviewRequest } from './escalation-schema.js';
 
 /** Lines of stdout/stderr kept in a bundle, and the bytes read from each file's end. */
@@ -34,27 +35,79 @@ export function escalationCode(blocked: BlockedInfo): EscalationCode {
   if (blocked.catalog) return 'SY_CATALOG_CHANGED';
   if (blocked.stage === 'plan-loop-cap') return 'SY_PLAN_LOOP_CAP';
   if (/^authentication failed/.test(blocked.reason)) return 'SY_AUTHENTICATION';
-  if (/consecutive failures/.test(blocked.reason)) return 'SY_BUDGET_EXHAUSTED';
+  // Agent stages ("10 consecutive failures in the worker stage") and the checks after the
+  // worker ("10 consecutive failed definition-of-done gates", "… write-set corrections").
+  if (/consecutive failures|^\d+ consecutive /.test(blocked.reason)) return 'SY_BUDGET_EXHAUSTED';
   return 'SY_TASK_BLOCKED';
 }
 
-/** The question a human is asked, by code: what decision unblocks the task. */
+/** What a block of each check stage is about, in the question's words. */
+const CHECK_FAILURE: Record<string, (input: BundleInput, n: number) => string> = {
+  gate: (input, n) =>
+    `the definition of done${input.task.definitionOfDone ? ` (\`${input.task.definitionOfDone.command}\`)` : ''} failed ${n} times in a row`,
+  'project-gates': (_input, n) => `the project's gates failed ${n} rounds in a row`,
+  writeset: (_input, n) => `the worker broke its write set ${n} times in a row`,
+  apply: (_input, n) =>
+    `the approved change could not be applied to the source ${n} times in a row`,
+};
+
+/** What would unblock a check stage, asked of a human. */
+const CHECK_DECISION: Record<string, string> = {
+  gate: 'Is the definition of done right and passable as written, or should the plan (or the command) change before the task is retried?',
+  'project-gates':
+    'Are the gates right for this task, or should the plan change before it is retried?',
+  writeset:
+    'Should the write set name those files, or should the plan change (or the agent be told otherwise) before the task is retried?',
+  apply:
+    'Should the source (or its definition of done) be fixed, or the plan changed, before the task is retried?',
+};
+
+/** The question a human is asked: the failure by name, and the decision that unblocks the task. */
 export function recommendedQuestion(code: EscalationCode, input: BundleInput): string {
   const { id } = input.task;
-  const last = input.state.blocked.evidence[0];
+  const blocked = input.state.blocked;
+  const last = blocked.evidence[0];
   const cited = last ? ` The last evidence was: "${evidenceMessage(last)}".` : '';
+  const check = CHECK_FAILURE[blocked.stage];
   switch (code) {
-    case 'SY_BUDGET_EXHAUSTED':
-      return `Task ${id} failed ${input.state.blocked.stage} repeatedly.${cited} Is the plan feasible as written, or should it be changed (or the agent/catalog fixed) before it is retried?`;
+    case 'SY_BUDGET_EXHAUSTED': {
+      if (check)
+        return `Task ${id} is blocked: ${check(input, stageAttempts(input.state, blocked.stage))} (${failureOf(blocked.reason)}).${cited} ${CHECK_DECISION[blocked.stage]}`;
+      const kind = blocked.class ? ` with ${blocked.class}` : '';
+      const n = stageAttempts(input.state, blocked.stage);
+      return `Task ${id} failed its ${blocked.stage} stage ${n > 0 ? `${n} times in a row` : 'repeatedly'}${kind}.${cited} Is the plan feasible as written, or should it be changed (or the agent/catalog fixed) before it is retried?`;
+    }
     case 'SY_AUTHENTICATION':
       return `The credentials for task ${id}'s target were rejected.${cited} Were they renewed, so the task can be retried?`;
     case 'SY_CATALOG_CHANGED':
-      return `The execution catalog changed under task ${id}. Should it continue on the current catalog?`;
+      return `The execution catalog changed under task ${id} (${blocked.reason}). Should it continue on the current catalog?`;
     case 'SY_PLAN_LOOP_CAP':
-      return `Task ${id} reached its plan-loop cap without approval. Raise max_plan_loops and retry, or take it over by hand?`;
-    default:
-      return `Task ${id} is blocked: ${input.state.blocked.reason}. What should happen to it?`;
+      return `Task ${id} reached its plan-loop cap without approval (${blocked.reason}). Raise max_plan_loops and retry, or take it over by hand?`;
+    default: {
+      // A check that gave the agent the same correction again and again (config corrections).
+      const repeated =
+        /^the agent repeats itself: the same \S+ correction \d+ times in a row \((.*)\)$/s.exec(
+          blocked.reason,
+        );
+      if (check && repeated)
+        return `Task ${id} is blocked: ${check(input, stageAttempts(input.state, blocked.stage))}, with the same result each time (${repeated[1]!.slice(0, 300)}).${cited} ${CHECK_DECISION[blocked.stage]}`;
+      return `Task ${id} is blocked in its ${blocked.stage} stage: ${blocked.reason}.${cited} What should happen to it: fix the cause and retry, or leave it blocked?`;
+    }
   }
+}
+
+/** The part of a budget block's reason after its count: what failed last. */
+function failureOf(reason: string): string {
+  const cut = /^\d+ consecutive [^:(]+[:(]\s*/.exec(reason);
+  return (cut ? reason.slice(cut[0].length) : reason).replace(/\)$/, '').slice(0, 300);
+}
+
+/** Attempts of an agent stage; consecutive failed runs of a check stage (no attempt records). */
+function stageAttempts(state: TaskState, stage: string): number {
+  const records = state.attempts.filter((a) => a.role === stage).length;
+  if (records > 0) return records;
+  const failures = state.failures as Record<string, number>;
+  return failures[stage] ?? 0;
 }
 
 /**
@@ -69,19 +122,27 @@ export function buildEscalation(input: BundleInput): {
   const { state, task, workspace } = input;
   const blocked = state.blocked;
   const code = escalationCode(blocked);
-  const rel = (p: string) => relative(workspace, p) || '.';
-  const stageAttempts = state.attempts.filter((a) => a.role === blocked.stage);
-  const last = (stageAttempts.length > 0 ? stageAttempts : state.attempts)
+  const rel = (p: string) => relative(workspace, resolvePath(workspace, p)) || '.';
+  const ofStage = state.attempts.filter((a) => a.role === blocked.stage);
+  const last = (ofStage.length > 0 ? ofStage : state.attempts)
     .filter((a) => a.status === 'finished' && a.result !== 'success')
     .at(-1);
   const failedDirs = state.attempts
     .filter((a) => a.result !== undefined && a.result !== 'success')
     .map((a) => rel(a.attemptDir));
-  const source = sourceFacts(input.isolation?.record, input.isolation?.journal);
+  const source = sourceFacts(input.isolation?.record, input.isolation?.journal, state);
   const diffPath = source.worktree ? rel(source.worktree) : undefined;
+  const lastCheck = checkOf(blocked, task, rel);
+  const patch = state.isolation?.patchFile ? join(task.dir, state.isolation.patchFile) : undefined;
+  const artifacts = [
+    ...(patch && existsSync(patch) ? [rel(patch)] : []),
+    ...(diffPath ? [diffPath] : []),
+    ...(lastCheck ? [lastCheck.output] : []),
+  ];
   const evidencePaths = [
     ...new Set([
       ...failedDirs.slice(-5),
+      ...(lastCheck ? [lastCheck.output] : []),
       ...(state.correction?.file ? [rel(state.correction.file)] : []),
       ...(diffPath ? [diffPath] : []),
     ]),
@@ -97,7 +158,8 @@ export function buildEscalation(input: BundleInput): {
       name: task.name,
       planLoop: state.planLoop,
       dir: rel(task.dir),
-      ...(task.planFile ? { plan: rel(task.planFile) } : {}),
+      // The plan of the loop that blocked (PLAN-<n>.md after n-1 follow-ups).
+      plan: rel(join(task.dir, planFileName(state.planLoop))),
     },
     failure: {
       code,
@@ -106,7 +168,7 @@ export function buildEscalation(input: BundleInput): {
       reason: blocked.reason,
       evidence: blocked.evidence,
     },
-    attempts: { total: state.attempts.length, stage: stageAttempts.length },
+    attempts: { total: state.attempts.length, stage: stageAttempts(state, blocked.stage) },
     ...(task.definitionOfDone
       ? {
           definitionOfDone: {
@@ -117,6 +179,8 @@ export function buildEscalation(input: BundleInput): {
         }
       : {}),
     ...(last ? { lastAttempt: attemptTail(last, rel) } : {}),
+    ...(lastCheck ? { lastCheck } : {}),
+    artifacts: [...new Set(artifacts)],
     evidencePaths,
     ...(diffPath ? { diffPath } : {}),
     ...(source.facts ? { source: source.facts } : {}),
@@ -186,21 +250,53 @@ export function tailLines(file: string, lines = TAIL_LINES, bytes = TAIL_BYTES):
   }
 }
 
-/** Worktree and apply facts from the isolation records, when the task had a worktree. */
+/**
+ * The check that blocked a task (a stage without agent attempts) and the file with its whole
+ * output: the one the block recorded, else the last `output: <file>` line of its evidence.
+ */
+function checkOf(
+  blocked: BlockedInfo,
+  task: BundleInput['task'],
+  rel: (p: string) => string,
+): FailureBundle['lastCheck'] {
+  if (!CHECK_FAILURE[blocked.stage]) return undefined;
+  const named = [...blocked.evidence].reverse().find((l) => l.startsWith('output: '));
+  const file = blocked.output ?? named?.slice('output: '.length);
+  if (!file) return undefined;
+  const command =
+    blocked.stage === 'gate' || blocked.stage === 'apply'
+      ? task.definitionOfDone?.command
+      : undefined;
+  return {
+    stage: blocked.stage,
+    ...(command ? { command } : {}),
+    output: rel(file),
+    outputTail: tailLines(file),
+  };
+}
+
+/** Worktree and apply facts from the task state and isolation records, when it had a worktree. */
 function sourceFacts(
   worktree: WorktreeRecord | undefined,
   apply: ApplyJournal | undefined,
+  state: TaskState,
 ): { worktree?: string; facts?: NonNullable<FailureBundle['source']> } {
-  if (!worktree && !apply) return {};
+  const isolated = state.isolation;
+  if (!worktree && !apply && !isolated) return {};
   const step = apply?.step;
+  // An apply's journal is gone once it rolled back: the task state keeps the commits.
+  const rolledBackCommits = isolated?.rolledBack ?? [];
   const facts = Object.fromEntries(
     Object.entries({
-      branch: worktree?.branch,
-      baseCommit: worktree?.baseCommit ?? apply?.baseCommit,
+      branch: worktree?.branch ?? isolated?.branch,
+      baseCommit: worktree?.baseCommit ?? apply?.baseCommit ?? isolated?.baseCommit,
       appliedCommit: worktree?.appliedCommit,
+      sourceCommit: isolated?.sourceCommit,
       applyStep: step,
-      rolledBack: step ? step === 'rolled-back' : undefined,
+      rolledBack: step === 'rolled-back' || rolledBackCommits.length > 0,
+      rolledBackCommits: rolledBackCommits.length > 0 ? [...rolledBackCommits] : undefined,
     }).filter(([, v]) => v !== undefined),
   ) as NonNullable<FailureBundle['source']>;
-  return { ...(worktree?.path ? { worktree: worktree.path } : {}), facts };
+  const path = worktree?.path ?? isolated?.path;
+  return { ...(path ? { worktree: path } : {}), facts };
 }

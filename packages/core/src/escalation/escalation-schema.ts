@@ -63,13 +63,27 @@ export const failureBundleSchema = z.object({
     reason: z.string(),
     evidence: z.array(z.string()),
   }),
-  /** Attempts of the task (all plan loops) and of the stage that blocked. */
+  /** Attempts of the task (all plan loops) and of the stage that blocked: an agent stage's
+   * attempts, or a check's consecutive failed runs (definition of done, write set, apply). */
   attempts: z.object({ total: z.number().int(), stage: z.number().int() }),
   /** The plan's definition of done, as the worker saw it. */
   definitionOfDone: z
     .object({ command: z.string(), assertion: z.unknown(), line: z.number().int() })
     .optional(),
   lastAttempt: attemptTailSchema.optional(),
+  /** A check that blocked the task (definition of done, project gates, write set, apply):
+   * the file with its whole output (or evidence) and that output's last lines. */
+  lastCheck: z
+    .object({
+      stage: z.string(),
+      command: z.string().optional(),
+      output: z.string(),
+      outputTail: z.array(z.string()),
+    })
+    .optional(),
+  /** What the task produced: its patch (`apply: patch`), its worktree (the diff), the check
+   * evidence; workspace-relative where inside the workspace. */
+  artifacts: z.array(z.string()).optional(),
   /** Files a human opens first: attempt folders, gate output, diff/worktree. */
   evidencePaths: z.array(z.string()),
   diffPath: z.string().optional(),
@@ -81,6 +95,10 @@ export const failureBundleSchema = z.object({
       appliedCommit: z.string().optional(),
       applyStep: z.string().optional(),
       rolledBack: z.boolean().optional(),
+      /** The task's commits rolled back from the source branch (a failed source check). */
+      rolledBackCommits: z.array(z.string()).optional(),
+      /** The task's commit on the source branch, when it landed. */
+      sourceCommit: z.string().optional(),
     })
     .optional(),
   /** Tasks that wait on this one, directly or transitively. */

@@ -16,6 +16,7 @@ export {
   type BackendResolution,
   planTaskRoutes,
   resolveBackend,
+  resolveWith,
   type StageRoute,
 } from './plan-routing.js';
 export { choosePlanRun, type PlanRunChoice } from './plan-runs.js';

@@ -1,9 +1,15 @@
 import { type RouteId, STAGES, type Stage } from '../catalog/constants.js';
 import type { Catalog } from '../catalog/schema.js';
 import { selectCandidates } from '../catalog/select.js';
+import {
+  agentsOf,
+  type NamedTarget,
+  resolveNamedTarget,
+  reviewCandidates,
+} from '../selection/named-target.js';
 
 /** A plan task's `backend` resolved to a catalog target, or why it cannot be. */
-export type BackendResolution = { target: string; why: string } | { error: string; hint: string };
+export type BackendResolution = NamedTarget;
 
 /**
  * `backend` names a catalog target id, or an agent name: then the first worker candidate of
@@ -16,28 +22,12 @@ export function resolveBackend(
   route: RouteId,
   now: Date,
 ): BackendResolution {
-  if (backend in catalog.targets)
-    return { target: backend, why: `task backend "${backend}" (a target id)` };
-  const agents = new Set(Object.values(catalog.targets).map((t) => t.agent));
-  if (!agents.has(backend))
-    return {
-      error: `backend "${backend}" is neither a target id nor an agent of the catalog`,
-      hint: `targets: ${Object.keys(catalog.targets).join(', ')}; agents: ${[...agents].join(', ')}`,
-    };
-  const candidates = selectCandidates(catalog, 'worker', route, now).candidates;
-  const target = candidates.find((id) => catalog.targets[id]?.agent === backend);
-  if (target === undefined)
-    return {
-      error: `backend "${backend}" serves no worker candidate of route ${route}`,
-      hint: `name a target id instead (targets of ${backend}: ${Object.entries(catalog.targets)
-        .filter(([, t]) => t.agent === backend)
-        .map(([id]) => id)
-        .join(', ')}), or pick a route whose candidates include it`,
-    };
-  return {
-    target,
-    why: `task backend "${backend}" (an agent): first ${route} worker candidate it serves`,
-  };
+  const named = resolveNamedTarget(backend, 'backend', {
+    agents: agentsOf(catalog.targets),
+    routeId: route,
+    workerCandidates: selectCandidates(catalog, 'worker', route, now).candidates,
+  });
+  return 'target' in named ? { ...named, why: `task ${named.why}` } : named;
 }
 
 /** Which target a stage of a plan task would use now, and why (the routing precedence). */
@@ -52,9 +42,11 @@ export interface StageRoute {
 }
 
 /**
- * Routing precedence for one task: its `backend` > the run's `with <target>` > the route's
- * first candidate. The chosen target is put first and the route's others stay as failover,
- * as the dispatcher does with a `target` pin.
+ * Routing precedence for one task's worker: its `backend` > the run's `with <name>` (a target
+ * id, or an agent: its first worker candidate of the route) > the route's first candidate.
+ * The chosen target is put first and the route's others stay as failover, as the dispatcher
+ * does with a `target` pin. The review keeps its route: backend and `with` choose only the
+ * worker, and the review never runs on the worker's target while its route has another.
  */
 export function planTaskRoutes(
   catalog: Catalog,
@@ -62,40 +54,74 @@ export function planTaskRoutes(
   runWith: string | undefined,
   now: Date,
 ): StageRoute[] {
+  if (task.runner === 'local')
+    return STAGES.map((stage) => ({
+      stage,
+      target: null,
+      source: 'local',
+      why: 'local runner: a command, no agent',
+      candidates: [],
+    }));
+  const worker = workerRoute(catalog, task, runWith, now);
   return STAGES.map((stage) => {
-    if (task.runner === 'local')
-      return {
-        stage,
-        target: null,
-        source: 'local',
-        why: 'local runner: a command, no agent',
-        candidates: [],
-      };
+    if (stage === 'worker') return worker;
     const route = selectCandidates(catalog, stage, task.route, now).candidates;
-    const pinned = task.target ?? runWith;
-    const withFirst = (id: string) => [id, ...route.filter((c) => c !== id)];
-    if (task.target !== undefined)
-      return {
-        stage,
-        target: task.target,
-        source: 'task-backend',
-        why: `${task.targetWhy ?? `task backend "${task.target}"`}; wins over \`with\``,
-        candidates: withFirst(task.target),
-      };
-    if (pinned !== undefined)
-      return {
-        stage,
-        target: pinned,
-        source: 'with',
-        why: `the run's \`with ${pinned}\` (the task names no backend)`,
-        candidates: withFirst(pinned),
-      };
+    const candidates = reviewCandidates(route, worker.target ?? undefined);
+    const kept = worker.target !== null && !candidates.includes(worker.target);
     return {
       stage,
-      target: route[0] ?? null,
+      target: candidates[0] ?? null,
       source: 'route',
-      why: `first candidate of ${stage} route ${task.route} (no backend, no \`with\`)`,
-      candidates: route,
+      why: `first candidate of ${stage} route ${task.route}${kept ? ` other than the worker's ${worker.target}` : ''} (backend and \`with\` choose only the worker)`,
+      candidates,
     };
+  });
+}
+
+function workerRoute(
+  catalog: Catalog,
+  task: { route: RouteId; target?: string; targetWhy?: string },
+  runWith: string | undefined,
+  now: Date,
+): StageRoute {
+  const route = selectCandidates(catalog, 'worker', task.route, now).candidates;
+  const withFirst = (id: string) => [id, ...route.filter((c) => c !== id)];
+  if (task.target !== undefined)
+    return {
+      stage: 'worker',
+      target: task.target,
+      source: 'task-backend',
+      why: `${task.targetWhy ?? `task backend "${task.target}"`}; wins over \`with\``,
+      candidates: withFirst(task.target),
+    };
+  const named = runWith === undefined ? undefined : resolveWith(catalog, runWith, task.route, now);
+  if (named && 'target' in named)
+    return {
+      stage: 'worker',
+      target: named.target,
+      source: 'with',
+      why: `the run's \`with ${runWith}\` (the task names no backend)${named.target === runWith ? '' : `: ${named.why}`}`,
+      candidates: withFirst(named.target),
+    };
+  return {
+    stage: 'worker',
+    target: route[0] ?? null,
+    source: 'route',
+    why: `first candidate of worker route ${task.route} (no backend, no \`with\`)`,
+    candidates: route,
+  };
+}
+
+/** The run's `with <name>` for a route: a target id, or the agent's first worker candidate. */
+export function resolveWith(
+  catalog: Catalog,
+  name: string,
+  route: RouteId,
+  now: Date,
+): ReturnType<typeof resolveNamedTarget> {
+  return resolveNamedTarget(name, 'with', {
+    agents: agentsOf(catalog.targets),
+    routeId: route,
+    workerCandidates: selectCandidates(catalog, 'worker', route, now).candidates,
   });
 }

@@ -79,6 +79,8 @@ export interface ValidatedPlan {
   title: string;
   goal?: string;
   maxConcurrency?: number;
+  /** The plan's lanes in order (`id`, `label` as written): the monitor heads its tasks with them. */
+  lanes: { id: string; label?: string }[];
   tasks: ResolvedPlanTask[];
   problems: Problem[];
 }
@@ -142,7 +144,7 @@ function tooDeep(file: string, line: number, what: string): ValidatedPlan {
     hint: 'a plan nests a few levels (tasks → task → definition_of_done); write the values flat',
     severity: 'error',
   };
-  return { file, planId: stemOf(file), title: '', tasks: [], problems: [problem] };
+  return { file, planId: stemOf(file), title: '', lanes: [], tasks: [], problems: [problem] };
 }
 
 function validateShallowPlan(source: string, options: PlanValidationOptions): ValidatedPlan {
@@ -158,6 +160,7 @@ function validateShallowPlan(source: string, options: PlanValidationOptions): Va
     file,
     planId: stemOf(file),
     title: '',
+    lanes: [],
     tasks: [],
     problems: [],
   };
@@ -218,6 +221,10 @@ function validateShallowPlan(source: string, options: PlanValidationOptions): Va
   if (plan.execution?.max_concurrency !== undefined)
     result.maxConcurrency = plan.execution.max_concurrency;
   result.planId = plan.metadata.id ?? result.planId;
+  result.lanes = (plan.lanes ?? []).map((lane) => ({
+    id: lane.id,
+    ...(lane.label !== undefined ? { label: lane.label } : {}),
+  }));
   if (!isValidName(result.planId) || isReservedGroupName(result.planId))
     report(
       at(['metadata']),

@@ -1,3 +1,4 @@
 export * from './decide.js';
+export * from './named-target.js';
 export * from './on-failure.js';
 export * from './park.js';

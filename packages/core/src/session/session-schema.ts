@@ -64,7 +64,39 @@ export const sessionStatusSchema = z.object({
   exitCode: z.number().int().optional(),
   /** Dispatcher run ids of this session, oldest first (one per run or resume). */
   runs: z.array(z.string()),
+  /** Task counts of the latest `run.progress` (running, ready, waiting, blocked, done). */
   counts: z.record(z.string(), z.number()).optional(),
+  /** Where each task of the session stands, from the run's events (kept current while it runs). */
+  tasks: z.record(z.string(), sessionTaskSchema()).optional(),
   blocked: z.array(z.object({ task: z.string(), reason: z.string() })).optional(),
 });
 export type SessionStatus = z.infer<typeof sessionStatusSchema>;
+export type SessionTask = z.infer<ReturnType<typeof sessionTaskSchema>>;
+
+function sessionTaskSchema() {
+  return z.object({
+    state: z.enum(['admitted', 'running', 'waiting', 'blocked', 'done']),
+    /** The stage running, waiting or blocked (worker, review, gate, apply…). */
+    stage: z.string().optional(),
+    target: z.string().optional(),
+    planLoop: z.number().int().optional(),
+    /** Why it waits or blocked; a finished attempt's result. */
+    detail: z.string().optional(),
+    at: z.string(),
+  });
+}
+
+/**
+ * `monitor-server.json` of a session: the monitor page a run of it serves (on this machine):
+ * its URL (with the token: the file is the user's only), the serving process and when it
+ * stopped.
+ */
+export const sessionMonitorSchema = z.object({
+  schema_version: z.literal(1),
+  url: z.string(),
+  port: z.number().int(),
+  pid: z.number().int(),
+  startedAt: z.string(),
+  stoppedAt: z.string().optional(),
+});
+export type SessionMonitor = z.infer<typeof sessionMonitorSchema>;

@@ -8,14 +8,18 @@ import { ensureOwnedDir } from '../safe-fs/owned-files.js';
 import { replaceFile } from '../state/atomic-file.js';
 import { readJsonFile } from '../state/read-json-file.js';
 import {
+  type SessionMonitor,
   type SessionPlan,
   type SessionStatus,
+  sessionMonitorSchema,
   sessionPlanSchema,
   sessionStatusSchema,
 } from './session-schema.js';
 
 /** Folder of the sessions under the state dir. */
 export const SESSIONS_DIR = 'sessions';
+/** The session's monitor record. */
+export const MONITOR_FILE = 'monitor-server.json';
 const ID = /^s-\d{8}T\d{6}Z-[0-9a-f]{4}$/;
 
 /** A new session id: `s-<UTC time>-<random>`, sortable by start time. */
@@ -92,6 +96,20 @@ export class SessionStore {
 
   readStatus(id: string): SessionStatus | undefined {
     return readJsonFile(join(this.dirOf(id), 'status.json'), sessionStatusSchema, SESSION_FILE);
+  }
+
+  /** Records the monitor a run of the session serves (`monitor-server.json`, mode 0600). */
+  async writeMonitor(id: string, monitor: SessionMonitor): Promise<void> {
+    await replaceFile(
+      join(this.dirOf(id), MONITOR_FILE),
+      `${JSON.stringify(sessionMonitorSchema.parse(monitor), null, 2)}\n`,
+      { durable: false },
+    );
+  }
+
+  /** The monitor a run of the session serves or served, if any. */
+  readMonitor(id: string): SessionMonitor | undefined {
+    return readJsonFile(join(this.dirOf(id), MONITOR_FILE), sessionMonitorSchema, SESSION_FILE);
   }
 
   /** Appends a run event to the session's events.jsonl. */

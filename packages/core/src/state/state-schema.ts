@@ -95,6 +95,9 @@ export const blockedSchema = z.object({
   at: z.string(),
   /** Set when a changed catalog invalidated a persisted decision. */
   catalog: z.object({ old: z.string(), new: z.string() }).optional(),
+  /** The file with the whole output (or evidence) of the check whose failures blocked the
+   * task: the definition of done's log, the write-set check's or apply's evidence. */
+  output: z.string().optional(),
 });
 
 /** Feedback for the next worker attempt (failed DoD gate, unchecked checklist…). */

@@ -194,7 +194,7 @@ function renderLanes(s: Snapshot): void {
     const folded = isFolded(group, tasks, s.tasks.length);
     const plan = s.plans?.[group];
     const planHead = plan
-      ? ` <span class="plan-title">${esc(plan.title)}</span>${plan.goal ? ` <span class="plan-goal">— ${esc(plan.goal)}</span>` : ''}${plan.lanes.length ? ` <small class="plan-lanes">lanes: ${plan.lanes.map((l) => esc(l.id)).join(' → ')}</small>` : ''}`
+      ? ` <span class="plan-title">${esc(plan.title)}</span>${plan.goal ? ` <span class="plan-goal">— ${esc(plan.goal)}</span>` : ''}${plan.lanes.length ? ` <small class="plan-lanes">lanes: ${plan.lanes.map(laneName).join(' → ')}</small>` : ''}`
       : '';
     const head = `<h2><button type="button" class="lane-toggle" data-lane="${esc(group)}" aria-expanded="${!folded}">${folded ? '▸' : '▾'} ${esc(group)}</button>${planHead} <small class="lane-counts">${laneCounts(tasks)}</small></h2>`;
     if (folded) {
@@ -221,6 +221,11 @@ function renderLanes(s: Snapshot): void {
     el.style.gridTemplateColumns = template.slice(template.indexOf(':') + 1);
   for (const el of $('lanes').querySelectorAll<HTMLElement>('.col'))
     el.style.gridColumn = String(Number(el.dataset.depth) + 1);
+}
+
+/** A YAML plan lane in its group's heading: its label and id, or only its id. */
+function laneName(lane: { id: string; label?: string }): string {
+  return lane.label ? `${esc(lane.label)} (${esc(lane.id)})` : esc(lane.id);
 }
 
 /** Replaces the cards of `tasks` in place (their lane and column are unchanged). */
@@ -258,7 +263,7 @@ function card(t: TaskView): string {
       : `<div class="meta">${esc(t.running.role)} · ${esc(t.running.target)} · ${elapsed} · attempt ${t.running.attemptNo}/${t.running.budget}</div>`;
   const yamlLane = snap?.plans?.[t.group]?.lanes.find((l) => l.tasks.includes(t.id));
   const laneTag = yamlLane
-    ? `<span class="yaml-lane" title="YAML plan lane">${esc(yamlLane.id)}</span>`
+    ? `<span class="yaml-lane" title="YAML plan lane ${esc(yamlLane.id)}">${esc(yamlLane.label ?? yamlLane.id)}</span>`
     : '';
   const loop =
     t.planLoop > 1

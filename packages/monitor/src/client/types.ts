@@ -233,5 +233,5 @@ export interface PlanView {
   title: string;
   goal?: string;
   file: string;
-  lanes: { id: string; tasks: string[] }[];
+  lanes: { id: string; label?: string; tasks: string[] }[];
 }
