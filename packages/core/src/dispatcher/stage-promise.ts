@@ -23,7 +23,7 @@ export async function runPromiseStage(ctx: DispatchContext, rt: TaskRuntime): Pr
       evidence: broken,
     },
     blockReason: (n) =>
-      `not applied: ${n} consecutive completion promises unmet (${broken.length} part(s))`,
+      `${n} consecutive completion promises unmet, so nothing was applied (${broken.length} part(s): ${broken.join('; ')})`,
   });
   await persist(ctx, rt);
 }

@@ -189,6 +189,65 @@ describe('buildEscalation: every field seed 003 lists, for every kind of block',
     );
   });
 
+  it('a worktree set-up that failed: its output file (workspace-relative) and tail, the question naming the command', () => {
+    mkdirSync(join(stateDir, 'gates/g/t'), { recursive: true });
+    writeFileSync(join(stateDir, 'gates/g/t/setup.1.abc.log'), 'npm ERR! missing script: ci\n');
+    const state = newTaskState('g/t');
+    state.blocked = {
+      reason:
+        'the worktree set-up failed: npm ci exited with code 1 (fix the command in isolation.setup or what it needs, then `switchyard retry g/t` runs the set-up again)',
+      stage: 'setup',
+      evidence: [
+        'output: agent-task/.switchyard/gates/g/t/setup.1.abc.log',
+        'evidence: agent-task/.switchyard/gates/g/t/setup.1.abc.json',
+        'npm ERR! missing script: ci',
+      ],
+      at: '2026-12-01T00:01:00.000Z',
+    };
+    const bundle = build(state as typeof state & { blocked: NonNullable<typeof state.blocked> });
+    expect(bundle.lastCheck).toEqual({
+      stage: 'setup',
+      output: 'agent-task/.switchyard/gates/g/t/setup.1.abc.log',
+      outputTail: ['npm ERR! missing script: ci'],
+    });
+    expect(bundle.artifacts).toContain('agent-task/.switchyard/gates/g/t/setup.1.abc.log');
+    expect(bundle.question).toMatch(
+      /^Task g\/t is blocked in its setup stage: the worktree set-up failed: npm ci exited with code 1/,
+    );
+  });
+
+  it('a completion promise unmet ten times: a spent budget, its count and the unmet part in the question', () => {
+    const state = newTaskState('g/t');
+    state.failures.promise = 10;
+    state.blocked = {
+      reason:
+        '10 consecutive completion promises unmet, so nothing was applied (1 part(s): the review approved plan loop 1, not the work as it is now)',
+      stage: 'promise',
+      evidence: ['the review approved plan loop 1, not the work as it is now'],
+      at: '2026-12-01T00:01:00.000Z',
+    };
+    const bundle = build(state as typeof state & { blocked: NonNullable<typeof state.blocked> });
+    expect(bundle.failure.code).toBe('SY_BUDGET_EXHAUSTED');
+    expect(bundle.attempts.stage).toBe(10);
+    expect(bundle.lastCheck).toBeUndefined();
+    expect(bundle.question).toBe(
+      'Task g/t is blocked: the completion promise was unmet 10 times in a row (1 part(s): the review approved plan loop 1, not the work as it is now). The last evidence was: "the review approved plan loop 1, not the work as it is now". Can each unmet part hold as the plan is written (its checks, reviews and checklist), or should the plan change before the task is retried?',
+    );
+  });
+
+  it('an agent stage whose evidence says `output:` without such a file has no check', () => {
+    const state = newTaskState('g/t');
+    state.failures.worker = 10;
+    state.blocked = {
+      reason: '10 consecutive failures in the worker stage (generic-error: boom)',
+      stage: 'worker',
+      evidence: ['output: whatever the agent printed'],
+      at: '2026-12-01T00:01:00.000Z',
+    };
+    const bundle = build(state as typeof state & { blocked: NonNullable<typeof state.blocked> });
+    expect(bundle.lastCheck).toBeUndefined();
+  });
+
   it('a block without a budget names its stage and reason', () => {
     const state = newTaskState('g/t');
     state.blocked = {

@@ -49,6 +49,7 @@ const CHECK_FAILURE: Record<string, (input: BundleInput, n: number) => string> =
   writeset: (_input, n) => `the worker broke its write set ${n} times in a row`,
   apply: (_input, n) =>
     `the approved change could not be applied to the source ${n} times in a row`,
+  promise: (_input, n) => `the completion promise was unmet ${n} times in a row`,
 };
 
 /** What would unblock a check stage, asked of a human. */
@@ -60,6 +61,8 @@ const CHECK_DECISION: Record<string, string> = {
     'Should the write set name those files, or should the plan change (or the agent be told otherwise) before the task is retried?',
   apply:
     'Should the source (or its definition of done) be fixed, or the plan changed, before the task is retried?',
+  promise:
+    'Can each unmet part hold as the plan is written (its checks, reviews and checklist), or should the plan change before the task is retried?',
 };
 
 /** The question a human is asked: the failure by name, and the decision that unblocks the task. */
@@ -132,7 +135,7 @@ export function buildEscalation(input: BundleInput): {
     .map((a) => rel(a.attemptDir));
   const source = sourceFacts(input.isolation?.record, input.isolation?.journal, state);
   const diffPath = source.worktree ? rel(source.worktree) : undefined;
-  const lastCheck = checkOf(blocked, task, rel);
+  const lastCheck = checkOf(blocked, task, workspace, rel);
   const patch = state.isolation?.patchFile ? join(task.dir, state.isolation.patchFile) : undefined;
   const artifacts = [
     ...(patch && existsSync(patch) ? [rel(patch)] : []),
@@ -251,18 +254,22 @@ export function tailLines(file: string, lines = TAIL_LINES, bytes = TAIL_BYTES):
 }
 
 /**
- * The check that blocked a task (a stage without agent attempts) and the file with its whole
- * output: the one the block recorded, else the last `output: <file>` line of its evidence.
+ * The check that blocked a task (a check stage, or a command such as the worktree set-up) and
+ * the file with its whole output: the one the block recorded, else the last `output: <file>`
+ * line of its evidence (workspace-relative or absolute).
  */
 function checkOf(
   blocked: BlockedInfo,
   task: BundleInput['task'],
+  workspace: string,
   rel: (p: string) => string,
 ): FailureBundle['lastCheck'] {
-  if (!CHECK_FAILURE[blocked.stage]) return undefined;
   const named = [...blocked.evidence].reverse().find((l) => l.startsWith('output: '));
-  const file = blocked.output ?? named?.slice('output: '.length);
-  if (!file) return undefined;
+  const written = blocked.output ?? named?.slice('output: '.length);
+  if (!written) return undefined;
+  const file = resolvePath(workspace, written);
+  // Outside the check stages an `output:` line may be an agent's own words: only a real file.
+  if (!CHECK_FAILURE[blocked.stage] && !existsSync(file)) return undefined;
   const command =
     blocked.stage === 'gate' || blocked.stage === 'apply'
       ? task.definitionOfDone?.command
