@@ -86,9 +86,12 @@ function readEnviron(pid: number): Buffer | undefined {
         environBuffer.copy(larger);
         environBuffer = larger;
       }
-      const read = readSync(fd, environBuffer, length, environBuffer.length - length, null);
-      if (read === 0) return environBuffer.subarray(0, length);
+      const room = environBuffer.length - length;
+      const read = readSync(fd, environBuffer, length, room, null);
       length += read;
+      // The kernel fills a read of environ up to its size or the end of the environment, so
+      // a short read is the end: no second read to learn it (one syscall fewer per process).
+      if (read < room) return environBuffer.subarray(0, length);
     }
   } catch {
     return undefined; // gone meanwhile, or not ours to read
