@@ -100,11 +100,12 @@ describe('startAttempt (text)', () => {
 
   it('ends a silent attempt as a stall', async () => {
     const spec = testSpec(['sh', '-c', 'echo one; sleep 300'], { stallTimeoutMs: 300 });
-    const started = Date.now();
+    // `sleep 300` would hold the attempt for 5 minutes: ending at all (by SIGTERM, as a stall)
+    // is the proof; no bound on how long the machine took to notice.
     const outcome = await (await startAttempt(spec)).done;
     expect(outcome.endedBy).toBe('stall');
     expect(outcome.signal).toBe('SIGTERM');
-    expect(Date.now() - started).toBeLessThan(5000);
+    expect(outcome.durationMs).toBeGreaterThanOrEqual(300);
     expect(outcome.evidence.endedBy).toBe('stall');
   });
 
