@@ -126,10 +126,7 @@ export function buildEscalation(input: BundleInput): {
   const blocked = state.blocked;
   const code = escalationCode(blocked);
   const rel = (p: string) => relative(workspace, resolvePath(workspace, p)) || '.';
-  const ofStage = state.attempts.filter((a) => a.role === blocked.stage);
-  const last = (ofStage.length > 0 ? ofStage : state.attempts)
-    .filter((a) => a.status === 'finished' && a.result !== 'success')
-    .at(-1);
+  const last = lastAttemptOf(state, blocked.stage);
   const failedDirs = state.attempts
     .filter((a) => a.result !== undefined && a.result !== 'success')
     .map((a) => rel(a.attemptDir));
@@ -215,6 +212,20 @@ export function buildEscalation(input: BundleInput): {
     createdAt,
   };
   return redactDeep({ bundle, interview }, input.secrets ?? []);
+}
+
+/**
+ * The attempt whose output a human reads first: an agent stage's last failed attempt; for a
+ * check (no attempts of its own), the worker's last finished attempt, failed or not — the work
+ * the check judged.
+ */
+function lastAttemptOf(state: TaskState, stage: string): AttemptRecord | undefined {
+  const finished = state.attempts.filter((a) => a.status === 'finished');
+  const ofStage = finished.filter((a) => a.role === stage);
+  if (state.attempts.some((a) => a.role === stage))
+    return ofStage.filter((a) => a.result !== 'success').at(-1);
+  const worker = finished.filter((a) => a.role === 'worker');
+  return (worker.length > 0 ? worker : finished).at(-1);
 }
 
 function attemptTail(a: AttemptRecord, rel: (p: string) => string) {
