@@ -102,11 +102,12 @@ describe('attempt time limit: ended with its whole process tree, retried on the 
     expect(normal.length).toBeGreaterThan(0);
     for (const pid of [...timedOut, ...normal]) expect(alive(pid), `pid ${pid}`).toBe(false);
     const finished = ws.events().filter((e) => e.type === 'attempt.finished');
-    expect(finished.map((e) => `${e.role}:${e.result}`)).toEqual([
-      'worker:process-termination',
-      'worker:success',
-      'review:success',
-    ]);
+    // The hanging attempt is ended at the limit, then the work and the review pass. On a
+    // loaded machine a short attempt may pass the 2 s limit as well: then it was ended the same
+    // way and retried (its grandchildren are checked above), never a different outcome.
+    expect(finished.map((e) => `${e.role}:${e.result}`).join(' ')).toMatch(
+      /^worker:process-termination (worker:process-termination )*worker:success (review:process-termination )*review:success$/,
+    );
     rmSync(pids, { recursive: true, force: true });
   });
 
