@@ -274,6 +274,23 @@ describe('buildEscalation: every field seed 003 lists, for every kind of block',
     expect(bundle.lastCheck).toBeUndefined();
   });
 
+  it('parking past its budget: the quota by name and what would unblock it', () => {
+    const state = newTaskState('g/t');
+    state.blocked = {
+      reason:
+        'every candidate of the worker stage keeps answering with a quota reset: 2 consecutive parks for quota resets (park.maxParks 2)',
+      stage: 'worker',
+      class: 'provider-quota',
+      evidence: ['a: resets 2026-12-01T01:00:00.000Z', 'b: resets 2026-12-01T02:00:00.000Z'],
+      at: '2026-12-01T00:01:00.000Z',
+    };
+    const bundle = build(state as typeof state & { blocked: NonNullable<typeof state.blocked> });
+    expect(bundle.failure).toMatchObject({ code: 'SY_TASK_BLOCKED', class: 'provider-quota' });
+    expect(bundle.question).toBe(
+      'Task g/t is blocked: every candidate of the worker stage keeps answering with a quota reset: 2 consecutive parks for quota resets (park.maxParks 2). The last evidence was: "a: resets 2026-12-01T01:00:00.000Z". Should it wait for a quota to reset (retry it after the first reset named in the evidence), or run on a candidate with quota (add one of another provider to the route, or raise park.maxWaitSeconds / park.maxParks)?',
+    );
+  });
+
   it('a block without a budget names its stage and reason', () => {
     const state = newTaskState('g/t');
     state.blocked = {

@@ -94,6 +94,9 @@ export function recommendedQuestion(code: EscalationCode, input: BundleInput): s
         );
       if (check && repeated)
         return `Task ${id} is blocked: ${check(input, stageAttempts(input.state, blocked.stage))}, with the same result each time (${repeated[1]!.slice(0, 300)}).${cited} ${CHECK_DECISION[blocked.stage]}`;
+      // Parking spent its budget (config `park`): every candidate is out of quota.
+      if (blocked.class === 'provider-quota')
+        return `Task ${id} is blocked: ${blocked.reason}.${cited} Should it wait for a quota to reset (retry it after the first reset named in the evidence), or run on a candidate with quota (add one of another provider to the route, or raise park.maxWaitSeconds / park.maxParks)?`;
       return `Task ${id} is blocked in its ${blocked.stage} stage: ${blocked.reason}.${cited} What should happen to it: fix the cause and retry, or leave it blocked?`;
     }
   }
