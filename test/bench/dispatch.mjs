@@ -1,25 +1,38 @@
 #!/usr/bin/env node
-// Dispatcher overhead benchmark (issue 6). Run from the repo root after `pnpm build`:
-//   node_modules/.bin/node test/bench/dispatch.mjs [--tasks 500] [--parallel 8] [--watch 32] [--watch-seconds 15]
-//     [--profile DIR]   (writes a V8 CPU profile of the timed dispatcher run into DIR)
-// 1. 500 tasks, each a worker and a review by a 50 ms POSIX sh agent (dispatch-agent.sh),
-//    `switchyard run --max-parallel 8` vs GNU `parallel -j 8` running the same 1,000 agent
-//    commands, measured in the same run: wall-time ratio (goal <= 1.15) and the dispatcher's
-//    own CPU time (user+sys of its process, children excluded), plus its spawn helper's. Also
-//    the CPU of everything each side ran (agents included): on a machine whose CPUs are the
-//    limit, wall time follows it, so that ratio holds up when other work shares the machine.
-// 2. CPU use of a dispatcher watching 32 long-running agents that stream a line every 100 ms
-//    (goal <= 3% of one core), sampled from /proc/<pid>/stat.
+// Dispatcher overhead benchmark (issues 6, 30). Run from the repo root after `pnpm build`:
+//   node_modules/.bin/node test/bench/dispatch.mjs [--tasks 500] [--parallel 8] [--rounds 1]
+//     [--breakdown-tasks 100] [--version-runs 30] [--watch 32] [--watch-seconds 15]
+//     [--profile DIR]   (also writes a V8 CPU profile of each timed dispatcher run into DIR)
+//     [--cli PATH]      (times another build's packages/cli/dist/bin.js, e.g. main's, for a before/after)
+//   quick run: --tasks 100 --breakdown-tasks 50 --version-runs 10 --watch 4 --watch-seconds 3
+// 1. `--tasks` tasks, each a worker and a review by a 50 ms POSIX sh agent (dispatch-agent.sh),
+//    in one shared workspace: `switchyard run --max-parallel 8` vs `xargs -P 8` running the
+//    same agent processes with the same environment and work (the honest floor: GNU parallel's
+//    own per-job cost made it slower than switchyard), measured in the same run (`--rounds`
+//    alternates them): wall-time ratio (goal <= 1.15) and the dispatcher's own CPU time
+//    (user+sys of its process, children excluded), plus its spawn helper's. Also the CPU of
+//    everything each side ran (agents included): on a machine whose CPUs are the limit, wall
+//    time follows it, so that ratio holds up when other work shares the machine.
+// 2. Where the dispatcher's CPU per attempt goes: a separate run of `--breakdown-tasks` tasks
+//    under `node --cpu-prof`, its samples sorted into spawn, fsync, store writes, event
+//    fan-out, plan reloads… (cpu-profile-breakdown.mjs). 0 skips it.
+// 3. `switchyard --version` vs `node -e 0` (goal <= 1.5; version-startup.mjs). 0 skips it.
+// 4. CPU use of a dispatcher watching 32 long-running agents that stream a line every 100 ms
+//    (goal <= 3% of one core), sampled from /proc/<pid>/stat. `--watch 0` skips it.
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { profileBreakdown } from './cpu-profile-breakdown.mjs';
 import { createDispatchWorkspace } from './dispatch-workspace.mjs';
+import { measureVersionStartup } from './version-startup.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '../..');
 const CLI = join(root, 'packages/cli/dist/bin.js');
+const BIN = join(root, 'packages/cli/bin/switchyard.js'); // the installed `switchyard` command
 const AGENT = join(here, 'dispatch-agent.sh');
 const STREAM_AGENT = join(here, 'stream-agent.sh');
 const PRELOAD = join(here, 'cpu-usage-preload.mjs');
@@ -28,24 +41,34 @@ const { values: opts } = parseArgs({
   options: {
     tasks: { type: 'string', default: '500' },
     parallel: { type: 'string', default: '8' },
+    rounds: { type: 'string', default: '1' },
+    'breakdown-tasks': { type: 'string', default: '100' },
+    'version-runs': { type: 'string', default: '30' },
     watch: { type: 'string', default: '32' },
     'watch-seconds': { type: 'string', default: '15' },
     keep: { type: 'boolean', default: false },
     profile: { type: 'string' },
+    cli: { type: 'string' },
   },
 });
+// Another build's dist/bin.js (e.g. a checkout of main) to time instead of this one's.
+const DISPATCHER_CLI = opts.cli ? resolve(opts.cli) : CLI;
 const TASKS = Number(opts.tasks);
 const J = Number(opts.parallel);
+const ROUNDS = Math.max(1, Number(opts.rounds));
+const BREAKDOWN_TASKS = Number(opts['breakdown-tasks']);
+const VERSION_RUNS = Number(opts['version-runs']);
 const WATCH = Number(opts.watch);
 const WATCH_S = Number(opts['watch-seconds']);
 
 function requireTools() {
-  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`pnpm build\` first`);
+  for (const file of [CLI, DISPATCHER_CLI])
+    if (!existsSync(file)) throw new Error(`${file} is missing: run \`pnpm build\` first`);
   try {
-    execFileSync('parallel', ['--version'], { stdio: 'ignore' });
+    execFileSync('xargs', ['--version'], { stdio: 'ignore' });
   } catch {
     console.error(
-      'GNU parallel is not installed: `apt-get install parallel` (the baseline needs it).',
+      'GNU xargs is not installed: `apt-get install findutils` (the baseline needs it).',
     );
     process.exit(1);
   }
@@ -53,9 +76,13 @@ function requireTools() {
 
 const shellQuote = (s) => `'${s.replaceAll("'", "'\\''")}'`;
 
-/** The baseline: the same 1,000 agent commands with the env the dispatcher would give them. */
-function parallelBaseline() {
-  const ws = createDispatchWorkspace('sy-bench-parallel-', TASKS, ['/bin/sh', AGENT]);
+/**
+ * The baseline: `xargs -P J` running the same agent commands with the environment the
+ * dispatcher gives them (through `env`, which execs the agent: no extra process), reading one
+ * command per line.
+ */
+function xargsBaseline() {
+  const ws = createDispatchWorkspace('sy-bench-xargs-', TASKS, ['/bin/sh', AGENT]);
   const lines = [];
   for (const id of ws.ids) {
     const task = join(ws.dir, 'agent-task', id);
@@ -68,7 +95,7 @@ function parallelBaseline() {
   }
   const children0 = childrenCpuMs();
   const started = process.hrtime.bigint();
-  execFileSync('parallel', ['-j', String(J)], {
+  execFileSync('xargs', ['-P', String(J), '-L', '1', 'env'], {
     input: `${lines.join('\n')}\n`,
     stdio: ['pipe', 'ignore', 'inherit'],
     maxBuffer: 1 << 26,
@@ -89,16 +116,15 @@ function childrenCpuMs() {
   return ((Number(fields[13]) + Number(fields[14])) * 1000) / ticksPerSecond;
 }
 
-function startDispatcher(ws, args, cpuFile) {
-  const profile =
-    cpuFile && opts.profile ? ['--cpu-prof', '--cpu-prof-dir', resolve(opts.profile)] : [];
+function startDispatcher(ws, args, cpuFile, profileDir) {
+  const profile = profileDir ? ['--cpu-prof', '--cpu-prof-dir', resolve(profileDir)] : [];
   const child = spawn(
     process.execPath,
     [
       ...profile,
       '--import',
       PRELOAD,
-      CLI,
+      DISPATCHER_CLI,
       'run',
       '--workspace',
       ws.dir,
@@ -135,11 +161,12 @@ function events(dir) {
     .map((l) => JSON.parse(l));
 }
 
-async function dispatcherRun() {
-  const ws = createDispatchWorkspace('sy-bench-dispatch-', TASKS, ['/bin/sh', AGENT]);
+/** One dispatcher run over `tasks` fresh tasks; `profileDir`: run it under --cpu-prof. */
+async function dispatcherRun(tasks, profileDir) {
+  const ws = createDispatchWorkspace('sy-bench-dispatch-', tasks, ['/bin/sh', AGENT]);
   const cpuFile = join(ws.dir, 'cpu.json');
   const started = process.hrtime.bigint();
-  const run = startDispatcher(ws, ['--max-parallel', String(J)], cpuFile);
+  const run = startDispatcher(ws, ['--max-parallel', String(J)], cpuFile, profileDir);
   const helperCpu = sampleHelperCpu(run.child.pid);
   const code = await run.exited;
   helperCpu.stop();
@@ -230,48 +257,101 @@ async function watchRun() {
   return { percent: (100 * cpuS) / wallS, cpuS, wallS, streamed, code };
 }
 
+/** The dispatcher's CPU per attempt by category, from a profiled run of `tasks` tasks. */
+async function breakdownRun(tasks) {
+  const dir = mkdtempSync(join(tmpdir(), 'sy-bench-profile-'));
+  try {
+    const run = await dispatcherRun(tasks, dir);
+    const [file] = readdirSync(dir).filter((n) => n.endsWith('.cpuprofile'));
+    if (!file) throw new Error('the profiled dispatcher wrote no .cpuprofile');
+    return { run, profile: profileBreakdown(join(dir, file)) };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 requireTools();
 const fmt = (ms) => `${(ms / 1000).toFixed(2)} s`;
-console.log(
-  `dispatch benchmark: ${TASKS} tasks x (worker + review), 50 ms sh agent, -j ${J}; ${
-    readFileSync('/proc/cpuinfo', 'utf8')
-      .split('\n')
-      .filter((l) => l.startsWith('processor')).length
-  } CPUs, load ${readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}`,
-);
-const base = parallelBaseline();
-console.log(
-  `  GNU parallel -j ${J}: ${base.commands} commands in ${fmt(base.wallMs)} (${base.reviews} reviews written)`,
-);
-const disp = await dispatcherRun();
-console.log(
-  `  switchyard run --max-parallel ${J}: ${disp.archived} tasks archived, ${disp.attempts} attempts in ${fmt(disp.wallMs)} (start-up to run.started ~${fmt(disp.startupMs)})`,
-);
-const ratio = disp.wallMs / base.wallMs;
 const cpus = readFileSync('/proc/cpuinfo', 'utf8')
   .split('\n')
   .filter((l) => l.startsWith('processor')).length;
-const load = Number(readFileSync('/proc/loadavg', 'utf8').split(' ')[0]);
+const loadNow = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 console.log(
-  `  floor (sleeps only): ${fmt((base.commands * 50) / J)}; load average now ${load}${load > cpus ? ` > ${cpus} CPUs: other work competes, both timings are inflated` : ''}`,
+  `dispatch benchmark: ${TASKS} tasks x (worker + review), 50 ms sh agent, -P ${J}, ${ROUNDS} round(s); ${cpus} CPUs, load ${loadNow()}`,
 );
-const cpuMs = disp.cpu.userMs + disp.cpu.systemMs;
+// Baseline and dispatcher alternate, so load that comes and goes hits both alike.
+const bases = [];
+const disps = [];
+for (let round = 0; round < ROUNDS; round++) {
+  const base = xargsBaseline();
+  bases.push(base);
+  console.log(
+    `  xargs -P ${J}: ${base.commands} commands in ${fmt(base.wallMs)} (${base.reviews} reviews written)`,
+  );
+  const disp = await dispatcherRun(TASKS, opts.profile);
+  disps.push(disp);
+  console.log(
+    `  switchyard run --max-parallel ${J}: ${disp.archived} tasks archived, ${disp.attempts} attempts in ${fmt(disp.wallMs)} (start-up to run.started ~${fmt(disp.startupMs)})`,
+  );
+}
+const sum = (xs, f) => xs.reduce((a, x) => a + f(x), 0);
+const baseWall = sum(bases, (b) => b.wallMs);
+const dispWall = sum(disps, (d) => d.wallMs);
+const attempts = sum(disps, (d) => d.attempts);
+const commands = sum(bases, (b) => b.commands);
+const ratio = dispWall / baseWall;
+const load = Number(loadNow().split(' ')[0]);
 console.log(
-  `  wall-time ratio dispatcher / parallel: ${ratio.toFixed(3)} (goal <= 1.15) ${ratio <= 1.15 ? 'MET' : 'MISSED'}`,
+  `  floor (sleeps only): ${fmt((commands * 50) / J / ROUNDS)} per round; load average now ${load}${load > cpus ? ` > ${cpus} CPUs: other work competes, both timings are inflated` : ''}`,
 );
 console.log(
-  `  dispatcher CPU (own process, children excluded): user ${fmt(disp.cpu.userMs)} + sys ${fmt(disp.cpu.systemMs)} = ${fmt(cpuMs)}, ${(cpuMs / disp.attempts).toFixed(1)} ms per attempt`,
+  `  wall-time ratio switchyard / xargs: ${ratio.toFixed(3)} (goal <= 1.15) ${ratio <= 1.15 ? 'MET' : 'MISSED'}; per command: xargs ${((baseWall * J) / commands).toFixed(1)} ms, switchyard ${((dispWall * J) / attempts).toFixed(1)} ms of a slot`,
+);
+const userMs = sum(disps, (d) => d.cpu.userMs);
+const systemMs = sum(disps, (d) => d.cpu.systemMs);
+const cpuMs = userMs + systemMs;
+const helperMs = sum(disps, (d) => d.helperMs);
+console.log(
+  `  dispatcher CPU (own process, children excluded): user ${fmt(userMs)} + sys ${fmt(systemMs)} = ${fmt(cpuMs)}, ${(cpuMs / attempts).toFixed(1)} ms per attempt`,
 );
 console.log(
-  `  + its spawn helper (sampled every 250 ms): ${fmt(disp.helperMs)}; together ${((cpuMs + disp.helperMs) / disp.attempts).toFixed(1)} ms per attempt`,
+  `  + its spawn helper (sampled every 250 ms): ${fmt(helperMs)}; together ${((cpuMs + helperMs) / attempts).toFixed(1)} ms per attempt`,
 );
 // Where CPUs are the limit (the agents' own start-up is not free), wall time follows total CPU:
 // this ratio does not depend on what else the machine runs.
-const allCpuMs = cpuMs + disp.helperMs + disp.agentsMs;
+const agentsMs = sum(disps, (d) => d.agentsMs);
+const allCpuMs = cpuMs + helperMs + agentsMs;
+const baseCpuMs = sum(bases, (b) => b.cpuMs);
 console.log(
-  `  CPU of everything (agents included): parallel ${fmt(base.cpuMs)}, switchyard ${fmt(allCpuMs)} (agents ${fmt(disp.agentsMs)}): ratio ${(allCpuMs / base.cpuMs).toFixed(3)}`,
+  `  CPU of everything (agents included): xargs ${fmt(baseCpuMs)}, switchyard ${fmt(allCpuMs)} (agents ${fmt(agentsMs)}): ratio ${(allCpuMs / baseCpuMs).toFixed(3)}`,
 );
-const watch = await watchRun();
-console.log(
-  `  watching ${WATCH} streaming agents for ${watch.wallS.toFixed(1)} s: ${watch.cpuS.toFixed(2)} s CPU = ${watch.percent.toFixed(2)}% of one core (goal <= 3%) ${watch.percent <= 3 ? 'MET' : 'MISSED'}; interrupted with exit ${watch.code}`,
-);
+if (BREAKDOWN_TASKS > 0) {
+  const { run, profile } = await breakdownRun(BREAKDOWN_TASKS);
+  // On a loaded machine the profiler's samples also count time the process waited for a CPU:
+  // each category's share of the samples is scaled to the CPU the run really used.
+  const runCpuMs = run.cpu.userMs + run.cpu.systemMs;
+  const per = (ms) =>
+    `${((ms / profile.totalMs) * (runCpuMs / run.attempts)).toFixed(2).padStart(6)} ms`;
+  console.log(
+    `  where the dispatcher's CPU per attempt goes (${BREAKDOWN_TASKS} tasks under --cpu-prof, ${run.attempts} attempts, ${(runCpuMs / run.attempts).toFixed(1)} ms CPU per attempt; shares of the profile's samples, idle left out):`,
+  );
+  for (const row of [...profile.rows].sort((a, b) => b.ms - a.ms))
+    console.log(
+      `    ${per(row.ms)} ${((100 * row.ms) / profile.totalMs).toFixed(1).padStart(5)}%  ${row.name}`,
+    );
+  console.log(
+    `    most of 'other': ${profile.otherTop.map((o) => `${o.name.trim()} ${per(o.ms).trim()}`).join('; ')}`,
+  );
+}
+if (VERSION_RUNS > 0) {
+  const v = measureVersionStartup(BIN, VERSION_RUNS);
+  console.log(
+    `  switchyard --version ${v.versionMs.toFixed(1)} ms vs node -e 0 ${v.floorMs.toFixed(1)} ms: ratio ${v.ratio.toFixed(2)} (goal <= 1.5) ${v.ratio <= 1.5 ? 'MET' : 'MISSED'}; ratio of the fastest runs ${v.minRatio.toFixed(2)}${v.cpuRatio ? `, of CPU (user + sys) ${v.cpuRatio.toFixed(2)}` : ''} (${v.tool})`,
+  );
+}
+if (WATCH > 0) {
+  const watch = await watchRun();
+  console.log(
+    `  watching ${WATCH} streaming agents for ${watch.wallS.toFixed(1)} s: ${watch.cpuS.toFixed(2)} s CPU = ${watch.percent.toFixed(2)}% of one core (goal <= 3%) ${watch.percent <= 3 ? 'MET' : 'MISSED'}; interrupted with exit ${watch.code}`,
+  );
+}

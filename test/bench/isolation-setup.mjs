@@ -8,11 +8,13 @@
 // same by hand (`git worktree add`, `cp .env`, the same `npm ci`), in lockstep, who goes first
 // alternating, then both removed. Goal: ratio <= 1.3 (median of the rounds): switchyard adds
 // little to what the package manager costs. Also printed: the disk one set-up worktree takes
-// (what `status` shows; npm copies every package into each worktree, a pnpm store would
-// hard-link them and count as shared).
-// npm's cache (the shared store every worktree installs from) and the resolved lockfile are kept
-// in `$SWITCHYARD_BENCH_CACHE` (default ~/.cache/switchyard-bench): the first run fills them
-// from the npm registry, later runs install offline from them.
+// (what `status` shows). The same again with pnpm (`pnpm install --frozen-lockfile
+// --prefer-offline` from one store): npm copies every package into each worktree, pnpm
+// hard-links them from its store (counted as shared), so the two tables side by side are the
+// README's "shared dependency stores" advice measured.
+// npm's cache and pnpm's store (the shared stores every worktree installs from) and the resolved
+// lockfiles are kept in `$SWITCHYARD_BENCH_CACHE` (default ~/.cache/switchyard-bench): the first
+// run fills them from the npm registry, later runs install offline from them.
 import { execFileSync, spawn } from 'node:child_process';
 import {
   copyFileSync,
@@ -20,12 +22,13 @@ import {
   existsSync,
   mkdirSync,
   mkdtempSync,
+  readdirSync,
   readFileSync,
   rmSync,
   writeFileSync,
 } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 const PACKAGE = {
@@ -36,7 +39,30 @@ const PACKAGE = {
   devDependencies: { jest: '29.7.0' },
 };
 const NPM_FLAGS = ['--prefer-offline', '--no-audit', '--no-fund'];
-const SETUP = [['npm', 'ci', ...NPM_FLAGS]];
+// The repository's own pinned pnpm (a bench run by `node` directly has no pnpm on PATH).
+const repoPnpm = new URL('../../node_modules/.bin/pnpm', import.meta.url).pathname;
+const PNPM = existsSync(repoPnpm) ? repoPnpm : 'pnpm';
+
+/** Each package manager's way: resolve the lockfile once, install from the shared store. */
+const MANAGERS = {
+  npm: {
+    lockfile: 'package-lock.json',
+    resolve: ['npm', 'install', '--package-lock-only', ...NPM_FLAGS],
+    setup: [['npm', 'ci', ...NPM_FLAGS]],
+    env: (cache) => ({ npm_config_cache: join(cache, 'npm-cache') }),
+    disk: 'npm copies every package into each worktree; N worktrees take N times this',
+  },
+  pnpm: {
+    lockfile: 'pnpm-lock.yaml',
+    resolve: [PNPM, 'install', '--lockfile-only'],
+    setup: [[PNPM, 'install', '--frozen-lockfile', '--prefer-offline']],
+    env: (cache) => ({
+      npm_config_cache: join(cache, 'npm-cache'),
+      npm_config_store_dir: join(cache, 'pnpm-store'),
+    }),
+    disk: "pnpm hard-links every file from its store: a worktree's own share is only its links",
+  },
+};
 
 const git = (cwd, ...args) =>
   execFileSync('git', args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
@@ -57,27 +83,23 @@ function run(argv, cwd, log, env) {
   });
 }
 
-/** The project, committed, its checkout installed (filling npm's cache), with its ignored `.env`. */
-async function makeProject(dir, cache, env) {
+/** The project, committed, its checkout installed (filling the store), with its ignored `.env`. */
+async function makeProject(dir, cache, env, name) {
+  const manager = MANAGERS[name];
   const key = JSON.stringify(PACKAGE);
-  const lockDir = join(cache, 'npm-project');
+  const lockDir = join(cache, `${name}-project`);
   mkdirSync(lockDir, { recursive: true });
   const manifest = `${JSON.stringify(PACKAGE, null, 2)}\n`;
   writeFileSync(join(dir, 'package.json'), manifest);
-  const lock = join(lockDir, 'package-lock.json');
+  const lock = join(lockDir, manager.lockfile);
   const keyFile = join(lockDir, 'package.json');
   const known = existsSync(lock) && existsSync(keyFile);
   if (!known || JSON.stringify(JSON.parse(readFileSync(keyFile, 'utf8'))) !== key) {
     // Resolved once (from the registry), then reused: every run installs the same tree.
-    await run(
-      ['npm', 'install', '--package-lock-only', ...NPM_FLAGS],
-      dir,
-      join(dir, '..', 'lock.log'),
-      env,
-    );
-    copyFileSync(join(dir, 'package-lock.json'), lock);
+    await run(manager.resolve, dir, join(dir, '..', 'lock.log'), env);
+    copyFileSync(join(dir, manager.lockfile), lock);
     writeFileSync(keyFile, manifest);
-  } else copyFileSync(lock, join(dir, 'package-lock.json'));
+  } else copyFileSync(lock, join(dir, manager.lockfile));
   git(dir, 'init', '-q', '-b', 'main');
   git(dir, 'config', 'user.name', 'Bench');
   git(dir, 'config', 'user.email', 'bench@example.com');
@@ -89,8 +111,11 @@ async function makeProject(dir, cache, env) {
   );
   git(dir, 'add', '-A');
   git(dir, 'commit', '-q', '-m', 'app');
-  await run(['npm', 'ci', ...NPM_FLAGS], dir, join(dir, '..', 'source-install.log'), env);
+  for (const argv of manager.setup)
+    await run(argv, dir, join(dir, '..', 'source-install.log'), env);
   writeFileSync(join(dir, '.env'), 'API_URL=http://localhost:8080\n');
+  if (name === 'pnpm')
+    return readdirSync(join(dir, 'node_modules', '.pnpm')).filter((d) => d.includes('@')).length;
   const lockfile = JSON.parse(readFileSync(join(dir, 'package-lock.json'), 'utf8'));
   return Object.keys(lockfile.packages).filter((p) => p !== '').length;
 }
@@ -98,20 +123,22 @@ async function makeProject(dir, cache, env) {
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const mib = (bytes) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
 
-/** Measures and prints the set-up cost per task (see the comment at the top). */
+/** Measures and prints the set-up cost per task with npm, then pnpm (see the comment at the top). */
 export async function benchSetup(rounds = 3) {
+  for (const name of Object.keys(MANAGERS)) await benchManager(name, rounds);
+}
+
+/** One package manager's table. */
+async function benchManager(name, rounds) {
+  const { setup: SETUP, ...manager } = MANAGERS[name];
   const cache = process.env.SWITCHYARD_BENCH_CACHE ?? join(homedir(), '.cache', 'switchyard-bench');
-  const env = {
-    ...process.env,
-    npm_config_cache: join(cache, 'npm-cache'),
-    npm_config_update_notifier: 'false',
-  };
+  const env = { ...process.env, ...manager.env(cache), npm_config_update_notifier: 'false' };
   const base = mkdtempSync(join(tmpdir(), 'sy-bench-setup-'));
   const source = join(base, 'app');
   mkdirSync(source);
   try {
     const t = performance.now();
-    const packages = await makeProject(source, cache, env);
+    const packages = await makeProject(source, cache, env, name);
     const prepared = performance.now() - t;
     const { openGitIsolation } = await import(
       new URL('../../packages/git-isolation/dist/index.js', import.meta.url).href
@@ -171,7 +198,7 @@ export async function benchSetup(rounds = 3) {
       rows.push(times);
     }
     console.log(
-      `set-up per task: a project of ${packages} npm packages, ${SETUP.map((c) => c.join(' ')).join(' && ')} from a warm shared cache, + copy .env; ${rounds} rounds, median ms (project prepared in ${(prepared / 1000).toFixed(0)} s)`,
+      `set-up per task (${name}): a project of ${packages} npm packages, ${SETUP.map((c) => [basename(c[0]), ...c.slice(1)].join(' ')).join(' && ')} from a warm shared store, + copy .env; ${rounds} rounds, median ms (project prepared in ${(prepared / 1000).toFixed(0)} s)`,
     );
     console.log('  phase                         switchyard   by hand   ratio');
     const row = (label, key) => {
@@ -186,7 +213,7 @@ export async function benchSetup(rounds = 3) {
     row('remove', 'remove');
     console.log(`  set-up ratio ${ratio.toFixed(2)} (goal <= 1.3)`);
     console.log(
-      `  disk of one set-up worktree: ${mib(disk.bytes)} own, ${mib(disk.sharedBytes)} shared through hard links (npm copies every package into each worktree; N worktrees take N times this)`,
+      `  disk of one set-up worktree: ${mib(disk.bytes)} own, ${mib(disk.sharedBytes)} shared through hard links (${manager.disk})`,
     );
   } finally {
     rmSync(base, { recursive: true, force: true });

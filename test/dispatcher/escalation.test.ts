@@ -190,6 +190,9 @@ describe('escalation bundles of checks that block (real git, fake agents)', {
     );
     expect(gate.question).toContain('Is the definition of done right and passable as written');
     expect(gate.artifacts).toContain(gate.lastCheck.output);
+    // The tails of the worker whose work the check judged.
+    expect(gate.lastAttempt).toMatchObject({ role: 'worker', target: 'a', result: 'success' });
+    expect(Array.isArray(gate.lastAttempt.stdoutTail)).toBe(true);
 
     const apply = bundleOf('apply');
     expect(apply.failure).toMatchObject({ code: 'SY_TASK_BLOCKED', stage: 'apply' });
@@ -207,6 +210,7 @@ describe('escalation bundles of checks that block (real git, fake agents)', {
       rolledBackCommits: rolled,
     });
     expect(apply.lastCheck.outputTail).toContain('FAIL on the source');
+    expect(apply.lastAttempt).toMatchObject({ role: 'worker', target: 'a', result: 'success' });
     expect(apply.blockedDownstream).toEqual(['g/after']);
     expect(apply.question).toMatch(
       /^Task g\/apply is blocked: the approved change could not be applied to the source 3 times in a row, with the same result each time \(the definition of done failed on the source branch/,

@@ -274,6 +274,26 @@ export function runCli(
   });
 }
 
+/**
+ * Waits for a condition the processes under test bring about, polling every 25 ms. No
+ * deadline of its own: the test's time-out ends the wait (and `stopWhenTestEnds` the
+ * processes), so a slow, loaded machine only makes it wait longer.
+ */
+export async function until(check: () => boolean, what = 'the condition'): Promise<void> {
+  let over = false;
+  try {
+    onTestFinished(() => {
+      over = true;
+    });
+  } catch {
+    // not inside a running test
+  }
+  while (!check()) {
+    if (over) throw new Error(`the test ended before ${what} held`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
 /** Index of the first event matching, or -1. */
 export function indexOfEvent(
   events: Array<Record<string, unknown>>,

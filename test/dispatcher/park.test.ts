@@ -118,6 +118,13 @@ describe('parking a stage until its quota resets (fake agents as real processes)
     const events = ws.events();
     expect(events.filter((e) => e.type === 'attempt.started')).toHaveLength(4);
     expect(events.some((e) => e.type === 'task.escalated' && e.task === 'g/p')).toBe(true);
-    expect(ws.exists('agent-task/.switchyard/escalations/g/p.failure-bundle.json')).toBe(true);
+    const bundle = JSON.parse(
+      ws.read('agent-task/.switchyard/escalations/g/p.failure-bundle.json'),
+    );
+    expect(bundle.failure).toMatchObject({ stage: 'worker', class: 'provider-quota' });
+    expect(bundle.lastAttempt.stderrTail.join('\n')).toMatch(/Rate limit reached/);
+    expect(bundle.question).toMatch(
+      /keeps answering with a quota reset.*wait for a quota to reset/,
+    );
   });
 });

@@ -1,16 +1,10 @@
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Workspace } from './helpers.js';
+import { until, Workspace } from './helpers.js';
 
 const approve = { when: { role: 'review' }, steps: [{ review: 'Verdict: APPROVED\n' }] };
-
-async function until(check: () => boolean, ms = 20_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 const alive = (pid: number) => {
   try {
@@ -23,8 +17,10 @@ const alive = (pid: number) => {
 describe('switchyard run: restart after a dispatcher crash', { timeout: 120_000 }, () => {
   it('re-attaches the agent a SIGKILLed dispatcher left running instead of starting it twice', async () => {
     const ws = new Workspace();
+    // The agent works until the test lets it finish (after the kill), however slow the machine.
+    const go = join(mkdtempSync(join(tmpdir(), 'sy-go-')), 'go');
     ws.catalog({
-      a: { scenario: { cases: [approve], steps: [{ sleep: 8000 }, { fillChecklist: true }] } },
+      a: { scenario: { cases: [approve], steps: [{ waitFor: go }, { fillChecklist: true }] } },
     });
     ws.task('g/crash', { files: ['src/c.ts'] });
     let pid = 0;
@@ -44,7 +40,11 @@ describe('switchyard run: restart after a dispatcher crash', { timeout: 120_000 
     expect((await first).signal).toBe('SIGKILL');
     expect(alive(agentPid)).toBe(true);
 
-    const second = await ws.run();
+    // Let the agent finish only once the second run has re-attached it.
+    const secondRun = ws.run();
+    await until(() => ws.events().some((e) => e.type === 'attempt.started' && e.reattached));
+    writeFileSync(go, '');
+    const second = await secondRun;
     expect(second.code, second.stderr).toBe(0);
     const reattached = ws
       .events()

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { gitWorkspace, sourceStatus } from '../isolation/git-workspace.js';
-import { APPROVE } from './helpers.js';
+import { APPROVE, runCli } from './helpers.js';
 
 describe('an agent that repeats itself (real git, fake agent)', { timeout: 120_000 }, () => {
   it('three identical empty diffs block and escalate; the budget of 10 is not spent', async () => {
@@ -30,5 +30,11 @@ describe('an agent that repeats itself (real git, fake agent)', { timeout: 120_0
     );
     expect(JSON.stringify(bundle)).toContain('the agent repeats itself');
     expect(sourceStatus(ws)).toBe('');
+    // The retrospective counts the three empty diffs as failures of t, not "100 % success".
+    const retro = await runCli(['retro', '--workspace', ws.dir, '--json']);
+    expect(retro.code, retro.stderr).toBe(0);
+    const t = JSON.parse(retro.stdout).targets.find((g: { target: string }) => g.target === 't');
+    expect(t).toMatchObject({ attempts: 3, succeeded: 0, failureClasses: { 'empty-diff': 3 } });
+    expect(t.successRate).toBe(0);
   });
 });

@@ -179,7 +179,9 @@ tasks:
     expect(dry.code, dry.stdout).toBe(0);
     expect(dry.stdout).toContain('(argv, no shell)');
     expect(dry.stdout).toContain('(shell: true, as the plan says)');
-    expect(dry.stdout).toContain('no agent, no review');
+    expect(dry.stdout).toContain(
+      'no agent, no review, no commit: runs in the source workspace; its changes (out/setup.txt) stay uncommitted there',
+    );
     const result = await ws.run([ws.path('plan.yaml')]);
     expect(result.code, result.stderr + result.stdout).toBe(0);
     expect(ws.read('out/setup.txt')).toBe('a b c');
@@ -196,8 +198,11 @@ tasks:
     expect(
       events.some((e) => e.type === 'gate.finished' && e.task === 'tools/setup' && e.passed),
     ).toBe(true);
-    expect(ws.read('agent-task/archive/tools/setup/complete.log')).toContain(
-      'approved review: none (local runner',
+    const complete = ws.read('agent-task/archive/tools/setup/complete.log');
+    expect(complete).toContain('approved review: none (local runner');
+    // Left uncommitted on purpose, and said so.
+    expect(complete).toContain(
+      "source commit: none (a local command's changes stay uncommitted in the source workspace, as a command run by hand: out/setup.txt)",
     );
     expect(ws.read('agent-task/archive/tools/work_log_1.log')).toContain('local: ');
   });

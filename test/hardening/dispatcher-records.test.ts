@@ -72,7 +72,6 @@ describe('the dispatcher trusts only what it wrote', { timeout: 180_000 }, () =>
     onTestFinished(() => first.kill('SIGKILL'));
     await until(
       () => readFileSync(ws.path('agent-task/g/x/PLAN.md'), 'utf8').includes('pwned-done'),
-      60_000,
       'the worker rewrote PLAN.md',
     );
     first.kill('SIGKILL');

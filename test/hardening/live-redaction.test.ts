@@ -1,19 +1,10 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Workspace } from '../dispatcher/helpers.js';
+import { until, Workspace } from '../dispatcher/helpers.js';
 
 const approve = { when: { role: 'review' }, steps: [{ review: 'Verdict: APPROVED\n' }] };
 const SECRET = 'sk-live-4f9a2c7e1b8d6053aa91';
-
-/** Waits for a condition the processes under test bring about (no fixed sleeps). */
-async function until(check: () => boolean, ms = 60_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
 
 const read = (file: string) => (existsSync(file) ? readFileSync(file, 'utf8') : '');
 

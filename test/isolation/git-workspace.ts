@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { Workspace } from '../dispatcher/helpers.js';
+import { Workspace, until as waitUntil } from '../dispatcher/helpers.js';
 
 /** Runs git in `cwd` and returns its trimmed stdout. */
 export function git(cwd: string, ...args: string[]): string {
@@ -66,14 +66,8 @@ export function sourceStatus(ws: Workspace): string {
   return git(ws.dir, 'status', '--porcelain');
 }
 
-/** Resolves once `test` holds, checking whenever the workspace's event log may have grown. */
-export async function until(test: () => boolean, what: string, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!test()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+/** Resolves once `test` holds; bounded only by the test's time-out (see `until` in helpers). */
+export const until = (test: () => boolean, what: string): Promise<void> => waitUntil(test, what);
 
 /** The content of a file, or undefined. */
 export function readIf(path: string): string | undefined {

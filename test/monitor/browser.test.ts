@@ -194,7 +194,7 @@ describe('the monitor in a real browser', () => {
     expect(await page.locator('#run-tokens').innerText()).toBe(
       usage.run.totalTokens.toLocaleString('en-US'),
     );
-    expect(await page.locator('#run-cost').innerText()).toBe(`$${usage.run.costUsd.toFixed(4)}`);
+    expect(await page.locator('#run-cost').innerText()).toBe(`$${usage.run.costUsd.toFixed(3)}`);
     expect(await page.locator('#detail .task-tokens').innerText()).toBe(
       usage.byTask['cli/main'].totalTokens.toLocaleString('en-US'),
     );

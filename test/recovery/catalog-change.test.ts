@@ -27,7 +27,6 @@ describe('catalog changed under a persisted decision', () => {
     const first = ws.start(['--max-parallel', '1']);
     await until(
       () => ws.events().some((e) => e.type === 'attempt.started' && e.task === 'g/decided'),
-      60_000,
       'worker start',
     );
     first.kill('SIGINT');

@@ -31,7 +31,6 @@ async function killedWhileWorkerRuns(prefix: string): Promise<TrialWorkspace> {
   onTestFinished(() => writeFileSync(ws.path('.release-x'), ''));
   await until(
     () => ws.events().some((e) => e.type === 'attempt.started' && e.task === 'g/x'),
-    60_000,
     'worker started',
   );
   first.kill('SIGKILL');
@@ -104,7 +103,7 @@ describe('catalog changed across a restart under a running attempt', () => {
     // The worker finishes while no dispatcher runs (its FINISH row is not written), and the
     // catalog's model changes meanwhile.
     writeFileSync(ws.path('.release-x'), '');
-    await until(() => agentProcesses(ws.dir).length === 0, 60_000, 'the worker to end');
+    await until(() => agentProcesses(ws.dir).length === 0, 'the worker to end');
     const catalog = JSON.parse(readFileSync(ws.catalogFile, 'utf8'));
     catalog.targets.t.model = 'model-t-v2';
     writeFileSync(ws.catalogFile, JSON.stringify(catalog, null, 1));

@@ -65,7 +65,6 @@ describe('recovery after a SIGKILL during a gate and an unwatched agent end', ()
     onTestFinished(() => first.kill('SIGKILL'));
     await until(
       () => ws.exists('gate-started') && ws.exists('agent-started'),
-      90_000,
       'the gate and the agent running',
     );
     // A second dispatcher on the same workspace: refused (lock held), and --json says why.
@@ -79,10 +78,9 @@ describe('recovery after a SIGKILL during a gate and an unwatched agent end', ()
     first.kill('SIGKILL');
     expect((await first.exited).signal).toBe('SIGKILL');
     release();
-    await until(() => ws.exists('.release-gate.seen'), 30_000, 'the gate ended');
+    await until(() => ws.exists('.release-gate.seen'), 'the gate ended');
     await until(
       () => ws.stages().some((s) => s.ev === 'end' && s.task === 'g/agent'),
-      30_000,
       'the agent ended unwatched',
     );
 

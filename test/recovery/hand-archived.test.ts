@@ -32,7 +32,6 @@ describe('a task archived by hand while its agent runs', { timeout: 180_000 }, (
   async function killWhileXRuns(ws: TrialWorkspace, first: Dispatcher): Promise<void> {
     await until(
       () => ws.events().some((e) => e.type === 'attempt.started' && e.task === 'g/x'),
-      60_000,
       'g/x worker running',
     );
     first.kill('SIGKILL');
@@ -53,12 +52,10 @@ describe('a task archived by hand while its agent runs', { timeout: 180_000 }, (
     const recent = () => ws.events().slice(before);
     await until(
       () => recent().some((e) => e.type === 'attempt.started' && e.task === 'g/x' && e.reattached),
-      60_000,
       "g/x's agent re-attached",
     );
     await until(
       () => recent().some((e) => e.type === 'run.progress') || second.child.exitCode !== null,
-      60_000,
       'one scheduling pass',
     );
     expect(

@@ -35,11 +35,7 @@ describe.each(['SIGINT', 'SIGTERM'] as const)('%s during a run', (signal) => {
     const ws = hangingBacklog();
     const run = ws.start(['--max-parallel', '3']);
     // Three agents, each with two grandchildren (+ the stage-log shell): all carry the marker.
-    await until(
-      () => agentProcesses(ws.dir).length >= 3 * 4,
-      60_000,
-      'agents and their grandchildren',
-    );
+    await until(() => agentProcesses(ws.dir).length >= 3 * 4, 'agents and their grandchildren');
     run.kill(signal);
     const exit = await run.exited;
     expect(exit.code).toBe(130);

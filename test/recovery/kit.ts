@@ -11,6 +11,7 @@ import {
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { until as waitUntil } from '../dispatcher/helpers.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '../..');
@@ -303,11 +304,6 @@ export function agentProcesses(workspace: string): number[] {
 
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
-/** Polls until `check` holds (or throws after `ms`). */
-export async function until(check: () => boolean, ms = 30_000, what = 'condition'): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(25);
-  }
-}
+/** Polls until `check` holds; bounded only by the test's time-out (see `until` in helpers). */
+export const until = (check: () => boolean, what = 'the condition'): Promise<void> =>
+  waitUntil(check, what);

@@ -55,13 +55,11 @@ describe('switchyard status', { timeout: 180_000 }, () => {
     });
     await until(
       () => ended || ws.events().some((e) => e.type === 'attempt.started' && e.task === 'g/long'),
-      90_000,
       'g/long to start',
     );
     expect(ended, run.stdout + run.stderr).toBe(false);
     await until(
       () => ws.events().some((e) => e.type === 'attempt.retry-scheduled' && e.task === 'g/fails'),
-      60_000,
       'g/fails to fail',
     );
     const during = status(ws);
@@ -96,7 +94,7 @@ describe('switchyard status', { timeout: 180_000 }, () => {
 
     // The agent ends while nobody watches it: the next run judges it; blocked tasks show why.
     process.kill(-long.pid, 'SIGKILL');
-    await until(() => status(ws).report.running.length === 0, 60_000, 'the orphaned agent to end');
+    await until(() => status(ws).report.running.length === 0, 'the orphaned agent to end');
     expect(
       status(ws).report.waiting.find((w: { task: string }) => w.task === 'g/long'),
     ).toMatchObject({ kind: 'interrupted' });

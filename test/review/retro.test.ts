@@ -9,6 +9,24 @@ const usage = (costUsd: number) => ({
 const plan2 =
   '## Modified Files Summary\n\n- out.txt\n\n## Implementation Checklist\n\n- [ ] fix it\n';
 
+/**
+ * Keys of a document that are not camelCase, with their path: switchyard's own JSON is
+ * camelCase but for `schema_version` (see "JSON key style" in the CLI README). A copy of a
+ * catalog target (`targetSnapshot`) keeps the catalog's spelling and is not looked into.
+ */
+function nonCamelKeys(doc: unknown, path = '$'): string[] {
+  if (Array.isArray(doc)) return doc.flatMap((v, i) => nonCamelKeys(v, `${path}[${i}]`));
+  if (doc === null || typeof doc !== 'object') return [];
+  return Object.entries(doc).flatMap(([key, value]) => {
+    const here = `${path}.${key}`;
+    if (key === 'targetSnapshot') return [];
+    // Keys that are data (task ids `g/t`, classes `provider-quota`) are no keys of the format.
+    if (/[/.:-]/.test(key)) return nonCamelKeys(value, here);
+    const camel = /^[a-z][a-zA-Z0-9]*$/.test(key) || key === 'schema_version';
+    return [...(camel ? [] : [here]), ...nonCamelKeys(value, here)];
+  });
+}
+
 describe('switchyard retro (fake agents as real processes)', { timeout: 180_000 }, () => {
   it('writes a retrospective whose figures match the run events', async () => {
     const ws = new Workspace();
@@ -111,6 +129,17 @@ describe('switchyard retro (fake agents as real processes)', { timeout: 180_000 
     });
     const text = await runCli(['retro', '--workspace', ws.dir]);
     expect(text.stdout).toContain('| g/looped | archived |');
+    // People read costs to a tenth of a cent; JSON keeps the exact sum (0.11, no float noise).
+    const status = await runCli(['status', '--workspace', ws.dir, '--json']);
+    const report = JSON.parse(status.stdout);
+    expect(report.usage.run.costUsd).toBe(0.11);
+    expect(text.stdout).toContain('tokens, $0.110.');
+    expect(text.stdout).not.toMatch(/\$\d+\.\d{4}/);
+    // One key style: the retro, the status report, the events and the task states.
+    const states = ['g/looped', 'g/plain'].map((id) =>
+      JSON.parse(ws.read(`agent-task/.switchyard/tasks/${id}.json`)),
+    );
+    expect(nonCamelKeys([retro, report, events, states])).toEqual([]);
     expect(text.stdout).toContain('[flaky: 2/2 failed]');
     const bad = await runCli(['retro', '--workspace', ws.dir, '--run', 'nope']);
     expect(bad.code).toBe(2);

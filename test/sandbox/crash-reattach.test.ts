@@ -6,19 +6,11 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FAKE_AGENT, Workspace } from '../dispatcher/helpers.js';
+import { FAKE_AGENT, until, Workspace } from '../dispatcher/helpers.js';
 
 const ROUTES = ['local', 'cloud'].flatMap((k) =>
   Array.from({ length: 10 }, (_, i) => `${k}-G${String(i + 1).padStart(2, '0')}`),
 );
-
-async function until(check: () => boolean, ms = 30_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 const alive = (pid: number) => {
   try {

@@ -504,6 +504,7 @@ export {
 } from './plugins/index.js';
 export {
   findProcessesWithMarker,
+  findProcessesWithMarkers,
   hasEnvironmentMarker,
   isSameProcessAlive,
   type ProcessIdentity,

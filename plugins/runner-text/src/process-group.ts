@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { findProcessesWithMarker } from '@switchyard/core';
+import { processesWithMarker } from './marker-scan.js';
 
 /** Sends a signal to a whole process group; false when the group is empty. */
 export function signalGroup(pgid: number, signal: NodeJS.Signals): boolean {
@@ -85,14 +85,15 @@ export async function terminateAttempt(opts: {
   marker?: { name: string; value: string };
   contained?: boolean;
 }): Promise<void> {
-  const survivors = () => {
+  const survivors = async () => {
     const pids = new Set(opts.contained ? [] : groupMembers(opts.pgid));
     if (opts.marker)
-      for (const pid of findProcessesWithMarker(opts.marker.name, opts.marker.value)) pids.add(pid);
+      for (const pid of await processesWithMarker(opts.marker.name, opts.marker.value))
+        pids.add(pid);
     pids.delete(process.pid);
     return [...pids];
   };
-  let left = survivors();
+  let left = await survivors();
   if (left.length === 0) return;
   if (left.every(isExiting)) {
     await untilExited(left, Math.max(opts.graceMs, 1000));
@@ -104,12 +105,12 @@ export async function terminateAttempt(opts: {
   const deadline = performance.now() + opts.graceMs;
   while (performance.now() < deadline) {
     await sleep(Math.min(50, opts.graceMs));
-    left = survivors();
+    left = await survivors();
     if (left.length === 0) return;
   }
   signalGroup(opts.pgid, 'SIGKILL');
   for (const pid of left) killQuietly(pid, 'SIGKILL');
-  for (let i = 0; i < 100 && survivors().length > 0; i++) await sleep(20);
+  for (let i = 0; i < 100 && (await survivors()).length > 0; i++) await sleep(20);
 }
 
 function killQuietly(pid: number, signal: NodeJS.Signals): void {

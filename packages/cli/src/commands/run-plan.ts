@@ -571,7 +571,7 @@ function renderPlanDryRun(r: PlanDryRunReport): string {
     if (t.command)
       out.push(
         `  command: ${t.shell ? `/bin/sh -c ${JSON.stringify(t.command[0])} (shell: true, as the plan says)` : `${quoteArgv(t.command)} (argv, no shell)`}`,
-        '  no agent, no review: runs in the source workspace',
+        `  no agent, no review, no commit: runs in the source workspace; its changes (${t.files.join(', ')}) stay uncommitted there`,
       );
     else
       out.push(

@@ -1,7 +1,8 @@
 import { z } from 'zod';
-import { formatCost } from './usage-totals.js';
-
-const usd = (costUsd: number) => formatCost({ costUsd, costEstimated: false });
+// A breach names amounts under a dollar to the hundredth of a cent, finer than what status
+// shows: spent $0.0504 against a limit of $0.05 must not read "$0.050, over $0.050".
+export const breachUsd = (costUsd: number): string => `$${costUsd.toFixed(costUsd >= 1 ? 2 : 4)}`;
+const usd = breachUsd;
 
 /** Project config `cost`: spending caps in USD. */
 export const costBudgetSchema = z.strictObject({

@@ -3,7 +3,7 @@ import type { RunEvent } from '../events/event-schema.js';
 import type { ClassifierPlugin, TerminalEvidence } from '../plugins/types.js';
 import { checkBudget } from './budget.js';
 import { extractUsage } from './extract.js';
-import { priceUsage } from './usage.js';
+import { formatUsd, priceUsage, roundUsd } from './usage.js';
 import { formatCost, summarizeUsage } from './usage-totals.js';
 
 const finished = (
@@ -64,7 +64,7 @@ describe('token and cost accounting', () => {
       costEstimated: false,
     });
     expect(summary.run).toMatchObject({ attempts: 3, totalTokens: 1870, unpriced: 0 });
-    expect(formatCost(summary.run)).toBe('$0.7562 (est.)');
+    expect(formatCost(summary.run)).toBe('$0.756 (est.)');
   });
 
   it('sums carry no binary float noise (JSON prints 0.00336, not 0.0033599999999999997)', () => {
@@ -78,6 +78,18 @@ describe('token and cost accounting', () => {
     // An estimate from prices is as clean (the plain products give 0.0037710000000000005).
     const price = { inputPerMTok: 3, outputPerMTok: 15 };
     expect(priceUsage({ inputTokens: 7, outputTokens: 250 }, price).costUsd).toBe(0.003771);
+  });
+
+  it('people read costs to a tenth of a cent; JSON keeps the millionths', () => {
+    expect(formatUsd(0.00336)).toBe('$0.003');
+    expect(formatUsd(0.0035)).toBe('$0.004');
+    expect(formatUsd(12.3456)).toBe('$12.346');
+    expect(formatUsd(0)).toBe('$0.000');
+    expect(formatUsd(0.0003)).toBe('<$0.001'); // spent, but less than shown: never "$0.000"
+    expect(formatCost({ costUsd: 0.0033599999999999997, costEstimated: true })).toBe(
+      '$0.003 (est.)',
+    );
+    expect(roundUsd(0.0033599999999999997)).toBe(0.00336);
   });
 
   it('tokens without a cost or price stay unpriced, never guessed', () => {

@@ -1,5 +1,12 @@
 import type { RunEvent } from '../events/event-schema.js';
-import { type AttemptUsage, type PriceTable, priceUsage, roundUsd, tokensOf } from './usage.js';
+import {
+  type AttemptUsage,
+  formatUsd,
+  type PriceTable,
+  priceUsage,
+  roundUsd,
+  tokensOf,
+} from './usage.js';
 
 /** Summed usage of several attempts. */
 export interface UsageTotals {
@@ -94,10 +101,9 @@ export function summarizeUsage(events: readonly RunEvent[], prices: PriceTable =
   return summary;
 }
 
-/** `$0.0123 (est.)`-style text of a cost, or `-` when nothing was priced. */
+/** `$0.012 (est.)`-style text of a cost, to a tenth of a cent ({@link formatUsd}). */
 export function formatCost(totals: Pick<UsageTotals, 'costUsd' | 'costEstimated'>): string {
-  const digits = totals.costUsd >= 1 ? 2 : 4;
-  return `$${totals.costUsd.toFixed(digits)}${totals.costEstimated ? ' (est.)' : ''}`;
+  return `${formatUsd(totals.costUsd)}${totals.costEstimated ? ' (est.)' : ''}`;
 }
 
 /** Sums the usage recorded on attempts (e.g. a task state's attempt records). */
@@ -107,7 +113,7 @@ export function totalsOf(usages: Iterable<AttemptUsage | undefined>): UsageTotal
   return totals;
 }
 
-/** One line for logs: `36,650 tokens (in 21,600 · out 4,250 · cache 10,800) · $0.1352`. */
+/** One line for logs: `36,650 tokens (in 21,600 · out 4,250 · cache 10,800) · $0.135`. */
 export function describeUsage(totals: UsageTotals): string {
   const n = (v: number) => v.toLocaleString('en-US');
   const cache = totals.cacheReadTokens + totals.cacheWriteTokens;

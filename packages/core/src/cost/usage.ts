@@ -45,17 +45,28 @@ export function tokensOf(usage: AttemptUsage): number {
 }
 
 /**
- * The usage with a cost: the agent's own `costUsd` when it reported one, else an estimate
- * from `price` (marked `costEstimated`), else unchanged (tokens without a price).
- */
-/**
  * A sum of USD amounts without binary float noise (`0.00336`, not `0.0033599999999999997`):
- * rounded to a millionth of a dollar, far below anything displayed or billed.
+ * rounded to a millionth of a dollar, far below anything displayed or billed. JSON keeps this
+ * precision (a machine sums it); what people read is {@link formatUsd}.
  */
 export function roundUsd(usd: number): number {
   return Math.round(usd * 1_000_000) / 1_000_000;
 }
 
+/**
+ * A USD amount as people read it (status, retro, monitor, logs): rounded to a tenth of a cent
+ * (`$0.756`, `$12.340`); an amount above zero but below half a tenth shows as `<$0.001`
+ * rather than as a free `$0.000`.
+ */
+export function formatUsd(usd: number): string {
+  if (usd > 0 && usd < 0.0005) return '<$0.001';
+  return `$${usd.toFixed(3)}`;
+}
+
+/**
+ * The usage with a cost: the agent's own `costUsd` when it reported one, else an estimate
+ * from `price` (marked `costEstimated`), else unchanged (tokens without a price).
+ */
 export function priceUsage(usage: AttemptUsage, price: TokenPrice | undefined): AttemptUsage {
   if (usage.costUsd !== undefined || !price) return usage;
   const perTok = (perM: number | undefined, fallback: number) => (perM ?? fallback) / 1_000_000;

@@ -1,6 +1,5 @@
-import { type BudgetBreach, checkBudget, type Spent } from '../cost/budget.js';
+import { type BudgetBreach, breachUsd, checkBudget, type Spent } from '../cost/budget.js';
 import { priceUsage, roundUsd } from '../cost/usage.js';
-import { formatCost } from '../cost/usage-totals.js';
 import type { StartGuard, StartVeto } from '../events/start-guard.js';
 import type { AttemptRecord } from '../state/state-schema.js';
 import { blockTask } from './apply-failure.js';
@@ -61,7 +60,7 @@ function overBudgetVeto(ctx: DispatchContext, rt: TaskRuntime): StartVeto | unde
     .filter((a) => a.usage)
     .map((a) => {
       const priced = priceUsage(a.usage!, ctx.options.prices?.[a.target]);
-      return `  ${a.id} (${a.role} on ${a.target}): ${priced.costUsd === undefined ? 'no cost reported' : formatCost({ costUsd: priced.costUsd, costEstimated: priced.costEstimated ?? false })}`;
+      return `  ${a.id} (${a.role} on ${a.target}): ${priced.costUsd === undefined ? 'no cost reported' : `${breachUsd(priced.costUsd)}${priced.costEstimated ? ' (est.)' : ''}`}`;
     });
   return {
     by: 'cost-budget',

@@ -73,7 +73,6 @@ describe('judgeGate', () => {
     const ticker = setInterval(() => {
       ticks += 1;
     }, 10);
-    const started = performance.now();
     const verdict = await judgeGate(
       done({ kind: 'stdout-matches', pattern: '^(a+)+$' }),
       result({ stdout: `${'a'.repeat(30)}b` }),
@@ -84,9 +83,9 @@ describe('judgeGate', () => {
     expect(verdict.why).toMatch(
       /ran longer than 0\.3 s on 31 characters of output and was stopped/,
     );
-    // The loop was free meanwhile (a frozen loop would have run no timer at all).
-    expect(ticks).toBeGreaterThan(3);
-    expect(performance.now() - started).toBeLessThan(30_000);
+    // The loop was free meanwhile: the 10 ms ticker is due before the 300 ms limit's timer, so
+    // a free loop ran it at least once; a loop frozen by the pattern would have run none.
+    expect(ticks).toBeGreaterThan(0);
   });
 });
 

@@ -30,7 +30,7 @@ function catalogOf(worker: string[], review: string[]): Catalog {
   } as unknown as Catalog;
 }
 
-function decide(catalog: Catalog, opts: { runWith?: string; pin?: string }) {
+function runtime(catalog: Catalog, opts: { runWith?: string; pin?: string }) {
   const events: Array<{ type: string } & Record<string, unknown>> = [];
   const ctx = {
     catalog,
@@ -45,6 +45,11 @@ function decide(catalog: Catalog, opts: { runWith?: string; pin?: string }) {
     task: { route: 'cloud-G01', ...(opts.pin ? { target: opts.pin } : {}) },
     state: newTaskState('g/t'),
   } as unknown as TaskRuntime;
+  return { ctx, rt, events };
+}
+
+function decide(catalog: Catalog, opts: { runWith?: string; pin?: string }) {
+  const { ctx, rt, events } = runtime(catalog, opts);
   const worker = ensureDecision(ctx, rt, 'worker');
   const review = ensureDecision(ctx, rt, 'review');
   return { worker, review, blocked: rt.state.blocked, events };
@@ -77,6 +82,22 @@ describe('with, pins and the review (seed 003 `with codex`)', () => {
     const { worker, review } = decide(catalogOf(['a'], ['a']), {});
     expect(worker?.target).toBe('a');
     expect(review).toMatchObject({ target: 'a', candidates: ['a'] });
+  });
+
+  it('a review decided before the worker failed over onto its target is decided again', () => {
+    const catalog = catalogOf(['a', 'b'], ['b', 'a']);
+    const { ctx, rt } = runtime(catalog, {});
+    expect(ensureDecision(ctx, rt, 'worker')?.target).toBe('a');
+    expect(ensureDecision(ctx, rt, 'review')?.target).toBe('b');
+    // Plan loop 2: the worker's quota ran out and it failed over to b, which did the work.
+    rt.state.decisions.worker = { ...rt.state.decisions.worker!, target: 'b' };
+    expect(ensureDecision(ctx, rt, 'review')).toMatchObject({ target: 'a', candidates: ['a'] });
+    // With no other candidate the worker's own target stays the reviewer.
+    const alone = runtime(catalogOf(['a', 'b'], ['b']), {});
+    ensureDecision(alone.ctx, alone.rt, 'worker');
+    alone.rt.state.decisions.worker = { ...alone.rt.state.decisions.worker!, target: 'b' };
+    expect(ensureDecision(alone.ctx, alone.rt, 'review')?.target).toBe('b');
+    expect(alone.rt.state.decisions.review?.target).toBe('b');
   });
 
   it('blocks the task, naming the catalog, when `with` names no target or serving agent', () => {

@@ -22,7 +22,8 @@ export function ensureDecision(
   const existing = rt.state.decisions[stage];
   if (existing) {
     const check = checkDecision(existing, ctx.catalogFacts);
-    if (check.valid) return existing;
+    if (check.valid && !reviewsOwnWork(ctx, rt, stage, existing)) return existing;
+    if (check.valid) return decideAgain(ctx, rt, stage);
     blockTask(ctx, rt, {
       stage,
       reason: `catalog changed: ${check.reason}`,
@@ -34,6 +35,35 @@ export function ensureDecision(
     });
     return undefined;
   }
+  return decideAgain(ctx, rt, stage);
+}
+
+/**
+ * A review decided in an earlier plan loop whose target has since become the worker's (the
+ * worker failed over onto it): decided again while the route has another candidate, so no
+ * target reviews its own work. Called only before a new review attempt (a re-attached one
+ * keeps its record).
+ */
+function reviewsOwnWork(
+  ctx: DispatchContext,
+  rt: TaskRuntime,
+  stage: DecisionStage,
+  decision: Decision,
+): boolean {
+  const worker = rt.state.decisions.worker?.target;
+  if (stage !== 'review' || worker === undefined || decision.target !== worker) return false;
+  const route = rt.task.route ?? '';
+  if (!isRouteId(route)) return false;
+  const candidates = selectCandidates(ctx.catalog, stage, route, ctx.now()).candidates;
+  return reviewCandidates(candidates, worker).some((c) => c !== worker);
+}
+
+/** A new decision for the stage from the PLAN pin, `with` and the route (see ensureDecision). */
+function decideAgain(
+  ctx: DispatchContext,
+  rt: TaskRuntime,
+  stage: DecisionStage,
+): Decision | undefined {
   const route = rt.task.route ?? '';
   if (!isRouteId(route)) {
     blockTask(ctx, rt, { stage, reason: `PLAN route "${route}" is not a route id`, evidence: [] });

@@ -225,6 +225,12 @@ export function removeIfEmpty(dir: string): void {
 /** Worktree isolation facts for `complete.log`: base, source commit (or patch), rollbacks. */
 function isolationLines(rt: TaskRuntime): string[] {
   const facts = rt.state.isolation;
+  // A choice, not an omission: a local command is the user's own, run where they would run it.
+  if (rt.task.runner === 'local')
+    return [
+      'isolation: none (runner: local, run in the source workspace)',
+      `source commit: none (a local command's changes stay uncommitted in the source workspace, as a command run by hand: ${rt.task.writeSet.map((w) => w.path).join(', ') || 'no files'})`,
+    ];
   if (!facts) return ['isolation: none (the shared workspace)'];
   const rolledBack = facts.rolledBack;
   return [

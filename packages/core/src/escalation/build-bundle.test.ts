@@ -97,9 +97,27 @@ describe('buildEscalation: every field seed 003 lists, for every kind of block',
     const log = join(stateDir, 'gates/g/t/gate.2.abc.log');
     mkdirSync(join(stateDir, 'gates/g/t'), { recursive: true });
     writeFileSync(log, 'running 3 tests\nnot ok 2 - adds numbers\n# fail 1\n');
+    const attemptDir = join(stateDir, 'attempts/w10');
+    mkdirSync(attemptDir, { recursive: true });
+    writeFileSync(join(attemptDir, 'stdout.raw'), 'edited src/add.js\n');
+    writeFileSync(join(attemptDir, 'stderr.raw'), '');
     const state = newTaskState('g/t');
     state.planLoop = 2;
     state.failures.gate = 10;
+    // The worker's attempt whose work the definition of done judged (it succeeded itself).
+    state.attempts = [
+      {
+        id: 'w10',
+        role: 'worker',
+        planLoop: 2,
+        target: 'a',
+        attemptDir,
+        status: 'finished',
+        startedAt: '2026-12-01T00:00:00.000Z',
+        result: 'success',
+        exitCode: 0,
+      },
+    ];
     state.blocked = {
       reason:
         '10 consecutive failed definition-of-done gates (expected exit code 0, got exit code 1)',
@@ -110,7 +128,15 @@ describe('buildEscalation: every field seed 003 lists, for every kind of block',
     };
     const bundle = build(state as typeof state & { blocked: NonNullable<typeof state.blocked> });
     expect(bundle.failure).toMatchObject({ code: 'SY_BUDGET_EXHAUSTED', stage: 'gate' });
-    expect(bundle.attempts).toEqual({ total: 0, stage: 10 });
+    expect(bundle.attempts).toEqual({ total: 1, stage: 10 });
+    expect(bundle.lastAttempt).toMatchObject({
+      attempt: 'w10',
+      role: 'worker',
+      result: 'success',
+      attemptDir: 'agent-task/.switchyard/attempts/w10',
+      stdoutTail: ['edited src/add.js'],
+      stderrTail: [],
+    });
     // The plan of the loop that blocked, relative to the workspace whatever the cwd.
     expect(bundle.task.plan).toBe('agent-task/g/t/PLAN-2.md');
     expect(bundle.definitionOfDone).toMatchObject({ command: 'npm test', line: 12 });
@@ -246,6 +272,23 @@ describe('buildEscalation: every field seed 003 lists, for every kind of block',
     };
     const bundle = build(state as typeof state & { blocked: NonNullable<typeof state.blocked> });
     expect(bundle.lastCheck).toBeUndefined();
+  });
+
+  it('parking past its budget: the quota by name and what would unblock it', () => {
+    const state = newTaskState('g/t');
+    state.blocked = {
+      reason:
+        'every candidate of the worker stage keeps answering with a quota reset: 2 consecutive parks for quota resets (park.maxParks 2)',
+      stage: 'worker',
+      class: 'provider-quota',
+      evidence: ['a: resets 2026-12-01T01:00:00.000Z', 'b: resets 2026-12-01T02:00:00.000Z'],
+      at: '2026-12-01T00:01:00.000Z',
+    };
+    const bundle = build(state as typeof state & { blocked: NonNullable<typeof state.blocked> });
+    expect(bundle.failure).toMatchObject({ code: 'SY_TASK_BLOCKED', class: 'provider-quota' });
+    expect(bundle.question).toBe(
+      'Task g/t is blocked: every candidate of the worker stage keeps answering with a quota reset: 2 consecutive parks for quota resets (park.maxParks 2). The last evidence was: "a: resets 2026-12-01T01:00:00.000Z". Should it wait for a quota to reset (retry it after the first reset named in the evidence), or run on a candidate with quota (add one of another provider to the route, or raise park.maxWaitSeconds / park.maxParks)?',
+    );
   });
 
   it('a block without a budget names its stage and reason', () => {

@@ -94,6 +94,9 @@ export function recommendedQuestion(code: EscalationCode, input: BundleInput): s
         );
       if (check && repeated)
         return `Task ${id} is blocked: ${check(input, stageAttempts(input.state, blocked.stage))}, with the same result each time (${repeated[1]!.slice(0, 300)}).${cited} ${CHECK_DECISION[blocked.stage]}`;
+      // Parking spent its budget (config `park`): every candidate is out of quota.
+      if (blocked.class === 'provider-quota')
+        return `Task ${id} is blocked: ${blocked.reason}.${cited} Should it wait for a quota to reset (retry it after the first reset named in the evidence), or run on a candidate with quota (add one of another provider to the route, or raise park.maxWaitSeconds / park.maxParks)?`;
       return `Task ${id} is blocked in its ${blocked.stage} stage: ${blocked.reason}.${cited} What should happen to it: fix the cause and retry, or leave it blocked?`;
     }
   }
@@ -126,10 +129,7 @@ export function buildEscalation(input: BundleInput): {
   const blocked = state.blocked;
   const code = escalationCode(blocked);
   const rel = (p: string) => relative(workspace, resolvePath(workspace, p)) || '.';
-  const ofStage = state.attempts.filter((a) => a.role === blocked.stage);
-  const last = (ofStage.length > 0 ? ofStage : state.attempts)
-    .filter((a) => a.status === 'finished' && a.result !== 'success')
-    .at(-1);
+  const last = lastAttemptOf(state, blocked.stage);
   const failedDirs = state.attempts
     .filter((a) => a.result !== undefined && a.result !== 'success')
     .map((a) => rel(a.attemptDir));
@@ -215,6 +215,20 @@ export function buildEscalation(input: BundleInput): {
     createdAt,
   };
   return redactDeep({ bundle, interview }, input.secrets ?? []);
+}
+
+/**
+ * The attempt whose output a human reads first: an agent stage's last failed attempt; for a
+ * check (no attempts of its own), the worker's last finished attempt, failed or not — the work
+ * the check judged.
+ */
+function lastAttemptOf(state: TaskState, stage: string): AttemptRecord | undefined {
+  const finished = state.attempts.filter((a) => a.status === 'finished');
+  const ofStage = finished.filter((a) => a.role === stage);
+  if (state.attempts.some((a) => a.role === stage))
+    return ofStage.filter((a) => a.result !== 'success').at(-1);
+  const worker = finished.filter((a) => a.role === 'worker');
+  return (worker.length > 0 ? worker : finished).at(-1);
 }
 
 function attemptTail(a: AttemptRecord, rel: (p: string) => string) {

@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import { describe, expect, it, vi } from 'vitest';
 import {
   findProcessesWithMarker,
+  findProcessesWithMarkers,
   hasEnvironmentMarker,
   isSameProcessAlive,
   processIdentity,
@@ -41,4 +42,50 @@ describe('process identity', () => {
     child.kill('SIGKILL');
     await once(child, 'exit');
   });
+
+  it('finds the processes of several markers in one pass, by whole entries only', async () => {
+    const base = `multi-${process.pid}-${Date.now()}`;
+    const marker = (n: number) => `${base}-${n}`;
+    // A large environment (past the first read) and a value that only starts like a marker.
+    const padding = 'x'.repeat(60_000); // twice: one variable may not pass 128 KiB
+    const children = [0, 1].map((n) =>
+      spawn('sleep', ['30'], {
+        stdio: 'ignore',
+        env: { ...process.env, PAD1: padding, PAD2: padding, SWITCHYARD_ATTEMPT_ID: marker(n) },
+      }),
+    );
+    const lookalike = spawn('sleep', ['30'], {
+      stdio: 'ignore',
+      env: {
+        ...process.env,
+        SWITCHYARD_ATTEMPT_ID: `${marker(0)}-not`,
+        X: `SWITCHYARD_ATTEMPT_ID=${marker(1)}`,
+      },
+    });
+    try {
+      const pids = children.map((c) => c.pid!);
+      await vi.waitFor(
+        () => {
+          const found = findProcessesWithMarkers(
+            'SWITCHYARD_ATTEMPT_ID',
+            new Set([marker(0), marker(1), marker(2)]),
+          );
+          expect(found).toEqual(
+            new Map([
+              [marker(0), [pids[0]]],
+              [marker(1), [pids[1]]],
+            ]),
+          );
+        },
+        { timeout: 20_000, interval: 20 },
+      );
+      expect(hasEnvironmentMarker(pids[1]!, 'SWITCHYARD_ATTEMPT_ID', marker(1))).toBe(true);
+      expect(hasEnvironmentMarker(lookalike.pid!, 'SWITCHYARD_ATTEMPT_ID', marker(0))).toBe(false);
+      expect(hasEnvironmentMarker(lookalike.pid!, 'SWITCHYARD_ATTEMPT_ID', marker(1))).toBe(false);
+      expect(findProcessesWithMarkers('SWITCHYARD_ATTEMPT_ID', new Set())).toEqual(new Map());
+    } finally {
+      for (const child of [...children, lookalike]) child.kill('SIGKILL');
+      await Promise.all([...children, lookalike].map((c) => once(c, 'exit')));
+    }
+  }, 30_000);
 });

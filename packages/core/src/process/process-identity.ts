@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readFileSync, readSync } from 'node:fs';
 
 /**
  * Identity of a running process that survives PID reuse: the PID plus a start token
@@ -66,34 +66,102 @@ export function readProcessState(pid: number): string | undefined {
   }
 }
 
+// One buffer for every /proc/<pid>/environ read (grown when an environment is larger): the
+// scan after each attempt reads one per process on the machine, so it allocates nothing.
+let environBuffer = Buffer.allocUnsafe(64 * 1024);
+
+/** The bytes of /proc/<pid>/environ (a view of the shared buffer), or undefined when unreadable. */
+function readEnviron(pid: number): Buffer | undefined {
+  let fd: number;
+  try {
+    fd = openSync(`/proc/${pid}/environ`, 'r');
+  } catch {
+    return undefined;
+  }
+  try {
+    let length = 0;
+    for (;;) {
+      if (length === environBuffer.length) {
+        const larger = Buffer.allocUnsafe(environBuffer.length * 2);
+        environBuffer.copy(larger);
+        environBuffer = larger;
+      }
+      const room = environBuffer.length - length;
+      const read = readSync(fd, environBuffer, length, room, null);
+      length += read;
+      // The kernel fills a read of environ up to its size or the end of the environment, so
+      // a short read is the end: no second read to learn it (one syscall fewer per process).
+      if (read < room) return environBuffer.subarray(0, length);
+    }
+  } catch {
+    return undefined; // gone meanwhile, or not ours to read
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** True when `environ` (NUL-separated entries) holds the entry `needle` exactly. */
+function holdsEntry(environ: Buffer, needle: Buffer): boolean {
+  for (let at = environ.indexOf(needle); at >= 0; at = environ.indexOf(needle, at + 1)) {
+    const end = at + needle.length;
+    if ((at === 0 || environ[at - 1] === 0) && (end === environ.length || environ[end] === 0))
+      return true;
+  }
+  return false;
+}
+
 /**
  * True when the process environment holds `name=value` (the process marker, e.g.
  * `SWITCHYARD_ATTEMPT_ID=<id>`). Only readable for processes of the same user (or root).
  */
 export function hasEnvironmentMarker(pid: number, name: string, value: string): boolean {
-  let environ: Buffer;
-  try {
-    environ = readFileSync(`/proc/${pid}/environ`);
-  } catch {
-    return false;
-  }
-  const needle = `${name}=${value}`;
-  for (const entry of environ.toString('utf8').split('\0')) if (entry === needle) return true;
-  return false;
+  const environ = readEnviron(pid);
+  return environ !== undefined && holdsEntry(environ, Buffer.from(`${name}=${value}`));
 }
 
 /** PIDs of every live process whose environment carries the marker `name=value`. */
 export function findProcessesWithMarker(name: string, value: string): number[] {
+  return findProcessesWithMarkers(name, new Set([value])).get(value) ?? [];
+}
+
+/**
+ * For each of `values`, the PIDs of live processes whose environment carries `name=<value>`:
+ * one pass over /proc for all of them (each environment read once), for callers that look
+ * for the markers of several attempts at once. Values without a process are left out.
+ */
+export function findProcessesWithMarkers(
+  name: string,
+  values: ReadonlySet<string>,
+): Map<string, number[]> {
+  const found = new Map<string, number[]>();
+  if (values.size === 0) return found;
   let entries: string[];
   try {
     entries = readdirSync('/proc');
   } catch {
-    return [];
+    return found;
   }
-  const pids: number[] = [];
+  const key = Buffer.from(`${name}=`);
   for (const entry of entries) {
     const pid = Number(entry);
-    if (Number.isInteger(pid) && pid > 0 && hasEnvironmentMarker(pid, name, value)) pids.push(pid);
+    if (!Number.isInteger(pid) || pid <= 0) continue;
+    const environ = readEnviron(pid);
+    if (environ === undefined) continue;
+    for (const value of entryValues(environ, key)) {
+      if (!values.has(value)) continue;
+      const pids = found.get(value) ?? [];
+      if (!pids.includes(pid)) pids.push(pid);
+      found.set(value, pids);
+    }
   }
-  return pids;
+  return found;
+}
+
+/** The values of every entry of `environ` that starts with `key` (`NAME=`). */
+function* entryValues(environ: Buffer, key: Buffer): Generator<string> {
+  for (let at = environ.indexOf(key); at >= 0; at = environ.indexOf(key, at + 1)) {
+    if (at > 0 && environ[at - 1] !== 0) continue;
+    const end = environ.indexOf(0, at + key.length);
+    yield environ.toString('utf8', at + key.length, end < 0 ? environ.length : end);
+  }
 }

@@ -1,4 +1,4 @@
-import { type PriceTable, priceUsage, roundUsd, tokensOf } from '../cost/usage.js';
+import { formatUsd, type PriceTable, priceUsage, roundUsd, tokensOf } from '../cost/usage.js';
 import type { RunEvent } from '../events/event-schema.js';
 
 /** Which events a retrospective covers. */
@@ -281,7 +281,7 @@ function suggest(tasks: RetroTask[], targets: RetroTarget[]): RetroSuggestion[] 
   if (top && total > 0 && tasks.length > 1 && top.costUsd / total >= 0.5) {
     out.push({
       text: `task ${top.task} took ${pct(top.costUsd / total)} of the cost: split it, or give it a cheaper target`,
-      figures: `$${top.costUsd.toFixed(4)} of $${total.toFixed(4)}`,
+      figures: `${formatUsd(top.costUsd)} of ${formatUsd(total)}`,
     });
   }
   return out;

@@ -1,9 +1,9 @@
 import { join } from 'node:path';
+import { formatUsd as usd } from '../cost/usage.js';
 import { ensureOwnedDir, writeOwnedFile } from '../safe-fs/owned-files.js';
 import { agentTaskDir } from '../workspace/paths.js';
 import type { Retro } from './build-retro.js';
 
-const usd = (n: number) => `$${n.toFixed(4)}`;
 const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 const cls = (c: Record<string, number>) =>
   Object.entries(c)

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { lstat, readdir, readFile, readlink } from 'node:fs/promises';
+import { createReadStream, lstatSync, readdirSync, readFileSync } from 'node:fs';
+import { readFile, readlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import ignore from 'ignore';
 import { z } from 'zod';
@@ -45,30 +45,38 @@ export interface SnapshotOptions {
   skip?: (path: string) => boolean;
 }
 
+// Entries looked at between two yields to the event loop: a few milliseconds of work.
+const ENTRIES_PER_TURN = 512;
+// Files up to this size are hashed in one read on this thread; larger ones are streamed.
+const READ_WHOLE_BYTES = 1 << 20;
+
 /**
  * A snapshot of every regular file and symbolic link under `root` (folders in
  * {@link SKIPPED_DIRS} and what `skip` says left out): size, mtime and inode of each, and its
- * content hash — read only where those differ from `previous`. Asynchronous, so the agents of
- * other tasks are watched while a large workspace is walked.
+ * content hash — read only where those differ from `previous`. Folders are listed and files
+ * lstat'ed synchronously (a tenth of the CPU of one thread-pool round trip per file), yielding
+ * to the event loop every {@link ENTRIES_PER_TURN} entries, so the agents of other tasks are
+ * still watched while a large workspace is walked.
  */
 export async function takeSnapshot(root: string, options: SnapshotOptions = {}): Promise<Snapshot> {
   const snapshot: Snapshot = {};
+  let sinceYield = 0;
   const walk = async (dir: string, rel: string): Promise<void> => {
     let names: string[];
     try {
-      names = await readdir(dir);
+      names = readdirSync(dir);
     } catch {
       return; // removed meanwhile, or unreadable: nothing of it to compare
     }
     for (const name of names.sort()) {
+      if (++sinceYield >= ENTRIES_PER_TURN) {
+        sinceYield = 0;
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      }
       const path = rel === '' ? name : `${rel}/${name}`;
       const full = join(dir, name);
-      let stat: Awaited<ReturnType<typeof lstat>>;
-      try {
-        stat = await lstat(full);
-      } catch {
-        continue;
-      }
+      const stat = lstatSync(full, { throwIfNoEntry: false });
+      if (!stat) continue;
       if (stat.isDirectory()) {
         if (!SKIPPED_DIRS.has(name) && !options.skip?.(`${path}/`)) await walk(full, path);
         continue;
@@ -77,7 +85,7 @@ export async function takeSnapshot(root: string, options: SnapshotOptions = {}):
       const seen = options.previous?.[path];
       const same =
         seen && seen.size === stat.size && seen.mtimeMs === stat.mtimeMs && seen.ino === stat.ino;
-      const sha256 = same ? seen.sha256 : await contentHash(full, stat.isSymbolicLink());
+      const sha256 = same ? seen.sha256 : await contentHash(full, stat.isSymbolicLink(), stat.size);
       if (sha256 === undefined) continue;
       snapshot[path] = { size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino, sha256 };
     }
@@ -108,13 +116,14 @@ export async function gitignoreOf(root: string): Promise<(path: string) => boole
   return (path) => rules.ignores(path);
 }
 
-async function contentHash(path: string, link: boolean): Promise<string | undefined> {
+async function contentHash(path: string, link: boolean, size: number): Promise<string | undefined> {
   try {
     if (link)
       return createHash('sha256')
         .update(await readlink(path))
         .digest('hex');
     const hash = createHash('sha256');
+    if (size <= READ_WHOLE_BYTES) return hash.update(readFileSync(path)).digest('hex');
     for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
     return hash.digest('hex');
   } catch {

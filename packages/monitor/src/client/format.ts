@@ -9,8 +9,9 @@ export const esc = (s: unknown): string =>
 
 export const num = (n: number): string => n.toLocaleString('en-US');
 
+/** A cost to a tenth of a cent, as core's `formatCost` prints it (this bundle runs without core). */
 export const cost = (t: Pick<Totals, 'costUsd' | 'costEstimated'>): string =>
-  `$${t.costUsd.toFixed(t.costUsd >= 1 ? 2 : 4)}${t.costEstimated ? ' (est.)' : ''}`;
+  `${t.costUsd > 0 && t.costUsd < 0.0005 ? '<$0.001' : `$${t.costUsd.toFixed(3)}`}${t.costEstimated ? ' (est.)' : ''}`;
 
 /** A duration in ms as `850ms`, `42s`, `3m 05s` or `2h 10m`. */
 export function duration(ms: number): string {
