@@ -30,6 +30,9 @@ describe('a YAML plan in a fresh repository: the session, its monitor and a resu
     // A fresh repository: no agent-task/ and no switchyard config, only the plan.
     rmSync(ws.path('agent-task'), { recursive: true, force: true });
     git(ws.dir, 'rm', '-q', 'switchyard.config.json');
+    // Nothing ignored either: only the harness's own files.
+    writeFileSync(ws.path('.gitignore'), '.catalog.json\n.scenario-*\n');
+    git(ws.dir, 'add', '.gitignore');
     ws.catalog({
       a: {
         scenario: {

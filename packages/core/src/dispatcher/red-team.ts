@@ -93,3 +93,33 @@ export function ensureRedTeamDecision(ctx: DispatchContext, rt: TaskRuntime): De
   state.decisions.redteam = decision;
   return decision;
 }
+
+/**
+ * Before a worker is paid for: a task with `review: red-team` whose red-team review cannot run
+ * on any candidate the worker may end on (every worker and review candidate of the route is
+ * of one agent family) blocks now, as the dry run reports it, instead of after a worker and a
+ * review. True when it blocked. A worker that may fail over to another family goes on.
+ */
+export function blockInfeasibleRedTeam(
+  ctx: DispatchContext,
+  rt: TaskRuntime,
+  workerCandidates: readonly string[],
+): boolean {
+  const route = rt.task.route ?? '';
+  if (rt.task.review !== 'red-team' || !isRouteId(route) || rt.state.decisions.redteam)
+    return false;
+  const agents = agentsOf(ctx.catalog.targets);
+  const reviews = selectCandidates(ctx.catalog, 'review', route, ctx.now()).candidates;
+  if (reviews.length === 0) return false; // the review stage reports a route without candidates
+  if (workerCandidates.some((w) => redTeamCandidates(reviews, w, agents).length > 0)) return false;
+  const families = [...new Set(workerCandidates.map((w) => agents.get(w) ?? 'unknown'))];
+  blockTask(ctx, rt, {
+    stage: 'redteam',
+    reason: `the red-team review needs a review candidate of another agent family than the worker's (${families.join(', ')}), and route ${route} has none, so no agent was started: add a target of another agent to its review candidates, or remove \`review: red-team\` from the PLAN`,
+    evidence: [
+      ...workerCandidates.map((id) => `worker candidate ${id}: agent ${agents.get(id)}`),
+      ...reviews.map((id) => `review candidate ${id}: agent ${agents.get(id)}`),
+    ],
+  });
+  return true;
+}

@@ -9,6 +9,7 @@ import { type DispatchContext, persist, type TaskRuntime } from './context.js';
 import { ensureDecision } from './ensure-decision.js';
 import { failoverResume } from './native-resume.js';
 import { failoverFacts, promptContext } from './prompt-facts.js';
+import { blockInfeasibleRedTeam } from './red-team.js';
 import { openSharedRound } from './shared-writes.js';
 import { sourceCorrection } from './source-watch.js';
 import { runStageAttempt } from './stage-attempt.js';
@@ -21,6 +22,7 @@ export async function runWorkerStage(ctx: DispatchContext, rt: TaskRuntime): Pro
   if (blockUnisolatedAnyWriteSet(ctx, rt)) return persist(ctx, rt);
   const decision = ensureDecision(ctx, rt, 'worker');
   if (!decision) return persist(ctx, rt);
+  if (blockInfeasibleRedTeam(ctx, rt, decision.candidates)) return persist(ctx, rt);
   const target = ctx.catalog.targets[decision.target]!;
   const attemptId = newAttemptId(rt.id, 'worker', rt.state.planLoop);
   const prompt = buildPrompt({
