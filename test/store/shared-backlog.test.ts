@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -83,7 +83,11 @@ function bareRemote(): string {
 }
 
 /** A machine: its own clone of the remote (on `main`, tracking origin/main) with the tasks. */
-function machine(remote: string, config: Record<string, unknown>): Workspace {
+function machine(
+  remote: string,
+  config: Record<string, unknown>,
+  tasks: (ws: Workspace) => void = fourTasks,
+): Workspace {
   const ws = new Workspace();
   dirs.push(ws.dir);
   git(ws.dir, 'init', '-q', '-b', 'main');
@@ -94,11 +98,33 @@ function machine(remote: string, config: Record<string, unknown>): Workspace {
   git(ws.dir, 'checkout', '-q', '-f', '-B', 'main', 'origin/main');
   git(ws.dir, 'branch', '-q', '--set-upstream-to=origin/main');
   ws.config(config);
+  tasks(ws);
+  return ws;
+}
+
+function fourTasks(ws: Workspace): void {
   ws.task('g/a', { files: ['a.txt'] });
   ws.task('g/b', { files: ['shared.txt'] });
   ws.task('g/c', { files: ['shared.txt', 'c.txt'], dependsOn: ['a'] });
   ws.task('g/d', { files: ['d.txt'] });
-  return ws;
+}
+
+/** The PIDs of a process and every descendant of it (from /proc). */
+function processTree(root: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(name)]);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const tree = [root];
+  for (let i = 0; i < tree.length; i++) tree.push(...(children.get(tree[i] as number) ?? []));
+  return tree;
 }
 
 /** Commits of the remote's `main` by task (the Switchyard-Task trailer), oldest first. */
@@ -218,9 +244,128 @@ describe.skipIf(pgMissing)(
       // The clones' branches are at the remote tip or behind it, never ahead.
       for (const ws of [one, two])
         expect(git(ws.dir, 'rev-list', '--count', 'origin/main..main')).toBe('0');
-      void until;
-      void readFileSync;
-      void existsSync;
+    });
+
+    it('kill -9 of one machine mid-attempt and SIGSTOP of another past its lease: a third takes both over, nothing lands twice, the frozen one lands nothing', async () => {
+      const remote = bareRemote();
+      const config = {
+        retry: { baseDelayMs: 5, maxDelayMs: 20 },
+        store: { url, leaseSeconds: 5 },
+      };
+      const catalog = new Workspace();
+      dirs.push(catalog.dir);
+      const flag = (name: string) => catalog.path(`.scenario-${name}`);
+      catalog.catalog({
+        t: {
+          scenario: {
+            cases: [
+              APPROVE,
+              // First attempts (counted across machines): say so, then hang / wait.
+              {
+                when: { role: 'worker', task: 'g/k', attempt: 1 },
+                steps: [{ write: { path: flag('k-started'), content: 'k' } }, { hang: true }],
+              },
+              {
+                when: { role: 'worker', task: 'g/s', attempt: 1 },
+                steps: [
+                  { write: { path: flag('s-started'), content: 's' } },
+                  { waitFor: flag('s-go') },
+                  { write: { path: 's.txt', content: 'frozen\n' } },
+                  { fillChecklist: true },
+                ],
+              },
+              write('g/k', 'k.txt', 'k\n'),
+              write('g/s', 's.txt', 's\n'),
+            ],
+            steps: [{ fillChecklist: true }],
+          },
+        },
+      });
+      const tasks = (ws: Workspace) => {
+        ws.task('g/k', { files: ['k.txt'] });
+        ws.task('g/s', { files: ['s.txt'] });
+      };
+      const [x, y, z] = [0, 1, 2].map(() => machine(remote, config, tasks)) as [
+        Workspace,
+        Workspace,
+        Workspace,
+      ];
+      const env = { SWITCHYARD_STORE: '' };
+      const results = new Map<number, Promise<RunResult>>();
+      const run = (ws: Workspace, parallel: string) => {
+        let pid = 0;
+        const result = runCli(
+          [
+            ...['run', '--workspace', ws.dir, '--execution-catalog', catalog.catalogFile],
+            ...['--json', '--max-parallel', parallel],
+          ],
+          { env, onSpawn: (p) => (pid = p) },
+        );
+        results.set(pid, result);
+        return result;
+      };
+      // One task each (one at a time per machine): both first attempts start.
+      run(x, '1');
+      run(y, '1');
+      await until(
+        () => existsSync(flag('k-started')) && existsSync(flag('s-started')),
+        'both first attempts',
+      );
+      const lease = (task: string) =>
+        sql(`select holder || ' ' || token from switchyard.leases where task = '${task}'`);
+      const killed = Number(lease('g/k').split('/')[1]);
+      const frozen = Number(lease('g/s').split('/')[1]);
+      const frozenToken = lease('g/s').split(' ')[1];
+      expect(killed).not.toBe(frozen);
+      expect(results.has(killed) && results.has(frozen)).toBe(true);
+      // kill -9 of the whole tree (the dispatcher and its hanging agent); SIGSTOP of the other.
+      for (const pid of processTree(killed)) process.kill(pid, 'SIGKILL');
+      process.kill(frozen, 'SIGSTOP');
+      let taker: Promise<RunResult> | undefined;
+      try {
+        writeFileSync(flag('s-go'), 'go'); // the frozen machine's agent ends meanwhile
+        // A third machine takes both over once their leases expire.
+        taker = run(z, '2');
+        await until(
+          () => lease('g/s').split(' ')[1] !== frozenToken,
+          'the lease taken over',
+          120_000,
+        );
+      } finally {
+        process.kill(frozen, 'SIGCONT');
+      }
+      const [dead, woken, third] = await Promise.all([
+        results.get(killed) as Promise<RunResult>,
+        results.get(frozen) as Promise<RunResult>,
+        taker,
+      ]);
+      expect(dead.signal).toBe('SIGKILL');
+      expect(third.code, third.stderr).toBe(0);
+      // Each task landed exactly once, the frozen machine's work ("frozen") never.
+      expect(landed(remote).sort()).toEqual(['g/k', 'g/s']);
+      expect(git(remote, 'show', 'main:s.txt')).toBe('s');
+      expect(git(remote, 'show', 'main:k.txt')).toBe('k');
+      // The woken machine found its lease gone, stopped, kept its worktree, and ended like a
+      // run whose tasks are all archived (by another machine).
+      const lost = woken.stdout
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as { type: string; code?: string; message?: string });
+      expect(
+        lost.some(
+          (e) =>
+            e.type === 'control.failure' &&
+            e.code === 'SY_LEASE_LOST' &&
+            e.message?.startsWith('g/s'),
+        ),
+        woken.stdout.slice(-2000),
+      ).toBe(true);
+      expect(woken.code, woken.stderr).toBe(0);
+      expect(
+        sql(
+          "select string_agg(status, ',' order by task) from switchyard.backlog where task in ('g/k', 'g/s')",
+        ),
+      ).toBe('archived,archived');
     });
   },
 );
