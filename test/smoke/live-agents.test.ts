@@ -250,7 +250,7 @@ describe
       expect(missing, `not installed in ${SMOKE_CACHE}: run node test/smoke/install.mjs`).toEqual(
         [],
       );
-      const { ws, env, home } = await smokeWorkspace(
+      const { ws, env } = await smokeWorkspace(
         {
           hello: { worker: ['codex', 'claude'], review: ['claude'] },
           second: { worker: ['gemini'], review: ['qwen'] },
