@@ -203,6 +203,12 @@ describe.skipIf(pgMissing)(
           ],
           { env },
         );
+      // `submit` publishes (idempotently: the runs below find every task there already).
+      const submitted = await runCli(['submit', '--store', url, '--workspace', one.dir, '--json'], {
+        env,
+      });
+      expect(submitted.code, submitted.stderr).toBe(0);
+      expect(JSON.parse(submitted.stdout)).toMatchObject({ published: 4, existing: 0 });
       // One names the store with --store, the other through its config.
       const [first, second] = await Promise.all([run(one, ['--store', url]), run(two, [])]);
       expect(first.code, first.stderr).toBe(0);
@@ -241,6 +247,19 @@ describe.skipIf(pgMissing)(
           );
           expect(ws.exists('agent-task/g', task)).toBe(false);
         }
+      // `status --store` shows every task with the machine that ran it (both machines appear).
+      const status = await runCli(['status', '--json', '--workspace', two.dir], { env });
+      expect(status.code, status.stderr).toBe(0);
+      const shown = JSON.parse(status.stdout) as {
+        tasks: { task: string; status: string; machine: string }[];
+      };
+      expect(shown.tasks.map((t) => `${t.task}:${t.status}`)).toEqual([
+        'g/a:archived',
+        'g/b:archived',
+        'g/c:archived',
+        'g/d:archived',
+      ]);
+      expect(new Set(shown.tasks.map((t) => t.machine.replace(/.* pid /, ''))).size).toBe(2);
       // The clones' branches are at the remote tip or behind it, never ahead.
       for (const ws of [one, two])
         expect(git(ws.dir, 'rev-list', '--count', 'origin/main..main')).toBe('0');

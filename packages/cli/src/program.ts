@@ -18,6 +18,7 @@ import { registerRun } from './commands/run.js';
 import { registerSchedule } from './commands/schedule.js';
 import { registerStatus } from './commands/status.js';
 import { registerStore } from './commands/store.js';
+import { registerSubmit } from './commands/submit.js';
 import { registerTask } from './commands/task.js';
 import { registerValidatePlan } from './commands/validate-plan.js';
 import { version } from './version.js';
@@ -74,4 +75,5 @@ const COMMANDS: Register[] = [
   registerPlanReview,
   registerSchedule,
   registerStore,
+  registerSubmit,
 ];

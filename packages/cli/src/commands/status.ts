@@ -5,6 +5,7 @@ export interface StatusOptions {
   workspace?: string;
   json?: boolean;
   sessions?: boolean;
+  store?: string;
 }
 
 /** `switchyard status`: what runs, waits, is blocked and is done, from persisted state. */
@@ -19,6 +20,10 @@ export function registerStatus(program: Command): void {
     .argument('[session]', 'report on this session only (its state, options and tasks)')
     .option('--sessions', 'list the sessions of the workspace (one per run) instead')
     .option('--json', 'print one JSON document (schema_version 1)')
+    .option(
+      '--store <url>',
+      'a postgres:// store shared by several machines: show its backlog, each task with its machine (default: SWITCHYARD_STORE, else config `store`)',
+    )
     .addHelpText(
       'after',
       `
@@ -34,7 +39,8 @@ Examples:
   $ switchyard status --json | jq '.blocked[] | {task, reason}'
   $ switchyard status --sessions
   $ switchyard status s-20261201T020000Z-1a2b --json
-  $ watch -n 2 switchyard status`,
+  $ watch -n 2 switchyard status
+  $ switchyard status --store postgres://sy@db/switchyard   # every machine's tasks`,
     )
     .action(async (session: string | undefined, opts: StatusOptions) => {
       const {
@@ -50,6 +56,20 @@ Examples:
         ...(opts.workspace !== undefined ? { explicit: opts.workspace } : {}),
         isMarker: hasConfigFile,
       });
+      // A shared store: the backlog of every machine (the local report reads this machine's files).
+      const { resolveStore } = await import('../store/resolve-store.js');
+      // A config that cannot be read keeps the local report (it says so below), unless --store.
+      const setting = await resolveStore({
+        workspace,
+        ...(opts.store !== undefined ? { store: opts.store } : {}),
+      }).catch((error: unknown) => {
+        if (opts.store !== undefined) throw error;
+        return { kind: 'file' as const };
+      });
+      if (setting.kind === 'postgres' && session === undefined && !opts.sessions) {
+        const { printSharedStatus } = await import('../store/backlog-status.js');
+        return printSharedStatus(workspace, setting, opts.json === true);
+      }
       const { openFsStore } = await import('@switchyard/store-fs');
       // A reader beside a running dispatcher: not exclusive, and it writes nothing.
       const store = openFsStore({ workspace });
