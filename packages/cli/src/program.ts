@@ -21,6 +21,7 @@ import { registerStore } from './commands/store.js';
 import { registerSubmit } from './commands/submit.js';
 import { registerTask } from './commands/task.js';
 import { registerValidatePlan } from './commands/validate-plan.js';
+import { registerWorker } from './commands/worker.js';
 import { version } from './version.js';
 
 /** The `switchyard` command tree. Each command module registers itself; heavy code loads lazily. */
@@ -76,4 +77,5 @@ const COMMANDS: Register[] = [
   registerSchedule,
   registerStore,
   registerSubmit,
+  registerWorker,
 ];

@@ -1,0 +1,63 @@
+import { SwitchyardError } from '@switchyard/core';
+import type { WorkerOptions } from '../commands/worker.js';
+
+const IDLE_LOOK_MS = 3_000;
+
+/**
+ * `switchyard worker`: rounds of "write the backlog's open tasks into this clone, run the
+ * dispatcher on the shared store until they are archived or blocked", then (without
+ * `--until-idle`) wait for new open tasks. A round's exit code other than 0 or 3 ends it.
+ */
+export async function runWorker(opts: WorkerOptions): Promise<number> {
+  const core = await import('@switchyard/core');
+  const workspace = core.findWorkspaceRoot({
+    ...(opts.workspace !== undefined ? { explicit: opts.workspace } : {}),
+    isMarker: core.hasConfigFile,
+    requireTasks: false,
+  });
+  const { resolveStore } = await import('./resolve-store.js');
+  const setting = await resolveStore({
+    workspace,
+    ...(opts.store !== undefined ? { store: opts.store } : {}),
+  });
+  if (setting.kind !== 'postgres')
+    throw new SwitchyardError(
+      'SY_USAGE',
+      'switchyard worker works on a shared backlog, and no shared store is selected.',
+      {
+        hint: 'Name one: --store postgres://USER@HOST/DATABASE, SWITCHYARD_STORE, or config `store`.',
+      },
+    );
+  const { openSharedStore } = await import('./shared-backlog.js');
+  const { materializeBacklog } = await import('./materialize-backlog.js');
+  const { liveRun } = await import('../live-run.js');
+  let stopped = false;
+  const stop = () => {
+    stopped = true;
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+  try {
+    let last = 0;
+    for (;;) {
+      const shared = await openSharedStore(workspace, setting);
+      const open = await materializeBacklog(workspace, shared).finally(() => shared.store.close());
+      if (open > 0) {
+        last = await liveRun({
+          workspace,
+          store: setting.url,
+          ...(opts.executionCatalog ? { executionCatalog: opts.executionCatalog } : {}),
+          ...(opts.maxParallel !== undefined ? { maxParallel: opts.maxParallel } : {}),
+          ...(opts.json ? { json: true } : {}),
+        });
+        if (last !== 0 && last !== 3) return last;
+      }
+      if (opts.untilIdle || stopped) return stopped ? 130 : last;
+      await new Promise((r) => setTimeout(r, IDLE_LOOK_MS));
+      if (stopped) return 130;
+    }
+  } finally {
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+  }
+}
