@@ -155,6 +155,9 @@ async function watchLive(
       if (handle) {
         record.status = 'running';
         record.pid = handle.pid;
+        // The state write that carries the sandbox may not have made it before the crash; the
+        // runner's locator, written before the agent started, says it too.
+        if (!record.sandbox && locator.sandbox) record.sandbox = locator.sandbox.mode;
         if (handle.startToken !== undefined) record.startToken = handle.startToken;
         ctx.bus.emit({
           type: 'attempt.started',
