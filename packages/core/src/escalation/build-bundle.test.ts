@@ -83,11 +83,13 @@ describe('buildEscalation: every field seed 003 lists, for every kind of block',
       line: 12,
     },
   };
-  const build = (state: Parameters<typeof buildEscalation>[0]['state']) =>
+  type BlockedState = Parameters<typeof buildEscalation>[0]['state'];
+  /** The bundle of a state whose `blocked` each test has just set. */
+  const build = (state: Omit<BlockedState, 'blocked'> & Partial<Pick<BlockedState, 'blocked'>>) =>
     buildEscalation({
       workspace,
       task,
-      state,
+      state: state as BlockedState,
       downstream: ['g/later'],
       bundlePath: 'agent-task/.switchyard/escalations/g/t.failure-bundle.json',
       now: new Date('2026-12-01T00:02:00.000Z'),
@@ -126,7 +128,7 @@ describe('buildEscalation: every field seed 003 lists, for every kind of block',
       output: log,
       at: '2026-12-01T00:01:00.000Z',
     };
-    const bundle = build(state as typeof state & { blocked: NonNullable<typeof state.blocked> });
+    const bundle = build(state);
     expect(bundle.failure).toMatchObject({ code: 'SY_BUDGET_EXHAUSTED', stage: 'gate' });
     expect(bundle.attempts).toEqual({ total: 1, stage: 10 });
     expect(bundle.lastAttempt).toMatchObject({
@@ -176,7 +178,7 @@ describe('buildEscalation: every field seed 003 lists, for every kind of block',
       output: log,
       at: '2026-12-01T00:01:00.000Z',
     };
-    const bundle = build(state as typeof state & { blocked: NonNullable<typeof state.blocked> });
+    const bundle = build(state);
     expect(bundle.attempts.stage).toBe(10);
     expect(bundle.source).toMatchObject({
       branch: 'switchyard/g/t',
@@ -208,7 +210,7 @@ describe('buildEscalation: every field seed 003 lists, for every kind of block',
       evidence: ['not ok 2 - adds numbers'],
       at: '2026-12-01T00:01:00.000Z',
     };
-    const bundle = build(state as typeof state & { blocked: NonNullable<typeof state.blocked> });
+    const bundle = build(state);
     expect(bundle.attempts.stage).toBe(3);
     expect(bundle.question).toBe(
       'Task g/t is blocked: the definition of done (`npm test`) failed 3 times in a row, with the same result each time (the definition-of-done command `npm test` failed: expected exit code 0, got exit code 1.). The last evidence was: "not ok 2 - adds numbers". Is the definition of done right and passable as written, or should the plan (or the command) change before the task is retried?',
@@ -230,7 +232,7 @@ describe('buildEscalation: every field seed 003 lists, for every kind of block',
       ],
       at: '2026-12-01T00:01:00.000Z',
     };
-    const bundle = build(state as typeof state & { blocked: NonNullable<typeof state.blocked> });
+    const bundle = build(state);
     expect(bundle.lastCheck).toEqual({
       stage: 'setup',
       output: 'agent-task/.switchyard/gates/g/t/setup.1.abc.log',
@@ -252,7 +254,7 @@ describe('buildEscalation: every field seed 003 lists, for every kind of block',
       evidence: ['the review approved plan loop 1, not the work as it is now'],
       at: '2026-12-01T00:01:00.000Z',
     };
-    const bundle = build(state as typeof state & { blocked: NonNullable<typeof state.blocked> });
+    const bundle = build(state);
     expect(bundle.failure.code).toBe('SY_BUDGET_EXHAUSTED');
     expect(bundle.attempts.stage).toBe(10);
     expect(bundle.lastCheck).toBeUndefined();
@@ -270,7 +272,7 @@ describe('buildEscalation: every field seed 003 lists, for every kind of block',
       evidence: ['output: whatever the agent printed'],
       at: '2026-12-01T00:01:00.000Z',
     };
-    const bundle = build(state as typeof state & { blocked: NonNullable<typeof state.blocked> });
+    const bundle = build(state);
     expect(bundle.lastCheck).toBeUndefined();
   });
 
@@ -284,7 +286,7 @@ describe('buildEscalation: every field seed 003 lists, for every kind of block',
       evidence: ['a: resets 2026-12-01T01:00:00.000Z', 'b: resets 2026-12-01T02:00:00.000Z'],
       at: '2026-12-01T00:01:00.000Z',
     };
-    const bundle = build(state as typeof state & { blocked: NonNullable<typeof state.blocked> });
+    const bundle = build(state);
     expect(bundle.failure).toMatchObject({ code: 'SY_TASK_BLOCKED', class: 'provider-quota' });
     expect(bundle.question).toBe(
       'Task g/t is blocked: every candidate of the worker stage keeps answering with a quota reset: 2 consecutive parks for quota resets (park.maxParks 2). The last evidence was: "a: resets 2026-12-01T01:00:00.000Z". Should it wait for a quota to reset (retry it after the first reset named in the evidence), or run on a candidate with quota (add one of another provider to the route, or raise park.maxWaitSeconds / park.maxParks)?',
@@ -299,7 +301,7 @@ describe('buildEscalation: every field seed 003 lists, for every kind of block',
       evidence: [],
       at: '2026-12-01T00:01:00.000Z',
     };
-    const bundle = build(state as typeof state & { blocked: NonNullable<typeof state.blocked> });
+    const bundle = build(state);
     expect(bundle.failure.code).toBe('SY_TASK_BLOCKED');
     expect(bundle.question).toBe(
       'Task g/t is blocked in its worker stage: PLAN route "x" is not a route id. What should happen to it: fix the cause and retry, or leave it blocked?',
