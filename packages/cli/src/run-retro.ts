@@ -1,4 +1,5 @@
-import { buildRetro, type EventLogPort, type PriceTable, writeRetroFile } from '@switchyard/core';
+import type { EventLogPort, PriceTable } from '@switchyard/core';
+import { buildRetro, writeRetroFile } from '@switchyard/engine';
 
 /** Every event of a store's log, in order. */
 export async function allEvents(log: Pick<EventLogPort, 'read'>) {
