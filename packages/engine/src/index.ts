@@ -6,6 +6,7 @@ export {
   type CommandResult,
   type CommandRunner,
   catalogSourceLabel,
+  type DispatcherPlugins,
   type DispatchResult,
   runDispatcher,
 } from './dispatcher/index.js';
