@@ -195,3 +195,14 @@ export async function workLogText(store: MemoryStore, group: string): Promise<st
   const rows = await store.workLog.read(group);
   return `${WORK_LOG_HEADER(group)}${rows.map(formatWorkLogRow).join('')}`;
 }
+
+/** The `n`th archived work log of a group (work_log_<n>.log in the file store), as rendered. */
+export async function archivedWorkLogText(
+  store: MemoryStore,
+  group: string,
+  n: number,
+): Promise<string> {
+  const rows = store.data.archivedWorkLogs.get(group)?.[n - 1];
+  if (!rows) throw new Error(`no archived work log ${n} of group ${group}`);
+  return `${WORK_LOG_HEADER(group)}${rows.map(formatWorkLogRow).join('')}`;
+}
