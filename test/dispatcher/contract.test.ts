@@ -18,7 +18,7 @@ const started = (events: Event[], role = 'worker') =>
 const promptOf = (attemptDir: unknown) =>
   readFileSync(join(String(attemptDir), 'prompt.md'), 'utf8');
 
-describe('task contract (issue 11), in process', () => {
+describe('task contract (issue 11), in process', { timeout: 60_000 }, () => {
   it('B.5: once every candidate is used, a failover-class failure stays on the current target (no wrap-around)', async () => {
     const ws = new Workspace();
     ws.catalog(

@@ -60,7 +60,9 @@ const FAILOVERS = [
   'gemini-cli/0.61.0/jsonl.prompt-too-long.json',
 ];
 
-describe('captured failures replayed through switchyard run (in process)', () => {
+describe('captured failures replayed through switchyard run (in process)', {
+  timeout: 60_000,
+}, () => {
   it.each(FAILOVERS)(
     '%s: a provider fault fails over to the next candidate at once',
     async (path) => {

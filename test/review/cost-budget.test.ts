@@ -7,7 +7,7 @@ const usage = (costUsd: number) => ({
   usage: { inputTokens: 1000, outputTokens: 100, costUsd },
 });
 
-describe('cost budgets (in process)', () => {
+describe('cost budgets (in process)', { timeout: 60_000 }, () => {
   it('blocks a task once its reported cost passes cost.maxPerTaskUsd, with the figures', async () => {
     const ws = new Workspace();
     ws.config({ retry: { baseDelayMs: 5, maxDelayMs: 20 }, cost: { maxPerTaskUsd: 0.05 } });

@@ -7,7 +7,7 @@ import { runEngine, workLogText } from '../engine/harness.js';
 const plan2 =
   '## Modified Files Summary\n\n- src/a.ts\n\n## Implementation Checklist\n\n- [ ] again\n';
 
-describe('plan loop controls (in process)', () => {
+describe('plan loop controls (in process)', { timeout: 60_000 }, () => {
   it('says "plan loop N of M" and seals the task incomplete at the cap, never archived', async () => {
     const ws = new Workspace();
     ws.catalog({

@@ -22,7 +22,7 @@ const plan2 = [
   '',
 ].join('\n');
 
-describe('review findings by severity (in process)', () => {
+describe('review findings by severity (in process)', { timeout: 60_000 }, () => {
   it('archives a minor-only CHANGES_REQUESTED without another worker round, notes in complete.log', async () => {
     const ws = new Workspace();
     ws.catalog({
