@@ -15,6 +15,7 @@ import {
   type RunEvent,
   resolveCatalog,
   runDispatcher,
+  SwitchyardError,
   stateDir,
   type TaskState,
   WORK_LOG_HEADER,
@@ -163,11 +164,21 @@ export async function runEngine(
     });
     return finish(result.exitCode, result);
   } catch (error) {
-    stdout += `${error instanceof Error ? error.message : String(error)}\n`;
+    stdout += refusal(error);
     return finish(exitCodeFor(error), undefined, error);
   } finally {
     await plugins.dispose();
   }
+}
+
+/** What the CLI says of an error that stopped the run: its message, each problem and hint. */
+function refusal(error: unknown): string {
+  if (!SwitchyardError.is(error)) return `${String(error)}\n`;
+  const lines = [`${error.code}: ${error.message}`];
+  for (const p of error.problems)
+    lines.push(`  ${p.code} ${p.message}${p.hint ? ` (${p.hint})` : ''}`);
+  if (error.hint) lines.push(`  hint: ${error.hint}`);
+  return `${lines.join('\n')}\n`;
 }
 
 /** Every event the store holds (all runs on it), in order. */
