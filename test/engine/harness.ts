@@ -174,9 +174,14 @@ export async function runEngine(
 /** What the CLI says of an error that stopped the run: its message, each problem and hint. */
 function refusal(error: unknown): string {
   if (!SwitchyardError.is(error)) return `${String(error)}\n`;
-  const lines = [`${error.code}: ${error.message}`];
-  for (const p of error.problems)
-    lines.push(`  ${p.code} ${p.message}${p.hint ? ` (${p.hint})` : ''}`);
+  const where = [error.file, error.line, error.path].filter((x) => x !== undefined).join(':');
+  const lines = [`${error.code}: ${where ? `${where}: ` : ''}${error.message}`];
+  for (const p of error.problems) {
+    const where = [p.file, p.line, p.path].filter((x) => x !== undefined).join(':');
+    lines.push(
+      `  ${p.code} ${where ? `${where}: ` : ''}${p.message}${p.hint ? ` (${p.hint})` : ''}`,
+    );
+  }
   if (error.hint) lines.push(`  hint: ${error.hint}`);
   return `${lines.join('\n')}\n`;
 }
