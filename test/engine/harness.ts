@@ -12,6 +12,7 @@ import {
   PluginSet,
   type RunEvent,
   resolveCatalog,
+  SwitchyardError,
   stateDir,
   type TaskState,
   WORK_LOG_HEADER,
@@ -161,11 +162,26 @@ export async function runEngine(
     });
     return finish(result.exitCode, result);
   } catch (error) {
-    stdout += `${error instanceof Error ? error.message : String(error)}\n`;
+    stdout += refusal(error);
     return finish(exitCodeFor(error), undefined, error);
   } finally {
     await plugins.dispose();
   }
+}
+
+/** What the CLI says of an error that stopped the run: its message, each problem and hint. */
+function refusal(error: unknown): string {
+  if (!SwitchyardError.is(error)) return `${String(error)}\n`;
+  const where = [error.file, error.line, error.path].filter((x) => x !== undefined).join(':');
+  const lines = [`${error.code}: ${where ? `${where}: ` : ''}${error.message}`];
+  for (const p of error.problems) {
+    const where = [p.file, p.line, p.path].filter((x) => x !== undefined).join(':');
+    lines.push(
+      `  ${p.code} ${where ? `${where}: ` : ''}${p.message}${p.hint ? ` (${p.hint})` : ''}`,
+    );
+  }
+  if (error.hint) lines.push(`  hint: ${error.hint}`);
+  return `${lines.join('\n')}\n`;
 }
 
 /** Every event the store holds (all runs on it), in order. */
@@ -191,5 +207,16 @@ export async function taskStates(store: MemoryStore): Promise<Map<string, TaskSt
 /** A group's work log as WORK_LOG.md renders the store's rows. */
 export async function workLogText(store: MemoryStore, group: string): Promise<string> {
   const rows = await store.workLog.read(group);
+  return `${WORK_LOG_HEADER(group)}${rows.map(formatWorkLogRow).join('')}`;
+}
+
+/** The `n`th archived work log of a group (work_log_<n>.log in the file store), as rendered. */
+export async function archivedWorkLogText(
+  store: MemoryStore,
+  group: string,
+  n: number,
+): Promise<string> {
+  const rows = store.data.archivedWorkLogs.get(group)?.[n - 1];
+  if (!rows) throw new Error(`no archived work log ${n} of group ${group}`);
   return `${WORK_LOG_HEADER(group)}${rows.map(formatWorkLogRow).join('')}`;
 }
