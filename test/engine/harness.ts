@@ -43,6 +43,8 @@ export interface EngineRunOptions {
   clock?: Clock;
   /** Aborting it is the run's interrupt (SIGINT in the CLI). */
   signal?: AbortSignal;
+  /** Sees each event as the run emits it (a test that interrupts the run at a point). */
+  onEvent?: (event: RunEvent) => void;
 }
 
 /** How an in-process run ended, with what the CLI would have shown. */
@@ -151,6 +153,7 @@ export async function runEngine(
       onEvent: (event) => {
         events.push(event as EngineRun['events'][number]);
         renderer.onEvent(event);
+        options.onEvent?.(event);
       },
       maxRepeatedCorrections: config.corrections.maxRepeats,
       projectGates: config.gates,
