@@ -4,7 +4,9 @@ import { Workspace } from './helpers.js';
 
 const approve = { when: { role: 'review' }, steps: [{ review: 'Verdict: APPROVED\n' }] };
 
-describe('switchyard run: budgets and self-check (fake agents, in process)', () => {
+describe('switchyard run: budgets and self-check (fake agents, in process)', {
+  timeout: 60_000,
+}, () => {
   it('blocks a task after 10 consecutive failures while independent tasks finish (exit 3)', async () => {
     const ws = new Workspace();
     ws.catalog({

@@ -6,7 +6,9 @@ import { Workspace } from './helpers.js';
 
 const approve = { when: { role: 'review' }, steps: [{ review: 'Verdict: APPROVED\n' }] };
 
-describe('switchyard run: failover (fake agents printing real CLI faults, in process)', () => {
+describe('switchyard run: failover (fake agents printing real CLI faults, in process)', {
+  timeout: 60_000,
+}, () => {
   it('moves a confirmed quota error to the next candidate at once, carrying the prior evidence', async () => {
     const ws = new Workspace();
     ws.catalog(

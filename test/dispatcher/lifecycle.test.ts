@@ -8,7 +8,7 @@ const approve = {
   steps: [{ review: 'Verdict: APPROVED\n\n- [MINOR] naming\n' }],
 };
 
-describe('switchyard run: lifecycle rules (fake agents, in process)', () => {
+describe('switchyard run: lifecycle rules (fake agents, in process)', { timeout: 60_000 }, () => {
   it('sends a failed definition-of-done gate back to the worker as a correction', async () => {
     const ws = new Workspace();
     const check = `const fs = require('node:fs'); const ok = fs.existsSync('out.txt') && fs.readFileSync('out.txt', 'utf8') === 'good'; console.log(ok ? 'PASS' : 'FAIL: out.txt is not good'); process.exit(ok ? 0 : 1);`;

@@ -15,6 +15,7 @@ import {
   type RunEvent,
   resolveCatalog,
   runDispatcher,
+  SwitchyardError,
   stateDir,
   type TaskState,
   WORK_LOG_HEADER,
@@ -38,10 +39,12 @@ export interface EngineRunOptions {
   /** The store of an earlier run on this workspace (a second run continues from its facts);
    * default a new memory store. */
   store?: MemoryStore;
-  /** The engine's clock (default the system's). */
+  /** The engine's clock (default the system's); a new store's leases expire by it too. */
   clock?: Clock;
   /** Aborting it is the run's interrupt (SIGINT in the CLI). */
   signal?: AbortSignal;
+  /** Sees each event as the run emits it (a test that interrupts the run at a point). */
+  onEvent?: (event: RunEvent) => void;
 }
 
 /** How an in-process run ended, with what the CLI would have shown. */
@@ -91,7 +94,10 @@ export async function runEngine(
   ws: EngineWorkspace,
   options: EngineRunOptions = {},
 ): Promise<EngineRun> {
-  const store = options.store ?? createMemoryStore();
+  const { clock } = options;
+  // Leases expire by the engine's clock, a fake one included.
+  const store =
+    options.store ?? createMemoryStore(clock ? { now: () => clock.now().getTime() } : {});
   const events: EngineRun['events'] = [];
   let stdout = '';
   const out = {
@@ -150,6 +156,7 @@ export async function runEngine(
       onEvent: (event) => {
         events.push(event as EngineRun['events'][number]);
         renderer.onEvent(event);
+        options.onEvent?.(event);
       },
       maxRepeatedCorrections: config.corrections.maxRepeats,
       projectGates: config.gates,
@@ -163,11 +170,26 @@ export async function runEngine(
     });
     return finish(result.exitCode, result);
   } catch (error) {
-    stdout += `${error instanceof Error ? error.message : String(error)}\n`;
+    stdout += refusal(error);
     return finish(exitCodeFor(error), undefined, error);
   } finally {
     await plugins.dispose();
   }
+}
+
+/** What the CLI says of an error that stopped the run: its message, each problem and hint. */
+function refusal(error: unknown): string {
+  if (!SwitchyardError.is(error)) return `${String(error)}\n`;
+  const where = [error.file, error.line, error.path].filter((x) => x !== undefined).join(':');
+  const lines = [`${error.code}: ${where ? `${where}: ` : ''}${error.message}`];
+  for (const p of error.problems) {
+    const where = [p.file, p.line, p.path].filter((x) => x !== undefined).join(':');
+    lines.push(
+      `  ${p.code} ${where ? `${where}: ` : ''}${p.message}${p.hint ? ` (${p.hint})` : ''}`,
+    );
+  }
+  if (error.hint) lines.push(`  hint: ${error.hint}`);
+  return `${lines.join('\n')}\n`;
 }
 
 /** Every event the store holds (all runs on it), in order. */
@@ -193,5 +215,16 @@ export async function taskStates(store: MemoryStore): Promise<Map<string, TaskSt
 /** A group's work log as WORK_LOG.md renders the store's rows. */
 export async function workLogText(store: MemoryStore, group: string): Promise<string> {
   const rows = await store.workLog.read(group);
+  return `${WORK_LOG_HEADER(group)}${rows.map(formatWorkLogRow).join('')}`;
+}
+
+/** The `n`th archived work log of a group (work_log_<n>.log in the file store), as rendered. */
+export async function archivedWorkLogText(
+  store: MemoryStore,
+  group: string,
+  n: number,
+): Promise<string> {
+  const rows = store.data.archivedWorkLogs.get(group)?.[n - 1];
+  if (!rows) throw new Error(`no archived work log ${n} of group ${group}`);
   return `${WORK_LOG_HEADER(group)}${rows.map(formatWorkLogRow).join('')}`;
 }
