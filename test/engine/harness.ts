@@ -37,10 +37,12 @@ export interface EngineRunOptions {
   /** The store of an earlier run on this workspace (a second run continues from its facts);
    * default a new memory store. */
   store?: MemoryStore;
-  /** The engine's clock (default the system's). */
+  /** The engine's clock (default the system's); a new store's leases expire by it too. */
   clock?: Clock;
   /** Aborting it is the run's interrupt (SIGINT in the CLI). */
   signal?: AbortSignal;
+  /** Sees each event as the run emits it (a test that interrupts the run at a point). */
+  onEvent?: (event: RunEvent) => void;
 }
 
 /** How an in-process run ended, with what the CLI would have shown. */
@@ -90,7 +92,10 @@ export async function runEngine(
   ws: EngineWorkspace,
   options: EngineRunOptions = {},
 ): Promise<EngineRun> {
-  const store = options.store ?? createMemoryStore();
+  const { clock } = options;
+  // Leases expire by the engine's clock, a fake one included.
+  const store =
+    options.store ?? createMemoryStore(clock ? { now: () => clock.now().getTime() } : {});
   const events: EngineRun['events'] = [];
   let stdout = '';
   const out = {
@@ -149,6 +154,7 @@ export async function runEngine(
       onEvent: (event) => {
         events.push(event as EngineRun['events'][number]);
         renderer.onEvent(event);
+        options.onEvent?.(event);
       },
       maxRepeatedCorrections: config.corrections.maxRepeats,
       projectGates: config.gates,

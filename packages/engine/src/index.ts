@@ -10,7 +10,12 @@ export {
   type DispatchResult,
   runDispatcher,
 } from './dispatcher/index.js';
-export { buildEscalation, resolveEscalation } from './escalation/index.js';
+export {
+  buildEscalation,
+  liftBlock,
+  type ResolveOutcome,
+  resolveEscalation,
+} from './escalation/index.js';
 export {
   buildRetro,
   type Retro,

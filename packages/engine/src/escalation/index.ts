@@ -6,6 +6,7 @@ export {
   tailLines,
 } from './build-bundle.js';
 export {
+  liftBlock,
   type ResolveOutcome,
   type ResolveRequest,
   resolveEscalation,

@@ -15,6 +15,7 @@ import {
   recordResolution,
   SwitchyardError,
   stateDir as stateDirOf,
+  type TaskState,
   taskDir,
 } from '@switchyard/core';
 import { recordDoneByHand } from './record-done.js';
@@ -109,32 +110,7 @@ export async function resolveEscalation(request: ResolveRequest): Promise<Resolv
         },
       );
     }
-    if (request.action === 'retry') {
-      if (blocked.stage === 'plan-loop-cap') {
-        throw new SwitchyardError(
-          'SY_USAGE',
-          `Task ${request.task} blocked at its plan-loop cap; a fresh budget does not lift the cap.`,
-          {
-            hint: 'Raise max_plan_loops in its PLAN.md front matter, then run `switchyard retry <task>`; or `switchyard resolve <task> --skip`.',
-          },
-        );
-      }
-      for (const stage of ['worker', 'review'] as const) {
-        const decision = state.decisions[stage];
-        if (
-          decision &&
-          request.catalogFacts &&
-          !checkDecision(decision, request.catalogFacts).valid
-        )
-          delete state.decisions[stage];
-      }
-      delete state.blocked;
-      delete state.notBefore;
-      state.failures = freshFailures();
-      state.selfcheckRetries = 0;
-      // The next run admits the plan files as they are then (a human may have fixed them).
-      if (state.plan) state.plan.readmit = true;
-    }
+    if (request.action === 'retry') liftBlock(request.task, state, request.catalogFacts);
     // The answer is recorded first: a crash before the state write leaves the task blocked
     // with a closed escalation, which `switchyard retry` still lifts.
     if (bundle)
@@ -151,6 +127,35 @@ export async function resolveEscalation(request: ResolveRequest): Promise<Resolv
   } finally {
     lock.release();
   }
+}
+
+/**
+ * `retry`: the blocked task becomes runnable again with a fresh failure budget (its attempts
+ * and evidence stay); a decision the catalog no longer supports is made again, and the next
+ * run admits the plan files as they are then. A block at the plan-loop cap is refused
+ * (`SY_USAGE`): a fresh budget does not lift the cap. Changes `state` in place.
+ */
+export function liftBlock(task: string, state: TaskState, catalogFacts?: CatalogFacts): void {
+  if (state.blocked?.stage === 'plan-loop-cap') {
+    throw new SwitchyardError(
+      'SY_USAGE',
+      `Task ${task} blocked at its plan-loop cap; a fresh budget does not lift the cap.`,
+      {
+        hint: 'Raise max_plan_loops in its PLAN.md front matter, then run `switchyard retry <task>`; or `switchyard resolve <task> --skip`.',
+      },
+    );
+  }
+  for (const stage of ['worker', 'review'] as const) {
+    const decision = state.decisions[stage];
+    if (decision && catalogFacts && !checkDecision(decision, catalogFacts).valid)
+      delete state.decisions[stage];
+  }
+  delete state.blocked;
+  delete state.notBefore;
+  state.failures = freshFailures();
+  state.selfcheckRetries = 0;
+  // The next run admits the plan files as they are then (a human may have fixed them).
+  if (state.plan) state.plan.readmit = true;
 }
 
 function userName(): string | undefined {
