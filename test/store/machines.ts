@@ -11,11 +11,10 @@ import { afterAll, beforeAll } from 'vitest';
 import { type RunResult, runCli, Workspace } from '../dispatcher/helpers.js';
 import { git } from '../isolation/git-workspace.js';
 
-// Several machines on one backlog, simulated on one host: each machine is a clone of one bare
-// remote with its own dispatcher; they share one PostgreSQL (a fresh cluster per test file, as
-// the `postgres` user when root). Skipped only where no PostgreSQL server is installed.
+// Several machines simulated on one host for the shared-store tests: a bare remote, and per
+// machine its own clone of it (tracking origin/main) with the tasks.
 
-/** Why the PostgreSQL tests are skipped here, or undefined when a server is installed. */
+/** Why the PostgreSQL tests are skipped here (no server installed), or undefined. */
 export const pgMissing = (() => {
   try {
     postgresBin();
@@ -25,7 +24,58 @@ export const pgMissing = (() => {
   }
 })();
 
-/** One cluster and one initialized database for the calling test file, removed after it. */
+/** A bare remote with a first commit on `main` (the dispatchers' own files ignored). */
+export function bareRemote(dirs: string[]): string {
+  const base = mkdtempSync(join(tmpdir(), 'sy-remote-'));
+  dirs.push(base);
+  const remote = join(base, 'remote.git');
+  git(base, 'init', '-q', '--bare', '-b', 'main', remote);
+  const seed = new Workspace();
+  dirs.push(seed.dir);
+  git(seed.dir, 'init', '-q', '-b', 'main');
+  execFileSync(
+    'sh',
+    [
+      '-c',
+      `printf 'agent-task/\\n.catalog.json\\n.scenario-*\\nswitchyard.config.json\\n' > .gitignore && printf 'base\\n' > shared.txt`,
+    ],
+    { cwd: seed.dir },
+  );
+  const who = ['-c', 'user.name=T', '-c', 'user.email=t@example.com'];
+  git(seed.dir, ...who, 'add', '-A');
+  git(seed.dir, ...who, 'commit', '-q', '-m', 'init');
+  git(seed.dir, 'push', '-q', remote, 'main');
+  return remote;
+}
+
+/** A machine: its own clone of the remote (on `main`, tracking origin/main) with the tasks. */
+export function machine(
+  dirs: string[],
+  remote: string,
+  config: Record<string, unknown>,
+  tasks: (ws: Workspace) => void,
+): Workspace {
+  const ws = new Workspace();
+  dirs.push(ws.dir);
+  git(ws.dir, 'init', '-q', '-b', 'main');
+  git(ws.dir, 'config', 'user.name', 'Machine');
+  git(ws.dir, 'config', 'user.email', 'machine@example.com');
+  git(ws.dir, 'remote', 'add', 'origin', remote);
+  git(ws.dir, 'fetch', '-q', 'origin');
+  git(ws.dir, 'checkout', '-q', '-f', '-B', 'main', 'origin/main');
+  git(ws.dir, 'branch', '-q', '--set-upstream-to=origin/main');
+  ws.config(config);
+  tasks(ws);
+  return ws;
+}
+
+/** The environment of a machine's commands: no store named by the test's own environment. */
+export const NO_STORE_ENV = { SWITCHYARD_STORE: '' };
+
+/**
+ * One cluster and one initialized database for the calling test file (`store init` run), and
+ * the file's folders, removed after its tests.
+ */
 export function sharedDatabase(name: string) {
   const db = { cluster: undefined as PostgresCluster | undefined, url: '', dirs: [] as string[] };
   beforeAll(async () => {
@@ -49,56 +99,21 @@ export function sharedDatabase(name: string) {
       ],
       { encoding: 'utf8' },
     ).trim();
-  /** A temp folder removed after the file's tests. */
-  const temp = (prefix: string): string => {
-    const dir = mkdtempSync(join(tmpdir(), prefix));
-    db.dirs.push(dir);
-    return dir;
-  };
   /** A workspace removed after the file's tests. */
   const workspace = (): Workspace => {
     const ws = new Workspace();
     db.dirs.push(ws.dir);
     return ws;
   };
-  /** A bare remote with a first commit on `main` (the dispatchers' own files ignored). */
-  const bareRemote = (): string => {
-    const remote = join(temp('sy-remote-'), 'remote.git');
-    git(tmpdir(), 'init', '-q', '--bare', '-b', 'main', remote);
-    const seed = workspace();
-    git(seed.dir, 'init', '-q', '-b', 'main');
-    execFileSync(
-      'sh',
-      [
-        '-c',
-        `printf 'agent-task/\\n.catalog.json\\n.scenario-*\\nswitchyard.config.json\\n' > .gitignore && printf 'base\\n' > shared.txt`,
-      ],
-      { cwd: seed.dir },
-    );
-    const as = ['-c', 'user.name=T', '-c', 'user.email=t@example.com'];
-    git(seed.dir, ...as, 'add', '-A');
-    git(seed.dir, ...as, 'commit', '-q', '-m', 'init');
-    git(seed.dir, 'push', '-q', remote, 'main');
-    return remote;
+  return {
+    db,
+    sql,
+    workspace,
+    bareRemote: () => bareRemote(db.dirs),
+    machine: (remote: string, config: Record<string, unknown>) =>
+      machine(db.dirs, remote, config, () => undefined),
   };
-  /** A machine: its own clone of the remote (on `main`, tracking origin/main), configured. */
-  const machine = (remote: string, config: Record<string, unknown>): Workspace => {
-    const ws = workspace();
-    git(ws.dir, 'init', '-q', '-b', 'main');
-    git(ws.dir, 'config', 'user.name', 'Machine');
-    git(ws.dir, 'config', 'user.email', 'machine@example.com');
-    git(ws.dir, 'remote', 'add', 'origin', remote);
-    git(ws.dir, 'fetch', '-q', 'origin');
-    git(ws.dir, 'checkout', '-q', '-f', '-B', 'main', 'origin/main');
-    git(ws.dir, 'branch', '-q', '--set-upstream-to=origin/main');
-    ws.config(config);
-    return ws;
-  };
-  return { db, sql, temp, workspace, bareRemote, machine };
 }
-
-/** The environment of a machine's commands: no store named by the test's own environment. */
-export const NO_STORE_ENV = { SWITCHYARD_STORE: '' };
 
 /** The JSON events a `--json` run printed, in order. */
 export function jsonEvents(result: RunResult): Array<Record<string, unknown> & { type: string }> {
