@@ -6,6 +6,7 @@ export {
   type CommandResult,
   type CommandRunner,
   catalogSourceLabel,
+  type DispatcherOptions,
   type DispatcherPlugins,
   type DispatchResult,
   runDispatcher,
