@@ -18,9 +18,9 @@ import {
 import { createMemoryStore, type MemoryStore } from '@switchyard/core/memory-store';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { buildRuntimes } from '../dispatcher/agent/runtimes.js';
 import type { DispatchContext } from '../dispatcher/context.js';
 import { liveAdmissionState } from '../dispatcher/live-admission.js';
-import { buildRuntimes } from '../dispatcher/runtimes.js';
 
 /**
  * Write-set paths of the generated workspaces. `link/` is a symlink to `real/` and `alias.ts`

@@ -10,11 +10,11 @@ import {
   type Store,
   type TaskState,
 } from '@switchyard/core';
-import type { SharedRun } from './shared-backlog.js';
-import type { SourceCommands } from './source-watch.js';
-import type { TaskLeases } from './task-leases.js';
+import type { SourceCommands } from './checks/source-watch.js';
+import type { WorkLogWriter } from './landing/work-log-writer.js';
+import type { SharedRun } from './shared/shared-backlog.js';
+import type { TaskLeases } from './shared/task-leases.js';
 import type { DispatcherOptions } from './types.js';
-import type { WorkLogWriter } from './work-log-writer.js';
 
 /** A task of this run: its contract (from the PLAN files) and its durable state. */
 export interface TaskRuntime {

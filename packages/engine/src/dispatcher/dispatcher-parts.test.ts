@@ -6,10 +6,10 @@ import {
 } from '@switchyard/core';
 import { createMemoryStore } from '@switchyard/core/memory-store';
 import { describe, expect, it } from 'vitest';
-import { judgeGate } from './stage-gate.js';
+import { isSuccessfulFinalEvent, judgeUnobservedExit } from './agent/unobserved-exit.js';
+import { judgeGate } from './checks/stage-gate.js';
+import { WorkLogWriter } from './landing/work-log-writer.js';
 import type { CommandResult } from './types.js';
-import { isSuccessfulFinalEvent, judgeUnobservedExit } from './unobserved-exit.js';
-import { WorkLogWriter } from './work-log-writer.js';
 
 const result = (over: Partial<CommandResult>): CommandResult => ({
   exitCode: 0,

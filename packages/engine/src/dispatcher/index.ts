@@ -1,4 +1,4 @@
+export { DEFAULT_MAX_PLAN_LOOPS } from './agent/stage-review.js';
+export { judgeGate } from './checks/stage-gate.js';
 export * from './run-dispatcher.js';
-export { judgeGate } from './stage-gate.js';
-export { DEFAULT_MAX_PLAN_LOOPS } from './stage-review.js';
 export * from './types.js';

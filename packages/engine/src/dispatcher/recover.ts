@@ -9,21 +9,21 @@ import {
   probeAttempt,
   readLocator,
 } from '@switchyard/core';
-import { blockTask } from './apply-failure.js';
-import { attemptTimeLimitMs } from './attempt-time-limit.js';
-import { awaitAttempt, finish } from './await-attempt.js';
-import { unrecordedReason } from './completion-record.js';
+import { attemptTimeLimitMs } from './agent/attempt-time-limit.js';
+import { awaitAttempt, finish } from './agent/await-attempt.js';
+import { decisionKeyOf } from './agent/red-team.js';
+import { runnerForTarget } from './agent/run-attempt.js';
+import { afterReview } from './agent/stage-review.js';
+import { afterSelfcheck } from './agent/stage-selfcheck.js';
+import { afterWorker } from './agent/stage-worker.js';
+import { unrecordedReason } from './checks/completion-record.js';
+import { judgeGoneAttempt } from './checks/judge-gone.js';
+import { checkSource } from './checks/source-watch.js';
+import { afterFixup } from './checks/stage-fixup.js';
 import { type DispatchContext, persist, type TaskRuntime } from './context.js';
-import { judgeGoneAttempt } from './judge-gone.js';
-import { takeReturnedPlan } from './plan-copy.js';
-import { decisionKeyOf } from './red-team.js';
-import { runnerForTarget } from './run-attempt.js';
+import { takeReturnedPlan } from './corrections/plan-copy.js';
+import { blockTask } from './landing/apply-failure.js';
 import { settleGoneAttempt } from './settle-gone.js';
-import { checkSource } from './source-watch.js';
-import { afterFixup } from './stage-fixup.js';
-import { afterReview } from './stage-review.js';
-import { afterSelfcheck } from './stage-selfcheck.js';
-import { afterWorker } from './stage-worker.js';
 
 /** Applies an attempt's verdict exactly as the stage that started it would have. */
 export async function applyVerdict(

@@ -7,9 +7,9 @@ import {
   type HumanActionRequest,
   refused,
 } from '../control/human-action.js';
+import { retryBlockedTask } from './agent/runtimes.js';
 import { type DispatchContext, persist, type TaskRuntime } from './context.js';
-import { maxPlanLoopsOf } from './plan-loop-cap.js';
-import { retryBlockedTask } from './runtimes.js';
+import { maxPlanLoopsOf } from './corrections/plan-loop-cap.js';
 import { blockStoppedTask } from './stop-task.js';
 
 /**

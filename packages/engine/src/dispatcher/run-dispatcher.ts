@@ -17,21 +17,21 @@ import {
   type TaskState,
   type Versioned,
 } from '@switchyard/core';
+import { buildRuntimes, prepareRetryBlocked } from './agent/runtimes.js';
+import { countingSourceCommands, type SourceCommands } from './checks/source-watch.js';
 import type { DispatchContext } from './context.js';
-import { watchEscalations } from './escalate.js';
-import { finalizeRun } from './finalize.js';
+import { watchEscalations } from './corrections/escalate.js';
+import { finalizeRun } from './landing/finalize.js';
+import { sealInterruptedRows } from './landing/seal-open-rows.js';
+import { feedWorkLogFromBus } from './landing/work-log-subscriber.js';
+import { WorkLogWriter } from './landing/work-log-writer.js';
 import { recoverTask } from './recover.js';
-import { buildRuntimes, prepareRetryBlocked } from './runtimes.js';
 import { schedule } from './scheduler.js';
-import { sealInterruptedRows } from './seal-open-rows.js';
-import { loseTask, openSharedRun } from './shared-backlog.js';
-import { countingSourceCommands, type SourceCommands } from './source-watch.js';
+import { loseTask, openSharedRun } from './shared/shared-backlog.js';
+import { DEFAULT_LEASE_MS, TaskLeases } from './shared/task-leases.js';
 import { registerStartGuards } from './start-veto.js';
-import { DEFAULT_LEASE_MS, TaskLeases } from './task-leases.js';
 import { catalogSourceLabel, type DispatcherOptions, type DispatchResult } from './types.js';
-import { feedWorkLogFromBus } from './work-log-subscriber.js';
-import { WorkLogWriter } from './work-log-writer.js';
-import { measureKeptWorktrees } from './worktree-disk.js';
+import { measureKeptWorktrees } from './worktree/worktree-disk.js';
 
 /**
  * Runs the dispatcher on a workspace until every in-scope task is archived or nothing more

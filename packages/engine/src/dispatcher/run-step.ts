@@ -1,23 +1,23 @@
 import { FINAL_PHASE, type LifecycleStage, SwitchyardError } from '@switchyard/core';
-import { blockTask } from './apply-failure.js';
+import { runRedTeamStage } from './agent/stage-redteam.js';
+import { runReviewStage } from './agent/stage-review.js';
+import { runSelfcheckStage } from './agent/stage-selfcheck.js';
+import { runWorkerStage } from './agent/stage-worker.js';
+import { runFixupStage } from './checks/stage-fixup.js';
+import { runGateStage } from './checks/stage-gate.js';
+import { runProjectGatesStage } from './checks/stage-project-gates.js';
+import { runPromiseStage } from './checks/stage-promise.js';
+import { runWriteSetStage } from './checks/stage-writeset.js';
 import { type DispatchContext, persist, type TaskRuntime } from './context.js';
-import { stopOverBudget } from './cost-guard.js';
-import { blockedForGoneFolder } from './folder-gone.js';
-import { loseTask } from './shared-backlog.js';
-import { runApplyStage } from './stage-apply.js';
-import { runArchiveStage } from './stage-archive.js';
-import { runFixupStage } from './stage-fixup.js';
-import { runGateStage } from './stage-gate.js';
-import { runProjectGatesStage } from './stage-project-gates.js';
-import { runPromiseStage } from './stage-promise.js';
-import { runRedTeamStage } from './stage-redteam.js';
-import { runReviewStage } from './stage-review.js';
-import { runSelfcheckStage } from './stage-selfcheck.js';
-import { runWorkerStage } from './stage-worker.js';
-import { runWriteSetStage } from './stage-writeset.js';
+import { stopOverBudget } from './corrections/cost-guard.js';
+import { blockTask } from './landing/apply-failure.js';
+import { runApplyStage } from './landing/stage-apply.js';
+import { runArchiveStage } from './landing/stage-archive.js';
+import { loseTask } from './shared/shared-backlog.js';
 import { refuseStart } from './start-veto.js';
 import { blockStoppedTask } from './stop-task.js';
-import { ensureTaskWorktree, keepBlockedWorktree } from './task-worktree.js';
+import { blockedForGoneFolder } from './worktree/folder-gone.js';
+import { ensureTaskWorktree, keepBlockedWorktree } from './worktree/task-worktree.js';
 
 /** The handler of each lifecycle stage (a new row of the table needs one here). */
 export const STAGE_HANDLERS: Readonly<

@@ -7,12 +7,12 @@ import {
   takesAgentSlot,
   worktreeBytes,
 } from '@switchyard/core';
-import { releaseBlockedClaims } from './blocked-claims.js';
 import type { DispatchContext, TaskRuntime } from './context.js';
 import { liveAdmissionState } from './live-admission.js';
 import { countsOf } from './run-counts.js';
 import { runStep } from './run-step.js';
-import { ownsTask, sharedWorkLeft, syncSharedBacklog } from './shared-backlog.js';
+import { releaseBlockedClaims } from './shared/blocked-claims.js';
+import { ownsTask, sharedWorkLeft, syncSharedBacklog } from './shared/shared-backlog.js';
 import { waitLeftMs } from './task-wait.js';
 
 /** True when the task may run a stage in this run (in scope, not finished, not blocked). */

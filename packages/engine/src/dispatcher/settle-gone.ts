@@ -10,10 +10,10 @@ import {
   readWorkLogText,
   redactDeep,
 } from '@switchyard/core';
-import { collectAuxiliaryLogs } from './auxiliary-logs.js';
-import { finish } from './await-attempt.js';
+import { collectAuxiliaryLogs } from './agent/auxiliary-logs.js';
+import { finish } from './agent/await-attempt.js';
+import { lastWrite } from './checks/judge-gone.js';
 import type { DispatchContext, TaskRuntime } from './context.js';
-import { lastWrite } from './judge-gone.js';
 
 /**
  * Settles an attempt judged after a restart from its files (its dispatcher died; the agent

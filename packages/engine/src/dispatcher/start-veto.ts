@@ -1,7 +1,7 @@
 import type { StartVeto } from '@switchyard/core';
-import { blockTask } from './apply-failure.js';
 import type { DispatchContext, TaskRuntime } from './context.js';
-import { costBudgetGuard } from './cost-guard.js';
+import { costBudgetGuard } from './corrections/cost-guard.js';
+import { blockTask } from './landing/apply-failure.js';
 
 /** Registers the dispatcher's own start guards on the run's bus (the cost budget). */
 export function registerStartGuards(ctx: DispatchContext): () => void {

@@ -1,5 +1,5 @@
-import { blockTask } from './block-task.js';
 import type { DispatchContext, TaskRuntime } from './context.js';
+import { blockTask } from './corrections/block-task.js';
 
 /**
  * Blocks a task a human asked to stop (from the monitor), once nothing of it runs: the block

@@ -6,7 +6,7 @@ import {
   type ProjectGateResult,
   parseAssertion,
 } from '@switchyard/core';
-import { judgeGate } from '../dispatcher/judge-gate.js';
+import { judgeGate } from '../dispatcher/checks/judge-gate.js';
 import type { CommandResult, CommandRunner } from '../dispatcher/types.js';
 
 /** What running a set of project gates needs. */

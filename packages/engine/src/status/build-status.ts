@@ -11,7 +11,7 @@ import {
   type TaskState,
   worktreeBytes,
 } from '@switchyard/core';
-import { unrecordedReason } from '../dispatcher/completion-record.js';
+import { unrecordedReason } from '../dispatcher/checks/completion-record.js';
 import { describeWaiting } from './describe-waiting.js';
 import { dispatcherStatus, maxParallelOf } from './dispatcher-status.js';
 import type {

@@ -11,7 +11,7 @@ import {
   type TaskState,
   type WorkspaceModel,
 } from '@switchyard/core';
-import { DEFAULT_MAX_PLAN_LOOPS } from '../dispatcher/plan-loop-cap.js';
+import { DEFAULT_MAX_PLAN_LOOPS } from '../dispatcher/corrections/plan-loop-cap.js';
 import type { StatusInput } from './build-status.js';
 import type { StatusFacts } from './status-facts.js';
 
