@@ -731,6 +731,7 @@ export {
   formatLeaseHolder,
   type IsolationPort,
   type IsolationWrite,
+  keepingLastFire,
   type Lease,
   type LeaseHolderIdentity,
   type LeasePort,
