@@ -679,6 +679,7 @@ export {
   formatLeaseHolder,
   type IsolationPort,
   type IsolationWrite,
+  keepingLastFire,
   type Lease,
   type LeaseHolderIdentity,
   type LeasePort,
