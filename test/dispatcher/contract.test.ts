@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
+import { archivedWorkLogText, runEngine } from '../engine/harness.js';
 import { Workspace } from './helpers.js';
 
 /** Task-contract rules of issue 11, each proven on real runs of the scripted fake agent. */
@@ -17,7 +18,7 @@ const started = (events: Event[], role = 'worker') =>
 const promptOf = (attemptDir: unknown) =>
   readFileSync(join(String(attemptDir), 'prompt.md'), 'utf8');
 
-describe('task contract (issue 11)', { timeout: 120_000 }, () => {
+describe('task contract (issue 11), in process', { timeout: 60_000 }, () => {
   it('B.5: once every candidate is used, a failover-class failure stays on the current target (no wrap-around)', async () => {
     const ws = new Workspace();
     ws.catalog(
@@ -46,9 +47,9 @@ describe('task contract (issue 11)', { timeout: 120_000 }, () => {
       ['b'],
     );
     ws.task('g/wrap', { files: ['src/wrap.ts'] });
-    const result = await ws.run();
-    expect(result.code, result.stderr).toBe(0);
-    const events = ws.events();
+    const result = await runEngine(ws);
+    expect(result.code, result.stdout).toBe(0);
+    const events = result.events;
     expect(started(events)).toEqual(['a', 'b', 'b']);
     const failovers = events.filter((e) => e.type === 'target.failover');
     expect(failovers.map((e) => [e.from, e.to])).toEqual([['a', 'b']]);
@@ -73,10 +74,10 @@ describe('task contract (issue 11)', { timeout: 120_000 }, () => {
     const report = JSON.parse(dry.stdout);
     const task = report.tasks.find((t: { id: string }) => t.id === 'g/pinned');
     expect(task.stages.worker).toMatchObject({ selected: 'b', candidates: ['b', 'a', 'c'] });
-    const result = await ws.run();
-    expect(result.code, result.stderr).toBe(0);
-    expect(started(ws.events())).toEqual(['b', 'a']);
-    expect(ws.events().find((e) => e.type === 'target.failover')).toMatchObject({
+    const result = await runEngine(ws);
+    expect(result.code, result.stdout).toBe(0);
+    expect(started(result.events)).toEqual(['b', 'a']);
+    expect(result.events.find((e) => e.type === 'target.failover')).toMatchObject({
       from: 'b',
       to: 'a',
     });
@@ -88,9 +89,9 @@ describe('task contract (issue 11)', { timeout: 120_000 }, () => {
       'c',
     ]);
     withRun.task('g/with', { files: ['src/w.ts'] });
-    const viaWith = await withRun.run(['--with', 'c']);
-    expect(viaWith.code, viaWith.stderr).toBe(0);
-    expect(started(withRun.events())).toEqual(['c', 'a']);
+    const viaWith = await runEngine(withRun, { with: 'c' });
+    expect(viaWith.code, viaWith.stdout).toBe(0);
+    expect(started(viaWith.events)).toEqual(['c', 'a']);
   });
 
   it('B.7: the failover context of a retry cites the latest failed attempt', async () => {
@@ -119,9 +120,9 @@ describe('task contract (issue 11)', { timeout: 120_000 }, () => {
       ['b'],
     );
     ws.task('g/cite', { files: ['src/c.ts'] });
-    const result = await ws.run();
-    expect(result.code, result.stderr).toBe(0);
-    const runs = ws.events().filter((e) => e.type === 'attempt.started' && e.role === 'worker');
+    const result = await runEngine(ws);
+    expect(result.code, result.stdout).toBe(0);
+    const runs = result.events.filter((e) => e.type === 'attempt.started' && e.role === 'worker');
     expect(runs.map((e) => e.target)).toEqual(['a', 'b', 'b', 'b']);
     // The failed retry on b (its evidence is kept) cites b's first attempt, not a's.
     const retry = promptOf(runs[2]!.attemptDir);
@@ -151,9 +152,9 @@ describe('task contract (issue 11)', { timeout: 120_000 }, () => {
       },
     });
     ws.task('g/malformed', { files: ['src/m.ts'] });
-    const result = await ws.run();
-    expect(result.code, result.stderr).toBe(0);
-    const events = ws.events();
+    const result = await runEngine(ws);
+    expect(result.code, result.stdout).toBe(0);
+    const events = result.events;
     const reviews = events.filter((e) => e.type === 'attempt.started' && e.role === 'review');
     expect(reviews).toHaveLength(3);
     const failed = events.filter(
@@ -167,32 +168,6 @@ describe('task contract (issue 11)', { timeout: 120_000 }, () => {
     const second = promptOf(reviews[1]!.attemptDir);
     expect(first).not.toContain('Correction');
     for (const problem of problems) expect(second).toContain(problem);
-  });
-
-  it('B.10: a work-log failure is a control-plane failure (exit 1), not charged to the agent stage', async () => {
-    const ws = new Workspace();
-    const steps = [{ waitFor: 'release' }, ...work];
-    ws.catalog({ only: { scenario: { cases: [approve], steps } } });
-    ws.task('g/log', { files: ['src/l.ts'] });
-    const run = ws.run();
-    // Once the START row is written, WORK_LOG.md becomes a dangling link into a missing folder
-    // (a link planted mid-run is refused, never followed): the FINISH row cannot be written.
-    const log = ws.path('agent-task', 'g', 'WORK_LOG.md');
-    await vi.waitFor(() => expect(readFileSync(log, 'utf8')).toContain('START'), {
-      timeout: 20_000,
-      interval: 50,
-    });
-    rmSync(log);
-    symlinkSync(ws.path('missing', 'dir', 'log.md'), log);
-    writeFileSync(ws.path('release'), '');
-    const result = await run;
-    expect(result.code, result.stdout).toBe(1);
-    const events = ws.events();
-    expect(events.filter((e) => e.type === 'task.blocked')).toEqual([]);
-    expect(events.find((e) => e.type === 'control.failure')).toMatchObject({ code: 'SY_WORK_LOG' });
-    const state = JSON.parse(ws.read('agent-task/.switchyard/tasks/g/log.json'));
-    expect(state.failures.worker).toBe(0);
-    expect(state.blocked).toBeUndefined();
   });
 
   it('B.11: work-log rows name the task artifact and an attempt ordinal per stage', async () => {
@@ -235,10 +210,9 @@ describe('task contract (issue 11)', { timeout: 120_000 }, () => {
       },
     });
     ws.task('g/art', { files: ['src/a.ts'] });
-    const result = await ws.run();
-    expect(result.code, result.stderr).toBe(0);
-    const rows = ws
-      .read('agent-task/archive/g/work_log_1.log')
+    const result = await runEngine(ws);
+    expect(result.code, result.stdout).toBe(0);
+    const rows = (await archivedWorkLogText(result.store, 'g', 1))
       .split('\n')
       .filter((l) => l.includes('| FINISH |'))
       .map((l) => l.split('|').map((c) => c.trim()));
@@ -284,9 +258,9 @@ describe('task contract (issue 11)', { timeout: 120_000 }, () => {
       done: { command: `${process.execPath} -e "${wait}"`, assertion: 'exit code 0' },
     });
     ws.task('g/b', { files: ['src/b.ts'] });
-    const result = await ws.run(['--max-parallel', '1']);
-    expect(result.code, result.stderr).toBe(0);
-    const gates = ws.events().filter((e) => e.type === 'gate.finished');
+    const result = await runEngine(ws, { maxParallel: 1 });
+    expect(result.code, result.stdout).toBe(0);
+    const gates = result.events.filter((e) => e.type === 'gate.finished');
     expect(gates[0]).toMatchObject({ task: 'g/a', passed: true });
   });
 
@@ -294,9 +268,9 @@ describe('task contract (issue 11)', { timeout: 120_000 }, () => {
     const ws = new Workspace();
     ws.catalog({ a: { scenario: { steps: [{ fault: 'auth' }] } } });
     ws.task('g/auth', { files: ['src/auth.ts'] });
-    const result = await ws.run();
-    expect(result.code, result.stderr).toBe(3);
-    const events = ws.events();
+    const result = await runEngine(ws);
+    expect(result.code, result.stdout).toBe(3);
+    const events = result.events;
     expect(started(events).length).toBeLessThanOrEqual(2);
     const blocked = events.find((e) => e.type === 'task.blocked');
     expect(String(blocked?.reason)).toMatch(
@@ -331,15 +305,43 @@ describe('task contract (issue 11)', { timeout: 120_000 }, () => {
       },
     });
     ws.task('g/json', { files: ['src/j.ts'] });
-    const result = await ws.run();
-    expect(result.code, result.stderr).toBe(0);
-    const retry = ws.events().find((e) => e.type === 'attempt.retry-scheduled');
+    const result = await runEngine(ws);
+    expect(result.code, result.stdout).toBe(0);
+    const retry = result.events.find((e) => e.type === 'attempt.retry-scheduled');
     expect(retry?.reason).toBe(
       'generic-error: Tool permission request failed: Bash is not allowed here',
     );
     const line = result.stdout.split('\n').find((l) => l.startsWith('retry'));
     expect(line).toContain('Tool permission request failed: Bash is not allowed here');
     expect(line).not.toContain('{');
+  });
+});
+
+describe('task contract (issue 11), fake agents as real processes', { timeout: 120_000 }, () => {
+  it('B.10: a work-log failure is a control-plane failure (exit 1), not charged to the agent stage', async () => {
+    const ws = new Workspace();
+    const steps = [{ waitFor: 'release' }, ...work];
+    ws.catalog({ only: { scenario: { cases: [approve], steps } } });
+    ws.task('g/log', { files: ['src/l.ts'] });
+    const run = ws.run();
+    // Once the START row is written, WORK_LOG.md becomes a dangling link into a missing folder
+    // (a link planted mid-run is refused, never followed): the FINISH row cannot be written.
+    const log = ws.path('agent-task', 'g', 'WORK_LOG.md');
+    await vi.waitFor(() => expect(readFileSync(log, 'utf8')).toContain('START'), {
+      timeout: 20_000,
+      interval: 50,
+    });
+    rmSync(log);
+    symlinkSync(ws.path('missing', 'dir', 'log.md'), log);
+    writeFileSync(ws.path('release'), '');
+    const result = await run;
+    expect(result.code, result.stdout).toBe(1);
+    const events = ws.events();
+    expect(events.filter((e) => e.type === 'task.blocked')).toEqual([]);
+    expect(events.find((e) => e.type === 'control.failure')).toMatchObject({ code: 'SY_WORK_LOG' });
+    const state = JSON.parse(ws.read('agent-task/.switchyard/tasks/g/log.json'));
+    expect(state.failures.worker).toBe(0);
+    expect(state.blocked).toBeUndefined();
   });
 
   it('A.5: native resume is planned by the runner plugin, which refuses a session of another workspace', async () => {

@@ -1,12 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runEngine } from '../engine/harness.js';
 import { Workspace } from './helpers.js';
 
 const approve = { when: { role: 'review' }, steps: [{ review: 'Verdict: APPROVED\n' }] };
 
-describe('switchyard run: failover (fake agents printing real CLI faults)', {
-  timeout: 120_000,
+describe('switchyard run: failover (fake agents printing real CLI faults, in process)', {
+  timeout: 60_000,
 }, () => {
   it('moves a confirmed quota error to the next candidate at once, carrying the prior evidence', async () => {
     const ws = new Workspace();
@@ -30,9 +31,9 @@ describe('switchyard run: failover (fake agents printing real CLI faults)', {
       ['second'],
     );
     ws.task('g/q', { files: ['src/q.ts'] });
-    const result = await ws.run();
-    expect(result.code, result.stderr).toBe(0);
-    const events = ws.events();
+    const result = await runEngine(ws);
+    expect(result.code, result.stdout).toBe(0);
+    const { events } = result;
     const failovers = events.filter((e) => e.type === 'target.failover');
     expect(failovers).toHaveLength(1);
     expect(failovers[0]).toMatchObject({
@@ -86,9 +87,9 @@ describe('switchyard run: failover (fake agents printing real CLI faults)', {
       ['only'],
     );
     ws.task('g/e', { files: ['src/e.ts'] });
-    const result = await ws.run();
-    expect(result.code, result.stderr).toBe(0);
-    const events = ws.events();
+    const result = await runEngine(ws);
+    expect(result.code, result.stdout).toBe(0);
+    const { events } = result;
     expect(events.filter((e) => e.type === 'target.failover')).toEqual([]);
     expect(events.filter((e) => e.type === 'attempt.started').map((e) => e.target)).toEqual([
       'only',
@@ -121,9 +122,9 @@ describe('switchyard run: failover (fake agents printing real CLI faults)', {
       ['only'],
     );
     ws.task('g/prose', { files: ['src/p.ts'] });
-    const result = await ws.run();
-    expect(result.code, result.stderr).toBe(0);
-    const events = ws.events();
+    const result = await runEngine(ws);
+    expect(result.code, result.stdout).toBe(0);
+    const { events } = result;
     expect(events.filter((e) => e.type === 'target.failover')).toEqual([]);
     expect(events.filter((e) => e.type === 'attempt.finished').map((e) => e.result)).toEqual([
       'success',

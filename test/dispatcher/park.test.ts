@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
+import { runEngine, taskStates } from '../engine/harness.js';
 import { CLI, runCli, stopWhenTestEnds, Workspace } from './helpers.js';
 
 const approve = { when: { role: 'review' }, steps: [{ review: 'Verdict: APPROVED\n' }] };
@@ -13,11 +14,10 @@ const quota = (after: string) => [
 ];
 
 // The rules themselves (earliest reset first, the park budget) are tested in-process in
-// core's selection/park.test.ts and dispatcher/park-stage.test.ts; these runs check them
-// end to end with real agent processes. No assertion depends on how fast the machine is.
-describe('parking a stage until its quota resets (fake agents as real processes)', {
-  timeout: 120_000,
-}, () => {
+// core's selection/park.test.ts and dispatcher/park-stage.test.ts; these runs check them on
+// the whole engine (in process), and the status of a parked run end to end. No assertion
+// depends on how fast the machine is.
+describe('parking a stage until its quota resets (in process)', { timeout: 60_000 }, () => {
   it('goes back to the candidate whose reset passed instead of waiting on a later one', async () => {
     const ws = new Workspace();
     ws.catalog({
@@ -31,9 +31,9 @@ describe('parking a stage until its quota resets (fake agents as real processes)
       b: { scenario: { cases: [approve], steps: [{ sleep: 2500 }, ...quota('1h')] } },
     });
     ws.task('g/p', { files: ['src/p.ts'] });
-    const result = await ws.run();
-    expect(result.code, result.stdout + result.stderr).toBe(0);
-    const events = ws.events();
+    const result = await runEngine(ws);
+    expect(result.code, result.stdout + result.stdout).toBe(0);
+    const events = result.events;
     const workers = events.filter((e) => e.type === 'attempt.started' && e.role === 'worker');
     expect(workers.map((e) => e.target)).toEqual(['a', 'b', 'a']);
     const back = events.find((e) => e.type === 'target.failover' && e.from === 'b');
@@ -46,6 +46,38 @@ describe('parking a stage until its quota resets (fake agents as real processes)
     expect(ws.exists('agent-task/archive/g/p/complete.log')).toBe(true);
   });
 
+  it("blocks with every candidate's quota evidence and an escalation once the park budget is spent", async () => {
+    const ws = new Workspace();
+    ws.config({ retry: { baseDelayMs: 5, maxDelayMs: 20 }, park: { maxParks: 2 } });
+    ws.catalog({
+      a: { scenario: { cases: [approve], steps: quota('1s') } },
+      b: { scenario: { cases: [approve], steps: quota('1s') } },
+    });
+    ws.task('g/p', { files: ['src/p.ts'] });
+    const result = await runEngine(ws);
+    expect(result.code, result.stdout).toBe(3);
+    const state = (await taskStates(result.store)).get('g/p')!;
+    expect(state.blocked!.reason).toMatch(
+      /2 consecutive parks for quota resets \(park.maxParks 2\)/,
+    );
+    expect(state.blocked!.evidence.map((l) => l.split(':')[0])).toEqual(['a', 'b']);
+    expect(state.blocked!.evidence.join('\n')).toMatch(/Rate limit reached/);
+    // a, b (failover), then two parks or moves, then the stage blocks: 4 launches, not 31.
+    const events = result.events;
+    expect(events.filter((e) => e.type === 'attempt.started')).toHaveLength(4);
+    expect(events.some((e) => e.type === 'task.escalated' && e.task === 'g/p')).toBe(true);
+    const { bundle } = (await result.store.escalations.get('g/p'))!;
+    expect(bundle.failure).toMatchObject({ stage: 'worker', class: 'provider-quota' });
+    expect(bundle.lastAttempt.stderrTail.join('\n')).toMatch(/Rate limit reached/);
+    expect(bundle.question).toMatch(
+      /keeps answering with a quota reset.*wait for a quota to reset/,
+    );
+  });
+});
+
+describe('parking a stage until its quota resets (fake agents as real processes)', {
+  timeout: 120_000,
+}, () => {
   it('shows a parked task as "parked until T" with its park budget in status and keeps its budget', async () => {
     const ws = new Workspace();
     ws.catalog({
@@ -96,35 +128,5 @@ describe('parking a stage until its quota resets (fake agents as real processes)
     expect(text.stdout).toMatch(/park budget: 9 park\(s\) and (5h|4h 59m) of waiting left/);
     child.kill('SIGINT');
     expect(await exited).toBe(130);
-  });
-
-  it("blocks with every candidate's quota evidence and an escalation once the park budget is spent", async () => {
-    const ws = new Workspace();
-    ws.config({ retry: { baseDelayMs: 5, maxDelayMs: 20 }, park: { maxParks: 2 } });
-    ws.catalog({
-      a: { scenario: { cases: [approve], steps: quota('1s') } },
-      b: { scenario: { cases: [approve], steps: quota('1s') } },
-    });
-    ws.task('g/p', { files: ['src/p.ts'] });
-    const result = await ws.run(['--json']);
-    expect(result.code, result.stderr).toBe(3);
-    const state = JSON.parse(ws.read('agent-task/.switchyard/tasks/g/p.json'));
-    expect(state.blocked.reason).toMatch(
-      /2 consecutive parks for quota resets \(park.maxParks 2\)/,
-    );
-    expect(state.blocked.evidence.map((l: string) => l.split(':')[0])).toEqual(['a', 'b']);
-    expect(state.blocked.evidence.join('\n')).toMatch(/Rate limit reached/);
-    // a, b (failover), then two parks or moves, then the stage blocks: 4 launches, not 31.
-    const events = ws.events();
-    expect(events.filter((e) => e.type === 'attempt.started')).toHaveLength(4);
-    expect(events.some((e) => e.type === 'task.escalated' && e.task === 'g/p')).toBe(true);
-    const bundle = JSON.parse(
-      ws.read('agent-task/.switchyard/escalations/g/p.failure-bundle.json'),
-    );
-    expect(bundle.failure).toMatchObject({ stage: 'worker', class: 'provider-quota' });
-    expect(bundle.lastAttempt.stderrTail.join('\n')).toMatch(/Rate limit reached/);
-    expect(bundle.question).toMatch(
-      /keeps answering with a quota reset.*wait for a quota to reset/,
-    );
   });
 });

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runEngine } from '../engine/harness.js';
 import { agentWorkspace, runCli, Workspace } from './helpers.js';
 
 const approve = {
@@ -13,6 +14,34 @@ const NO_BROKEN = `const fs = require('node:fs');
 const bad = fs.existsSync('src') ? fs.readdirSync('src').filter((f) => fs.readFileSync('src/' + f, 'utf8').includes('BROKEN')) : [];
 console.log(bad.length ? 'BROKEN in ' + bad.join(', ') : 'clean');
 process.exit(bad.length ? 1 : 0);`;
+
+describe('project gates (config `gates`), in process', { timeout: 60_000 }, () => {
+  it('blocks a task whose project gate keeps failing, with the gate named in the reason', async () => {
+    const ws = agentWorkspace({
+      config: {
+        gates: [{ name: 'always-red', command: [process.execPath, '-e', 'process.exit(3)'] }],
+      },
+      review: approve,
+    });
+    ws.task('g/red', { files: ['src/red.txt'] });
+    const result = await runEngine(ws);
+    expect(result.code, result.stdout).toBe(3);
+    const blocked = result.events.find((e) => e.type === 'task.blocked');
+    expect(blocked).toMatchObject({ task: 'g/red', stage: 'project-gates' });
+    expect(String(blocked!.reason)).toContain('always-red: expected exit code 0, got exit code 3');
+  });
+
+  it('refuses a config gate with a bad assertion, naming the path and value', async () => {
+    const ws = new Workspace();
+    ws.config({ gates: [{ name: 'x', command: ['true'], assertion: 'exits fine' }] });
+    ws.catalog({ a: { scenario: { steps: [] } } });
+    ws.task('g/a', { files: ['a.txt'] });
+    const result = await runEngine(ws);
+    expect(result.code).toBe(2);
+    expect(result.stdout).toContain('gates');
+    expect(result.stdout).toContain('exits fine');
+  });
+});
 
 describe('project gates (config `gates`), real processes', { timeout: 120_000 }, () => {
   it('fails the gate for one task (correction naming the gate), passes it for another; status and complete.log show each result', async () => {
@@ -97,32 +126,6 @@ describe('project gates (config `gates`), real processes', { timeout: 120_000 },
     ]);
     const text = await runCli(['status', '--workspace', ws.dir]);
     expect(text.stdout).toMatch(/project gates\n\s+g\/first\s+passed no-broken \(task, loop 1\)/);
-  });
-
-  it('blocks a task whose project gate keeps failing, with the gate named in the reason', async () => {
-    const ws = agentWorkspace({
-      config: {
-        gates: [{ name: 'always-red', command: [process.execPath, '-e', 'process.exit(3)'] }],
-      },
-      review: approve,
-    });
-    ws.task('g/red', { files: ['src/red.txt'] });
-    const result = await ws.run();
-    expect(result.code, result.stderr).toBe(3);
-    const blocked = ws.events().find((e) => e.type === 'task.blocked');
-    expect(blocked).toMatchObject({ task: 'g/red', stage: 'project-gates' });
-    expect(String(blocked!.reason)).toContain('always-red: expected exit code 0, got exit code 3');
-  });
-
-  it('refuses a config gate with a bad assertion, naming the path and value', async () => {
-    const ws = new Workspace();
-    ws.config({ gates: [{ name: 'x', command: ['true'], assertion: 'exits fine' }] });
-    ws.catalog({ a: { scenario: { steps: [] } } });
-    ws.task('g/a', { files: ['a.txt'] });
-    const result = await ws.run();
-    expect(result.code).toBe(2);
-    expect(result.stderr).toContain('gates');
-    expect(result.stderr).toContain('exits fine');
   });
 });
 

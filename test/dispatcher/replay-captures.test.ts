@@ -2,6 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { type Capture, EXPECTED_CLASS, FIXTURES_DIR } from '../agent-contract/fixtures.js';
+import { runEngine } from '../engine/harness.js';
 import { Workspace } from './helpers.js';
 
 /**
@@ -59,16 +60,18 @@ const FAILOVERS = [
   'gemini-cli/0.61.0/jsonl.prompt-too-long.json',
 ];
 
-describe('captured failures replayed through switchyard run', { timeout: 180_000 }, () => {
+describe('captured failures replayed through switchyard run (in process)', {
+  timeout: 60_000,
+}, () => {
   it.each(FAILOVERS)(
     '%s: a provider fault fails over to the next candidate at once',
     async (path) => {
       const c = capture(path);
       const expected = EXPECTED_CLASS[c.fault]!;
       const ws = replayWorkspace(c);
-      const result = await ws.run();
-      expect(result.code, result.stderr).toBe(0);
-      const events = ws.events();
+      const result = await runEngine(ws);
+      expect(result.code, result.stdout).toBe(0);
+      const events = result.events;
       const finished = events.filter((e) => e.type === 'attempt.finished' && e.role === 'worker');
       expect(finished.map((e) => [e.target, e.result])).toEqual([
         ['a', expected],
@@ -86,9 +89,9 @@ describe('captured failures replayed through switchyard run', { timeout: 180_000
     const c = capture('claude-code/2.1.332/text.unauthorized.json');
     expect(EXPECTED_CLASS[c.fault]).toBe('generic-error');
     const ws = replayWorkspace(c);
-    const result = await ws.run();
-    expect(result.code, result.stderr).toBe(3);
-    const events = ws.events();
+    const result = await runEngine(ws);
+    expect(result.code, result.stdout).toBe(3);
+    const events = result.events;
     const finished = events.filter((e) => e.type === 'attempt.finished' && e.role === 'worker');
     expect(finished.map((e) => [e.target, e.result])).toEqual([
       ['a', 'generic-error'],

@@ -1,5 +1,6 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { runEngine } from '../engine/harness.js';
 import { Workspace } from './helpers.js';
 
 const approve = {
@@ -19,7 +20,7 @@ function plan(ws: Workspace, id: string, frontMatter: string[], file: string): v
   );
 }
 
-describe('routing by complexity and risk (real processes)', { timeout: 120_000 }, () => {
+describe('routing by complexity and risk (in process)', { timeout: 60_000 }, () => {
   it('a plan with `complexity:` and no route lands on the mapped route; the dry run says why', async () => {
     const ws = new Workspace();
     ws.config({
@@ -61,17 +62,15 @@ describe('routing by complexity and risk (real processes)', { timeout: 120_000 }
     const text = await ws.run(['--dry-run']);
     expect(text.stdout).toContain('route       complexity: complex → cloud-G02');
 
-    const result = await ws.run();
-    expect(result.code, result.stderr).toBe(0);
-    const workers = ws
-      .events()
+    const result = await runEngine(ws);
+    expect(result.code, result.stdout).toBe(0);
+    const workers = result.events
       .filter((e) => e.type === 'stage.decided' && e.stage === 'worker')
       .map((e) => `${e.task} ${e.target}`)
       .sort();
     expect(workers).toEqual(['g/hard deep', 'g/pinned fast']);
     // `risk: high` → review: red-team, on the review candidate of another agent family.
-    const redTeam = ws
-      .events()
+    const redTeam = result.events
       .filter((e) => e.type === 'attempt.started' && e.role === 'redteam')
       .map((e) => `${e.task} ${e.target}`);
     expect(redTeam).toEqual(['g/hard fast']);

@@ -1,11 +1,12 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { archivedWorkLogText, runEngine } from '../engine/harness.js';
 import { Workspace } from './helpers.js';
 
 const approve = { when: { role: 'review' }, steps: [{ review: 'Verdict: APPROVED\n' }] };
 
-describe('switchyard run: scope and review control (fake agents as real processes)', {
-  timeout: 120_000,
+describe('switchyard run: scope and review control (fake agents, in process)', {
+  timeout: 60_000,
 }, () => {
   it('runs only --task-group, leaving other groups untouched, and archives that group log', async () => {
     const ws = new Workspace();
@@ -13,28 +14,16 @@ describe('switchyard run: scope and review control (fake agents as real processe
     ws.task('api/one', { files: ['src/api.ts'] });
     ws.task('api/two', { files: ['src/api2.ts'], dependsOn: ['one'] });
     ws.task('web/page', { files: ['src/web.ts'] });
-    const result = await ws.run(['--task-group', 'api']);
-    expect(result.code, result.stderr).toBe(0);
+    const result = await runEngine(ws, { taskGroup: 'api' });
+    expect(result.code, result.stdout).toBe(0);
     expect(ws.exists('agent-task/archive/api/one/complete.log')).toBe(true);
     expect(ws.exists('agent-task/archive/api/two/complete.log')).toBe(true);
-    expect(ws.exists('agent-task/archive/api/work_log_1.log')).toBe(true);
+    expect(await archivedWorkLogText(result.store, 'api', 1)).toContain('| FINISH |');
     expect(ws.exists('agent-task/web/page/PLAN.md')).toBe(true);
-    expect(ws.events().some((e) => e.task === 'web/page' && e.type === 'attempt.started')).toBe(
+    expect(result.events.some((e) => e.task === 'web/page' && e.type === 'attempt.started')).toBe(
       false,
     );
-    expect((await ws.run(['--task-group', 'nope'])).code).toBe(2);
-  });
-
-  it('archives a group work log an earlier run left behind', async () => {
-    const ws = new Workspace();
-    ws.catalog({ a: { scenario: { cases: [approve], steps: [{ fillChecklist: true }] } } });
-    ws.task('g/t', { files: ['src/t.ts'] });
-    mkdirSync(ws.path('agent-task/old'));
-    writeFileSync(ws.path('agent-task/old/WORK_LOG.md'), '# Work log: old\n');
-    const result = await ws.run();
-    expect(result.code, result.stderr).toBe(0);
-    expect(ws.read('agent-task/archive/old/work_log_1.log')).toBe('# Work log: old\n');
-    expect(ws.exists('agent-task/old')).toBe(false);
+    expect((await runEngine(ws, { taskGroup: 'nope' })).code).toBe(2);
   });
 
   it('`with <agent>` and a PLAN pin choose the worker; the review keeps its route and never reviews its own work; the dry run shows both', async () => {
@@ -62,16 +51,15 @@ describe('switchyard run: scope and review control (fake agents as real processe
     });
     const human = await ws.run(['--dry-run', '--with', 'codex']);
     expect(human.stdout).toContain("stages      worker d (with), review a (not the worker's d)");
-    const result = await ws.run(['--with', 'codex']);
-    expect(result.code, result.stderr).toBe(0);
+    const result = await runEngine(ws, { with: 'codex' });
+    expect(result.code, result.stdout).toBe(0);
     const on = (task: string) =>
-      ws
-        .events()
+      result.events
         .filter((e) => e.type === 'attempt.started' && e.task === task)
         .map((e) => `${e.role}:${e.target}`);
     expect(on('g/pinned')).toEqual(['worker:b', 'review:d']);
     expect(on('g/free')).toEqual(['worker:d', 'review:a']);
-    const decided = ws.events().filter((e) => e.type === 'stage.decided');
+    const decided = result.events.filter((e) => e.type === 'stage.decided');
     expect(new Set(decided.map((e) => `${e.task}:${e.stage}:${e.source}`))).toEqual(
       new Set([
         'g/pinned:worker:pin',
@@ -108,9 +96,9 @@ describe('switchyard run: scope and review control (fake agents as real processe
       ['a', 'b'],
     );
     ws.task('g/r', { files: ['src/r.ts'] });
-    const result = await ws.run();
-    expect(result.code, result.stderr).toBe(0);
-    const events = ws.events();
+    const result = await runEngine(ws);
+    expect(result.code, result.stdout).toBe(0);
+    const events = result.events;
     expect(events.filter((e) => e.type === 'target.failover')).toEqual([]);
     const retry = events.find((e) => e.type === 'attempt.retry-scheduled');
     expect(retry).toMatchObject({ role: 'review', target: 'a' });
@@ -119,11 +107,26 @@ describe('switchyard run: scope and review control (fake agents as real processe
     );
     const reviews = events.filter((e) => e.type === 'attempt.started' && e.role === 'review');
     expect(reviews.map((e) => e.target)).toEqual(['a', 'a']);
-    const finished = ws
-      .read('agent-task/archive/g/work_log_1.log')
+    const finished = (await archivedWorkLogText(result.store, 'g', 1))
       .split('\n')
       .filter((l) => l.includes('| FINISH |') && l.includes('| review |'))
       .map((l) => l.split(' | ')[7]);
     expect(finished).toEqual(['review-control-failure', 'success']);
+  });
+});
+
+describe('switchyard run: scope and review control (fake agents as real processes)', {
+  timeout: 120_000,
+}, () => {
+  it('archives a group work log an earlier run left behind', async () => {
+    const ws = new Workspace();
+    ws.catalog({ a: { scenario: { cases: [approve], steps: [{ fillChecklist: true }] } } });
+    ws.task('g/t', { files: ['src/t.ts'] });
+    mkdirSync(ws.path('agent-task/old'));
+    writeFileSync(ws.path('agent-task/old/WORK_LOG.md'), '# Work log: old\n');
+    const result = await ws.run();
+    expect(result.code, result.stderr).toBe(0);
+    expect(ws.read('agent-task/archive/old/work_log_1.log')).toBe('# Work log: old\n');
+    expect(ws.exists('agent-task/old')).toBe(false);
   });
 });

@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { Workspace } from '../dispatcher/helpers.js';
+import { runEngine } from '../engine/harness.js';
 
 const approve = { when: { role: 'review' }, steps: [{ review: 'Verdict: APPROVED\n' }] };
 const changes = 'Verdict: CHANGES_REQUESTED\n\n- [MODERATE] tighten it\n';
@@ -11,8 +12,8 @@ const planWithDone = (command: string, assertion = 'exit code 0') =>
   `${body}\n## Definition of Done\n\nCommand: \`${command}\`\nAssertion: ${assertion}\n`;
 const HOSTILE = `${process.execPath} -e "require('fs').writeFileSync('pwned','x')"`;
 
-describe('commands come from people: a review agent cannot change or add the Definition of Done', {
-  timeout: 180_000,
+describe('commands come from people: a review agent cannot change or add the Definition of Done (in process)', {
+  timeout: 60_000,
 }, () => {
   it('a PLAN-2.md with a changed command is a review-control failure (same target); the gate keeps running PLAN.md’s', async () => {
     const ws = new Workspace();
@@ -45,10 +46,10 @@ describe('commands come from people: a review agent cannot change or add the Def
       files: ['src/a.ts'],
       done: { command: `${process.execPath} --version`, assertion: 'exit code 0' },
     });
-    const result = await ws.run();
-    expect(result.code, result.stderr).toBe(0);
+    const result = await runEngine(ws);
+    expect(result.code, result.stdout).toBe(0);
     expect(ws.exists('pwned')).toBe(false);
-    const events = ws.events();
+    const events = result.events;
     expect(events.filter((e) => e.type === 'target.failover')).toEqual([]);
     const retry = events.find((e) => e.type === 'attempt.retry-scheduled');
     expect(retry).toMatchObject({ role: 'review', target: 'a' });
@@ -82,12 +83,12 @@ describe('commands come from people: a review agent cannot change or add the Def
       },
     });
     ws.task('g/t', { files: ['src/a.ts'] });
-    const result = await ws.run();
-    expect(result.code, result.stderr).toBe(3);
+    const result = await runEngine(ws);
+    expect(result.code, result.stdout).toBe(3);
     expect(ws.exists('pwned')).toBe(false);
-    const finished = ws
-      .events()
-      .filter((e) => e.type === 'attempt.finished' && e.result === 'review-control-failure');
+    const finished = result.events.filter(
+      (e) => e.type === 'attempt.finished' && e.result === 'review-control-failure',
+    );
     expect(finished.length).toBeGreaterThan(0);
     expect(JSON.stringify(finished)).toContain('adds a command');
   });
@@ -100,9 +101,9 @@ describe('commands come from people: a review agent cannot change or add the Def
       done: { command: `${process.execPath} --version`, assertion: 'exit code 0' },
     });
     writeFileSync(ws.path('agent-task/g/t/PLAN-2.md'), planWithDone(HOSTILE));
-    const result = await ws.run();
+    const result = await runEngine(ws);
     expect(result.code).toBe(2);
-    expect(result.stdout + result.stderr).toContain("differs from PLAN.md's");
+    expect(result.stdout + result.stdout).toContain("differs from PLAN.md's");
     expect(ws.exists('pwned')).toBe(false);
   });
 });

@@ -13,8 +13,10 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { SwitchyardError } from '@switchyard/core';
 import { describe, expect, it } from 'vitest';
 import { agentWorkspace, CLI, runCli } from '../dispatcher/helpers.js';
+import { runEngine } from '../engine/harness.js';
 
 const BWRAP = ['/usr/bin/bwrap', '/bin/bwrap'].find((p) => existsSync(p));
 
@@ -38,6 +40,42 @@ function cliUnder(mounts: string[], args: string[], cwd: string) {
     { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' }, timeout: 120_000 },
   );
 }
+
+describe('hostile inputs to a run (in process)', { timeout: 60_000 }, () => {
+  it('a complete.log symlink an agent plants in the archive is refused with coded errors', async () => {
+    const ws = agentWorkspace({
+      cases: [
+        {
+          when: { role: 'worker' },
+          steps: [
+            { write: { path: 'started.flag', content: 'x' } },
+            { waitFor: 'go.flag' },
+            { fillChecklist: true },
+          ],
+        },
+      ],
+    });
+    ws.task('g/t', { files: ['src/t.ts'] });
+    const target = join(mkdtempSync(join(tmpdir(), 'sy-victim-')), 'victim.txt');
+    writeFileSync(target, 'outside\n');
+    const run = runEngine(ws);
+    while (!ws.exists('started.flag')) await new Promise((r) => setTimeout(r, 25));
+    mkdirSync(ws.path('agent-task', 'archive', 'g', 't'), { recursive: true });
+    symlinkSync(target, ws.path('agent-task', 'archive', 'g', 't', 'complete.log'));
+    writeFileSync(ws.path('go.flag'), 'x');
+    const result = await run;
+    expect(result.code, result.stdout).toBe(3);
+    expect(result.stdout).toMatch(/blocked +g\/t \[archive\] cannot archive: .*already exists/);
+    // The next run refuses the planted link by name; nothing followed it.
+    const again = await runEngine(ws);
+    expect(again.code, again.stdout).toBe(2);
+    expect(again.stdout).toMatch(/SY_UNSAFE_PATH .*archive\/g\/t\/complete\.log.* is a symlink/);
+    // Coded errors only: the CLI says "This is a bug" for an error without a code.
+    expect(result.error).toBeUndefined();
+    expect(SwitchyardError.is(again.error)).toBe(true);
+    expect(readFileSync(target, 'utf8')).toBe('outside\n');
+  });
+});
 
 describe('hostile environment and inputs through the CLI', { timeout: 240_000 }, () => {
   it('task new --workspace from another folder writes the workspace path', async () => {
@@ -102,36 +140,4 @@ describe('hostile environment and inputs through the CLI', { timeout: 240_000 },
       expect(filled.stderr).not.toMatch(/This is a bug/);
     },
   );
-
-  it('a complete.log symlink an agent plants in the archive is refused with coded errors', async () => {
-    const ws = agentWorkspace({
-      cases: [
-        {
-          when: { role: 'worker' },
-          steps: [
-            { write: { path: 'started.flag', content: 'x' } },
-            { waitFor: 'go.flag' },
-            { fillChecklist: true },
-          ],
-        },
-      ],
-    });
-    ws.task('g/t', { files: ['src/t.ts'] });
-    const target = join(mkdtempSync(join(tmpdir(), 'sy-victim-')), 'victim.txt');
-    writeFileSync(target, 'outside\n');
-    const run = ws.run();
-    while (!ws.exists('started.flag')) await new Promise((r) => setTimeout(r, 25));
-    mkdirSync(ws.path('agent-task', 'archive', 'g', 't'), { recursive: true });
-    symlinkSync(target, ws.path('agent-task', 'archive', 'g', 't', 'complete.log'));
-    writeFileSync(ws.path('go.flag'), 'x');
-    const result = await run;
-    expect(result.code, result.stderr).toBe(3);
-    expect(result.stdout).toMatch(/blocked +g\/t \[archive\] cannot archive: .*already exists/);
-    // The next run refuses the planted link by name; nothing followed it.
-    const again = await ws.run();
-    expect(again.code, again.stderr).toBe(2);
-    expect(again.stderr).toMatch(/SY_UNSAFE_PATH .*archive\/g\/t\/complete\.log.* is a symlink/);
-    for (const out of [result.stderr, again.stderr]) expect(out).not.toMatch(/This is a bug/);
-    expect(readFileSync(target, 'utf8')).toBe('outside\n');
-  });
 });

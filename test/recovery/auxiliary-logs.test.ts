@@ -1,13 +1,12 @@
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runEngine, taskStates } from '../engine/harness.js';
 import { TrialWorkspace } from './kit.js';
 
 /** A target's `runtime.auxiliary_logs` are copied (tail, size-capped) into the attempt's evidence. */
-describe('runtime.auxiliary_logs', () => {
-  it('collects each log of an attempt into its evidence, capped', {
-    timeout: 120_000,
-  }, async () => {
+describe('runtime.auxiliary_logs (in process)', { timeout: 60_000 }, () => {
+  it('collects each log of an attempt into its evidence, capped', async () => {
     const ws = new TrialWorkspace('sy-aux-logs-');
     const big = `${`${'x'.repeat(79)}\n`.repeat(20_000)}LAST LINE\n`; // ~1.6 MB
     ws.catalog({
@@ -29,14 +28,11 @@ describe('runtime.auxiliary_logs', () => {
     ];
     writeFileSync(ws.catalogFile, JSON.stringify(catalog, null, 1));
     ws.task('g/x', { files: ['src/x.ts'] });
-    const run = ws.start();
-    const exit = await run.exited;
-    expect(exit.code, run.stdout + run.stderr).toBe(0);
+    const run = await runEngine(ws);
+    expect(run.code, run.stdout).toBe(0);
 
-    const state = JSON.parse(
-      readFileSync(ws.path('agent-task/.switchyard/tasks/g/x.json'), 'utf8'),
-    );
-    const failed = state.attempts.find((a: { result: string }) => a.result !== 'success');
+    const state = (await taskStates(run.store)).get('g/x')!;
+    const failed = state.attempts.find((a) => a.result !== 'success')!;
     const aux = join(failed.attemptDir, 'auxiliary');
     const files = readdirSync(aux).sort();
     expect(files).toEqual(['1-.agent-t.log', 'index.json']);

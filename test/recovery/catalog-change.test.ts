@@ -1,16 +1,15 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { TrialWorkspace, until } from './kit.js';
+import { runEngine, storedEvents, taskStates } from '../engine/harness.js';
+import { TrialWorkspace } from './kit.js';
 
 /**
  * A catalog changed while a decision is persisted fails closed: the task blocks with the
  * old and new revisions in its evidence (exit 3) while a task that had not decided yet runs
  * on the new catalog; `--retry-blocked` re-decides and finishes.
  */
-describe('catalog changed under a persisted decision', () => {
-  it('blocks the decided task with both revisions (exit 3); --retry-blocked re-decides and finishes', {
-    timeout: 180_000,
-  }, async () => {
+describe('catalog changed under a persisted decision (in process)', { timeout: 60_000 }, () => {
+  it('blocks the decided task with both revisions (exit 3); --retry-blocked re-decides and finishes', async () => {
     const ws = new TrialWorkspace('sy-catalog-change-');
     const scenario = {
       cases: [
@@ -24,37 +23,37 @@ describe('catalog changed under a persisted decision', () => {
     ws.task('g/later', { files: ['src/b.ts'], dependsOn: ['decided'] });
     ws.task('g/fresh', { files: ['src/a.ts', 'src/c.ts'] }); // waits on g/decided's claim
 
-    const first = ws.start(['--max-parallel', '1']);
-    await until(
-      () => ws.events().some((e) => e.type === 'attempt.started' && e.task === 'g/decided'),
-      'worker start',
-    );
-    first.kill('SIGINT');
-    const firstExit = await first.exited;
-    expect(firstExit, first.stdout + first.stderr).toMatchObject({ code: 130 });
+    // Interrupted (SIGINT in the CLI) once g/decided's worker has started.
+    const interrupt = new AbortController();
+    const first = await runEngine(ws, {
+      maxParallel: 1,
+      signal: interrupt.signal,
+      onEvent: (e) => {
+        if (e.type === 'attempt.started' && e.task === 'g/decided') interrupt.abort();
+      },
+    });
+    expect(first.code, first.stdout).toBe(130);
+    const { store } = first;
     const before = JSON.parse(readFileSync(ws.catalogFile, 'utf8'));
-    const state = JSON.parse(
-      readFileSync(ws.path('agent-task/.switchyard/tasks/g/decided.json'), 'utf8'),
-    );
-    const oldRevision: string = state.decisions.worker.catalogRevision;
+    const state = (await taskStates(store)).get('g/decided')!;
+    const oldRevision = state.decisions.worker!.catalogRevision;
 
     // A team lead edits the catalog: the target's model changes.
     before.targets.t.model = 'model-t-v2';
     writeFileSync(ws.catalogFile, JSON.stringify(before, null, 1));
-    const second = ws.start();
-    const blockedExit = await second.exited;
-    expect(blockedExit.code, second.stdout + second.stderr).toBe(3);
-    const started = ws.events().filter((e) => e.type === 'run.started');
+    const second = await runEngine(ws, { store });
+    expect(second.code, second.stdout).toBe(3);
+    const started = (await storedEvents(store)).filter((e) => e.type === 'run.started');
     const newRevision = (started.at(-1)!.catalog as { revision: string }).revision;
     expect(newRevision).not.toBe(oldRevision);
-    const blocked = ws.events().find((e) => e.type === 'task.blocked' && e.task === 'g/decided');
+    const blocked = (await storedEvents(store)).find(
+      (e) => e.type === 'task.blocked' && e.task === 'g/decided',
+    );
     expect(blocked?.reason).toMatch(/^catalog changed/);
     expect(((blocked?.evidence ?? []) as string[]).join('\n')).toContain(oldRevision);
     expect(((blocked?.evidence ?? []) as string[]).join('\n')).toContain(newRevision);
-    const after = JSON.parse(
-      readFileSync(ws.path('agent-task/.switchyard/tasks/g/decided.json'), 'utf8'),
-    );
-    expect(after.blocked.catalog).toEqual({ old: oldRevision, new: newRevision });
+    const after = (await taskStates(store)).get('g/decided')!;
+    expect(after.blocked!.catalog).toEqual({ old: oldRevision, new: newRevision });
     expect(second.stdout).toContain('g/decided');
     expect(second.stdout).toContain('catalog changed');
     // Nothing ran on the stale decision: still exactly one worker attempt.
@@ -62,12 +61,11 @@ describe('catalog changed under a persisted decision', () => {
     // g/fresh shares a file with g/decided, whose claim is kept while it is blocked: it waits.
     expect(ws.exists('agent-task/archive/g/fresh/complete.log')).toBe(false);
 
-    const third = ws.start(['--retry-blocked']);
-    const retried = await third.exited;
-    expect(retried.code, third.stdout + third.stderr).toBe(0);
-    const decided = ws
-      .events()
-      .filter((e) => e.type === 'stage.decided' && e.task === 'g/decided' && e.stage === 'worker');
+    const third = await runEngine(ws, { retryBlocked: true, store });
+    expect(third.code, third.stdout).toBe(0);
+    const decided = (await storedEvents(store)).filter(
+      (e) => e.type === 'stage.decided' && e.task === 'g/decided' && e.stage === 'worker',
+    );
     expect(decided.at(-1)?.catalogRevision).toBe(newRevision);
     for (const id of ['g/decided', 'g/later', 'g/fresh'])
       expect(ws.exists('agent-task/archive', id, 'complete.log')).toBe(true);

@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { type Dispatcher, TrialWorkspace } from './kit.js';
+import { type EngineRun, runEngine, storedEvents, taskStates } from '../engine/harness.js';
+import { TrialWorkspace } from './kit.js';
 
 interface Launch {
   role: string;
@@ -13,10 +14,8 @@ interface Launch {
  * "catalog changed"), keeping its history: complete.log lists both revisions it used.
  * `--retry-blocked` then retries the other one the same way.
  */
-describe('retrying blocked tasks after a catalog edit', () => {
-  it('retries the named task only, then the rest, each for its own reason', {
-    timeout: 180_000,
-  }, async () => {
+describe('retrying blocked tasks after a catalog edit (in process)', { timeout: 60_000 }, () => {
+  it('retries the named task only, then the rest, each for its own reason', async () => {
     const ws = new TrialWorkspace('sy-retry-');
     const scenario = (workerSteps: unknown[]) => ({
       cases: [{ when: { role: 'review' }, steps: [{ review: 'Verdict: APPROVED\n' }] }],
@@ -31,18 +30,20 @@ describe('retrying blocked tasks after a catalog edit', () => {
         .filter(Boolean)
         .map((l) => JSON.parse(l) as Launch)
         .filter((l) => l.task === task && l.role === 'worker').length;
-    const ended = async (run: Dispatcher) => {
-      const exit = await run.exited;
-      return { code: exit.code, out: run.stdout + run.stderr };
+    const ended = async (run: Promise<EngineRun>) => {
+      const done = await run;
+      states = await taskStates(done.store);
+      return { code: done.code, out: done.stdout, store: done.store };
     };
+    let states: Awaited<ReturnType<typeof taskStates>> = new Map();
+    const stateOf = (id: string) => states.get(id)!;
 
-    const first = await ended(ws.start());
+    const first = await ended(runEngine(ws));
     expect(first.code, first.out).toBe(3);
-    const stateOf = (id: string) =>
-      JSON.parse(readFileSync(ws.path(`agent-task/.switchyard/tasks/${id}.json`), 'utf8'));
-    const reason = stateOf('g/z').blocked.reason as string;
+    const { store } = first;
+    const reason = stateOf('g/z').blocked!.reason;
     expect(reason).not.toMatch(/catalog changed/);
-    const oldRevision = stateOf('g/x').decisions.worker.catalogRevision as string;
+    const oldRevision = stateOf('g/x').decisions.worker!.catalogRevision;
     const zLaunches = launches('g/z');
 
     // The agent is fixed and the catalog edited (a new model for the target).
@@ -57,37 +58,36 @@ describe('retrying blocked tasks after a catalog edit', () => {
       }),
     );
 
-    const second = await ended(ws.start(['g/x'], 'retry'));
+    const second = await ended(runEngine(ws, { retryTasks: ['g/x'], store }));
     expect(second.code, second.out).toBe(3); // g/z stays blocked
     expect(ws.exists('agent-task/archive/g/x/complete.log')).toBe(true);
     expect(launches('g/z'), 'g/z was not retried').toBe(zLaunches);
-    expect(stateOf('g/z').blocked.reason).toBe(reason);
+    expect(stateOf('g/z').blocked!.reason).toBe(reason);
     const complete = readFileSync(ws.path('agent-task/archive/g/x/complete.log'), 'utf8');
-    const newRevision = stateOf('g/x').decisions.worker.catalogRevision as string;
+    const newRevision = stateOf('g/x').decisions.worker!.catalogRevision;
     expect(newRevision).not.toBe(oldRevision);
     expect(complete).toContain(oldRevision);
     expect(complete).toContain(newRevision);
     // The failed attempts of before the retry are still in the task's history.
     const x = stateOf('g/x');
-    expect(x.attempts.filter((a: { result: string }) => a.result !== 'success').length).toBe(
-      zLaunches,
-    );
+    expect(x.attempts.filter((a) => a.result !== 'success').length).toBe(zLaunches);
 
-    const third = await ended(ws.start(['--retry-blocked']));
+    const third = await ended(runEngine(ws, { retryBlocked: true, store }));
     expect(third.code, third.out).toBe(0);
     expect(
-      ws.events().filter((e) => e.type === 'task.blocked' && /catalog changed/.test(`${e.reason}`)),
+      (await storedEvents(store)).filter(
+        (e) => e.type === 'task.blocked' && /catalog changed/.test(`${e.reason}`),
+      ),
     ).toEqual([]);
     expect(ws.exists('agent-task/archive/g/z/complete.log')).toBe(true);
   });
 
-  it('refuses an unknown task id (exit 2)', { timeout: 60_000 }, async () => {
+  it('refuses an unknown task id (exit 2)', async () => {
     const ws = new TrialWorkspace('sy-retry-usage-');
     ws.catalog({ t: { steps: [{ result: 'done' }] } });
     ws.task('g/x', { files: ['src/x.ts'] });
-    const run = ws.start(['g/nope'], 'retry');
-    const exit = await run.exited;
-    expect(exit.code, run.stdout + run.stderr).toBe(2);
-    expect(run.stderr + run.stdout).toContain('g/nope');
+    const run = await runEngine(ws, { retryTasks: ['g/nope'] });
+    expect(run.code, run.stdout).toBe(2);
+    expect(run.stdout).toContain('g/nope');
   });
 });

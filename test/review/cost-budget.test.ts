@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { Workspace } from '../dispatcher/helpers.js';
+import { runEngine } from '../engine/harness.js';
 
 const usage = (costUsd: number) => ({
   result: 'done',
   usage: { inputTokens: 1000, outputTokens: 100, costUsd },
 });
 
-describe('cost budgets (fake agents as real processes)', { timeout: 120_000 }, () => {
+describe('cost budgets (in process)', { timeout: 60_000 }, () => {
   it('blocks a task once its reported cost passes cost.maxPerTaskUsd, with the figures', async () => {
     const ws = new Workspace();
     ws.config({ retry: { baseDelayMs: 5, maxDelayMs: 20 }, cost: { maxPerTaskUsd: 0.05 } });
@@ -24,9 +25,9 @@ describe('cost budgets (fake agents as real processes)', { timeout: 120_000 }, (
       },
     });
     ws.task('g/pricey', { files: ['src/a.ts'] });
-    const result = await ws.run();
-    expect(result.code, result.stderr).toBe(3);
-    const events = ws.events();
+    const result = await runEngine(ws);
+    expect(result.code, result.stdout).toBe(3);
+    const events = result.events;
     // The worker's attempt passed the cap: no review ran.
     expect(events.filter((e) => e.type === 'attempt.started').map((e) => e.role)).toEqual([
       'worker',
@@ -64,11 +65,11 @@ describe('cost budgets (fake agents as real processes)', { timeout: 120_000 }, (
     });
     ws.task('g/first', { files: ['src/a.ts'] });
     ws.task('g/second', { files: ['src/b.ts'], dependsOn: ['first'] });
-    const result = await ws.run();
-    expect(result.code, result.stderr).toBe(3);
+    const result = await runEngine(ws);
+    expect(result.code, result.stdout).toBe(3);
     // g/first: $0.08 archived; g/second's worker brings the run to $0.12: blocked.
     expect(ws.exists('agent-task/archive/g/first/complete.log')).toBe(true);
-    const blocked = ws.events().find((e) => e.type === 'task.blocked');
+    const blocked = result.events.find((e) => e.type === 'task.blocked');
     expect(blocked).toMatchObject({
       task: 'g/second',
       stage: 'cost-budget',

@@ -2,6 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Workspace } from '../dispatcher/helpers.js';
+import { runEngine } from '../engine/harness.js';
 
 const approve = { review: 'Verdict: APPROVED\n' };
 const plan2 = [
@@ -32,7 +33,7 @@ function redTeamPlan(ws: Workspace, id: string): void {
   writeFileSync(file, readFileSync(file, 'utf8').replace('---\n#', 'review: red-team\n---\n#'));
 }
 
-describe('red-team review (fake agents as real processes)', { timeout: 120_000 }, () => {
+describe('red-team review (in process)', { timeout: 60_000 }, () => {
   it('runs after the review approved, on another agent family; its CHANGES_REQUESTED starts plan loop 2', async () => {
     const ws = new Workspace();
     ws.catalog(
@@ -66,9 +67,9 @@ describe('red-team review (fake agents as real processes)', { timeout: 120_000 }
       ['a', 'r', 'b'],
     );
     redTeamPlan(ws, 'g/risky');
-    const result = await ws.run();
-    expect(result.code, result.stderr).toBe(0);
-    const events = ws.events();
+    const result = await runEngine(ws);
+    expect(result.code, result.stdout).toBe(0);
+    const events = result.events;
     const started = events.filter((e) => e.type === 'attempt.started');
     expect(started.map((e) => `${e.role}:${e.planLoop}:${e.target}:${e.agent}`)).toEqual([
       'worker:1:a:claude-code',
@@ -124,9 +125,9 @@ describe('red-team review (fake agents as real processes)', { timeout: 120_000 }
       },
     ]);
     // The live run blocks it before paying for a worker and a review it could not finish.
-    const result = await ws.run();
-    expect(result.code, result.stderr).toBe(3);
-    const events = ws.events();
+    const result = await runEngine(ws);
+    expect(result.code, result.stdout).toBe(3);
+    const events = result.events;
     expect(events.filter((e) => e.type === 'attempt.started')).toEqual([]);
     const blocked = events.find((e) => e.type === 'task.blocked');
     expect(blocked).toMatchObject({ task: 'g/alone', stage: 'redteam' });

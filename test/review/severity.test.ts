@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { Workspace } from '../dispatcher/helpers.js';
+import { runEngine } from '../engine/harness.js';
 
 const approve = { when: { role: 'review' }, steps: [{ review: 'Verdict: APPROVED\n' }] };
 const plan2 = [
@@ -21,9 +22,7 @@ const plan2 = [
   '',
 ].join('\n');
 
-describe('review findings by severity (fake agents as real processes)', {
-  timeout: 120_000,
-}, () => {
+describe('review findings by severity (in process)', { timeout: 60_000 }, () => {
   it('archives a minor-only CHANGES_REQUESTED without another worker round, notes in complete.log', async () => {
     const ws = new Workspace();
     ws.catalog({
@@ -46,9 +45,9 @@ describe('review findings by severity (fake agents as real processes)', {
       },
     });
     ws.task('g/minor', { files: ['src/a.ts'] });
-    const result = await ws.run();
-    expect(result.code, result.stderr).toBe(0);
-    const events = ws.events();
+    const result = await runEngine(ws);
+    expect(result.code, result.stdout).toBe(0);
+    const events = result.events;
     const roles = events.filter((e) => e.type === 'attempt.started').map((e) => e.role);
     expect(roles).toEqual(['worker', 'review']);
     expect(events.find((e) => e.type === 'review.verdict')).toMatchObject({
@@ -113,9 +112,9 @@ describe('review findings by severity (fake agents as real processes)', {
       files: ['src/a.ts'],
       done: { command: `${process.execPath} runner.cjs`, assertion: 'exit code 0' },
     });
-    const result = await ws.run();
-    expect(result.code, result.stderr).toBe(0);
-    const events = ws.events();
+    const result = await runEngine(ws);
+    expect(result.code, result.stdout).toBe(0);
+    const events = result.events;
     expect(events.find((e) => e.type === 'review.verdict')).toMatchObject({
       disposition: 'reject',
     });

@@ -1,2 +1,8 @@
+// BUILTIN_PLUGINS, runGateCommand and createRunRenderer are for the in-process engine harness
+// of the end-to-end tests (test/engine): the plugins a run loads, how it runs gate commands and
+// the lines it prints, so an in-process run does and shows what `switchyard run` would.
+export { BUILTIN_PLUGINS } from './builtin-plugins.js';
 export { EXIT, exitCodeFor } from './exit-codes.js';
+export { runGateCommand } from './gate-runner.js';
 export { main } from './main.js';
+export { createRunRenderer, type RunRenderer } from './run-renderer.js';

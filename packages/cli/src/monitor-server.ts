@@ -1,6 +1,6 @@
 // type-only: the monitor package loads only when a monitor is asked for
 import type { RunControl } from '@switchyard/core';
-import type { MonitorServer } from '@switchyard/monitor';
+import type { EventFeed, MonitorServer } from '@switchyard/monitor';
 import { InvalidArgumentError } from 'commander';
 
 /** `--port`: a TCP port, 0 = any free one. */
@@ -19,6 +19,10 @@ export interface MonitorFlags {
   control?: RunControl | undefined;
   /** `--read-only`: the page shows, and refuses every action. */
   readOnly?: boolean;
+  /** A shared store's event log, served live on `/log` (`monitor --store`). */
+  eventFeed?: EventFeed;
+  /** Fields added to the `--json` announcement (the shared store and its scope). */
+  announce?: Record<string, string>;
 }
 
 /** Starts the browser monitor of a workspace (the caller announces its URL). */
@@ -33,6 +37,7 @@ export async function startMonitorServer(
     ...(flags.host !== undefined ? { host: flags.host } : {}),
     ...(flags.control ? { control: flags.control } : {}),
     ...(flags.readOnly ? { readOnly: true } : {}),
+    ...(flags.eventFeed ? { eventFeed: flags.eventFeed } : {}),
   });
 }
 
@@ -48,8 +53,8 @@ export async function startAnnouncedMonitor(
   const server = await startMonitorServer(workspace, flags);
   process.stdout.write(
     flags.json
-      ? `${JSON.stringify({ type: 'monitor.started', at: new Date().toISOString(), monitor_url: server.url })}\n`
-      : `monitor_url ${server.url}\n`,
+      ? `${JSON.stringify({ type: 'monitor.started', at: new Date().toISOString(), monitor_url: server.url, ...flags.announce })}\n`
+      : `monitor_url ${server.url}\n${flags.announce?.store ? `store       ${flags.announce.store}: every machine's events on /log\n` : ''}`,
   );
   return server;
 }

@@ -1,4 +1,10 @@
-import { buildRetro, type EventLogPort, type PriceTable, writeRetroFile } from '@switchyard/core';
+import {
+  buildRetro,
+  type EventLogPort,
+  type PriceTable,
+  type RunEvent,
+  writeRetroFile,
+} from '@switchyard/core';
 
 /** Every event of a store's log, in order. */
 export async function allEvents(log: Pick<EventLogPort, 'read'>) {
@@ -23,4 +29,22 @@ export async function writeRunRetro(
     );
     return undefined;
   }
+}
+
+/**
+ * The default runs of `retro --store`: on a shared backlog machines run side by side, so
+ * "the last run" is every run that was still going when the last one started (its `since`).
+ */
+export function sharedRetroSince(events: readonly RunEvent[]): string | undefined {
+  const starts = events.filter((e) => e.type === 'run.started');
+  const last = starts.at(-1);
+  if (!last) return undefined;
+  const ended = new Map(
+    events.filter((e) => e.type === 'run.finished').map((e) => [e.runId, Date.parse(e.at)]),
+  );
+  const from = Date.parse(last.at);
+  const overlapping = starts.filter(
+    (e) => (ended.get(e.runId) ?? Number.POSITIVE_INFINITY) >= from,
+  );
+  return overlapping[0]?.at;
 }

@@ -55,6 +55,8 @@ export const ERROR_CODES = {
     "An attempt's prompt is too long for argv and the agent or runner takes it no other way.",
   SY_CLASSIFIER_FAILED: 'A classifier plugin threw while classifying an attempt.',
   SY_LOCK_HELD: 'Another dispatcher holds the workspace lock.',
+  SY_TASK_HELD:
+    'On a shared store, a machine whose lease on the task is live is running it: a human change to it waits until it ends there.',
   SY_WORK_LOG: 'The work log could not be written or archived.',
   SY_GIT: 'A git operation of task isolation failed.',
   SY_ESCALATION: "A blocked task's escalation files could not be written.",

@@ -235,6 +235,7 @@ export {
   type InterviewRequest,
   interviewRequestSchema,
   isOpen,
+  liftBlock,
   listOpenEscalations,
   RESOLUTIONS,
   type ResolutionAction,

@@ -12,6 +12,7 @@ import {
 } from '@switchyard/core';
 import { handleAction } from './actions.js';
 import { loadPageAssets, type PageAssets } from './assets.js';
+import { type EventFeed, EventRelay, startPosition } from './event-relay.js';
 import { followWorkspace, type WorkspaceChange } from './follow.js';
 import { assertLoopbackBind, LOOPBACK, maskSecrets, refusalOf } from './guard.js';
 import { DEFAULT_LIMITS, type MonitorLimits, serverOptions, writeEvent } from './limits.js';
@@ -39,6 +40,11 @@ export interface MonitorOptions {
   control?: RunControl;
   /** Refuse every action (POST /action answers 405): the page only shows. */
   readOnly?: boolean;
+  /**
+   * A shared store's event log (every machine's runs): served live on `/log` as server-sent
+   * events numbered by their position, replayed from `Last-Event-ID`.
+   */
+  eventFeed?: EventFeed;
 }
 
 /** A running monitor. */
@@ -140,6 +146,10 @@ export async function startMonitor(options: MonitorOptions): Promise<MonitorServ
     if (pending || streams.size === 0) return;
     pending = setTimeout(push, Math.max(0, lastPush + interval - performance.now()));
   };
+  const relay = options.eventFeed ? new EventRelay() : undefined;
+  await relay?.start(options.eventFeed!);
+  /** Open `/log` streams, ended when the monitor closes. */
+  const logStreams = new Set<ServerResponse>();
   const stopFollow = followWorkspace(options.workspace, onChange, {
     ...(options.pollMs ? { pollMs: options.pollMs } : {}),
   });
@@ -189,6 +199,24 @@ export async function startMonitor(options: MonitorOptions): Promise<MonitorServ
           streams.add(res);
           return () => streams.delete(res);
         });
+      case '/log': {
+        if (!relay)
+          return send(res, 404, 'text/plain', 'no shared store: this monitor has no /log\n');
+        const after = startPosition(
+          req.headers['last-event-id'] as string | undefined,
+          url.searchParams.get('after'),
+        );
+        if (after === undefined)
+          return send(res, 400, 'text/plain', 'Last-Event-ID (or after=) must be a number\n');
+        return openStream(req, res, () => {
+          logStreams.add(res);
+          const stop = relay.subscribe(after, res);
+          return () => {
+            stop();
+            logStreams.delete(res);
+          };
+        });
+      }
       case '/tail': {
         snapshot(); // the attempt folders are those of the event log read so far
         const dir = reader.attemptDirs.get(url.searchParams.get('attempt') ?? '');
@@ -283,6 +311,7 @@ export async function startMonitor(options: MonitorOptions): Promise<MonitorServ
   await new Promise<void>((resolve, reject) => {
     const fail = (error: NodeJS.ErrnoException) => {
       stopFollow();
+      void relay?.stop();
       reject(
         error.code === 'EADDRINUSE' || error.code === 'EACCES'
           ? new SwitchyardError(
@@ -314,9 +343,10 @@ export async function startMonitor(options: MonitorOptions): Promise<MonitorServ
       if (streams.size > 0) rebuild();
       // Pages stop reconnecting: the monitor is gone on purpose (the run it served ended).
       broadcast('end', JSON.stringify({ reason: 'the monitor stopped' }));
-      const open = [...streams];
+      const open = [...streams, ...logStreams];
       streams.clear();
       for (const stop of stops) stop();
+      await relay?.stop();
       // End each stream and wait until its last bytes are handed to its socket before
       // connections are cut (a write is corked until the next tick, and a slow reader's
       // socket may be full); a reader that takes no bytes for 10 s is let go.

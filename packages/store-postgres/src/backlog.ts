@@ -267,6 +267,37 @@ export function pgBacklog(ctx: PgContext, boss: PgBoss) {
         );
         await deliver(client, [task], afterSeconds);
       }),
+    /**
+     * A human's answer on a task (`switchyard resolve`, `retry`), with the task's row locked:
+     * `decide` gets the entry and the holder whose lease on the task is live (if any), makes
+     * its own changes, may throw to refuse, and returns whether a `blocked` task is to be
+     * delivered again (`ready`). Returns the entry as it was, or undefined for a task the
+     * backlog lacks (`decide` is not called).
+     */
+    reopen: (
+      task: TaskId,
+      decide: (entry: BacklogEntry, liveHolder: string | undefined) => Promise<boolean>,
+    ) =>
+      transaction(ctx.pool, async (client) => {
+        const row = await lockRow(client, task);
+        if (!row) return undefined;
+        const at = await ctx.now(client);
+        const { rows } = await client.query<{ holder: string; live: boolean }>(
+          `select holder, not released and expires_at > $3 as live from ${ctx.s}.leases
+           where scope = $1 and task = $2`,
+          [ctx.scope, task, at],
+        );
+        const lease = rows[0];
+        const entry = entryOf({ ...row, holder: lease?.holder ?? null });
+        const live = lease?.live ? lease.holder : undefined;
+        if (!(await decide(entry, live)) || row.status !== 'blocked') return entry;
+        await client.query(
+          `update ${ctx.s}.backlog set status = 'ready', updated_at = now() where scope = $1 and task = $2`,
+          [ctx.scope, task],
+        );
+        await deliver(client, [task]);
+        return entry;
+      }),
     /** Calls `onChange` whenever this scope's backlog changes on any machine (LISTEN/NOTIFY). */
     async watch(onChange: () => void): Promise<{ stop(): Promise<void> }> {
       const client = await ctx.pool.connect();

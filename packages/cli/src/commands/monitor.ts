@@ -9,6 +9,7 @@ export interface MonitorOptions {
   host?: string;
   json?: boolean;
   readOnly?: boolean;
+  store?: string;
 }
 
 /** `switchyard monitor`: the live browser page of a workspace's run, from persisted state. */
@@ -23,6 +24,10 @@ export function registerMonitor(program: Command): void {
     .option('--host <address>', 'bind address; only 127.0.0.1 is accepted')
     .option('--json', 'print the URL as one JSON line {"type":"monitor.started","monitor_url":…}')
     .option('--read-only', 'the page only shows: retry, skip, resolve and stop are refused')
+    .option(
+      '--store <url>',
+      'a postgres:// store shared by several machines: follow the events of every machine live (default: SWITCHYARD_STORE, else config `store`)',
+    )
     .addHelpText(
       'after',
       `
@@ -39,17 +44,47 @@ Security: it listens on 127.0.0.1 only, every request needs the URL's token and 
 127.0.0.1/localhost Host header, an action also the page's own Origin and the token in
 a header; it serves no external resource and masks the targets' environment values.
 Reach it from another machine with an SSH tunnel.
+
+On a shared store (--store, SWITCHYARD_STORE or config \`store\`) the monitor, on any
+machine, also follows the store's events table (LISTEN/NOTIFY): GET /log?token=… is a
+server-sent event stream of every machine's run events, each with \`id: <position>\` and
+its "machine" ("<host> pid <pid>"); a reconnect with a Last-Event-ID header (an
+EventSource sends it) or ?after=N resumes right after that position: nothing missed,
+nothing repeated. --json adds "store" and "scope" to the first line.
 Exit 0 when stopped with Ctrl-C, 2 on a bad workspace, port or host.
 
 Examples:
   $ switchyard monitor
   $ switchyard monitor --workspace ~/src/app --port 8765
-  $ switchyard run --monitor            # the same page, started with the run`,
+  $ switchyard run --monitor            # the same page, started with the run
+  $ switchyard monitor --store postgres://sy@db/switchyard   # every machine's events on /log`,
     )
     .action(async (opts: MonitorOptions) => {
       const { startAnnouncedMonitor, untilInterrupted } = await import('../monitor-server.js');
-      const server = await startAnnouncedMonitor(resolve(opts.workspace ?? process.cwd()), opts);
-      await untilInterrupted();
-      await server.close();
+      const workspace = resolve(opts.workspace ?? process.cwd());
+      const { sharedStoreSetting } = await import('../store/resolve-store.js');
+      const setting = await sharedStoreSetting({
+        workspace,
+        ...(opts.store !== undefined ? { store: opts.store } : {}),
+      });
+      const { openSharedStore } = await import('../store/shared-backlog.js');
+      const shared = setting ? await openSharedStore(workspace, setting) : undefined;
+      try {
+        const server = await startAnnouncedMonitor(workspace, {
+          ...opts,
+          ...(shared
+            ? {
+                eventFeed: {
+                  follow: (after, onEvent) => shared.store.followEvents(after, onEvent),
+                },
+                announce: { store: shared.store.location, scope: shared.scope },
+              }
+            : {}),
+        });
+        await untilInterrupted();
+        await server.close();
+      } finally {
+        await shared?.store.close();
+      }
     });
 }

@@ -8,6 +8,7 @@ export interface ResolveOptions {
   done?: boolean;
   executionCatalog?: string;
   json?: boolean;
+  store?: string;
 }
 
 /** `switchyard resolve <group>/<task> --retry|--skip|--done`: a human answers an escalation. */
@@ -39,6 +40,10 @@ export function registerResolve(program: Command): void {
       'the catalog the next run uses (a decision it no longer supports is made again)',
     )
     .option('--json', 'print the outcome as one JSON document')
+    .option(
+      '--store <url>',
+      'a postgres:// store shared by several machines: answer in its database (default: SWITCHYARD_STORE, else config `store`)',
+    )
     .addHelpText(
       'after',
       `
@@ -59,14 +64,23 @@ evidence paths, the tasks it holds up) and <task>.interview-request.json asks a 
          since an agent can write one; it reports it and exits 3 until you decide.
 
 Takes the workspace lock, so it refuses while a run is going (exit 1): stop it first.
-Exit codes: 0 resolved, 1 internal failure or the lock is held, 2 an unknown task, a task
-that is not blocked, bad flags.
+
+On a shared store (--store, SWITCHYARD_STORE or config \`store\`) the answer changes the
+task's record in the database, whichever machine blocked it, under the same rules; a
+retried task goes back to the backlog and a dispatcher of any machine takes it. A task
+another machine is running right now (its lease is live) is refused with SY_TASK_HELD,
+naming that machine (exit 1). --done needs the hand-made archive of one clone: it is not
+offered on a shared store. --json adds "machine": the machine that last ran the task.
+
+Exit codes: 0 resolved, 1 internal failure or the lock (or the task's lease) is held, 2 an
+unknown task, a task that is not blocked, bad flags.
 
 Examples:
   $ switchyard status                          # lists open escalations
   $ switchyard resolve api/add-flag --retry && switchyard run
   $ switchyard resolve docs/readme --skip
-  $ switchyard resolve docs/intro --done`,
+  $ switchyard resolve docs/intro --done
+  $ switchyard resolve api/add-flag --retry --store postgres://sy@db/switchyard`,
     )
     .action(async (task: string, opts: ResolveOptions) => {
       const {
@@ -94,20 +108,30 @@ Examples:
           })
         : undefined;
       const { catalogSourceLabel } = await import('@switchyard/core');
-      const outcome = await resolveEscalation({
+      const action = opts.retry ? 'retry' : opts.done ? 'done' : 'skip';
+      const catalogFacts = catalog && {
+        source: catalogSourceLabel(catalog),
+        revision: catalog.revision,
+        targets: catalog.catalog.targets,
+      };
+      const { sharedStoreSetting } = await import('../store/resolve-store.js');
+      const setting = await sharedStoreSetting({
         workspace,
-        task,
-        action: opts.retry ? 'retry' : opts.done ? 'done' : 'skip',
-        ...(catalog
-          ? {
-              catalogFacts: {
-                source: catalogSourceLabel(catalog),
-                revision: catalog.revision,
-                targets: catalog.catalog.targets,
-              },
-            }
-          : {}),
+        ...(opts.store !== undefined ? { store: opts.store } : {}),
       });
+      const outcome = setting
+        ? await (async () => {
+            const { resolveShared, withSharedStore } = await import('../store/resolve-shared.js');
+            return withSharedStore(workspace, setting, (shared) =>
+              resolveShared(shared, task, action, catalogFacts),
+            );
+          })()
+        : await resolveEscalation({
+            workspace,
+            task,
+            action,
+            ...(catalogFacts ? { catalogFacts } : {}),
+          });
       if (opts.json) {
         const { printJson } = await import('../output.js');
         printJson(outcome);
@@ -115,7 +139,9 @@ Examples:
       }
       process.stdout.write(
         outcome.action === 'retry'
-          ? `resolved ${task}: retry with a fresh budget on the next \`switchyard run\`\n`
+          ? setting
+            ? `resolved ${task}: back in the shared backlog with a fresh budget; a dispatcher of any machine takes it\n`
+            : `resolved ${task}: retry with a fresh budget on the next \`switchyard run\`\n`
           : outcome.action === 'done'
             ? `resolved ${task}: recorded as done by hand; its dependents run on the next \`switchyard run\`\n`
             : `resolved ${task}: skipped; it stays blocked and its dependents keep waiting\n`,

@@ -1,3 +1,4 @@
+import type { RunEvent } from '@switchyard/core';
 import type { Command } from 'commander';
 
 /** Options of `switchyard retro`. */
@@ -6,6 +7,7 @@ export interface RetroOptions {
   run?: string;
   since?: string;
   json?: boolean;
+  store?: string;
 }
 
 /** `switchyard retro`: what a run's figures say, from its persisted events. */
@@ -22,17 +24,26 @@ export function registerRetro(program: Command): void {
     .option('--run <id>', 'the run to look at (default: the last one)')
     .option('--since <date>', 'every run started at or after this date (ISO 8601)')
     .option('--json', 'print one JSON document')
+    .option(
+      '--store <url>',
+      'a postgres:// store shared by several machines: the runs of every machine (default: SWITCHYARD_STORE, else config `store`)',
+    )
     .addHelpText(
       'after',
       `
 Built only from agent-task/.switchyard/events.jsonl (and the project's price table for
 tokens reported without a cost). Each run also writes its retrospective to
 agent-task/retros/<date>-<run>.md when it ends.
+On a shared store (--store, SWITCHYARD_STORE or config \`store\`) it reads the events of
+every machine from the database; without --run or --since it covers every run that was
+still going when the last one started (machines run side by side), and each task lists
+its attempts by machine ("machines" in --json: "<host> pid <pid>" -> attempts).
 Exit 0 with a report, 2 for invalid input (an unknown --run, a --since that is no date).
 
 Examples:
   $ switchyard retro
-  $ switchyard retro --since 2026-12-01 --json | jq '.targets'`,
+  $ switchyard retro --since 2026-12-01 --json | jq '.targets'
+  $ switchyard retro --store postgres://sy@db/switchyard --json | jq '.tasks[].machines'`,
     )
     .action(async (opts: RetroOptions) => {
       const core = await import('@switchyard/core');
@@ -46,13 +57,27 @@ Examples:
         throw new core.SwitchyardError('SY_USAGE', `--since "${opts.since}" is not a date`, {
           hint: 'write an ISO 8601 date, e.g. 2026-12-01 or 2026-12-01T09:00Z',
         });
-      const { openFsStore } = await import('@switchyard/store-fs');
-      const { allEvents } = await import('../run-retro.js');
-      const store = openFsStore({ workspace });
-      const events = await allEvents(store.events).finally(() => store.close());
+      const { allEvents, sharedRetroSince } = await import('../run-retro.js');
+      const { sharedStoreSetting } = await import('../store/resolve-store.js');
+      const setting = await sharedStoreSetting({
+        workspace,
+        ...(opts.store !== undefined ? { store: opts.store } : {}),
+      });
+      let events: RunEvent[];
+      if (setting) {
+        const { withSharedStore } = await import('../store/resolve-shared.js');
+        events = await withSharedStore(workspace, setting, (shared) =>
+          allEvents(shared.store.events),
+        );
+      } else {
+        const { openFsStore } = await import('@switchyard/store-fs');
+        const store = openFsStore({ workspace });
+        events = await allEvents(store.events).finally(() => store.close());
+      }
+      const since = opts.since ?? (setting && !opts.run ? sharedRetroSince(events) : undefined);
       const scope = {
         ...(opts.run ? { runId: opts.run } : {}),
-        ...(opts.since ? { since: opts.since } : {}),
+        ...(since ? { since } : {}),
       };
       if (opts.run && core.runsInScope(events, scope).length === 0)
         throw new core.SwitchyardError(

@@ -20,6 +20,10 @@ export function registerRetry(program: Command): void {
     )
     .option('--with <target>', 'run every stage on this catalog target unless a task pins its own')
     .option('--json', 'machine output: JSONL events')
+    .option(
+      '--store <url>',
+      'a postgres:// store shared by several machines: retry there, then work on its backlog (default: SWITCHYARD_STORE, else config `store`)',
+    )
     .addHelpText(
       'after',
       `
@@ -33,17 +37,34 @@ A task runs the plan the dispatcher admitted when it first ran, whatever its fil
 (an agent may write them). A retry admits the plan files as they are now: edit PLAN.md (a
 task that is not blocked too), then name the task here. The run says what that changed.
 
+On a shared store (--store, SWITCHYARD_STORE or config \`store\`) each named task must be
+blocked in the shared backlog, whichever machine blocked it: its record in the database gets
+the fresh budget and it goes back to the backlog, then this run works on the backlog with
+the other machines (as \`run --store\`; events name the machine of each attempt). A task
+another machine is running right now is refused with SY_TASK_HELD naming that machine.
+
 Exit codes as for \`switchyard run\`: 0 all archived, 2 invalid input (an unknown task),
 3 tasks still blocked (also ones not named here), 1 internal failure, 130 interrupted.
 
 Examples:
   $ switchyard retry api/add-flag
-  $ switchyard retry api/add-flag docs/readme --max-parallel 2`,
+  $ switchyard retry api/add-flag docs/readme --max-parallel 2
+  $ switchyard retry api/add-flag --store postgres://sy@db/switchyard`,
     )
     .action(async (tasks: string[], opts: LiveRunOptions) => {
+      const { sharedStoreSetting } = await import('../store/resolve-store.js');
+      const setting = await sharedStoreSetting({
+        ...(opts.workspace !== undefined ? { workspace: opts.workspace } : {}),
+        ...(opts.store !== undefined ? { store: opts.store } : {}),
+      });
+      if (setting) {
+        const { retryShared } = await import('../store/resolve-shared.js');
+        await retryShared(opts.workspace, setting, tasks, opts);
+      }
       process.exitCode = await (await import('../live-run.js')).liveRun({
         ...opts,
-        retryTasks: tasks,
+        // On a shared store the retry is done above, in the database.
+        ...(setting ? {} : { retryTasks: tasks }),
       });
     });
 }

@@ -57,16 +57,12 @@ Examples:
         isMarker: hasConfigFile,
       });
       // A shared store: the backlog of every machine (the local report reads this machine's files).
-      const { resolveStore } = await import('../store/resolve-store.js');
-      // A config that cannot be read keeps the local report (it says so below), unless --store.
-      const setting = await resolveStore({
+      const { sharedStoreSetting } = await import('../store/resolve-store.js');
+      const setting = await sharedStoreSetting({
         workspace,
         ...(opts.store !== undefined ? { store: opts.store } : {}),
-      }).catch((error: unknown) => {
-        if (opts.store !== undefined) throw error;
-        return { kind: 'file' as const };
       });
-      if (setting.kind === 'postgres' && session === undefined && !opts.sessions) {
+      if (setting && session === undefined && !opts.sessions) {
         const { printSharedStatus } = await import('../store/backlog-status.js');
         return printSharedStatus(workspace, setting, opts.json === true);
       }

@@ -34,3 +34,18 @@ export async function resolveStore(opts: StoreFlagOptions): Promise<StoreSetting
     configFile: loaded?.filepath,
   });
 }
+
+/**
+ * The shared (PostgreSQL) store a reading or answering command uses, or undefined for the
+ * file store. A config that cannot be read keeps such a command on this machine's files
+ * (they report it themselves), unless `--store` named a store.
+ */
+export async function sharedStoreSetting(
+  opts: StoreFlagOptions,
+): Promise<Extract<StoreSetting, { kind: 'postgres' }> | undefined> {
+  const setting = await resolveStore(opts).catch((error: unknown) => {
+    if (opts.store !== undefined) throw error;
+    return { kind: 'file' as const };
+  });
+  return setting.kind === 'postgres' ? setting : undefined;
+}

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { realpathSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { stopwatch, systemClock } from '../clock/clock.js';
 import { type Problem, SwitchyardError } from '../errors.js';
 import { createEventBus } from '../events/event-bus.js';
@@ -58,6 +59,9 @@ export async function runDispatcher(options: DispatcherOptions): Promise<Dispatc
     const { store } = options;
     const bus = createEventBus({
       runId,
+      // On a shared backlog every event names its machine (the monitor and retro of any
+      // machine show who did what).
+      ...(options.backlog ? { machine: machineName() } : {}),
       log: store.events,
       redact: (event) => redactDeep(event, secrets),
     });
@@ -255,4 +259,9 @@ function admittedTasks(stored: readonly Versioned<TaskState>[]): Set<string> {
       .filter((state) => state.plan && !state.plan.readmit && state.phase !== 'done')
       .map((state) => state.task),
   );
+}
+
+/** This machine as events name it: `<host> pid <pid>` (as `status --store` shows a holder). */
+function machineName(): string {
+  return `${hostname()} pid ${process.pid}`;
 }

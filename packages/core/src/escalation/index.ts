@@ -26,6 +26,7 @@ export {
   writeEscalation,
 } from './escalation-store.js';
 export {
+  liftBlock,
   type ResolveOutcome,
   type ResolveRequest,
   resolveEscalation,

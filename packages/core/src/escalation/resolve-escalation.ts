@@ -4,7 +4,7 @@ import { didYouMean } from '../did-you-mean.js';
 import { SwitchyardError } from '../errors.js';
 import { acquireWorkspaceLock } from '../lock/workspace-lock.js';
 import { type CatalogFacts, checkDecision } from '../selection/decide.js';
-import { type BlockedInfo, freshFailures } from '../state/state-schema.js';
+import { type BlockedInfo, freshFailures, type TaskState } from '../state/state-schema.js';
 import { openStateStore } from '../state/state-store.js';
 import { archivedTaskDir, stateDir as stateDirOf, taskDir } from '../workspace/paths.js';
 import type { ResolutionAction } from './escalation-schema.js';
@@ -101,32 +101,7 @@ export async function resolveEscalation(request: ResolveRequest): Promise<Resolv
         },
       );
     }
-    if (request.action === 'retry') {
-      if (blocked.stage === 'plan-loop-cap') {
-        throw new SwitchyardError(
-          'SY_USAGE',
-          `Task ${request.task} blocked at its plan-loop cap; a fresh budget does not lift the cap.`,
-          {
-            hint: 'Raise max_plan_loops in its PLAN.md front matter, then run `switchyard retry <task>`; or `switchyard resolve <task> --skip`.',
-          },
-        );
-      }
-      for (const stage of ['worker', 'review'] as const) {
-        const decision = state.decisions[stage];
-        if (
-          decision &&
-          request.catalogFacts &&
-          !checkDecision(decision, request.catalogFacts).valid
-        )
-          delete state.decisions[stage];
-      }
-      delete state.blocked;
-      delete state.notBefore;
-      state.failures = freshFailures();
-      state.selfcheckRetries = 0;
-      // The next run admits the plan files as they are then (a human may have fixed them).
-      if (state.plan) state.plan.readmit = true;
-    }
+    if (request.action === 'retry') liftBlock(request.task, state, request.catalogFacts);
     // The answer is recorded first: a crash before the state write leaves the task blocked
     // with a closed escalation, which `switchyard retry` still lifts.
     if (bundle)
@@ -143,6 +118,35 @@ export async function resolveEscalation(request: ResolveRequest): Promise<Resolv
   } finally {
     lock.release();
   }
+}
+
+/**
+ * `retry`: the blocked task becomes runnable again with a fresh failure budget (its attempts
+ * and evidence stay); a decision the catalog no longer supports is made again, and the next
+ * run admits the plan files as they are then. A block at the plan-loop cap is refused
+ * (`SY_USAGE`): a fresh budget does not lift the cap. Changes `state` in place.
+ */
+export function liftBlock(task: string, state: TaskState, catalogFacts?: CatalogFacts): void {
+  if (state.blocked?.stage === 'plan-loop-cap') {
+    throw new SwitchyardError(
+      'SY_USAGE',
+      `Task ${task} blocked at its plan-loop cap; a fresh budget does not lift the cap.`,
+      {
+        hint: 'Raise max_plan_loops in its PLAN.md front matter, then run `switchyard retry <task>`; or `switchyard resolve <task> --skip`.',
+      },
+    );
+  }
+  for (const stage of ['worker', 'review'] as const) {
+    const decision = state.decisions[stage];
+    if (decision && catalogFacts && !checkDecision(decision, catalogFacts).valid)
+      delete state.decisions[stage];
+  }
+  delete state.blocked;
+  delete state.notBefore;
+  state.failures = freshFailures();
+  state.selfcheckRetries = 0;
+  // The next run admits the plan files as they are then (a human may have fixed them).
+  if (state.plan) state.plan.readmit = true;
 }
 
 function userName(): string | undefined {

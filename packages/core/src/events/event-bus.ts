@@ -12,6 +12,8 @@ export type RunEventListener = (event: RunEvent) => void;
 export interface EventBusOptions {
   /** Id stamped on every event. */
   runId: string;
+  /** Stamped on every event when given: the machine of a dispatcher on a shared store. */
+  machine?: string;
   /** The store's event log every event is appended to (in emit order). */
   log?: EventLogPort;
   /** JSONL file the events are appended to (created with its directory), e.g. events.jsonl. */
@@ -64,7 +66,12 @@ export function createEventBus(options: EventBusOptions): EventBus {
   return {
     runId: options.runId,
     emit(input) {
-      const raw = { at: now().toISOString(), runId: options.runId, ...input } as RunEvent;
+      const raw = {
+        at: now().toISOString(),
+        runId: options.runId,
+        ...(options.machine ? { machine: options.machine } : {}),
+        ...input,
+      } as RunEvent;
       const event = options.redact ? options.redact(raw) : raw;
       if (options.validate) runEventSchema.parse(event);
       if (options.log && !persistFailed) {

@@ -15,6 +15,8 @@ const base = {
   at: z.string(),
   /** Id of the dispatcher run that emitted it (one per `switchyard run`). */
   runId: z.string(),
+  /** The machine of the dispatcher that emitted it (`<host> pid <pid>`), on a shared store. */
+  machine: z.string().optional(),
 };
 
 const role = z.enum(ATTEMPT_ROLES);

@@ -24,6 +24,8 @@ export interface RetroTask {
   durationMs: number;
   tokens: number;
   costUsd: number;
+  /** On a shared store: attempts per machine (`<host> pid <pid>`) that ran them. */
+  machines?: Record<string, number>;
 }
 
 /** One target's figures. */
@@ -144,6 +146,10 @@ export function buildRetro(
     switch (e.type) {
       case 'attempt.started':
         if (!e.reattached) t.attempts += 1;
+        if (e.machine && !e.reattached) {
+          t.machines ??= {};
+          inc(t.machines, e.machine);
+        }
         break;
       case 'attempt.finished': {
         const g = target(e.target);

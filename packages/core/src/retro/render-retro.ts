@@ -27,6 +27,17 @@ export function renderRetro(retro: Retro): string {
         `| ${x.task} | ${x.outcome} | ${x.attempts} | ${x.failovers} | ${cls(x.failureClasses)} | ${x.planLoops} | ${x.findings.critical}/${x.findings.moderate}/${x.findings.minor} | ${x.gateFailures} | ${secs(x.durationMs)} | ${x.tokens} | ${usd(x.costUsd)} |`,
     ),
     '',
+    // On a shared store: which machine ran each task's attempts.
+    ...(retro.tasks.some((x) => x.machines)
+      ? [
+          '## Machines',
+          '',
+          '| task | attempts by machine |',
+          '| --- | --- |',
+          ...retro.tasks.map((x) => `| ${x.task} | ${cls(x.machines ?? {})} |`),
+          '',
+        ]
+      : []),
     '## Targets',
     '',
     '| target | attempts | success rate | failure classes | mean duration | cost | cost per archived task |',

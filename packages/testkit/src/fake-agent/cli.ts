@@ -3,11 +3,12 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { parse as parseYaml } from 'yaml';
+import { FakeAgentExit, type FakeAgentIo, FakeAgentKilled, processIo } from './agent-io.js';
 import { formatPrinter } from './formats.js';
 import { logPrompt, receivePrompt } from './prompt-input.js';
 import { type FakeAgentScenario, type FakeAgentWhen, scenarioSchema } from './scenario.js';
 import { recordRun } from './state.js';
-import { FakeAgentExit, runStep } from './steps.js';
+import { runStep } from './steps.js';
 
 export const FAKE_AGENT_USAGE = `Usage: switchyard-fake-agent --scenario <file.yaml|json> [--resume <session>] [--model <m>] [--state <file>] [prompt]
        switchyard-fake-agent --version   (prints SWITCHYARD_FAKE_AGENT_VERSION, if set)
@@ -50,8 +51,27 @@ function matches(when: FakeAgentWhen, facts: RunFacts): boolean {
   return true;
 }
 
-/** Runs the fake agent with CLI arguments; returns the exit code. */
+/** How a fake-agent run ended: an exit code, or a signal (an in-process run's `kill` or stop). */
+export type FakeAgentEnd = { exitCode: number; signal: null } | { exitCode: null; signal: string };
+
+/** Runs the fake agent as a process (its own stdout, stderr, cwd, stdin); returns the exit code. */
 export async function runFakeAgentCli(argv: string[], env = process.env): Promise<number> {
+  const end = await runFakeAgent(argv, env, processIo());
+  return end.exitCode ?? 1;
+}
+
+/**
+ * Runs the fake agent with CLI arguments on the given io: the spawned CLI passes its own
+ * process's, an in-process runner an attempt's files, cwd and stop signal. One implementation
+ * of the scenarios for both.
+ */
+export async function runFakeAgent(
+  argv: string[],
+  env: NodeJS.ProcessEnv,
+  io: FakeAgentIo,
+): Promise<FakeAgentEnd> {
+  const exit = (exitCode: number): FakeAgentEnd => ({ exitCode, signal: null });
+  const say = (fd: 1 | 2, text: string) => io.write(fd, `${text}\n`);
   const { values, positionals } = parseArgs({
     args: argv,
     strict: false,
@@ -69,29 +89,30 @@ export async function runFakeAgentCli(argv: string[], env = process.env): Promis
     // Stands in for an agent CLI's version line, e.g. "2.1.197 (Claude Code)"; without the
     // variable it names no version (the run then knows none and warns about none).
     const version = env.SWITCHYARD_FAKE_AGENT_VERSION;
-    process.stdout.write(`${version ? `${version} ` : ''}(switchyard fake agent)\n`);
-    return 0;
+    say(1, `${version ? `${version} ` : ''}(switchyard fake agent)`);
+    return exit(0);
   }
   if (values.help) {
-    process.stdout.write(`${FAKE_AGENT_USAGE}\n`);
-    return 0;
+    say(1, FAKE_AGENT_USAGE);
+    return exit(0);
   }
   const scenarioFile =
     (values.scenario as string | undefined) ?? env.SWITCHYARD_FAKE_AGENT_SCENARIO;
   if (!scenarioFile) {
-    process.stderr.write(`switchyard-fake-agent: no scenario given\n${FAKE_AGENT_USAGE}\n`);
-    return 2;
+    say(2, `switchyard-fake-agent: no scenario given\n${FAKE_AGENT_USAGE}`);
+    return exit(2);
   }
   let scenario: FakeAgentScenario;
   try {
-    scenario = loadScenario(resolve(scenarioFile));
+    scenario = loadScenario(resolve(io.cwd, scenarioFile));
   } catch (error) {
-    process.stderr.write(`switchyard-fake-agent: ${(error as Error).message}\n`);
-    return 2;
+    say(2, `switchyard-fake-agent: ${(error as Error).message}`);
+    return exit(2);
   }
   const resume = values.resume as string | undefined;
   const sessionId = resume ?? scenario.sessionId ?? randomUUID();
   const stateFile = resolve(
+    io.cwd,
     (values.state as string | undefined) ??
       env.SWITCHYARD_FAKE_AGENT_STATE ??
       `${scenarioFile}.state.jsonl`,
@@ -101,14 +122,14 @@ export async function runFakeAgentCli(argv: string[], env = process.env): Promis
     task: env.SWITCHYARD_TASK_ID ?? '',
     target: env.SWITCHYARD_TARGET_ID ?? '',
   };
-  const { attempt, sessions } = recordRun(stateFile, key, sessionId);
+  const { attempt, sessions } = recordRun(stateFile, key, sessionId, io.pid);
   if (resume !== undefined && !sessions.has(resume)) {
-    process.stderr.write(`No conversation found with session ID: ${resume}\n`);
-    return 1;
+    say(2, `No conversation found with session ID: ${resume}`);
+    return exit(1);
   }
   const facts: RunFacts = { ...key, attempt, resumed: resume !== undefined, env };
   const steps = scenario.cases.find((c) => matches(c.when, facts))?.steps ?? scenario.steps;
-  const workspace = env.SWITCHYARD_WORKSPACE ?? process.cwd();
+  const workspace = env.SWITCHYARD_WORKSPACE ?? io.cwd;
   const model = (values.model as string | undefined) ?? 'fake-model';
   const printer = formatPrinter(scenario.format, sessionId, workspace, model);
   const ctx = {
@@ -118,17 +139,19 @@ export async function runFakeAgentCli(argv: string[], env = process.env): Promis
     sessionId,
     workspace,
     env,
+    io,
   };
   // the prompt is taken like a real CLI's (argv or stdin) and not interpreted
-  const prompt = receivePrompt(positionals);
+  const prompt = receivePrompt(positionals, io.stdin);
   if (env.SWITCHYARD_FAKE_AGENT_PROMPT_LOG) logPrompt(env.SWITCHYARD_FAKE_AGENT_PROMPT_LOG, prompt);
   try {
     for (const line of printer.init()) await runStep({ print: line, stream: 'stdout' }, ctx);
     for (const step of steps) await runStep(step, ctx);
     await runStep({ result: 'done' }, ctx);
   } catch (error) {
-    if (error instanceof FakeAgentExit) return error.code;
+    if (error instanceof FakeAgentExit) return exit(error.code);
+    if (error instanceof FakeAgentKilled) return { exitCode: null, signal: error.signal };
     throw error;
   }
-  return 0;
+  return exit(0);
 }

@@ -1,3 +1,4 @@
+export * from './agent-io.js';
 export * from './cli.js';
 export * from './faults.js';
 export * from './formats.js';

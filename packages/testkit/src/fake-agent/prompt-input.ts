@@ -1,19 +1,11 @@
 import { createHash } from 'node:crypto';
-import { appendFileSync, fstatSync, readFileSync } from 'node:fs';
+import { appendFileSync } from 'node:fs';
+import type { FakeAgentStdin } from './agent-io.js';
 
 /** Where the fake agent's prompt came from, as a real CLI would take it. */
 export interface ReceivedPrompt {
   via: 'argv' | 'stdin';
   text: string;
-}
-
-function stdinKind(): 'file' | 'pipe' | 'other' {
-  try {
-    const stat = fstatSync(0);
-    return stat.isFile() ? 'file' : stat.isFIFO() ? 'pipe' : 'other';
-  } catch {
-    return 'other';
-  }
 }
 
 /**
@@ -22,12 +14,15 @@ function stdinKind(): 'file' | 'pipe' | 'other' {
  * is missing or `-` (codex `exec -`). An argument next to a stdin prompt is appended to it
  * (Gemini CLI's `--prompt`).
  */
-export function receivePrompt(positionals: readonly string[]): ReceivedPrompt {
+export function receivePrompt(
+  positionals: readonly string[],
+  stdin: FakeAgentStdin,
+): ReceivedPrompt {
   const last = positionals.at(-1);
-  const kind = stdinKind();
+  const { kind } = stdin;
   const wantsStdin = kind === 'file' || (kind === 'pipe' && (last === undefined || last === '-'));
   if (!wantsStdin) return { via: 'argv', text: last ?? '' };
-  const read = readFileSync(0, 'utf8');
+  const read = stdin.read();
   const appended = last !== undefined && last !== '-' ? `\n\n${last}` : '';
   return { via: 'stdin', text: `${read}${appended}` };
 }

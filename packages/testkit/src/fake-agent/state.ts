@@ -17,6 +17,7 @@ export function recordRun(
   stateFile: string,
   key: RunKey,
   sessionId: string,
+  pid = process.pid,
 ): { attempt: number; sessions: Set<string> } {
   let previous = 0;
   const sessions = new Set<string>();
@@ -33,7 +34,7 @@ export function recordRun(
   mkdirSync(dirname(stateFile), { recursive: true });
   appendFileSync(
     stateFile,
-    `${JSON.stringify({ ...key, sessionId, pid: process.pid, at: new Date().toISOString() })}\n`,
+    `${JSON.stringify({ ...key, sessionId, pid, at: new Date().toISOString() })}\n`,
   );
   return { attempt: previous + 1, sessions };
 }

@@ -9,9 +9,9 @@ import {
   rmSync,
   symlinkSync,
   writeFileSync,
-  writeSync,
 } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { FakeAgentExit, type FakeAgentIo, pause } from './agent-io.js';
 import { defaultRetryLine, faultOutput } from './faults.js';
 import type { FormatPrinter } from './formats.js';
 import type { FakeAgentFormat, FakeAgentStep } from './scenario.js';
@@ -25,30 +25,12 @@ export interface StepContext {
   sessionId: string;
   workspace: string;
   env: NodeJS.ProcessEnv;
+  /** Where output goes and what waits can be stopped by (a process's own, or a runner's). */
+  io: FakeAgentIo;
 }
 
-/** Thrown by a step that ends the run with an exit code. */
-export class FakeAgentExit {
-  constructor(readonly code: number) {}
-}
-
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
-
-// Synchronous writes: output order across stdout/stderr is kept and nothing is lost at exit.
-function out(lines: string[], fd: 1 | 2 = 1): void {
-  for (const line of lines) writeAll(fd, `${line}\n`);
-}
-
-function writeAll(fd: number, text: string): void {
-  const buf = Buffer.from(text);
-  let off = 0;
-  while (off < buf.length) {
-    try {
-      off += writeSync(fd, buf, off);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') throw error;
-    }
-  }
+function out(ctx: StepContext, lines: string[], fd: 1 | 2 = 1): void {
+  for (const line of lines) ctx.io.write(fd, `${line}\n`);
 }
 
 /** `${NAME}` replaced by the environment's value (empty when unset). */
@@ -69,15 +51,15 @@ function requireEnv(ctx: StepContext, name: string): string {
 
 /** Runs one step. Resolves when done; throws FakeAgentExit to end the run. */
 export async function runStep(step: FakeAgentStep, ctx: StepContext): Promise<void> {
-  if ('say' in step) return out(ctx.printer.say(step.say));
-  if ('tool' in step) return out(ctx.printer.tool(step.tool.name, step.tool.input));
-  if ('print' in step) return out([step.print], step.stream === 'stderr' ? 2 : 1);
+  if ('say' in step) return out(ctx, ctx.printer.say(step.say));
+  if ('tool' in step) return out(ctx, ctx.printer.tool(step.tool.name, step.tool.input));
+  if ('print' in step) return out(ctx, [step.print], step.stream === 'stderr' ? 2 : 1);
   if ('write' in step) {
     const file = pathOf(ctx, step.write.path);
     mkdirSync(dirname(file), { recursive: true });
     if (step.write.append) appendFileSync(file, step.write.content);
     else writeFileSync(file, step.write.content);
-    return out(ctx.printer.tool('Write', { file_path: file }));
+    return out(ctx, ctx.printer.tool('Write', { file_path: file }));
   }
   if ('link' in step) {
     const path = pathOf(ctx, step.link.path);
@@ -85,24 +67,27 @@ export async function runStep(step: FakeAgentStep, ctx: StepContext): Promise<vo
     rmSync(path, { force: true });
     if (step.link.hard) linkSync(pathOf(ctx, step.link.target), path);
     else symlinkSync(expand(ctx, step.link.target), path);
-    return out(ctx.printer.tool('Bash', { command: `ln ${step.link.hard ? '' : '-s '}… ${path}` }));
+    return out(
+      ctx,
+      ctx.printer.tool('Bash', { command: `ln ${step.link.hard ? '' : '-s '}… ${path}` }),
+    );
   }
   if ('copy' in step) {
     const to = pathOf(ctx, step.copy.to);
     mkdirSync(dirname(to), { recursive: true });
     cpSync(pathOf(ctx, step.copy.from), to, { recursive: true });
-    return out(ctx.printer.tool('Bash', { command: `cp -r … ${to}` }));
+    return out(ctx, ctx.printer.tool('Bash', { command: `cp -r … ${to}` }));
   }
   if ('remove' in step) {
     rmSync(pathOf(ctx, step.remove), { recursive: true, force: true });
-    return out(ctx.printer.tool('Bash', { command: `rm -rf ${pathOf(ctx, step.remove)}` }));
+    return out(ctx, ctx.printer.tool('Bash', { command: `rm -rf ${pathOf(ctx, step.remove)}` }));
   }
   if ('fillChecklist' in step) {
     const plan = requireEnv(ctx, 'SWITCHYARD_PLAN');
     const value = step.fillChecklist === true ? '' : ` ${step.fillChecklist}`;
     const text = readFileSync(plan, 'utf8').replace(/^(\s*[-*] )\[ \](.*)$/gm, `$1[x]$2${value}`);
     writeFileSync(plan, text);
-    return out(ctx.printer.tool('Edit', { file_path: plan }));
+    return out(ctx, ctx.printer.tool('Edit', { file_path: plan }));
   }
   if ('review' in step) {
     writeFileSync(requireEnv(ctx, 'SWITCHYARD_REVIEW_FILE'), step.review);
@@ -112,21 +97,19 @@ export async function runStep(step: FakeAgentStep, ctx: StepContext): Promise<vo
   }
   if ('printEnv' in step)
     return out(
+      ctx,
       [`${step.printEnv}=${ctx.env[step.printEnv] ?? ''}`],
       step.stream === 'stderr' ? 2 : 1,
     );
-  if ('sleep' in step) return sleep(step.sleep);
-  if ('hang' in step) return new Promise<void>(() => setInterval(() => {}, 1 << 30));
+  if ('sleep' in step) return pause(ctx.io, step.sleep);
+  if ('hang' in step) for (;;) await pause(ctx.io, 1 << 30);
   if ('waitFor' in step) {
     const file = resolve(ctx.workspace, step.waitFor);
-    while (!existsSync(file)) await sleep(25);
+    while (!existsSync(file)) await pause(ctx.io, 25);
     return;
   }
   if ('exit' in step) throw new FakeAgentExit(step.exit);
-  if ('kill' in step) {
-    process.kill(process.pid, step.kill as NodeJS.Signals);
-    return sleep(60_000);
-  }
+  if ('kill' in step) return ctx.io.kill(step.kill);
   if ('spawn' in step) {
     for (let i = 0; i < step.spawn.count; i++) {
       const child = spawn('sleep', [String(step.spawn.sleepMs / 1000)], {
@@ -141,20 +124,20 @@ export async function runStep(step: FakeAgentStep, ctx: StepContext): Promise<vo
   }
   if ('fault' in step) {
     const fault = faultOutput(ctx.format, step.fault, ctx.sessionId, ctx.textOf);
-    out(fault.stdout, 1);
-    out(fault.stderr, 2);
+    out(ctx, fault.stdout, 1);
+    out(ctx, fault.stderr, 2);
     throw new FakeAgentExit(step.exitCode ?? fault.exitCode);
   }
   if ('sayEvery' in step) {
     for (;;) {
-      out(ctx.printer.say(step.sayEvery.text));
-      await sleep(step.sayEvery.intervalMs);
+      out(ctx, ctx.printer.say(step.sayEvery.text));
+      await pause(ctx.io, step.sayEvery.intervalMs);
     }
   }
   if ('retryForever' in step) {
     for (let attempt = 1; ; attempt++) {
-      out([step.retryForever.line ?? defaultRetryLine(ctx.format, attempt)], 2);
-      await sleep(step.retryForever.intervalMs);
+      out(ctx, [step.retryForever.line ?? defaultRetryLine(ctx.format, attempt)], 2);
+      await pause(ctx.io, step.retryForever.intervalMs);
     }
   }
   if ('flood' in step) {
@@ -164,13 +147,13 @@ export async function runStep(step: FakeAgentStep, ctx: StepContext): Promise<vo
     const block = sample.repeat(per);
     let written = 0;
     while (written < step.flood.bytes) {
-      writeAll(1, block);
+      ctx.io.write(1, block);
       written += block.length;
     }
     return;
   }
   if ('result' in step) {
-    out(ctx.printer.result(step.result, step.usage));
+    out(ctx, ctx.printer.result(step.result, step.usage));
     throw new FakeAgentExit(0);
   }
 }
