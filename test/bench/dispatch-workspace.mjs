@@ -16,7 +16,16 @@ export function taskIds(count) {
 
 /** Creates the workspace; returns { dir, catalog, ids }. */
 export function createDispatchWorkspace(prefix, count, argv, config = {}) {
-  const dir = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+  return writeDispatchWorkspace(
+    realpathSync(mkdtempSync(join(tmpdir(), prefix))),
+    count,
+    argv,
+    config,
+  );
+}
+
+/** Writes the tasks, catalog and config into `dir` (e.g. a git clone); returns { dir, catalog, ids }. */
+export function writeDispatchWorkspace(dir, count, argv, config = {}) {
   mkdirSync(join(dir, 'src'), { recursive: true });
   const ids = taskIds(count);
   for (const id of ids) {

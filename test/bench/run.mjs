@@ -5,7 +5,7 @@
 //   npx -y pnpm@10.34.9 --filter @switchyard/e2e bench dry-run    (only the named ones)
 //   npx -y pnpm@10.34.9 --filter @switchyard/e2e bench dispatch -- --tasks 100   (flags after
 //   `--` go to each benchmark run; see test/bench/README.md for each one's sizes)
-// Names: catalog-windows, dry-run, classify, runner-overhead, dispatch, reload-task, isolation, monitor, monitor-trial, sandbox. The goals each one
+// Names: catalog-windows, dry-run, classify, runner-overhead, dispatch, dispatch-store, reload-task, isolation, monitor, monitor-trial, sandbox. The goals each one
 // checks are in the comment at the top of its file; none of them fails a build.
 import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
@@ -18,6 +18,7 @@ const ALL = [
   'classify',
   'runner-overhead',
   'dispatch',
+  'dispatch-store',
   'reload-task',
   'isolation',
   'monitor',

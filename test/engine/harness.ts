@@ -1,7 +1,13 @@
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
-import { BUILTIN_PLUGINS, createRunRenderer, exitCodeFor, runGateCommand } from '@switchyard/cli';
+import {
+  BUILTIN_PLUGINS,
+  configuredEngineOptions,
+  createRunRenderer,
+  exitCodeFor,
+  runGateCommand,
+} from '@switchyard/cli';
 import {
   assetPath,
   type Clock,
@@ -135,15 +141,8 @@ export async function runEngine(
       workspace: ws.dir,
       store,
       catalog,
-      retry: config.retry,
-      park: { maxWaitMs: config.park.maxWaitSeconds * 1000, maxParks: config.park.maxParks },
-      stallTimeoutMs: config.stallTimeoutMs,
-      costBudget: config.cost,
-      prices: config.prices,
-      maxAttemptMs: config.maxAttemptSeconds * 1000,
-      maxAttemptEvidenceBytes: config.evidence.maxAttemptBytes,
+      ...configuredEngineOptions(config),
       maxParallel: options.maxParallel ?? config.maxParallel,
-      ...(config.maxApplyQueue !== undefined ? { maxApplyQueue: config.maxApplyQueue } : {}),
       ...(options.taskGroup ? { taskGroup: options.taskGroup } : {}),
       ...(options.retryBlocked ? { retryBlocked: true } : {}),
       ...(options.retryTasks ? { retryTasks: options.retryTasks } : {}),
@@ -158,10 +157,6 @@ export async function runEngine(
         renderer.onEvent(event);
         options.onEvent?.(event);
       },
-      maxRepeatedCorrections: config.corrections.maxRepeats,
-      projectGates: config.gates,
-      routing: config.routing,
-      ...(config.review.fixupTarget ? { fixupTarget: config.review.fixupTarget } : {}),
       sourceIsWorkingTree: true,
     });
     renderer.summary(result, {

@@ -45,6 +45,7 @@ import {
 } from './agent-versions.js';
 import { BUILTIN_PLUGINS } from './builtin-plugins.js';
 import { onOutputClosed } from './closed-pipe.js';
+import { configuredEngineOptions } from './engine-options.js';
 import { skipMissingTargets } from './executable-targets.js';
 import { exitCodeFor } from './exit-codes.js';
 import { runGateCommand } from './gate-runner.js';
@@ -348,15 +349,8 @@ async function liveRunLocked(
       store,
       ...(shared ? { backlog: shared.backlog, leaseMs: shared.leaseMs } : {}),
       catalog,
-      retry: config.retry,
-      park: { maxWaitMs: config.park.maxWaitSeconds * 1000, maxParks: config.park.maxParks },
-      stallTimeoutMs: config.stallTimeoutMs,
-      costBudget: config.cost,
-      prices: config.prices,
-      maxAttemptMs: config.maxAttemptSeconds * 1000,
-      maxAttemptEvidenceBytes: config.evidence.maxAttemptBytes,
+      ...configuredEngineOptions(config),
       maxParallel: cappedParallel(opts.maxParallel ?? config.maxParallel, opts.planMaxConcurrency),
-      ...(config.maxApplyQueue !== undefined ? { maxApplyQueue: config.maxApplyQueue } : {}),
       ...(opts.taskGroup ? { taskGroup: opts.taskGroup } : {}),
       ...(opts.retryBlocked ? { retryBlocked: true } : {}),
       ...(opts.retryTasks ? { retryTasks: opts.retryTasks } : {}),
@@ -384,12 +378,7 @@ async function liveRunLocked(
           }
         : {}),
       ...(sourceGuard ? { sourceGuard } : {}),
-      maxRepeatedCorrections: config.corrections.maxRepeats,
       agentVersions: versionsByTarget(versions),
-      // Project gates come only from the config a human wrote, never from a plan.
-      projectGates: config.gates,
-      routing: config.routing,
-      ...(fixupTarget ? { fixupTarget } : {}),
       sourceIsWorkingTree: !isolation.isolation,
       ...(sandbox.command
         ? {

@@ -9,6 +9,7 @@ import { blockTask } from './block-task.js';
 import type { DispatchContext, TaskRuntime } from './context.js';
 import { waitForQuotaReset } from './park-stage.js';
 import { countRepeat, DEFAULT_MAX_REPEATED_CORRECTIONS } from './repeated-correction.js';
+import { noteTargetFault } from './target-faults.js';
 import { waitUntil } from './task-wait.js';
 
 export { blockTask } from './block-task.js';
@@ -101,6 +102,10 @@ export function applyFailure(
   }
   const state = rt.state;
   delete state.parked;
+  // A reset the provider named holds the target for every task of the store, this one's
+  // outcome aside (failover, park or block).
+  if (verdict.retryAfter && Date.parse(verdict.retryAfter) > ctx.now().getTime())
+    noteTargetFault(rt, record.target, verdict.retryAfter, verdict.class);
   const decision = state.decisions[decisionStage];
   if (state.phase === budget) advance(rt, 'failed');
   else state.failures[budget] += 1;

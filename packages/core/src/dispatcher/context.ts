@@ -51,6 +51,17 @@ export interface TaskRuntime {
   stopRequested?: { by?: string; note?: string };
   /** The task's `notBefore` on this run's monotonic clock (see `task-wait.ts`). */
   wait?: { notBefore: string; monotonicUntil: number };
+  /** Target cool-downs and parks this task saw that the store does not hold yet: written
+   * (fenced) by the next `persist`, before the task's state (see `shared-targets.ts`). */
+  targetFaults?: TargetFault[];
+}
+
+/** A target cooling down (or parked) until an instant, for every task of the store. */
+export interface TargetFault {
+  target: string;
+  until: string;
+  reason: string;
+  park?: boolean;
 }
 
 /** What every stage of a run shares. One per `runDispatcher` call. */
@@ -98,7 +109,8 @@ export interface DispatchContext {
 
 /**
  * Persists a task's state as it is now: a compare-and-set on the version this run last
- * wrote, fenced by the task's lease, secrets redacted. Writes of one task go out one after
+ * wrote, fenced by the task's lease, secrets redacted; the target faults it saw go to the
+ * store's shared target state first. Writes of one task go out one after
  * another in call order (each a snapshot taken at the call).
  */
 export function persist(ctx: DispatchContext, rt: TaskRuntime): Promise<void> {
@@ -106,6 +118,10 @@ export function persist(ctx: DispatchContext, rt: TaskRuntime): Promise<void> {
   const snapshot = redactDeep(structuredClone(rt.state), ctx.secrets);
   const write = async () => {
     const fence = await ctx.leases.fenceFor(rt.id);
+    for (const fault of rt.targetFaults?.splice(0) ?? []) {
+      if (fault.park) await ctx.store.targets.park(fault.target, fault.until, { fence });
+      else await ctx.store.targets.coolDown(fault.target, fault.until, fault.reason, { fence });
+    }
     rt.version = await ctx.store.tasks.put(snapshot, { expected: rt.version, fence });
   };
   const previous = rt.persisting;

@@ -7,6 +7,7 @@ import { DEFAULT_PARK_POLICY, planQuotaWait } from '../selection/park.js';
 import type { AttemptRecord, Decision, DecisionKey } from '../state/state-schema.js';
 import { blockTask } from './block-task.js';
 import type { DispatchContext, TaskRuntime } from './context.js';
+import { noteTargetFault } from './target-faults.js';
 import { waitUntil } from './task-wait.js';
 
 /**
@@ -28,13 +29,52 @@ export function waitForQuotaReset(
 ): boolean {
   const now = ctx.now();
   if (!verdict.retryAfter || !(Date.parse(verdict.retryAfter) > now.getTime())) return false;
+  const cooldowns = { ...rt.state.cooldowns, [decision.target]: verdict.retryAfter };
+  const outcome = followQuotaResets(ctx, rt, {
+    budget,
+    decisionKey,
+    decision,
+    cooldowns,
+    evidence: verdict.evidence,
+    failedAttempt: record.id,
+  });
+  if (!outcome) return false;
+  // The failure was counted on entry; a quota that lifts at a known time is not charged.
+  if (outcome !== 'blocked') rt.state.failures[budget] = Math.max(0, rt.state.failures[budget] - 1);
+  return true;
+}
+
+/** A stage whose candidates' known resets decide where it goes (see {@link followQuotaResets}). */
+export interface QuotaResets {
+  budget: BudgetStageName;
+  decisionKey: DecisionKey;
+  decision: Decision;
+  /** Target id -> reset instant, every candidate's known one included. */
+  cooldowns: Record<string, string>;
+  /** Why (the failed attempt's evidence, or the shared target state's). */
+  evidence: readonly string[];
+  /** The failed attempt whose quota error led here, if one did. */
+  failedAttempt?: string;
+}
+
+/**
+ * Applies `planQuotaWait` to the stage: parks it on the earliest reset (`task.parked`), moves
+ * it at once to a candidate whose reset passed (`target.failover`), or blocks it past the park
+ * budget. Undefined, changing nothing, when the rule does not apply.
+ */
+export function followQuotaResets(
+  ctx: DispatchContext,
+  rt: TaskRuntime,
+  input: QuotaResets,
+): 'blocked' | 'moved' | 'parked' | undefined {
+  const { budget, decisionKey, decision, cooldowns } = input;
+  const now = ctx.now();
   const state = rt.state;
-  const cooldowns = { ...state.cooldowns, [decision.target]: verdict.retryAfter };
   const policy = ctx.options.park ?? DEFAULT_PARK_POLICY;
   const spent =
     state.parkSpent?.stage === budget ? state.parkSpent : { stage: budget, parks: 0, waitedMs: 0 };
   const plan = planQuotaWait({ decision, cooldowns, now, spent, policy });
-  if (!plan) return false;
+  if (!plan) return undefined;
   state.cooldowns = cooldowns;
   if (plan.kind === 'over-budget') {
     blockTask(ctx, rt, {
@@ -43,10 +83,8 @@ export function waitForQuotaReset(
       evidence: quotaEvidence(ctx, rt, plan.resets),
       class: 'provider-quota',
     });
-    return true;
+    return 'blocked';
   }
-  // The failure was counted on entry; a quota that lifts at a known time is not charged.
-  state.failures[budget] = Math.max(0, state.failures[budget] - 1);
   const waitMs = plan.kind === 'park' ? Date.parse(plan.until) - now.getTime() : 0;
   const next = { stage: budget, parks: spent.parks + 1, waitedMs: spent.waitedMs + waitMs };
   state.parkSpent = next;
@@ -56,7 +94,7 @@ export function waitForQuotaReset(
       target: plan.target,
       targetSnapshot: ctx.catalog.targets[plan.target],
     };
-    state.failoverFrom = record.id;
+    if (input.failedAttempt !== undefined) state.failoverFrom = input.failedAttempt;
   }
   if (plan.kind === 'move') {
     delete state.notBefore;
@@ -68,13 +106,15 @@ export function waitForQuotaReset(
       to: plan.target,
       class: 'provider-quota',
       evidence: [
-        ...verdict.evidence,
+        ...input.evidence,
         `${plan.target}: its quota reset (${plan.resets[plan.target]}) has passed; every other candidate resets later`,
       ],
     });
-    return true;
+    return 'moved';
   }
   waitUntil(ctx, rt, new Date(plan.until));
+  for (const [target, at] of Object.entries(plan.resets))
+    if (Date.parse(at) > now.getTime()) noteTargetFault(rt, target, at, 'provider-quota', true);
   state.parked = {
     stage: budget,
     until: plan.until,
@@ -92,7 +132,7 @@ export function waitForQuotaReset(
     until: plan.until,
     targets: Object.keys(plan.resets),
   });
-  return true;
+  return 'parked';
 }
 
 /** Each candidate's reset and the quota error of its last failed attempt, with its locator. */

@@ -19,6 +19,7 @@ import { failoverFacts, promptContext } from './prompt-facts.js';
 import { reviewFiles, takeJudgedReview } from './review-judge.js';
 import { reviewerPlanFile, setAsideNextPlan, writeCorrectionPacket } from './review-packet.js';
 import { sealIncomplete } from './seal-incomplete.js';
+import { holdForSharedTarget } from './shared-targets.js';
 import { runStageAttempt } from './stage-attempt.js';
 
 export { DEFAULT_MAX_PLAN_LOOPS } from './plan-loop-cap.js';
@@ -51,6 +52,8 @@ export async function runReviewAs(
   const { role } = kind;
   const decision = kind.decide(ctx, rt);
   if (!decision) return persist(ctx, rt);
+  const held = { decisionKey: role, budget: role, failover: true } as const;
+  if (await holdForSharedTarget(ctx, rt, held)) return persist(ctx, rt);
   const target = ctx.catalog.targets[decision.target]!;
   const { reviewFile, nextPlanFile } = reviewFiles(rt);
   // Outputs of an earlier failed review attempt of this loop must not count for this one.

@@ -13,6 +13,7 @@ import { ensureDecision } from './ensure-decision.js';
 import { planNativeResume } from './native-resume.js';
 import { recordedChecklist } from './plan-copy.js';
 import { currentPlan, promptContext } from './prompt-facts.js';
+import { holdForSharedTarget } from './shared-targets.js';
 import { runStageAttempt } from './stage-attempt.js';
 import { sentBackForSource } from './stage-worker.js';
 import { workdirOf } from './workdir.js';
@@ -47,6 +48,9 @@ export function latestSession(rt: TaskRuntime, target: string): string | undefin
 export async function runSelfcheckStage(ctx: DispatchContext, rt: TaskRuntime): Promise<void> {
   const decision = ensureDecision(ctx, rt, 'worker');
   if (!decision) return persist(ctx, rt);
+  // The self-check stays on the worker's target: a cool-down there only makes it wait.
+  const stage = { decisionKey: 'worker', budget: 'selfcheck', failover: false } as const;
+  if (await holdForSharedTarget(ctx, rt, stage)) return persist(ctx, rt);
   const target = ctx.catalog.targets[decision.target]!;
   const canResume = target.runtime.resume_command !== undefined;
   const session = canResume ? latestSession(rt, decision.target) : undefined;

@@ -10,11 +10,14 @@ import { ensureDecision } from './ensure-decision.js';
 import { failoverResume } from './native-resume.js';
 import { failoverFacts, promptContext } from './prompt-facts.js';
 import { blockInfeasibleRedTeam } from './red-team.js';
+import { holdForSharedTarget } from './shared-targets.js';
 import { openSharedRound } from './shared-writes.js';
 import { sourceCorrection } from './source-watch.js';
 import { runStageAttempt } from './stage-attempt.js';
 import { runLocalStage } from './stage-local.js';
 import { blockUnisolatedAnyWriteSet } from './write-set-scope.js';
+
+const WORKER_STAGE = { decisionKey: 'worker', budget: 'worker', failover: true } as const;
 
 /** Runs one worker attempt of a task and moves the task on. */
 export async function runWorkerStage(ctx: DispatchContext, rt: TaskRuntime): Promise<void> {
@@ -23,6 +26,7 @@ export async function runWorkerStage(ctx: DispatchContext, rt: TaskRuntime): Pro
   const decision = ensureDecision(ctx, rt, 'worker');
   if (!decision) return persist(ctx, rt);
   if (blockInfeasibleRedTeam(ctx, rt, decision.candidates)) return persist(ctx, rt);
+  if (await holdForSharedTarget(ctx, rt, WORKER_STAGE)) return persist(ctx, rt);
   const target = ctx.catalog.targets[decision.target]!;
   const attemptId = newAttemptId(rt.id, 'worker', rt.state.planLoop);
   const prompt = buildPrompt({
