@@ -11,8 +11,6 @@ import {
 import {
   assetPath,
   type Clock,
-  type DispatcherPlugins,
-  type DispatchResult,
   formatWorkLogRow,
   loadPlugins,
   loadProjectConfig,
@@ -20,13 +18,13 @@ import {
   PluginSet,
   type RunEvent,
   resolveCatalog,
-  runDispatcher,
   SwitchyardError,
   stateDir,
   type TaskState,
   WORK_LOG_HEADER,
 } from '@switchyard/core';
 import { createMemoryStore, type MemoryStore } from '@switchyard/core/memory-store';
+import { type DispatcherPlugins, type DispatchResult, runDispatcher } from '@switchyard/engine';
 import { inProcessRunner } from './in-process-runner.js';
 
 /** What {@link runEngine} runs: a workspace folder and its catalog file (a test `Workspace`). */

@@ -1,4 +1,5 @@
-import type { DispatcherOptions, ProjectConfig } from '@switchyard/core';
+import type { ProjectConfig } from '@switchyard/core';
+import type { DispatcherOptions } from '@switchyard/engine';
 
 /** The dispatcher options a project config sets (every run and the in-process test harness
  * take them from here, so both run the engine as the config says). */

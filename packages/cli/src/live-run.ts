@@ -19,12 +19,10 @@ import {
   type Problem,
   type ResolvedCatalog,
   type RouteId,
-  RunControl,
   type RunEvent,
   type RunnerPlugin,
   resolveCatalog,
   resolveWith,
-  runDispatcher,
   type SessionYamlPlan,
   STAGES,
   type Store,
@@ -34,6 +32,7 @@ import {
   type WorkspaceLock,
   type WorkspaceModel,
 } from '@switchyard/core';
+import { RunControl, runDispatcher } from '@switchyard/engine';
 import type { MonitorServer } from '@switchyard/monitor';
 import { openFsStore } from '@switchyard/store-fs';
 import pc from 'picocolors';

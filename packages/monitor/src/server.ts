@@ -3,13 +3,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import {
-  agentTaskDir,
-  planLoopOf,
-  type RunControl,
-  SwitchyardError,
-  stateDir,
-} from '@switchyard/core';
+import { agentTaskDir, planLoopOf, SwitchyardError, stateDir } from '@switchyard/core';
+import type { RunControl } from '@switchyard/engine';
 import { handleAction } from './actions.js';
 import { loadPageAssets, type PageAssets } from './assets.js';
 import { type EventFeed, EventRelay, startPosition } from './event-relay.js';
