@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -10,6 +10,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APPROVE, type RunResult, runCli, Workspace } from '../dispatcher/helpers.js';
 import { git, until } from '../isolation/git-workspace.js';
+import { landed, processTree } from './machines.js';
 
 // Several machines on one backlog, simulated on one host: dispatchers on their own clones of
 // one bare remote, one PostgreSQL (a fresh cluster for this file, as the `postgres` user when
@@ -107,38 +108,6 @@ function fourTasks(ws: Workspace): void {
   ws.task('g/b', { files: ['shared.txt'] });
   ws.task('g/c', { files: ['shared.txt', 'c.txt'], dependsOn: ['a'] });
   ws.task('g/d', { files: ['d.txt'] });
-}
-
-/** The PIDs of a process and every descendant of it (from /proc). */
-function processTree(root: number): number[] {
-  const children = new Map<number, number[]>();
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      children.set(ppid, [...(children.get(ppid) ?? []), Number(name)]);
-    } catch {
-      // gone meanwhile
-    }
-  }
-  const tree = [root];
-  for (let i = 0; i < tree.length; i++) tree.push(...(children.get(tree[i] as number) ?? []));
-  return tree;
-}
-
-/** Commits of the remote's `main` by task (the Switchyard-Task trailer), oldest first. */
-function landed(remote: string): string[] {
-  return git(
-    remote,
-    'log',
-    '--reverse',
-    '--format=%(trailers:key=Switchyard-Task,valueonly,separator=)',
-    'main',
-  )
-    .split('\n')
-    .map((l) => l.trim())
-    .filter(Boolean);
 }
 
 /** A worker that writes its flag, then waits for the other's, then writes its line. */

@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
 import type { BacklogStatus, BacklogView } from '@switchyard/core';
+import { describe, expect, it } from 'vitest';
 import { stuckInBacklog } from './backlog-stuck.js';
 
 const views = (rows: [string, BacklogStatus, string[]?][]) =>

@@ -1,6 +1,6 @@
 import type { BacklogView } from '@switchyard/core';
-import { stuckInBacklog } from './backlog-stuck.js';
 import type { DispatchContext, TaskRuntime } from '../context.js';
+import { stuckInBacklog } from './backlog-stuck.js';
 import type { SharedRun } from './shared-backlog.js';
 
 /**
