@@ -89,6 +89,10 @@ export async function syncSharedBacklog(
     await ctx.leases.release(id);
   }
   shared.status = new Map((await shared.backlog.list()).map((view) => [view.task, view]));
+  // A dependency archived on another machine counts as archived here even when this workspace
+  // has no folder of it (a worker writes only the open tasks): its dependents are admitted.
+  for (const view of shared.status.values())
+    if (view.status === 'archived' && !ctx.tasks.has(view.task)) ctx.archived.add(view.task);
   for (const view of shared.status.values()) {
     const rt = ctx.tasks.get(view.task);
     if (!rt || shared.owned.has(rt.id) || shared.settled.has(rt.id)) continue;
