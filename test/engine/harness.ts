@@ -1,12 +1,16 @@
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
-import { BUILTIN_PLUGINS, createRunRenderer, exitCodeFor, runGateCommand } from '@switchyard/cli';
+import {
+  BUILTIN_PLUGINS,
+  configuredEngineOptions,
+  createRunRenderer,
+  exitCodeFor,
+  runGateCommand,
+} from '@switchyard/cli';
 import {
   assetPath,
   type Clock,
-  type DispatcherPlugins,
-  type DispatchResult,
   formatWorkLogRow,
   loadPlugins,
   loadProjectConfig,
@@ -14,13 +18,13 @@ import {
   PluginSet,
   type RunEvent,
   resolveCatalog,
-  runDispatcher,
   SwitchyardError,
   stateDir,
   type TaskState,
   WORK_LOG_HEADER,
 } from '@switchyard/core';
 import { createMemoryStore, type MemoryStore } from '@switchyard/core/memory-store';
+import { type DispatcherPlugins, type DispatchResult, runDispatcher } from '@switchyard/engine';
 import { inProcessRunner } from './in-process-runner.js';
 
 /** What {@link runEngine} runs: a workspace folder and its catalog file (a test `Workspace`). */
@@ -135,15 +139,8 @@ export async function runEngine(
       workspace: ws.dir,
       store,
       catalog,
-      retry: config.retry,
-      park: { maxWaitMs: config.park.maxWaitSeconds * 1000, maxParks: config.park.maxParks },
-      stallTimeoutMs: config.stallTimeoutMs,
-      costBudget: config.cost,
-      prices: config.prices,
-      maxAttemptMs: config.maxAttemptSeconds * 1000,
-      maxAttemptEvidenceBytes: config.evidence.maxAttemptBytes,
+      ...configuredEngineOptions(config),
       maxParallel: options.maxParallel ?? config.maxParallel,
-      ...(config.maxApplyQueue !== undefined ? { maxApplyQueue: config.maxApplyQueue } : {}),
       ...(options.taskGroup ? { taskGroup: options.taskGroup } : {}),
       ...(options.retryBlocked ? { retryBlocked: true } : {}),
       ...(options.retryTasks ? { retryTasks: options.retryTasks } : {}),
@@ -158,10 +155,6 @@ export async function runEngine(
         renderer.onEvent(event);
         options.onEvent?.(event);
       },
-      maxRepeatedCorrections: config.corrections.maxRepeats,
-      projectGates: config.gates,
-      routing: config.routing,
-      ...(config.review.fixupTarget ? { fixupTarget: config.review.fixupTarget } : {}),
       sourceIsWorkingTree: true,
     });
     renderer.summary(result, {

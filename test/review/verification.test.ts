@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { agentWorkspace, type Workspace } from '../dispatcher/helpers.js';
+import { runEngine } from '../engine/harness.js';
 
 // A node --test style runner: reports as many tests as test files the change wrote.
 const runner = [
@@ -21,7 +22,7 @@ function requiredTestsTask(ws: Workspace, id: string): void {
   writeFileSync(file, readFileSync(file, 'utf8').replace('---\n#', 'tests: required\n---\n#'));
 }
 
-describe('verification, not trust (fake agents as real processes)', { timeout: 120_000 }, () => {
+describe('verification, not trust (in process)', { timeout: 60_000 }, () => {
   it('tests: required sends back a change without tests and a run of zero tests, then archives', async () => {
     const ws = agentWorkspace({
       cases: [
@@ -44,13 +45,15 @@ describe('verification, not trust (fake agents as real processes)', { timeout: 1
       ],
     });
     requiredTestsTask(ws, 'g/tested');
-    const result = await ws.run();
-    expect(result.code, result.stderr).toBe(0);
-    const gates = ws.events().filter((e) => e.type === 'gate.finished');
+    const result = await runEngine(ws);
+    expect(result.code, result.stdout).toBe(0);
+    const gates = result.events.filter((e) => e.type === 'gate.finished');
     expect(gates.map((g) => g.passed)).toEqual([false, true]);
     expect(gates[0]).toMatchObject({ detail: 'the change does not verify: 2 finding(s)' });
     // The worker's second prompt carries both findings as its correction.
-    const workers = ws.events().filter((e) => e.type === 'attempt.started' && e.role === 'worker');
+    const workers = result.events.filter(
+      (e) => e.type === 'attempt.started' && e.role === 'worker',
+    );
     expect(workers).toHaveLength(2);
     const prompt = ws.read(`${String(workers[1]!.attemptDir).slice(ws.dir.length + 1)}/prompt.md`);
     expect(prompt).toContain(
@@ -87,15 +90,15 @@ describe('verification, not trust (fake agents as real processes)', { timeout: 1
       files: ['src/a.js'],
       done: { command: `${process.execPath} -e 0`, assertion: 'exit code 0' },
     });
-    const result = await ws.run();
-    expect(result.code, result.stderr).toBe(0);
-    const gates = ws.events().filter((e) => e.type === 'gate.finished');
+    const result = await runEngine(ws);
+    expect(result.code, result.stdout).toBe(0);
+    const gates = result.events.filter((e) => e.type === 'gate.finished');
     expect(gates.map((g) => g.passed)).toEqual([false, true]);
-    const state = ws.events().find((e) => e.type === 'gate.finished');
+    const state = result.events.find((e) => e.type === 'gate.finished');
     expect(state).toMatchObject({ detail: 'the change does not verify: 1 finding(s)' });
-    const worker2 = ws
-      .events()
-      .filter((e) => e.type === 'attempt.started' && e.role === 'worker')[1]!;
+    const worker2 = result.events.filter(
+      (e) => e.type === 'attempt.started' && e.role === 'worker',
+    )[1]!;
     const prompt = ws.read(`${String(worker2.attemptDir).slice(ws.dir.length + 1)}/prompt.md`);
     expect(prompt).toContain(
       '[CRITICAL] stub left in the change: src/a.js:2: throw new Error("TODO");',
@@ -130,9 +133,11 @@ describe('verification, not trust (fake agents as real processes)', { timeout: 1
     mkdirSync(ws.path('src'));
     writeFileSync(ws.path('src/a.js'), old);
     ws.task('g/noted', { files: ['src/a.js'] });
-    const result = await ws.run();
-    expect(result.code, result.stdout + result.stderr).toBe(0);
-    const workers = ws.events().filter((e) => e.type === 'attempt.started' && e.role === 'worker');
+    const result = await runEngine(ws);
+    expect(result.code, result.stdout).toBe(0);
+    const workers = result.events.filter(
+      (e) => e.type === 'attempt.started' && e.role === 'worker',
+    );
     expect(workers).toHaveLength(3);
     const prompt = (n: number) =>
       ws.read(`${String(workers[n]!.attemptDir).slice(ws.dir.length + 1)}/prompt.md`);
@@ -165,12 +170,12 @@ describe('verification, not trust (fake agents as real processes)', { timeout: 1
     });
     const file = ws.task('g/tests', { files: ['src/a.js', 'src/a.test.js'] });
     writeFileSync(file, readFileSync(file, 'utf8').replace('---\n#', 'tests: required\n---\n#'));
-    const refused = await ws.run();
+    const refused = await runEngine(ws);
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toMatch(
+    expect(refused.stdout).toMatch(
       /agent-task\/g\/tests\/PLAN\.md:3.*`tests: required` needs a test run to judge, but the plan has no Definition of Done and the project config has no test gate/s,
     );
-    expect(ws.events().some((e) => e.type === 'attempt.started')).toBe(false);
+    expect(refused.events.some((e) => e.type === 'attempt.started')).toBe(false);
     // Counts the tests the test file declares.
     writeFileSync(
       ws.path('count.cjs'),
@@ -185,11 +190,13 @@ describe('verification, not trust (fake agents as real processes)', { timeout: 1
       retry: { baseDelayMs: 5, maxDelayMs: 20 },
       gates: [{ name: 'test', command: [process.execPath, 'count.cjs'] }],
     });
-    const result = await ws.run();
-    expect(result.code, result.stdout + result.stderr).toBe(0);
-    const gates = ws.events().filter((e) => e.type === 'gate.finished' && e.gate === 'test');
+    const result = await runEngine(ws);
+    expect(result.code, result.stdout).toBe(0);
+    const gates = result.events.filter((e) => e.type === 'gate.finished' && e.gate === 'test');
     expect(gates.map((g) => g.passed)).toEqual([false, true]);
-    const workers = ws.events().filter((e) => e.type === 'attempt.started' && e.role === 'worker');
+    const workers = result.events.filter(
+      (e) => e.type === 'attempt.started' && e.role === 'worker',
+    );
     const prompt = ws.read(`${String(workers[1]!.attemptDir).slice(ws.dir.length + 1)}/prompt.md`);
     expect(prompt).toContain(
       '[CRITICAL] tests: required, but the node-test run reports zero tests',

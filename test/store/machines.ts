@@ -1,9 +1,14 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { postgresBin } from '@switchyard/testkit/postgres';
-import { Workspace } from '../dispatcher/helpers.js';
+import {
+  type PostgresCluster,
+  postgresBin,
+  startPostgresCluster,
+} from '@switchyard/testkit/postgres';
+import { afterAll, beforeAll } from 'vitest';
+import { type RunResult, runCli, Workspace } from '../dispatcher/helpers.js';
 import { git } from '../isolation/git-workspace.js';
 
 // Several machines simulated on one host for the shared-store tests: a bare remote, and per
@@ -62,4 +67,72 @@ export function machine(
   ws.config(config);
   tasks(ws);
   return ws;
+}
+
+/** The environment of a machine's commands: no store named by the test's own environment. */
+export const NO_STORE_ENV = { SWITCHYARD_STORE: '' };
+
+/**
+ * One cluster and one initialized database for the calling test file (`store init` run), and
+ * the file's folders, removed after its tests.
+ */
+export function sharedDatabase(name: string) {
+  const db = { cluster: undefined as PostgresCluster | undefined, url: '', dirs: [] as string[] };
+  beforeAll(async () => {
+    if (pgMissing) return;
+    db.cluster = await startPostgresCluster();
+    db.url = db.cluster.createDatabase(name);
+    const init = await runCli(['store', 'init', '--store', db.url], { env: NO_STORE_ENV });
+    if (init.code !== 0) throw new Error(init.stderr);
+  }, 120_000);
+  afterAll(() => {
+    db.cluster?.stop();
+    for (const dir of db.dirs) rmSync(dir, { recursive: true, force: true });
+  });
+  /** One SQL statement's rows, `|`-separated (psql -At). */
+  const sql = (statement: string): string =>
+    execFileSync(
+      join((db.cluster as PostgresCluster).bin, 'psql'),
+      [
+        ...['-h', '127.0.0.1', '-p', String(db.cluster?.port), '-U', 'postgres', '-d', name],
+        ...['-At', '-v', 'ON_ERROR_STOP=1', '-c', statement],
+      ],
+      { encoding: 'utf8' },
+    ).trim();
+  /** A workspace removed after the file's tests. */
+  const workspace = (): Workspace => {
+    const ws = new Workspace();
+    db.dirs.push(ws.dir);
+    return ws;
+  };
+  return {
+    db,
+    sql,
+    workspace,
+    bareRemote: () => bareRemote(db.dirs),
+    machine: (remote: string, config: Record<string, unknown>) =>
+      machine(db.dirs, remote, config, () => undefined),
+  };
+}
+
+/** The JSON events a `--json` run printed, in order. */
+export function jsonEvents(result: RunResult): Array<Record<string, unknown> & { type: string }> {
+  return result.stdout
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as Record<string, unknown> & { type: string });
+}
+
+/** Commits of the remote's `main` by task (the Switchyard-Task trailer), oldest first. */
+export function landed(remote: string): string[] {
+  return git(
+    remote,
+    'log',
+    '--reverse',
+    '--format=%(trailers:key=Switchyard-Task,valueonly,separator=)',
+    'main',
+  )
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
 }

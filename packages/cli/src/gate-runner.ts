@@ -1,12 +1,7 @@
 import { closeSync, constants, mkdirSync, openSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import {
-  type CommandRequest,
-  type CommandResult,
-  type CommandRunner,
-  redactSecrets,
-  secretValuesOf,
-} from '@switchyard/core';
+import { redactSecrets, secretValuesOf } from '@switchyard/core';
+import type { CommandRequest, CommandResult, CommandRunner } from '@switchyard/engine';
 import { execa } from 'execa';
 
 const TAIL_LINES = 60;

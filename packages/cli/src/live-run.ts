@@ -19,12 +19,10 @@ import {
   type Problem,
   type ResolvedCatalog,
   type RouteId,
-  RunControl,
   type RunEvent,
   type RunnerPlugin,
   resolveCatalog,
   resolveWith,
-  runDispatcher,
   type SessionYamlPlan,
   STAGES,
   type Store,
@@ -34,6 +32,7 @@ import {
   type WorkspaceLock,
   type WorkspaceModel,
 } from '@switchyard/core';
+import { RunControl, runDispatcher } from '@switchyard/engine';
 import type { MonitorServer } from '@switchyard/monitor';
 import { openFsStore } from '@switchyard/store-fs';
 import pc from 'picocolors';
@@ -45,6 +44,7 @@ import {
 } from './agent-versions.js';
 import { BUILTIN_PLUGINS } from './builtin-plugins.js';
 import { onOutputClosed } from './closed-pipe.js';
+import { configuredEngineOptions } from './engine-options.js';
 import { skipMissingTargets } from './executable-targets.js';
 import { exitCodeFor } from './exit-codes.js';
 import { runGateCommand } from './gate-runner.js';
@@ -348,15 +348,8 @@ async function liveRunLocked(
       store,
       ...(shared ? { backlog: shared.backlog, leaseMs: shared.leaseMs } : {}),
       catalog,
-      retry: config.retry,
-      park: { maxWaitMs: config.park.maxWaitSeconds * 1000, maxParks: config.park.maxParks },
-      stallTimeoutMs: config.stallTimeoutMs,
-      costBudget: config.cost,
-      prices: config.prices,
-      maxAttemptMs: config.maxAttemptSeconds * 1000,
-      maxAttemptEvidenceBytes: config.evidence.maxAttemptBytes,
+      ...configuredEngineOptions(config),
       maxParallel: cappedParallel(opts.maxParallel ?? config.maxParallel, opts.planMaxConcurrency),
-      ...(config.maxApplyQueue !== undefined ? { maxApplyQueue: config.maxApplyQueue } : {}),
       ...(opts.taskGroup ? { taskGroup: opts.taskGroup } : {}),
       ...(opts.retryBlocked ? { retryBlocked: true } : {}),
       ...(opts.retryTasks ? { retryTasks: opts.retryTasks } : {}),
@@ -384,12 +377,7 @@ async function liveRunLocked(
           }
         : {}),
       ...(sourceGuard ? { sourceGuard } : {}),
-      maxRepeatedCorrections: config.corrections.maxRepeats,
       agentVersions: versionsByTarget(versions),
-      // Project gates come only from the config a human wrote, never from a plan.
-      projectGates: config.gates,
-      routing: config.routing,
-      ...(fixupTarget ? { fixupTarget } : {}),
       sourceIsWorkingTree: !isolation.isolation,
       ...(sandbox.command
         ? {

@@ -1,5 +1,5 @@
 // type-only: the monitor package loads only when a monitor is asked for
-import type { RunControl } from '@switchyard/core';
+import type { RunControl } from '@switchyard/engine';
 import type { EventFeed, MonitorOptions, MonitorServer } from '@switchyard/monitor';
 import { InvalidArgumentError } from 'commander';
 

@@ -1,10 +1,5 @@
-import {
-  type DispatchResult,
-  evidenceMessage,
-  phaseLabel,
-  type RunCounts,
-  type RunEvent,
-} from '@switchyard/core';
+import { evidenceMessage, phaseLabel, type RunCounts, type RunEvent } from '@switchyard/core';
+import type { DispatchResult } from '@switchyard/engine';
 import { createLogUpdate } from 'log-update';
 import pc from 'picocolors';
 import { ATTEMPT_BUDGET, ProgressState } from './progress-block.js';

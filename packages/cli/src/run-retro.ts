@@ -1,10 +1,5 @@
-import {
-  buildRetro,
-  type EventLogPort,
-  type PriceTable,
-  type RunEvent,
-  writeRetroFile,
-} from '@switchyard/core';
+import type { EventLogPort, PriceTable, RunEvent } from '@switchyard/core';
+import { buildRetro, writeRetroFile } from '@switchyard/engine';
 
 /** Every event of a store's log, in order. */
 export async function allEvents(log: Pick<EventLogPort, 'read'>) {

@@ -1,4 +1,5 @@
-import { describeUsage, evidenceMessage, type StatusReport } from '@switchyard/core';
+import { describeUsage, evidenceMessage } from '@switchyard/core';
+import type { StatusReport } from '@switchyard/engine';
 import pc from 'picocolors';
 import stringWidth from 'string-width';
 

@@ -1,3 +1,5 @@
+// Used by @switchyard/engine (moved out of core; these move on with the later package split).
+export type { ApplyQueueState, WorktreeDiskState } from './admission/admit.js';
 export {
   type AdmissionDecision,
   type AdmissionResult,
@@ -151,17 +153,7 @@ export {
   projectConfigSchema,
   RECOMMENDED_CONFIG_FILE,
 } from './config/index.js';
-// A human's actions on a run or a task (the monitor's buttons), through the CLI's own paths.
-export {
-  type Actor,
-  HUMAN_ACTIONS,
-  type HumanActionName,
-  type HumanActionOutcome,
-  type HumanActionRequest,
-  humanActionRequestSchema,
-  performHumanAction,
-  RunControl,
-} from './control/index.js';
+export { breachUsd } from './cost/budget.js';
 export {
   type AttemptUsage,
   type AttemptUsageEntry,
@@ -188,19 +180,8 @@ export {
   type UsageTotals,
   usageLine,
 } from './cost/index.js';
-export {
-  type BlockedSummary,
-  type CommandRequest,
-  type CommandResult,
-  type CommandRunner,
-  catalogSourceLabel,
-  DEFAULT_MAX_PLAN_LOOPS,
-  type DispatcherOptions,
-  type DispatcherPlugins,
-  type DispatchResult,
-  judgeGate,
-  runDispatcher,
-} from './dispatcher/index.js';
+export { formatUsd, roundUsd } from './cost/usage.js';
+export { didYouMean } from './did-you-mean.js';
 export {
   DRY_RUN_SCHEMA_VERSION,
   type DryRunInput,
@@ -222,32 +203,26 @@ export {
   type SwitchyardErrorOptions,
 } from './errors.js';
 export {
-  type BundleInput,
-  buildEscalation,
   ESCALATION_CODES,
-  ESCALATIONS_DIR,
   type EscalationCode,
-  type EscalationEntry,
-  escalationCode,
-  escalationPaths,
   type FailureBundle,
   failureBundleSchema,
   type InterviewRequest,
   interviewRequestSchema,
-  isOpen,
-  liftBlock,
-  listOpenEscalations,
   RESOLUTIONS,
   type ResolutionAction,
-  type ResolveOutcome,
-  type ResolveRequest,
+} from './escalation/escalation-schema.js';
+export {
+  ESCALATIONS_DIR,
+  type EscalationEntry,
+  escalationEntry,
+  escalationPaths,
+  isOpen,
+  listOpenEscalations,
   readBundle,
-  recommendedQuestion,
   recordResolution,
-  resolveEscalation,
-  tailLines,
   writeEscalation,
-} from './escalation/index.js';
+} from './escalation/escalation-store.js';
 // Start guards: bus subscribers that may refuse the start of a task's next stage.
 export type { StartGuard, StartRequest, StartVeto } from './events/index.js';
 export {
@@ -302,20 +277,13 @@ export {
   unverifiedVersionWarning,
 } from './evidence/index.js';
 export {
-  type GateRun,
-  gateAsDone,
   gateResultLine,
   type ProjectGate,
   type ProjectGateInput,
   type ProjectGateResult,
   projectGateResultSchema,
   projectGateSchema,
-  type RunGatesInput,
   refuseUnjudgeableTests,
-  runGates,
-  runSourceGates,
-  type SourceGatesInput,
-  type SourceGatesOutcome,
   type TestsPolicyTask,
   testGateOf,
   testsRequiredProblem,
@@ -546,17 +514,6 @@ export {
   secretValuesOf,
 } from './redact/index.js';
 export {
-  buildRetro,
-  type Retro,
-  type RetroScope,
-  type RetroSuggestion,
-  type RetroTarget,
-  type RetroTask,
-  renderRetro,
-  runsInScope,
-  writeRetroFile,
-} from './retro/index.js';
-export {
   acceptedNotes,
   buildCorrectionPacket,
   type CorrectionPacketInput,
@@ -616,6 +573,7 @@ export {
   sandboxForTarget,
   sandboxProbeArgv,
 } from './sandbox/index.js';
+export { planSandbox } from './sandbox/sandbox-plan.js';
 export {
   agentsOf,
   backoffDelay,
@@ -637,6 +595,12 @@ export {
   STAGE_FAILURE_BUDGET,
   snapshotHash,
 } from './selection/index.js';
+export {
+  DEFAULT_PARK_POLICY,
+  type ParkPolicy,
+  parkBudgetText,
+  planQuotaWait,
+} from './selection/park.js';
 export {
   acceptChecklist,
   type ChecklistEntry,
@@ -663,6 +627,13 @@ export {
   sessionTaskAfter,
   sessionYamlPlanSchema,
 } from './session/index.js';
+export {
+  changedPaths,
+  gitignoreOf,
+  type Snapshot,
+  takeSnapshot,
+} from './snapshot/workspace-snapshot.js';
+export { type ChangeBaseline, openChangeStore } from './state/change-store.js';
 export {
   ATTEMPT_MARKER_ENV,
   type AttemptProbe,
@@ -693,23 +664,11 @@ export {
   taskStateSchema,
 } from './state/index.js';
 export {
-  type BlockedEntry,
-  buildStatus,
-  type DispatcherState,
-  type DispatcherStatus,
-  type DoneEntry,
-  type GatherReuse,
-  gatherStatus,
-  type RunningEntry,
-  readStatusFacts,
-  type StatusFacts,
-  type StatusInput,
-  type StatusReport,
-  type StatusStore,
-  type StatusTask,
-  type WaitingEntry,
-  type WaitingKind,
-} from './status/index.js';
+  type AdmittedPlan,
+  type DecisionKey,
+  freshFailures,
+  type TaskIsolation,
+} from './state/state-schema.js';
 export {
   type AttemptIndexPort,
   type AttemptRef,
@@ -762,6 +721,7 @@ export {
   versionConflict,
   type WorkLogPort,
 } from './store/index.js';
+export { followUpDoneProblem } from './task/done-contract.js';
 export {
   assertionText,
   CHECKLIST_HEADINGS,
@@ -812,6 +772,11 @@ export {
   WriteSetResolver,
 } from './task/index.js';
 export {
+  addedLinesBetween,
+  addedLinesOfPatch,
+  type ChangedFile,
+} from './verification/added-lines.js';
+export {
   findStubs,
   isTestFile,
   readTestSummary,
@@ -828,6 +793,8 @@ export {
   type WorkLogRow,
   workLogPath,
 } from './worklog/index.js';
+export { openStartRows } from './worklog/open-rows.js';
+export { readWorkLogText } from './worklog/read-work-log.js';
 export {
   AGENT_TASK_DIR,
   ARCHIVE_DIR,
@@ -870,3 +837,4 @@ export {
   type WorkspaceScan,
   type WorkspaceSearch,
 } from './workspace/index.js';
+export { taskFromPlanTexts } from './workspace/load.js';

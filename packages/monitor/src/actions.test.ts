@@ -2,7 +2,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildEscalation, newTaskState, readBundle, writeEscalation } from '@switchyard/core';
+import { newTaskState, readBundle, writeEscalation } from '@switchyard/core';
+import { buildEscalation } from '@switchyard/engine';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type MonitorServer, startMonitor } from './server.js';
 

@@ -1,11 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { userInfo } from 'node:os';
-import {
-  humanActionRequestSchema,
-  performHumanAction,
-  type RunControl,
-  SwitchyardError,
-} from '@switchyard/core';
+import { SwitchyardError } from '@switchyard/core';
+import { humanActionRequestSchema, performHumanAction, type RunControl } from '@switchyard/engine';
 
 /** Largest action body read (an answer's words fit many times over). */
 const MAX_BODY_BYTES = 16 * 1024;

@@ -6,12 +6,11 @@ import { join } from 'node:path';
 import {
   agentTaskDir,
   planLoopOf,
-  type RunControl,
   type RunEvent,
-  type StatusFacts,
   SwitchyardError,
   stateDir,
 } from '@switchyard/core';
+import type { RunControl, StatusFacts } from '@switchyard/engine';
 import { handleAction } from './actions.js';
 import { loadPageAssets, type PageAssets } from './assets.js';
 import { type EventFeed, EventRelay, startPosition } from './event-relay.js';

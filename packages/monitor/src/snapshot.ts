@@ -1,10 +1,7 @@
 import { existsSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  buildStatus,
-  type DispatcherStatus,
   formatBytes,
-  gatherStatus,
   isolationSettings,
   listOpenEscalations,
   loadProjectConfig,
@@ -15,14 +12,19 @@ import {
   type RunEvent,
   readClaims,
   STAGE_FAILURE_BUDGET,
-  type StatusFacts,
-  type StatusReport,
   stateDir,
   type TaskState,
   type UsageSummary,
   type WorkspaceModel,
   worktreeBytes,
 } from '@switchyard/core';
+import {
+  buildStatus,
+  type DispatcherStatus,
+  gatherStatus,
+  type StatusFacts,
+  type StatusReport,
+} from '@switchyard/engine';
 import { EventLogReader } from './event-log.js';
 import { StateFiles } from './state-files.js';
 import { type PlanInfo, readYamlPlans } from './yaml-plans.js';

@@ -67,7 +67,7 @@ Examples:
       const { startAnnouncedMonitor, untilInterrupted } = await import('../monitor-server.js');
       // Started before the run, so the page shows it from the first task on; its actions
       // reach the run's dispatcher while it runs.
-      const { RunControl } = await import('@switchyard/core');
+      const { RunControl } = await import('@switchyard/engine');
       const control = opts.monitor ? new RunControl() : undefined;
       const monitor = opts.monitor
         ? await startAnnouncedMonitor(ws.dir, { ...opts, control })

@@ -71,7 +71,7 @@ Examples:
       });
       const { openSharedStore } = await import('../store/shared-backlog.js');
       const shared = setting ? await openSharedStore(workspace, setting) : undefined;
-      const { readStatusFacts } = await import('@switchyard/core');
+      const { readStatusFacts } = await import('@switchyard/engine');
       try {
         const server = await startAnnouncedMonitor(workspace, {
           ...opts,

@@ -83,13 +83,10 @@ Examples:
   $ switchyard resolve api/add-flag --retry --store postgres://sy@db/switchyard`,
     )
     .action(async (task: string, opts: ResolveOptions) => {
-      const {
-        SwitchyardError,
-        findWorkspaceRoot,
-        hasConfigFile,
-        resolveCatalog,
-        resolveEscalation,
-      } = await import('@switchyard/core');
+      const { SwitchyardError, findWorkspaceRoot, hasConfigFile, resolveCatalog } = await import(
+        '@switchyard/core'
+      );
+      const { resolveEscalation } = await import('@switchyard/engine');
       if ([opts.retry, opts.skip, opts.done].filter(Boolean).length !== 1) {
         throw new SwitchyardError('SY_USAGE', 'Give exactly one of --retry, --skip or --done.', {
           hint: 'switchyard resolve <group>/<task> --retry   (or --skip, or --done)',
@@ -107,7 +104,7 @@ Examples:
             checkExecutables: false,
           })
         : undefined;
-      const { catalogSourceLabel } = await import('@switchyard/core');
+      const { catalogSourceLabel } = await import('@switchyard/engine');
       const action = opts.retry ? 'retry' : opts.done ? 'done' : 'skip';
       const catalogFacts = catalog && {
         source: catalogSourceLabel(catalog),

@@ -47,6 +47,7 @@ Examples:
     )
     .action(async (opts: RetroOptions) => {
       const core = await import('@switchyard/core');
+      const engine = await import('@switchyard/engine');
       const workspace = core.findWorkspaceRoot({
         ...(opts.workspace !== undefined ? { explicit: opts.workspace } : {}),
         isMarker: core.hasConfigFile,
@@ -79,7 +80,7 @@ Examples:
         ...(opts.run ? { runId: opts.run } : {}),
         ...(since ? { since } : {}),
       };
-      if (opts.run && core.runsInScope(events, scope).length === 0)
+      if (opts.run && engine.runsInScope(events, scope).length === 0)
         throw new core.SwitchyardError(
           'SY_USAGE',
           `no run ${opts.run} in the events of ${workspace}`,
@@ -91,12 +92,12 @@ Examples:
         (c) => c.config.prices,
         () => ({}),
       );
-      const retro = core.buildRetro(events, scope, prices);
+      const retro = engine.buildRetro(events, scope, prices);
       if (opts.json) {
         const { printJson } = await import('../output.js');
         printJson(retro);
         return;
       }
-      process.stdout.write(core.renderRetro(retro));
+      process.stdout.write(engine.renderRetro(retro));
     });
 }

@@ -43,15 +43,9 @@ Examples:
   $ switchyard status --store postgres://sy@db/switchyard   # every machine's tasks`,
     )
     .action(async (session: string | undefined, opts: StatusOptions) => {
-      const {
-        buildStatus,
-        findWorkspaceRoot,
-        gatherStatus,
-        hasConfigFile,
-        isolationSettings,
-        loadProjectConfig,
-        readStatusFacts,
-      } = await import('@switchyard/core');
+      const { findWorkspaceRoot, hasConfigFile, isolationSettings, loadProjectConfig } =
+        await import('@switchyard/core');
+      const { buildStatus, gatherStatus, readStatusFacts } = await import('@switchyard/engine');
       const workspace = findWorkspaceRoot({
         ...(opts.workspace !== undefined ? { explicit: opts.workspace } : {}),
         isMarker: hasConfigFile,

@@ -1,5 +1,4 @@
 import {
-  type DispatchResult,
   newSessionId,
   type RunEvent,
   type SessionOptions,
@@ -11,6 +10,7 @@ import {
   stateDir,
   type WorkspaceModel,
 } from '@switchyard/core';
+import type { DispatchResult } from '@switchyard/engine';
 
 /** Least time between two `status.json` snapshots written while the run goes (ms). */
 const SNAPSHOT_INTERVAL_MS = 1000;

@@ -1,4 +1,5 @@
-import { SessionStore, type SessionView, type StatusReport, stateDir } from '@switchyard/core';
+import { SessionStore, type SessionView, stateDir } from '@switchyard/core';
+import type { StatusReport } from '@switchyard/engine';
 import { printJson } from '../output.js';
 
 /** Where one task of a session stands, from the workspace status report. */

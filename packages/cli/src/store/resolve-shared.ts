@@ -2,13 +2,12 @@ import { userInfo } from 'node:os';
 import {
   type CatalogFacts,
   isOpen,
-  liftBlock,
   parseLeaseHolder,
   type ResolutionAction,
-  type ResolveOutcome,
   type StoreSetting,
   SwitchyardError,
 } from '@switchyard/core';
+import { liftBlock, type ResolveOutcome } from '@switchyard/engine';
 import type { SharedStore } from './shared-backlog.js';
 
 /** `resolve`/`retry` on a shared store: what was done, and the machine that last held the task. */
@@ -123,6 +122,7 @@ export async function retryShared(
   opts: { executionCatalog?: string; json?: boolean },
 ): Promise<void> {
   const core = await import('@switchyard/core');
+  const engine = await import('@switchyard/engine');
   const { resolve } = await import('node:path');
   const root = core.findWorkspaceRoot({
     ...(workspace !== undefined ? { explicit: workspace } : {}),
@@ -134,7 +134,7 @@ export async function retryShared(
     checkExecutables: false,
   });
   const facts = {
-    source: core.catalogSourceLabel(catalog),
+    source: engine.catalogSourceLabel(catalog),
     revision: catalog.revision,
     targets: catalog.catalog.targets,
   };

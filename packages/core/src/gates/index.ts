@@ -5,8 +5,6 @@ export {
   projectGateSchema,
   testGateOf,
 } from './gate-schema.js';
-export { type GateRun, gateAsDone, type RunGatesInput, runGates } from './run-gates.js';
-export { runSourceGates, type SourceGatesInput, type SourceGatesOutcome } from './source-gates.js';
 export {
   refuseUnjudgeableTests,
   type TestsPolicyTask,

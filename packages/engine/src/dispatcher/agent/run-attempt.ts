@@ -1,0 +1,206 @@
+import { join } from 'node:path';
+import {
+  type AttemptRecord,
+  type Classification,
+  type RunHandle,
+  type RunnerPlugin,
+  redactSecrets,
+  SwitchyardError,
+  writeOwnedFileBelow,
+} from '@switchyard/core';
+import { checkSource, snapshotSource } from '../checks/source-watch.js';
+import { type DispatchContext, persist, type TaskRuntime } from '../context.js';
+import { notePlanFiles, takeReturnedPlan } from '../corrections/plan-copy.js';
+import { attemptRowFields } from '../landing/work-log-row.js';
+import { workdirOf } from '../worktree/workdir.js';
+import { attemptSandbox } from './attempt-sandbox.js';
+import { type AttemptInputs, attemptArgv, attemptEnv, locatorFields } from './attempt-spec.js';
+import { attemptTimeLimitMs } from './attempt-time-limit.js';
+import { type AttemptResult, awaitAttempt, finish } from './await-attempt.js';
+import { deliverPrompt } from './prompt-route.js';
+import { decisionKeyOf } from './red-team.js';
+
+/** Picks the runner for a target: a native-session runner when the target monitors one. */
+export function runnerForTarget(
+  ctx: DispatchContext,
+  format: 'text' | 'jsonl',
+  native: boolean,
+): RunnerPlugin {
+  if (native) {
+    try {
+      return ctx.options.plugins.runnerFor(format, { nativeSession: true });
+    } catch {
+      // no native-session runner loaded: run it as a plain attempt of its format
+    }
+  }
+  return ctx.options.plugins.runnerFor(format);
+}
+
+/**
+ * Runs one attempt. The attempt record is persisted with status `starting` BEFORE the
+ * process is spawned, and again with PID + start token right after, so a dispatcher killed
+ * at any instant finds every attempt it may have started (by PID, or by marker). The
+ * finished record is returned for the caller to persist together with the task's next
+ * phase, in one atomic write.
+ */
+export async function runAttempt(
+  ctx: DispatchContext,
+  rt: TaskRuntime,
+  given: AttemptInputs,
+): Promise<AttemptResult> {
+  // The prompt quotes gate output, evidence and review findings: it reaches prompt.md and the
+  // agent's argv with every secret redacted.
+  const inputs = { ...given, prompt: redactSecrets(given.prompt, ctx.secrets) };
+  const now = ctx.now();
+  const record: AttemptRecord = {
+    id: inputs.attemptId,
+    role: inputs.role,
+    planLoop: rt.state.planLoop,
+    target: inputs.targetId,
+    attemptDir: inputs.attemptDir,
+    status: 'starting',
+    startedAt: now.toISOString(),
+  };
+  const revision = rt.state.decisions[decisionKeyOf(inputs.role)]?.catalogRevision;
+  if (revision !== undefined) record.catalogRevision = revision;
+  rt.state.attempts.push(record);
+  writeOwnedFileBelow(
+    ctx.workspace,
+    join(inputs.attemptDir, 'prompt.md'),
+    inputs.prompt,
+    'replace',
+  );
+  // A resume argv was planned with the prompt as given: it gets the redacted one too.
+  const filled = attemptArgv(ctx, inputs).map((a) => (a === given.prompt ? inputs.prompt : a));
+  const runtime = inputs.target.runtime;
+  const native = runtime.native_session_monitor !== undefined;
+  const delivery = deliverPrompt(
+    ctx,
+    inputs,
+    filled,
+    runnerIfAny(ctx, runtime.output_format, native),
+  );
+  const argv = 'refused' in delivery ? filled : delivery.argv;
+  await persist(ctx, rt);
+
+  const agentModel = `${inputs.target.agent}/${inputs.target.model}`;
+  const row = attemptRowFields(ctx, rt, record, agentModel);
+  try {
+    await ctx.workLog.start(rt.group, { ...row, kind: 'START', time: now, result: 'running' });
+  } catch (error) {
+    return finish(ctx, record, {
+      class: 'work-log-failure',
+      confidence: 'certain',
+      evidence: [error instanceof Error ? error.message : String(error)],
+    });
+  }
+
+  if ('refused' in delivery) {
+    // Refused before spawning: retrying the same prompt cannot help (the stage blocks).
+    ctx.workLog.finish(rt.group, {
+      ...row,
+      kind: 'FINISH',
+      time: ctx.now(),
+      result: 'generic-error',
+    });
+    return finish(ctx, record, {
+      class: 'generic-error',
+      confidence: 'certain',
+      reason: 'prompt-too-long',
+      evidence: [`SY_PROMPT_TOO_LONG: ${delivery.refused}`],
+    });
+  }
+  let handle: RunHandle;
+  try {
+    // The task's plan files as they are now: an agent changes only its copy (see plan-copy).
+    notePlanFiles(rt, inputs.attemptDir);
+    const runner = runnerForTarget(ctx, runtime.output_format, native);
+    const env = attemptEnv(ctx, rt, inputs);
+    const sandbox = attemptSandbox(ctx, rt, inputs, env, argv, runner);
+    if (sandbox) record.sandbox = sandbox.mode;
+    // What the source checkout holds now: an agent may change nothing there (see source-watch).
+    // A sandboxed agent cannot write it, so what changes there meanwhile is the user's: kept.
+    else await snapshotSource(ctx, inputs.attemptDir);
+    handle = await runner.start({
+      attemptId: record.id,
+      attemptDir: inputs.attemptDir,
+      agent: inputs.target.agent,
+      outputFormat: runtime.output_format,
+      argv,
+      ...(delivery.stdin ? { stdinFile: join(inputs.attemptDir, 'prompt.md') } : {}),
+      cwd: workdirOf(ctx, rt),
+      env,
+      ...(sandbox ? { sandbox } : {}),
+      stallTimeoutMs: ctx.options.stallTimeoutMs,
+      retryLoopTimeoutMs: ctx.options.retryLoopTimeoutMs ?? ctx.options.stallTimeoutMs,
+      ...attemptTimeLimitMs(ctx, runtime),
+      isRetryLine: ctx.options.plugins.isRetryLineFor(inputs.target.agent),
+      ...transcriptOf(ctx, inputs.target.agent),
+      ...(ctx.secrets.length > 0 ? { secrets: ctx.secrets } : {}),
+      locator: locatorFields(ctx, rt, inputs, argv),
+      ...(native
+        ? {
+            nativeSession: {
+              monitor: true,
+              ...(runtime.session_path ? { sessionPath: runtime.session_path } : {}),
+            },
+          }
+        : {}),
+      ...(ctx.options.killGraceMs !== undefined ? { killGraceMs: ctx.options.killGraceMs } : {}),
+    });
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    const verdict: Classification = {
+      class: 'generic-error',
+      confidence: 'certain',
+      evidence: [message],
+    };
+    ctx.workLog.finish(rt.group, {
+      ...row,
+      kind: 'FINISH',
+      time: ctx.now(),
+      result: verdict.class,
+    });
+    if (SwitchyardError.is(error) && error.code !== 'SY_RUNNER_SPAWN') throw error;
+    return finish(ctx, record, verdict);
+  }
+  record.status = 'running';
+  record.pid = handle.pid;
+  if (handle.startToken !== undefined) record.startToken = handle.startToken;
+  const persisted = persist(ctx, rt);
+  ctx.bus.emit({
+    type: 'attempt.started',
+    task: rt.id,
+    role: inputs.role,
+    planLoop: rt.state.planLoop,
+    attempt: record.id,
+    target: inputs.targetId,
+    agent: inputs.target.agent,
+    model: inputs.target.model,
+    pid: handle.pid,
+    attemptDir: inputs.attemptDir,
+    ...(record.sandbox ? { sandbox: record.sandbox } : {}),
+  });
+  await persisted;
+  const result = await awaitAttempt(ctx, rt, record, handle);
+  await checkSource(ctx, rt, record);
+  takeReturnedPlan(ctx, rt, record);
+  return result;
+}
+
+function runnerIfAny(
+  ctx: DispatchContext,
+  format: 'text' | 'jsonl',
+  native: boolean,
+): RunnerPlugin | undefined {
+  try {
+    return runnerForTarget(ctx, format, native);
+  } catch {
+    return undefined; // reported where the attempt starts
+  }
+}
+
+function transcriptOf(ctx: DispatchContext, agent: string) {
+  const transcript = ctx.options.plugins.transcriptFor(agent);
+  return transcript ? { transcript } : {};
+}

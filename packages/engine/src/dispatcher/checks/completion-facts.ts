@@ -1,0 +1,98 @@
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import {
+  ARCHIVE_DIR,
+  COMPLETE_LOG,
+  openStartRows,
+  probeAttempt,
+  workLogPath,
+} from '@switchyard/core';
+import type { DispatchContext, TaskRuntime } from '../context.js';
+import type { BlockedSummary } from '../types.js';
+import { unrecordedReason } from './completion-record.js';
+
+/** Locators (last column) of the START rows of a work log's text without a FINISH row. */
+export function startsWithoutFinish(text: string): string[] {
+  return openStartRows(text).map((open) => open.locator);
+}
+
+/** What keeps a run from exiting 0 although no task is blocked: see `completionFacts`. */
+export interface CompletionGaps {
+  /** Control-plane failures (exit 1): a live agent, a START row without its FINISH. */
+  failures: string[];
+  /** Archived task folders without `complete.log` (exit 3, like a blocked task). */
+  incomplete: BlockedSummary[];
+}
+
+/**
+ * Checks the facts an exit 0 stands for, from the files themselves: no agent of an in-scope
+ * task is still alive, every task folder under `agent-task/archive/<group>/` of the scope
+ * has `complete.log`, and every START row of the scope's work logs (the active ones and those
+ * archived during this run) has its FINISH row.
+ */
+export function completionFacts(
+  ctx: DispatchContext,
+  inScope: readonly TaskRuntime[],
+  groups: ReadonlySet<string>,
+  startedAt: number,
+): CompletionGaps {
+  const failures: string[] = [];
+  for (const rt of inScope) {
+    for (const record of rt.state.attempts) {
+      if (record.status === 'finished') continue;
+      const probe = probeAttempt(record);
+      if (probe.state === 'live')
+        failures.push(`${rt.id}: attempt ${record.id} is still running (pid ${probe.pid})`);
+    }
+  }
+  const incomplete: BlockedSummary[] = [];
+  for (const group of groups) {
+    const archiveDir = join(ctx.workspace, 'agent-task', ARCHIVE_DIR, group);
+    const logs = [workLogPath(ctx.workspace, group)];
+    for (const entry of entries(archiveDir)) {
+      const path = join(archiveDir, entry.name);
+      if (entry.isDirectory()) {
+        const task = `${group}/${entry.name}`;
+        if (!existsSync(join(path, COMPLETE_LOG)))
+          incomplete.push({
+            task,
+            reason: `archived without ${COMPLETE_LOG} (${relative(ctx.workspace, path)}): add it to mark the task complete, or move the folder back under agent-task/${group}/ to run it`,
+          });
+        // Done only by the dispatcher's record (a runtime of its own reports a task it knows).
+        else if (!ctx.archived.has(task) && !ctx.tasks.has(task))
+          incomplete.push({ task, reason: unrecordedReason(task, relative(ctx.workspace, path)) });
+      } else if (/^work_log_\d+\.log$/.test(entry.name) && modifiedSince(path, startedAt)) {
+        logs.push(path);
+      }
+    }
+    for (const log of logs) {
+      let text: string;
+      try {
+        text = readFileSync(log, 'utf8');
+      } catch {
+        continue;
+      }
+      for (const locator of startsWithoutFinish(text))
+        failures.push(
+          `work log ${relative(ctx.workspace, log)}: START of attempt ${locator} has no FINISH row`,
+        );
+    }
+  }
+  return { failures, incomplete };
+}
+
+function entries(dir: string) {
+  try {
+    return readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+}
+
+function modifiedSince(file: string, since: number): boolean {
+  try {
+    return statSync(file).mtimeMs >= since - 1000;
+  } catch {
+    return false;
+  }
+}

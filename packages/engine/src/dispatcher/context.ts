@@ -1,0 +1,131 @@
+import {
+  type Catalog,
+  type CatalogFacts,
+  type ClaimPort,
+  type EventBus,
+  type LoadedTask,
+  type RunHandle,
+  redactDeep,
+  type SecretValue,
+  type Store,
+  type TaskState,
+} from '@switchyard/core';
+import type { SourceCommands } from './checks/source-watch.js';
+import type { WorkLogWriter } from './landing/work-log-writer.js';
+import type { SharedRun } from './shared/shared-backlog.js';
+import type { TaskLeases } from './shared/task-leases.js';
+import type { DispatcherOptions } from './types.js';
+
+/** A task of this run: its contract (from the PLAN files) and its durable state. */
+export interface TaskRuntime {
+  readonly id: string;
+  readonly group: string;
+  /** Its contract: the plans the dispatcher admitted (see admitted-plan.ts), re-built when a
+   * plan loop starts. */
+  task: LoadedTask;
+  /** The task as its plan files read at the run's start (what a human's retry admits). */
+  files?: LoadedTask;
+  state: TaskState;
+  /** The store version of `state` as last read or written (0: never stored). */
+  version: number;
+  /** The task's writes in order (each waits for the one before: compare-and-set). */
+  persisting?: Promise<void>;
+  /** True while a stage of the task runs (the task holds a parallel slot). */
+  busy: boolean;
+  /** Emitted task.admitted in this run already. */
+  announced: boolean;
+  /** The last waiting reason announced (task.waiting is emitted when it changes). */
+  waitingOn?: string;
+  /** Set when a control-plane failure (e.g. the work log cannot be written) holds the task
+   * for the rest of this run: it is not blocked, nothing is charged, the run exits 1. */
+  halted?: string;
+  /** Set when the user moved the unfinished task's folder to the archive (this path): its
+   * leftover attempts are recovered, then the task is settled, never run on. */
+  archivedByHand?: string;
+  /** The project config declares `task` gates: the task runs the project-gates stage. */
+  hasProjectGates?: boolean;
+  /** This run said already that the task keeps the shared workspace it started in. */
+  sharedWorkspaceAnnounced?: boolean;
+  /** A human asked to stop the task (from the monitor): its running attempt is cancelled
+   * (counting for nothing) and the task blocks when its step ends. */
+  stopRequested?: { by?: string; note?: string };
+  /** The task's `notBefore` on this run's monotonic clock (see `task-wait.ts`). */
+  wait?: { notBefore: string; monotonicUntil: number };
+  /** Target cool-downs and parks this task saw that the store does not hold yet: written
+   * (fenced) by the next `persist`, before the task's state (see `shared-targets.ts`). */
+  targetFaults?: TargetFault[];
+}
+
+/** A target cooling down (or parked) until an instant, for every task of the store. */
+export interface TargetFault {
+  target: string;
+  until: string;
+  reason: string;
+  park?: boolean;
+}
+
+/** What every stage of a run shares. One per `runDispatcher` call. */
+export interface DispatchContext {
+  readonly options: DispatcherOptions;
+  /** Real path of the workspace. */
+  readonly workspace: string;
+  readonly stateDir: string;
+  readonly catalog: Catalog;
+  readonly catalogFacts: CatalogFacts;
+  /** Every durable fact of the run goes through it. */
+  readonly store: Store;
+  /** `store.claims`. */
+  readonly claims: ClaimPort;
+  /** A backlog shared with other machines (`options.backlog`): what this run took from it. */
+  readonly shared?: SharedRun;
+  /** The leases this run holds on its tasks (every task write carries the fence). */
+  readonly leases: TaskLeases;
+  /** In-memory mirror of the held claims (path -> task); the store is the durable copy. */
+  readonly claimIndex: Map<string, string>;
+  readonly bus: EventBus;
+  readonly workLog: WorkLogWriter;
+  readonly tasks: Map<string, TaskRuntime>;
+  /** Tasks archived complete (found at start, or archived in this run). */
+  readonly archived: Set<string>;
+  /** Running attempts by attempt id, to stop them on interrupt. */
+  readonly handles: Map<string, RunHandle>;
+  /** Control-plane failures seen (each keeps the run from exiting 0). */
+  readonly controlFailures: string[];
+  /** Credential-looking environment values and every `${VAR}` the catalog expands: redacted
+   * from prompts, evidence, state, events and work logs. */
+  readonly secrets: readonly SecretValue[];
+  readonly signal: AbortSignal;
+  /** Aborted with a second stop request: the apply under way is rolled back (see types.ts). */
+  readonly applyAbort: AbortSignal;
+  /** The dispatcher's own commands running in the source checkout (see source-watch.ts). */
+  readonly sourceCommands: SourceCommands;
+  /** When this run started (ms since the epoch): the run's cost counts attempts since. */
+  readonly runStartedAt?: number;
+  /** Wall time: timestamps, provider reset instants. */
+  now(): Date;
+  /** Monotonic ms (see `clock/clock.ts`): durations, time limits and in-run waits. */
+  monotonicMs(): number;
+}
+
+/**
+ * Persists a task's state as it is now: a compare-and-set on the version this run last
+ * wrote, fenced by the task's lease, secrets redacted; the target faults it saw go to the
+ * store's shared target state first. Writes of one task go out one after
+ * another in call order (each a snapshot taken at the call).
+ */
+export function persist(ctx: DispatchContext, rt: TaskRuntime): Promise<void> {
+  rt.state.updatedAt = ctx.now().toISOString();
+  const snapshot = redactDeep(structuredClone(rt.state), ctx.secrets);
+  const write = async () => {
+    const fence = await ctx.leases.fenceFor(rt.id);
+    for (const fault of rt.targetFaults?.splice(0) ?? []) {
+      if (fault.park) await ctx.store.targets.park(fault.target, fault.until, { fence });
+      else await ctx.store.targets.coolDown(fault.target, fault.until, fault.reason, { fence });
+    }
+    rt.version = await ctx.store.tasks.put(snapshot, { expected: rt.version, fence });
+  };
+  const previous = rt.persisting;
+  const done = previous ? previous.then(write, write) : write();
+  rt.persisting = done.catch(() => undefined);
+  return done;
+}

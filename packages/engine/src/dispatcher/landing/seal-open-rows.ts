@@ -1,0 +1,35 @@
+import { join, relative } from 'node:path';
+import { type AttemptRecord, openStartRows, readWorkLogText } from '@switchyard/core';
+import type { DispatchContext } from '../context.js';
+import { groupsWithLog } from './finalize.js';
+
+/**
+ * Closes the START rows an earlier dispatcher left open, once recovery has judged its
+ * attempts. A dispatcher killed (or stopped) while a definition-of-done gate, the project
+ * gates or a local command ran never wrote that stage's FINISH row; the stage runs again
+ * with rows of its own, so the old START gets a FINISH `interrupted`, and the run's exit code
+ * does not report a gap that recovery has dealt with. An agent attempt whose record is
+ * finished gets its recorded result; one still running (re-attached) is left to its own end.
+ */
+export function sealInterruptedRows(ctx: DispatchContext): void {
+  const records = new Map<string, AttemptRecord>();
+  for (const rt of ctx.tasks.values())
+    for (const record of rt.state.attempts)
+      records.set(relative(ctx.workspace, join(record.attemptDir, 'locator.json')), record);
+  const groups = new Set([...ctx.tasks.values()].map((rt) => rt.group));
+  for (const group of groupsWithLog(ctx.workspace)) groups.add(group);
+  for (const group of groups) {
+    const text = readWorkLogText(ctx.workspace, group);
+    if (text === undefined) continue;
+    for (const open of openStartRows(text)) {
+      const record = records.get(open.locator);
+      if (record && record.status !== 'finished') continue;
+      ctx.workLog.finish(group, {
+        ...open.row,
+        kind: 'FINISH',
+        time: ctx.now(),
+        result: record?.interrupted ? 'interrupted' : (record?.result ?? 'interrupted'),
+      });
+    }
+  }
+}

@@ -1,0 +1,44 @@
+import { join, relative } from 'node:path';
+import {
+  type AttemptRecord,
+  planFileName,
+  reviewFileName,
+  type WorkLogRow,
+} from '@switchyard/core';
+import { redTeamReviewFileName } from '../agent/red-team.js';
+import type { DispatchContext, TaskRuntime } from '../context.js';
+import { maxPlanLoopsOf } from '../corrections/plan-loop-cap.js';
+
+/** The work-log columns of an agent attempt, without kind, time and result. */
+export type AttemptRowFields = Omit<WorkLogRow, 'kind' | 'time' | 'result'>;
+
+/**
+ * An attempt's row: the task artifact it is about (the review file for a review, else the
+ * plan of its loop) and its ordinal among the attempts of the same stage and plan loop.
+ */
+export function attemptRowFields(
+  ctx: DispatchContext,
+  rt: TaskRuntime,
+  record: AttemptRecord,
+  agentModel: string,
+): AttemptRowFields {
+  const sameStage = rt.state.attempts.filter(
+    (a) => a.role === record.role && a.planLoop === record.planLoop,
+  );
+  const index = sameStage.indexOf(record);
+  return {
+    task: rt.id,
+    artifact:
+      record.role === 'review'
+        ? reviewFileName(record.planLoop)
+        : record.role === 'redteam'
+          ? redTeamReviewFileName(record.planLoop)
+          : planFileName(record.planLoop),
+    planLoop: record.planLoop,
+    maxPlanLoops: maxPlanLoopsOf(rt),
+    role: record.role,
+    attempt: String(index < 0 ? sameStage.length + 1 : index + 1),
+    agentModel,
+    locator: relative(ctx.workspace, join(record.attemptDir, 'locator.json')),
+  };
+}

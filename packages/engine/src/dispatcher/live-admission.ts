@@ -1,0 +1,80 @@
+import {
+  type AdmissionState,
+  type ApplyQueueState,
+  admissionTaskOf,
+  INITIAL_PHASE,
+  takesAgentSlot,
+  worktreeBytes,
+} from '@switchyard/core';
+import type { DispatchContext, TaskRuntime } from './context.js';
+
+/**
+ * The admission input of one scheduling pass, from one snapshot of the run: its task
+ * runtimes (through the shared task view), the held claims and the stages running now. Pure;
+ * the scheduler calls it on every pass. `live`: tasks with a running stage or a pending
+ * backoff; `activeStages`: stages holding a `maxParallel` slot.
+ */
+export function liveAdmissionState(
+  ctx: Pick<DispatchContext, 'tasks' | 'archived' | 'claimIndex' | 'options' | 'shared'>,
+  live: ReadonlySet<string>,
+  activeStages: number,
+): AdmissionState {
+  // On a shared backlog only the tasks this run took are admitted here; the others' claims are
+  // in the store (a claim taken on another machine refuses this one's) and their end reaches
+  // `archived` through the backlog.
+  const runtimes = [...ctx.tasks.values()].filter(
+    (rt) => !ctx.shared || ctx.shared.owned.has(rt.id),
+  );
+  const group = ctx.options.taskGroup;
+  return {
+    tasks: runtimes
+      .filter((rt) => rt.state.phase !== 'done')
+      .map((rt) => admissionTaskOf(rt.task, !takesAgentSlot(rt.state.phase), isFresh(rt))),
+    archivedComplete: ctx.archived,
+    liveAttempts: live,
+    blocked: new Set(
+      runtimes.filter((rt) => rt.state.blocked || rt.halted !== undefined).map((rt) => rt.id),
+    ),
+    invalid: new Set(runtimes.filter((rt) => !rt.task.valid).map((rt) => rt.id)),
+    claims: ctx.claimIndex,
+    activeStages,
+    maxParallel: ctx.options.maxParallel,
+    ...(group
+      ? { scope: new Set(runtimes.filter((rt) => rt.group === group).map((rt) => rt.id)) }
+      : {}),
+    ...(ctx.options.isolation ? { applyQueue: applyQueueOf(ctx, runtimes) } : {}),
+    ...(ctx.options.isolation && ctx.options.worktreeDiskCap
+      ? {
+          worktreeDisk: {
+            bytes: worktreeBytes(runtimes.map((rt) => rt.state)),
+            cap: ctx.options.worktreeDiskCap,
+          },
+        }
+      : {}),
+  };
+}
+
+/** A task that has not started: admitting it would give it a worktree. */
+function isFresh(rt: TaskRuntime): boolean {
+  return (
+    rt.state.phase === INITIAL_PHASE &&
+    rt.state.attempts.length === 0 &&
+    rt.state.isolation === undefined &&
+    rt.task.runner !== 'local'
+  );
+}
+
+/** Approved tasks waiting for the apply (their completion promise checked or about to be),
+ * and how many may wait (`maxApplyQueue`, default `maxParallel`). */
+function applyQueueOf(
+  ctx: Pick<DispatchContext, 'options'>,
+  runtimes: readonly TaskRuntime[],
+): ApplyQueueState {
+  const waiting = runtimes.filter(
+    (rt) =>
+      (rt.state.phase === 'apply' || (rt.state.phase === 'promise' && rt.state.isolation)) &&
+      !rt.state.blocked &&
+      rt.halted === undefined,
+  ).length;
+  return { waiting, limit: ctx.options.maxApplyQueue ?? ctx.options.maxParallel };
+}

@@ -1,0 +1,205 @@
+import {
+  type AdmissionDecision,
+  admit,
+  claimKeys,
+  formatBytes,
+  type RunCounts,
+  takesAgentSlot,
+  worktreeBytes,
+} from '@switchyard/core';
+import type { DispatchContext, TaskRuntime } from './context.js';
+import { liveAdmissionState } from './live-admission.js';
+import { countsOf } from './run-counts.js';
+import { runStep } from './run-step.js';
+import { releaseBlockedClaims } from './shared/blocked-claims.js';
+import { ownsTask, sharedWorkLeft, syncSharedBacklog } from './shared/shared-backlog.js';
+import { waitLeftMs } from './task-wait.js';
+
+/** True when the task may run a stage in this run (in scope, not finished, not blocked). */
+export function isRunnable(ctx: DispatchContext, rt: TaskRuntime): boolean {
+  const scope = ctx.options.taskGroup;
+  return (
+    rt.state.phase !== 'done' &&
+    !rt.state.blocked &&
+    rt.halted === undefined &&
+    (!scope || rt.group === scope) &&
+    ownsTask(ctx, rt.id)
+  );
+}
+
+/** Takes the task's write-set claim (all or none); false while another task holds a path. */
+async function claimFor(ctx: DispatchContext, rt: TaskRuntime): Promise<boolean> {
+  const paths = claimKeys(rt.task.writeSet);
+  if (paths.every((p) => ctx.claimIndex.get(p) === rt.id)) return true;
+  const result = await ctx.claims.tryClaim(rt.id, paths);
+  if (!result.ok) return false;
+  for (const p of result.paths) ctx.claimIndex.set(p, rt.id);
+  return true;
+}
+
+/**
+ * The scheduling loop. Event-driven: it admits what B's admission rules allow (dependency
+ * order, claims, `maxParallel` across the workspace), starts one stage per admitted task,
+ * then sleeps until a stage ends, a backoff/cooldown expires or the run is interrupted —
+ * never on a fixed timer. It returns when nothing runs and nothing more can start.
+ */
+export async function schedule(
+  ctx: DispatchContext,
+  recovering: Map<string, Promise<void>>,
+  onCounts: (counts: RunCounts) => void,
+): Promise<void> {
+  const inflight = new Map<string, Promise<void>>();
+  // Tasks whose running stage holds a `maxParallel` agent slot (gates and archives do not).
+  const holdingSlot = new Set<string>();
+  // `dirty` catches a wake-up that happens while the loop is not waiting yet.
+  let dirty = false;
+  let resolver: (() => void) | undefined;
+  const wake = () => {
+    dirty = true;
+    resolver?.();
+  };
+  const track = (id: string, promise: Promise<void>, slot: boolean) => {
+    if (slot) holdingSlot.add(id);
+    inflight.set(
+      id,
+      promise.finally(() => {
+        inflight.delete(id);
+        holdingSlot.delete(id);
+        wake();
+      }),
+    );
+  };
+  for (const [id, promise] of recovering) track(id, promise, true);
+  if (ctx.shared) ctx.shared.wake = wake;
+  // A retry asked by a human (monitor) may start a task at once.
+  ctx.options.control?.bindWake(wake);
+  // True while the apply queue rule holds tasks back (announced once per episode).
+  let applyQueueHeld = false;
+  let diskHeld = false;
+  const onAbort = () => wake();
+  ctx.signal.addEventListener('abort', onAbort);
+  try {
+    for (;;) {
+      // The soonest end of a wait, on the monotonic clock (see task-wait.ts).
+      let nextTimer = Number.POSITIVE_INFINITY;
+      let decisions: AdmissionDecision[] = [];
+      if (!ctx.signal.aborted) {
+        if (ctx.shared) {
+          const room =
+            ctx.options.maxParallel > 0 ? ctx.options.maxParallel - ctx.shared.owned.size : 64;
+          const attached = await syncSharedBacklog(ctx, new Set(inflight.keys()), room);
+          for (const [id, promise] of attached) track(id, promise, true);
+        }
+        await releaseBlockedClaims(ctx);
+        const cooling = new Set<string>();
+        for (const rt of ctx.tasks.values()) {
+          if (!isRunnable(ctx, rt)) continue;
+          const left = waitLeftMs(ctx, rt);
+          if (left > 0) {
+            cooling.add(rt.id);
+            nextTimer = Math.min(nextTimer, ctx.monotonicMs() + left);
+          }
+        }
+        const result = admit(
+          liveAdmissionState(ctx, new Set([...inflight.keys(), ...cooling]), holdingSlot.size),
+        );
+        decisions = result.decisions;
+        announceWaits(ctx, decisions);
+        applyQueueHeld = announceApplyQueue(ctx, decisions, applyQueueHeld);
+        diskHeld = announceDiskCap(ctx, decisions, diskHeld);
+        for (const id of result.admitted) {
+          const rt = ctx.tasks.get(id)!;
+          if (!(await claimFor(ctx, rt))) continue;
+          if (!rt.announced) {
+            rt.announced = true;
+            ctx.bus.emit({ type: 'task.admitted', task: id, planLoop: rt.state.planLoop });
+          }
+          track(id, runStep(ctx, rt), takesAgentSlot(rt.state.phase));
+        }
+      }
+      onCounts(countsOf(ctx, decisions, inflight.size));
+      // A shared backlog with work left on any machine: look again after a while (an expired
+      // lease of a machine that died sends no wake-up).
+      if (!ctx.signal.aborted && ctx.shared && sharedWorkLeft(ctx))
+        nextTimer = Math.min(nextTimer, ctx.monotonicMs() + ctx.shared.pollMs);
+      if (inflight.size === 0 && (ctx.signal.aborted || nextTimer === Number.POSITIVE_INFINITY))
+        return;
+      if (dirty) {
+        dirty = false;
+        continue;
+      }
+      await new Promise<void>((resolve) => {
+        const delay = nextTimer - ctx.monotonicMs();
+        const timer = Number.isFinite(delay) ? setTimeout(wake, Math.max(0, delay)) : undefined;
+        resolver = () => {
+          if (timer) clearTimeout(timer);
+          resolve();
+        };
+      });
+      resolver = undefined;
+      dirty = false;
+    }
+  } finally {
+    ctx.signal.removeEventListener('abort', onAbort);
+  }
+}
+
+/** Emits `task.waiting` when a task starts waiting on dependencies or on a held claim. */
+function announceWaits(ctx: DispatchContext, decisions: readonly AdmissionDecision[]): void {
+  for (const d of decisions) {
+    const rt = ctx.tasks.get(d.id);
+    if (!rt) continue;
+    let wait: { reason: 'dependencies' | 'claim'; detail: string } | undefined;
+    if (d.status === 'waiting-claim') {
+      const held = d.conflicts ?? [];
+      wait = {
+        reason: 'claim',
+        detail: held.map((c) => `${c.path} held by ${c.holder}`).join(', '),
+      };
+    } else if (d.status === 'waiting-dependencies') {
+      wait = { reason: 'dependencies', detail: `waits on ${(d.waitingOn ?? []).join(', ')}` };
+    }
+    const key = wait ? `${wait.reason}:${wait.detail}` : undefined;
+    if (key === rt.waitingOn) continue;
+    rt.waitingOn = key;
+    if (wait && isRunnable(ctx, rt)) ctx.bus.emit({ type: 'task.waiting', task: rt.id, ...wait });
+  }
+}
+
+/** Emits `admission.held` when the apply queue starts holding tasks back; returns whether it does. */
+function announceApplyQueue(
+  ctx: DispatchContext,
+  decisions: readonly AdmissionDecision[],
+  before: boolean,
+): boolean {
+  const held = decisions.filter((d) => d.status === 'waiting-apply').length;
+  if (held > 0 && !before) {
+    const waiting = [...ctx.tasks.values()].filter(
+      (rt) => rt.state.phase === 'apply' || (rt.state.phase === 'promise' && rt.state.isolation),
+    ).length;
+    ctx.bus.emit({
+      type: 'admission.held',
+      rule: 'apply-queue',
+      held,
+      detail: `${waiting} approved task(s) wait for the apply (limit ${ctx.options.maxApplyQueue ?? ctx.options.maxParallel}): ${held} task(s) not started yet wait before getting a worktree`,
+    });
+  }
+  return held > 0;
+}
+
+/** Emits `admission.held` when the worktree disk cap starts holding tasks back; returns whether it does. */
+function announceDiskCap(
+  ctx: DispatchContext,
+  decisions: readonly AdmissionDecision[],
+  before: boolean,
+): boolean {
+  const held = decisions.filter((d) => d.status === 'waiting-disk').length;
+  if (held > 0 && !before)
+    ctx.bus.emit({
+      type: 'admission.held',
+      rule: 'worktree-disk',
+      held,
+      detail: `the task worktrees take ${formatBytes(worktreeBytes([...ctx.tasks.values()].map((rt) => rt.state)))} of the ${formatBytes(ctx.options.worktreeDiskCap ?? 0)} cap (isolation.maxDiskBytes): ${held} task(s) not started yet wait for archives or \`switchyard clean --blocked\` to free some`,
+    });
+  return held > 0;
+}

@@ -1,0 +1,190 @@
+import { existsSync } from 'node:fs';
+import { type BacklogView, fenceOf, newTaskState, type SharedBacklogPort } from '@switchyard/core';
+import { type DispatchContext, persist, type TaskRuntime } from '../context.js';
+import { readmitPlan } from '../corrections/admitted-plan.js';
+import { recoverTask } from '../recover.js';
+import { materializeArchive, readArchiveFiles } from './shared-archive.js';
+
+/**
+ * A run on a backlog shared with dispatchers on other machines. The run works only on the
+ * tasks it `take`s (each with its lease: every write carries that fence), leaves the others
+ * to whoever took them, learns their end from the backlog (dependencies, claims and exit
+ * follow it), and finishes its own there. Nothing here runs without `options.backlog`.
+ */
+export interface SharedRun {
+  readonly backlog: SharedBacklogPort;
+  /** Tasks this run took and has not finished in the backlog yet. */
+  readonly owned: Set<string>;
+  /** The backlog as last read, by task. */
+  status: Map<string, BacklogView>;
+  /** Tasks whose end on another machine this run has taken in already. */
+  readonly settled: Set<string>;
+  /** How often the run looks at the backlog without a wake-up: an expired lease sends none. */
+  readonly pollMs: number;
+  /** Set by the scheduler: wakes its loop (a backlog change on any machine, a lost lease). */
+  wake?: () => void;
+}
+
+export function openSharedRun(
+  backlog: SharedBacklogPort | undefined,
+  leaseMs: number,
+): SharedRun | undefined {
+  if (!backlog) return undefined;
+  return {
+    backlog,
+    owned: new Set(),
+    status: new Map(),
+    settled: new Set(),
+    pollMs: Math.max(200, Math.floor(leaseMs / 3)),
+  };
+}
+
+/** True when the task is this run's to work on (always, without a shared backlog). */
+export function ownsTask(ctx: DispatchContext, id: string): boolean {
+  return !ctx.shared || ctx.shared.owned.has(id);
+}
+
+/**
+ * One scheduling pass's look at the backlog: finishes this run's tasks that ended, takes in
+ * the ends of other machines' tasks, then takes up to `room` more tasks.
+ */
+export async function syncSharedBacklog(
+  ctx: DispatchContext,
+  running: ReadonlySet<string>,
+  room: number,
+): Promise<Map<string, Promise<void>>> {
+  const live = new Map<string, Promise<void>>();
+  const shared = ctx.shared;
+  if (!shared) return live;
+  for (const id of [...shared.owned]) {
+    const rt = ctx.tasks.get(id);
+    if (!rt || running.has(id) || !(rt.state.phase === 'done' || rt.state.blocked)) continue;
+    await rt.persisting;
+    const archived = rt.state.phase === 'done';
+    const fence = await ctx.leases.fenceFor(id);
+    await shared.backlog.finish(
+      id,
+      archived ? 'archived' : 'blocked',
+      fence,
+      archived ? readArchiveFiles(ctx, id) : undefined,
+    );
+    shared.owned.delete(id);
+    shared.settled.add(id);
+    await ctx.leases.release(id);
+  }
+  shared.status = new Map((await shared.backlog.list()).map((view) => [view.task, view]));
+  for (const view of shared.status.values()) {
+    const rt = ctx.tasks.get(view.task);
+    if (!rt || shared.owned.has(rt.id) || shared.settled.has(rt.id)) continue;
+    if (view.status === 'archived' || view.status === 'blocked')
+      await settleElsewhere(ctx, rt, view);
+  }
+  while (room > 0 && !ctx.signal.aborted) {
+    const delivery = await shared.backlog.take(ctx.leases.holder, ctx.leases.ttlMs);
+    if (!delivery) return live;
+    const rt = ctx.tasks.get(delivery.task);
+    if (!rt || !inScope(ctx, rt) || !rt.task.valid) {
+      // Not a task of this workspace (or of this run's scope): another dispatcher takes it.
+      await shared.backlog.requeue(delivery.task, fenceOf(delivery.lease), 10);
+      continue;
+    }
+    ctx.leases.adopt(delivery.lease);
+    shared.owned.add(rt.id);
+    shared.settled.delete(rt.id);
+    delete rt.halted;
+    const attached = await takeUp(ctx, rt);
+    if (attached) live.set(rt.id, attached);
+    room -= 1;
+  }
+  return live;
+}
+
+/** True while an in-scope task is neither archived nor blocked in the backlog. */
+export function sharedWorkLeft(ctx: DispatchContext): boolean {
+  const shared = ctx.shared;
+  if (!shared) return false;
+  return [...ctx.tasks.values()].some((rt) => {
+    const view = shared.status.get(rt.id);
+    if (!view || !inScope(ctx, rt)) return false;
+    if (view.status === 'archived' || view.status === 'blocked') return false;
+    // A task of this run held by a control-plane failure cannot move: the run ends (exit 1).
+    return !(shared.owned.has(rt.id) && rt.halted !== undefined);
+  });
+}
+
+/**
+ * The task's lease was taken over (this dispatcher missed its renewals: it froze, or lost
+ * the database): its agent is stopped, its worktree stays as evidence, and the run writes and
+ * lands nothing more for it. It waits for the task's end on the machine that took it.
+ */
+export function loseTask(ctx: DispatchContext, id: string): void {
+  const rt = ctx.tasks.get(id);
+  ctx.shared?.owned.delete(id);
+  if (rt) {
+    rt.halted = `its lease was taken over by another dispatcher`;
+    for (const record of rt.state.attempts)
+      if (record.status !== 'finished') void ctx.handles.get(record.id)?.cancel();
+  }
+  ctx.bus.emit({
+    type: 'control.failure',
+    code: 'SY_LEASE_LOST',
+    message: `${id}: its lease was taken over by another dispatcher; its agent is stopped, its worktree kept, and this run lands nothing for it`,
+  });
+  ctx.shared?.wake?.();
+}
+
+function inScope(ctx: DispatchContext, rt: TaskRuntime): boolean {
+  return !ctx.options.taskGroup || rt.group === ctx.options.taskGroup;
+}
+
+/** Another machine archived or blocked the task: its record becomes this run's view of it. */
+async function settleElsewhere(
+  ctx: DispatchContext,
+  rt: TaskRuntime,
+  view: BacklogView,
+): Promise<void> {
+  const stored = await ctx.store.tasks.get(rt.id);
+  if (stored) {
+    rt.state = stored.value;
+    rt.version = stored.version;
+  }
+  delete rt.halted;
+  ctx.shared?.settled.add(rt.id);
+  if (view.status !== 'archived') return;
+  ctx.archived.add(rt.id);
+  materializeArchive(ctx, rt, view.archive);
+}
+
+/**
+ * A task just taken. Its stored state is read again (another machine may have worked on it
+ * since this run started). Attempts and a worktree this machine knows are recovered as after
+ * a restart; work another machine began (its worktree and captures are on that machine) is
+ * started over here from the plan: its commit, if it landed before that machine died, is
+ * found on the remote branch by the apply.
+ */
+async function takeUp(ctx: DispatchContext, rt: TaskRuntime): Promise<Promise<void> | undefined> {
+  const stored = await ctx.store.tasks.get(rt.id);
+  if (stored) {
+    rt.state = stored.value;
+    rt.version = stored.version;
+  }
+  if (isLocal(ctx, rt)) {
+    // An attempt of this machine still alive is re-attached: the scheduler waits for it.
+    const { live } = await recoverTask(ctx, rt);
+    return live;
+  }
+  const { planLoop } = rt.state;
+  rt.state = newTaskState(rt.id, ctx.now());
+  rt.state.planLoop = Math.max(1, Math.min(planLoop, rt.files?.planLoop ?? planLoop));
+  if (!readmitPlan(ctx, rt, rt.files)) delete rt.state.plan;
+  if (rt.files) rt.task = rt.files;
+  await persist(ctx, rt);
+  return undefined;
+}
+
+/** Whether the task's attempts and worktree (if any) are on this machine. */
+function isLocal(ctx: DispatchContext, rt: TaskRuntime): boolean {
+  const worktree = rt.state.isolation;
+  if (worktree && !ctx.options.isolation?.worktreeOf(rt.id)) return false;
+  return rt.state.attempts.every((a) => existsSync(a.attemptDir));
+}

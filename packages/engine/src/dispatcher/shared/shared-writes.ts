@@ -1,0 +1,96 @@
+import {
+  AGENT_TASK_DIR,
+  changedPaths,
+  claimKeys,
+  gitignoreOf,
+  openChangeStore,
+  type Snapshot,
+  takeSnapshot,
+  type WriteSetReport,
+} from '@switchyard/core';
+import { recordChangeBaseline } from '../checks/task-change.js';
+import type { DispatchContext, TaskRuntime } from '../context.js';
+
+// The latest snapshot of each run's workspace: a new one reads only the files changed since.
+const latest = new WeakMap<DispatchContext, Snapshot>();
+
+/**
+ * A task in the shared workspace outside git (isolation `none`, no git to diff) before an agent that
+ * writes (worker, fixup): its write-set baseline is recorded, and — unless a round of this run
+ * that has not been checked yet is open (an earlier attempt failed: its writes are checked
+ * too) — a snapshot
+ * of the workspace (size, mtime, inode; content hashes read only where those changed; folders
+ * such as node_modules and .git, agent-task/ and what the root .gitignore ignores skipped).
+ */
+export async function openSharedRound(
+  ctx: DispatchContext,
+  rt: TaskRuntime,
+  before: string,
+): Promise<void> {
+  if (rt.state.isolation || rt.task.runner === 'local') return;
+  const store = openChangeStore(ctx.stateDir);
+  // A round of this run stays open; one an earlier run left (the task blocked or was stopped,
+  // and a person may have changed the workspace since) starts over. Judged by the run's id,
+  // not by time: the wall clock may have stepped between the runs.
+  const open = store.readRound(rt.id);
+  const ours = open?.run !== undefined && open.run === ctx.bus.runId;
+  // In a git repository the source guard (./source-watch.ts) checks the checkout already; a
+  // round an earlier run left (before `git init`) must not judge this run's writes.
+  if (ctx.options.sourceGuard) {
+    if (open && !ours) await store.removeRound(rt.id);
+    return;
+  }
+  await recordChangeBaseline(ctx, rt);
+  if (ours) return;
+  const files = await snapshotOf(ctx);
+  await store.writeRound({
+    schema_version: 1,
+    task: rt.id,
+    before,
+    at: ctx.now().toISOString(),
+    run: ctx.bus.runId,
+    files,
+  });
+}
+
+/**
+ * The write-set report of a shared-workspace task's open round, as worktree isolation gives
+ * one: the files changed since the round's snapshot, and those of them the write set does not
+ * list (files of other tasks' write sets and claims left out: those tasks may write them
+ * meanwhile). Never `empty`: without a diff of its own, a task that changed nothing this round
+ * may still have changed its files in an earlier one. The round is closed: the next writing
+ * attempt opens a new one. Undefined when no round is open.
+ */
+export async function inspectSharedRound(
+  ctx: DispatchContext,
+  rt: TaskRuntime,
+): Promise<WriteSetReport | undefined> {
+  const store = openChangeStore(ctx.stateDir);
+  const round = store.readRound(rt.id);
+  if (!round) return undefined;
+  const after = await snapshotOf(ctx, round.files);
+  const own = new Set(rt.task.writeSet.map((e) => e.path));
+  const others = new Set<string>();
+  for (const other of ctx.tasks.values())
+    if (other.id !== rt.id) for (const key of claimKeys(other.task.writeSet)) others.add(key);
+  for (const [path, holder] of ctx.claimIndex) if (holder !== rt.id) others.add(path);
+  const changed = changedPaths(round.files, after).filter((p) => own.has(p) || !others.has(p));
+  await store.removeRound(rt.id);
+  return {
+    changed,
+    outside: changed.filter((p) => !own.has(p)),
+    gitMetadata: [],
+    empty: false,
+  };
+}
+
+async function snapshotOf(ctx: DispatchContext, previous?: Snapshot): Promise<Snapshot> {
+  const ignored = await gitignoreOf(ctx.workspace);
+  const skip = (path: string) => path === `${AGENT_TASK_DIR}/` || ignored(path);
+  const snapshot = await takeSnapshot(ctx.workspace, {
+    previous: { ...latest.get(ctx), ...previous },
+    skip,
+  });
+  latest.set(ctx, snapshot);
+  return snapshot;
+}

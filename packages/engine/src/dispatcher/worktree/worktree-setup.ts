@@ -1,0 +1,189 @@
+import { join, relative } from 'node:path';
+import {
+  maskSecretsInFile,
+  quoteArgv,
+  redactDeep,
+  type WorktreeRecord,
+  writeOwnedFileBelow,
+} from '@switchyard/core';
+import { type DispatchContext, persist, type TaskRuntime } from '../context.js';
+import { maxPlanLoopsOf } from '../corrections/plan-loop-cap.js';
+import { blockTask } from '../landing/apply-failure.js';
+import type { CommandResult } from '../types.js';
+
+/** Output lines of a failed set-up command kept in the block's evidence (all are in its file). */
+const TAIL_LINES = 20;
+
+/** How one set-up command ended, in the set-up's evidence file. */
+interface SetupStep {
+  command: readonly string[];
+  exitCode: number | null;
+  signal: string | null;
+  timedOut: boolean;
+  durationMs: number;
+  output: string;
+}
+
+/**
+ * A new worktree's set-up (config `isolation.setup`): each command in order, in the task's
+ * workdir, through the CLI's command runner (argv, no shell), before the task's first stage
+ * there. It runs once per worktree (the record's `setUpAt`), again when the worktree is
+ * created anew; a failure blocks the task at once with the command, its exit and its output
+ * tail — no agent is paid for a worktree that cannot be set up — and `switchyard retry` runs
+ * the set-up again. Status shows the task "setting up" meanwhile (its state's `setup`), the
+ * work log a `setup` row pair with the time it took. False when the stage must not run now
+ * (blocked, or the run was interrupted: the next run sets the worktree up again).
+ */
+export async function setUpWorktree(
+  ctx: DispatchContext,
+  rt: TaskRuntime,
+  record: WorktreeRecord,
+): Promise<boolean> {
+  const setup = ctx.options.worktreeSetup;
+  const isolation = ctx.options.isolation;
+  const facts = rt.state.isolation;
+  if (!setup || setup.commands.length === 0 || record.setUpAt || !isolation || !facts) return true;
+  const startedAt = ctx.now();
+  const stamp = startedAt.getTime().toString(36);
+  const dir = join(ctx.stateDir, 'gates', rt.id);
+  const total = setup.commands.length;
+  ctx.bus.emit({
+    type: 'task.isolation',
+    task: rt.id,
+    step: 'setup',
+    detail: `setting up ${record.workdir}: ${setup.commands.map((c) => quoteArgv(c)).join(' && ')}${record.copied?.length ? ` (copied ${record.copied.join(', ')})` : ''}`,
+    ...(record.copied?.length ? { files: record.copied } : {}),
+  });
+  const steps: SetupStep[] = [];
+  for (const [i, command] of setup.commands.entries()) {
+    facts.setup = {
+      state: 'running',
+      since: startedAt.toISOString(),
+      command: [...command],
+      index: i + 1,
+      total,
+    };
+    await persist(ctx, rt);
+    const output = join(dir, `setup.${stamp}.${i + 1}.log`);
+    const began = Date.now();
+    const result = await ctx.options.runCommand({
+      argv: command,
+      cwd: record.workdir,
+      outputFile: output,
+      env: { SWITCHYARD_TASK: rt.id, SWITCHYARD_SOURCE_WORKSPACE: ctx.workspace },
+      timeoutMs: setup.timeoutMs,
+      signal: ctx.signal,
+    });
+    maskSecretsInFile(output, ctx.secrets);
+    if (ctx.signal.aborted) {
+      // An interrupted set-up proves nothing: the next run starts it again.
+      delete facts.setup;
+      await persist(ctx, rt);
+      return false;
+    }
+    steps.push({
+      command,
+      ...pick(result),
+      durationMs: Date.now() - began,
+      output: relative(ctx.workspace, output),
+    });
+    if (failed(result)) {
+      const why = failure(result, setup.timeoutMs);
+      facts.setup = {
+        ...facts.setup,
+        state: 'failed',
+        durationMs: ctx.now().getTime() - startedAt.getTime(),
+      };
+      const evidence = writeEvidence(ctx, rt, startedAt, stamp, steps, record, 'setup-failed');
+      ctx.bus.emit({
+        type: 'task.isolation',
+        task: rt.id,
+        step: 'setup-failed',
+        detail: `${quoteArgv(command)} ${why}`,
+      });
+      blockTask(ctx, rt, {
+        stage: 'setup',
+        reason: `the worktree set-up failed: ${quoteArgv(command)} ${why} (fix the command in isolation.setup or what it needs, then \`switchyard retry ${rt.id}\` runs the set-up again)`,
+        evidence: [
+          `output: ${relative(ctx.workspace, output)}`,
+          `evidence: ${evidence}`,
+          ...result.tail.slice(-TAIL_LINES),
+        ],
+      });
+      await persist(ctx, rt);
+      return false;
+    }
+  }
+  await isolation.markSetUp(rt.id);
+  const durationMs = ctx.now().getTime() - startedAt.getTime();
+  facts.setup = { state: 'passed', since: startedAt.toISOString(), total, durationMs };
+  await persist(ctx, rt);
+  writeEvidence(ctx, rt, startedAt, stamp, steps, record, 'success');
+  ctx.bus.emit({
+    type: 'task.isolation',
+    task: rt.id,
+    step: 'setup-passed',
+    detail: `set up in ${(durationMs / 1000).toFixed(1)} s: ${total} command(s) passed`,
+  });
+  return true;
+}
+
+const pick = (r: CommandResult) => ({
+  exitCode: r.exitCode,
+  signal: r.signal,
+  timedOut: r.timedOut,
+});
+
+const failed = (r: CommandResult) => r.exitCode !== 0 || r.timedOut || r.spawnError !== undefined;
+
+function failure(r: CommandResult, timeoutMs: number): string {
+  if (r.spawnError) return `could not start (${r.spawnError})`;
+  if (r.timedOut) return `timed out after ${Math.round(timeoutMs / 1000)} s`;
+  return r.exitCode !== null ? `exited ${r.exitCode}` : `was killed by ${r.signal}`;
+}
+
+/**
+ * The set-up's evidence (every command: exit, time, output file) and its START/FINISH rows in
+ * the group's work log, START at the time the set-up began. Returns the evidence file,
+ * workspace-relative.
+ */
+function writeEvidence(
+  ctx: DispatchContext,
+  rt: TaskRuntime,
+  startedAt: Date,
+  stamp: string,
+  steps: readonly SetupStep[],
+  record: WorktreeRecord,
+  result: string,
+): string {
+  const file = join(ctx.stateDir, 'gates', rt.id, `setup.${stamp}.json`);
+  const evidence = {
+    task: rt.id,
+    role: 'setup',
+    result,
+    worktree: record.path,
+    copied: record.copied ?? [],
+    copySkipped: record.copySkipped ?? [],
+    steps,
+  };
+  writeOwnedFileBelow(
+    ctx.workspace,
+    file,
+    `${JSON.stringify(redactDeep(evidence, ctx.secrets), null, 2)}\n`,
+    'replace',
+  );
+  const locator = relative(ctx.workspace, file);
+  const cells = {
+    task: rt.id,
+    artifact: `setup: ${steps.length} command(s)`,
+    planLoop: rt.state.planLoop,
+    maxPlanLoops: maxPlanLoopsOf(rt),
+    role: 'setup' as const,
+    attempt: '1',
+    agentModel: quoteArgv(steps.at(-1)?.command ?? []),
+    locator,
+  };
+  ctx.workLog.finish(rt.group, { ...cells, kind: 'START', time: startedAt, result: 'running' });
+  ctx.workLog.finish(rt.group, { ...cells, kind: 'FINISH', time: ctx.now(), result });
+  return locator;
+}

@@ -1,0 +1,13 @@
+export {
+  type BundleInput,
+  buildEscalation,
+  escalationCode,
+  recommendedQuestion,
+  tailLines,
+} from './build-bundle.js';
+export {
+  liftBlock,
+  type ResolveOutcome,
+  type ResolveRequest,
+  resolveEscalation,
+} from './resolve-escalation.js';

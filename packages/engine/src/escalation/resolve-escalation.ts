@@ -1,0 +1,167 @@
+import { existsSync, realpathSync } from 'node:fs';
+import { userInfo } from 'node:os';
+import {
+  acquireWorkspaceLock,
+  archivedTaskDir,
+  type BlockedInfo,
+  type CatalogFacts,
+  checkDecision,
+  didYouMean,
+  freshFailures,
+  isOpen,
+  openStateStore,
+  type ResolutionAction,
+  readBundle,
+  recordResolution,
+  SwitchyardError,
+  stateDir as stateDirOf,
+  type TaskState,
+  taskDir,
+} from '@switchyard/core';
+import { recordDoneByHand } from './record-done.js';
+
+/** What `switchyard resolve` does. */
+export interface ResolveRequest {
+  workspace: string;
+  /** `<group>/<task>`. */
+  task: string;
+  action: ResolutionAction;
+  /** The catalog the next run uses: a decision it no longer supports is made again. */
+  catalogFacts?: CatalogFacts;
+  now?: Date;
+  /** Who answers (default: the OS user name) and the words they give with the answer. */
+  by?: string;
+  note?: string;
+}
+
+export interface ResolveOutcome {
+  task: string;
+  action: ResolutionAction;
+  /** The block that was resolved (none for `done` on an archive entry that never blocked). */
+  blocked?: BlockedInfo;
+}
+
+/**
+ * Closes a blocked task's escalation with a human's answer, under the workspace lock (never
+ * beside a running dispatcher). `retry`: the task becomes runnable again with a fresh
+ * failure budget; its attempts and evidence stay, as with `switchyard retry`. `skip`: the
+ * task stays blocked and its dependents keep waiting (they never got what they depend on);
+ * only the escalation closes, so it is no longer listed or notified. `done`: the task's
+ * folder is in the archive with its `complete.log` and a person says it is complete (see
+ * record-done.ts).
+ */
+export async function resolveEscalation(request: ResolveRequest): Promise<ResolveOutcome> {
+  const workspace = realpathSync(request.workspace);
+  const stateDir = stateDirOf(workspace);
+  const now = request.now ?? new Date();
+  const lock = acquireWorkspaceLock({ workspace });
+  try {
+    const store = openStateStore(stateDir);
+    const state = store.read(request.task);
+    if (request.action === 'done') {
+      const bundle = readBundle(stateDir, request.task);
+      const open = bundle && isOpen(bundle, state);
+      const blocked = await recordDoneByHand(workspace, stateDir, store, request.task, now);
+      if (open)
+        await recordResolution(
+          stateDir,
+          request.task,
+          'done',
+          now,
+          request.by ?? userName(),
+          request.note,
+        );
+      return { task: request.task, action: 'done', ...(blocked ? { blocked } : {}) };
+    }
+    const blocked = state?.blocked;
+    const known =
+      state !== undefined ||
+      existsSync(taskDir(workspace, request.task)) ||
+      existsSync(archivedTaskDir(workspace, request.task));
+    if (!known) {
+      const near = didYouMean(
+        request.task,
+        store.list().map((s) => s.task),
+      );
+      throw new SwitchyardError(
+        'SY_USAGE',
+        `Unknown task ${request.task}: there is no agent-task/${request.task}/ and no state of it.`,
+        {
+          hint: `${near ? `${near} ` : ''}\`switchyard status\` lists the tasks and the open escalations (name tasks as <group>/<task>).`,
+        },
+      );
+    }
+    if (!state || !blocked) {
+      throw new SwitchyardError(
+        'SY_USAGE',
+        `Task ${request.task} is not blocked; nothing to resolve.`,
+        {
+          hint: '`switchyard status` lists the open escalations (name tasks as <group>/<task>).',
+        },
+      );
+    }
+    const bundle = readBundle(stateDir, request.task);
+    if (request.action === 'skip' && !(bundle && isOpen(bundle, state))) {
+      throw new SwitchyardError(
+        'SY_USAGE',
+        `Task ${request.task} has no open escalation to skip.`,
+        {
+          hint: '`switchyard status` lists the open escalations.',
+        },
+      );
+    }
+    if (request.action === 'retry') liftBlock(request.task, state, request.catalogFacts);
+    // The answer is recorded first: a crash before the state write leaves the task blocked
+    // with a closed escalation, which `switchyard retry` still lifts.
+    if (bundle)
+      await recordResolution(
+        stateDir,
+        request.task,
+        request.action,
+        now,
+        request.by ?? userName(),
+        request.note,
+      );
+    if (request.action === 'retry') await store.write(state);
+    return { task: request.task, action: request.action, blocked };
+  } finally {
+    lock.release();
+  }
+}
+
+/**
+ * `retry`: the blocked task becomes runnable again with a fresh failure budget (its attempts
+ * and evidence stay); a decision the catalog no longer supports is made again, and the next
+ * run admits the plan files as they are then. A block at the plan-loop cap is refused
+ * (`SY_USAGE`): a fresh budget does not lift the cap. Changes `state` in place.
+ */
+export function liftBlock(task: string, state: TaskState, catalogFacts?: CatalogFacts): void {
+  if (state.blocked?.stage === 'plan-loop-cap') {
+    throw new SwitchyardError(
+      'SY_USAGE',
+      `Task ${task} blocked at its plan-loop cap; a fresh budget does not lift the cap.`,
+      {
+        hint: 'Raise max_plan_loops in its PLAN.md front matter, then run `switchyard retry <task>`; or `switchyard resolve <task> --skip`.',
+      },
+    );
+  }
+  for (const stage of ['worker', 'review'] as const) {
+    const decision = state.decisions[stage];
+    if (decision && catalogFacts && !checkDecision(decision, catalogFacts).valid)
+      delete state.decisions[stage];
+  }
+  delete state.blocked;
+  delete state.notBefore;
+  state.failures = freshFailures();
+  state.selfcheckRetries = 0;
+  // The next run admits the plan files as they are then (a human may have fixed them).
+  if (state.plan) state.plan.readmit = true;
+}
+
+function userName(): string | undefined {
+  try {
+    return userInfo().username;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,34 @@
+// The engine's entry: only what other packages use (the CLI, the monitor, the tests in test/).
+// A human's actions on a run or a task (the monitor's buttons), through the CLI's own paths.
+export { humanActionRequestSchema, performHumanAction, RunControl } from './control/index.js';
+export {
+  type CommandRequest,
+  type CommandResult,
+  type CommandRunner,
+  catalogSourceLabel,
+  type DispatcherOptions,
+  type DispatcherPlugins,
+  type DispatchResult,
+  runDispatcher,
+} from './dispatcher/index.js';
+export {
+  buildEscalation,
+  liftBlock,
+  type ResolveOutcome,
+  resolveEscalation,
+} from './escalation/index.js';
+export {
+  buildRetro,
+  type Retro,
+  renderRetro,
+  runsInScope,
+  writeRetroFile,
+} from './retro/index.js';
+export {
+  buildStatus,
+  type DispatcherStatus,
+  gatherStatus,
+  readStatusFacts,
+  type StatusFacts,
+  type StatusReport,
+} from './status/index.js';

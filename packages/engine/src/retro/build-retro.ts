@@ -1,0 +1,300 @@
+import {
+  formatUsd,
+  type PriceTable,
+  priceUsage,
+  type RunEvent,
+  roundUsd,
+  tokensOf,
+} from '@switchyard/core';
+
+/** Which events a retrospective covers. */
+export interface RetroScope {
+  /** One run's id; default: the last run in the events. */
+  runId?: string;
+  /** Every run started at or after this instant (ISO 8601 or a date). */
+  since?: string;
+}
+
+/** One task's figures. */
+export interface RetroTask {
+  task: string;
+  outcome: 'archived' | 'blocked' | 'open';
+  attempts: number;
+  failovers: number;
+  /** Failure class -> count, of failed attempts. */
+  failureClasses: Record<string, number>;
+  planLoops: number;
+  findings: { critical: number; moderate: number; minor: number };
+  reviewsRequestingChanges: number;
+  gateFailures: number;
+  durationMs: number;
+  tokens: number;
+  costUsd: number;
+  /** On a shared store: attempts per machine (`<host> pid <pid>`) that ran them. */
+  machines?: Record<string, number>;
+}
+
+/** One target's figures. */
+export interface RetroTarget {
+  target: string;
+  attempts: number;
+  succeeded: number;
+  successRate: number;
+  failureClasses: Record<string, number>;
+  meanDurationMs: number;
+  costUsd: number;
+  /** Tasks archived in scope that this target worked on. */
+  archivedTasks: number;
+  /** Its cost divided by the archived tasks it worked on (undefined when none). */
+  costPerArchivedTaskUsd?: number;
+}
+
+/** A suggestion derived from the figures, with the figures it rests on. */
+export interface RetroSuggestion {
+  text: string;
+  figures: string;
+}
+
+/** A retrospective: built from persisted events only. */
+export interface Retro {
+  runs: string[];
+  from?: string;
+  to?: string;
+  tasks: RetroTask[];
+  targets: RetroTarget[];
+  suggestions: RetroSuggestion[];
+  totals: { attempts: number; archived: number; blocked: number; tokens: number; costUsd: number };
+}
+
+/** The runs a scope selects, in order. */
+export function runsInScope(events: readonly RunEvent[], scope: RetroScope): string[] {
+  const started = events.filter((e) => e.type === 'run.started');
+  if (scope.runId) return started.some((e) => e.runId === scope.runId) ? [scope.runId] : [];
+  if (scope.since) {
+    const since = Date.parse(scope.since);
+    return started.filter((e) => Date.parse(e.at) >= since).map((e) => e.runId);
+  }
+  const last = started.at(-1);
+  return last ? [last.runId] : [];
+}
+
+const inc = (map: Record<string, number>, key: string) => {
+  map[key] = (map[key] ?? 0) + 1;
+};
+
+/**
+ * Builds the retrospective of the selected runs from their events: per task (attempts,
+ * failovers and their classes, plan loops, findings by severity, gate failures, duration,
+ * tokens, cost), per target (success rate, failure classes, mean duration, cost per archived
+ * task) and suggestions, each citing its figures.
+ */
+export function buildRetro(
+  events: readonly RunEvent[],
+  scope: RetroScope = {},
+  prices: PriceTable = {},
+): Retro {
+  const runs = runsInScope(events, scope);
+  const inRuns = new Set(runs);
+  const scoped = events.filter((e) => inRuns.has(e.runId));
+  const tasks = new Map<string, RetroTask & { first?: number; last?: number }>();
+  const task = (id: string) => {
+    let t = tasks.get(id);
+    if (!t) {
+      t = {
+        task: id,
+        outcome: 'open',
+        attempts: 0,
+        failovers: 0,
+        failureClasses: {},
+        planLoops: 1,
+        findings: { critical: 0, moderate: 0, minor: 0 },
+        reviewsRequestingChanges: 0,
+        gateFailures: 0,
+        durationMs: 0,
+        tokens: 0,
+        costUsd: 0,
+      };
+      tasks.set(id, t);
+    }
+    return t;
+  };
+  const targets = new Map<string, RetroTarget & { durations: number; tasks: Set<string> }>();
+  const target = (id: string) => {
+    let t = targets.get(id);
+    if (!t) {
+      t = {
+        target: id,
+        attempts: 0,
+        succeeded: 0,
+        successRate: 0,
+        failureClasses: {},
+        meanDurationMs: 0,
+        costUsd: 0,
+        archivedTasks: 0,
+        durations: 0,
+        tasks: new Set(),
+      };
+      targets.set(id, t);
+    }
+    return t;
+  };
+  // The worker attempt of each task that last "succeeded": a write-set correction of its
+  // result (an empty diff, files outside the write set) makes it a failure after all.
+  const lastWorkerSuccess = new Map<string, string>();
+  for (const e of scoped) {
+    // a human's stop of the whole run names no task
+    if (!('task' in e) || e.task === undefined) continue;
+    const t = task(e.task);
+    const at = Date.parse(e.at);
+    if (e.type === 'attempt.started' || e.type === 'gate.finished') t.first ??= at;
+    t.last = at;
+    if ('planLoop' in e) t.planLoops = Math.max(t.planLoops, e.planLoop);
+    switch (e.type) {
+      case 'attempt.started':
+        if (!e.reattached) t.attempts += 1;
+        if (e.machine && !e.reattached) {
+          t.machines ??= {};
+          inc(t.machines, e.machine);
+        }
+        break;
+      case 'attempt.finished': {
+        const g = target(e.target);
+        g.attempts += 1;
+        g.durations += e.durationMs;
+        g.tasks.add(e.task);
+        if (e.role === 'worker') lastWorkerSuccess.delete(e.task);
+        if (e.result === 'success') {
+          g.succeeded += 1;
+          if (e.role === 'worker') lastWorkerSuccess.set(e.task, e.target);
+        } else {
+          inc(g.failureClasses, e.result);
+          inc(t.failureClasses, e.result);
+        }
+        if (e.usage) {
+          const priced = priceUsage(e.usage, prices[e.target]);
+          t.tokens += tokensOf(e.usage);
+          t.costUsd = roundUsd(t.costUsd + (priced.costUsd ?? 0));
+          g.costUsd = roundUsd(g.costUsd + (priced.costUsd ?? 0));
+        }
+        break;
+      }
+      case 'task.isolation': {
+        const worked = lastWorkerSuccess.get(e.task);
+        if (e.step !== 'writeset-violation' || worked === undefined) break;
+        lastWorkerSuccess.delete(e.task);
+        const g = target(worked);
+        g.succeeded -= 1;
+        const cls = e.detail.startsWith('no change was made') ? 'empty-diff' : 'writeset-violated';
+        inc(g.failureClasses, cls);
+        inc(t.failureClasses, cls);
+        break;
+      }
+      case 'target.failover':
+        t.failovers += 1;
+        break;
+      case 'gate.finished':
+        if (!e.passed) t.gateFailures += 1;
+        break;
+      case 'review.verdict':
+        t.findings.critical += e.findings.critical;
+        t.findings.moderate += e.findings.moderate;
+        t.findings.minor += e.findings.minor;
+        if (e.verdict === 'CHANGES_REQUESTED') t.reviewsRequestingChanges += 1;
+        break;
+      case 'task.archived':
+        t.outcome = 'archived';
+        break;
+      case 'task.blocked':
+        t.outcome = 'blocked';
+        break;
+    }
+  }
+  const taskList = [...tasks.values()]
+    .filter((t) => t.attempts > 0 || t.outcome !== 'open' || t.gateFailures > 0)
+    .map(({ first, last, ...t }) => ({
+      ...t,
+      durationMs: first !== undefined && last !== undefined ? last - first : 0,
+    }))
+    .sort((a, b) => a.task.localeCompare(b.task));
+  const archived = new Set(taskList.filter((t) => t.outcome === 'archived').map((t) => t.task));
+  const targetList = [...targets.values()]
+    .map(({ durations, tasks: worked, ...g }) => {
+      const archivedTasks = [...worked].filter((id) => archived.has(id)).length;
+      return {
+        ...g,
+        successRate: g.attempts > 0 ? g.succeeded / g.attempts : 0,
+        meanDurationMs: g.attempts > 0 ? Math.round(durations / g.attempts) : 0,
+        archivedTasks,
+        ...(archivedTasks > 0
+          ? { costPerArchivedTaskUsd: roundUsd(g.costUsd / archivedTasks) }
+          : {}),
+      };
+    })
+    .sort((a, b) => a.target.localeCompare(b.target));
+  const times = scoped.map((e) => e.at).sort();
+  return {
+    runs,
+    ...(times.length > 0 ? { from: times[0], to: times.at(-1) } : {}),
+    tasks: taskList,
+    targets: targetList,
+    suggestions: suggest(taskList, targetList),
+    totals: {
+      attempts: taskList.reduce((n, t) => n + t.attempts, 0),
+      archived: archived.size,
+      blocked: taskList.filter((t) => t.outcome === 'blocked').length,
+      tokens: taskList.reduce((n, t) => n + t.tokens, 0),
+      costUsd: roundUsd(taskList.reduce((n, t) => n + t.costUsd, 0)),
+    },
+  };
+}
+
+const pct = (n: number) => `${Math.round(n * 100)} %`;
+const classes = (c: Record<string, number>) =>
+  Object.entries(c)
+    .sort((a, b) => b[1] - a[1])
+    .map(([k, v]) => `${k} ×${v}`)
+    .join(', ');
+
+/** Suggestions from the figures; each names the numbers it rests on. */
+function suggest(tasks: RetroTask[], targets: RetroTarget[]): RetroSuggestion[] {
+  const out: RetroSuggestion[] = [];
+  for (const g of targets) {
+    const failed = g.attempts - g.succeeded;
+    if (failed >= 1 && failed / g.attempts >= 0.5) {
+      out.push({
+        text: `target ${g.target} failed ${failed} of ${g.attempts} attempts (${classes(g.failureClasses)}): put it later in the routes that list it, or check its provider`,
+        figures: `${g.target}: ${failed}/${g.attempts} failed`,
+      });
+    }
+  }
+  const reviewed = tasks.filter(
+    (t) =>
+      t.findings.critical + t.findings.moderate + t.findings.minor > 0 ||
+      t.reviewsRequestingChanges > 0 ||
+      t.outcome === 'archived',
+  );
+  const sentBack = tasks.filter((t) => t.reviewsRequestingChanges > 0);
+  if (reviewed.length > 0 && sentBack.length / reviewed.length >= 0.5) {
+    out.push({
+      text: `reviews requested changes for ${pct(sentBack.length / reviewed.length)} of reviewed tasks (${sentBack.map((t) => t.task).join(', ')}): the plans may be under-specified`,
+      figures: `${sentBack.length} of ${reviewed.length} reviewed tasks`,
+    });
+  }
+  for (const t of tasks) {
+    if (t.gateFailures >= 2) {
+      out.push({
+        text: `task ${t.task} failed its definition of done ${t.gateFailures} times: state the expected result more precisely in its plan`,
+        figures: `${t.task}: ${t.gateFailures} gate failures`,
+      });
+    }
+  }
+  const total = tasks.reduce((n, t) => n + t.costUsd, 0);
+  const top = [...tasks].sort((a, b) => b.costUsd - a.costUsd)[0];
+  if (top && total > 0 && tasks.length > 1 && top.costUsd / total >= 0.5) {
+    out.push({
+      text: `task ${top.task} took ${pct(top.costUsd / total)} of the cost: split it, or give it a cheaper target`,
+      figures: `${formatUsd(top.costUsd)} of ${formatUsd(total)}`,
+    });
+  }
+  return out;
+}

@@ -1,0 +1,323 @@
+import {
+  type AdmissionDecision,
+  type AttemptRecord,
+  admit,
+  type EscalationEntry,
+  INITIAL_PHASE,
+  type LockHolder,
+  type PriceTable,
+  type RunEvent,
+  summarizeUsage,
+  type TaskState,
+  worktreeBytes,
+} from '@switchyard/core';
+import { unrecordedReason } from '../dispatcher/checks/completion-record.js';
+import { describeWaiting } from './describe-waiting.js';
+import { dispatcherStatus, maxParallelOf } from './dispatcher-status.js';
+import type {
+  BlockedEntry,
+  DispatcherStatus,
+  RunningEntry,
+  StatusReport,
+  WaitingEntry,
+} from './status-types.js';
+
+/** An active (not archived) task as status needs it. */
+export interface StatusTask {
+  id: string;
+  dependsOn: string[];
+  writeSet: string[];
+  /** First error of an invalid plan; undefined when the plan is valid. */
+  invalid?: string;
+  /** The task's cap on plan loops (status says "loop N of M"). */
+  maxPlanLoops?: number;
+  /** `runner: local`: it runs in the source workspace and never gets a worktree. */
+  local?: boolean;
+}
+
+/** Everything the report is built from; gathered by {@link gatherStatus} (or a test). */
+export interface StatusInput {
+  workspace: string;
+  now: Date;
+  tasks: StatusTask[];
+  /** Ids of tasks archived with `complete.log` and recorded done by the dispatcher. */
+  archived: string[];
+  /** Ids of archive entries with `complete.log` the dispatcher has no record of: not done. */
+  unrecorded?: string[];
+  states: TaskState[];
+  /** Held claims: path -> task. */
+  claims: ReadonlyMap<string, string>;
+  /** Persisted run events (events.jsonl), oldest first. */
+  events: readonly RunEvent[];
+  /** The lock file's holder and whether that process still lives. */
+  lock?: { holder: LockHolder; alive: boolean };
+  /** Live PID of each unfinished attempt (absent = no process found). */
+  liveAttempts: ReadonlyMap<string, number>;
+  /** Price table (target id -> USD per million tokens) for token-only usage reports. */
+  prices?: PriceTable;
+  /** Open escalations (see the escalation module); none when absent. */
+  escalations?: EscalationEntry[];
+  /** Config `isolation.maxDiskBytes`: fresh tasks wait while the worktrees take this much. */
+  worktreeDiskCap?: number;
+}
+
+/**
+ * Builds the status report. Pure: every fact comes from `input`. A task is exactly one of
+ * running (an unfinished attempt with a live process), blocked (its persisted reason),
+ * done (archived complete) or waiting (with the admission rule that holds it back).
+ */
+export function buildStatus(input: StatusInput): StatusReport {
+  const dispatcher = dispatcherStatus(input);
+  const states = new Map(input.states.map((s) => [s.task, s]));
+  const archived = new Set(input.archived);
+  const running: RunningEntry[] = [];
+  const waiting: WaitingEntry[] = [];
+  const blocked: BlockedEntry[] = [];
+  const liveTasks = new Set<string>();
+  const pending: StatusTask[] = [];
+
+  for (const task of input.tasks) {
+    const state = states.get(task.id);
+    const setup = settingUp(task.id, state, dispatcher.state === 'running');
+    if (setup?.kind === 'running') {
+      running.push(setup.entry);
+      liveTasks.add(task.id);
+      continue;
+    }
+    if (setup?.kind === 'waiting') {
+      waiting.push(setup.entry);
+      continue;
+    }
+    const open = state?.attempts.filter((a) => a.status !== 'finished') ?? [];
+    const live = open.filter((a) => input.liveAttempts.has(a.id));
+    if (live.length > 0 || (open.length > 0 && dispatcher.state === 'running')) {
+      liveTasks.add(task.id);
+      for (const a of live.length > 0 ? live : open)
+        running.push(runningEntry(a, task.id, input, dispatcher.state));
+      continue;
+    }
+    if (state?.blocked) {
+      blocked.push({
+        task: task.id,
+        stage: state.blocked.stage,
+        reason: state.blocked.reason,
+        evidence: state.blocked.evidence,
+        since: state.blocked.at,
+        ...(state.blocked.class ? { class: state.blocked.class } : {}),
+        ...(state.blocked.catalog ? { catalog: state.blocked.catalog } : {}),
+      });
+      continue;
+    }
+    if (task.invalid) {
+      blocked.push({
+        task: task.id,
+        stage: 'plan',
+        reason: `invalid plan: ${task.invalid}`,
+        evidence: [],
+      });
+      continue;
+    }
+    if (open.length > 0) {
+      waiting.push({
+        task: task.id,
+        kind: 'interrupted',
+        why: `attempt ${open[0]!.id} ended while no dispatcher watched it; the next run judges it from its evidence`,
+        phase: state!.phase,
+        planLoop: state!.planLoop,
+      });
+      continue;
+    }
+    pending.push(task);
+  }
+
+  const decisions = admissionOf(
+    input,
+    pending,
+    liveTasks,
+    running.length,
+    maxParallelOf(input.events),
+  );
+  const blockedIds = new Set(blocked.map((b) => b.task));
+  const disk = input.worktreeDiskCap
+    ? { bytes: worktreeBytes(input.states), cap: input.worktreeDiskCap }
+    : undefined;
+  for (const task of pending) {
+    const state = states.get(task.id);
+    const decision = decisions.get(task.id);
+    waiting.push(
+      describeWaiting(
+        task.id,
+        state,
+        decision,
+        input.now,
+        dispatcher.state === 'running',
+        blockedIds,
+        disk,
+      ),
+    );
+  }
+  for (const task of input.unrecorded ?? [])
+    blocked.push({
+      task,
+      stage: 'archive',
+      reason: unrecordedReason(task, `agent-task/archive/${task}`),
+      evidence: [],
+    });
+  // Each blocked task names the tasks waiting on the claim it keeps.
+  for (const entry of blocked) {
+    const waiters = waiting
+      .filter((w) => w.blockedHolders?.includes(entry.task))
+      .map((w) => w.task)
+      .sort();
+    if (waiters.length > 0) entry.claimWaiters = waiters;
+  }
+  // A task archived on disk whose state is not marked done yet finishes on the next run.
+  const done = input.archived.map((task) => ({ task, archiveDir: `agent-task/archive/${task}` }));
+  for (const state of input.states) {
+    if (
+      state.phase === 'archive' &&
+      !input.tasks.some((t) => t.id === state.task) &&
+      !archived.has(state.task)
+    ) {
+      waiting.push({
+        task: state.task,
+        kind: 'archive',
+        why: 'approved; the archive move finishes on the next run',
+        phase: 'archive',
+        planLoop: state.planLoop,
+      });
+    }
+  }
+  // "plan loop N of M": every entry of an active task carries its cap.
+  const caps = new Map(input.tasks.map((t) => [t.id, t.maxPlanLoops]));
+  for (const entry of [...running, ...waiting]) {
+    const cap = caps.get(entry.task);
+    if (cap !== undefined) entry.maxPlanLoops = cap;
+  }
+  const byTask = <T extends { task: string }>(a: T, b: T) =>
+    a.task < b.task ? -1 : a.task > b.task ? 1 : 0;
+  return {
+    schema_version: 1,
+    workspace: input.workspace,
+    generatedAt: input.now.toISOString(),
+    dispatcher,
+    running: running.sort(byTask),
+    waiting: waiting.sort(byTask),
+    blocked: blocked.sort(byTask),
+    done: done.sort(byTask),
+    counts: {
+      running: running.length,
+      waiting: waiting.length,
+      blocked: blocked.length,
+      done: done.length,
+    },
+    usage: summarizeUsage(input.events, input.prices),
+    escalations: [...(input.escalations ?? [])].sort((a, b) => a.since.localeCompare(b.since)),
+    gates: input.states
+      .flatMap((st) => (st.gates ?? []).map((g) => ({ task: st.task, ...g })))
+      .sort(byTask),
+  };
+}
+
+/**
+ * A task whose new worktree is being set up (config `isolation.setup`) runs no attempt yet:
+ * it shows as running "setting up" while a dispatcher works, and as interrupted otherwise
+ * (the next run sets the worktree up again).
+ */
+function settingUp(
+  task: string,
+  state: TaskState | undefined,
+  dispatcherRunning: boolean,
+): { kind: 'running'; entry: RunningEntry } | { kind: 'waiting'; entry: WaitingEntry } | undefined {
+  const setup = state?.isolation?.setup;
+  if (!state || setup?.state !== 'running' || state.blocked) return undefined;
+  const command = setup.command
+    ? `${setup.command.join(' ')} (${setup.index} of ${setup.total})`
+    : '';
+  if (!dispatcherRunning)
+    return {
+      kind: 'waiting',
+      entry: {
+        task,
+        kind: 'interrupted',
+        why: `the set-up of its worktree was interrupted${command ? ` at ${command}` : ''}; the next run sets it up again`,
+        phase: state.phase,
+        planLoop: state.planLoop,
+      },
+    };
+  return {
+    kind: 'running',
+    entry: {
+      task,
+      role: 'setup',
+      planLoop: state.planLoop,
+      attempt: 'setup',
+      target: 'setup',
+      since: setup.since,
+      supervision: 'watched',
+      attemptDir: '',
+      activity: `setting up its worktree: ${command}`,
+    },
+  };
+}
+
+function runningEntry(
+  a: AttemptRecord,
+  task: string,
+  input: StatusInput,
+  state: DispatcherStatus['state'],
+): RunningEntry {
+  const pid = input.liveAttempts.get(a.id) ?? a.pid;
+  return {
+    task,
+    role: a.role,
+    planLoop: a.planLoop,
+    attempt: a.id,
+    target: a.target,
+    ...(pid !== undefined ? { pid } : {}),
+    since: a.startedAt,
+    supervision: !input.liveAttempts.has(a.id)
+      ? 'starting'
+      : state === 'running'
+        ? 'watched'
+        : 'orphaned',
+    attemptDir: a.attemptDir,
+    ...(a.sandbox ? { sandbox: a.sandbox } : {}),
+  };
+}
+
+/** A task that has not started (as the scheduler's admission sees it): it would get a worktree. */
+const isFresh = (task: StatusTask, state: TaskState | undefined): boolean =>
+  !task.local &&
+  (!state || (state.phase === INITIAL_PHASE && state.attempts.length === 0 && !state.isolation));
+
+function admissionOf(
+  input: StatusInput,
+  pending: StatusTask[],
+  live: Set<string>,
+  activeStages: number,
+  maxParallel: number,
+): Map<string, AdmissionDecision> {
+  const blocked = new Set(input.states.filter((s) => s.blocked).map((s) => s.task));
+  const states = new Map(input.states.map((s) => [s.task, s]));
+  const result = admit({
+    tasks: input.tasks.map((t) => ({
+      id: t.id,
+      writeSet: t.writeSet,
+      dependsOn: t.dependsOn,
+      ...(isFresh(t, states.get(t.id)) ? { fresh: true } : {}),
+    })),
+    archivedComplete: new Set(input.archived),
+    liveAttempts: live,
+    blocked,
+    invalid: new Set(input.tasks.filter((t) => t.invalid).map((t) => t.id)),
+    claims: input.claims,
+    activeStages,
+    maxParallel,
+    ...(input.worktreeDiskCap
+      ? { worktreeDisk: { bytes: worktreeBytes(input.states), cap: input.worktreeDiskCap } }
+      : {}),
+  });
+  const wanted = new Set(pending.map((t) => t.id));
+  return new Map(result.decisions.filter((d) => wanted.has(d.id)).map((d) => [d.id, d]));
+}

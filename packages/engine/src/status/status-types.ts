@@ -1,0 +1,134 @@
+import type { EscalationEntry, ProjectGateResult, UsageSummary } from '@switchyard/core';
+
+/** What `switchyard status` reports: a snapshot built from persisted state, never from a
+ * running dispatcher's memory, so it reads the same during a run, after it and after a crash. */
+
+/** Whether a dispatcher works on the workspace now. */
+export type DispatcherState =
+  /** The lock is held by a live process. */
+  | 'running'
+  /** The last run finished (or none ever ran). */
+  | 'stopped'
+  /** The last run never finished: its process is gone (SIGKILL, power loss, OOM…). */
+  | 'crashed'
+  /** No run ever started on the workspace. */
+  | 'never-run';
+
+/** The dispatcher part of the report. */
+export interface DispatcherStatus {
+  state: DispatcherState;
+  /** Holder of the workspace lock (running), or the PID of the last run. */
+  pid?: number;
+  host?: string;
+  /** When the running dispatcher took the lock. */
+  since?: string;
+  lastRun?: {
+    runId: string;
+    startedAt: string;
+    finishedAt?: string;
+    exitCode?: number;
+  };
+}
+
+/** A stage attempt that has a process (or had one that nobody has judged yet). */
+export interface RunningEntry {
+  task: string;
+  role: string;
+  planLoop: number;
+  attempt: string;
+  target: string;
+  /** The task's cap on plan loops (plan loop `planLoop` of `maxPlanLoops`). */
+  maxPlanLoops?: number;
+  pid?: number;
+  /** When the attempt started (ISO 8601). */
+  since: string;
+  /** `watched`: a live dispatcher awaits it; `orphaned`: alive, no dispatcher (the next run
+   * re-attaches); `starting`: recorded, process not seen yet. */
+  supervision: 'watched' | 'orphaned' | 'starting';
+  attemptDir: string;
+  /** What it does when it is no agent attempt: `setting up its worktree: <command> (1 of 2)`
+   * (role `setup`, config `isolation.setup`). */
+  activity?: string;
+  /** Set when the attempt runs inside a sandbox (`bwrap`: bubblewrap; the pid is bwrap's). */
+  sandbox?: 'bwrap';
+}
+
+/** Why a task that is neither running, blocked nor done does not run now. */
+export type WaitingKind =
+  | 'dependencies'
+  | 'claim'
+  | 'slot'
+  | 'ready'
+  | 'backoff'
+  /** Every candidate of the stage waits for a known quota reset (`until`). */
+  | 'parked'
+  | 'dependency-blocked'
+  | 'interrupted'
+  | 'archive'
+  | 'out-of-scope'
+  /** Worktree isolation: the apply waits for the user's uncommitted source changes. */
+  | 'apply'
+  /** Worktree isolation: the worktrees take their disk cap (`isolation.maxDiskBytes`). */
+  | 'disk';
+
+export interface WaitingEntry {
+  task: string;
+  kind: WaitingKind;
+  /** One line a human can act on. */
+  why: string;
+  /** The next stage the task runs. */
+  phase: string;
+  planLoop: number;
+  /** The task's cap on plan loops (plan loop `planLoop` of `maxPlanLoops`). */
+  maxPlanLoops?: number;
+  /** Backoff or cooldown end (ISO 8601), for `backoff`. */
+  until?: string;
+  /** `parked`: what is left of the stage's park budget once this park ends (config `park`). */
+  parkBudget?: { parksLeft: number; waitLeftMs: number };
+  /** `claim`: the holders of the colliding claims that are blocked tasks (a shared workspace
+   * keeps a blocked task's claim). */
+  blockedHolders?: string[];
+}
+
+export interface BlockedEntry {
+  task: string;
+  stage: string;
+  reason: string;
+  evidence: string[];
+  since?: string;
+  class?: string;
+  /** Set when a changed catalog invalidated a persisted decision. */
+  catalog?: { old: string; new: string };
+  /** Tasks waiting on the claim this blocked task keeps (a shared workspace). */
+  claimWaiters?: string[];
+}
+
+export interface DoneEntry {
+  task: string;
+  /** Workspace-relative archive folder. */
+  archiveDir: string;
+}
+
+/** The whole report (`switchyard status --json` prints it). */
+export interface StatusReport {
+  schema_version: 1;
+  workspace: string;
+  generatedAt: string;
+  dispatcher: DispatcherStatus;
+  running: RunningEntry[];
+  waiting: WaitingEntry[];
+  blocked: BlockedEntry[];
+  done: DoneEntry[];
+  counts: { running: number; waiting: number; blocked: number; done: number };
+  /** Tokens and cost every attempt in the event log reported, per run/task/target. */
+  usage: UsageSummary;
+  /** Blocked tasks waiting for a human's answer (`switchyard resolve`), oldest first. */
+  escalations: EscalationEntry[];
+  /** The last result of each project gate (config `gates`) per task, by task then gate. */
+  gates: ProjectGateEntry[];
+}
+
+/** One project gate's last result for one task. */
+export interface ProjectGateEntry extends ProjectGateResult {
+  task: string;
+}
