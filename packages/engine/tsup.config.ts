@@ -1,7 +1,9 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: { index: 'src/index.ts' },
+  // dry-run: a light entry for `switchyard run --dry-run`, so it does not load the dispatcher;
+  // shared code is split into chunks, so both entries see the same modules.
+  entry: { index: 'src/index.ts', 'dry-run': 'src/dry-run-entry.ts' },
   format: ['esm'],
   dts: true,
   clean: true,

@@ -1,9 +1,14 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { APPROVE, runCli, type Workspace } from '../dispatcher/helpers.js';
+import { APPROVE, CLI, runCli, type Workspace } from '../dispatcher/helpers.js';
+import { until } from '../isolation/git-workspace.js';
 import { jsonEvents, landed, NO_STORE_ENV, pgMissing, sharedDatabase } from './machines.js';
 
-// What machines on one backlog share besides the tasks: target cool-downs. One PostgreSQL
-// cluster for the file.
+// What machines on one backlog share besides the tasks: target cool-downs and schedules. One
+// PostgreSQL cluster for the file.
 if (pgMissing) console.warn(`skipping the shared-state tests: ${pgMissing}`);
 const { db, sql, bareRemote, machine, workspace } = sharedDatabase('state');
 
@@ -88,5 +93,79 @@ describe.skipIf(pgMissing)('machines sharing a PostgreSQL store', { timeout: 240
     expect(eventsB.indexOf(failover as never)).toBeLessThan(eventsB.indexOf(started[0] as never));
     expect(eventsB.some((e) => e.type === 'attempt.retry-scheduled')).toBe(false);
     expect(landed(remote).sort()).toEqual(['g/one', 'g/two']);
+  });
+
+  it('two daemons on one store: every due time of a schedule fires once, on the daemon that claims it', async () => {
+    const ws = workspace();
+    const added = await runCli(
+      [
+        ...['schedule', ws.dir, '--cron', '* * * * * *', '--store', db.url, '--json'],
+        ...['--', '--dry-run'],
+      ],
+      { env: NO_STORE_ENV },
+    );
+    expect(added.code, added.stderr).toBe(0);
+    const { id } = JSON.parse(added.stdout).schedule as { id: string };
+    type DaemonEvent = { type: string; id?: string; fireAt?: string };
+    const daemons = [0, 1].map(() => {
+      const events: DaemonEvent[] = [];
+      const child = spawn(process.execPath, [CLI, 'daemon', '--json', '--store', db.url], {
+        env: {
+          ...process.env,
+          ...NO_STORE_ENV,
+          SWITCHYARD_STATE_HOME: mkdtempSync(join(tmpdir(), 'sy-daemon-')),
+        },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
+      let buffer = '';
+      child.stdout.on('data', (d) => {
+        buffer += d;
+        const lines = buffer.split('\n');
+        buffer = lines.pop() ?? '';
+        for (const line of lines) if (line.startsWith('{')) events.push(JSON.parse(line));
+      });
+      const closed = new Promise<number | null>((r) => child.on('close', (code) => r(code)));
+      return { child, events, closed };
+    });
+    // Each daemon's answer to a due time: it claimed it (fired, or skipped while its run went
+    // on), or the other daemon had (taken).
+    const claimedBy = (events: DaemonEvent[]) =>
+      new Set(
+        events
+          .filter(
+            (e) => e.id === id && (e.type === 'schedule.fired' || e.type === 'schedule.skipped'),
+          )
+          .map((e) => e.fireAt),
+      );
+    const seenBy = (events: DaemonEvent[]) =>
+      new Set(
+        events.filter((e) => e.id === id && e.fireAt !== undefined).map((e) => e.fireAt as string),
+      );
+    const both = () => {
+      const [one, two] = daemons.map((d) => seenBy(d.events)) as [Set<string>, Set<string>];
+      return [...one].filter((t) => two.has(t));
+    };
+    try {
+      await until(() => both().length >= 3, 'three due times answered by both daemons');
+    } finally {
+      for (const d of daemons) d.child.kill('SIGTERM');
+    }
+    expect(await Promise.all(daemons.map((d) => d.closed))).toEqual([0, 0]);
+    const [claimsOne, claimsTwo] = daemons.map((d) => claimedBy(d.events)) as [
+      Set<string | undefined>,
+      Set<string | undefined>,
+    ];
+    // No due time was claimed by both; each one both answered was claimed by exactly one.
+    expect([...claimsOne].filter((t) => claimsTwo.has(t))).toEqual([]);
+    for (const time of both())
+      expect(Number(claimsOne.has(time)) + Number(claimsTwo.has(time))).toBe(1);
+    const taken = daemons.flatMap((d) => d.events.filter((e) => e.type === 'schedule.taken'));
+    expect(taken.length).toBeGreaterThanOrEqual(3);
+    // The store's record holds the last claimed time (no daemon moved it back).
+    const claimed = [...claimsOne, ...claimsTwo].filter((t): t is string => t !== undefined).sort();
+    const listed = await runCli(['schedules', '--store', db.url, '--json'], { env: NO_STORE_ENV });
+    expect(listed.code, listed.stderr).toBe(0);
+    const shown = JSON.parse(listed.stdout) as { schedules: { id: string; lastRun: string }[] };
+    expect(shown.schedules.find((s) => s.id === id)?.lastRun).toBe(claimed.at(-1));
   });
 });

@@ -1,5 +1,5 @@
-import type { DryRunReport } from '@switchyard/core';
 import { formatProblem } from '@switchyard/core/errors';
+import type { DryRunReport } from '@switchyard/engine/dry-run';
 import pc from 'picocolors';
 
 const STATUS_COLOR: Record<string, (s: string) => string> = {

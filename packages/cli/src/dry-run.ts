@@ -3,8 +3,6 @@ import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type {
   ClaimRecord,
-  DryRunReport,
-  DryRunRouting,
   Problem,
   ProjectConfig,
   ProjectGate,
@@ -24,7 +22,6 @@ import {
   loadProjectConfig,
   loadWorkspaceAsync,
   openStateStore,
-  planDryRun,
   probeAttempt,
   readClaims,
   refuseUnjudgeableTests,
@@ -35,6 +32,7 @@ import {
   slotFreeTasks,
   stateDir,
 } from '@switchyard/core/dry-run';
+import { type DryRunReport, type DryRunRouting, planDryRun } from '@switchyard/engine/dry-run';
 import type { RunOptions } from './commands/run.js';
 import { renderDryRun } from './dry-run-render.js';
 import { skipMissingTargets } from './executable-targets.js';

@@ -1,7 +1,10 @@
-// `@switchyard/core/dry-run`: what `switchyard run --dry-run` needs, without the dispatcher,
-// review parsing, prompts or plugins, so the command loads less. Same objects as the root
-// entry (shared chunks): `SwitchyardError.is` and friends work across both.
-export { slotFreeTasks } from './admission/task-view.js';
+// `@switchyard/core/dry-run`: what `switchyard run --dry-run` needs (the CLI, and the engine's own
+// light `@switchyard/engine/dry-run` entry), without review parsing, prompts or plugins, so the
+// command loads less. Same objects as the root entry (shared chunks): `SwitchyardError.is` and
+// friends work across both.
+export { type AdmissionStatus, admit } from './admission/admit.js';
+export { writeSetCollisions } from './admission/collisions.js';
+export { admissionTaskOf, slotFreeTasks } from './admission/task-view.js';
 export { type PermissionLevel, STAGES } from './catalog/constants.js';
 export { findExecutable } from './catalog/executables.js';
 export { CATALOG_ENV, resolveCatalog } from './catalog/resolve.js';
@@ -9,17 +12,6 @@ export { catalogRevision } from './catalog/revision.js';
 export { selectCandidates } from './catalog/select.js';
 export { readClaims } from './claims/claim-store.js';
 export { hasConfigFile, loadProjectConfig } from './config/load.js';
-export {
-  DRY_RUN_SCHEMA_VERSION,
-  type DryRunInput,
-  type DryRunProblem,
-  type DryRunReport,
-  type DryRunRouting,
-  type DryRunStage,
-  type DryRunTask,
-  planDryRun,
-  toDryRunProblem,
-} from './dry-run/index.js';
 export {
   ERROR_CODES,
   formatProblem,
@@ -36,9 +28,15 @@ export { quoteArgv } from './orchestrate/plan-materialize.js';
 export { applyRouting, DEFAULT_ROUTING, type RoutingConfig } from './routing/index.js';
 export { sandboxForTarget } from './sandbox/sandbox-schema.js';
 export { sandboxProbeArgv } from './sandbox/sandbox-spec.js';
+export { candidateOrder } from './selection/decide.js';
+export {
+  redTeamCandidates,
+  resolveNamedTarget,
+  reviewCandidates,
+} from './selection/named-target.js';
 export { probeAttempt } from './state/attempt-probe.js';
 export { openStateStore } from './state/state-store.js';
 export type { ClaimRecord } from './store/claim-port.js';
-export { loadWorkspaceAsync } from './workspace/load.js';
+export { loadWorkspaceAsync, type WorkspaceModel } from './workspace/load.js';
 export { stateDir } from './workspace/paths.js';
 export { findWorkspaceRoot, searchWorkspaceRoot } from './workspace/root.js';

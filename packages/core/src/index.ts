@@ -183,17 +183,6 @@ export {
 export { formatUsd, roundUsd } from './cost/usage.js';
 export { didYouMean } from './did-you-mean.js';
 export {
-  DRY_RUN_SCHEMA_VERSION,
-  type DryRunInput,
-  type DryRunProblem,
-  type DryRunReport,
-  type DryRunRouting,
-  type DryRunStage,
-  type DryRunTask,
-  planDryRun,
-  toDryRunProblem,
-} from './dry-run/index.js';
-export {
   ERROR_CODES,
   formatProblem,
   type Problem,
@@ -690,6 +679,7 @@ export {
   formatLeaseHolder,
   type IsolationPort,
   type IsolationWrite,
+  keepingLastFire,
   type Lease,
   type LeaseHolderIdentity,
   type LeasePort,

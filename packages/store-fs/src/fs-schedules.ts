@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
+  keepingLastFire,
   replaceFile,
   type Schedule,
   type SchedulePort,
@@ -81,7 +82,11 @@ export function fsSchedules(home: string): SchedulePort {
         return true;
       }),
     runs: async () => readRuns(),
-    putRuns: (id, runs) => mutate(() => saveRuns({ ...readRuns(), [id]: runs })),
+    putRuns: (id, runs) =>
+      mutate(() => {
+        const all = readRuns();
+        return saveRuns({ ...all, [id]: keepingLastFire(all[id], runs) });
+      }),
     claimFire: (id, fireAt) =>
       mutate(async () => {
         const all = readRuns();

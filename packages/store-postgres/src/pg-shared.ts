@@ -43,9 +43,16 @@ export function pgSchedules(ctx: PgContext): SchedulePort {
       return Object.fromEntries(rows.map((row) => [row.id, row.runs]));
     },
     async putRuns(id, runs) {
+      // Several daemons write a schedule's record: none moves its last fire time back (the one
+      // `claimFire` recorded), or a late claim of a time already fired would win again.
       await ctx.pool.query(
-        `insert into ${ctx.s}.schedule_runs (scope, id, runs) values ($1, $2, $3)
-         on conflict (scope, id) do update set runs = excluded.runs`,
+        `insert into ${ctx.s}.schedule_runs as r (scope, id, runs) values ($1, $2, $3)
+         on conflict (scope, id) do update set runs = case
+           when r.runs->>'lastFireAt' is not null
+            and (excluded.runs->>'lastFireAt' is null
+             or (excluded.runs->>'lastFireAt')::timestamptz < (r.runs->>'lastFireAt')::timestamptz)
+           then jsonb_set(excluded.runs, '{lastFireAt}', r.runs->'lastFireAt')
+           else excluded.runs end`,
         [ctx.scope, id, JSON.stringify(runs)],
       );
     },

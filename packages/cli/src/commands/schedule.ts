@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import type { Schedule, ScheduleRuns } from '../schedule/index.js';
 
 /** Options of `switchyard schedule`. */
 export interface ScheduleOptions {
@@ -6,13 +7,21 @@ export interface ScheduleOptions {
   timezone?: string;
   workspace?: string;
   json?: boolean;
+  store?: string;
 }
 
 const STATE_HELP = `
 Schedules live in $SWITCHYARD_STATE_HOME/schedules.json (default
 $XDG_STATE_HOME/switchyard, else ~/.local/state/switchyard); the daemon records each
 schedule's last run, exit code and missed fires in schedule-runs.json beside it, and each
-run's output in logs/<id>.log.`;
+run's output in logs/<id>.log. With --store postgres://… (or SWITCHYARD_STORE) schedules
+and their run records live in that database instead, shared by every daemon started on it:
+each fire time starts one run, on the daemon that claims it first.`;
+
+const STORE_FLAG = [
+  '--store <url>',
+  'keep the schedules in this PostgreSQL store, shared by every daemon on it (default: SWITCHYARD_STORE, else this machine)',
+] as const;
 
 /** The [node, bin.js] pair that starts this CLI again (for children and the systemd unit). */
 async function cliArgv(): Promise<[string, string]> {
@@ -45,6 +54,7 @@ export function registerSchedule(program: Command): void {
       'folder the run starts in (default: the current folder, or the folder given)',
     )
     .option('--json', 'print the stored schedule as JSON')
+    .option(...STORE_FLAG)
     .addHelpText(
       'after',
       `
@@ -88,8 +98,17 @@ Examples:
         runArgs: isPlan && !runArgs.includes('--again') ? ['--again', ...runArgs] : runArgs,
         createdAt: new Date().toISOString(),
       };
-      const file = schedulesPath();
-      await saveSchedules([...loadSchedules(file), schedule], file);
+      const { openSharedSchedules } = await import('../schedule/index.js');
+      const shared = await openSharedSchedules(opts.store);
+      let file = schedulesPath();
+      if (shared) {
+        try {
+          await shared.port.put(schedule);
+          file = shared.port.locate();
+        } finally {
+          await shared.close();
+        }
+      } else await saveSchedules([...loadSchedules(file), schedule], file);
       const next = cron.nextRun()?.toISOString() ?? null;
       if (opts.json) {
         process.stdout.write(`${JSON.stringify({ schedule, nextRun: next, file })}\n`);
@@ -137,13 +156,30 @@ Examples:
     .command('schedules')
     .description('List schedules with their next run, last run, last exit code and missed runs.')
     .option('--json', 'print one JSON document')
+    .option(...STORE_FLAG)
     .addHelpText('after', STATE_HELP)
-    .action(async (opts: { json?: boolean }) => {
-      const { parseCron, loadRuns, loadSchedules, runsPath, schedulesPath } = await import(
-        '../schedule/index.js'
-      );
-      const runs = loadRuns(runsPath());
-      const rows = loadSchedules(schedulesPath()).map((s) => {
+    .action(async (opts: { json?: boolean; store?: string }) => {
+      const { parseCron, loadRuns, loadSchedules, openSharedSchedules, runsPath, schedulesPath } =
+        await import('../schedule/index.js');
+      const shared = await openSharedSchedules(opts.store);
+      let listed: { file: string; schedules: Schedule[]; runs: Record<string, ScheduleRuns> };
+      try {
+        listed = shared
+          ? {
+              file: shared.port.locate(),
+              schedules: await shared.port.list(),
+              runs: await shared.port.runs(),
+            }
+          : {
+              file: schedulesPath(),
+              schedules: loadSchedules(schedulesPath()),
+              runs: loadRuns(runsPath()),
+            };
+      } finally {
+        await shared?.close();
+      }
+      const { runs } = listed;
+      const rows = listed.schedules.map((s) => {
         const record = runs[s.id];
         let nextRun: string | null = null;
         try {
@@ -162,7 +198,7 @@ Examples:
       });
       if (opts.json) {
         process.stdout.write(
-          `${JSON.stringify({ file: schedulesPath(), schedules: rows }, null, 2)}\n`,
+          `${JSON.stringify({ file: listed.file, schedules: rows }, null, 2)}\n`,
         );
         return;
       }
@@ -187,14 +223,19 @@ Examples:
       'Run the stored schedules until stopped (SIGTERM/SIGINT); --print-unit for systemd.',
     )
     .option('--print-unit', 'print a systemd user unit that keeps the daemon running, and exit')
-    .option('--json', 'print what happens as JSON lines (fired, exited, skipped, missed, reloaded)')
+    .option(
+      '--json',
+      'print what happens as JSON lines (fired, exited, skipped, taken, missed, reloaded)',
+    )
+    .option(...STORE_FLAG)
     .addHelpText(
       'after',
       `
 ${STATE_HELP}
 On each fire the daemon starts \`switchyard run [plan] [run-args]\` in the schedule's
 workspace. A run still going when the next fire is due is not started twice: that fire
-counts as missed. Fires that passed while the daemon was down are reported as missed on
+counts as missed. Daemons sharing a store (--store) each claim a due fire time in the
+database; the first claim runs it, the others print schedule.taken. Fires that passed while the daemon was down are reported as missed on
 start (they are not run late). Editing schedules (schedule/unschedule) takes effect at
 once. SIGTERM or SIGINT stops the daemon: running runs are interrupted and finish cleanly.
 
@@ -205,8 +246,10 @@ Keep it running with systemd:
   $ loginctl enable-linger "$USER"      # keep running after you log out
   $ journalctl --user -u switchyard -f  # what it did`,
     )
-    .action(async (opts: { printUnit?: boolean; json?: boolean }) => {
-      const { runDaemon, stateHome, systemdUserUnit } = await import('../schedule/index.js');
+    .action(async (opts: { printUnit?: boolean; json?: boolean; store?: string }) => {
+      const { openSharedSchedules, runDaemon, stateHome, systemdUserUnit } = await import(
+        '../schedule/index.js'
+      );
       const cli = await cliArgv();
       if (opts.printUnit) {
         process.stdout.write(systemdUserUnit(cli));
@@ -221,21 +264,27 @@ Keep it running with systemd:
         process.on('SIGINT', done);
         process.on('SIGTERM', done);
       });
-      await runDaemon({
-        home: stateHome(),
-        cli,
-        stop,
-        emit: (event) => {
-          if (opts.json) {
-            process.stdout.write(`${JSON.stringify(event)}\n`);
-            return;
-          }
-          const { type, at, ...rest } = event;
-          const details = Object.entries(rest)
-            .map(([k, v]) => `${k}=${Array.isArray(v) ? v.join(',') : String(v)}`)
-            .join(' ');
-          process.stdout.write(`${at} ${type} ${details}\n`);
-        },
-      });
+      const shared = await openSharedSchedules(opts.store);
+      try {
+        await runDaemon({
+          home: stateHome(),
+          cli,
+          stop,
+          ...(shared ? { shared: shared.port } : {}),
+          emit: (event) => {
+            if (opts.json) {
+              process.stdout.write(`${JSON.stringify(event)}\n`);
+              return;
+            }
+            const { type, at, ...rest } = event;
+            const details = Object.entries(rest)
+              .map(([k, v]) => `${k}=${Array.isArray(v) ? v.join(',') : String(v)}`)
+              .join(' ');
+            process.stdout.write(`${at} ${type} ${details}\n`);
+          },
+        });
+      } finally {
+        await shared?.close();
+      }
     });
 }

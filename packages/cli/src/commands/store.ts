@@ -88,12 +88,12 @@ async function storeInit(opts: StoreCommandOptions): Promise<void> {
       ? `already at version ${result.schemaVersion}`
       : `migrated to version ${result.schemaVersion} (applied ${result.applied.join(', ')})`;
   process.stdout.write(
-    [
+    `${[
       `store    ${result.location} (${originText(setting)})`,
       `schema   ${done}`,
       `pg-boss  schema ${result.bossSchema}, version ${result.bossVersion ?? '?'}`,
       'ready: machines may now share this backlog (switchyard store status shows it).',
-    ].join('\n') + '\n',
+    ].join('\n')}\n`,
   );
 }
 

@@ -2,7 +2,12 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { closeSync, type FSWatcher, mkdirSync, openSync, readFileSync, watch } from 'node:fs';
 import { constants } from 'node:os';
 import { join } from 'node:path';
-import { acquireWorkspaceLock, SwitchyardError, type WorkspaceLock } from '@switchyard/core';
+import {
+  acquireWorkspaceLock,
+  type SchedulePort,
+  SwitchyardError,
+  type WorkspaceLock,
+} from '@switchyard/core';
 import type { Cron } from 'croner';
 import { firesBetween, parseCron } from './cron.js';
 import {
@@ -27,6 +32,7 @@ export interface DaemonEvent {
     | 'schedule.fired'
     | 'schedule.exited'
     | 'schedule.skipped'
+    | 'schedule.taken'
     | 'schedule.missed'
     | 'schedule.invalid';
   at: string;
@@ -40,6 +46,14 @@ export interface DaemonOptions {
   emit: (event: DaemonEvent) => void;
   /** Resolves when the daemon should stop (SIGTERM/SIGINT). */
   stop: Promise<void>;
+  /**
+   * Schedules shared by every daemon on a store (PostgreSQL): read and recorded there, and each
+   * fire time claimed (`claimFire`) before a run starts, so it fires once across daemons.
+   * Absent: this machine's `schedules.json` (one daemon per state folder).
+   */
+  shared?: SchedulePort;
+  /** How often shared schedules are read again for changes (ms; default 1000). */
+  pollMs?: number;
 }
 
 interface Job {
@@ -50,7 +64,7 @@ interface Job {
 /**
  * Runs every stored schedule until `stop` resolves: on each fire it starts `switchyard run`
  * as a child in the schedule's workspace, never two at once for one schedule, and records the
- * outcome in schedule-runs.json. Re-reads schedules.json when it changes.
+ * outcome in schedule-runs.json (or the shared store). Re-reads the schedules when they change.
  */
 export async function runDaemon(options: DaemonOptions): Promise<void> {
   const { home } = options;
@@ -87,8 +101,9 @@ function lockStateHome(home: string): WorkspaceLock {
 }
 
 async function serve(options: DaemonOptions): Promise<void> {
-  const { home, emit } = options;
-  const runs = loadRuns(runsPath(home));
+  const { home, emit, shared } = options;
+  const runs = shared ? await shared.runs() : loadRuns(runsPath(home));
+  const where = shared ? shared.locate() : schedulesPath(home);
   const jobs = new Map<string, Job>();
   const children = new Map<string, ChildProcess>();
   const now = () => new Date().toISOString();
@@ -98,7 +113,10 @@ async function serve(options: DaemonOptions): Promise<void> {
   const persist = () => {
     const snapshot = structuredClone(runs);
     writes = writes
-      .then(() => saveRuns(snapshot, runsPath(home)))
+      .then(async () => {
+        if (!shared) return saveRuns(snapshot, runsPath(home));
+        for (const [id, record] of Object.entries(snapshot)) await shared.putRuns(id, record);
+      })
       .catch((error: Error) => {
         process.stderr.write(`switchyard daemon: cannot record runs: ${error.message}\n`);
       });
@@ -116,7 +134,14 @@ async function serve(options: DaemonOptions): Promise<void> {
     record.missedAt = [...record.missedAt, ...at.map((d) => d.toISOString())].slice(-MISSED_KEPT);
   };
 
-  const fire = (schedule: Schedule, at: Date) => {
+  const fire = async (schedule: Schedule, at: Date) => {
+    if (stopping) return;
+    const fireAt = at.toISOString();
+    // Shared schedules: of the daemons due at this time, the one whose claim lands first runs it.
+    if (shared && !(await claimed(shared, schedule.id, fireAt))) {
+      emit({ type: 'schedule.taken', at: now(), id: schedule.id, fireAt });
+      return;
+    }
     if (stopping) return;
     if (children.has(schedule.id)) {
       recordMissed(schedule.id, [at]);
@@ -124,6 +149,7 @@ async function serve(options: DaemonOptions): Promise<void> {
         type: 'schedule.skipped',
         at: now(),
         id: schedule.id,
+        fireAt,
         reason: 'previous run still going',
       });
       return;
@@ -149,6 +175,7 @@ async function serve(options: DaemonOptions): Promise<void> {
       type: 'schedule.fired',
       at: now(),
       id: schedule.id,
+      fireAt,
       pid: child.pid,
       workspace: schedule.workspace,
     });
@@ -167,14 +194,18 @@ async function serve(options: DaemonOptions): Promise<void> {
   };
 
   /** Starts jobs for new or changed schedules, stops those removed or changed. */
-  const load = (first: boolean) => {
+  let loaded = '';
+  const load = async (first: boolean) => {
     let schedules: Schedule[];
     try {
-      schedules = loadSchedules(schedulesPath(home));
+      schedules = shared ? await shared.list() : loadSchedules(schedulesPath(home));
     } catch (error) {
       emit({ type: 'schedule.invalid', at: now(), error: (error as Error).message });
       return;
     }
+    // Shared schedules are read again on a timer: only a change reloads.
+    if (!first && shared && JSON.stringify(schedules) === loaded) return;
+    loaded = JSON.stringify(schedules);
     const wanted = new Map(schedules.map((s) => [s.id, s]));
     for (const [id, job] of jobs) {
       if (JSON.stringify(wanted.get(id)) !== JSON.stringify(job.schedule)) {
@@ -214,7 +245,7 @@ async function serve(options: DaemonOptions): Promise<void> {
         });
       }
       record.seenAt = now();
-      cron.schedule(() => fire(schedule, cron.currentRun() ?? new Date()));
+      cron.schedule(() => void fire(schedule, cron.currentRun() ?? new Date()));
       cron.resume();
       jobs.set(schedule.id, { schedule, cron });
     }
@@ -222,23 +253,31 @@ async function serve(options: DaemonOptions): Promise<void> {
       type: first ? 'daemon.started' : 'daemon.reloaded',
       at: now(),
       schedules: jobs.size,
-      file: schedulesPath(home),
+      file: where,
     });
   };
 
-  load(true);
+  await load(true);
   // Watch the folder: the file is replaced by rename, which a watch on the file itself misses.
   let reload: NodeJS.Timeout | undefined;
-  const watcher: FSWatcher = watch(home, (_event, name) => {
-    if (name !== SCHEDULES_FILE || stopping) return;
-    clearTimeout(reload);
-    reload = setTimeout(() => load(false), 50);
-  });
+  const watcher: FSWatcher | undefined = shared
+    ? undefined
+    : watch(home, (_event, name) => {
+        if (name !== SCHEDULES_FILE || stopping) return;
+        clearTimeout(reload);
+        reload = setTimeout(() => void load(false), 50);
+      });
+  const poll = shared
+    ? setInterval(() => {
+        if (!stopping) void load(false);
+      }, options.pollMs ?? 1000)
+    : undefined;
 
   await options.stop;
   stopping = true;
   clearTimeout(reload);
-  watcher.close();
+  clearInterval(poll);
+  watcher?.close();
   for (const job of jobs.values()) job.cron.stop();
   emit({ type: 'daemon.stopping', at: now(), running: [...children.keys()] });
   // Runs still going are interrupted like a terminal Ctrl-C would: they stop cleanly and exit 130.
@@ -250,4 +289,16 @@ async function serve(options: DaemonOptions): Promise<void> {
   for (const id of jobs.keys()) recordOf(id).seenAt = now();
   await persist();
   emit({ type: 'daemon.stopped', at: now() });
+}
+
+/** Claims a shared fire time; a store that cannot be reached is reported and fires nothing. */
+async function claimed(shared: SchedulePort, id: string, fireAt: string): Promise<boolean> {
+  try {
+    return await shared.claimFire(id, fireAt);
+  } catch (error) {
+    process.stderr.write(
+      `switchyard daemon: cannot claim the fire of ${id} at ${fireAt} in ${shared.locate()}: ${(error as Error).message}\n`,
+    );
+    return false;
+  }
 }

@@ -19,6 +19,7 @@ export {
   parseLeaseHolder,
 } from './lease-port.js';
 export {
+  keepingLastFire,
   MISSED_KEPT,
   type Schedule,
   type SchedulePort,

@@ -31,9 +31,21 @@ export interface ScheduleRuns {
 export const MISSED_KEPT = 20;
 
 /**
+ * `runs` as `putRuns` stores it over `old`: the last fire time never moves back (several daemons
+ * write one schedule's record; a stale one must not let a time already fired be claimed again).
+ */
+export function keepingLastFire(old: ScheduleRuns | undefined, runs: ScheduleRuns): ScheduleRuns {
+  const kept = old?.lastFireAt;
+  if (kept === undefined) return runs;
+  if (runs.lastFireAt !== undefined && Date.parse(runs.lastFireAt) >= Date.parse(kept)) return runs;
+  return { ...runs, lastFireAt: kept };
+}
+
+/**
  * Schedules and the record of their runs. Every write is durable once it resolved.
  * `claimFire` makes a fire happen once however many daemons serve the store: it records the
- * fire time and returns true only when no fire at or after that time was recorded before.
+ * fire time and returns true only when no fire at or after that time was recorded before;
+ * `putRuns` never moves that time back ({@link keepingLastFire}).
  */
 export interface SchedulePort {
   list(): Promise<Schedule[]>;

@@ -10,7 +10,6 @@ import {
   openStateStore,
   PHASES,
   type Phase,
-  planDryRun,
   readClaims,
   slotFreeTasks,
   stateDir as stateDirOf,
@@ -21,6 +20,7 @@ import { describe, expect, it } from 'vitest';
 import { buildRuntimes } from '../dispatcher/agent/runtimes.js';
 import type { DispatchContext } from '../dispatcher/context.js';
 import { liveAdmissionState } from '../dispatcher/live-admission.js';
+import { planDryRun } from '../dry-run/index.js';
 
 /**
  * Write-set paths of the generated workspaces. `link/` is a symlink to `real/` and `alias.ts`

@@ -151,6 +151,14 @@ export function recordCases(t: ConformanceRunner, adapter: StoreAdapter): void {
         missedAt: [fire],
       });
       assert.equal((await a.schedules.runs()).nightly?.lastExit, 0);
+      // A daemon's stale record never moves the last fire back: the fired time stays fired.
+      await a.schedules.putRuns('nightly', {
+        lastFireAt: '2026-12-01T02:00:00.000Z',
+        missed: 0,
+        missedAt: [],
+      });
+      assert.equal((await b.schedules.runs()).nightly?.lastFireAt, fire);
+      assert.equal(await b.schedules.claimFire('nightly', fire), false);
       assert.equal(await a.schedules.remove('hourly'), true);
       assert.equal(await a.schedules.remove('hourly'), false);
       assert.deepEqual(

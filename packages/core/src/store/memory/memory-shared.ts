@@ -1,4 +1,4 @@
-import type { SchedulePort } from '../schedule-port.js';
+import { keepingLastFire, type SchedulePort } from '../schedule-port.js';
 import type { TargetState, TargetStatePort } from '../target-state-port.js';
 import { copy, type MemoryStoreData, sortedKeys } from './memory-data.js';
 import { checkFence } from './memory-ownership.js';
@@ -21,7 +21,7 @@ export function memorySchedules(data: MemoryStoreData): SchedulePort {
       return Object.fromEntries([...data.scheduleRuns].map(([id, runs]) => [id, copy(runs)]));
     },
     async putRuns(id, runs) {
-      data.scheduleRuns.set(id, copy(runs));
+      data.scheduleRuns.set(id, keepingLastFire(data.scheduleRuns.get(id), copy(runs)));
     },
     async claimFire(id, fireAt) {
       const runs = data.scheduleRuns.get(id) ?? { missed: 0, missedAt: [] };

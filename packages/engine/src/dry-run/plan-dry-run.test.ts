@@ -1,8 +1,8 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { loadWorkspace } from '@switchyard/core';
 import { describe, expect, it } from 'vitest';
-import { loadWorkspace } from '../workspace/load.js';
 import { planDryRun } from './plan-dry-run.js';
 
 const plan = (file: string) =>

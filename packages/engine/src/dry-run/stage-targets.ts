@@ -1,10 +1,10 @@
-import type { Problem } from '../errors.js';
-import { candidateOrder } from '../selection/decide.js';
 import {
+  candidateOrder,
+  type Problem,
   redTeamCandidates,
   resolveNamedTarget,
   reviewCandidates,
-} from '../selection/named-target.js';
+} from '@switchyard/core/dry-run';
 import type { DryRunStage } from './report.js';
 
 /** A route's candidates for a stage now (undefined: no catalog, no route, or a selection error). */

@@ -1,5 +1,4 @@
-import type { AdmissionStatus } from '../admission/admit.js';
-import type { Problem } from '../errors.js';
+import type { AdmissionStatus, Problem } from '@switchyard/core/dry-run';
 
 /** Version of the `run --dry-run --json` document. Bumped on any incompatible change. */
 export const DRY_RUN_SCHEMA_VERSION = 1;

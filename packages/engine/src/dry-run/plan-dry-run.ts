@@ -1,10 +1,12 @@
 import { relative } from 'node:path';
-import { admit } from '../admission/admit.js';
-import { writeSetCollisions } from '../admission/collisions.js';
-import { admissionTaskOf } from '../admission/task-view.js';
-import type { Problem } from '../errors.js';
-import type { ClaimRecord } from '../store/claim-port.js';
-import type { WorkspaceModel } from '../workspace/load.js';
+import {
+  admissionTaskOf,
+  admit,
+  type ClaimRecord,
+  type Problem,
+  type WorkspaceModel,
+  writeSetCollisions,
+} from '@switchyard/core/dry-run';
 import {
   DRY_RUN_SCHEMA_VERSION,
   type DryRunReport,
