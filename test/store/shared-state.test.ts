@@ -167,6 +167,10 @@ describe.skipIf(pgMissing)('machines sharing a PostgreSQL store', { timeout: 240
     expect(listed.code, listed.stderr).toBe(0);
     const shown = JSON.parse(listed.stdout) as { schedules: { id: string; lastRun: string }[] };
     expect(shown.schedules.find((s) => s.id === id)?.lastRun).toBe(claimed.at(-1));
+    const removed = await runCli(['unschedule', id, '--store', db.url], { env: NO_STORE_ENV });
+    expect(removed.code, removed.stderr).toBe(0);
+    const after = await runCli(['schedules', '--store', db.url, '--json'], { env: NO_STORE_ENV });
+    expect(JSON.parse(after.stdout).schedules).toEqual([]);
   });
 
   it('a definition of done that fails on the source is rolled back inside the apply turn: nothing reaches the remote, every machine sees the rollback, the retry lands once', async () => {
