@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -10,6 +10,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APPROVE, type RunResult, runCli, Workspace } from '../dispatcher/helpers.js';
 import { git, until } from '../isolation/git-workspace.js';
+import { landed, processTree } from './machines.js';
 
 // Several machines on one backlog, simulated on one host: dispatchers on their own clones of
 // one bare remote, one PostgreSQL (a fresh cluster for this file, as the `postgres` user when
@@ -109,38 +110,6 @@ function fourTasks(ws: Workspace): void {
   ws.task('g/d', { files: ['d.txt'] });
 }
 
-/** The PIDs of a process and every descendant of it (from /proc). */
-function processTree(root: number): number[] {
-  const children = new Map<number, number[]>();
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      children.set(ppid, [...(children.get(ppid) ?? []), Number(name)]);
-    } catch {
-      // gone meanwhile
-    }
-  }
-  const tree = [root];
-  for (let i = 0; i < tree.length; i++) tree.push(...(children.get(tree[i] as number) ?? []));
-  return tree;
-}
-
-/** Commits of the remote's `main` by task (the Switchyard-Task trailer), oldest first. */
-function landed(remote: string): string[] {
-  return git(
-    remote,
-    'log',
-    '--reverse',
-    '--format=%(trailers:key=Switchyard-Task,valueonly,separator=)',
-    'main',
-  )
-    .split('\n')
-    .map((l) => l.trim())
-    .filter(Boolean);
-}
-
 /** A worker that writes its flag, then waits for the other's, then writes its line. */
 const meet = (task: string, path: string, flags: string, mine: string, other: string) => ({
   when: { role: 'worker', task },
@@ -163,13 +132,10 @@ describe.skipIf(pgMissing)(
     timeout: 240_000,
   },
   () => {
-    it('two clones drain one backlog: each task lands once on the remote, the dependency and the shared file hold across machines, archives reach both', {
-      retry: 1,
-    }, async () => {
+    it('three machines drain one backlog, one of them started while another held a claim: each task lands once, the dependency and the shared file hold across machines, archives reach every clone', async () => {
       const remote = bareRemote();
-      // Leases long enough that a loaded machine never loses one here: taking a task over is the
-      // next scenario's subject. This scenario hung once in a full suite run (cause not found
-      // yet): one retry, so that a hang shows in the report without hiding a steady failure.
+      // Leases long enough that a loaded machine never loses one here: this scenario counts one
+      // admission per task, and taking a task over is the next scenario's subject.
       const config = {
         retry: { baseDelayMs: 5, maxDelayMs: 20 },
         store: { url, leaseSeconds: 30 },
@@ -182,10 +148,18 @@ describe.skipIf(pgMissing)(
           scenario: {
             cases: [
               APPROVE,
-              // a and d wait for each other: with one task at a time per machine, they run on
-              // different machines, so both machines work whatever order they take tasks in.
+              // a and d wait for each other: they run on two machines at once.
               meet('g/a', 'a.txt', flags, 'a', 'd'),
-              write('g/b', 'shared.txt', 'b\n'),
+              {
+                // b holds shared.txt until the test lets it go.
+                when: { role: 'worker', task: 'g/b' },
+                steps: [
+                  { write: { path: `${flags}-b-started`, content: 'b' } },
+                  { waitFor: `${flags}-b-go` },
+                  { write: { path: 'shared.txt', content: 'b\n', append: true } },
+                  { fillChecklist: true },
+                ],
+              },
               write('g/c', 'shared.txt', 'c\n'),
               meet('g/d', 'd.txt', flags, 'd', 'a'),
             ],
@@ -193,86 +167,88 @@ describe.skipIf(pgMissing)(
           },
         },
       });
-      const one = machine(remote, config);
-      const two = machine(remote, config);
       const env = { SWITCHYARD_STORE: '' };
+      const common = ['--execution-catalog', catalog.catalogFile, '--json', '--max-parallel', '1'];
       const run = (ws: Workspace, extra: string[]): Promise<RunResult> =>
-        runCli(
-          [
-            'run',
-            '--workspace',
-            ws.dir,
-            '--execution-catalog',
-            catalog.catalogFile,
-            '--json',
-            '--max-parallel',
-            '1',
-            ...extra,
-          ],
-          { env },
-        );
-      // `submit` publishes (idempotently: the runs below find every task there already).
-      const submitted = await runCli(['submit', '--store', url, '--workspace', one.dir, '--json'], {
-        env,
-      });
-      expect(submitted.code, submitted.stderr).toBe(0);
-      expect(JSON.parse(submitted.stdout)).toMatchObject({ published: 4, existing: 0 });
-      // One names the store with --store, the other through its config.
-      // A third machine stands in an empty clone: `worker` works on the backlog it finds.
+        runCli(['run', '--workspace', ws.dir, ...common, ...extra], { env });
+      const submit = async (ws: Workspace) => {
+        const result = await runCli(['submit', '--store', url, '--workspace', ws.dir, '--json'], {
+          env,
+        });
+        expect(result.code, result.stderr).toBe(0);
+        return JSON.parse(result.stdout) as { published: number; existing: number };
+      };
+      // First only b is published (from a clone that has only b), and a worker standing in an
+      // empty clone takes it: b holds shared.txt.
+      const early = machine(remote, config, (ws) => ws.task('g/b', { files: ['shared.txt'] }));
+      expect(await submit(early)).toMatchObject({ published: 1, existing: 0 });
       const three = machine(remote, config, () => undefined);
       const worker = runCli(
-        [
-          ...['worker', '--until-idle', '--workspace', three.dir, '--store', url],
-          ...['--execution-catalog', catalog.catalogFile, '--json', '--max-parallel', '1'],
-        ],
+        ['worker', '--until-idle', '--workspace', three.dir, '--store', url, ...common],
         { env },
       );
-      const [first, second, third] = await Promise.all([
-        run(one, ['--store', url]),
-        run(two, []),
-        worker,
-      ]);
+      await until(() => existsSync(`${flags}-b-started`), 'b started on the worker');
+      // The rest is published (b again: the same plan is the same task), and two machines start
+      // while b holds shared.txt: one names the store with --store, the other through its config.
+      const one = machine(remote, config);
+      const two = machine(remote, config);
+      expect(await submit(one)).toMatchObject({ published: 3, existing: 1 });
+      const runs = Promise.all([run(one, ['--store', url]), run(two, [])]);
+      // a and d meet on those two; c (after a, on shared.txt) is taken by one of them while b
+      // still holds the file. Only then does b go on: c must learn of b's release from the store.
+      await until(
+        () => sql("select status from switchyard.backlog where task = 'g/c'") === 'taken',
+        'c taken',
+      );
+      writeFileSync(`${flags}-b-go`, 'go');
+      const [[first, second], third] = await Promise.all([runs, worker]);
       expect(third.code, third.stderr).toBe(0);
       expect(first.code, first.stderr).toBe(0);
       expect(second.code, second.stderr).toBe(0);
 
-      // Each task landed exactly once on the remote, c after its dependency a.
+      // Each task landed exactly once on the remote, c after its dependency a and after b.
       const commits = landed(remote);
       expect([...commits].sort()).toEqual(['g/a', 'g/b', 'g/c', 'g/d']);
       expect(commits.indexOf('g/c')).toBeGreaterThan(commits.indexOf('g/a'));
-      // b and c share shared.txt: the later one was built on the earlier one's landed line.
-      const shared = git(remote, 'show', 'main:shared.txt');
-      expect(shared.split('\n').sort()).toEqual(['b', 'base', 'c']);
+      // b and c share shared.txt: c was built on b's landed line.
+      expect(git(remote, 'show', 'main:shared.txt')).toBe('base\nb\nc');
 
-      // Every task was taken by one machine only; both machines worked.
-      const admitted = (r: RunResult) =>
+      // Every task was taken by one machine only: b by the worker, a and d on the two runs.
+      const events = (r: RunResult) =>
         r.stdout
           .split('\n')
           .filter(Boolean)
-          .map((l) => JSON.parse(l) as { type: string; task?: string })
+          .map((l) => JSON.parse(l) as { type: string; task?: string; reason?: string });
+      const admitted = (r: RunResult) =>
+        events(r)
           .filter((e) => e.type === 'task.admitted')
           .map((e) => e.task);
-      const byOne = admitted(first);
-      const byTwo = admitted(second);
-      const byThree = admitted(third);
+      const [byOne, byTwo, byThree] = [admitted(first), admitted(second), admitted(third)];
       expect([...byOne, ...byTwo, ...byThree].sort()).toEqual(['g/a', 'g/b', 'g/c', 'g/d']);
-      // a and d met: on two different machines.
-      const machineOf = (task: string) =>
-        [byOne, byTwo, byThree].findIndex((by) => by.includes(task));
-      expect(machineOf('g/a')).not.toBe(machineOf('g/d'));
+      expect(byThree).toEqual(['g/b']);
+      expect([byOne.includes('g/a'), byOne.includes('g/d')].sort()).toEqual([false, true]);
+      // The machine that took c said what it waited for: shared.txt, held by b on another one.
+      const cTaker = byOne.includes('g/c') ? first : second;
+      expect(
+        events(cTaker).some(
+          (e) => e.type === 'task.waiting' && e.task === 'g/c' && e.reason === 'claim',
+        ),
+        cTaker.stdout.slice(-3000),
+      ).toBe(true);
 
-      // The backlog says archived, by whom; both clones hold every archive, no active folder.
+      // The backlog says archived; the clones that published every task hold every archive.
       expect(
         sql("select string_agg(task || ':' || status, ',' order by task) from switchyard.backlog"),
       ).toBe('g/a:archived,g/b:archived,g/c:archived,g/d:archived');
-      for (const ws of [one, two, three])
+      for (const ws of [one, two])
         for (const task of ['a', 'b', 'c', 'd']) {
           expect(ws.exists('agent-task/archive/g', task, 'complete.log'), `${ws.dir} ${task}`).toBe(
             true,
           );
           expect(ws.exists('agent-task/g', task)).toBe(false);
         }
-      // `status --store` shows every task with the machine that ran it (both machines appear).
+      expect(three.exists('agent-task/archive/g/b/complete.log')).toBe(true);
+      // `status --store` shows every task with the machine that ran it (three machines appear).
       const status = await runCli(['status', '--json', '--workspace', two.dir], { env });
       expect(status.code, status.stderr).toBe(0);
       const shown = JSON.parse(status.stdout) as {
@@ -284,11 +260,9 @@ describe.skipIf(pgMissing)(
         'g/c:archived',
         'g/d:archived',
       ]);
-      expect(
-        new Set(shown.tasks.map((t) => t.machine.replace(/.* pid /, ''))).size,
-      ).toBeGreaterThanOrEqual(2);
+      expect(new Set(shown.tasks.map((t) => t.machine.replace(/.* pid /, ''))).size).toBe(3);
       // The clones' branches are at the remote tip or behind it, never ahead.
-      for (const ws of [one, two])
+      for (const ws of [one, two, three])
         expect(git(ws.dir, 'rev-list', '--count', 'origin/main..main')).toBe('0');
     });
 

@@ -85,6 +85,21 @@ function readLog(monitorUrl: string, lastEventId?: number) {
   };
 }
 
+/** A JSON document of the monitor (e.g. `/snapshot.json`). */
+function getJson(monitorUrl: string, path: string): Promise<unknown> {
+  const page = new URL(monitorUrl);
+  return new Promise((resolve, reject) => {
+    get(`http://127.0.0.1:${page.port}${path}?token=${page.searchParams.get('token')}`, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (d: string) => {
+        body += d;
+      });
+      res.on('end', () => resolve(JSON.parse(body)));
+    }).on('error', reject);
+  });
+}
+
 /** `switchyard monitor` spawned; resolves with its first (JSON) line and the process. */
 function startMonitor(
   ws: Workspace,
@@ -208,6 +223,24 @@ describe.skipIf(pgMissing)(
       // A's events reached C live, each naming A.
       for (const e of [...first.events, ...second.events])
         expect(e.event.machine, JSON.stringify(e.event)).toBe(machineName(a));
+
+      // C's page shows the store's states, not its own (it ran nothing): g/x blocked, the
+      // attempts in its history each naming A. (Read again after each event: wait for it.)
+      type Snapshot = {
+        tasks: { id: string; state: string; history: { type: string; machine?: string }[] }[];
+      };
+      let page: Snapshot = { tasks: [] };
+      const stateOfX = () => page.tasks.find((t) => t.id === 'g/x')?.state;
+      for (let i = 0; i < 50 && stateOfX() !== 'blocked'; i++) {
+        if (i > 0) await new Promise((r) => setTimeout(r, 200));
+        page = (await getJson(monitor.line.monitor_url!, '/snapshot.json')) as Snapshot;
+      }
+      expect(stateOfX()).toBe('blocked');
+      const started = page.tasks
+        .find((t) => t.id === 'g/x')!
+        .history.filter((h) => h.type === 'attempt.started');
+      expect(started).toHaveLength(10);
+      expect(new Set(started.map((h) => h.machine))).toEqual(new Set([machineName(a)]));
 
       // retro --store (from B): every machine's runs, each task's attempts by machine.
       const retro = await runCli(['retro', '--store', url, '--workspace', b.dir, '--json'], {

@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { APPROVE, CLI, runCli, type Workspace } from '../dispatcher/helpers.js';
-import { until } from '../isolation/git-workspace.js';
+import { git, until } from '../isolation/git-workspace.js';
 import { jsonEvents, landed, NO_STORE_ENV, pgMissing, sharedDatabase } from './machines.js';
 
 // What machines on one backlog share besides the tasks: target cool-downs and schedules. One
@@ -167,5 +167,79 @@ describe.skipIf(pgMissing)('machines sharing a PostgreSQL store', { timeout: 240
     expect(listed.code, listed.stderr).toBe(0);
     const shown = JSON.parse(listed.stdout) as { schedules: { id: string; lastRun: string }[] };
     expect(shown.schedules.find((s) => s.id === id)?.lastRun).toBe(claimed.at(-1));
+    const removed = await runCli(['unschedule', id, '--store', db.url], { env: NO_STORE_ENV });
+    expect(removed.code, removed.stderr).toBe(0);
+    const after = await runCli(['schedules', '--store', db.url, '--json'], { env: NO_STORE_ENV });
+    expect(JSON.parse(after.stdout).schedules).toEqual([]);
+  });
+
+  it('a definition of done that fails on the source is rolled back inside the apply turn: nothing reaches the remote, every machine sees the rollback, the retry lands once', async () => {
+    const remote = bareRemote();
+    const config = { retry: { baseDelayMs: 5, maxDelayMs: 20 }, store: { url: db.url } };
+    const catalog = workspace();
+    // Fails once on the source checkout (branch main), never in the task's worktree.
+    const check = catalog.path('.scenario-check.cjs');
+    const flag = catalog.path('.scenario-failed-once');
+    writeFileSync(
+      check,
+      `const { execSync } = require('node:child_process');
+const fs = require('node:fs');
+const branch = execSync('git rev-parse --abbrev-ref HEAD').toString().trim();
+if (branch === 'main' && !fs.existsSync(${JSON.stringify(flag)})) {
+  fs.writeFileSync(${JSON.stringify(flag)}, 'failed');
+  console.error('the source check fails this once');
+  process.exit(1);
+}
+`,
+    );
+    catalog.catalog(
+      {
+        w: {
+          scenario: {
+            cases: ['r', 's'].map((name) => ({
+              when: { role: 'worker', task: `g/${name}` },
+              steps: [
+                { write: { path: `${name}.txt`, content: `${name}\n` } },
+                { fillChecklist: true },
+              ],
+            })),
+          },
+        },
+        r: { scenario: { cases: [APPROVE] } },
+      },
+      ['w'],
+      ['r'],
+    );
+    const done = { command: `${process.execPath} ${check}`, assertion: 'exit code 0' };
+    const machineA = machine(remote, config);
+    machineA.task('g/r', { files: ['r.txt'], done });
+    const machineB = machine(remote, config);
+    machineB.task('g/s', { files: ['s.txt'], done });
+    const run = (ws: Workspace) =>
+      runCli(
+        [
+          ...['run', '--workspace', ws.dir, '--execution-catalog', catalog.catalogFile],
+          ...['--json', '--max-parallel', '1'],
+        ],
+        { env: NO_STORE_ENV },
+      );
+    const results = await Promise.all([run(machineA), run(machineB)]);
+    for (const result of results) expect(result.code, result.stderr).toBe(0);
+    // One task's first apply failed its source check and was rolled back (whichever machine
+    // applied first met the failing check).
+    const rolledBack = results
+      .flatMap((r) => jsonEvents(r))
+      .filter((e) => e.type === 'task.isolation' && e.step === 'rolled-back');
+    expect(rolledBack).toHaveLength(1);
+    const commit = rolledBack[0]?.commit as string;
+    // The rolled-back commit never reached the remote; each task landed once.
+    expect(() => git(remote, 'cat-file', '-e', `${commit}^{commit}`)).toThrow();
+    expect(landed(remote).sort()).toEqual(['g/r', 'g/s']);
+    // Every machine reads the rollback from the store's event log.
+    expect(
+      sql(
+        `select count(*) from switchyard.events where event->>'type' = 'task.isolation' and event->>'step' = 'rolled-back' and event->>'commit' = '${commit}'`,
+      ),
+    ).toBe('1');
   });
 });

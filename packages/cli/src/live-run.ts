@@ -302,7 +302,11 @@ async function liveRunLocked(
   const show = opts.json
     ? (event: RunEvent) => process.stdout.write(`${JSON.stringify(event)}\n`)
     : (event: RunEvent) => renderer!.onEvent(event);
+  // This run's id, for its retrospective: on a shared backlog the log's last run may be
+  // another machine's.
+  let ownRunId: string | undefined;
   const onEvent = (event: RunEvent) => {
+    if (event.type === 'run.started') ownRunId ??= event.runId;
     show(event);
     session.onEvent(event);
     notifier.onEvent(event);
@@ -392,7 +396,7 @@ async function liveRunLocked(
     await notifier.close();
     await session.finish({ result });
     for (const close of closing) await close();
-    await writeRunRetro(workspace, store.events, config.prices);
+    await writeRunRetro(workspace, store.events, config.prices, ownRunId);
     renderer?.summary(result, {
       archive: resolve(workspace, 'agent-task', 'archive'),
       state: stateDir(workspace),

@@ -1,6 +1,6 @@
 // type-only: the monitor package loads only when a monitor is asked for
 import type { RunControl } from '@switchyard/engine';
-import type { EventFeed, MonitorServer } from '@switchyard/monitor';
+import type { EventFeed, MonitorOptions, MonitorServer } from '@switchyard/monitor';
 import { InvalidArgumentError } from 'commander';
 
 /** `--port`: a TCP port, 0 = any free one. */
@@ -21,6 +21,8 @@ export interface MonitorFlags {
   readOnly?: boolean;
   /** A shared store's event log, served live on `/log` (`monitor --store`). */
   eventFeed?: EventFeed;
+  /** The shared store's task states, claims and escalations: the page shows every machine. */
+  sharedFacts?: MonitorOptions['sharedFacts'];
   /** Fields added to the `--json` announcement (the shared store and its scope). */
   announce?: Record<string, string>;
 }
@@ -38,6 +40,7 @@ export async function startMonitorServer(
     ...(flags.control ? { control: flags.control } : {}),
     ...(flags.readOnly ? { readOnly: true } : {}),
     ...(flags.eventFeed ? { eventFeed: flags.eventFeed } : {}),
+    ...(flags.sharedFacts ? { sharedFacts: flags.sharedFacts } : {}),
   });
 }
 

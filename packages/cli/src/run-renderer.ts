@@ -39,7 +39,7 @@ export function formatEvent(event: RunEvent): string | undefined {
         ? `${tag('reattached', pc.cyan)} ${event.task} ${event.role} on ${event.target} (pid ${event.pid}${event.sandbox ? `, sandboxed: ${event.sandbox}` : ''})`
         : undefined;
     case 'task.waiting':
-      return event.reason === 'claim' || event.reason === 'apply'
+      return event.reason !== 'dependencies'
         ? `${tag('waiting', pc.dim)} ${event.task}: ${event.detail}`
         : undefined;
     case 'target.failover':

@@ -29,5 +29,6 @@ export {
   type DispatcherStatus,
   gatherStatus,
   readStatusFacts,
+  type StatusFacts,
   type StatusReport,
 } from './status/index.js';

@@ -60,7 +60,8 @@ export interface RemoteLandingOptions {
  * commit is on the remote already (a crash between its push and its record), applies locally
  * (the rebase onto the tip and the plan's definition of done on the source, as on one
  * machine), confirms the task is still this dispatcher's, and pushes fast-forward only; a
- * refused push fetches, replays the commit on the new tip and tries again.
+ * refused push fetches, replays the commit on the new tip and tries again (unless the new tip
+ * carries the task: a holder that lost it pushed first, and that commit is its landing).
  */
 export function landOnRemote(
   inner: WorkspaceIsolation,
@@ -98,6 +99,18 @@ export function landOnRemote(
     }
     return undefined;
   };
+  /** The task's commit found on the remote branch: applied, nothing pushed. */
+  const landedAlready = async (taskId: TaskId, commit: string): Promise<ApplyResult> => {
+    const parent = firstLine(await run(['rev-parse', `${commit}^`]));
+    return {
+      status: 'applied',
+      taskId,
+      baseCommit: parent,
+      sourceTip: parent,
+      sourceCommit: commit,
+      files: [],
+    };
+  };
   const push = async (commit: string) =>
     (await run(['push', '--quiet', target.remote, `${commit}:refs/heads/${target.branch}`], [1]))
       .exitCode === 0;
@@ -105,17 +118,7 @@ export function landOnRemote(
   const apply = async (request: ApplyRequest): Promise<ApplyResult> => {
     await sync();
     const landed = await landedCommit(request.taskId);
-    if (landed) {
-      const parent = firstLine(await run(['rev-parse', `${landed}^`]));
-      return {
-        status: 'applied',
-        taskId: request.taskId,
-        baseCommit: parent,
-        sourceTip: parent,
-        sourceCommit: landed,
-        files: [],
-      };
-    }
+    if (landed) return landedAlready(request.taskId, landed);
     await request.confirm?.();
     const result = await inner.apply(request);
     if (result.status !== 'applied') return result;
@@ -130,8 +133,15 @@ export function landOnRemote(
             `${request.taskId}: the push to ${target.remote}/${target.branch} was refused ${tries + 1} times (the remote branch kept moving).`,
             { hint: 'Nothing landed; the task applies again on the next run.' },
           );
-        // Someone pushed meanwhile: replay the task's commit on the new remote tip.
+        // Someone pushed meanwhile: replay the task's commit on the new remote tip, unless
+        // that push carried this task (a holder that lost it pushed before it learned so): then
+        // that commit is the task's landing, recorded here, and this one is dropped.
         await fetch();
+        const theirs = await landedCommit(request.taskId);
+        if (theirs) {
+          await run(['reset', '--quiet', '--keep', tracking], [1, 128]);
+          return landedAlready(request.taskId, theirs);
+        }
         const rebase = await run(['rebase', '--quiet', tracking], [1, 128]);
         if (rebase.exitCode !== 0) {
           await run(['rebase', '--abort'], [1, 128]);

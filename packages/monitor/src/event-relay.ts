@@ -35,12 +35,13 @@ export class EventRelay {
   private readonly pumps = new Set<() => void>();
   private follower: { stop(): Promise<void> } | undefined;
 
-  /** Starts following `feed` from its first event. */
-  async start(feed: EventFeed): Promise<void> {
+  /** Starts following `feed` from its first event; `onEvent` sees each new one first. */
+  async start(feed: EventFeed, onEvent?: (event: NumberedEvent) => void): Promise<void> {
     this.follower = await feed.follow(0, (numbered) => {
       // A feed re-reading after a reconnect never moves a stream backwards.
       if (numbered.seq <= (this.log.at(-1)?.seq ?? 0)) return;
       this.log.push(numbered);
+      onEvent?.(numbered);
       for (const pump of this.pumps) pump();
     });
   }

@@ -3,8 +3,14 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { agentTaskDir, planLoopOf, SwitchyardError, stateDir } from '@switchyard/core';
-import type { RunControl } from '@switchyard/engine';
+import {
+  agentTaskDir,
+  planLoopOf,
+  type RunEvent,
+  SwitchyardError,
+  stateDir,
+} from '@switchyard/core';
+import type { RunControl, StatusFacts } from '@switchyard/engine';
 import { handleAction } from './actions.js';
 import { loadPageAssets, type PageAssets } from './assets.js';
 import { type EventFeed, EventRelay, startPosition } from './event-relay.js';
@@ -40,6 +46,12 @@ export interface MonitorOptions {
    * events numbered by their position, replayed from `Last-Event-ID`.
    */
   eventFeed?: EventFeed;
+  /**
+   * With `eventFeed`: the shared store's task states, claims and open escalations (every
+   * machine's), read again after each event (and every `pollMs` while a page is open). The
+   * page then shows the store, not this workspace's files (its plans still come from here).
+   */
+  sharedFacts?: () => Promise<Omit<StatusFacts, 'events'>>;
 }
 
 /** A running monitor. */
@@ -73,6 +85,15 @@ export async function startMonitor(options: MonitorOptions): Promise<MonitorServ
   const assets = loadPageAssets();
   const reader = new SnapshotReader(options.workspace);
   await reader.init();
+  // A shared store: its events followed once for every page (`/log`) and for the snapshots.
+  const relay = options.eventFeed ? new EventRelay() : undefined;
+  const storeEvents: RunEvent[] = [];
+  let refreshShared: (() => void) | undefined;
+  await relay?.start(options.eventFeed!, (numbered) => {
+    storeEvents.push(numbered.event);
+    refreshShared?.();
+  });
+  if (relay && options.sharedFacts) reader.useStore(await options.sharedFacts(), storeEvents);
   // Fails here, before listening, on a folder without agent-task/ (SY_USAGE).
   const first = reader.read();
   const token = randomBytes(24).toString('base64url');
@@ -141,8 +162,42 @@ export async function startMonitor(options: MonitorOptions): Promise<MonitorServ
     if (pending || streams.size === 0) return;
     pending = setTimeout(push, Math.max(0, lastPush + interval - performance.now()));
   };
-  const relay = options.eventFeed ? new EventRelay() : undefined;
-  await relay?.start(options.eventFeed!);
+  // The store's facts read again after each event and every poll while a page is open (one
+  // read at a time; a change during a read asks for one more).
+  let refreshing = false;
+  let again = false;
+  const sharedFacts = relay ? options.sharedFacts : undefined;
+  refreshShared = sharedFacts
+    ? () => {
+        if (refreshing) {
+          again = true;
+          return;
+        }
+        refreshing = true;
+        void sharedFacts()
+          .then(
+            (facts) => {
+              reader.useStore(facts, storeEvents);
+              onChange();
+            },
+            // the pages keep what they have; the next event or poll reads again
+            () => undefined,
+          )
+          .finally(() => {
+            refreshing = false;
+            if (again && !closed) {
+              again = false;
+              refreshShared?.();
+            }
+          });
+      }
+    : undefined;
+  const sharedPoll = refreshShared
+    ? setInterval(() => {
+        if (streams.size > 0) refreshShared?.();
+      }, options.pollMs ?? 1000)
+    : undefined;
+  sharedPoll?.unref();
   /** Open `/log` streams, ended when the monitor closes. */
   const logStreams = new Set<ServerResponse>();
   const stopFollow = followWorkspace(options.workspace, onChange, {
@@ -306,6 +361,7 @@ export async function startMonitor(options: MonitorOptions): Promise<MonitorServ
   await new Promise<void>((resolve, reject) => {
     const fail = (error: NodeJS.ErrnoException) => {
       stopFollow();
+      clearInterval(sharedPoll);
       void relay?.stop();
       reject(
         error.code === 'EADDRINUSE' || error.code === 'EACCES'
@@ -332,6 +388,7 @@ export async function startMonitor(options: MonitorOptions): Promise<MonitorServ
     close: async () => {
       closed = true;
       stopFollow();
+      clearInterval(sharedPoll);
       if (pending) clearTimeout(pending);
       // Open pages get the final state (e.g. the run's last archive) before the streams end:
       // read again whatever was announced or not (a change may not have been announced yet).

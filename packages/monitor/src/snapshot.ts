@@ -22,6 +22,7 @@ import {
   buildStatus,
   type DispatcherStatus,
   gatherStatus,
+  type StatusFacts,
   type StatusReport,
 } from '@switchyard/engine';
 import { EventLogReader } from './event-log.js';
@@ -145,6 +146,9 @@ export class SnapshotReader {
   private processed = 0;
   private generation = 0;
 
+  /** On a shared store: every machine's facts, kept current by the server (see useStore). */
+  private shared: StatusFacts | undefined;
+
   constructor(readonly workspace: string) {
     this.events = new EventLogReader(join(stateDir(workspace), 'events.jsonl'));
     this.states = new StateFiles(stateDir(workspace));
@@ -155,7 +159,16 @@ export class SnapshotReader {
 
   /** The persisted state of one task as last read (undefined before its first state file). */
   stateOf(task: string): TaskState | undefined {
-    return this.states.read().find((s) => s.task === task);
+    return (this.shared?.states ?? this.states.read()).find((s) => s.task === task);
+  }
+
+  /**
+   * Reads a shared store's facts from now on instead of this workspace's files: task states,
+   * claims and open escalations as last read from the store, and its event log as followed
+   * (an array that only grows). The plans are still this clone's.
+   */
+  useStore(facts: Omit<StatusFacts, 'events'>, events: readonly RunEvent[]): void {
+    this.shared = { ...facts, events };
   }
 
   /** Plans must be parsed again on the next read (task folders added, moved or edited). */
@@ -202,7 +215,7 @@ export class SnapshotReader {
 
   /** A snapshot of the workspace now. */
   read(now = new Date()): MonitorSnapshot {
-    const events = this.events.read();
+    const events = this.shared?.events ?? this.events.read();
     this.follow(events);
     const mark = `${this.generation}:${this.planMark}`;
     // Plans edited in place are not watched file by file: the model also expires.
@@ -216,13 +229,13 @@ export class SnapshotReader {
     }
     // The monitor follows the files itself (cheap polling by stat), not through the store.
     const dir = stateDir(this.workspace);
-    const stored = this.states.read();
+    const stored = this.shared?.states ?? this.states.read();
     const real = existsSync(this.workspace) ? realpathSync(this.workspace) : this.workspace;
     const facts = {
       states: stored,
-      claims: readClaims(dir),
+      claims: this.shared?.claims ?? readClaims(dir),
       events,
-      escalations: listOpenEscalations(real, stateDir(real), stored),
+      escalations: this.shared?.escalations ?? listOpenEscalations(real, stateDir(real), stored),
     };
     const input = gatherStatus(this.workspace, facts, now, { model: this.model });
     if (this.prices) input.prices = this.prices;

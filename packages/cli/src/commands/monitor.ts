@@ -46,7 +46,9 @@ a header; it serves no external resource and masks the targets' environment valu
 Reach it from another machine with an SSH tunnel.
 
 On a shared store (--store, SWITCHYARD_STORE or config \`store\`) the monitor, on any
-machine, also follows the store's events table (LISTEN/NOTIFY): GET /log?token=… is a
+machine, shows every machine's tasks (states, claims, escalations from the database; the
+plans of this clone) and follows the store's events table (LISTEN/NOTIFY): each attempt
+in the page's history names its machine, and GET /log?token=… is a
 server-sent event stream of every machine's run events, each with \`id: <position>\` and
 its "machine" ("<host> pid <pid>"); a reconnect with a Last-Event-ID header (an
 EventSource sends it) or ?after=N resumes right after that position: nothing missed,
@@ -69,6 +71,7 @@ Examples:
       });
       const { openSharedStore } = await import('../store/shared-backlog.js');
       const shared = setting ? await openSharedStore(workspace, setting) : undefined;
+      const { readStatusFacts } = await import('@switchyard/engine');
       try {
         const server = await startAnnouncedMonitor(workspace, {
           ...opts,
@@ -77,6 +80,7 @@ Examples:
                 eventFeed: {
                   follow: (after, onEvent) => shared.store.followEvents(after, onEvent),
                 },
+                sharedFacts: () => readStatusFacts(shared.store, { events: false }),
                 announce: { store: shared.store.location, scope: shared.scope },
               }
             : {}),

@@ -128,27 +128,38 @@ Examples:
       '<id-or-plan>',
       'a schedule id (see `switchyard schedules`), or a plan file / workspace',
     )
+    .option(...STORE_FLAG)
     .addHelpText('after', `${STATE_HELP}\nExit codes: 0 removed, 2 nothing matched.`)
-    .action(async (key: string) => {
+    .action(async (key: string, opts: { store?: string }) => {
       const { SwitchyardError } = await import('@switchyard/core');
       const { resolve } = await import('node:path');
-      const { loadSchedules, saveSchedules, schedulesPath } = await import('../schedule/index.js');
-      const file = schedulesPath();
-      const all = loadSchedules(file);
-      const path = resolve(key);
-      const matches = (s: (typeof all)[number]) =>
-        s.id === key || s.plan === path || (!s.plan && s.workspace === path);
-      const removed = all.filter(matches);
-      if (removed.length === 0) {
-        throw new SwitchyardError('SY_USAGE', `No schedule matches "${key}".`, {
-          file,
-          hint: 'List them with `switchyard schedules`.',
-        });
-      }
-      await saveSchedules(
-        all.filter((s) => !matches(s)),
-        file,
+      const { loadSchedules, openSharedSchedules, saveSchedules, schedulesPath } = await import(
+        '../schedule/index.js'
       );
+      const shared = await openSharedSchedules(opts.store);
+      const file = shared ? shared.port.locate() : schedulesPath();
+      const path = resolve(key);
+      const matches = (s: Schedule) =>
+        s.id === key || s.plan === path || (!s.plan && s.workspace === path);
+      let removed: Schedule[];
+      try {
+        const all = shared ? await shared.port.list() : loadSchedules(file);
+        removed = all.filter(matches);
+        if (removed.length === 0) {
+          throw new SwitchyardError('SY_USAGE', `No schedule matches "${key}".`, {
+            file,
+            hint: `List them with \`switchyard schedules${opts.store ? ' --store URL' : ''}\`.`,
+          });
+        }
+        if (shared) for (const s of removed) await shared.port.remove(s.id);
+        else
+          await saveSchedules(
+            all.filter((s) => !matches(s)),
+            file,
+          );
+      } finally {
+        await shared?.close();
+      }
       process.stdout.write(`Removed ${removed.map((s) => s.id).join(', ')}.\n`);
     });
 

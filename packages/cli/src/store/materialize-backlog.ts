@@ -11,14 +11,17 @@ interface PublishedPayload {
 /**
  * `switchyard worker`: the backlog's open tasks (not archived nor blocked) that this clone has
  * no folder of get one, written from the plans their publisher stored, so the dispatcher runs
- * them like tasks of its own. Returns how many tasks are open.
+ * them like tasks of its own. Returns the open tasks with their status (`g/a:waiting`).
  */
-export async function materializeBacklog(workspace: string, shared: SharedStore): Promise<number> {
+export async function materializeBacklog(
+  workspace: string,
+  shared: SharedStore,
+): Promise<Set<string>> {
   const pg = await shared.store.backlog();
-  let open = 0;
+  const open = new Set<string>();
   for (const entry of await pg.list()) {
     if (entry.status === 'archived' || entry.status === 'blocked') continue;
-    open += 1;
+    open.add(`${entry.task}:${entry.status}`);
     // A task id from the database names a folder: <group>/<task>, nothing that climbs out.
     if (!/^[\w][\w.-]*\/[\w][\w.-]*$/.test(entry.task) || entry.task.includes('..')) continue;
     const dir = taskDir(workspace, entry.task);

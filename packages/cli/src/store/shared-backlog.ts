@@ -55,6 +55,7 @@ export async function openSharedStore(
         (await pg.list()).map((entry) => ({
           task: entry.task,
           status: entry.status,
+          dependsOn: entry.dependsOn,
           ...(entry.holder ? { holder: entry.holder } : {}),
           ...(entry.archive ? { archive: entry.archive } : {}),
         })),

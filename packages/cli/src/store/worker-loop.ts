@@ -5,8 +5,9 @@ const IDLE_LOOK_MS = 3_000;
 
 /**
  * `switchyard worker`: rounds of "write the backlog's open tasks into this clone, run the
- * dispatcher on the shared store until they are archived or blocked", then (without
- * `--until-idle`) wait for new open tasks. A round's exit code other than 0 or 3 ends it.
+ * dispatcher on the shared store until they are archived or blocked", then wait for new open
+ * tasks (`--until-idle`: look again at once, and end when none is open or a round moved none).
+ * A round's exit code other than 0 or 3 ends it.
  */
 export async function runWorker(opts: WorkerOptions): Promise<number> {
   const core = await import('@switchyard/core');
@@ -39,10 +40,17 @@ export async function runWorker(opts: WorkerOptions): Promise<number> {
   process.on('SIGTERM', stop);
   try {
     let last = 0;
+    let before = '';
     for (;;) {
       const shared = await openSharedStore(workspace, setting);
       const open = await materializeBacklog(workspace, shared).finally(() => shared.store.close());
-      if (open > 0) {
+      // --until-idle: tasks published while a round ran get a round of their own; the worker
+      // ends when none is open, or when a round moved none of them (blocked behind a blocked
+      // task: they wait for a human, and another round would find them the same).
+      const now = [...open].sort().join(',');
+      if (opts.untilIdle && (open.size === 0 || now === before)) return last;
+      before = now;
+      if (open.size > 0) {
         last = await liveRun({
           workspace,
           store: setting.url,
@@ -52,7 +60,8 @@ export async function runWorker(opts: WorkerOptions): Promise<number> {
         });
         if (last !== 0 && last !== 3) return last;
       }
-      if (opts.untilIdle || stopped) return stopped ? 130 : last;
+      if (stopped) return 130;
+      if (opts.untilIdle) continue;
       await new Promise((r) => setTimeout(r, IDLE_LOOK_MS));
       if (stopped) return 130;
     }

@@ -53,8 +53,9 @@ export const runEventSchema = z.discriminatedUnion('type', [
     ...base,
     type: z.literal('task.waiting'),
     task: z.string(),
-    /** A backoff or cooldown is reported by `attempt.retry-scheduled` instead. */
-    reason: z.enum(['dependencies', 'claim', 'apply']),
+    /** A backoff or cooldown is reported by `attempt.retry-scheduled` instead. `backlog`: a
+     * task of a shared backlog this run waits for while another machine has it (or none yet). */
+    reason: z.enum(['dependencies', 'claim', 'apply', 'backlog']),
     detail: z.string(),
   }),
   z.object({

@@ -11,6 +11,8 @@ export interface BacklogView {
   status: BacklogStatus;
   /** The lease holder working on it (`taken`), or the last one (`archived`, `blocked`). */
   holder?: string;
+  /** Tasks of the backlog that must be archived before this one is delivered. */
+  dependsOn?: TaskId[];
   /** Files of the task's archive folder (relative path → text), once a machine archived it. */
   archive?: Record<string, string>;
 }

@@ -36,6 +36,8 @@ export interface TaskRuntime {
   announced: boolean;
   /** The last waiting reason announced (task.waiting is emitted when it changes). */
   waitingOn?: string;
+  /** The claim conflict last announced at claim time (a holder admission could not see). */
+  claimWait?: string;
   /** Set when a control-plane failure (e.g. the work log cannot be written) holds the task
    * for the rest of this run: it is not blocked, nothing is charged, the run exits 1. */
   halted?: string;

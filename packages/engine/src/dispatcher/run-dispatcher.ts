@@ -97,7 +97,11 @@ export async function runDispatcher(options: DispatcherOptions): Promise<Dispatc
         ctx.controlFailures.push(message);
         bus.emit({ type: 'control.failure', code: 'SY_LEASE_LOST', message });
       }),
-      claimIndex: new Map(await store.claims.snapshot()),
+      // On a shared backlog it mirrors this run's own tasks' claims only: a snapshot of the
+      // other machines' claims would go stale as they release them (nothing tells this run), and
+      // a task of this run sharing a path would wait on it for ever. Theirs are refused by the
+      // store when this run claims (the scheduler says which task holds the path).
+      claimIndex: new Map(shared ? [] : await store.claims.snapshot()),
       bus,
       workLog: new WorkLogWriter(store.workLog, secrets),
       tasks: new Map(),

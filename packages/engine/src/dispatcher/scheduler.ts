@@ -32,8 +32,17 @@ async function claimFor(ctx: DispatchContext, rt: TaskRuntime): Promise<boolean>
   const paths = claimKeys(rt.task.writeSet);
   if (paths.every((p) => ctx.claimIndex.get(p) === rt.id)) return true;
   const result = await ctx.claims.tryClaim(rt.id, paths);
-  if (!result.ok) return false;
+  if (!result.ok) {
+    // Held by a task this run does not see in its claim index: one on another machine.
+    const detail = result.conflicts.map((c) => `${c.path} held by ${c.holder}`).join(', ');
+    if (rt.claimWait !== detail) {
+      rt.claimWait = detail;
+      ctx.bus.emit({ type: 'task.waiting', task: rt.id, reason: 'claim', detail });
+    }
+    return false;
+  }
   for (const p of result.paths) ctx.claimIndex.set(p, rt.id);
+  delete rt.claimWait;
   return true;
 }
 

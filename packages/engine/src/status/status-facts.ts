@@ -15,13 +15,20 @@ export interface StatusFacts {
 /** The ports {@link readStatusFacts} reads. */
 export type StatusStore = Pick<Store, 'tasks' | 'claims' | 'events' | 'escalations'>;
 
-/** Reads the stored facts of a status report through the store (reads only). */
-export async function readStatusFacts(store: StatusStore): Promise<StatusFacts> {
+/**
+ * Reads the stored facts of a status report through the store (reads only). `events: false`
+ * leaves the event log out (`events` empty): a reader that follows it already, such as the
+ * monitor on a shared store, does not read it whole again.
+ */
+export async function readStatusFacts(
+  store: StatusStore,
+  options: { events?: boolean } = {},
+): Promise<StatusFacts> {
   const states = (await store.tasks.list()).map((stored) => stored.value);
   const [claims, page, escalations] = await Promise.all([
     store.claims.list(),
-    store.events.read(),
+    options.events === false ? undefined : store.events.read(),
     openEscalations(store.escalations, states),
   ]);
-  return { states, claims, events: page.events.map((stored) => stored.event), escalations };
+  return { states, claims, events: page?.events.map((stored) => stored.event) ?? [], escalations };
 }

@@ -73,13 +73,15 @@ function row(a: AttemptView, repeat?: { count: number; first: number; last: numb
   const sandbox = e.sandbox
     ? ` <span class="sandbox" title="ran inside a ${esc(e.sandbox)} sandbox">${esc(e.sandbox)}</span>`
     : '';
+  // On a shared store: the machine that ran it.
+  const machine = e.machine ? ` <span class="machine">on ${esc(e.machine)}</span>` : '';
   const folded = repeat
     ? ` <b class="repeat" title="attempts ${repeat.first}–${repeat.last} failed the same way">× ${repeat.count}</b>`
     : '';
   const main =
     `<tr class="attempt${a.end && a.end.result !== 'success' ? ' failed' : ''}" data-attempt="${esc(e.attempt)}">` +
     `<td><a href="#" data-tail="${esc(e.attempt)}">${esc(e.role)}</a></td><td>${e.planLoop}</td>` +
-    `<td>${esc(e.target)}${sandbox}</td><td>${time(e.at)}</td><td class="took">${took}</td>` +
+    `<td>${esc(e.target)}${sandbox}${machine}</td><td>${time(e.at)}</td><td class="took">${took}</td>` +
     `<td>${result}${folded}</td><td>${tokensOf(u)}</td><td>${c}</td></tr>`;
   const evidence =
     a.end && a.end.result !== 'success' && a.end.evidence.length > 0 ? a.end.evidence : undefined;

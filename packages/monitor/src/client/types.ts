@@ -26,6 +26,8 @@ export interface UsageView {
 interface Base {
   at: string;
   runId: string;
+  /** On a shared store: the machine of the dispatcher (`<host> pid <pid>`). */
+  machine?: string;
 }
 
 /** A task event of the history. */

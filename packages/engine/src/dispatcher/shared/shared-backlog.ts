@@ -1,8 +1,16 @@
 import { existsSync } from 'node:fs';
-import { type BacklogView, fenceOf, newTaskState, type SharedBacklogPort } from '@switchyard/core';
+import {
+  type BacklogView,
+  fenceOf,
+  newTaskState,
+  type SharedBacklogPort,
+  SwitchyardError,
+} from '@switchyard/core';
 import { type DispatchContext, persist, type TaskRuntime } from '../context.js';
 import { readmitPlan } from '../corrections/admitted-plan.js';
 import { recoverTask } from '../recover.js';
+import { stuckInBacklog } from './backlog-stuck.js';
+import { announceBacklogWaits } from './backlog-waits.js';
 import { materializeArchive, readArchiveFiles } from './shared-archive.js';
 
 /**
@@ -61,27 +69,45 @@ export async function syncSharedBacklog(
     if (!rt || running.has(id) || !(rt.state.phase === 'done' || rt.state.blocked)) continue;
     await rt.persisting;
     const archived = rt.state.phase === 'done';
-    const fence = await ctx.leases.fenceFor(id);
-    await shared.backlog.finish(
-      id,
-      archived ? 'archived' : 'blocked',
-      fence,
-      archived ? readArchiveFiles(ctx, id) : undefined,
-    );
+    try {
+      const fence = await ctx.leases.fenceFor(id);
+      await shared.backlog.finish(
+        id,
+        archived ? 'archived' : 'blocked',
+        fence,
+        archived ? readArchiveFiles(ctx, id) : undefined,
+      );
+    } catch (error) {
+      // Its lease moved before the end was recorded (this dispatcher missed its renewals): the
+      // task is the new holder's, which finds a pushed commit on the remote branch.
+      if (!SwitchyardError.is(error) || error.code !== 'SY_LEASE_LOST') throw error;
+      loseTask(ctx, id);
+      continue;
+    }
     shared.owned.delete(id);
     shared.settled.add(id);
     await ctx.leases.release(id);
   }
   shared.status = new Map((await shared.backlog.list()).map((view) => [view.task, view]));
+  // A dependency archived on another machine counts as archived here even when this workspace
+  // has no folder of it (a worker writes only the open tasks): its dependents are admitted.
+  for (const view of shared.status.values())
+    if (view.status === 'archived' && !ctx.tasks.has(view.task)) ctx.archived.add(view.task);
   for (const view of shared.status.values()) {
     const rt = ctx.tasks.get(view.task);
     if (!rt || shared.owned.has(rt.id) || shared.settled.has(rt.id)) continue;
     if (view.status === 'archived' || view.status === 'blocked')
       await settleElsewhere(ctx, rt, view);
   }
+  announceBacklogWaits(ctx, shared, (rt) => inScope(ctx, rt));
   while (room > 0 && !ctx.signal.aborted) {
     const delivery = await shared.backlog.take(ctx.leases.holder, ctx.leases.ttlMs);
     if (!delivery) return live;
+    if (shared.owned.has(delivery.task)) {
+      // Its own task, whose lease ran out unseen and came back to it: the same lease, renewed.
+      ctx.leases.adopt(delivery.lease);
+      continue;
+    }
     const rt = ctx.tasks.get(delivery.task);
     if (!rt || !inScope(ctx, rt) || !rt.task.valid) {
       // Not a task of this workspace (or of this run's scope): another dispatcher takes it.
@@ -99,14 +125,18 @@ export async function syncSharedBacklog(
   return live;
 }
 
-/** True while an in-scope task is neither archived nor blocked in the backlog. */
+/**
+ * True while an in-scope task can still move in the backlog: neither archived, nor blocked,
+ * nor waiting behind a blocked task (that one waits for a human, not for a machine).
+ */
 export function sharedWorkLeft(ctx: DispatchContext): boolean {
   const shared = ctx.shared;
   if (!shared) return false;
+  const stuck = stuckInBacklog(shared.status);
   return [...ctx.tasks.values()].some((rt) => {
     const view = shared.status.get(rt.id);
     if (!view || !inScope(ctx, rt)) return false;
-    if (view.status === 'archived' || view.status === 'blocked') return false;
+    if (view.status === 'archived' || stuck.has(rt.id)) return false;
     // A task of this run held by a control-plane failure cannot move: the run ends (exit 1).
     return !(shared.owned.has(rt.id) && rt.halted !== undefined);
   });
@@ -120,6 +150,7 @@ export function sharedWorkLeft(ctx: DispatchContext): boolean {
 export function loseTask(ctx: DispatchContext, id: string): void {
   const rt = ctx.tasks.get(id);
   ctx.shared?.owned.delete(id);
+  forgetClaims(ctx, id);
   if (rt) {
     rt.halted = `its lease was taken over by another dispatcher`;
     for (const record of rt.state.attempts)
@@ -131,6 +162,12 @@ export function loseTask(ctx: DispatchContext, id: string): void {
     message: `${id}: its lease was taken over by another dispatcher; its agent is stopped, its worktree kept, and this run lands nothing for it`,
   });
   ctx.shared?.wake?.();
+}
+
+/** A task this run no longer holds keeps no claim in its index: its holder's claims are in
+ * the store, and a stale entry here would hold this run's tasks back for good. */
+function forgetClaims(ctx: DispatchContext, id: string): void {
+  for (const [path, holder] of ctx.claimIndex) if (holder === id) ctx.claimIndex.delete(path);
 }
 
 function inScope(ctx: DispatchContext, rt: TaskRuntime): boolean {
@@ -150,6 +187,7 @@ async function settleElsewhere(
   }
   delete rt.halted;
   ctx.shared?.settled.add(rt.id);
+  forgetClaims(ctx, rt.id);
   if (view.status !== 'archived') return;
   ctx.archived.add(rt.id);
   materializeArchive(ctx, rt, view.archive);

@@ -104,6 +104,8 @@ export class TaskLeases {
     const renewed = await this.port.renew(leases, this.ttlMs).catch(() => leases.map(() => null));
     renewed.forEach((lease, i) => {
       const task = (leases[i] as Lease).task;
+      // Released (or replaced) while the renewal was on its way: not this renewal's to keep.
+      if (this.#held.get(task) !== leases[i]) return;
       if (lease) this.#held.set(task, lease);
       else if (lease === undefined) {
         this.#held.delete(task);
