@@ -1,107 +1,28 @@
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import {
-  type PostgresCluster,
-  postgresBin,
-  startPostgresCluster,
-} from '@switchyard/testkit/postgres';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { existsSync, writeFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
 import { APPROVE, type RunResult, runCli, Workspace } from '../dispatcher/helpers.js';
 import { git, until } from '../isolation/git-workspace.js';
-import { landed, processTree } from './machines.js';
+import {
+  bareRemote as bareRemoteIn,
+  landed,
+  machine as machineIn,
+  pgMissing,
+  processTree,
+  sharedDatabase,
+} from './machines.js';
 
 // Several machines on one backlog, simulated on one host: dispatchers on their own clones of
 // one bare remote, one PostgreSQL (a fresh cluster for this file, as the `postgres` user when
 // root). Skipped only where no PostgreSQL server is installed (CI installs it).
-const pgMissing = (() => {
-  try {
-    postgresBin();
-    return undefined;
-  } catch (error) {
-    return String(error);
-  }
-})();
 if (pgMissing) console.warn(`skipping the shared-backlog tests: ${pgMissing}`);
 
-let cluster: PostgresCluster;
-let url = '';
-const dirs: string[] = [];
-beforeAll(async () => {
-  if (pgMissing) return;
-  cluster = await startPostgresCluster();
-  url = cluster.createDatabase('shared');
-  const init = await runCli(['store', 'init', '--store', url], { env: { SWITCHYARD_STORE: '' } });
-  if (init.code !== 0) throw new Error(init.stderr);
-}, 120_000);
-afterAll(() => {
-  cluster?.stop();
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
-
-const sql = (statement: string): string =>
-  execFileSync(
-    join(cluster.bin, 'psql'),
-    [
-      ...['-h', '127.0.0.1', '-p', String(cluster.port), '-U', 'postgres', '-d', 'shared'],
-      ...['-At', '-v', 'ON_ERROR_STOP=1', '-c', statement],
-    ],
-    { encoding: 'utf8' },
-  ).trim();
-
-/** A bare remote with a first commit on `main` (the dispatchers' own files ignored). */
-function bareRemote(): string {
-  const base = mkdtempSync(join(tmpdir(), 'sy-remote-'));
-  dirs.push(base);
-  const remote = join(base, 'remote.git');
-  git(base, 'init', '-q', '--bare', '-b', 'main', remote);
-  const seed = new Workspace();
-  dirs.push(seed.dir);
-  git(seed.dir, 'init', '-q', '-b', 'main');
-  execFileSync(
-    'sh',
-    [
-      '-c',
-      `printf 'agent-task/\\n.catalog.json\\n.scenario-*\\nswitchyard.config.json\\n' > .gitignore && printf 'base\\n' > shared.txt`,
-    ],
-    { cwd: seed.dir },
-  );
-  git(seed.dir, '-c', 'user.name=T', '-c', 'user.email=t@example.com', 'add', '-A');
-  git(
-    seed.dir,
-    '-c',
-    'user.name=T',
-    '-c',
-    'user.email=t@example.com',
-    'commit',
-    '-q',
-    '-m',
-    'init',
-  );
-  git(seed.dir, 'push', '-q', remote, 'main');
-  return remote;
-}
-
-/** A machine: its own clone of the remote (on `main`, tracking origin/main) with the tasks. */
-function machine(
+const { db, sql } = sharedDatabase('shared');
+const bareRemote = () => bareRemoteIn(db.dirs);
+const machine = (
   remote: string,
   config: Record<string, unknown>,
   tasks: (ws: Workspace) => void = fourTasks,
-): Workspace {
-  const ws = new Workspace();
-  dirs.push(ws.dir);
-  git(ws.dir, 'init', '-q', '-b', 'main');
-  git(ws.dir, 'config', 'user.name', 'Machine');
-  git(ws.dir, 'config', 'user.email', 'machine@example.com');
-  git(ws.dir, 'remote', 'add', 'origin', remote);
-  git(ws.dir, 'fetch', '-q', 'origin');
-  git(ws.dir, 'checkout', '-q', '-f', '-B', 'main', 'origin/main');
-  git(ws.dir, 'branch', '-q', '--set-upstream-to=origin/main');
-  ws.config(config);
-  tasks(ws);
-  return ws;
-}
+): Workspace => machineIn(db.dirs, remote, config, tasks);
 
 function fourTasks(ws: Workspace): void {
   ws.task('g/a', { files: ['a.txt'] });
@@ -138,10 +59,10 @@ describe.skipIf(pgMissing)(
       // admission per task, and taking a task over is the next scenario's subject.
       const config = {
         retry: { baseDelayMs: 5, maxDelayMs: 20 },
-        store: { url, leaseSeconds: 30 },
+        store: { url: db.url, leaseSeconds: 30 },
       };
       const catalog = new Workspace();
-      dirs.push(catalog.dir);
+      db.dirs.push(catalog.dir);
       const flags = catalog.path('.scenario-flag');
       catalog.catalog({
         t: {
@@ -172,9 +93,12 @@ describe.skipIf(pgMissing)(
       const run = (ws: Workspace, extra: string[]): Promise<RunResult> =>
         runCli(['run', '--workspace', ws.dir, ...common, ...extra], { env });
       const submit = async (ws: Workspace) => {
-        const result = await runCli(['submit', '--store', url, '--workspace', ws.dir, '--json'], {
-          env,
-        });
+        const result = await runCli(
+          ['submit', '--store', db.url, '--workspace', ws.dir, '--json'],
+          {
+            env,
+          },
+        );
         expect(result.code, result.stderr).toBe(0);
         return JSON.parse(result.stdout) as { published: number; existing: number };
       };
@@ -184,7 +108,7 @@ describe.skipIf(pgMissing)(
       expect(await submit(early)).toMatchObject({ published: 1, existing: 0 });
       const three = machine(remote, config, () => undefined);
       const worker = runCli(
-        ['worker', '--until-idle', '--workspace', three.dir, '--store', url, ...common],
+        ['worker', '--until-idle', '--workspace', three.dir, '--store', db.url, ...common],
         { env },
       );
       await until(() => existsSync(`${flags}-b-started`), 'b started on the worker');
@@ -193,7 +117,7 @@ describe.skipIf(pgMissing)(
       const one = machine(remote, config);
       const two = machine(remote, config);
       expect(await submit(one)).toMatchObject({ published: 3, existing: 1 });
-      const runs = Promise.all([run(one, ['--store', url]), run(two, [])]);
+      const runs = Promise.all([run(one, ['--store', db.url]), run(two, [])]);
       // a and d meet on those two; c (after a, on shared.txt) is taken by one of them while b
       // still holds the file. Only then does b go on: c must learn of b's release from the store.
       await until(
@@ -270,10 +194,10 @@ describe.skipIf(pgMissing)(
       const remote = bareRemote();
       const config = {
         retry: { baseDelayMs: 5, maxDelayMs: 20 },
-        store: { url, leaseSeconds: 5 },
+        store: { url: db.url, leaseSeconds: 5 },
       };
       const catalog = new Workspace();
-      dirs.push(catalog.dir);
+      db.dirs.push(catalog.dir);
       const flag = (name: string) => catalog.path(`.scenario-${name}`);
       catalog.catalog({
         t: {
