@@ -154,3 +154,9 @@ export function processTree(root: number): number[] {
   for (let i = 0; i < tree.length; i++) tree.push(...(children.get(tree[i] as number) ?? []));
   return tree;
 }
+
+/** A fake-agent scenario: the worker of `task` appends `line` to `path` and ticks its checklist. */
+export const appendingWorker = (task: string, path: string, line: string) => ({
+  when: { role: 'worker', task },
+  steps: [{ write: { path, content: line, append: true } }, { fillChecklist: true }],
+});

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { APPROVE, type RunResult, runCli, Workspace } from '../dispatcher/helpers.js';
 import { git, until } from '../isolation/git-workspace.js';
 import {
+  appendingWorker,
   bareRemote as bareRemoteIn,
   landed,
   machine as machineIn,
@@ -42,11 +43,6 @@ const meet = (task: string, path: string, flags: string, mine: string, other: st
   ],
 });
 
-const write = (task: string, path: string, line: string) => ({
-  when: { role: 'worker', task },
-  steps: [{ write: { path, content: line, append: true } }, { fillChecklist: true }],
-});
-
 describe.skipIf(pgMissing)(
   'switchyard run --store postgres:// (machines on one backlog)',
   {
@@ -81,7 +77,7 @@ describe.skipIf(pgMissing)(
                   { fillChecklist: true },
                 ],
               },
-              write('g/c', 'shared.txt', 'c\n'),
+              appendingWorker('g/c', 'shared.txt', 'c\n'),
               meet('g/d', 'd.txt', flags, 'd', 'a'),
             ],
             steps: [{ fillChecklist: true }],
@@ -218,8 +214,8 @@ describe.skipIf(pgMissing)(
                   { fillChecklist: true },
                 ],
               },
-              write('g/k', 'k.txt', 'k\n'),
-              write('g/s', 's.txt', 's\n'),
+              appendingWorker('g/k', 'k.txt', 'k\n'),
+              appendingWorker('g/s', 's.txt', 's\n'),
             ],
             steps: [{ fillChecklist: true }],
           },

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { APPROVE, type RunResult, runCli, until, type Workspace } from '../dispatcher/helpers.js';
 import { git } from '../isolation/git-workspace.js';
 import {
+  appendingWorker,
   landed,
   machine,
   NO_STORE_ENV,
@@ -24,11 +25,6 @@ const eventsOf = (r: RunResult): Event[] =>
     .split('\n')
     .filter((l) => l.startsWith('{'))
     .map((l) => JSON.parse(l) as Event);
-
-const write = (task: string, path: string, line: string) => ({
-  when: { role: 'worker', task },
-  steps: [{ write: { path, content: line, append: true } }, { fillChecklist: true }],
-});
 
 describe.skipIf(pgMissing)(
   'a shared backlog under faults (real processes, one PostgreSQL)',
@@ -73,10 +69,10 @@ describe.skipIf(pgMissing)(
                 when: { role: 'worker', task: 'g/k', attempt: 1 },
                 steps: [{ write: { path: flag('k-started'), content: 'k' } }, { hang: true }],
               },
-              write('g/k', 'k.txt', 'k\n'),
-              write('g/p', 'race.txt', 'p\n'),
-              write('g/q', 'race.txt', 'q\n'),
-              write('g/l', 'l.txt', 'l\n'),
+              appendingWorker('g/k', 'k.txt', 'k\n'),
+              appendingWorker('g/p', 'race.txt', 'p\n'),
+              appendingWorker('g/q', 'race.txt', 'q\n'),
+              appendingWorker('g/l', 'l.txt', 'l\n'),
             ],
             steps: [{ fillChecklist: true }],
           },
