@@ -165,13 +165,19 @@ describe.skipIf(pgMissing)(
         { env },
       );
       expect(worker.code, worker.stderr).toBe(0);
-      // Only the two unfinished tasks ran again; each task landed once; l's commit is the one its
-      // dead machine pushed, recorded without a second push.
+      // Only the two unrecorded tasks were taken up again; each task landed once; l's commit is
+      // the one its dead machine pushed, recorded without a second push.
       const admitted = eventsOf(worker)
         .filter((e) => e.type === 'task.admitted')
         .map((e) => e.task)
         .sort();
       expect(admitted).toEqual(['g/k', 'g/l']);
+      // l is recorded from its pushed commit before anything is paid for: no attempt of it
+      // (worker, review…) starts on the new machine.
+      const attemptsOf = (task: string) =>
+        eventsOf(worker).filter((e) => e.type === 'attempt.started' && e.task === task);
+      expect(attemptsOf('g/l')).toEqual([]);
+      expect(attemptsOf('g/k').length).toBeGreaterThan(0);
       expect(landed(remote).sort()).toEqual(['g/k', 'g/l', 'g/p', 'g/q']);
       expect(git(remote, 'log', '-1', '--format=%H', '--grep=Switchyard-Task: g/l', 'main')).toBe(
         pushedL,

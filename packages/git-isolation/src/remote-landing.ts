@@ -62,6 +62,7 @@ export interface RemoteLandingOptions {
  * machine), confirms the task is still this dispatcher's, and pushes fast-forward only; a
  * refused push fetches, replays the commit on the new tip and tries again (unless the new tip
  * carries the task: a holder that lost it pushed first, and that commit is its landing).
+ * `landedOnRemote` is that same look, for a task taken over before anything runs for it.
  */
 export function landOnRemote(
   inner: WorkspaceIsolation,
@@ -170,6 +171,14 @@ export function landOnRemote(
       await turn(sync);
       return inner.recreateWorktree(taskId);
     },
+    landedOnRemote: (taskId) =>
+      turn(async () => {
+        await fetch();
+        const commit = await landedCommit(taskId);
+        if (!commit) return undefined;
+        const parent = firstLine(await run(['rev-parse', `${commit}^`]));
+        return { commit, parent, sourceBranch: target.localBranch };
+      }),
     apply: (request) =>
       turn(async () => {
         const result = await options.exclusive(() => apply(request), request.stop);

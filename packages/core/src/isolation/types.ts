@@ -179,4 +179,17 @@ export interface WorkspaceIsolation {
   diskUse(taskId: TaskId): Promise<DiskUse | undefined>;
   list(options?: ListOptions): Promise<WorktreeListing[]>;
   clean(options?: CleanOptions): Promise<CleanReport>;
+  /**
+   * Landing on a shared remote branch only: the task's commit (its `Switchyard-Task` trailer)
+   * found on the remote branch after a fetch, with the branch it is on; undefined when none
+   * is there. A task taken over from a machine that pushed it and died is recorded from it.
+   */
+  landedOnRemote?(taskId: TaskId): Promise<LandedCommit | undefined>;
+}
+
+/** A task's commit already on the source branch (see {@link WorkspaceIsolation.landedOnRemote}). */
+export interface LandedCommit {
+  commit: string;
+  parent: string;
+  sourceBranch: string;
 }

@@ -125,6 +125,9 @@ export const taskIsolationSchema = z.object({
   baseCommit: z.string(),
   /** The task's commit on the source branch, once applied. */
   sourceCommit: z.string().optional(),
+  /** Shared backlog: that commit was found on the remote branch when this machine took the task
+   * over (pushed by a holder that died before recording it): recorded, no attempt ran here. */
+  foundOnRemote: z.boolean().optional(),
   /** Commits of this task rolled back after a failed definition of done on the source. */
   rolledBack: z.array(z.string()).default([]),
   /** Why the apply waits (the user's uncommitted source changes overlap the task's files). */

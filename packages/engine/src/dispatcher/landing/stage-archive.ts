@@ -239,6 +239,11 @@ function isolationLines(rt: TaskRuntime): string[] {
       `source commit: none (a local command's changes stay uncommitted in the source workspace, as a command run by hand: ${rt.task.writeSet.map((w) => w.path).join(', ') || 'no files'})`,
     ];
   if (!facts) return ['isolation: none (the shared workspace)'];
+  if (facts.foundOnRemote)
+    return [
+      'isolation: none on this machine (taken over from a machine that pushed the commit and died before recording it; no attempt ran here)',
+      `source commit: ${facts.sourceCommit} on ${facts.sourceBranch} (found on the remote branch)`,
+    ];
   const rolledBack = facts.rolledBack;
   return [
     `isolation: worktree ${facts.branch} (removed after archive)`,

@@ -11,6 +11,7 @@ import { readmitPlan } from '../corrections/admitted-plan.js';
 import { recoverTask } from '../recover.js';
 import { stuckInBacklog } from './backlog-stuck.js';
 import { announceBacklogWaits } from './backlog-waits.js';
+import { recordLandedTakeover } from './landed-takeover.js';
 import { materializeArchive, readArchiveFiles } from './shared-archive.js';
 
 /**
@@ -197,8 +198,8 @@ async function settleElsewhere(
  * A task just taken. Its stored state is read again (another machine may have worked on it
  * since this run started). Attempts and a worktree this machine knows are recovered as after
  * a restart; work another machine began (its worktree and captures are on that machine) is
- * started over here from the plan: its commit, if it landed before that machine died, is
- * found on the remote branch by the apply.
+ * started over here from the plan. A task whose commit is on the remote branch already (its
+ * holder pushed it and died before recording it) is archived from that commit, no agent run.
  */
 async function takeUp(ctx: DispatchContext, rt: TaskRuntime): Promise<Promise<void> | undefined> {
   const stored = await ctx.store.tasks.get(rt.id);
@@ -206,6 +207,10 @@ async function takeUp(ctx: DispatchContext, rt: TaskRuntime): Promise<Promise<vo
     rt.state = stored.value;
     rt.version = stored.version;
   }
+  // Its commit pushed by a holder that died before recording it: recorded, nothing runs again.
+  // (An attempt of this machine that may still run is recovered first: its apply finds it.)
+  const settledAttempts = rt.state.attempts.every((a) => a.status === 'finished');
+  if (settledAttempts && (await recordLandedTakeover(ctx, rt))) return undefined;
   if (isLocal(ctx, rt)) {
     // An attempt of this machine still alive is re-attached: the scheduler waits for it.
     const { live } = await recoverTask(ctx, rt);
