@@ -100,6 +100,26 @@ function getJson(monitorUrl: string, path: string): Promise<unknown> {
   });
 }
 
+/** A text answer of the monitor for one task (e.g. `/diff`): its status and body. */
+function getText(
+  monitorUrl: string,
+  path: string,
+  task: string,
+): Promise<{ status: number; body: string }> {
+  const page = new URL(monitorUrl);
+  const query = `token=${page.searchParams.get('token')}&task=${encodeURIComponent(task)}`;
+  return new Promise((resolve, reject) => {
+    get(`http://127.0.0.1:${page.port}${path}?${query}`, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (d: string) => {
+        body += d;
+      });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+    }).on('error', reject);
+  });
+}
+
 /** `switchyard monitor` spawned; resolves with its first (JSON) line and the process. */
 function startMonitor(
   ws: Workspace,
@@ -226,16 +246,31 @@ describe.skipIf(pgMissing)(
 
       // C's page shows the store's states, not its own (it ran nothing): g/x blocked, the
       // attempts in its history each naming A. (Read again after each event: wait for it.)
+      // g/y, archived on A, is done on C's page although its archive never reached C's clone.
       type Snapshot = {
-        tasks: { id: string; state: string; history: { type: string; machine?: string }[] }[];
+        tasks: {
+          id: string;
+          state: string;
+          machine?: string;
+          history: { type: string; machine?: string }[];
+        }[];
       };
       let page: Snapshot = { tasks: [] };
-      const stateOfX = () => page.tasks.find((t) => t.id === 'g/x')?.state;
-      for (let i = 0; i < 50 && stateOfX() !== 'blocked'; i++) {
+      const stateOf = (id: string) => page.tasks.find((t) => t.id === id)?.state;
+      for (let i = 0; i < 50 && (stateOf('g/x') !== 'blocked' || stateOf('g/y') !== 'done'); i++) {
         if (i > 0) await new Promise((r) => setTimeout(r, 200));
         page = (await getJson(monitor.line.monitor_url!, '/snapshot.json')) as Snapshot;
       }
-      expect(stateOfX()).toBe('blocked');
+      expect(existsSync(c.path('agent-task/archive/g/y'))).toBe(false);
+      expect(page.tasks.map((t) => [t.id, t.state, t.machine])).toEqual([
+        ['g/x', 'blocked', machineName(a)],
+        ['g/y', 'done', machineName(a)],
+      ]);
+      // g/y's commit is on the remote, not in C's clone: the diff says where it is.
+      const diff = await getText(monitor.line.monitor_url!, '/diff', 'g/y');
+      expect(diff.status).toBe(409);
+      expect(diff.body).toContain(`was made on ${machineName(a)}`);
+      expect(diff.body).toContain('git fetch');
       const started = page.tasks
         .find((t) => t.id === 'g/x')!
         .history.filter((h) => h.type === 'attempt.started');

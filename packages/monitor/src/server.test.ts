@@ -284,3 +284,60 @@ describe('monitor follows persisted state', () => {
     expect(text).toBe('assistant: first line\ntool: Write src/a.js\n');
   });
 });
+
+describe('on a shared store', () => {
+  it("shows the backlog's tasks and says which machine holds a plan, state or diff it lacks", async () => {
+    const worktree = (task: string) => ({
+      branch: `switchyard/${task}`,
+      path: join(ws, 'elsewhere', task), // another machine's worktree: no folder here
+      workdir: join(ws, 'elsewhere', task),
+      sourceBranch: 'main',
+      baseCommit: 'a'.repeat(40),
+      rolledBack: [],
+    });
+    const states = [
+      { ...newTaskState('g/a'), isolation: worktree('g/a') },
+      { ...newTaskState('g/z'), isolation: worktree('g/z') },
+    ];
+    monitor = await startMonitor({
+      workspace: ws,
+      eventFeed: { follow: async () => ({ stop: async () => undefined }) },
+      sharedFacts: async () => ({
+        states,
+        claims: [],
+        escalations: [],
+        backlog: [
+          { task: 'g/a', status: 'archived', holder: 'host-a/11/-/run-1' },
+          { task: 'g/b', status: 'ready', dependsOn: [] },
+          { task: 'g/z', status: 'taken', holder: 'host-b/22/-/run-2' },
+        ],
+      }),
+    });
+    const at = (path: string) => get(monitor!.port, `${path}&token=${monitor!.token}`);
+    const page = JSON.parse((await at('/snapshot.json?')).body) as {
+      tasks: { id: string; state: string; machine?: string }[];
+      counts: Record<string, number>;
+    };
+    expect(page.tasks.map((t) => [t.id, t.state, t.machine])).toEqual([
+      ['g/a', 'done', 'host-a pid 11'],
+      ['g/b', 'waiting', undefined],
+      ['g/z', 'running', 'host-b pid 22'],
+    ]);
+    expect(page.counts).toEqual({ running: 1, waiting: 1, blocked: 0, done: 1 });
+    // g/z has no folder in this clone: its plan is on host-b, not an empty 200 or a 404.
+    const plan = await at('/raw/plan?task=g/z');
+    expect(plan.status).toBe(409);
+    expect(plan.body).toContain('host-b pid 22');
+    expect((await at('/raw/plan?task=g/a')).status).toBe(200);
+    // the state is the store's
+    const state = await at('/raw/state?task=g/z');
+    expect(state.status).toBe(200);
+    expect(JSON.parse(state.body)).toMatchObject({ task: 'g/z' });
+    expect((await at('/raw/state?task=g/b')).status).toBe(409);
+    // a worktree of another clone is not read as this clone's files
+    const diff = await at('/diff?task=g/a');
+    expect(diff.status).toBe(409);
+    expect(diff.body).toContain('worktree of g/a');
+    expect(diff.body).toContain('host-a pid 11');
+  });
+});

@@ -10,7 +10,7 @@ import {
   SwitchyardError,
   stateDir,
 } from '@switchyard/core';
-import type { RunControl, StatusFacts } from '@switchyard/engine';
+import type { RunControl } from '@switchyard/engine';
 import { handleAction } from './actions.js';
 import { loadPageAssets, type PageAssets } from './assets.js';
 import { type EventFeed, EventRelay, startPosition } from './event-relay.js';
@@ -18,7 +18,9 @@ import { followWorkspace, type WorkspaceChange } from './follow.js';
 import { assertLoopbackBind, LOOPBACK, maskSecrets, refusalOf } from './guard.js';
 import { DEFAULT_LIMITS, type MonitorLimits, serverOptions, writeEvent } from './limits.js';
 import { renderPage } from './page-html.js';
-import { type MonitorSnapshot, SnapshotReader } from './snapshot.js';
+import { diffElsewhere, planElsewhere } from './shared-files.js';
+import { machineOf } from './shared-tasks.js';
+import { type MonitorSnapshot, type SharedFacts, SnapshotReader } from './snapshot.js';
 import { SnapshotDiffer } from './snapshot-diff.js';
 import { tailFile } from './tail.js';
 import { taskDiff } from './task-diff.js';
@@ -47,11 +49,12 @@ export interface MonitorOptions {
    */
   eventFeed?: EventFeed;
   /**
-   * With `eventFeed`: the shared store's task states, claims and open escalations (every
-   * machine's), read again after each event (and every `pollMs` while a page is open). The
-   * page then shows the store, not this workspace's files (its plans still come from here).
+   * With `eventFeed`: the shared store's task states, claims, open escalations and backlog
+   * (every machine's), read again after each event (and every `pollMs` while a page is open).
+   * The page then shows the store, not this workspace's files: each task's status comes from
+   * the backlog, its plans from this clone when it has them.
    */
-  sharedFacts?: () => Promise<Omit<StatusFacts, 'events'>>;
+  sharedFacts?: () => Promise<SharedFacts>;
 }
 
 /** A running monitor. */
@@ -278,6 +281,13 @@ export async function startMonitor(options: MonitorOptions): Promise<MonitorServ
         );
       }
       case '/raw/events':
+        if (reader.onStore)
+          return send(
+            res,
+            200,
+            'text/plain; charset=utf-8',
+            storeEvents.map((e) => `${JSON.stringify(e)}\n`).join(''),
+          );
         return send(
           res,
           200,
@@ -288,7 +298,16 @@ export async function startMonitor(options: MonitorOptions): Promise<MonitorServ
         const task = knownTask(snapshot().snapshot, url);
         if (!task) return send(res, 404, 'text/plain', 'unknown task\n');
         const file = join(stateDir(options.workspace), 'tasks', `${task}.json`);
-        const text = readText(file);
+        // On a shared store the state is the store's (whichever machine wrote it).
+        const stored = reader.onStore ? reader.stateOf(task) : undefined;
+        if (reader.onStore && !stored)
+          return send(
+            res,
+            409,
+            'text/plain; charset=utf-8',
+            `${task} has no state in the shared store yet (it has not started on any machine)\n`,
+          );
+        const text = stored ? JSON.stringify(stored) : readText(file);
         let body = text;
         try {
           body = JSON.stringify(maskSecrets(JSON.parse(text)), null, 2);
@@ -302,17 +321,38 @@ export async function startMonitor(options: MonitorOptions): Promise<MonitorServ
         const task = knownTask(snap, url);
         if (!task) return send(res, 404, 'text/plain', 'unknown task\n');
         const writeSet = snap.tasks.find((t) => t.id === task)?.writeSet ?? [];
-        void taskDiff(options.workspace, reader.stateOf(task), writeSet).then(
-          (diff) => send(res, 200, 'application/json', JSON.stringify(diff)),
-          (error) =>
+        const state = reader.stateOf(task);
+        void (
+          reader.onStore
+            ? diffElsewhere(options.workspace, task, state, machineOf(reader.holderOf(task)))
+            : Promise.resolve(undefined)
+        )
+          .then((elsewhere) => {
+            if (elsewhere) {
+              send(res, 409, 'text/plain; charset=utf-8', `${elsewhere}\n`);
+              return;
+            }
+            return taskDiff(options.workspace, state, writeSet).then((diff) =>
+              send(res, 200, 'application/json', JSON.stringify(diff)),
+            );
+          })
+          .catch((error: unknown) =>
             send(res, 500, 'text/plain; charset=utf-8', `cannot read the diff: ${String(error)}\n`),
-        );
+          );
         return;
       }
       case '/raw/plan': {
         const task = knownTask(snapshot().snapshot, url);
         if (!task) return send(res, 404, 'text/plain', 'unknown task\n');
-        return send(res, 200, 'text/plain; charset=utf-8', latestPlan(options.workspace, task));
+        const plan = latestPlan(options.workspace, task);
+        if (!plan && reader.onStore)
+          return send(
+            res,
+            409,
+            'text/plain; charset=utf-8',
+            `${planElsewhere(task, machineOf(reader.holderOf(task)))}\n`,
+          );
+        return send(res, 200, 'text/plain; charset=utf-8', plan);
       }
       default:
         return send(res, 404, 'text/plain', 'not found\n');

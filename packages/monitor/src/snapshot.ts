@@ -1,6 +1,7 @@
 import { existsSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import {
+  type BacklogView,
   formatBytes,
   isolationSettings,
   listOpenEscalations,
@@ -26,8 +27,12 @@ import {
   type StatusReport,
 } from '@switchyard/engine';
 import { EventLogReader } from './event-log.js';
+import { applyBacklog } from './shared-tasks.js';
 import { StateFiles } from './state-files.js';
 import { type PlanInfo, readYamlPlans } from './yaml-plans.js';
+
+/** A shared store's facts: task states, claims, open escalations and its backlog. */
+export type SharedFacts = Omit<StatusFacts, 'events'> & { backlog?: readonly BacklogView[] };
 
 /** A task's lifecycle state as the page colours it. */
 export type MonitorTaskState = 'running' | 'waiting' | 'blocked' | 'done';
@@ -61,6 +66,8 @@ export interface MonitorTask {
     supervision: string;
   };
   blocked?: { stage: string; reason: string; evidence: string[]; class?: string; since?: string };
+  /** On a shared store: the machine running it, or the last one (`<host> pid <pid>`). */
+  machine?: string;
   /** Events about this task, oldest first (attempts, failovers, gates, verdicts, loops). */
   history: RunEvent[];
   /** The last result of each project gate (config `gates`) for this task. */
@@ -148,6 +155,8 @@ export class SnapshotReader {
 
   /** On a shared store: every machine's facts, kept current by the server (see useStore). */
   private shared: StatusFacts | undefined;
+  /** On a shared store: every machine's tasks and where each stands. */
+  private backlog: readonly BacklogView[] | undefined;
 
   constructor(readonly workspace: string) {
     this.events = new EventLogReader(join(stateDir(workspace), 'events.jsonl'));
@@ -165,10 +174,22 @@ export class SnapshotReader {
   /**
    * Reads a shared store's facts from now on instead of this workspace's files: task states,
    * claims and open escalations as last read from the store, and its event log as followed
-   * (an array that only grows). The plans are still this clone's.
+   * (an array that only grows). The backlog says where each task stands (whichever machine
+   * ran it); this clone's plans add what they know (write sets, plan loops).
    */
-  useStore(facts: Omit<StatusFacts, 'events'>, events: readonly RunEvent[]): void {
+  useStore({ backlog, ...facts }: SharedFacts, events: readonly RunEvent[]): void {
     this.shared = { ...facts, events };
+    this.backlog = backlog;
+  }
+
+  /** On a shared store: the machine that holds (or last held) a task of the backlog. */
+  holderOf(task: string): string | undefined {
+    return this.backlog?.find((entry) => entry.task === task)?.holder;
+  }
+
+  /** The page reads a shared store (the task files of other machines are not here). */
+  get onStore(): boolean {
+    return this.shared !== undefined;
   }
 
   /** Plans must be parsed again on the next read (task folders added, moved or edited). */
@@ -325,6 +346,7 @@ export class SnapshotReader {
     for (const d of report.done) {
       add(d.task, { ...base(d.task), state: 'done', why: `archived in ${d.archiveDir}` });
     }
+    const counts = this.backlog ? applyBacklog(tasks, this.backlog).counts : report.counts;
     assignDepths(tasks);
     tasks.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     const groups = [...new Set(tasks.map((t) => t.group))].sort();
@@ -333,7 +355,7 @@ export class SnapshotReader {
       generatedAt: now.toISOString(),
       workspace: input.workspace,
       dispatcher: report.dispatcher,
-      counts: report.counts,
+      counts,
       groups,
       tasks,
       claims: facts.claims.flatMap((c) =>

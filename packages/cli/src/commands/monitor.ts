@@ -46,12 +46,15 @@ a header; it serves no external resource and masks the targets' environment valu
 Reach it from another machine with an SSH tunnel.
 
 On a shared store (--store, SWITCHYARD_STORE or config \`store\`) the monitor, on any
-machine, shows every machine's tasks (states, claims, escalations from the database; the
-plans of this clone) and follows the store's events table (LISTEN/NOTIFY): each attempt
-in the page's history names its machine, and GET /log?token=… is a
-server-sent event stream of every machine's run events, each with \`id: <position>\` and
-its "machine" ("<host> pid <pid>"); a reconnect with a Last-Event-ID header (an
-EventSource sends it) or ?after=N resumes right after that position: nothing missed,
+machine, shows every machine's tasks with their status in the shared backlog (archived,
+blocked, running, waiting) and the machine that ran them, even before their archive
+reaches this clone (states, claims, escalations from the database; plans from this clone
+when it has them: a plan, state or diff only another machine has is answered with a
+message naming that machine) and follows the store's events table (LISTEN/NOTIFY): each
+attempt in the page's history names its machine, and GET /log?token=… is a server-sent
+event stream of every machine's run events, each with \`id: <position>\` and its
+"machine" ("<host> pid <pid>"); a reconnect with a Last-Event-ID header (an EventSource
+sends it) or ?after=N resumes right after that position: nothing missed,
 nothing repeated. --json adds "store" and "scope" to the first line.
 Exit 0 when stopped with Ctrl-C, 2 on a bad workspace, port or host.
 
@@ -80,7 +83,11 @@ Examples:
                 eventFeed: {
                   follow: (after, onEvent) => shared.store.followEvents(after, onEvent),
                 },
-                sharedFacts: () => readStatusFacts(shared.store, { events: false }),
+                // Where each task stands comes from the backlog (every machine's tasks).
+                sharedFacts: async () => ({
+                  ...(await readStatusFacts(shared.store, { events: false })),
+                  backlog: await shared.backlog.list(),
+                }),
                 announce: { store: shared.store.location, scope: shared.scope },
               }
             : {}),

@@ -271,7 +271,7 @@ function card(t: TaskView): string {
       : '';
   return (
     `<button type="button" class="task st-${t.state}${t.id === selected ? ' sel' : ''}" data-task="${esc(t.id)}" data-state="${t.state}" title="${esc(t.why)}">` +
-    `<div class="name">${esc(t.id.slice(t.group.length + 1))} <span class="badge">${t.state}</span>${loop}${laneTag}</div>${run}` +
+    `<div class="name">${esc(t.id.slice(t.group.length + 1))} <span class="badge">${t.state}</span>${loop}${laneTag}</div>${run}${t.machine ? `<div class="meta machine">on ${esc(t.machine)}</div>` : ''}` +
     `<div class="why">${esc(t.state === 'running' && !settingUp ? '' : t.why)}</div>${fo}</button>`
   );
 }

@@ -131,6 +131,8 @@ export interface TaskView {
     supervision: string;
   };
   blocked?: { stage: string; reason: string; evidence: string[]; class?: string };
+  /** On a shared store: the machine running it, or the last one. */
+  machine?: string;
   history: RunEventView[];
 }
 
