@@ -98,5 +98,17 @@ describe('landOnRemote: one landing per task on the shared remote branch', () =>
     expect(y).toMatchObject({ status: 'applied' });
     expect(tasksOn(remote)).toEqual(['g/y', 'g/z', 'g/x']);
     expect(sh(remote, 'rev-list', '--merges', 'main')).toBe('');
+
+    // A task taken over: its commit, pushed from another clone, is found after a fetch.
+    sh(other, 'pull', '-q', '--ff-only');
+    const before = sh(other, 'rev-parse', 'HEAD');
+    const pushed = commitTask(other, 'g/w', 'w.txt');
+    sh(other, 'push', '-q', 'origin', 'main');
+    expect(await landing.landedOnRemote?.('g/w')).toEqual({
+      commit: pushed,
+      parent: before,
+      sourceBranch: target.localBranch,
+    });
+    expect(await landing.landedOnRemote?.('g/none')).toBeUndefined();
   });
 });
