@@ -298,7 +298,7 @@ describe.skipIf(pgMissing)(
             e.code === 'SY_LEASE_LOST' &&
             e.message?.startsWith('g/s'),
         ),
-        woken.stdout.slice(-2000),
+        `exit ${woken.code} ${woken.signal ?? ''}\n${woken.stdout.slice(-2000)}\n${woken.stderr.slice(-2000)}`,
       ).toBe(true);
       expect(woken.code, woken.stderr).toBe(0);
       expect(
