@@ -3,7 +3,7 @@ import { type Fence, type Lease, SwitchyardError, type TaskId } from '@switchyar
 import type { PgBoss } from 'pg-boss';
 import { inTransaction } from './boss.js';
 import { checkFence, type PgContext } from './context.js';
-import { type Client, transaction } from './db.js';
+import { type Client, checkOut, transaction } from './db.js';
 import { acquireLease } from './pg-leases.js';
 
 /** A task as published to the shared backlog. */
@@ -300,7 +300,7 @@ export function pgBacklog(ctx: PgContext, boss: PgBoss) {
       }),
     /** Calls `onChange` whenever this scope's backlog changes on any machine (LISTEN/NOTIFY). */
     async watch(onChange: () => void): Promise<{ stop(): Promise<void> }> {
-      const client = await ctx.pool.connect();
+      const { client, release } = await checkOut(ctx.pool);
       client.on('notification', (message) => {
         if (message.channel === BACKLOG_CHANNEL && message.payload === ctx.scope) onChange();
       });
@@ -308,7 +308,7 @@ export function pgBacklog(ctx: PgContext, boss: PgBoss) {
       return {
         async stop() {
           await client.query(`unlisten ${BACKLOG_CHANNEL}`).catch(() => undefined);
-          client.release();
+          release();
         },
       };
     },

@@ -57,9 +57,32 @@ export function connectionError(error: unknown, location: PostgresLocation): unk
   );
 }
 
+/**
+ * A client taken from the pool for a while (a transaction, a LISTEN). The pool listens for the
+ * errors of idle clients only: a checked-out client whose connection the server ends (a session
+ * killed after `idle_in_transaction_session_timeout` while this process was frozen, a restart)
+ * emits `error`, and an `error` nobody listens to crashes the process. Here it is kept, the
+ * client's next query fails with it, and `release` hands a broken client back to be discarded.
+ */
+export async function checkOut(pool: Pool): Promise<{ client: Client; release(): void }> {
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  const onError = (error: Error) => {
+    broken ??= error;
+  };
+  client.on('error', onError);
+  return {
+    client,
+    release() {
+      client.off('error', onError);
+      client.release(broken);
+    },
+  };
+}
+
 /** Runs `body` in one transaction (READ COMMITTED) on a client of the pool. */
 export async function transaction<T>(pool: Pool, body: (client: Client) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
+  const { client, release } = await checkOut(pool);
   try {
     await client.query('begin');
     const result = await body(client);
@@ -69,7 +92,7 @@ export async function transaction<T>(pool: Pool, body: (client: Client) => Promi
     await client.query('rollback').catch(() => undefined);
     throw error;
   } finally {
-    client.release();
+    release();
   }
 }
 

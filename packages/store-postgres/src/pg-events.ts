@@ -1,6 +1,6 @@
 import type { EventLogPort, RunEvent, StoredEvent } from '@switchyard/core';
 import { checkFence, type PgContext } from './context.js';
-import { lockKey, transaction } from './db.js';
+import { checkOut, lockKey, transaction } from './db.js';
 
 /** The NOTIFY channel an append signals on (payload: `<scope> <seq>`). */
 export const EVENTS_CHANNEL = 'switchyard_events';
@@ -52,7 +52,7 @@ export async function followEvents(
   after: number,
   onEvent: (event: StoredEvent) => void,
 ): Promise<{ stop(): Promise<void> }> {
-  const client = await ctx.pool.connect();
+  const { client, release } = await checkOut(ctx.pool);
   let position = after;
   let reading: Promise<void> = Promise.resolve();
   let stopped = false;
@@ -79,7 +79,7 @@ export async function followEvents(
       stopped = true;
       await reading;
       await client.query(`unlisten ${EVENTS_CHANNEL}`).catch(() => undefined);
-      client.release();
+      release();
     },
   };
 }
