@@ -26,8 +26,11 @@ beforeAll(async () => {
     executablePath: CHROMIUM,
     headless: true,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run'],
+    // A loaded machine starts Chromium slowly: the launch gives up (and ends the browser it
+    // started) before the hook does.
+    timeout: 110_000,
   });
-});
+}, 120_000);
 afterAll(async () => {
   await browser?.close();
   foreign?.close();

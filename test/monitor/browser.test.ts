@@ -52,8 +52,15 @@ beforeAll(async () => {
   if (!existsSync(CHROMIUM))
     throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (see .ci/run)`);
   mkdirSync(ARTIFACTS, { recursive: true });
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS, headless: true });
-});
+  // A loaded machine starts Chromium slowly: the launch gives up (and ends the browser it
+  // started) before the hook does.
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ARGS,
+    headless: true,
+    timeout: 110_000,
+  });
+}, 120_000);
 afterAll(async () => {
   await browser?.close();
   for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
