@@ -21,9 +21,6 @@ import {
   hasConfigFile,
   loadProjectConfig,
   loadWorkspaceAsync,
-  openStateStore,
-  probeAttempt,
-  readClaims,
   refuseUnjudgeableTests,
   resolveCatalog,
   STAGES,
@@ -35,8 +32,10 @@ import {
   type DryRunReport,
   type DryRunRouting,
   planDryRun,
+  probeAttempt,
   slotFreeTasks,
 } from '@switchyard/engine/dry-run';
+import { openStateStore, readClaims } from '@switchyard/store-fs/dry-run';
 import type { RunOptions } from './commands/run.js';
 import { renderDryRun } from './dry-run-render.js';
 import { skipMissingTargets } from './executable-targets.js';

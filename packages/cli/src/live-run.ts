@@ -2,7 +2,6 @@ import { hostname } from 'node:os';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
-  acquireWorkspaceLock,
   agentCommitPolicyOf,
   applyRouting,
   assetPath,
@@ -28,12 +27,11 @@ import {
   SwitchyardError,
   selectCandidates,
   stateDir,
-  type WorkspaceLock,
   type WorkspaceModel,
 } from '@switchyard/core';
 import { loadPromptTemplates, RunControl, runDispatcher } from '@switchyard/engine';
 import type { MonitorServer } from '@switchyard/monitor';
-import { openFsStore } from '@switchyard/store-fs';
+import { acquireWorkspaceLock, openFsStore, type WorkspaceLock } from '@switchyard/store-fs';
 import pc from 'picocolors';
 import {
   agentsWithVerifiedLines,

@@ -1,13 +1,12 @@
-// `@switchyard/core/dry-run`: what `switchyard run --dry-run` needs (the CLI, and the engine's own
-// light `@switchyard/engine/dry-run` entry), without review parsing, prompts or plugins, so the
-// command loads less. Same objects as the root entry (shared chunks): `SwitchyardError.is` and
-// friends work across both.
+// `@switchyard/core/dry-run`: what `switchyard run --dry-run` needs (the CLI, and the light
+// `@switchyard/engine/dry-run` and `@switchyard/store-fs/dry-run` entries), without review
+// parsing, prompts or plugins, so the command loads less. Same objects as the root entry
+// (shared chunks): `SwitchyardError.is` and friends work across both.
 export { type PermissionLevel, STAGES } from './catalog/constants.js';
 export { findExecutable } from './catalog/executables.js';
 export { CATALOG_ENV, resolveCatalog } from './catalog/resolve.js';
 export { catalogRevision } from './catalog/revision.js';
 export { selectCandidates } from './catalog/select.js';
-export { readClaims } from './claims/claim-store.js';
 export { hasConfigFile, loadProjectConfig } from './config/load.js';
 export {
   ERROR_CODES,
@@ -21,8 +20,17 @@ export {
 export { refuseUnjudgeableTests } from './gates/tests-required.js';
 export { isolationModeOf } from './isolation/mode.js';
 export { encodeJsonChunks } from './json/index.js';
+export { FINAL_PHASE, type Phase, takesAgentSlot } from './lifecycle/lifecycle-table.js';
 export { quoteArgv } from './orchestrate/plan-materialize.js';
+export {
+  findProcessesWithMarker,
+  hasEnvironmentMarker,
+  isSameProcessAlive,
+  processIdentity,
+  readStartToken,
+} from './process/process-identity.js';
 export { applyRouting, DEFAULT_ROUTING, type RoutingConfig } from './routing/index.js';
+export { ensureOwnedDir } from './safe-fs/owned-files.js';
 export { sandboxForTarget } from './sandbox/sandbox-schema.js';
 export { sandboxProbeArgv } from './sandbox/sandbox-spec.js';
 export {
@@ -30,8 +38,8 @@ export {
   resolveNamedTarget,
   reviewCandidates,
 } from './selection/named-target.js';
-export { probeAttempt } from './state/attempt-probe.js';
-export { openStateStore } from './state/state-store.js';
+export { replaceFile } from './state/atomic-file.js';
+export { type TaskState, taskStateSchema } from './state/state-schema.js';
 export type { ClaimRecord } from './store/claim-port.js';
 export { loadWorkspaceAsync, type WorkspaceModel } from './workspace/load.js';
 export { stateDir } from './workspace/paths.js';

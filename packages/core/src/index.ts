@@ -91,14 +91,6 @@ export {
   windowSchema,
 } from './catalog/index.js';
 export {
-  acquireFileMutex,
-  type ClaimStore,
-  type FileMutexOptions,
-  type MutexOwner,
-  openClaimStore,
-  readClaims,
-} from './claims/index.js';
-export {
   type Clock,
   persistedWaitLeftMs,
   stopwatch,
@@ -158,29 +150,12 @@ export {
   interviewRequestSchema,
   type ResolutionAction,
 } from './escalation/escalation-schema.js';
-export {
-  type EscalationEntry,
-  escalationEntry,
-  escalationPaths,
-  isOpen,
-  listOpenEscalations,
-  readBundle,
-  recordResolution,
-  writeEscalation,
-} from './escalation/escalation-store.js';
 // Start guards: bus subscribers that may refuse the start of a task's next stage.
-export type { StartGuard, StartRequest, StartVeto } from './events/index.js';
 export {
-  createEventBus,
-  type EventBus,
-  type EventBusOptions,
-  type ReadEventsResult,
   type RunCounts,
   type RunEvent,
   type RunEventInput,
-  type RunEventListener,
   type RunEventType,
-  readEvents,
   runEventSchema,
 } from './events/index.js';
 export {
@@ -300,14 +275,6 @@ export {
   type WorkLogRoleName,
 } from './lifecycle/index.js';
 export {
-  type AcquireLockOptions,
-  acquireWorkspaceLock,
-  LOCK_FILE_NAME,
-  type LockHolder,
-  readLockHolder,
-  type WorkspaceLock,
-} from './lock/index.js';
-export {
   type BackendResolution,
   type ConvertedMarkdownPlan,
   checkRenderedPlans,
@@ -396,6 +363,7 @@ export {
   isSameProcessAlive,
   type ProcessIdentity,
   processAgeMs,
+  processIdentity,
   readStartToken,
   startTokenOf,
 } from './process/index.js';
@@ -472,23 +440,18 @@ export {
   reviewCandidates,
 } from './selection/index.js';
 export {
-  newSessionId,
-  SESSIONS_DIR,
   type SessionMonitor,
   type SessionOptions,
   type SessionPlan,
   type SessionStatus,
-  SessionStore,
   type SessionTask,
-  type SessionView,
   type SessionYamlPlan,
+  sessionMonitorSchema,
   sessionPlanSchema,
   sessionStatusSchema,
   sessionYamlPlanSchema,
 } from './session/index.js';
-export { type ChangeBaseline, openChangeStore } from './state/change-store.js';
 export {
-  type AttemptProbe,
   type AttemptRecord,
   type AttemptRole,
   type BlockedInfo,
@@ -497,12 +460,9 @@ export {
   type DecisionStage,
   type JsonFileLabel,
   newTaskState,
-  openStateStore,
-  probeAttempt,
   type ReplaceFileOptions,
   readJsonFile,
   replaceFile,
-  type StateStore,
   type TaskPhase,
   type TaskState,
   taskStateSchema,
@@ -596,16 +556,12 @@ export {
   WriteSetResolver,
 } from './task/index.js';
 export {
-  appendWorkLog,
-  archiveWorkLog,
   formatWorkLogRow,
-  isGroupLogArchivable,
+  WORK_LOG_FILE,
   WORK_LOG_HEADER,
   type WorkLogRow,
-  workLogPath,
 } from './worklog/index.js';
 export { openStartRows } from './worklog/open-rows.js';
-export { readWorkLogText } from './worklog/read-work-log.js';
 export {
   AGENT_TASK_DIR,
   ARCHIVE_DIR,
@@ -624,6 +580,7 @@ export {
   loadTask,
   loadWorkspace,
   loadWorkspaceAsync,
+  MONITOR_FILE,
   type ParallelParseOptions,
   PLAN_FILE,
   planFileName,
@@ -631,6 +588,7 @@ export {
   readTaskFolder,
   reviewFileName,
   type ScannedTask,
+  SESSIONS_DIR,
   STATE_DIR,
   scanWorkspace,
   searchWorkspaceRoot,

@@ -5,10 +5,10 @@ import {
   type Classification,
   COMPLETE_LOG,
   isSameProcessAlive,
-  probeAttempt,
   readLocator,
 } from '@switchyard/core';
 import { checkDecision } from '../selection/decide.js';
+import { probeAttempt } from '../status/attempt-probe.js';
 import { attemptTimeLimitMs } from './agent/attempt-time-limit.js';
 import { awaitAttempt, finish } from './agent/await-attempt.js';
 import { decisionKeyOf } from './agent/red-team.js';
