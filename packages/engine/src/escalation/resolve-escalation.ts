@@ -6,6 +6,7 @@ import {
   type BlockedInfo,
   type CatalogFacts,
   checkDecision,
+  DECISION_KEYS,
   didYouMean,
   freshFailures,
   isOpen,
@@ -145,7 +146,7 @@ export function liftBlock(task: string, state: TaskState, catalogFacts?: Catalog
       },
     );
   }
-  for (const stage of ['worker', 'review'] as const) {
+  for (const stage of DECISION_KEYS) {
     const decision = state.decisions[stage];
     if (decision && catalogFacts && !checkDecision(decision, catalogFacts).valid)
       delete state.decisions[stage];
