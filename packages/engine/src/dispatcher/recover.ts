@@ -4,12 +4,12 @@ import {
   type AttemptRecord,
   type Classification,
   COMPLETE_LOG,
-  checkDecision,
   decisionKeyOf,
   isSameProcessAlive,
   probeAttempt,
   readLocator,
 } from '@switchyard/core';
+import { checkDecision } from '../selection/decide.js';
 import { applyVerdict } from './agent/agent-stages.js';
 import { attemptTimeLimitMs } from './agent/attempt-time-limit.js';
 import { awaitAttempt, finish } from './agent/await-attempt.js';

@@ -4,8 +4,6 @@ import {
   acquireWorkspaceLock,
   archivedTaskDir,
   type BlockedInfo,
-  type CatalogFacts,
-  checkDecision,
   DECISION_KEYS,
   didYouMean,
   freshFailures,
@@ -19,6 +17,7 @@ import {
   type TaskState,
   taskDir,
 } from '@switchyard/core';
+import { type CatalogFacts, checkDecision } from '../selection/decide.js';
 import { recordDoneByHand } from './record-done.js';
 
 /** What `switchyard resolve` does. */

@@ -1,4 +1,6 @@
-import { buildPrompt, checkDecision, type Decision, decideTarget } from '@switchyard/core';
+import type { Decision } from '@switchyard/core';
+import { buildPrompt } from '../../prompts/build-prompt.js';
+import { checkDecision, decideTarget } from '../../selection/decide.js';
 import { advance } from '../advance.js';
 import type { DispatchContext, TaskRuntime } from '../context.js';
 import { blockTask } from '../landing/apply-failure.js';

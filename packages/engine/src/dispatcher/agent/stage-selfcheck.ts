@@ -1,12 +1,6 @@
-import {
-  acceptChecklist,
-  buildPrompt,
-  type ChecklistItem,
-  decisionKeyOf,
-  readChecklist,
-  readPlanText,
-  SELFCHECK_RETRY_LIMIT,
-} from '@switchyard/core';
+import { type ChecklistItem, decisionKeyOf, readChecklist, readPlanText } from '@switchyard/core';
+import { buildPrompt } from '../../prompts/build-prompt.js';
+import { acceptChecklist, SELFCHECK_RETRY_LIMIT } from '../../selfcheck/accept-checklist.js';
 import { advance } from '../advance.js';
 import type { DispatchContext, TaskRuntime } from '../context.js';
 import { recordedChecklist } from '../corrections/plan-copy.js';
