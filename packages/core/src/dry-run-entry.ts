@@ -20,7 +20,7 @@ export {
 export { refuseUnjudgeableTests } from './gates/tests-required.js';
 export { isolationModeOf } from './isolation/mode.js';
 export { encodeJsonChunks } from './json/index.js';
-export { FINAL_PHASE, type Phase, takesAgentSlot } from './lifecycle/lifecycle-table.js';
+export { FINAL_PHASE, PHASES, type Phase, takesAgentSlot } from './lifecycle/lifecycle-table.js';
 export { quoteArgv } from './orchestrate/plan-materialize.js';
 export {
   findProcessesWithMarker,

@@ -3,6 +3,7 @@ import { userInfo } from 'node:os';
 import {
   archivedTaskDir,
   type BlockedInfo,
+  DECISION_KEYS,
   didYouMean,
   freshFailures,
   type ResolutionAction,
@@ -146,7 +147,7 @@ export function liftBlock(task: string, state: TaskState, catalogFacts?: Catalog
       },
     );
   }
-  for (const stage of ['worker', 'review'] as const) {
+  for (const stage of DECISION_KEYS) {
     const decision = state.decisions[stage];
     if (decision && catalogFacts && !checkDecision(decision, catalogFacts).valid)
       delete state.decisions[stage];
