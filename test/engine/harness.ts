@@ -8,16 +8,15 @@ import {
   exitCodeFor,
   runGateCommand,
 } from '@switchyard/cli';
+import { loadProjectConfig, resolveCatalog } from '@switchyard/config';
 import {
   assetPath,
   type Clock,
   formatWorkLogRow,
   loadPlugins,
-  loadProjectConfig,
   loadPromptTemplates,
   PluginSet,
   type RunEvent,
-  resolveCatalog,
   SwitchyardError,
   stateDir,
   type TaskState,

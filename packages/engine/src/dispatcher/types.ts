@@ -1,3 +1,4 @@
+import type { ResolvedCatalog, RoutingConfig } from '@switchyard/catalog';
 import type {
   AgentCommitPolicy,
   AgentWritablePath,
@@ -9,9 +10,7 @@ import type {
   PriceTable,
   ProjectGate,
   PromptTemplates,
-  ResolvedCatalog,
   RetryPolicy,
-  RoutingConfig,
   RunEvent,
   RunnerPlugin,
   SandboxConfig,

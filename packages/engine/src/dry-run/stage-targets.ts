@@ -1,10 +1,5 @@
-import {
-  candidateOrder,
-  type Problem,
-  redTeamCandidates,
-  resolveNamedTarget,
-  reviewCandidates,
-} from '@switchyard/core/dry-run';
+import { redTeamCandidates, resolveNamedTarget, reviewCandidates } from '@switchyard/catalog';
+import { candidateOrder, type Problem } from '@switchyard/core/dry-run';
 import type { DryRunStage } from './report.js';
 
 /** A route's candidates for a stage now (undefined: no catalog, no route, or a selection error). */

@@ -1,13 +1,15 @@
 import {
   agentsOf,
+  resolveNamedTarget,
+  reviewCandidates,
+  selectCandidates,
+} from '@switchyard/catalog';
+import {
   checkDecision,
   type Decision,
   type DecisionStage,
   decideTarget,
   isRouteId,
-  resolveNamedTarget,
-  reviewCandidates,
-  selectCandidates,
 } from '@switchyard/core';
 import type { DispatchContext, TaskRuntime } from '../context.js';
 import { blockTask } from '../landing/apply-failure.js';

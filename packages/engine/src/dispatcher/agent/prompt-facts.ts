@@ -1,7 +1,7 @@
 import { join } from 'node:path';
+import type { CatalogTarget } from '@switchyard/catalog';
 import {
   type AttemptRole,
-  type CatalogTarget,
   type FailoverFacts,
   type PromptContext,
   planFileName,

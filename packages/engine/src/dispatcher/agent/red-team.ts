@@ -1,13 +1,11 @@
+import { agentsOf, redTeamCandidates, selectCandidates } from '@switchyard/catalog';
 import {
   type AttemptRole,
-  agentsOf,
   checkDecision,
   type Decision,
   type DecisionKey,
   decideTarget,
   isRouteId,
-  redTeamCandidates,
-  selectCandidates,
 } from '@switchyard/core';
 import type { DispatchContext, TaskRuntime } from '../context.js';
 import { blockTask } from '../landing/apply-failure.js';
