@@ -15,7 +15,8 @@
 //    time follows it, so that ratio holds up when other work shares the machine.
 // 2. Where the dispatcher's CPU per attempt goes: a separate run of `--breakdown-tasks` tasks
 //    under `node --cpu-prof`, its samples sorted into spawn, fsync, store writes, event
-//    fan-out, plan reloads… (cpu-profile-breakdown.mjs). 0 skips it.
+//    fan-out, plan reloads… (cpu-profile-breakdown.mjs), and its file-system calls per attempt
+//    by kind with their main-thread and thread-pool time (fs-ops-preload.mjs). 0 skips it.
 // 3. `switchyard --version` vs `node -e 0` (goal <= 1.5; version-startup.mjs). 0 skips it.
 // 4. CPU use of a dispatcher watching 32 long-running agents that stream a line every 100 ms
 //    (goal <= 3% of one core), sampled from /proc/<pid>/stat. `--watch 0` skips it.
@@ -36,6 +37,7 @@ const BIN = join(root, 'packages/cli/bin/switchyard.js'); // the installed `swit
 const AGENT = join(here, 'dispatch-agent.sh');
 const STREAM_AGENT = join(here, 'stream-agent.sh');
 const PRELOAD = join(here, 'cpu-usage-preload.mjs');
+const FS_OPS_PRELOAD = join(here, 'fs-ops-preload.mjs');
 
 const { values: opts } = parseArgs({
   options: {
@@ -116,12 +118,14 @@ function childrenCpuMs() {
   return ((Number(fields[13]) + Number(fields[14])) * 1000) / ticksPerSecond;
 }
 
-function startDispatcher(ws, args, cpuFile, profileDir) {
+function startDispatcher(ws, args, cpuFile, profileDir, fsOpsFile) {
   const profile = profileDir ? ['--cpu-prof', '--cpu-prof-dir', resolve(profileDir)] : [];
+  const fsOps = fsOpsFile ? ['--import', FS_OPS_PRELOAD] : [];
   const child = spawn(
     process.execPath,
     [
       ...profile,
+      ...fsOps,
       '--import',
       PRELOAD,
       DISPATCHER_CLI,
@@ -137,6 +141,7 @@ function startDispatcher(ws, args, cpuFile, profileDir) {
         ...process.env,
         NO_COLOR: '1',
         ...(cpuFile ? { SWITCHYARD_BENCH_CPU_FILE: cpuFile } : {}),
+        ...(fsOpsFile ? { SWITCHYARD_BENCH_FSOPS_FILE: fsOpsFile } : {}),
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
@@ -161,12 +166,13 @@ function events(dir) {
     .map((l) => JSON.parse(l));
 }
 
-/** One dispatcher run over `tasks` fresh tasks; `profileDir`: run it under --cpu-prof. */
-async function dispatcherRun(tasks, profileDir) {
+/** One dispatcher run over `tasks` fresh tasks; `profileDir`: run it under --cpu-prof;
+ * `fsOpsFile`: count its file-system calls into that file (fs-ops-preload.mjs). */
+async function dispatcherRun(tasks, profileDir, fsOpsFile) {
   const ws = createDispatchWorkspace('sy-bench-dispatch-', tasks, ['/bin/sh', AGENT]);
   const cpuFile = join(ws.dir, 'cpu.json');
   const started = process.hrtime.bigint();
-  const run = startDispatcher(ws, ['--max-parallel', String(J)], cpuFile, profileDir);
+  const run = startDispatcher(ws, ['--max-parallel', String(J)], cpuFile, profileDir, fsOpsFile);
   const helperCpu = sampleHelperCpu(run.child.pid);
   const code = await run.exited;
   helperCpu.stop();
@@ -261,10 +267,12 @@ async function watchRun() {
 async function breakdownRun(tasks) {
   const dir = mkdtempSync(join(tmpdir(), 'sy-bench-profile-'));
   try {
-    const run = await dispatcherRun(tasks, dir);
+    const fsOpsFile = join(dir, 'fs-ops.json');
+    const run = await dispatcherRun(tasks, dir, fsOpsFile);
     const [file] = readdirSync(dir).filter((n) => n.endsWith('.cpuprofile'));
     if (!file) throw new Error('the profiled dispatcher wrote no .cpuprofile');
-    return { run, profile: profileBreakdown(join(dir, file)) };
+    const { kinds } = JSON.parse(readFileSync(fsOpsFile, 'utf8'));
+    return { run, profile: profileBreakdown(join(dir, file)), fsOps: kinds };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -326,7 +334,7 @@ console.log(
   `  CPU of everything (agents included): xargs ${fmt(baseCpuMs)}, switchyard ${fmt(allCpuMs)} (agents ${fmt(agentsMs)}): ratio ${(allCpuMs / baseCpuMs).toFixed(3)}`,
 );
 if (BREAKDOWN_TASKS > 0) {
-  const { run, profile } = await breakdownRun(BREAKDOWN_TASKS);
+  const { run, profile, fsOps } = await breakdownRun(BREAKDOWN_TASKS);
   // On a loaded machine the profiler's samples also count time the process waited for a CPU:
   // each category's share of the samples is scaled to the CPU the run really used.
   const runCpuMs = run.cpu.userMs + run.cpu.systemMs;
@@ -342,6 +350,16 @@ if (BREAKDOWN_TASKS > 0) {
   console.log(
     `    most of 'other': ${profile.otherTop.map((o) => `${o.name.trim()} ${per(o.ms).trim()}`).join('; ')}`,
   );
+  // The same run's file-system calls per attempt: the counts do not depend on the load (the
+  // times do); main thread = the event loop blocked, thread pool = from call to callback.
+  console.log(
+    `  the dispatcher's file-system calls per attempt (same run; main thread blocked / thread pool, wall):`,
+  );
+  const perAttempt = (x) => x / run.attempts;
+  for (const [kind, k] of Object.entries(fsOps).sort((a, b) => b[1].count - a[1].count))
+    console.log(
+      `    ${perAttempt(k.count).toFixed(1).padStart(6)} x ${perAttempt(k.syncMs).toFixed(2).padStart(6)} ms / ${perAttempt(k.asyncMs).toFixed(2).padStart(6)} ms  ${kind}`,
+    );
 }
 if (VERSION_RUNS > 0) {
   const v = measureVersionStartup(BIN, VERSION_RUNS);

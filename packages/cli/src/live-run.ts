@@ -16,7 +16,6 @@ import {
   findWorkspaceRoot,
   isRouteId,
   loadPlugins,
-  loadPromptTemplates,
   loadWorkspace,
   PluginSet,
   type Problem,
@@ -31,7 +30,7 @@ import {
   type WorkspaceLock,
   type WorkspaceModel,
 } from '@switchyard/core';
-import { RunControl, runDispatcher } from '@switchyard/engine';
+import { loadPromptTemplates, RunControl, runDispatcher } from '@switchyard/engine';
 import type { MonitorServer } from '@switchyard/monitor';
 import { openFsStore } from '@switchyard/store-fs';
 import { resolveWith } from '@switchyard/tasks';

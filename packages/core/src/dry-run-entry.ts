@@ -2,9 +2,6 @@
 // light `@switchyard/engine/dry-run` entry), without review parsing, prompts or plugins, so the
 // command loads less. Same objects as the root entry (shared chunks): `SwitchyardError.is` and
 // friends work across both.
-export { type AdmissionStatus, admit } from './admission/admit.js';
-export { writeSetCollisions } from './admission/collisions.js';
-export { admissionTaskOf, slotFreeTasks } from './admission/task-view.js';
 export { type PermissionLevel, STAGES } from './catalog/constants.js';
 export { readClaims } from './claims/claim-store.js';
 export {
@@ -21,7 +18,6 @@ export { isolationModeOf } from './isolation/mode.js';
 export { encodeJsonChunks } from './json/index.js';
 export { sandboxForTarget } from './sandbox/sandbox-schema.js';
 export { sandboxProbeArgv } from './sandbox/sandbox-spec.js';
-export { candidateOrder } from './selection/decide.js';
 export { probeAttempt } from './state/attempt-probe.js';
 export { openStateStore } from './state/state-store.js';
 export type { ClaimRecord } from './store/claim-port.js';

@@ -6,11 +6,8 @@ import type {
   Clock,
   CostBudget,
   OutputFormat,
-  ParkPolicy,
   PriceTable,
   ProjectGate,
-  PromptTemplates,
-  RetryPolicy,
   RunEvent,
   RunnerPlugin,
   SandboxConfig,
@@ -22,6 +19,9 @@ import type {
   WorkspaceLock,
   WriteSetPolicy,
 } from '@switchyard/core';
+import type { PromptTemplates } from '../prompts/templates.js';
+import type { RetryPolicy } from '../selection/on-failure.js';
+import type { ParkPolicy } from '../selection/park.js';
 import type { RunControl } from './run-control.js';
 
 /** A command the dispatcher needs run without a shell (definition-of-done gates). */

@@ -1,5 +1,6 @@
 import { redTeamCandidates, resolveNamedTarget, reviewCandidates } from '@switchyard/catalog';
-import { candidateOrder, type Problem } from '@switchyard/core/dry-run';
+import type { Problem } from '@switchyard/core/dry-run';
+import { candidateOrder } from '../selection/decide.js';
 import type { DryRunStage } from './report.js';
 
 /** A route's candidates for a stage now (undefined: no catalog, no route, or a selection error). */

@@ -4,13 +4,8 @@ import {
   reviewCandidates,
   selectCandidates,
 } from '@switchyard/catalog';
-import {
-  checkDecision,
-  type Decision,
-  type DecisionStage,
-  decideTarget,
-  isRouteId,
-} from '@switchyard/core';
+import { type Decision, type DecisionStage, isRouteId } from '@switchyard/core';
+import { checkDecision, decideTarget } from '../../selection/decide.js';
 import type { DispatchContext, TaskRuntime } from '../context.js';
 import { blockTask } from '../landing/apply-failure.js';
 

@@ -1,12 +1,6 @@
 import { agentsOf, redTeamCandidates, selectCandidates } from '@switchyard/catalog';
-import {
-  type AttemptRole,
-  checkDecision,
-  type Decision,
-  type DecisionKey,
-  decideTarget,
-  isRouteId,
-} from '@switchyard/core';
+import { type AttemptRole, type Decision, type DecisionKey, isRouteId } from '@switchyard/core';
+import { checkDecision, decideTarget } from '../../selection/decide.js';
 import type { DispatchContext, TaskRuntime } from '../context.js';
 import { blockTask } from '../landing/apply-failure.js';
 
