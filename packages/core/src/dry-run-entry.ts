@@ -16,6 +16,7 @@ export {
 export { refuseUnjudgeableTests } from './gates/tests-required.js';
 export { isolationModeOf } from './isolation/mode.js';
 export { encodeJsonChunks } from './json/index.js';
+export { PHASES } from './lifecycle/lifecycle-table.js';
 export { sandboxForTarget } from './sandbox/sandbox-schema.js';
 export { sandboxProbeArgv } from './sandbox/sandbox-spec.js';
 export { probeAttempt } from './state/attempt-probe.js';
