@@ -3,11 +3,6 @@
 // parsing, prompts or plugins, so the command loads less. Same objects as the root entry
 // (shared chunks): `SwitchyardError.is` and friends work across both.
 export { type PermissionLevel, STAGES } from './catalog/constants.js';
-export { findExecutable } from './catalog/executables.js';
-export { CATALOG_ENV, resolveCatalog } from './catalog/resolve.js';
-export { catalogRevision } from './catalog/revision.js';
-export { selectCandidates } from './catalog/select.js';
-export { hasConfigFile, loadProjectConfig } from './config/load.js';
 export {
   ERROR_CODES,
   formatProblem,
@@ -21,7 +16,6 @@ export { refuseUnjudgeableTests } from './gates/tests-required.js';
 export { isolationModeOf } from './isolation/mode.js';
 export { encodeJsonChunks } from './json/index.js';
 export { FINAL_PHASE, PHASES, type Phase, takesAgentSlot } from './lifecycle/lifecycle-table.js';
-export { quoteArgv } from './orchestrate/plan-materialize.js';
 export {
   findProcessesWithMarker,
   hasEnvironmentMarker,
@@ -29,15 +23,9 @@ export {
   processIdentity,
   readStartToken,
 } from './process/process-identity.js';
-export { applyRouting, DEFAULT_ROUTING, type RoutingConfig } from './routing/index.js';
 export { ensureOwnedDir } from './safe-fs/owned-files.js';
 export { sandboxForTarget } from './sandbox/sandbox-schema.js';
 export { sandboxProbeArgv } from './sandbox/sandbox-spec.js';
-export {
-  redTeamCandidates,
-  resolveNamedTarget,
-  reviewCandidates,
-} from './selection/named-target.js';
 export { replaceFile } from './state/atomic-file.js';
 export { type TaskState, taskStateSchema } from './state/state-schema.js';
 export type { ClaimRecord } from './store/claim-port.js';

@@ -1,10 +1,10 @@
 import { existsSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
+import { loadProjectConfig } from '@switchyard/config';
 import {
   type BacklogView,
   formatBytes,
   isolationSettings,
-  loadProjectConfig,
   loadWorkspace,
   type PriceTable,
   type ProjectGateResult,

@@ -1,11 +1,7 @@
 import { realpathSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  isSameProcessAlive,
-  resolveCatalog,
-  SwitchyardError,
-  stateDir as stateDirOf,
-} from '@switchyard/core';
+import { resolveCatalog } from '@switchyard/config';
+import { isSameProcessAlive, SwitchyardError, stateDir as stateDirOf } from '@switchyard/core';
 import { appendWorkLog, openStateStore, readLockHolder } from '@switchyard/store-fs';
 import { catalogSourceLabel } from '../dispatcher/types.js';
 import { resolveEscalation } from '../escalation/resolve-escalation.js';
