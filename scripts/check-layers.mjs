@@ -8,8 +8,9 @@ import { fileURLToPath } from 'node:url';
 
 /** Lowest first. Names not yet created are the planned split of core (ARCHITECTURE.md). */
 const LAYERS = [
-  ['@switchyard/utils'],
   ['@switchyard/core'],
+  // Helpers that throw core's SwitchyardError: directly above core.
+  ['@switchyard/utils'],
   ['@switchyard/catalog', '@switchyard/tasks', '@switchyard/config'],
   ['@switchyard/runner-kit'],
   ['@switchyard/testkit'],

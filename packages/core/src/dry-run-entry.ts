@@ -23,7 +23,6 @@ export {
   processIdentity,
   readStartToken,
 } from './process/process-identity.js';
-export { ensureOwnedDir } from './safe-fs/owned-files.js';
 export { sandboxForTarget } from './sandbox/sandbox-schema.js';
 export { sandboxProbeArgv } from './sandbox/sandbox-spec.js';
 export { replaceFile } from './state/atomic-file.js';

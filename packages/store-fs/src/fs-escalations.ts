@@ -1,6 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { type EscalationPort, interviewRequestSchema, readJsonFile } from '@switchyard/core';
+import { type EscalationPort, interviewRequestSchema } from '@switchyard/core';
+import { readJsonFile } from '@switchyard/utils';
 import {
   escalationPaths,
   readBundle,

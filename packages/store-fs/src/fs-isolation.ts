@@ -2,11 +2,11 @@ import { existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import {
   applyJournalSchema,
-  ensureOwnedDir,
   type IsolationPort,
   replaceFile,
   worktreeRecordSchema,
 } from '@switchyard/core';
+import { ensureOwnedDir } from '@switchyard/utils';
 import type { z } from 'zod';
 import type { FsLeases } from './fs-leases.js';
 import { corrupt, readJson } from './json-file.js';

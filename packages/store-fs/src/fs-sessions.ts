@@ -1,13 +1,12 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  ensureOwnedDir,
-  readJsonFile,
   replaceFile,
   type SessionPort,
   sessionPlanSchema,
   sessionStatusSchema,
 } from '@switchyard/core';
+import { ensureOwnedDir, readJsonFile } from '@switchyard/utils';
 import { readEvents } from './events/read-events.js';
 import { JsonlAppender } from './jsonl-file.js';
 import { SessionStore } from './session/session-store.js';

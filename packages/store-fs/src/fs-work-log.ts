@@ -9,13 +9,13 @@ import {
 } from 'node:fs';
 import {
   formatWorkLogRow,
-  openOwnedFile,
   SwitchyardError,
   WORK_LOG_HEADER,
   type WorkLogPort,
   type WorkLogRoleName,
   type WorkLogRow,
 } from '@switchyard/core';
+import { openOwnedFile } from '@switchyard/utils';
 import type { FsLeases } from './fs-leases.js';
 import { archiveWorkLog, workLogPath } from './worklog/work-log.js';
 

@@ -1,6 +1,6 @@
 import { closeSync, fstatSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { openOwnedFile } from '@switchyard/core';
+import { openOwnedFile } from '@switchyard/utils';
 
 /**
  * An append-only JSON-lines file. Each line goes out in one `write()` on an O_APPEND

@@ -7,7 +7,6 @@ import {
   hasEnvironmentMarker,
   isSameProcessAlive,
   PROCESS_MARKER_VAR,
-  processAgeMs,
   type ReattachOptions,
   type RunHandle,
   type RunnerSpec,
@@ -18,6 +17,7 @@ import {
   scanStreamLog,
   workspaceIdentity,
 } from '@switchyard/core';
+import { processAgeMs } from '@switchyard/utils';
 import { AttemptMonitor } from './attempt-monitor.js';
 import type { AttemptHooks, HooksFactory } from './hooks.js';
 import { EVIDENCE_APPEND, EVIDENCE_MODE } from './owned-append.js';

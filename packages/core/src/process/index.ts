@@ -1,2 +1,1 @@
-export * from './process-age.js';
 export * from './process-identity.js';

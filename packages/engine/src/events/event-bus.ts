@@ -1,7 +1,8 @@
 import { closeSync, mkdirSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { EventLogPort } from '@switchyard/core';
-import { openOwnedFile, type RunEvent, type RunEventInput, runEventSchema } from '@switchyard/core';
+import { type RunEvent, type RunEventInput, runEventSchema } from '@switchyard/core';
+import { openOwnedFile } from '@switchyard/utils';
 import type { StartGuard, StartRequest, StartVeto } from './start-guard.js';
 
 /** A subscriber of the run stream; it must not throw (errors are reported, not propagated). */

@@ -1,11 +1,11 @@
 import { join, relative } from 'node:path';
 import {
   type DefinitionOfDone,
-  ensureOwnedDir,
   type ProjectGate,
   type ProjectGateResult,
   parseAssertion,
 } from '@switchyard/core';
+import { ensureOwnedDir } from '@switchyard/utils';
 import { judgeGate } from '../dispatcher/checks/judge-gate.js';
 import type { CommandResult, CommandRunner } from '../dispatcher/types.js';
 

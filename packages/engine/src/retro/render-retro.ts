@@ -1,5 +1,6 @@
 import { join } from 'node:path';
-import { agentTaskDir, ensureOwnedDir, formatUsd as usd, writeOwnedFile } from '@switchyard/core';
+import { agentTaskDir, formatUsd as usd } from '@switchyard/core';
+import { ensureOwnedDir, writeOwnedFile } from '@switchyard/utils';
 import type { Retro } from './build-retro.js';
 
 const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;

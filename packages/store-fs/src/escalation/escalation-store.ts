@@ -2,15 +2,14 @@ import { readdirSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import type { TaskState } from '@switchyard/core';
 import {
-  ensureOwnedDir,
   type FailureBundle,
   failureBundleSchema,
   type InterviewRequest,
   interviewRequestSchema,
   type ResolutionAction,
-  readJsonFile,
   replaceFile,
 } from '@switchyard/core';
+import { ensureOwnedDir, readJsonFile } from '@switchyard/utils';
 
 /** Folder of the escalation files under the state dir. */
 export const ESCALATIONS_DIR = 'escalations';

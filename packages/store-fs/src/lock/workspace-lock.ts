@@ -14,12 +14,11 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import {
   assertSafeOwnedPaths,
-  ensureOwnedDir,
   isSameProcessAlive,
-  openOwnedFile,
   readStartToken,
   SwitchyardError,
 } from '@switchyard/core';
+import { ensureOwnedDir, openOwnedFile } from '@switchyard/utils';
 
 /** Who holds a workspace lock; the content of the lock file. */
 export interface LockHolder {

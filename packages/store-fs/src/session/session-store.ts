@@ -3,10 +3,8 @@ import { appendFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunEvent } from '@switchyard/core';
 import {
-  ensureOwnedDir,
   isSameProcessAlive,
   MONITOR_FILE,
-  readJsonFile,
   readStartToken,
   replaceFile,
   SESSIONS_DIR,
@@ -18,6 +16,7 @@ import {
   sessionPlanSchema,
   sessionStatusSchema,
 } from '@switchyard/core';
+import { ensureOwnedDir, readJsonFile } from '@switchyard/utils';
 
 const ID = /^s-\d{8}T\d{6}Z-[0-9a-f]{4}$/;
 

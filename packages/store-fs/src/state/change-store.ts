@@ -1,6 +1,7 @@
 import { rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { ensureOwnedDir, readJsonFile, replaceFile, snapshotEntrySchema } from '@switchyard/core';
+import { replaceFile, snapshotEntrySchema } from '@switchyard/core';
+import { ensureOwnedDir, readJsonFile } from '@switchyard/utils';
 import { z } from 'zod';
 
 /**

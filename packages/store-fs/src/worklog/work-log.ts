@@ -1,15 +1,13 @@
 import { closeSync, fsyncSync, linkSync, lstatSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  ensureOwnedDir,
   formatWorkLogRow,
-  openOwnedFile,
   SwitchyardError,
-  unsafePathError,
   WORK_LOG_FILE,
   WORK_LOG_HEADER,
   type WorkLogRow,
 } from '@switchyard/core';
+import { ensureOwnedDir, openOwnedFile, unsafePathError } from '@switchyard/utils';
 
 /** Path of a group's work log: `<workspace>/agent-task/<group>/WORK_LOG.md`. */
 export function workLogPath(workspace: string, group: string): string {

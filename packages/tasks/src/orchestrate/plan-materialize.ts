@@ -8,8 +8,8 @@ import {
   PLAN_FILE,
   planFileName,
   STATE_DIR,
-  writeOwnedFileBelow,
 } from '@switchyard/core';
+import { writeOwnedFileBelow } from '@switchyard/utils';
 import type { ResolvedPlanTask, ValidatedPlan } from './plan-validate.js';
 
 /** Options of {@link renderTaskPlan} and {@link materializePlan}. */

@@ -10,8 +10,8 @@ import {
   planFileName,
   readBoundedFile,
   redactSecrets,
-  writeOwnedFile,
 } from '@switchyard/core';
+import { writeOwnedFile } from '@switchyard/utils';
 import type { DispatchContext, TaskRuntime } from '../context.js';
 import { reviewFiles } from './review-judge.js';
 

@@ -7,8 +7,8 @@ import {
   type RunnerPlugin,
   redactSecrets,
   SwitchyardError,
-  writeOwnedFileBelow,
 } from '@switchyard/core';
+import { writeOwnedFileBelow } from '@switchyard/utils';
 import { checkSource, snapshotSource } from '../checks/source-watch.js';
 import { type DispatchContext, persist, type TaskRuntime } from '../context.js';
 import { notePlanFiles, takeReturnedPlan } from '../corrections/plan-copy.js';

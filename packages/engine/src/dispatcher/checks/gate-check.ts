@@ -2,10 +2,10 @@ import { join, relative } from 'node:path';
 import {
   assertionText,
   type DefinitionOfDone,
-  ensureOwnedDir,
   maskSecretsInFile,
   type ProjectGate,
 } from '@switchyard/core';
+import { ensureOwnedDir } from '@switchyard/utils';
 import { type GateRun, gateAsDone } from '../../gates/run-gates.js';
 import type { DispatchContext, TaskRuntime } from '../context.js';
 import type { CommandResult } from '../types.js';

@@ -5,8 +5,8 @@ import {
   type Correction,
   type SourceSnapshot,
   sourceSnapshotSchema,
-  writeOwnedFileBelow,
 } from '@switchyard/core';
+import { writeOwnedFileBelow } from '@switchyard/utils';
 import type { DispatchContext, TaskRuntime } from '../context.js';
 import type { CommandRunner } from '../types.js';
 

@@ -8,9 +8,8 @@ import {
   readChecklist,
   readPlanText,
   taskFromPlanTexts,
-  writeOwnedFile,
-  writeOwnedFileBelow,
 } from '@switchyard/core';
+import { writeOwnedFile, writeOwnedFileBelow } from '@switchyard/utils';
 import type { DispatchContext, TaskRuntime } from '../context.js';
 import { contractChanges, describeChanges } from './admitted-plan.js';
 

@@ -2,12 +2,11 @@ import { join, relative } from 'node:path';
 import {
   type ApplyResult,
   type Correction,
-  ensureOwnedDir,
   maskSecretsInFile,
   readPlanText,
   type SourceCheck,
-  writeOwnedFile,
 } from '@switchyard/core';
+import { ensureOwnedDir, writeOwnedFile } from '@switchyard/utils';
 import { advance } from '../advance.js';
 import { runGateCheck } from '../checks/gate-check.js';
 import { checkSourceAfterApply } from '../checks/source-gates.js';

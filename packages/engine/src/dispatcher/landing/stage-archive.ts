@@ -6,18 +6,16 @@ import {
   ATTEMPT_FILES,
   archivedTaskDir,
   COMPLETE_LOG,
-  ensureOwnedDir,
   gateResultLine,
   maskSecretsBelow,
   type ProjectGateResult,
   redactSecrets,
   reviewFileName,
   SwitchyardError,
-  unsafePathError,
   usageLine,
-  writeOwnedFile,
 } from '@switchyard/core';
 import { openChangeStore } from '@switchyard/store-fs';
+import { ensureOwnedDir, unsafePathError, writeOwnedFile } from '@switchyard/utils';
 import { advance } from '../advance.js';
 import { acceptedNotesLines } from '../agent/accepted-notes.js';
 import { openChecklistNotes } from '../checks/completion-promise.js';

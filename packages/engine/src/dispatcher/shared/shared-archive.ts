@@ -1,6 +1,7 @@
 import { existsSync, lstatSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
-import { archivedTaskDir, writeOwnedFileBelow } from '@switchyard/core';
+import { archivedTaskDir } from '@switchyard/core';
+import { writeOwnedFileBelow } from '@switchyard/utils';
 import type { DispatchContext, TaskRuntime } from '../context.js';
 
 /** An archive is carried between machines as text; beyond these it is left on its machine. */

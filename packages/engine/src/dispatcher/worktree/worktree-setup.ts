@@ -1,11 +1,7 @@
 import { join, relative } from 'node:path';
-import {
-  maskSecretsInFile,
-  redactDeep,
-  type WorktreeRecord,
-  writeOwnedFileBelow,
-} from '@switchyard/core';
+import { maskSecretsInFile, redactDeep, type WorktreeRecord } from '@switchyard/core';
 import { quoteArgv } from '@switchyard/tasks';
+import { writeOwnedFileBelow } from '@switchyard/utils';
 import { type DispatchContext, persist, type TaskRuntime } from '../context.js';
 import { maxPlanLoopsOf } from '../corrections/plan-loop-cap.js';
 import { blockTask } from '../landing/apply-failure.js';

@@ -1,9 +1,9 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { SwitchyardError } from '@switchyard/core';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { SwitchyardError } from '../errors.js';
 import { readJsonFile } from './read-json-file.js';
 
 const schema = z.object({ id: z.string() });

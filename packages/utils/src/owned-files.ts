@@ -8,7 +8,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { dirname, relative, sep } from 'node:path';
-import { SwitchyardError } from '../errors.js';
+import { SwitchyardError } from '@switchyard/core/errors';
 
 // Files the dispatcher writes as its own never follow a symlink at their name (O_NOFOLLOW)
 // and never block on a FIFO planted there (O_NONBLOCK; a regular file ignores it).

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
+import { SwitchyardError } from '@switchyard/core/errors';
 import type { z } from 'zod';
-import { SwitchyardError } from '../errors.js';
 
 /** What a corrupt file is, and what the user should do about it (for the error). */
 export interface JsonFileLabel {
