@@ -16,7 +16,6 @@ import {
   findWorkspaceRoot,
   isRouteId,
   loadPlugins,
-  loadWorkspace,
   PluginSet,
   type Problem,
   type RouteId,
@@ -28,12 +27,11 @@ import {
   SwitchyardError,
   stateDir,
   type WorkspaceLock,
-  type WorkspaceModel,
 } from '@switchyard/core';
 import { loadPromptTemplates, RunControl, runDispatcher } from '@switchyard/engine';
 import type { MonitorServer } from '@switchyard/monitor';
 import { openFsStore } from '@switchyard/store-fs';
-import { resolveWith } from '@switchyard/tasks';
+import { loadWorkspace, resolveWith, type WorkspaceModel } from '@switchyard/tasks';
 import pc from 'picocolors';
 import {
   agentsWithVerifiedLines,

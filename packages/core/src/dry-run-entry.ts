@@ -13,7 +13,6 @@ export {
   type SwitchyardErrorCode,
   type SwitchyardErrorOptions,
 } from './errors.js';
-export { refuseUnjudgeableTests } from './gates/tests-required.js';
 export { isolationModeOf } from './isolation/mode.js';
 export { encodeJsonChunks } from './json/index.js';
 export { PHASES } from './lifecycle/lifecycle-table.js';
@@ -22,6 +21,5 @@ export { sandboxProbeArgv } from './sandbox/sandbox-spec.js';
 export { probeAttempt } from './state/attempt-probe.js';
 export { openStateStore } from './state/state-store.js';
 export type { ClaimRecord } from './store/claim-port.js';
-export { loadWorkspaceAsync, type WorkspaceModel } from './workspace/load.js';
 export { stateDir } from './workspace/paths.js';
 export { findWorkspaceRoot, searchWorkspaceRoot } from './workspace/root.js';

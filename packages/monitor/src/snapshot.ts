@@ -6,16 +6,13 @@ import {
   formatBytes,
   isolationSettings,
   listOpenEscalations,
-  loadWorkspace,
   type PriceTable,
   type ProjectGateResult,
-  parsePlanFile,
   type RunEvent,
   readClaims,
   stateDir,
   type TaskState,
   type UsageSummary,
-  type WorkspaceModel,
 } from '@switchyard/core';
 import {
   buildStatus,
@@ -26,6 +23,7 @@ import {
   type StatusReport,
   worktreeBytes,
 } from '@switchyard/engine';
+import { loadWorkspace, parsePlanFile, type WorkspaceModel } from '@switchyard/tasks';
 import { EventLogReader } from './event-log.js';
 import { applyBacklog } from './shared-tasks.js';
 import { StateFiles } from './state-files.js';

@@ -2,7 +2,6 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import {
-  loadWorkspace,
   newTaskState,
   openClaimStore,
   openStateStore,
@@ -12,6 +11,7 @@ import {
   stateDir as stateDirOf,
 } from '@switchyard/core';
 import { createMemoryStore, type MemoryStore } from '@switchyard/core/memory-store';
+import { loadWorkspace } from '@switchyard/tasks';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { buildRuntimes } from '../dispatcher/agent/runtimes.js';

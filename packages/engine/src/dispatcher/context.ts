@@ -2,13 +2,13 @@ import type { Catalog } from '@switchyard/catalog';
 import {
   type ClaimPort,
   type EventBus,
-  type LoadedTask,
   type RunHandle,
   redactDeep,
   type SecretValue,
   type Store,
   type TaskState,
 } from '@switchyard/core';
+import type { LoadedTask } from '@switchyard/tasks';
 import type { CatalogFacts } from '../selection/decide.js';
 import type { SourceCommands } from './checks/source-watch.js';
 import type { WorkLogWriter } from './landing/work-log-writer.js';

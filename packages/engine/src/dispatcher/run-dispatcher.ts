@@ -5,11 +5,9 @@ import {
   acquireWorkspaceLock,
   createEventBus,
   dispatcherSecrets,
-  loadWorkspace,
   type Problem,
   type RunCounts,
   redactDeep,
-  refuseUnjudgeableTests,
   SwitchyardError,
   stateDir as stateDirOf,
   stopwatch,
@@ -17,6 +15,7 @@ import {
   type TaskState,
   type Versioned,
 } from '@switchyard/core';
+import { loadWorkspace, refuseUnjudgeableTests } from '@switchyard/tasks';
 import { buildRuntimes, prepareRetryBlocked } from './agent/runtimes.js';
 import { countingSourceCommands, type SourceCommands } from './checks/source-watch.js';
 import type { DispatchContext } from './context.js';

@@ -2,14 +2,13 @@ import { existsSync, realpathSync } from 'node:fs';
 import {
   agentTaskDir,
   isSameProcessAlive,
-  loadWorkspace,
   probeAttempt,
   readLockHolder,
   SwitchyardError,
   stateDir as stateDirOf,
   type TaskState,
-  type WorkspaceModel,
 } from '@switchyard/core';
+import { loadWorkspace, type WorkspaceModel } from '@switchyard/tasks';
 import { claimKeys } from '../admission/task-view.js';
 import { DEFAULT_MAX_PLAN_LOOPS } from '../dispatcher/corrections/plan-loop-cap.js';
 import type { StatusInput } from './build-status.js';

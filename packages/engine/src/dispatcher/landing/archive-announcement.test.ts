@@ -4,12 +4,12 @@ import { join } from 'node:path';
 import {
   archivedTaskDir,
   createEventBus,
-  loadWorkspace,
   newTaskState,
   type RunEvent,
   stateDir as stateDirOf,
 } from '@switchyard/core';
 import { createMemoryStore, type MemoryStoreData } from '@switchyard/core/memory-store';
+import { loadWorkspace } from '@switchyard/tasks';
 import { describe, expect, it } from 'vitest';
 import { type DispatchContext, persist, type TaskRuntime } from '../context.js';
 import { TaskLeases } from '../shared/task-leases.js';
