@@ -10,9 +10,6 @@ import type { ClaimRecord, Problem, RouteId, Stage } from '@switchyard/core';
 import {
   encodeJsonChunks,
   findWorkspaceRoot,
-  openStateStore,
-  probeAttempt,
-  readClaims,
   STAGES,
   SwitchyardError,
   stateDir,
@@ -21,8 +18,10 @@ import {
   type DryRunReport,
   type DryRunRouting,
   planDryRun,
+  probeAttempt,
   slotFreeTasks,
 } from '@switchyard/engine/dry-run';
+import { openStateStore, readClaims } from '@switchyard/store-fs/dry-run';
 import type { ProjectGate, WorkspaceModel } from '@switchyard/tasks';
 import { loadWorkspaceAsync, refuseUnjudgeableTests } from '@switchyard/tasks/dry-run';
 import type { RunOptions } from './commands/run.js';

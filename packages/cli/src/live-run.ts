@@ -10,7 +10,6 @@ import {
 } from '@switchyard/catalog';
 import { hasConfigFile, loadProjectConfig, resolveCatalog } from '@switchyard/config';
 import {
-  acquireWorkspaceLock,
   agentCommitPolicyOf,
   assetPath,
   findWorkspaceRoot,
@@ -26,11 +25,10 @@ import {
   type Store,
   SwitchyardError,
   stateDir,
-  type WorkspaceLock,
 } from '@switchyard/core';
 import { loadPromptTemplates, RunControl, runDispatcher } from '@switchyard/engine';
 import type { MonitorServer } from '@switchyard/monitor';
-import { openFsStore } from '@switchyard/store-fs';
+import { acquireWorkspaceLock, openFsStore, type WorkspaceLock } from '@switchyard/store-fs';
 import { loadWorkspace, resolveWith, type WorkspaceModel } from '@switchyard/tasks';
 import pc from 'picocolors';
 import {

@@ -5,11 +5,9 @@ import {
   type BacklogView,
   formatBytes,
   isolationSettings,
-  listOpenEscalations,
   type PriceTable,
   type ProjectGateResult,
   type RunEvent,
-  readClaims,
   stateDir,
   type TaskState,
   type UsageSummary,
@@ -23,6 +21,7 @@ import {
   type StatusReport,
   worktreeBytes,
 } from '@switchyard/engine';
+import { listOpenEscalations, readClaims } from '@switchyard/store-fs';
 import { loadWorkspace, parsePlanFile, type WorkspaceModel } from '@switchyard/tasks';
 import { EventLogReader } from './event-log.js';
 import { applyBacklog } from './shared-tasks.js';

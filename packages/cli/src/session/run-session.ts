@@ -1,15 +1,14 @@
 import {
-  newSessionId,
   type RunEvent,
   type SessionOptions,
   type SessionPlan,
-  SessionStore,
   type SessionTask,
   type SessionYamlPlan,
   stateDir,
 } from '@switchyard/core';
 import type { DispatchResult } from '@switchyard/engine';
 import { sessionTaskAfter } from '@switchyard/engine';
+import { newSessionId, SessionStore } from '@switchyard/store-fs';
 import type { WorkspaceModel } from '@switchyard/tasks';
 
 /** Least time between two `status.json` snapshots written while the run goes (ms). */

@@ -2,8 +2,6 @@ import { randomBytes } from 'node:crypto';
 import { realpathSync } from 'node:fs';
 import { hostname } from 'node:os';
 import {
-  acquireWorkspaceLock,
-  createEventBus,
   dispatcherSecrets,
   type Problem,
   type RunCounts,
@@ -15,7 +13,9 @@ import {
   type TaskState,
   type Versioned,
 } from '@switchyard/core';
+import { acquireWorkspaceLock } from '@switchyard/store-fs';
 import { loadWorkspace, refuseUnjudgeableTests } from '@switchyard/tasks';
+import { createEventBus } from '../events/event-bus.js';
 import { buildRuntimes, prepareRetryBlocked } from './agent/runtimes.js';
 import { countingSourceCommands, type SourceCommands } from './checks/source-watch.js';
 import type { DispatchContext } from './context.js';

@@ -2,15 +2,15 @@ import { existsSync, realpathSync } from 'node:fs';
 import {
   agentTaskDir,
   isSameProcessAlive,
-  probeAttempt,
-  readLockHolder,
   SwitchyardError,
   stateDir as stateDirOf,
   type TaskState,
 } from '@switchyard/core';
+import { readLockHolder } from '@switchyard/store-fs';
 import { loadWorkspace, type WorkspaceModel } from '@switchyard/tasks';
 import { claimKeys } from '../admission/task-view.js';
 import { DEFAULT_MAX_PLAN_LOOPS } from '../dispatcher/corrections/plan-loop-cap.js';
+import { probeAttempt } from './attempt-probe.js';
 import type { StatusInput } from './build-status.js';
 import type { StatusFacts } from './status-facts.js';
 
