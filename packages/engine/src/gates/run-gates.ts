@@ -1,10 +1,6 @@
 import { join, relative } from 'node:path';
-import {
-  type DefinitionOfDone,
-  type ProjectGate,
-  type ProjectGateResult,
-  parseAssertion,
-} from '@switchyard/core';
+import type { DefinitionOfDone, ProjectGateResult } from '@switchyard/core';
+import { type ProjectGate, parseAssertion } from '@switchyard/tasks';
 import { ensureOwnedDir } from '@switchyard/utils';
 import { judgeGate } from '../dispatcher/checks/judge-gate.js';
 import type { CommandResult, CommandRunner } from '../dispatcher/types.js';

@@ -1,15 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DoneAssertion, Problem } from '@switchyard/core';
-import {
-  AGENT_TASK_DIR,
-  ANY_WRITE_SET_TEXT,
-  ARCHIVE_DIR,
-  PLAN_FILE,
-  planFileName,
-  STATE_DIR,
-} from '@switchyard/core';
+import { AGENT_TASK_DIR, ARCHIVE_DIR, PLAN_FILE, planFileName, STATE_DIR } from '@switchyard/core';
 import { writeOwnedFileBelow } from '@switchyard/utils';
+import { ANY_WRITE_SET_TEXT } from '../task/write-set-any.js';
 import type { ResolvedPlanTask, ValidatedPlan } from './plan-validate.js';
 
 /** Options of {@link renderTaskPlan} and {@link materializePlan}. */

@@ -1,16 +1,13 @@
 import { existsSync, readdirSync, readFileSync, renameSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
+import { maskSecretsInFile, planFileName, readBoundedFile, redactSecrets } from '@switchyard/core';
 import {
   buildCorrectionPacket,
   type FailingOutput,
   failingLines,
   findingsToFix,
-  maskSecretsInFile,
   type ParsedReview,
-  planFileName,
-  readBoundedFile,
-  redactSecrets,
-} from '@switchyard/core';
+} from '@switchyard/tasks';
 import { writeOwnedFile } from '@switchyard/utils';
 import type { DispatchContext, TaskRuntime } from '../context.js';
 import { reviewFiles } from './review-judge.js';

@@ -1,10 +1,6 @@
 import { join, relative } from 'node:path';
-import {
-  assertionText,
-  type DefinitionOfDone,
-  maskSecretsInFile,
-  type ProjectGate,
-} from '@switchyard/core';
+import { type DefinitionOfDone, maskSecretsInFile } from '@switchyard/core';
+import { assertionText, type ProjectGate } from '@switchyard/tasks';
 import { ensureOwnedDir } from '@switchyard/utils';
 import { type GateRun, gateAsDone } from '../../gates/run-gates.js';
 import type { DispatchContext, TaskRuntime } from '../context.js';

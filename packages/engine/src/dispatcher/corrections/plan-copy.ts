@@ -5,10 +5,8 @@ import {
   type AttemptRecord,
   decisionKeyOf,
   planFileName,
-  readChecklist,
-  readPlanText,
-  taskFromPlanTexts,
 } from '@switchyard/core';
+import { readChecklist, readPlanText, taskFromPlanTexts } from '@switchyard/tasks';
 import { writeOwnedFile, writeOwnedFileBelow } from '@switchyard/utils';
 import type { DispatchContext, TaskRuntime } from '../context.js';
 import { contractChanges, describeChanges } from './admitted-plan.js';

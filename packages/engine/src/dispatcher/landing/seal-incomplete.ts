@@ -1,5 +1,6 @@
 import { basename, join } from 'node:path';
-import { type ParsedReview, planFileName, redactSecrets } from '@switchyard/core';
+import { planFileName, redactSecrets } from '@switchyard/core';
+import type { ParsedReview } from '@switchyard/tasks';
 import { writeOwnedFile } from '@switchyard/utils';
 import { reviewFiles } from '../agent/review-judge.js';
 import type { DispatchContext, TaskRuntime } from '../context.js';

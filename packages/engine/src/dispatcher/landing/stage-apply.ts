@@ -3,9 +3,9 @@ import {
   type ApplyResult,
   type Correction,
   maskSecretsInFile,
-  readPlanText,
   type SourceCheck,
 } from '@switchyard/core';
+import { readPlanText } from '@switchyard/tasks';
 import { ensureOwnedDir, writeOwnedFile } from '@switchyard/utils';
 import { advance } from '../advance.js';
 import { runGateCheck } from '../checks/gate-check.js';
