@@ -5,20 +5,32 @@
 // failed run. Exit status: 0 only when vitest exited 0 and nothing failed, else vitest's (or 1).
 // Runs the project in the current directory (or the one given with vitest's own `--root`) with
 // this repository's vitest, so a scratch project can be run through it too.
+// It runs one test file per core at a time (`--maxWorkers`, see below) unless the arguments
+// or VITEST_MAX_WORKERS say otherwise.
 import { spawn } from 'node:child_process';
 import { readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repoBin = join(here, '..', 'node_modules', '.bin');
 const summaryFile = join(tmpdir(), `switchyard-vitest-${process.pid}.json`);
+const given = process.argv.slice(2);
+// vitest's default is one file at a time on two cores (cores - 1), and the projects' config files
+// cannot raise it for the whole run (a file-based project keeps its own value). Most of a test
+// file's time waits on the processes it spawns (one file at a time keeps about two thirds of a
+// core busy), so one file per core fills the machine; more only add contention.
+const workers =
+  process.env.VITEST_MAX_WORKERS || given.some((a) => /^--max-?workers\b/i.test(a))
+    ? []
+    : [`--maxWorkers=${availableParallelism()}`];
 const args = [
   'run',
   '--reporter=default',
   `--reporter=${join(here, 'runner', 'summary-reporter.mjs')}`,
-  ...process.argv.slice(2),
+  ...workers,
+  ...given,
 ];
 // Like `pnpm exec`: the repository's bin folder (vitest, the pinned node) comes first on PATH.
 const env = {

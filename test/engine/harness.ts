@@ -14,7 +14,6 @@ import {
   formatWorkLogRow,
   loadPlugins,
   loadProjectConfig,
-  loadPromptTemplates,
   PluginSet,
   type RunEvent,
   resolveCatalog,
@@ -24,7 +23,12 @@ import {
   WORK_LOG_HEADER,
 } from '@switchyard/core';
 import { createMemoryStore, type MemoryStore } from '@switchyard/core/memory-store';
-import { type DispatcherPlugins, type DispatchResult, runDispatcher } from '@switchyard/engine';
+import {
+  type DispatcherPlugins,
+  type DispatchResult,
+  loadPromptTemplates,
+  runDispatcher,
+} from '@switchyard/engine';
 import { inProcessRunner } from './in-process-runner.js';
 
 /** What {@link runEngine} runs: a workspace folder and its catalog file (a test `Workspace`). */

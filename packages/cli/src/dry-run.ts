@@ -29,10 +29,14 @@ import {
   STAGES,
   SwitchyardError,
   selectCandidates,
-  slotFreeTasks,
   stateDir,
 } from '@switchyard/core/dry-run';
-import { type DryRunReport, type DryRunRouting, planDryRun } from '@switchyard/engine/dry-run';
+import {
+  type DryRunReport,
+  type DryRunRouting,
+  planDryRun,
+  slotFreeTasks,
+} from '@switchyard/engine/dry-run';
 import type { RunOptions } from './commands/run.js';
 import { renderDryRun } from './dry-run-render.js';
 import { skipMissingTargets } from './executable-targets.js';

@@ -13,7 +13,6 @@ import {
   isRouteId,
   loadPlugins,
   loadProjectConfig,
-  loadPromptTemplates,
   loadWorkspace,
   PluginSet,
   type Problem,
@@ -32,7 +31,7 @@ import {
   type WorkspaceLock,
   type WorkspaceModel,
 } from '@switchyard/core';
-import { RunControl, runDispatcher } from '@switchyard/engine';
+import { loadPromptTemplates, RunControl, runDispatcher } from '@switchyard/engine';
 import type { MonitorServer } from '@switchyard/monitor';
 import { openFsStore } from '@switchyard/store-fs';
 import pc from 'picocolors';

@@ -1,6 +1,7 @@
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
-import { type RunEvent, STAGE_FAILURE_BUDGET } from '@switchyard/core';
+import type { RunEvent } from '@switchyard/core';
+import { STAGE_FAILURE_BUDGET } from '@switchyard/engine';
 import stripAnsi from 'strip-ansi';
 
 /** Failed attempts of one stage a task may spend before it is blocked (the dispatcher's budget). */

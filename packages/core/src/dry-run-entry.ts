@@ -2,9 +2,6 @@
 // light `@switchyard/engine/dry-run` entry), without review parsing, prompts or plugins, so the
 // command loads less. Same objects as the root entry (shared chunks): `SwitchyardError.is` and
 // friends work across both.
-export { type AdmissionStatus, admit } from './admission/admit.js';
-export { writeSetCollisions } from './admission/collisions.js';
-export { admissionTaskOf, slotFreeTasks } from './admission/task-view.js';
 export { type PermissionLevel, STAGES } from './catalog/constants.js';
 export { findExecutable } from './catalog/executables.js';
 export { CATALOG_ENV, resolveCatalog } from './catalog/resolve.js';
@@ -28,7 +25,6 @@ export { quoteArgv } from './orchestrate/plan-materialize.js';
 export { applyRouting, DEFAULT_ROUTING, type RoutingConfig } from './routing/index.js';
 export { sandboxForTarget } from './sandbox/sandbox-schema.js';
 export { sandboxProbeArgv } from './sandbox/sandbox-spec.js';
-export { candidateOrder } from './selection/decide.js';
 export {
   redTeamCandidates,
   resolveNamedTarget,

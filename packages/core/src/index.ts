@@ -1,20 +1,4 @@
 // Used by @switchyard/engine (moved out of core; these move on with the later package split).
-export type { ApplyQueueState, WorktreeDiskState } from './admission/admit.js';
-export {
-  type AdmissionDecision,
-  type AdmissionResult,
-  type AdmissionState,
-  type AdmissionStatus,
-  type AdmissionTask,
-  admissionTaskOf,
-  admit,
-  claimKeys,
-  slotFreeTasks,
-  type TaskViewSource,
-  type WriteSetCollision,
-  worktreeBytes,
-  writeSetCollisions,
-} from './admission/index.js';
 export { assetPath } from './assets.js';
 export {
   ATTEMPT_FILES,
@@ -416,19 +400,6 @@ export {
   startTokenOf,
 } from './process/index.js';
 export {
-  type BuildPromptInput,
-  buildPrompt,
-  type CorrectionFacts,
-  type FailoverFacts,
-  type LoadPromptOptions,
-  loadPromptTemplates,
-  PROMPT_PLACEHOLDERS,
-  type PromptContext,
-  type PromptTemplateName,
-  type PromptTemplates,
-  type ReviewPromptFacts,
-} from './prompts/index.js';
-export {
   catalogReferencedNames,
   dispatcherSecrets,
   type MaskedChunk,
@@ -495,34 +466,11 @@ export {
 export { planSandbox } from './sandbox/sandbox-plan.js';
 export {
   agentsOf,
-  type CatalogFacts,
-  candidateOrder,
-  checkDecision,
-  type DecideInput,
-  type DecisionCheck,
-  decideAfterFailure,
-  decideTarget,
-  type FailureAction,
-  type FailureInput,
   type NamedTarget,
-  type RetryPolicy,
   redTeamCandidates,
   resolveNamedTarget,
   reviewCandidates,
-  STAGE_FAILURE_BUDGET,
 } from './selection/index.js';
-export {
-  DEFAULT_PARK_POLICY,
-  type ParkPolicy,
-  parkBudgetText,
-  planQuotaWait,
-} from './selection/park.js';
-export {
-  acceptChecklist,
-  type ChecklistEntry,
-  type ChecklistVerdict,
-  SELFCHECK_RETRY_LIMIT,
-} from './selfcheck/index.js';
 export {
   newSessionId,
   SESSIONS_DIR,
@@ -536,15 +484,8 @@ export {
   type SessionYamlPlan,
   sessionPlanSchema,
   sessionStatusSchema,
-  sessionTaskAfter,
   sessionYamlPlanSchema,
 } from './session/index.js';
-export {
-  changedPaths,
-  gitignoreOf,
-  type Snapshot,
-  takeSnapshot,
-} from './snapshot/workspace-snapshot.js';
 export { type ChangeBaseline, openChangeStore } from './state/change-store.js';
 export {
   type AttemptProbe,
@@ -566,6 +507,7 @@ export {
   type TaskState,
   taskStateSchema,
 } from './state/index.js';
+export { type Snapshot, type SnapshotEntry, snapshotEntrySchema } from './state/snapshot-entry.js';
 export {
   type AdmittedPlan,
   type DecisionKey,
@@ -653,18 +595,6 @@ export {
   type WriteSetPathResult,
   WriteSetResolver,
 } from './task/index.js';
-export {
-  addedLinesBetween,
-  addedLinesOfPatch,
-  type ChangedFile,
-} from './verification/added-lines.js';
-export {
-  findStubs,
-  isTestFile,
-  readTestSummary,
-  type StubFinding,
-  type TestSummary,
-} from './verification/index.js';
 export {
   appendWorkLog,
   archiveWorkLog,

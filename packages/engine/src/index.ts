@@ -1,4 +1,5 @@
 // The engine's entry: only what other packages use (the CLI, the monitor, the tests in test/).
+export { worktreeBytes } from './admission/index.js';
 // A human's actions on a run or a task (the monitor's buttons), through the CLI's own paths.
 export { humanActionRequestSchema, performHumanAction, RunControl } from './control/index.js';
 export {
@@ -17,6 +18,7 @@ export {
   type ResolveOutcome,
   resolveEscalation,
 } from './escalation/index.js';
+export { loadPromptTemplates } from './prompts/index.js';
 export {
   buildRetro,
   type Retro,
@@ -24,6 +26,8 @@ export {
   runsInScope,
   writeRetroFile,
 } from './retro/index.js';
+export { type CatalogFacts, STAGE_FAILURE_BUDGET } from './selection/index.js';
+export { sessionTaskAfter } from './session/session-tasks.js';
 export {
   buildStatus,
   type DispatcherStatus,

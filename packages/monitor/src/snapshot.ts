@@ -12,19 +12,19 @@ import {
   parsePlanFile,
   type RunEvent,
   readClaims,
-  STAGE_FAILURE_BUDGET,
   stateDir,
   type TaskState,
   type UsageSummary,
   type WorkspaceModel,
-  worktreeBytes,
 } from '@switchyard/core';
 import {
   buildStatus,
   type DispatcherStatus,
   gatherStatus,
+  STAGE_FAILURE_BUDGET,
   type StatusFacts,
   type StatusReport,
+  worktreeBytes,
 } from '@switchyard/engine';
 import { EventLogReader } from './event-log.js';
 import { applyBacklog } from './shared-tasks.js';

@@ -6,11 +6,11 @@ import {
   SessionStore,
   type SessionTask,
   type SessionYamlPlan,
-  sessionTaskAfter,
   stateDir,
   type WorkspaceModel,
 } from '@switchyard/core';
 import type { DispatchResult } from '@switchyard/engine';
+import { sessionTaskAfter } from '@switchyard/engine';
 
 /** Least time between two `status.json` snapshots written while the run goes (ms). */
 const SNAPSHOT_INTERVAL_MS = 1000;

@@ -1,13 +1,12 @@
 import { userInfo } from 'node:os';
 import {
-  type CatalogFacts,
   isOpen,
   parseLeaseHolder,
   type ResolutionAction,
   type StoreSetting,
   SwitchyardError,
 } from '@switchyard/core';
-import { liftBlock, type ResolveOutcome } from '@switchyard/engine';
+import { type CatalogFacts, liftBlock, type ResolveOutcome } from '@switchyard/engine';
 import type { SharedStore } from './shared-backlog.js';
 
 /** `resolve`/`retry` on a shared store: what was done, and the machine that last held the task. */

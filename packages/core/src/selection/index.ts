@@ -1,4 +1,1 @@
-export * from './decide.js';
 export * from './named-target.js';
-export * from './on-failure.js';
-export * from './park.js';

@@ -19,4 +19,3 @@ export {
   SessionStore,
   type SessionView,
 } from './session-store.js';
-export { sessionTaskAfter } from './session-tasks.js';

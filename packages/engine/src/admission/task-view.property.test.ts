@@ -2,8 +2,6 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import {
-  admit,
-  claimKeys,
   loadWorkspace,
   newTaskState,
   openClaimStore,
@@ -11,7 +9,6 @@ import {
   PHASES,
   type Phase,
   readClaims,
-  slotFreeTasks,
   stateDir as stateDirOf,
 } from '@switchyard/core';
 import { createMemoryStore, type MemoryStore } from '@switchyard/core/memory-store';
@@ -21,6 +18,8 @@ import { buildRuntimes } from '../dispatcher/agent/runtimes.js';
 import type { DispatchContext } from '../dispatcher/context.js';
 import { liveAdmissionState } from '../dispatcher/live-admission.js';
 import { planDryRun } from '../dry-run/index.js';
+import { admit } from './admit.js';
+import { claimKeys, slotFreeTasks } from './task-view.js';
 
 /**
  * Write-set paths of the generated workspaces. `link/` is a symlink to `real/` and `alias.ts`

@@ -1,6 +1,5 @@
 import {
   type Catalog,
-  type CatalogFacts,
   type ClaimPort,
   type EventBus,
   type LoadedTask,
@@ -10,6 +9,7 @@ import {
   type Store,
   type TaskState,
 } from '@switchyard/core';
+import type { CatalogFacts } from '../selection/decide.js';
 import type { SourceCommands } from './checks/source-watch.js';
 import type { WorkLogWriter } from './landing/work-log-writer.js';
 import type { SharedRun } from './shared/shared-backlog.js';

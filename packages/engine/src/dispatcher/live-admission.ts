@@ -1,11 +1,7 @@
-import {
-  type AdmissionState,
-  type ApplyQueueState,
-  admissionTaskOf,
-  INITIAL_PHASE,
-  takesAgentSlot,
-  worktreeBytes,
-} from '@switchyard/core';
+import { INITIAL_PHASE, takesAgentSlot } from '@switchyard/core';
+import type { AdmissionState, ApplyQueueState } from '../admission/admit.js';
+import { admissionTaskOf } from '../admission/task-view.js';
+import { worktreeBytes } from '../admission/worktree-bytes.js';
 import type { DispatchContext, TaskRuntime } from './context.js';
 
 /**

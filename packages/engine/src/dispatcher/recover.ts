@@ -4,11 +4,11 @@ import {
   type AttemptRecord,
   type Classification,
   COMPLETE_LOG,
-  checkDecision,
   isSameProcessAlive,
   probeAttempt,
   readLocator,
 } from '@switchyard/core';
+import { checkDecision } from '../selection/decide.js';
 import { attemptTimeLimitMs } from './agent/attempt-time-limit.js';
 import { awaitAttempt, finish } from './agent/await-attempt.js';
 import { decisionKeyOf } from './agent/red-team.js';

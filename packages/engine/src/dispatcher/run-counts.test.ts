@@ -1,5 +1,5 @@
-import type { AdmissionDecision } from '@switchyard/core';
 import { describe, expect, it } from 'vitest';
+import type { AdmissionDecision } from '../admission/admit.js';
 import type { DispatchContext, TaskRuntime } from './context.js';
 import { countsOf } from './run-counts.js';
 

@@ -1,4 +1,5 @@
-import type { AdmissionDecision, RunCounts } from '@switchyard/core';
+import type { RunCounts } from '@switchyard/core';
+import type { AdmissionDecision } from '../admission/admit.js';
 import type { DispatchContext } from './context.js';
 
 /**

@@ -1,12 +1,7 @@
-import {
-  type AdmissionDecision,
-  admit,
-  claimKeys,
-  formatBytes,
-  type RunCounts,
-  takesAgentSlot,
-  worktreeBytes,
-} from '@switchyard/core';
+import { formatBytes, type RunCounts, takesAgentSlot } from '@switchyard/core';
+import { type AdmissionDecision, admit } from '../admission/admit.js';
+import { claimKeys } from '../admission/task-view.js';
+import { worktreeBytes } from '../admission/worktree-bytes.js';
 import type { DispatchContext, TaskRuntime } from './context.js';
 import { liveAdmissionState } from './live-admission.js';
 import { countsOf } from './run-counts.js';

@@ -5,12 +5,9 @@ import type {
   Clock,
   CostBudget,
   OutputFormat,
-  ParkPolicy,
   PriceTable,
   ProjectGate,
-  PromptTemplates,
   ResolvedCatalog,
-  RetryPolicy,
   RoutingConfig,
   RunEvent,
   RunnerPlugin,
@@ -23,6 +20,9 @@ import type {
   WorkspaceLock,
   WriteSetPolicy,
 } from '@switchyard/core';
+import type { PromptTemplates } from '../prompts/templates.js';
+import type { RetryPolicy } from '../selection/on-failure.js';
+import type { ParkPolicy } from '../selection/park.js';
 import type { RunControl } from './run-control.js';
 
 /** A command the dispatcher needs run without a shell (definition-of-done gates). */

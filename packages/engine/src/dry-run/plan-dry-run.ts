@@ -1,12 +1,8 @@
 import { relative } from 'node:path';
-import {
-  admissionTaskOf,
-  admit,
-  type ClaimRecord,
-  type Problem,
-  type WorkspaceModel,
-  writeSetCollisions,
-} from '@switchyard/core/dry-run';
+import type { ClaimRecord, Problem, WorkspaceModel } from '@switchyard/core/dry-run';
+import { admit } from '../admission/admit.js';
+import { writeSetCollisions } from '../admission/collisions.js';
+import { admissionTaskOf } from '../admission/task-view.js';
 import {
   DRY_RUN_SCHEMA_VERSION,
   type DryRunReport,

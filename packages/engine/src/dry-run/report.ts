@@ -1,4 +1,5 @@
-import type { AdmissionStatus, Problem } from '@switchyard/core/dry-run';
+import type { Problem } from '@switchyard/core/dry-run';
+import type { AdmissionStatus } from '../admission/admit.js';
 
 /** Version of the `run --dry-run --json` document. Bumped on any incompatible change. */
 export const DRY_RUN_SCHEMA_VERSION = 1;

@@ -1,10 +1,10 @@
 import {
-  candidateOrder,
   type Problem,
   redTeamCandidates,
   resolveNamedTarget,
   reviewCandidates,
 } from '@switchyard/core/dry-run';
+import { candidateOrder } from '../selection/decide.js';
 import type { DryRunStage } from './report.js';
 
 /** A route's candidates for a stage now (undefined: no catalog, no route, or a selection error). */

@@ -4,8 +4,6 @@ import {
   acquireWorkspaceLock,
   archivedTaskDir,
   type BlockedInfo,
-  type CatalogFacts,
-  checkDecision,
   didYouMean,
   freshFailures,
   isOpen,
@@ -18,6 +16,7 @@ import {
   type TaskState,
   taskDir,
 } from '@switchyard/core';
+import { type CatalogFacts, checkDecision } from '../selection/decide.js';
 import { recordDoneByHand } from './record-done.js';
 
 /** What `switchyard resolve` does. */

@@ -1,7 +1,5 @@
 import {
-  type AdmissionDecision,
   type AttemptRecord,
-  admit,
   type EscalationEntry,
   INITIAL_PHASE,
   type LockHolder,
@@ -9,8 +7,9 @@ import {
   type RunEvent,
   summarizeUsage,
   type TaskState,
-  worktreeBytes,
 } from '@switchyard/core';
+import { type AdmissionDecision, admit } from '../admission/admit.js';
+import { worktreeBytes } from '../admission/worktree-bytes.js';
 import { unrecordedReason } from '../dispatcher/checks/completion-record.js';
 import { describeWaiting } from './describe-waiting.js';
 import { dispatcherStatus, maxParallelOf } from './dispatcher-status.js';

@@ -1,12 +1,6 @@
-import {
-  type AdmissionDecision,
-  formatBytes,
-  INITIAL_PHASE,
-  parkBudgetText,
-  phaseLabel,
-  type TaskState,
-  type WorktreeDiskState,
-} from '@switchyard/core';
+import { formatBytes, INITIAL_PHASE, phaseLabel, type TaskState } from '@switchyard/core';
+import type { AdmissionDecision, WorktreeDiskState } from '../admission/admit.js';
+import { parkBudgetText } from '../selection/park.js';
 import type { WaitingEntry } from './status-types.js';
 
 /**

@@ -1,7 +1,6 @@
 import { existsSync, realpathSync } from 'node:fs';
 import {
   agentTaskDir,
-  claimKeys,
   isSameProcessAlive,
   loadWorkspace,
   probeAttempt,
@@ -11,6 +10,7 @@ import {
   type TaskState,
   type WorkspaceModel,
 } from '@switchyard/core';
+import { claimKeys } from '../admission/task-view.js';
 import { DEFAULT_MAX_PLAN_LOOPS } from '../dispatcher/corrections/plan-loop-cap.js';
 import type { StatusInput } from './build-status.js';
 import type { StatusFacts } from './status-facts.js';

@@ -1,14 +1,13 @@
 import {
   agentsOf,
-  checkDecision,
   type Decision,
   type DecisionStage,
-  decideTarget,
   isRouteId,
   resolveNamedTarget,
   reviewCandidates,
   selectCandidates,
 } from '@switchyard/core';
+import { checkDecision, decideTarget } from '../../selection/decide.js';
 import type { DispatchContext, TaskRuntime } from '../context.js';
 import { blockTask } from '../landing/apply-failure.js';
 

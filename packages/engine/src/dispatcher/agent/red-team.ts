@@ -1,14 +1,13 @@
 import {
   type AttemptRole,
   agentsOf,
-  checkDecision,
   type Decision,
   type DecisionKey,
-  decideTarget,
   isRouteId,
   redTeamCandidates,
   selectCandidates,
 } from '@switchyard/core';
+import { checkDecision, decideTarget } from '../../selection/decide.js';
 import type { DispatchContext, TaskRuntime } from '../context.js';
 import { blockTask } from '../landing/apply-failure.js';
 

@@ -3,7 +3,6 @@ import { join } from 'node:path';
 import {
   applyRouting,
   archivedTaskDir,
-  checkDecision,
   freshFailures,
   type LoadedTask,
   newTaskState,
@@ -11,6 +10,7 @@ import {
   taskDir,
   type WorkspaceModel,
 } from '@switchyard/core';
+import { checkDecision } from '../../selection/decide.js';
 import { readCompletion } from '../checks/completion-record.js';
 import { taskStageGates } from '../checks/stage-project-gates.js';
 import { type DispatchContext, persist, type TaskRuntime } from '../context.js';

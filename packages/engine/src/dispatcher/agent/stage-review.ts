@@ -2,13 +2,13 @@ import { rmSync } from 'node:fs';
 import { basename } from 'node:path';
 import {
   type AttemptRecord,
-  buildPrompt,
   type Classification,
   type Correction,
   type Decision,
   type ParsedReview,
   reviewDisposition,
 } from '@switchyard/core';
+import { buildPrompt } from '../../prompts/build-prompt.js';
 import { advance } from '../advance.js';
 import { openChecklistNotes } from '../checks/completion-promise.js';
 import { type DispatchContext, persist, type TaskRuntime } from '../context.js';

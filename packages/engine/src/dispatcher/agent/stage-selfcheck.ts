@@ -1,13 +1,12 @@
 import {
   type AttemptRecord,
-  acceptChecklist,
-  buildPrompt,
   type ChecklistItem,
   type Classification,
   readChecklist,
   readPlanText,
-  SELFCHECK_RETRY_LIMIT,
 } from '@switchyard/core';
+import { buildPrompt } from '../../prompts/build-prompt.js';
+import { acceptChecklist, SELFCHECK_RETRY_LIMIT } from '../../selfcheck/accept-checklist.js';
 import { advance } from '../advance.js';
 import { type DispatchContext, persist, type TaskRuntime } from '../context.js';
 import { recordedChecklist } from '../corrections/plan-copy.js';

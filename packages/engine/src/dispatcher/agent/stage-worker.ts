@@ -1,9 +1,6 @@
-import {
-  type AttemptRecord,
-  buildPrompt,
-  type Classification,
-  STAGE_FAILURE_BUDGET,
-} from '@switchyard/core';
+import type { AttemptRecord, Classification } from '@switchyard/core';
+import { buildPrompt } from '../../prompts/build-prompt.js';
+import { STAGE_FAILURE_BUDGET } from '../../selection/on-failure.js';
 import { advance } from '../advance.js';
 import { sourceCorrection } from '../checks/source-watch.js';
 import { runLocalStage } from '../checks/stage-local.js';

@@ -1,12 +1,12 @@
 import { join } from 'node:path';
 import {
-  acceptChecklist,
   maxPlanBytes,
   parseReview,
   planFileName,
   readBoundedFile,
   reviewDisposition,
 } from '@switchyard/core';
+import { acceptChecklist } from '../../selfcheck/accept-checklist.js';
 import { loopReviewFiles } from '../agent/fixup-notes.js';
 import { currentChecklist } from '../agent/stage-selfcheck.js';
 import type { DispatchContext, TaskRuntime } from '../context.js';

@@ -1,11 +1,6 @@
-import {
-  type AttemptRecord,
-  buildPrompt,
-  type Classification,
-  checkDecision,
-  type Decision,
-  decideTarget,
-} from '@switchyard/core';
+import type { AttemptRecord, Classification, Decision } from '@switchyard/core';
+import { buildPrompt } from '../../prompts/build-prompt.js';
+import { checkDecision, decideTarget } from '../../selection/decide.js';
 import { advance } from '../advance.js';
 import { newAttemptId } from '../agent/attempt-spec.js';
 import { minorOnlyFindings } from '../agent/fixup-notes.js';

@@ -1,14 +1,12 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
+import { type ChangeBaseline, openChangeStore, readBoundedFile } from '@switchyard/core';
 import {
   addedLinesBetween,
   addedLinesOfPatch,
-  type ChangeBaseline,
   type ChangedFile,
-  openChangeStore,
-  readBoundedFile,
-} from '@switchyard/core';
+} from '../../verification/added-lines.js';
 import type { DispatchContext, TaskRuntime } from '../context.js';
 import { isolationOf } from '../worktree/task-worktree.js';
 

@@ -1,4 +1,6 @@
-import { findStubs, isTestFile, readBoundedFile, readTestSummary } from '@switchyard/core';
+import { readBoundedFile } from '@switchyard/core';
+import { findStubs, isTestFile } from '../../verification/stub-detector.js';
+import { readTestSummary } from '../../verification/test-summary.js';
 import type { DispatchContext, TaskRuntime } from '../context.js';
 import { taskChange } from './task-change.js';
 

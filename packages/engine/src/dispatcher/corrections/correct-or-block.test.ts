@@ -1,5 +1,6 @@
-import { newTaskState, STAGE_FAILURE_BUDGET } from '@switchyard/core';
+import { newTaskState } from '@switchyard/core';
 import { describe, expect, it } from 'vitest';
+import { STAGE_FAILURE_BUDGET } from '../../selection/on-failure.js';
 import type { DispatchContext, TaskRuntime } from '../context.js';
 import { type CheckFailure, correctOrBlock } from '../landing/apply-failure.js';
 

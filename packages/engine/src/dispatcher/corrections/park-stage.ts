@@ -4,12 +4,11 @@ import {
   type AttemptRecord,
   type BudgetStageName,
   type Classification,
-  DEFAULT_PARK_POLICY,
   type Decision,
   type DecisionKey,
   evidenceMessage,
-  planQuotaWait,
 } from '@switchyard/core';
+import { DEFAULT_PARK_POLICY, planQuotaWait } from '../../selection/park.js';
 import type { DispatchContext, TaskRuntime } from '../context.js';
 import { noteTargetFault } from '../shared/target-faults.js';
 import { waitUntil } from '../task-wait.js';

@@ -4,12 +4,11 @@ import {
   type Classification,
   type Correction,
   type DecisionKey,
-  decideAfterFailure,
   evidenceMessage,
   type FailureClass,
   type Outcome,
-  STAGE_FAILURE_BUDGET,
 } from '@switchyard/core';
+import { decideAfterFailure, STAGE_FAILURE_BUDGET } from '../../selection/on-failure.js';
 import { advance } from '../advance.js';
 import type { DispatchContext, TaskRuntime } from '../context.js';
 import { blockTask } from '../corrections/block-task.js';

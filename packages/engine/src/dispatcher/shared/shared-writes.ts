@@ -1,13 +1,7 @@
-import {
-  AGENT_TASK_DIR,
-  changedPaths,
-  claimKeys,
-  gitignoreOf,
-  openChangeStore,
-  type Snapshot,
-  takeSnapshot,
-  type WriteSetReport,
-} from '@switchyard/core';
+import type { Snapshot } from '@switchyard/core';
+import { AGENT_TASK_DIR, openChangeStore, type WriteSetReport } from '@switchyard/core';
+import { claimKeys } from '../../admission/task-view.js';
+import { changedPaths, gitignoreOf, takeSnapshot } from '../../snapshot/workspace-snapshot.js';
 import { recordChangeBaseline } from '../checks/task-change.js';
 import type { DispatchContext, TaskRuntime } from '../context.js';
 

@@ -1,6 +1,5 @@
+import type { RunEvent, SessionTask } from '@switchyard/core';
 import { describe, expect, it } from 'vitest';
-import type { RunEvent } from '../events/event-schema.js';
-import type { SessionTask } from './session-schema.js';
 import { sessionTaskAfter } from './session-tasks.js';
 
 const at = '2026-12-01T02:00:00.000Z';

@@ -1,7 +1,10 @@
+import { FAILURE_CLASSES, isFailoverClass } from '@switchyard/core';
 import { describe, expect, it } from 'vitest';
-import { FAILOVER_CLASSES, NON_FAILOVER_CLASSES } from '../plugins/failure-class.js';
 import { type CatalogFacts, checkDecision, decideTarget } from './decide.js';
 import { backoffDelay, decideAfterFailure, type FailureInput } from './on-failure.js';
+
+const FAILOVER_CLASSES = FAILURE_CLASSES.filter(isFailoverClass);
+const NON_FAILOVER_CLASSES = FAILURE_CLASSES.filter((c) => !isFailoverClass(c));
 
 const targets = {
   a: { agent: 'agent-a', model: 'm1', runtime: { command: ['a', '{prompt}'] } },

@@ -1,5 +1,5 @@
-import { FINAL_PHASE, type Phase, takesAgentSlot } from '../lifecycle/lifecycle-table.js';
-import type { DependencyRef, TaskId, WriteSetEntry } from '../task/types.js';
+import type { DependencyRef, TaskId, WriteSetEntry } from '@switchyard/core';
+import { FINAL_PHASE, type Phase, takesAgentSlot } from '@switchyard/core';
 import type { AdmissionTask } from './admit.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { TaskId } from '../task/types.js';
+import type { TaskId } from '@switchyard/core';
 import type { AdmissionTask } from './admit.js';
 
 /** A path listed in the write sets of several tasks: those tasks never run at the same time. */

@@ -1,4 +1,4 @@
-import type { TaskState } from '../state/state-schema.js';
+import type { TaskState } from '@switchyard/core';
 
 /**
  * Disk the tasks' worktrees take, as last measured (the dispatcher's worktree-disk module):

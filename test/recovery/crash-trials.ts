@@ -16,19 +16,18 @@ import {
  * contract: every task archived exactly once, no task ever had two stages running at once,
  * no two claim-colliding tasks ran at once, no claim orphaned, no agent left, exit 0 at the
  * end. Replay a failure with SWITCHYARD_CRASH_SEED=<seed printed below>.
+ *
+ * The trials are dealt over the files crash-trials-<part>.test.ts (`describeCrashTrials(part,
+ * parts)`), so the test runner's workers share them out instead of one file holding a worker
+ * for the whole set. Each part draws the set's trial seeds from its seed and runs its share (every
+ * `parts`-th trial); with SWITCHYARD_CRASH_SEED all parts draw the same set.
  */
 const TRIALS = Number(process.env.SWITCHYARD_CRASH_TRIALS ?? 20);
-const SEED = Number(process.env.SWITCHYARD_CRASH_SEED ?? Date.now() % 2 ** 31);
 /** Replays single trials by their own seed (comma-separated), e.g. one a soak reported. */
 const TRIAL_SEEDS = (process.env.SWITCHYARD_CRASH_TRIAL_SEEDS ?? '')
   .split(',')
   .filter((s) => s.trim() !== '')
   .map(Number);
-console.log(
-  TRIAL_SEEDS.length > 0
-    ? `crash trials: replaying trial seeds ${TRIAL_SEEDS.join(', ')}`
-    : `crash trials: ${TRIALS} trials, seed ${SEED} (replay: SWITCHYARD_CRASH_SEED=${SEED})`,
-);
 
 /** Backlog: dependencies (within and across groups), two claim collisions, a review loop and
  * a quota failover. `files` sharing a path are serialized by claims. */
@@ -191,96 +190,110 @@ async function trial(
   };
 }
 
-describe('crash recovery: SIGKILL the dispatcher at random moments', { timeout: 600_000 }, () => {
+/** The trials of part `part` (1-based) of `parts`: every `parts`-th one of the whole set. */
+export function describeCrashTrials(part: number, parts: number): void {
+  const SEED = Number(process.env.SWITCHYARD_CRASH_SEED ?? Date.now() % 2 ** 31);
+  console.log(
+    TRIAL_SEEDS.length > 0
+      ? `crash trials (part ${part}/${parts}): replaying trial seeds ${TRIAL_SEEDS.join(', ')}`
+      : `crash trials (part ${part}/${parts}): ${TRIALS} trials, seed ${SEED} (replay: SWITCHYARD_CRASH_SEED=${SEED})`,
+  );
   const random = seededRandom(SEED);
-  const plans =
+  const plans = (
     TRIAL_SEEDS.length > 0
       ? TRIAL_SEEDS.map((seed, i) => ({ n: i + 1, seed }))
       : Array.from({ length: TRIALS }, (_, i) => ({
           n: i + 1,
           seed: Math.floor(random() * 2 ** 31),
-        }));
-  const began = Date.now();
-  const outcomes: TrialOutcome[] = [];
+        }))
+  ).filter(({ n }) => (n - 1) % parts === part - 1);
+  describe(`crash recovery: SIGKILL the dispatcher at random moments (part ${part}/${parts})`, {
+    timeout: 600_000,
+  }, () => {
+    const began = Date.now();
+    const outcomes: TrialOutcome[] = [];
 
-  it.concurrent.each(plans)(
-    'trial $n (seed $seed) recovers: all archived once, no overlap, no orphan',
-    async ({ n, seed }) => {
-      const { ws, outcome } = await trial(n, seededRandom(seed));
-      outcomes.push(outcome);
-      expect(outcome.notes, 'a run that ended before its kill ended cleanly').toEqual([]);
-      expect(outcome.repeated, 'no successful agent run was repeated').toBe(0);
-      const events = ws.events();
-      for (const id of Object.keys(BACKLOG)) {
-        const [group, name] = id.split('/') as [string, string];
-        expect(ws.exists('agent-task/archive', group, name, 'complete.log'), `${id} archived`).toBe(
-          true,
-        );
-        expect(ws.exists('agent-task', group, name), `${id} not left active`).toBe(false);
+    it.concurrent.each(plans)(
+      'trial $n (seed $seed) recovers: all archived once, no overlap, no orphan',
+      async ({ n, seed }) => {
+        const { ws, outcome } = await trial(n, seededRandom(seed));
+        outcomes.push(outcome);
+        expect(outcome.notes, 'a run that ended before its kill ended cleanly').toEqual([]);
+        expect(outcome.repeated, 'no successful agent run was repeated').toBe(0);
+        const events = ws.events();
+        for (const id of Object.keys(BACKLOG)) {
+          const [group, name] = id.split('/') as [string, string];
+          expect(
+            ws.exists('agent-task/archive', group, name, 'complete.log'),
+            `${id} archived`,
+          ).toBe(true);
+          expect(ws.exists('agent-task', group, name), `${id} not left active`).toBe(false);
+          expect(
+            events.filter((e) => e.type === 'task.archived' && e.task === id),
+            `${id} archived once`,
+          ).toHaveLength(1);
+          const state = JSON.parse(
+            readFileSync(ws.path('agent-task/.switchyard/tasks', `${id}.json`), 'utf8'),
+          );
+          expect(state.phase).toBe('done');
+          expect(state.attempts.filter((a: { status: string }) => a.status !== 'finished')).toEqual(
+            [],
+          );
+        }
+        // No duplicate archive folder (a second archive of the same task would need another name).
+        for (const group of ['core', 'ui']) {
+          const names = readdirSync(ws.path('agent-task/archive', group)).filter(
+            (f) => !f.startsWith('work_log_'),
+          );
+          expect(names.sort()).toEqual(
+            Object.keys(BACKLOG)
+              .filter((id) => id.startsWith(`${group}/`))
+              .map((id) => id.split('/')[1]),
+          );
+          expect(
+            readdirSync(ws.path('agent-task/archive', group)).filter((f) =>
+              f.startsWith('work_log_'),
+            ).length,
+          ).toBeGreaterThan(0);
+          expect(existsSync(ws.path('agent-task', group, 'WORK_LOG.md'))).toBe(false);
+        }
+        const execs = executions(ws.stages());
         expect(
-          events.filter((e) => e.type === 'task.archived' && e.task === id),
-          `${id} archived once`,
-        ).toHaveLength(1);
-        const state = JSON.parse(
-          readFileSync(ws.path('agent-task/.switchyard/tasks', `${id}.json`), 'utf8'),
-        );
-        expect(state.phase).toBe('done');
-        expect(state.attempts.filter((a: { status: string }) => a.status !== 'finished')).toEqual(
-          [],
-        );
-      }
-      // No duplicate archive folder (a second archive of the same task would need another name).
-      for (const group of ['core', 'ui']) {
-        const names = readdirSync(ws.path('agent-task/archive', group)).filter(
-          (f) => !f.startsWith('work_log_'),
-        );
-        expect(names.sort()).toEqual(
-          Object.keys(BACKLOG)
-            .filter((id) => id.startsWith(`${group}/`))
-            .map((id) => id.split('/')[1]),
-        );
+          execs.filter((e) => e.end === undefined),
+          'every agent execution ended',
+        ).toEqual([]);
+        expect(overlaps(execs), 'no task ran two stages at once').toEqual([]);
+        const claimGroup = (task: string) =>
+          task === 'core/a' || task === 'core/c'
+            ? 'src/shared.ts'
+            : task === 'ui/e' || task === 'ui/f'
+              ? 'ui/e.ts'
+              : task;
         expect(
-          readdirSync(ws.path('agent-task/archive', group)).filter((f) => f.startsWith('work_log_'))
-            .length,
-        ).toBeGreaterThan(0);
-        expect(existsSync(ws.path('agent-task', group, 'WORK_LOG.md'))).toBe(false);
-      }
-      const execs = executions(ws.stages());
-      expect(
-        execs.filter((e) => e.end === undefined),
-        'every agent execution ended',
-      ).toEqual([]);
-      expect(overlaps(execs), 'no task ran two stages at once').toEqual([]);
-      const claimGroup = (task: string) =>
-        task === 'core/a' || task === 'core/c'
-          ? 'src/shared.ts'
-          : task === 'ui/e' || task === 'ui/f'
-            ? 'ui/e.ts'
-            : task;
-      expect(
-        overlaps(execs, (e) => claimGroup(e.task)),
-        'claim-colliding tasks never ran at once',
-      ).toEqual([]);
-      expect(ws.claims(), 'no claim orphaned').toEqual({});
-      expect(agentProcesses(ws.dir), 'no agent process left').toEqual([]);
-      // The review loop and the quota failover happened exactly as scripted.
-      expect(ws.exists('agent-task/archive/core/d/PLAN-2.md')).toBe(true);
-      expect(events.some((e) => e.type === 'target.failover' && e.task === 'ui/g')).toBe(true);
-    },
-  );
-
-  afterAll(() => {
-    outcomes.sort((a, b) => a.trial - b.trial);
-    const reattached = outcomes.reduce((sum, o) => sum + o.reattached, 0);
-    const repeated = outcomes.reduce((sum, o) => sum + o.repeated, 0);
-    const slowest = Math.max(0, ...outcomes.map((o) => o.ms));
-    console.log(
-      `crash trials (seed ${SEED}): ${outcomes.length}/${plans.length} completed; ${reattached} attempts re-attached after a kill; ${repeated} successful agent runs repeated; ${Math.round((Date.now() - began) / 1000)} s wall, slowest trial ${Math.round(slowest / 1000)} s`,
+          overlaps(execs, (e) => claimGroup(e.task)),
+          'claim-colliding tasks never ran at once',
+        ).toEqual([]);
+        expect(ws.claims(), 'no claim orphaned').toEqual({});
+        expect(agentProcesses(ws.dir), 'no agent process left').toEqual([]);
+        // The review loop and the quota failover happened exactly as scripted.
+        expect(ws.exists('agent-task/archive/core/d/PLAN-2.md')).toBe(true);
+        expect(events.some((e) => e.type === 'target.failover' && e.task === 'ui/g')).toBe(true);
+      },
     );
-    for (const o of outcomes) {
+
+    afterAll(() => {
+      outcomes.sort((a, b) => a.trial - b.trial);
+      const reattached = outcomes.reduce((sum, o) => sum + o.reattached, 0);
+      const repeated = outcomes.reduce((sum, o) => sum + o.repeated, 0);
+      const slowest = Math.max(0, ...outcomes.map((o) => o.ms));
       console.log(
-        `trial ${String(o.trial).padStart(2)}: kills at ${o.kills.join(', ')}; exits ${o.codes.map((c) => c ?? 'KILL').join(' ')}; ${o.executions} agent executions, ${o.reattached} re-attached, ${o.repeated} repeated, ${Math.round(o.ms / 1000)} s${o.notes.length ? `\n  ${o.notes.join('\n  ')}` : ''}`,
+        `crash trials (part ${part}/${parts}, seed ${SEED}): ${outcomes.length}/${plans.length} completed; ${reattached} attempts re-attached after a kill; ${repeated} successful agent runs repeated; ${Math.round((Date.now() - began) / 1000)} s wall, slowest trial ${Math.round(slowest / 1000)} s`,
       );
-    }
+      for (const o of outcomes) {
+        console.log(
+          `trial ${String(o.trial).padStart(2)}: kills at ${o.kills.join(', ')}; exits ${o.codes.map((c) => c ?? 'KILL').join(' ')}; ${o.executions} agent executions, ${o.reattached} re-attached, ${o.repeated} repeated, ${Math.round(o.ms / 1000)} s${o.notes.length ? `\n  ${o.notes.join('\n  ')}` : ''}`,
+        );
+      }
+    });
   });
-});
+}

@@ -1,4 +1,4 @@
-import type { Decision } from '../state/state-schema.js';
+import type { Decision } from '@switchyard/core';
 
 /** How long, and how often in a row, one stage may wait for quota resets (config `park`). */
 export interface ParkPolicy {

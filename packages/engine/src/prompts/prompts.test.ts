@@ -2,8 +2,8 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { SwitchyardError } from '@switchyard/core';
 import { describe, expect, it } from 'vitest';
-import { SwitchyardError } from '../errors.js';
 import { buildPrompt, type PromptContext } from './build-prompt.js';
 import { loadPromptTemplates, PROMPT_TEMPLATE_NAMES } from './templates.js';
 

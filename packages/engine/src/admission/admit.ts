@@ -1,5 +1,4 @@
-import type { ClaimConflict } from '../store/claim-port.js';
-import type { TaskId } from '../task/types.js';
+import type { ClaimConflict, TaskId } from '@switchyard/core';
 
 /** What admission needs to know about one active (not archived) task. */
 export interface AdmissionTask {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
-import { type Problem, SwitchyardError } from '../errors.js';
+import { type Problem, SwitchyardError } from '@switchyard/core';
 
 /**
  * The placeholders each prompt template may use (`{{name}}`). Overrides are checked

@@ -1,4 +1,4 @@
-import type { AttemptRoleName } from '../lifecycle/lifecycle-table.js';
+import type { AttemptRoleName } from '@switchyard/core';
 import { capLines, capList, capText, MAX_EMBEDDED_LINE, MAX_LISTED_PATHS } from './cap-text.js';
 import { fillPromptTemplate, type PromptTemplates } from './templates.js';
 

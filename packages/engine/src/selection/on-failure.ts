@@ -1,6 +1,5 @@
-import type { FailureClass } from '../plugins/failure-class.js';
-import { isFailoverClass } from '../plugins/failure-class.js';
-import type { Decision } from '../state/state-schema.js';
+import type { Decision, FailureClass } from '@switchyard/core';
+import { isFailoverClass } from '@switchyard/core';
 
 /** Consecutive failures of one task stage that block the task. */
 export const STAGE_FAILURE_BUDGET = 10;

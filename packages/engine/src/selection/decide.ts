@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { SwitchyardError } from '../errors.js';
-import type { Decision, DecisionStage } from '../state/state-schema.js';
+import type { Decision, DecisionStage } from '@switchyard/core';
+import { SwitchyardError } from '@switchyard/core';
 
 /** The catalog facts a decision depends on. */
 export interface CatalogFacts {

@@ -1,5 +1,4 @@
-import type { RunEvent } from '../events/event-schema.js';
-import type { SessionTask } from './session-schema.js';
+import type { RunEvent, SessionTask } from '@switchyard/core';
 
 /**
  * Where a task stands after one run event, for the session's `status.json` snapshot (the

@@ -1,0 +1,3 @@
+export * from './decide.js';
+export * from './on-failure.js';
+export * from './park.js';
