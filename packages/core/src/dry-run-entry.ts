@@ -21,6 +21,7 @@ export {
 export { refuseUnjudgeableTests } from './gates/tests-required.js';
 export { isolationModeOf } from './isolation/mode.js';
 export { encodeJsonChunks } from './json/index.js';
+export { PHASES } from './lifecycle/lifecycle-table.js';
 export { quoteArgv } from './orchestrate/plan-materialize.js';
 export { applyRouting, DEFAULT_ROUTING, type RoutingConfig } from './routing/index.js';
 export { sandboxForTarget } from './sandbox/sandbox-schema.js';

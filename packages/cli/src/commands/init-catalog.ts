@@ -1,5 +1,5 @@
 import type { Catalog, RouteId } from '@switchyard/core';
-import { SwitchyardError } from '@switchyard/core';
+import { DECISION_STAGES, SwitchyardError } from '@switchyard/core';
 
 /** What `switchyard init` asks for: the target of each kind of work, and of review. */
 export const INIT_ROLES = ['fast', 'standard', 'complex', 'review'] as const;
@@ -95,7 +95,7 @@ export function applyChoices(catalog: Catalog, choices: InitChoices): Catalog {
 /** Every target in a local route that is not a local target (must be empty). */
 export function cloudTargetsInLocalRoutes(catalog: Catalog): string[] {
   const bad: string[] = [];
-  for (const stage of ['worker', 'review'] as const)
+  for (const stage of DECISION_STAGES)
     for (const [routeId, route] of Object.entries(catalog.routes[stage]))
       if (routeId.startsWith('local-'))
         for (const c of candidatesOf(route as Route))

@@ -1,11 +1,11 @@
 import { statfs } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { type Problem, quoteArgv } from '@switchyard/core/dry-run';
+import { PHASES, type Problem, quoteArgv } from '@switchyard/core/dry-run';
 import { gitFacts, gitFix, gitRun } from './git-facts.js';
 import type { PreflightCheck, PreflightContext } from './registry.js';
 
-/** Phases past which a task's change is on its way to (or on) the source: not checked. */
-const LANDING = new Set(['apply', 'archive', 'done']);
+/** Phases from the apply on: the task's change is on its way to (or on) the source; not checked. */
+const LANDING: ReadonlySet<string> = new Set(PHASES.slice(PHASES.indexOf('apply')));
 
 /**
  * The user's uncommitted work on files tasks will change: the apply of such a task waits for

@@ -153,8 +153,21 @@ export interface StageRow {
   /** The catalog decision whose target runs the stage (agent stages; the fixup stage's target
    * is named by the project config). */
   decision?: 'worker' | 'review';
+  /** Where the stage's catalog decision is kept in a task state's `decisions` (agent stages;
+   * the self-check runs on the worker's). */
+  decisionKey?: 'worker' | 'review' | 'redteam' | 'fixup';
+  /** The prompt template the stage's attempt is built from (agent stages). */
+  prompt?: 'worker' | 'selfcheck' | 'review' | 'fixup';
   /** The stage has its own consecutive-failure budget. */
   budget: boolean;
+  /** The stage keeps a consecutive-failure counter in a task state's `failures` (a stage
+   * without a budget counts its failures too: the write set, the promise and the apply). */
+  failureCounter: boolean;
+  /** A failure of the stage reaches the worker's next prompt as a correction of this source. */
+  correctionSource: boolean;
+  /** Under worktree isolation the stage runs in the task's worktree: it is created (or
+   * re-attached) before the stage runs. After the apply it is only cleaned up. */
+  worktree: boolean;
   /** The stage takes one of the `max_parallel` agent slots while it runs. */
   agentSlot: boolean;
   /** The stage writes START/FINISH rows to the group's work log. */
@@ -220,13 +233,18 @@ function reviewOutcomes(stage: 'review' | 'redteam'): StageRow['outcomes'] {
   };
 }
 
-/** The table. */
-export const LIFECYCLE: Readonly<Record<LifecycleStage, StageRow>> = {
+/** The table, its literal columns kept for the derived types below. */
+const TABLE = {
   worker: {
     kind: 'agent',
     label: 'worker',
     decision: 'worker',
+    decisionKey: 'worker',
+    prompt: 'worker',
     budget: true,
+    failureCounter: true,
+    correctionSource: false,
+    worktree: true,
     agentSlot: true,
     workLog: true,
     failover: true,
@@ -254,7 +272,12 @@ export const LIFECYCLE: Readonly<Record<LifecycleStage, StageRow>> = {
     kind: 'agent',
     label: 'self-check',
     decision: 'worker',
+    decisionKey: 'worker',
+    prompt: 'selfcheck',
     budget: true,
+    failureCounter: true,
+    correctionSource: true,
+    worktree: true,
     agentSlot: true,
     workLog: true,
     // Self-check resumes the worker's context: a provider fault never moves its target.
@@ -276,6 +299,9 @@ export const LIFECYCLE: Readonly<Record<LifecycleStage, StageRow>> = {
     kind: 'command',
     label: 'definition-of-done gate',
     budget: true,
+    failureCounter: true,
+    correctionSource: true,
+    worktree: true,
     agentSlot: false,
     workLog: true,
     failover: false,
@@ -293,6 +319,9 @@ export const LIFECYCLE: Readonly<Record<LifecycleStage, StageRow>> = {
     kind: 'command',
     label: 'project gates',
     budget: true,
+    failureCounter: true,
+    correctionSource: true,
+    worktree: true,
     agentSlot: false,
     workLog: true,
     failover: false,
@@ -308,7 +337,12 @@ export const LIFECYCLE: Readonly<Record<LifecycleStage, StageRow>> = {
     kind: 'agent',
     label: 'review',
     decision: 'review',
+    decisionKey: 'review',
+    prompt: 'review',
     budget: true,
+    failureCounter: true,
+    correctionSource: true,
+    worktree: true,
     agentSlot: true,
     workLog: true,
     failover: true,
@@ -321,7 +355,12 @@ export const LIFECYCLE: Readonly<Record<LifecycleStage, StageRow>> = {
     kind: 'agent',
     label: 'red-team review',
     decision: 'review',
+    decisionKey: 'redteam',
+    prompt: 'review',
     budget: true,
+    failureCounter: true,
+    correctionSource: false,
+    worktree: true,
     agentSlot: true,
     workLog: true,
     failover: true,
@@ -334,6 +373,9 @@ export const LIFECYCLE: Readonly<Record<LifecycleStage, StageRow>> = {
     kind: 'git',
     label: 'write-set check',
     budget: false,
+    failureCounter: true,
+    correctionSource: true,
+    worktree: true,
     agentSlot: false,
     // It judges the agent's work: one START/FINISH pair per check (dispatcher/git-stage-rows.ts).
     workLog: true,
@@ -355,7 +397,12 @@ export const LIFECYCLE: Readonly<Record<LifecycleStage, StageRow>> = {
   fixup: {
     kind: 'agent',
     label: 'fixup',
+    decisionKey: 'fixup',
+    prompt: 'fixup',
     budget: true,
+    failureCounter: true,
+    correctionSource: false,
+    worktree: true,
     agentSlot: true,
     workLog: true,
     // One target, named by the config: nothing to fail over to.
@@ -385,6 +432,9 @@ export const LIFECYCLE: Readonly<Record<LifecycleStage, StageRow>> = {
     kind: 'check',
     label: 'completion promise',
     budget: false,
+    failureCounter: true,
+    correctionSource: true,
+    worktree: false,
     agentSlot: false,
     workLog: false,
     failover: false,
@@ -402,6 +452,9 @@ export const LIFECYCLE: Readonly<Record<LifecycleStage, StageRow>> = {
     kind: 'git',
     label: 'apply to source',
     budget: false,
+    failureCounter: true,
+    correctionSource: true,
+    worktree: true,
     agentSlot: false,
     // It judges the agent's work: one START/FINISH pair per check (dispatcher/git-stage-rows.ts).
     workLog: true,
@@ -416,6 +469,9 @@ export const LIFECYCLE: Readonly<Record<LifecycleStage, StageRow>> = {
     kind: 'archive',
     label: 'archive',
     budget: false,
+    failureCounter: false,
+    correctionSource: false,
+    worktree: false,
     agentSlot: false,
     workLog: false,
     failover: false,
@@ -424,44 +480,54 @@ export const LIFECYCLE: Readonly<Record<LifecycleStage, StageRow>> = {
       passed: { next: [{ to: 'done' }], effects: ['clear-backoff'] },
     },
   },
-};
+} as const satisfies Record<LifecycleStage, StageRow>;
+
+/** The table. */
+export const LIFECYCLE: Readonly<Record<LifecycleStage, StageRow>> = TABLE;
+
+/** The stages whose row has `value` in `column` (a type derived from the table). */
+type StagesWhere<K extends keyof StageRow, V> = {
+  [S in LifecycleStage]: (typeof TABLE)[S] extends Record<K, V> ? S : never;
+}[LifecycleStage];
 
 /** The stages whose row passes `test`, in lifecycle order (a non-empty tuple for zod enums). */
 const stagesWhere = <S extends LifecycleStage>(test: (row: StageRow) => boolean) =>
   LIFECYCLE_STAGES.filter((s) => test(LIFECYCLE[s])) as unknown as readonly [S, ...S[]];
+/** The distinct values of a column, in lifecycle order. */
+const columnValues = <V extends string>(value: (row: StageRow) => V | undefined) =>
+  [...new Set(LIFECYCLE_STAGES.flatMap((s) => value(LIFECYCLE[s]) ?? []))] as unknown as readonly [
+    V,
+    ...V[],
+  ];
 
 /** Stages run by an agent attempt: the values of an attempt's role (`SWITCHYARD_ROLE`). */
 export const ATTEMPT_ROLES = stagesWhere<AttemptRoleName>((r) => r.kind === 'agent');
-export type AttemptRoleName = 'worker' | 'selfcheck' | 'review' | 'redteam' | 'fixup';
-/** Stages that decide a catalog target of their own (self-check runs on the worker's). */
-export const DECISION_STAGES = ['worker', 'review'] as const satisfies readonly LifecycleStage[];
-export type DecisionStageName = (typeof DECISION_STAGES)[number];
-/** Stages with a consecutive-failure budget (the keys of a task state's `failures`). */
+export type AttemptRoleName = StagesWhere<'kind', 'agent'>;
+/** Catalog decisions stages run on (self-check runs on the worker's, the red-team review on a
+ * review candidate): the catalog's route kinds. */
+export const DECISION_STAGES = columnValues<DecisionStageName>((r) => r.decision);
+export type DecisionStageName = NonNullable<StageRow['decision']>;
+/** Where stages keep their decision: the keys of a task state's `decisions`. */
+export const DECISION_KEYS = columnValues<DecisionKeyName>((r) => r.decisionKey);
+export type DecisionKeyName = NonNullable<StageRow['decisionKey']>;
+/** Stages with a consecutive-failure budget. */
 export const BUDGET_STAGES = stagesWhere<BudgetStageName>((r) => r.budget);
-export type BudgetStageName =
-  | 'worker'
-  | 'selfcheck'
-  | 'gate'
-  | 'project-gates'
-  | 'review'
-  | 'redteam'
-  | 'fixup';
+export type BudgetStageName = StagesWhere<'budget', true>;
+/** Stages with a consecutive-failure counter: the keys of a task state's `failures`. */
+export const FAILURE_COUNTERS = stagesWhere<FailureCounterName>((r) => r.failureCounter);
+export type FailureCounterName = StagesWhere<'failureCounter', true>;
 /** Stages that write work-log rows (the log's role column). */
 export const WORK_LOG_ROLES = stagesWhere<WorkLogStageName>((r) => r.workLog);
-export type WorkLogStageName = BudgetStageName | 'writeset' | 'apply';
+export type WorkLogStageName = StagesWhere<'workLog', true>;
 /** The log's role column: a stage, or `setup` (a new worktree's set-up, before its first
  * stage: not a stage of the task, it runs again whenever the worktree is created anew). */
 export type WorkLogRoleName = WorkLogStageName | 'setup';
 /** Sources of a correction shown to the next worker attempt. */
-export const CORRECTION_SOURCES = [
-  'gate',
-  'project-gates',
-  'selfcheck',
-  'review',
-  'writeset',
-  'promise',
-  'apply',
-] as const satisfies readonly LifecycleStage[];
+export const CORRECTION_SOURCES = stagesWhere<CorrectionSourceName>((r) => r.correctionSource);
+export type CorrectionSourceName = StagesWhere<'correctionSource', true>;
+/** Stages that run in the task's worktree under worktree isolation. */
+export const WORKTREE_STAGES = stagesWhere<WorktreeStageName>((r) => r.worktree);
+export type WorktreeStageName = StagesWhere<'worktree', true>;
 
 /** The row of a phase, or undefined for `done`. */
 export function stageRow(phase: Phase): StageRow | undefined {
@@ -476,4 +542,14 @@ export function phaseLabel(phase: string): string {
 /** True when running this phase takes a `max_parallel` agent slot. */
 export function takesAgentSlot(phase: Phase): boolean {
   return stageRow(phase)?.agentSlot ?? false;
+}
+
+/** Where the decision of an attempt's stage is kept (the self-check runs on the worker's). */
+export function decisionKeyOf(role: AttemptRoleName): DecisionKeyName {
+  return LIFECYCLE[role].decisionKey!;
+}
+
+/** The prompt template an attempt's stage is built from (the red-team review: the review's). */
+export function promptTemplateOf(role: AttemptRoleName): NonNullable<StageRow['prompt']> {
+  return LIFECYCLE[role].prompt!;
 }

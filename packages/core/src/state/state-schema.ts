@@ -4,7 +4,9 @@ import { projectGateResultSchema } from '../gates/gate-result.js';
 import {
   ATTEMPT_ROLES,
   CORRECTION_SOURCES,
+  DECISION_KEYS,
   DECISION_STAGES,
+  FAILURE_COUNTERS,
   INITIAL_PHASE,
   PHASES,
 } from '../lifecycle/lifecycle-table.js';
@@ -16,6 +18,11 @@ import { FAILURE_CLASSES, FAILURE_REASONS } from '../plugins/failure-class.js';
  * It is the single source of truth for recovery: a dispatcher restarted after SIGKILL
  * reads it, re-attaches or judges every attempt not marked finished, and continues.
  */
+
+/** One value per key: a zod shape (or a record) whose keys are a list of the lifecycle table. */
+function shapeOf<K extends string, V>(keys: readonly K[], value: V): Record<K, V> {
+  return Object.fromEntries(keys.map((k) => [k, value])) as Record<K, V>;
+}
 
 /** Agent stages that select a catalog target. Self-check runs on the worker's decision. */
 export const decisionStageSchema = z.enum(DECISION_STAGES);
@@ -179,35 +186,14 @@ export const taskStateSchema = z.object({
   task: z.string(),
   planLoop: z.number().int().positive(),
   phase: taskPhaseSchema,
-  decisions: z.object({
-    worker: decisionSchema.optional(),
-    review: decisionSchema.optional(),
-    /** The red-team review's target: a review candidate of another agent family than the worker's. */
-    redteam: decisionSchema.optional(),
-    /** The fixup stage's target: the one the project config names (`review.fixupTarget`). */
-    fixup: decisionSchema.optional(),
-  }),
+  /** Each agent stage's decision, by the table's decision key (the red-team review keeps its
+   * own target, of another agent family than the worker's; the fixup stage the one the
+   * project config names). */
+  decisions: z.object(shapeOf(DECISION_KEYS, decisionSchema.optional())),
   attempts: z.array(attemptRecordSchema),
-  /** Consecutive failures per stage; a success resets that stage only. */
-  failures: z.object({
-    worker: z.number().int(),
-    selfcheck: z.number().int(),
-    review: z.number().int(),
-    /** Consecutive failed definition-of-done gates (each sends the worker a correction). */
-    gate: z.number().int().default(0),
-    /** Consecutive write-set corrections (worktree isolation). */
-    writeset: z.number().int().default(0),
-    /** Consecutive failed applies: conflicts, refusals, source DoD rollbacks. */
-    apply: z.number().int().default(0),
-    /** Consecutive failed rounds of the project's gates (config `gates`). */
-    'project-gates': z.number().int().default(0),
-    /** Consecutive failed red-team review attempts (`review: red-team`). */
-    redteam: z.number().int().default(0),
-    /** Consecutive failed fixup attempts (MINOR findings applied by `review.fixupTarget`). */
-    fixup: z.number().int().default(0),
-    /** Consecutive completion promises found unmet before the apply. */
-    promise: z.number().int().default(0),
-  }),
+  /** Consecutive failures per stage with a counter in the lifecycle table; a success resets
+   * that stage only. A counter added later reads as 0 in a state written before it. */
+  failures: z.object(shapeOf(FAILURE_COUNTERS, z.number().int().default(0))),
   /** Target id -> ISO instant before which it must not be started (classifier retryAfter). */
   cooldowns: z.record(z.string(), z.string()),
   /** Backoff: no attempt of this task before this ISO instant. */
@@ -307,16 +293,5 @@ export function newTaskState(task: string, now = new Date()): TaskState {
 
 /** Every stage's consecutive-failure counter at zero (a new task, or a retried one). */
 export function freshFailures(): TaskState['failures'] {
-  return {
-    worker: 0,
-    selfcheck: 0,
-    review: 0,
-    gate: 0,
-    'project-gates': 0,
-    writeset: 0,
-    apply: 0,
-    redteam: 0,
-    fixup: 0,
-    promise: 0,
-  };
+  return shapeOf(FAILURE_COUNTERS, 0);
 }

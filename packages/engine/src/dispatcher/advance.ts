@@ -1,9 +1,11 @@
 import {
   type Correction,
   type Effect,
+  type FailureCounterName,
   type LifecycleFacts,
   type Outcome,
   SwitchyardError,
+  stageRow,
   type TaskState,
   transition,
 } from '@switchyard/core';
@@ -53,7 +55,8 @@ function applyEffect(
   effect: Effect,
   input: AdvanceInput,
 ): void {
-  const budget = from === 'done' || from === 'archive' ? undefined : from;
+  // The stage's consecutive-failure counter, when its row keeps one.
+  const budget = stageRow(from)?.failureCounter ? (from as FailureCounterName) : undefined;
   switch (effect) {
     case 'reset-failures':
       if (budget) state.failures[budget] = 0;

@@ -4,39 +4,23 @@ import {
   type AttemptRecord,
   type Classification,
   COMPLETE_LOG,
+  decisionKeyOf,
   isSameProcessAlive,
   probeAttempt,
   readLocator,
 } from '@switchyard/core';
 import { checkDecision } from '../selection/decide.js';
+import { applyVerdict } from './agent/agent-stages.js';
 import { attemptTimeLimitMs } from './agent/attempt-time-limit.js';
 import { awaitAttempt, finish } from './agent/await-attempt.js';
-import { decisionKeyOf } from './agent/red-team.js';
 import { runnerForTarget } from './agent/run-attempt.js';
-import { afterReview } from './agent/stage-review.js';
-import { afterSelfcheck } from './agent/stage-selfcheck.js';
-import { afterWorker } from './agent/stage-worker.js';
 import { unrecordedReason } from './checks/completion-record.js';
 import { judgeGoneAttempt } from './checks/judge-gone.js';
 import { checkSource } from './checks/source-watch.js';
-import { afterFixup } from './checks/stage-fixup.js';
 import { type DispatchContext, persist, type TaskRuntime } from './context.js';
 import { takeReturnedPlan } from './corrections/plan-copy.js';
 import { blockTask } from './landing/apply-failure.js';
 import { settleGoneAttempt } from './settle-gone.js';
-
-/** Applies an attempt's verdict exactly as the stage that started it would have. */
-export async function applyVerdict(
-  ctx: DispatchContext,
-  rt: TaskRuntime,
-  record: AttemptRecord,
-  verdict: Classification,
-): Promise<void> {
-  if (record.role === 'worker') afterWorker(ctx, rt, record, verdict);
-  else if (record.role === 'selfcheck') afterSelfcheck(ctx, rt, record, verdict);
-  else if (record.role === 'fixup') afterFixup(ctx, rt, record, verdict);
-  else await afterReview(ctx, rt, record, verdict, record.role);
-}
 
 /**
  * Reconciles one task's unfinished attempts after a restart. A gone attempt is judged from

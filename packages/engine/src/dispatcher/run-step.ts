@@ -1,9 +1,9 @@
 import { FINAL_PHASE, type LifecycleStage, SwitchyardError } from '@switchyard/core';
+import { runFixupStage } from './agent/stage-fixup.js';
 import { runRedTeamStage } from './agent/stage-redteam.js';
 import { runReviewStage } from './agent/stage-review.js';
 import { runSelfcheckStage } from './agent/stage-selfcheck.js';
 import { runWorkerStage } from './agent/stage-worker.js';
-import { runFixupStage } from './checks/stage-fixup.js';
 import { runGateStage } from './checks/stage-gate.js';
 import { runProjectGatesStage } from './checks/stage-project-gates.js';
 import { runPromiseStage } from './checks/stage-promise.js';

@@ -4,6 +4,7 @@ import {
   acquireWorkspaceLock,
   archivedTaskDir,
   type BlockedInfo,
+  DECISION_KEYS,
   didYouMean,
   freshFailures,
   isOpen,
@@ -144,7 +145,7 @@ export function liftBlock(task: string, state: TaskState, catalogFacts?: Catalog
       },
     );
   }
-  for (const stage of ['worker', 'review'] as const) {
+  for (const stage of DECISION_KEYS) {
     const decision = state.decisions[stage];
     if (decision && catalogFacts && !checkDecision(decision, catalogFacts).valid)
       delete state.decisions[stage];

@@ -1,4 +1,4 @@
-import type { AttemptRoleName } from '@switchyard/core';
+import { type AttemptRoleName, promptTemplateOf } from '@switchyard/core';
 import { capLines, capList, capText, MAX_EMBEDDED_LINE, MAX_LISTED_PATHS } from './cap-text.js';
 import { fillPromptTemplate, type PromptTemplates } from './templates.js';
 
@@ -65,7 +65,7 @@ const bullets = (items: readonly string[], empty: string) =>
  */
 export function buildPrompt(input: BuildPromptInput): string {
   const { templates, context } = input;
-  const template = context.role === 'redteam' ? 'review' : context.role;
+  const template = promptTemplateOf(context.role);
   const values: Record<string, string | number> = {
     role: context.role,
     attemptId: context.attemptId,

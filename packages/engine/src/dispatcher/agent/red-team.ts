@@ -2,8 +2,8 @@ import {
   type AttemptRole,
   agentsOf,
   type Decision,
-  type DecisionKey,
   isRouteId,
+  promptTemplateOf,
   redTeamCandidates,
   selectCandidates,
 } from '@switchyard/core';
@@ -16,14 +16,9 @@ export function redTeamReviewFileName(loop: number): string {
   return `CODE_REVIEW-${loop}.red-team.md`;
 }
 
-/** True for the roles whose attempt writes a review (the normal one and the red-team one). */
+/** True for the roles whose attempt writes a review: their prompt is the review's. */
 export function isReviewRole(role: AttemptRole): boolean {
-  return role === 'review' || role === 'redteam';
-}
-
-/** Where the decision of an attempt's role is kept (self-check runs on the worker's). */
-export function decisionKeyOf(role: AttemptRole): DecisionKey {
-  return role === 'review' || role === 'redteam' || role === 'fixup' ? role : 'worker';
+  return promptTemplateOf(role) === 'review';
 }
 
 /** What the red-team reviewer is asked on top of the review contract. */

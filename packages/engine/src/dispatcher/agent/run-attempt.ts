@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import {
   type AttemptRecord,
   type Classification,
+  decisionKeyOf,
   type RunHandle,
   type RunnerPlugin,
   redactSecrets,
@@ -18,7 +19,6 @@ import { type AttemptInputs, attemptArgv, attemptEnv, locatorFields } from './at
 import { attemptTimeLimitMs } from './attempt-time-limit.js';
 import { type AttemptResult, awaitAttempt, finish } from './await-attempt.js';
 import { deliverPrompt } from './prompt-route.js';
-import { decisionKeyOf } from './red-team.js';
 
 /** Picks the runner for a target: a native-session runner when the target monitors one. */
 export function runnerForTarget(

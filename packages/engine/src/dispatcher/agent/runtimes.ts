@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import {
   applyRouting,
   archivedTaskDir,
+  DECISION_KEYS,
   freshFailures,
   type LoadedTask,
   newTaskState,
@@ -136,7 +137,7 @@ export async function retryBlockedTask(ctx: DispatchContext, rt: TaskRuntime): P
     await persist(ctx, rt);
     return true;
   }
-  for (const stage of ['worker', 'review', 'redteam'] as const) {
+  for (const stage of DECISION_KEYS) {
     const decision = state.decisions[stage];
     if (decision && !checkDecision(decision, ctx.catalogFacts).valid) delete state.decisions[stage];
   }

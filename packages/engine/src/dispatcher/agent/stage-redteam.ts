@@ -1,15 +1,15 @@
 import type { DispatchContext, TaskRuntime } from '../context.js';
+import { runAgentStage } from './agent-stage.js';
 import { ensureRedTeamDecision, RED_TEAM_BRIEF } from './red-team.js';
-import { runReviewAs } from './stage-review.js';
+import { reviewStage } from './stage-review.js';
 
 /**
  * `review: red-team`: after the official review approved, one attempt of the adversarial
  * review on a target of another agent family; its verdict acts like a review's.
  */
-export async function runRedTeamStage(ctx: DispatchContext, rt: TaskRuntime): Promise<void> {
-  return runReviewAs(ctx, rt, {
-    role: 'redteam',
-    decide: ensureRedTeamDecision,
-    brief: RED_TEAM_BRIEF,
-  });
+export const RED_TEAM_STAGE = reviewStage('redteam', ensureRedTeamDecision, RED_TEAM_BRIEF);
+
+/** Runs one red-team review attempt and acts on its verdict. */
+export function runRedTeamStage(ctx: DispatchContext, rt: TaskRuntime): Promise<void> {
+  return runAgentStage(ctx, rt, RED_TEAM_STAGE);
 }

@@ -4,114 +4,110 @@ import {
   type AttemptRecord,
   type Classification,
   type Correction,
-  type Decision,
   type ParsedReview,
   reviewDisposition,
 } from '@switchyard/core';
 import { buildPrompt } from '../../prompts/build-prompt.js';
 import { advance } from '../advance.js';
 import { openChecklistNotes } from '../checks/completion-promise.js';
-import { type DispatchContext, persist, type TaskRuntime } from '../context.js';
+import type { DispatchContext, TaskRuntime } from '../context.js';
 import { advancePlanLoop } from '../corrections/plan-loop.js';
 import { maxPlanLoopsOf } from '../corrections/plan-loop-cap.js';
 import { applyFailure } from '../landing/apply-failure.js';
 import { sealIncomplete } from '../landing/seal-incomplete.js';
-import { holdForSharedTarget } from '../shared/shared-targets.js';
-import { attemptDirOf, newAttemptId } from './attempt-spec.js';
+import {
+  type AgentStage,
+  type AttemptPlace,
+  type PreparedAttempt,
+  runAgentStage,
+} from './agent-stage.js';
+import { attemptDirOf } from './attempt-spec.js';
 import { ensureDecision } from './ensure-decision.js';
 import { minorNotesFact } from './fixup-notes.js';
 import { failoverResume } from './native-resume.js';
 import { failoverFacts, promptContext } from './prompt-facts.js';
 import { reviewFiles, takeJudgedReview } from './review-judge.js';
 import { reviewerPlanFile, setAsideNextPlan, writeCorrectionPacket } from './review-packet.js';
-import { runStageAttempt } from './stage-attempt.js';
 
 export { DEFAULT_MAX_PLAN_LOOPS } from '../corrections/plan-loop-cap.js';
 
-/** What tells one review stage from another: the role, where its target comes from, its brief. */
-export interface ReviewStageKind {
-  role: 'review' | 'redteam';
-  /** The stage's decision, or undefined once the task is blocked. */
-  decide: (ctx: DispatchContext, rt: TaskRuntime) => Decision | undefined;
-  /** Added to the review prompt (the red-team review's "break it" brief). */
-  brief?: string;
+/** The roles whose attempt writes a review. */
+type ReviewRole = 'review' | 'redteam';
+
+/** A review stage (the official review, the red-team review): its decision and the brief
+ * added to the review prompt. */
+export function reviewStage(
+  role: ReviewRole,
+  decide: AgentStage['decide'],
+  brief?: string,
+): AgentStage {
+  return {
+    role,
+    decide,
+    holdsSharedTarget: true,
+    changesFiles: false,
+    prepare: (ctx, rt, place) => prepareReview(ctx, rt, place, role, brief),
+    onSuccess: (ctx, rt, record) => actOnReview(ctx, rt, record, role),
+  };
 }
 
-const OFFICIAL_REVIEW: ReviewStageKind = {
-  role: 'review',
-  decide: (ctx, rt) => ensureDecision(ctx, rt, 'review'),
-};
+export const REVIEW_STAGE = reviewStage('review', (ctx, rt) => ensureDecision(ctx, rt, 'review'));
 
 /** Runs one official review attempt and acts on its verdict. */
-export async function runReviewStage(ctx: DispatchContext, rt: TaskRuntime): Promise<void> {
-  return runReviewAs(ctx, rt, OFFICIAL_REVIEW);
+export function runReviewStage(ctx: DispatchContext, rt: TaskRuntime): Promise<void> {
+  return runAgentStage(ctx, rt, REVIEW_STAGE);
 }
 
-/** Runs one review attempt of the given kind and acts on its verdict. */
-export async function runReviewAs(
+/** The review prompt (the review contract, the stage's brief, checklist items left open) and
+ * the context a failed-over review resumes. */
+async function prepareReview(
   ctx: DispatchContext,
   rt: TaskRuntime,
-  kind: ReviewStageKind,
-): Promise<void> {
-  const { role } = kind;
-  const decision = kind.decide(ctx, rt);
-  if (!decision) return persist(ctx, rt);
-  const held = { decisionKey: role, budget: role, failover: true } as const;
-  if (await holdForSharedTarget(ctx, rt, held)) return persist(ctx, rt);
-  const target = ctx.catalog.targets[decision.target]!;
+  { attemptId, decision, target }: AttemptPlace,
+  role: ReviewRole,
+  brief: string | undefined,
+): Promise<PreparedAttempt> {
   const { reviewFile, nextPlanFile } = reviewFiles(rt);
   // Outputs of an earlier failed review attempt of this loop must not count for this one.
   rmSync(reviewFile, { force: true });
   rmSync(nextPlanFile, { force: true });
   rmSync(reviewerPlanFile(nextPlanFile), { force: true });
-  const attemptId = newAttemptId(rt.id, role, rt.state.planLoop);
-  const maxLoops = maxPlanLoopsOf(rt);
   const reviewPrompt = buildPrompt({
     templates: ctx.options.prompts,
     context: promptContext(ctx, rt, role, attemptId),
     review: {
       reviewFile,
       nextPlan: nextPlanFile,
-      loopsLeft: Math.max(0, maxLoops - rt.state.planLoop),
+      loopsLeft: Math.max(0, maxPlanLoopsOf(rt) - rt.state.planLoop),
     },
     failover: failoverFacts(rt),
     correction: reviewCorrection(rt, role),
   });
-  const prompt = `${[reviewPrompt.trimEnd(), kind.brief, openItemsBrief(ctx, rt)].filter(Boolean).join('\n\n')}\n`;
-  const { record, verdict } = await runStageAttempt(ctx, rt, {
-    attemptId,
-    role,
+  const prompt = `${[reviewPrompt.trimEnd(), brief, openItemsBrief(ctx, rt)].filter(Boolean).join('\n\n')}\n`;
+  const resumeArgv = await failoverResume(ctx, rt, {
     targetId: decision.target,
     target,
+    attemptDir: attemptDirOf(ctx, attemptId),
     prompt,
-    resumeArgv: await failoverResume(ctx, rt, {
-      targetId: decision.target,
-      target,
-      attemptDir: attemptDirOf(ctx, attemptId),
-      prompt,
-    }),
-    extraEnv: { SWITCHYARD_REVIEW_FILE: reviewFile, SWITCHYARD_NEXT_PLAN: nextPlanFile },
   });
-  await afterReview(ctx, rt, record, verdict, role);
-  await persist(ctx, rt);
+  return {
+    prompt,
+    resumeArgv,
+    extraEnv: { SWITCHYARD_REVIEW_FILE: reviewFile, SWITCHYARD_NEXT_PLAN: nextPlanFile },
+  };
 }
 
 /**
- * Review verdict -> archive (APPROVED), plan loop N+1 (CHANGES_REQUESTED with a valid
- * `PLAN-<N+1>.md`, within `max_plan_loops`), or a `review-control-failure` that keeps the
- * target and retries within the review budget.
+ * A successful review attempt's review -> the completion promise (APPROVED), plan loop N+1
+ * (CHANGES_REQUESTED with a valid `PLAN-<N+1>.md`, within `max_plan_loops`), or a
+ * `review-control-failure` that keeps the target and retries within the review budget.
  */
-export async function afterReview(
+async function actOnReview(
   ctx: DispatchContext,
   rt: TaskRuntime,
   record: AttemptRecord,
-  verdict: Classification,
-  role: ReviewStageKind['role'] = 'review',
+  role: ReviewRole,
 ): Promise<void> {
-  if (verdict.class !== 'success') {
-    applyFailure(ctx, rt, role, role, record, verdict);
-    return;
-  }
   // Judged when the attempt ended (judgeReviewAttempt); judged here only after a restart.
   const outcome = takeJudgedReview(ctx, rt);
   if (outcome.kind === 'review-control-failure') {
@@ -150,7 +146,7 @@ export async function afterReview(
  */
 export function reviewCorrection(
   rt: TaskRuntime,
-  role: ReviewStageKind['role'] = 'review',
+  role: ReviewRole = 'review',
 ): Correction | undefined {
   const previous = rt.state.attempts.findLast(
     (a) => a.role === role && a.planLoop === rt.state.planLoop && a.status === 'finished',

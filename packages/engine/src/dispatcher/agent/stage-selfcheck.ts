@@ -1,23 +1,16 @@
-import {
-  type AttemptRecord,
-  type ChecklistItem,
-  type Classification,
-  readChecklist,
-  readPlanText,
-} from '@switchyard/core';
+import { type ChecklistItem, decisionKeyOf, readChecklist, readPlanText } from '@switchyard/core';
 import { buildPrompt } from '../../prompts/build-prompt.js';
 import { acceptChecklist, SELFCHECK_RETRY_LIMIT } from '../../selfcheck/accept-checklist.js';
 import { advance } from '../advance.js';
-import { type DispatchContext, persist, type TaskRuntime } from '../context.js';
+import type { DispatchContext, TaskRuntime } from '../context.js';
 import { recordedChecklist } from '../corrections/plan-copy.js';
-import { applyFailure, blockTask } from '../landing/apply-failure.js';
-import { holdForSharedTarget } from '../shared/shared-targets.js';
+import { blockTask } from '../landing/apply-failure.js';
 import { workdirOf } from '../worktree/workdir.js';
-import { attemptDirOf, newAttemptId } from './attempt-spec.js';
+import { type AgentStage, runAgentStage } from './agent-stage.js';
+import { attemptDirOf } from './attempt-spec.js';
 import { ensureDecision } from './ensure-decision.js';
 import { planNativeResume } from './native-resume.js';
 import { currentPlan, promptContext } from './prompt-facts.js';
-import { runStageAttempt } from './stage-attempt.js';
 import { sentBackForSource } from './stage-worker.js';
 
 /** The checklist of the task's current plan as the agents returned it (the dispatcher's record;
@@ -35,7 +28,7 @@ export function latestSession(rt: TaskRuntime, target: string): string | undefin
     const a = rt.state.attempts[i]!;
     if (a.planLoop !== rt.state.planLoop || a.target !== target) continue;
     // The worker's own context only: not a review's, nor a fixup's (another target's work).
-    if ((a.role !== 'worker' && a.role !== 'selfcheck') || a.result !== 'success') continue;
+    if (decisionKeyOf(a.role) !== 'worker' || a.result !== 'success') continue;
     if (a.sessionId) return a.sessionId;
   }
   return undefined;
@@ -47,34 +40,34 @@ export function latestSession(rt: TaskRuntime, target: string): string | undefin
  * resume the latest successful native context: a target that cannot resume, or a context
  * that is gone, blocks the task instead of silently starting a new context.
  */
-export async function runSelfcheckStage(ctx: DispatchContext, rt: TaskRuntime): Promise<void> {
-  const decision = ensureDecision(ctx, rt, 'worker');
-  if (!decision) return persist(ctx, rt);
+export const SELFCHECK_STAGE: AgentStage = {
+  role: 'selfcheck',
   // The self-check stays on the worker's target: a cool-down there only makes it wait.
-  const stage = { decisionKey: 'worker', budget: 'selfcheck', failover: false } as const;
-  if (await holdForSharedTarget(ctx, rt, stage)) return persist(ctx, rt);
-  const target = ctx.catalog.targets[decision.target]!;
-  const canResume = target.runtime.resume_command !== undefined;
-  const session = canResume ? latestSession(rt, decision.target) : undefined;
-  const attemptId = newAttemptId(rt.id, 'selfcheck', rt.state.planLoop);
-  const openItems = currentChecklist(rt).filter((i) => !i.checked || i.text.trim() === '');
-  const prompt = buildPrompt({
-    templates: ctx.options.prompts,
-    context: promptContext(ctx, rt, 'selfcheck', attemptId),
-    openItems: openItems.map((i) => `line ${i.line}: ${i.text || '(empty)'}`),
-  });
-  // The runner plugin plans the resume (and refuses a session of another workspace).
-  const plan = session
-    ? await planNativeResume(ctx, {
-        targetId: decision.target,
-        target,
-        sessionId: session,
-        attemptDir: attemptDirOf(ctx, attemptId),
-        prompt,
-        workdir: workdirOf(ctx, rt),
-      })
-    : undefined;
-  if (rt.state.selfcheckRetries > 0 && !(plan && 'argv' in plan)) {
+  holdsSharedTarget: true,
+  changesFiles: false,
+  decide: (ctx, rt) => ensureDecision(ctx, rt, 'worker'),
+  async prepare(ctx, rt, { attemptId, decision, target }) {
+    const canResume = target.runtime.resume_command !== undefined;
+    const session = canResume ? latestSession(rt, decision.target) : undefined;
+    const openItems = currentChecklist(rt).filter((i) => !i.checked || i.text.trim() === '');
+    const prompt = buildPrompt({
+      templates: ctx.options.prompts,
+      context: promptContext(ctx, rt, 'selfcheck', attemptId),
+      openItems: openItems.map((i) => `line ${i.line}: ${i.text || '(empty)'}`),
+    });
+    // The runner plugin plans the resume (and refuses a session of another workspace).
+    const plan = session
+      ? await planNativeResume(ctx, {
+          targetId: decision.target,
+          target,
+          sessionId: session,
+          attemptDir: attemptDirOf(ctx, attemptId),
+          prompt,
+          workdir: workdirOf(ctx, rt),
+        })
+      : undefined;
+    if (plan && 'argv' in plan) return { prompt, resumeArgv: plan.argv };
+    if (rt.state.selfcheckRetries === 0) return { prompt };
     const why = !canResume
       ? `target ${decision.target} cannot resume its native context`
       : plan && 'reason' in plan
@@ -85,43 +78,28 @@ export async function runSelfcheckStage(ctx: DispatchContext, rt: TaskRuntime): 
       reason: `self-check left ${openItems.length} checklist item(s) open and ${why}`,
       evidence: openItems.map((i) => `line ${i.line}: [ ] ${i.text}`),
     });
-    return persist(ctx, rt);
-  }
-  const { record, verdict } = await runStageAttempt(ctx, rt, {
-    attemptId,
-    role: 'selfcheck',
-    targetId: decision.target,
-    target,
-    prompt,
-    resumeArgv: plan && 'argv' in plan ? plan.argv : undefined,
-  });
-  afterSelfcheck(ctx, rt, record, verdict);
-  await persist(ctx, rt);
-}
+    return undefined;
+  },
+  // -> the checks and reviews when the checklist is complete, else another pass or a block.
+  onSuccess(ctx, rt, record) {
+    if (sentBackForSource(ctx, rt, record, 'selfcheck')) return;
+    const check = acceptChecklist(currentChecklist(rt));
+    if (check.accepted) {
+      advance(rt, 'passed');
+      return;
+    }
+    advance(rt, 'checklist-open');
+    if (rt.state.selfcheckRetries > SELFCHECK_RETRY_LIMIT) {
+      blockTask(ctx, rt, {
+        stage: 'selfcheck',
+        reason: `self-check did not complete the checklist after ${SELFCHECK_RETRY_LIMIT} retries: ${check.reason}`,
+        evidence: check.open.map((i) => `line ${i.line}: [${i.checked ? 'x' : ' '}] ${i.text}`),
+      });
+    }
+  },
+};
 
-/** Self-check verdict -> gate/review when the checklist is complete, else another pass or block. */
-export function afterSelfcheck(
-  ctx: DispatchContext,
-  rt: TaskRuntime,
-  record: AttemptRecord,
-  verdict: Classification,
-): void {
-  if (verdict.class !== 'success') {
-    applyFailure(ctx, rt, 'selfcheck', 'worker', record, verdict);
-    return;
-  }
-  if (sentBackForSource(ctx, rt, record, 'selfcheck')) return;
-  const check = acceptChecklist(currentChecklist(rt));
-  if (check.accepted) {
-    advance(rt, 'passed');
-    return;
-  }
-  advance(rt, 'checklist-open');
-  if (rt.state.selfcheckRetries > SELFCHECK_RETRY_LIMIT) {
-    blockTask(ctx, rt, {
-      stage: 'selfcheck',
-      reason: `self-check did not complete the checklist after ${SELFCHECK_RETRY_LIMIT} retries: ${check.reason}`,
-      evidence: check.open.map((i) => `line ${i.line}: [${i.checked ? 'x' : ' '}] ${i.text}`),
-    });
-  }
+/** Runs one self-check pass and moves the task on. */
+export function runSelfcheckStage(ctx: DispatchContext, rt: TaskRuntime): Promise<void> {
+  return runAgentStage(ctx, rt, SELFCHECK_STAGE);
 }

@@ -1,73 +1,60 @@
-import type { AttemptRecord, Classification } from '@switchyard/core';
+import type { AttemptRecord } from '@switchyard/core';
 import { buildPrompt } from '../../prompts/build-prompt.js';
 import { STAGE_FAILURE_BUDGET } from '../../selection/on-failure.js';
 import { advance } from '../advance.js';
 import { sourceCorrection } from '../checks/source-watch.js';
 import { runLocalStage } from '../checks/stage-local.js';
 import { blockUnisolatedAnyWriteSet } from '../checks/write-set-scope.js';
-import { type DispatchContext, persist, type TaskRuntime } from '../context.js';
-import { applyFailure, blockTask } from '../landing/apply-failure.js';
-import { holdForSharedTarget } from '../shared/shared-targets.js';
-import { openSharedRound } from '../shared/shared-writes.js';
-import { attemptDirOf, newAttemptId } from './attempt-spec.js';
+import type { DispatchContext, TaskRuntime } from '../context.js';
+import { blockTask } from '../landing/apply-failure.js';
+import { type AgentStage, runAgentStage } from './agent-stage.js';
+import { attemptDirOf } from './attempt-spec.js';
 import { ensureDecision } from './ensure-decision.js';
 import { failoverResume } from './native-resume.js';
 import { failoverFacts, promptContext } from './prompt-facts.js';
 import { blockInfeasibleRedTeam } from './red-team.js';
-import { runStageAttempt } from './stage-attempt.js';
 
-const WORKER_STAGE = { decisionKey: 'worker', budget: 'worker', failover: true } as const;
-
-/** Runs one worker attempt of a task and moves the task on. */
-export async function runWorkerStage(ctx: DispatchContext, rt: TaskRuntime): Promise<void> {
-  if (rt.task.runner === 'local') return runLocalStage(ctx, rt);
-  if (blockUnisolatedAnyWriteSet(ctx, rt)) return persist(ctx, rt);
-  const decision = ensureDecision(ctx, rt, 'worker');
-  if (!decision) return persist(ctx, rt);
-  if (blockInfeasibleRedTeam(ctx, rt, decision.candidates)) return persist(ctx, rt);
-  if (await holdForSharedTarget(ctx, rt, WORKER_STAGE)) return persist(ctx, rt);
-  const target = ctx.catalog.targets[decision.target]!;
-  const attemptId = newAttemptId(rt.id, 'worker', rt.state.planLoop);
-  const prompt = buildPrompt({
-    templates: ctx.options.prompts,
-    context: promptContext(ctx, rt, 'worker', attemptId),
-    failover: failoverFacts(rt),
-    correction: rt.state.correction,
-  });
+/** The worker: the plan's work on the worker decision's target; after a failover it resumes
+ * the failed attempt's context where the new target can. */
+export const WORKER_STAGE: AgentStage = {
+  role: 'worker',
+  holdsSharedTarget: true,
   // The shared workspace has no diff: what the worker changes is measured against snapshots.
-  await openSharedRound(ctx, rt, attemptId);
-  const { record, verdict } = await runStageAttempt(ctx, rt, {
-    attemptId,
-    role: 'worker',
-    targetId: decision.target,
-    target,
-    prompt,
-    resumeArgv: await failoverResume(ctx, rt, {
+  changesFiles: true,
+  decide(ctx, rt) {
+    if (blockUnisolatedAnyWriteSet(ctx, rt)) return undefined;
+    const decision = ensureDecision(ctx, rt, 'worker');
+    if (!decision || blockInfeasibleRedTeam(ctx, rt, decision.candidates)) return undefined;
+    return decision;
+  },
+  async prepare(ctx, rt, { attemptId, decision, target }) {
+    const prompt = buildPrompt({
+      templates: ctx.options.prompts,
+      context: promptContext(ctx, rt, 'worker', attemptId),
+      failover: failoverFacts(rt),
+      correction: rt.state.correction,
+    });
+    const attemptDir = attemptDirOf(ctx, attemptId);
+    const resumeArgv = await failoverResume(ctx, rt, {
       targetId: decision.target,
       target,
-      attemptDir: attemptDirOf(ctx, attemptId),
+      attemptDir,
       prompt,
-    }),
-  });
-  afterWorker(ctx, rt, record, verdict);
-  await persist(ctx, rt);
-}
+    });
+    return { prompt, resumeArgv };
+  },
+  // -> self-check (when the completing target requires it), the checks, else the review.
+  onSuccess(ctx, rt, record) {
+    if (sentBackForSource(ctx, rt, record, 'worker')) return;
+    const target = ctx.catalog.targets[record.target];
+    advance(rt, 'passed', { facts: { selfcheckRequired: target?.selfcheck_required === true } });
+  },
+};
 
-/** Worker verdict -> next phase: self-check (when the completing target requires it), the
- * definition-of-done gate (when the plan has one), else review. */
-export function afterWorker(
-  ctx: DispatchContext,
-  rt: TaskRuntime,
-  record: AttemptRecord,
-  verdict: Classification,
-): void {
-  if (verdict.class !== 'success') {
-    applyFailure(ctx, rt, 'worker', 'worker', record, verdict);
-    return;
-  }
-  if (sentBackForSource(ctx, rt, record, 'worker')) return;
-  const target = ctx.catalog.targets[record.target];
-  advance(rt, 'passed', { facts: { selfcheckRequired: target?.selfcheck_required === true } });
+/** Runs one worker attempt of a task (or its `runner: local` command) and moves the task on. */
+export async function runWorkerStage(ctx: DispatchContext, rt: TaskRuntime): Promise<void> {
+  if (rt.task.runner === 'local') return runLocalStage(ctx, rt);
+  return runAgentStage(ctx, rt, WORKER_STAGE);
 }
 
 /**

@@ -3,6 +3,7 @@ import { basename, dirname, join, relative } from 'node:path';
 import {
   type AdmittedPlan,
   type AttemptRecord,
+  decisionKeyOf,
   planFileName,
   readChecklist,
   readPlanText,
@@ -64,7 +65,8 @@ export function takeReturnedPlan(
   const plan = rt.state.plan;
   if (!plan || !existsSync(rt.task.dir)) return;
   if (
-    (record.role === 'worker' || record.role === 'selfcheck') &&
+    // The worker's own context (the worker and its self-check) works the plan's checklist.
+    decisionKeyOf(record.role) === 'worker' &&
     record.planLoop === rt.state.planLoop
   )
     mergeChecklist(plan, planCopyOf(record.attemptDir, record.planLoop));

@@ -1,20 +1,12 @@
-import type { TaskIsolation, WorkspaceIsolation } from '@switchyard/core';
+import { type TaskIsolation, WORKTREE_STAGES, type WorkspaceIsolation } from '@switchyard/core';
 import { type DispatchContext, persist, type TaskRuntime } from '../context.js';
 import { taskIsolationMode, worktreeTaskWithoutIsolation } from './task-isolation-mode.js';
 import { measureWorktreeDisk } from './worktree-disk.js';
 import { setUpWorktree } from './worktree-setup.js';
 
-/** Phases in which the task's worktree must exist (after the apply it is only cleaned up). */
-const WORKTREE_PHASES = new Set([
-  'worker',
-  'selfcheck',
-  'writeset',
-  'gate',
-  'review',
-  'redteam',
-  'fixup',
-  'apply',
-]);
+/** Phases in which the task's worktree must exist: the table's (after the apply it is only
+ * cleaned up). */
+const WORKTREE_PHASES: ReadonlySet<string> = new Set(WORKTREE_STAGES);
 
 /** The run's isolation, or undefined under isolation "none". */
 export function isolationOf(ctx: DispatchContext): WorkspaceIsolation | undefined {

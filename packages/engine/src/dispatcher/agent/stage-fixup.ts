@@ -1,14 +1,12 @@
-import type { AttemptRecord, Classification, Decision } from '@switchyard/core';
+import type { Decision } from '@switchyard/core';
 import { buildPrompt } from '../../prompts/build-prompt.js';
 import { checkDecision, decideTarget } from '../../selection/decide.js';
 import { advance } from '../advance.js';
-import { newAttemptId } from '../agent/attempt-spec.js';
-import { minorOnlyFindings } from '../agent/fixup-notes.js';
-import { failoverFacts, promptContext } from '../agent/prompt-facts.js';
-import { runStageAttempt } from '../agent/stage-attempt.js';
-import { type DispatchContext, persist, type TaskRuntime } from '../context.js';
-import { applyFailure, blockTask } from '../landing/apply-failure.js';
-import { openSharedRound } from '../shared/shared-writes.js';
+import type { DispatchContext, TaskRuntime } from '../context.js';
+import { blockTask } from '../landing/apply-failure.js';
+import { type AgentStage, runAgentStage } from './agent-stage.js';
+import { minorOnlyFindings } from './fixup-notes.js';
+import { failoverFacts, promptContext } from './prompt-facts.js';
 
 /** Where the decision's target comes from (shown in state and status). */
 export const FIXUP_ROUTE = 'config:review.fixupTarget';
@@ -19,41 +17,27 @@ export const FIXUP_ROUTE = 'config:review.fixupTarget';
  * Its change is then checked again (write set, definition of done, project gates) before the
  * completion promise; a failure there goes back to the worker like any change.
  */
-export async function runFixupStage(ctx: DispatchContext, rt: TaskRuntime): Promise<void> {
-  const decision = ensureFixupDecision(ctx, rt);
-  if (!decision) return persist(ctx, rt);
-  const target = ctx.catalog.targets[decision.target]!;
-  const attemptId = newAttemptId(rt.id, 'fixup', rt.state.planLoop);
-  const prompt = buildPrompt({
-    templates: ctx.options.prompts,
-    context: promptContext(ctx, rt, 'fixup', attemptId),
-    notes: minorOnlyFindings(rt),
-    failover: failoverFacts(rt),
-  });
-  await openSharedRound(ctx, rt, attemptId);
-  const { record, verdict } = await runStageAttempt(ctx, rt, {
-    attemptId,
-    role: 'fixup',
-    targetId: decision.target,
-    target,
-    prompt,
-  });
-  afterFixup(ctx, rt, record, verdict);
-  await persist(ctx, rt);
-}
+export const FIXUP_STAGE: AgentStage = {
+  role: 'fixup',
+  decide: ensureFixupDecision,
+  // One target, named by the config: no route to wait on or fail over in.
+  holdsSharedTarget: false,
+  changesFiles: true,
+  prepare: async (ctx, rt, { attemptId }) => ({
+    prompt: buildPrompt({
+      templates: ctx.options.prompts,
+      context: promptContext(ctx, rt, 'fixup', attemptId),
+      notes: minorOnlyFindings(rt),
+      failover: failoverFacts(rt),
+    }),
+  }),
+  // -> the checks again (its change).
+  onSuccess: (_ctx, rt) => advance(rt, 'passed'),
+};
 
-/** Fixup verdict -> the checks again (its change), or the stage's failure rules. */
-export function afterFixup(
-  ctx: DispatchContext,
-  rt: TaskRuntime,
-  record: AttemptRecord,
-  verdict: Classification,
-): void {
-  if (verdict.class !== 'success') {
-    applyFailure(ctx, rt, 'fixup', 'fixup', record, verdict);
-    return;
-  }
-  advance(rt, 'passed');
+/** Runs one fixup attempt and moves the task on. */
+export function runFixupStage(ctx: DispatchContext, rt: TaskRuntime): Promise<void> {
+  return runAgentStage(ctx, rt, FIXUP_STAGE);
 }
 
 /**
