@@ -3,6 +3,7 @@ import {
   type BudgetStageName,
   type Classification,
   type Correction,
+  type Decision,
   type DecisionKey,
   evidenceMessage,
   type FailureClass,
@@ -119,37 +120,21 @@ export function applyFailure(
   else state.failures[budget] += 1;
   const failureClass = verdict.class as FailureClass;
   if (verdict.reason !== undefined) record.reason = verdict.reason;
-  if (!decision) {
-    blockTask(ctx, rt, {
-      stage: budget,
-      reason: `no ${decisionStage} decision`,
-      evidence: verdict.evidence,
-      class: failureClass,
-    });
+  const block = blockAtOnce(rt, decisionStage, decision, record, verdict);
+  if (block) {
+    // The fields in the order the state file has always shown them.
+    const info = block.auth
+      ? { reason: block.reason, evidence: block.evidence, stage: budget, class: failureClass }
+      : { stage: budget, reason: block.reason, evidence: block.evidence, class: failureClass };
+    blockTask(ctx, rt, info);
     return;
   }
-  if (verdict.reason === 'prompt-too-long') {
-    // refused before spawning: the same prompt would be refused again on any retry
-    blockTask(ctx, rt, {
-      stage: budget,
-      reason: `prompt too long for target ${record.target}: ${verdict.evidence[0] ?? ''}`,
-      evidence: [...verdict.evidence],
-      class: failureClass,
-    });
-    return;
-  }
-  const authBlock = authenticationBlock(rt, record, verdict);
-  if (authBlock) {
-    blockTask(ctx, rt, { ...authBlock, stage: budget, class: failureClass });
-    return;
-  }
-  if (
-    budget !== 'selfcheck' &&
-    waitForQuotaReset(ctx, rt, budget, decisionStage, decision, record, verdict)
-  )
+  // The self-check resumes the worker's context: it neither parks nor fails over.
+  const movable = budget !== 'selfcheck';
+  if (movable && waitForQuotaReset(ctx, rt, budget, decisionStage, decision!, record, verdict))
     return;
   const action = decideAfterFailure({
-    decision,
+    decision: decision!,
     targets: ctx.catalog.targets,
     failureClass,
     evidence: verdict.evidence,
@@ -158,7 +143,7 @@ export function applyFailure(
     cooldowns: state.cooldowns,
     retry: ctx.options.retry,
     now: ctx.now(),
-    allowFailover: budget !== 'selfcheck',
+    allowFailover: movable,
   });
   if (action.kind === 'block') {
     blockTask(ctx, rt, {
@@ -172,23 +157,64 @@ export function applyFailure(
   state.decisions[decisionStage] = action.decision;
   state.cooldowns = action.cooldowns;
   waitUntil(ctx, rt, new Date(action.notBefore));
-  if (action.kind === 'failover') {
-    state.failoverFrom = record.id;
-    ctx.bus.emit({
-      type: 'target.failover',
-      task: rt.id,
-      // The red-team review decides from the review route's candidates.
-      stage: action.decision.stage,
-      from: action.from,
-      to: action.to,
-      class: failureClass,
-      evidence: verdict.evidence,
-    });
-    return;
-  }
+  if (action.kind === 'failover') announceFailover(ctx, rt, record, verdict, action);
+  else announceRetry(ctx, rt, record, verdict, action, state.failures[budget]);
+}
+
+/** A failure no retry can mend: no decision, a prompt the target refuses, a rejected credential. */
+function blockAtOnce(
+  rt: TaskRuntime,
+  decisionStage: DecisionKey,
+  decision: Decision | undefined,
+  record: AttemptRecord,
+  verdict: Classification,
+): { reason: string; evidence: string[]; auth?: true } | undefined {
+  if (!decision) return { reason: `no ${decisionStage} decision`, evidence: verdict.evidence };
+  if (verdict.reason === 'prompt-too-long')
+    // refused before spawning: the same prompt would be refused again on any retry
+    return {
+      reason: `prompt too long for target ${record.target}: ${verdict.evidence[0] ?? ''}`,
+      evidence: [...verdict.evidence],
+    };
+  const auth = authenticationBlock(rt, record, verdict);
+  return auth ? { ...auth, auth: true } : undefined;
+}
+
+type AfterFailure = ReturnType<typeof decideAfterFailure>;
+
+/** The stage moves to another candidate: the next prompt cites the failed attempt. */
+function announceFailover(
+  ctx: DispatchContext,
+  rt: TaskRuntime,
+  record: AttemptRecord,
+  verdict: Classification,
+  action: Extract<AfterFailure, { kind: 'failover' }>,
+): void {
+  rt.state.failoverFrom = record.id;
+  ctx.bus.emit({
+    type: 'target.failover',
+    task: rt.id,
+    // The red-team review decides from the review route's candidates.
+    stage: action.decision.stage,
+    from: action.from,
+    to: action.to,
+    class: verdict.class as FailureClass,
+    evidence: verdict.evidence,
+  });
+}
+
+/** The stage retries after its backoff. */
+function announceRetry(
+  ctx: DispatchContext,
+  rt: TaskRuntime,
+  record: AttemptRecord,
+  verdict: Classification,
+  action: Extract<AfterFailure, { kind: 'retry' }>,
+  consecutiveFailures: number,
+): void {
   // Once the stage carries failover context, it always cites the latest failed attempt.
-  if (action.target !== record.target || state.failoverFrom !== undefined) {
-    state.failoverFrom = record.id;
+  if (action.target !== record.target || rt.state.failoverFrom !== undefined) {
+    rt.state.failoverFrom = record.id;
   }
   ctx.bus.emit({
     type: 'attempt.retry-scheduled',
@@ -196,8 +222,8 @@ export function applyFailure(
     role: record.role,
     target: action.target,
     delayMs: action.delayMs,
-    consecutiveFailures: state.failures[budget],
-    reason: `${failureClass}${verdict.evidence[0] ? `: ${evidenceMessage(verdict.evidence[0])}` : ''}`,
+    consecutiveFailures,
+    reason: `${verdict.class}${verdict.evidence[0] ? `: ${evidenceMessage(verdict.evidence[0])}` : ''}`,
   });
 }
 
