@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import {
   maxPlanBytes,
   parseReview,
+  phaseLabel,
   planFileName,
   readBoundedFile,
   reviewDisposition,
@@ -61,7 +62,7 @@ export function brokenPromises(ctx: DispatchContext, rt: TaskRuntime): string[] 
   if (local) return broken;
   for (const name of loopReviewFiles(rt)) {
     const stage = name.includes('.red-team.') ? 'redteam' : 'review';
-    need(stage, judged, `the ${stage === 'redteam' ? 'red-team review' : 'review'} (${name})`);
+    need(stage, judged, `the ${phaseLabel(stage)} (${name})`);
     const read = readBoundedFile(join(rt.task.dir, name), { maxBytes: maxPlanBytes() });
     if (!read.ok) {
       broken.push(`${name}: no approving review (${read.reason})`);
