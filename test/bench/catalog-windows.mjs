@@ -3,13 +3,8 @@
 // use time windows (a zone with DST, so every boundary of the year is evaluated), against the naive baseline — checking every minute of
 // the coming year with luxon — measured in the same run on a 7-day slice and scaled up.
 // Run after `pnpm build`:  node test/bench/catalog-windows.mjs
-import {
-  findWindowFault,
-  ROUTE_IDS,
-  STAGES,
-  validateCatalog,
-  windowMatches,
-} from '@switchyard/core';
+import { findWindowFault, validateCatalog, windowMatches } from '@switchyard/catalog';
+import { ROUTE_IDS, STAGES } from '@switchyard/core';
 
 const now = new Date('2026-12-01T00:00:00Z');
 const windows = [

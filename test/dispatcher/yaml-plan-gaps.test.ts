@@ -1,6 +1,6 @@
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { materializePlan, validateOrchestratePlan } from '@switchyard/core';
+import { materializePlan, validateOrchestratePlan } from '@switchyard/tasks';
 import { describe, expect, it } from 'vitest';
 import { gitWorkspace, taskCommits } from '../isolation/git-workspace.js';
 import { runCli, Workspace } from './helpers.js';

@@ -8,15 +8,14 @@ import {
   exitCodeFor,
   runGateCommand,
 } from '@switchyard/cli';
+import { loadProjectConfig, resolveCatalog } from '@switchyard/config';
 import {
   assetPath,
   type Clock,
   formatWorkLogRow,
   loadPlugins,
-  loadProjectConfig,
   PluginSet,
   type RunEvent,
-  resolveCatalog,
   SwitchyardError,
   stateDir,
   type TaskState,

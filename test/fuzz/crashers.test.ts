@@ -100,7 +100,7 @@ describe('fuzz crashers: the catalog lint forms, loaded from a file', () => {
         r.environment = Object.fromEntries(lint.loaderVariables.map((v) => [v, '/opt/x']));
       }),
     );
-    const { resolveCatalog } = await import('@switchyard/core');
+    const { resolveCatalog } = await import('@switchyard/config');
     const resolved = await resolveCatalog({
       cwd: scratch.root,
       flagPath: file,

@@ -6,20 +6,16 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Catalog } from '@switchyard/catalog';
+import { loadProjectConfig, resolveCatalog } from '@switchyard/config';
+import { type Problem, parsePlan, SwitchyardError, WriteSetResolver } from '@switchyard/core';
 import {
-  type Catalog,
   checkRenderedPlans,
   convertMarkdownPlan,
-  loadProjectConfig,
   markdownProblem,
   materializePlan,
-  type Problem,
-  parsePlan,
-  resolveCatalog,
-  SwitchyardError,
   validateOrchestratePlan,
-  WriteSetResolver,
-} from '@switchyard/core';
+} from '@switchyard/tasks';
 import { type FuzzKind, REPO } from './corpus.ts';
 
 /** A broken contract: the parser threw something uncoded, or reported an unlocated problem. */

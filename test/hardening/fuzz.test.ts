@@ -13,7 +13,8 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve, sep } from 'node:path';
-import { parsePlan, validateCatalog, WriteSetResolver } from '@switchyard/core';
+import { validateCatalog } from '@switchyard/catalog';
+import { parsePlan, WriteSetResolver } from '@switchyard/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CLI } from '../dispatcher/helpers.js';

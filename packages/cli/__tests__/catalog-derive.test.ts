@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { assetPath, validateCatalog } from '@switchyard/core';
+import { validateCatalog } from '@switchyard/catalog';
+import { assetPath } from '@switchyard/core';
 import { describe, expect, it } from 'vitest';
 import { deriveCatalog } from '../src/commands/catalog-derive.js';
 

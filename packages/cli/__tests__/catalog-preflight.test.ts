@@ -1,7 +1,7 @@
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { CatalogTarget } from '@switchyard/core';
+import type { CatalogTarget } from '@switchyard/catalog';
 import { describe, expect, it, vi } from 'vitest';
 import { assertPreflights, runPreflight } from '../src/preflight/target-commands.js';
 

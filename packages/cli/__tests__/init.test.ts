@@ -1,6 +1,6 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { expandCatalog, isCompactCatalog } from '@switchyard/core';
+import { expandCatalog, isCompactCatalog } from '@switchyard/catalog';
 import { describe, expect, it, vi } from 'vitest';
 import { fakeBinDir, runCli, tempDir } from './catalog-helpers.js';
 

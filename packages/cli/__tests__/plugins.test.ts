@@ -2,13 +2,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import {
-  classifyEvidence,
-  collectEvidence,
-  loadPlugins,
-  loadProjectConfig,
-  PluginSet,
-} from '@switchyard/core';
+import { loadProjectConfig } from '@switchyard/config';
+import { classifyEvidence, collectEvidence, loadPlugins, PluginSet } from '@switchyard/core';
 import { describe, expect, it } from 'vitest';
 import { runCli } from './catalog-helpers.js';
 

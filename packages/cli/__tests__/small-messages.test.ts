@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { assetPath, SwitchyardError, validateCatalog } from '@switchyard/core';
+import { validateCatalog } from '@switchyard/catalog';
+import { assetPath, SwitchyardError } from '@switchyard/core';
 import { describe, expect, it } from 'vitest';
 import { assertPreflights } from '../src/preflight/target-commands.js';
 import { runCli } from './catalog-helpers.js';

@@ -1,6 +1,6 @@
 import { basename } from 'node:path';
+import type { CatalogTarget } from '@switchyard/catalog';
 import {
-  type CatalogTarget,
   type ClassifierPlugin,
   expandEnvironmentValue,
   type Problem,

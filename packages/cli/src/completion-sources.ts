@@ -23,7 +23,8 @@ const quietly = <T>(read: () => T[]): T[] => {
 /** The sources of the workspace around `cwd`; `withTargets` reads the catalog first. */
 export async function loadSources(cwd: string, withTargets: boolean): Promise<CompletionSources> {
   const core = await import('@switchyard/core');
-  const root = core.searchWorkspaceRoot(cwd, core.hasConfigFile).root ?? cwd;
+  const configLib = await import('@switchyard/config');
+  const root = core.searchWorkspaceRoot(cwd, configLib.hasConfigFile).root ?? cwd;
   const stateDir = core.stateDir(root);
   let scan: ReturnType<typeof core.scanWorkspace> | undefined;
   const scanned = () => {
@@ -31,7 +32,7 @@ export async function loadSources(cwd: string, withTargets: boolean): Promise<Co
     return scan;
   };
   const targets = withTargets
-    ? await core
+    ? await configLib
         .resolveCatalog({ cwd: root, checkExecutables: false })
         .then((c) => Object.keys(c.catalog.targets))
         .catch(() => [])

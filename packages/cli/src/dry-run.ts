@@ -1,34 +1,29 @@
 import { existsSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { ResolvedCatalog } from '@switchyard/catalog';
+import { applyRouting, CATALOG_ENV, DEFAULT_ROUTING, selectCandidates } from '@switchyard/catalog';
+import type { ProjectConfig } from '@switchyard/config';
+import { hasConfigFile, loadProjectConfig, resolveCatalog } from '@switchyard/config';
 import type {
   ClaimRecord,
   Problem,
-  ProjectConfig,
   ProjectGate,
-  ResolvedCatalog,
   RouteId,
   Stage,
   WorkspaceModel,
 } from '@switchyard/core';
 // The dry-run subpath: only what this command needs is loaded (not the dispatcher, etc.).
 import {
-  applyRouting,
-  CATALOG_ENV,
-  DEFAULT_ROUTING,
   encodeJsonChunks,
   findWorkspaceRoot,
-  hasConfigFile,
-  loadProjectConfig,
   loadWorkspaceAsync,
   openStateStore,
   probeAttempt,
   readClaims,
   refuseUnjudgeableTests,
-  resolveCatalog,
   STAGES,
   SwitchyardError,
-  selectCandidates,
   stateDir,
 } from '@switchyard/core/dry-run';
 import {

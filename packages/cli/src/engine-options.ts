@@ -1,4 +1,4 @@
-import type { ProjectConfig } from '@switchyard/core';
+import type { ProjectConfig } from '@switchyard/config';
 import type { DispatcherOptions } from '@switchyard/engine';
 
 /** The dispatcher options a project config sets (every run and the in-process test harness

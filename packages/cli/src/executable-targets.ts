@@ -1,5 +1,7 @@
-import type { Catalog, Problem, ResolvedCatalog, Stage } from '@switchyard/core';
-import { catalogRevision, findExecutable, STAGES } from '@switchyard/core/dry-run';
+import type { Catalog, ResolvedCatalog } from '@switchyard/catalog';
+import { catalogRevision, findExecutable } from '@switchyard/catalog';
+import type { Problem, Stage } from '@switchyard/core';
+import { STAGES } from '@switchyard/core/dry-run';
 
 /** What the in-scope tasks of a run can reach: their routes, and the targets they pin. */
 export interface TargetsInUse {

@@ -1,4 +1,5 @@
-import { findExecutable, type Problem } from '@switchyard/core/dry-run';
+import { findExecutable } from '@switchyard/catalog';
+import type { Problem } from '@switchyard/core/dry-run';
 import { execa } from 'execa';
 import { closest, distance } from 'fastest-levenshtein';
 

@@ -2,31 +2,30 @@ import { hostname } from 'node:os';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
-  acquireWorkspaceLock,
-  agentCommitPolicyOf,
   applyRouting,
-  assetPath,
   CATALOG_ENV,
   type CatalogTarget,
+  type ResolvedCatalog,
+  selectCandidates,
+} from '@switchyard/catalog';
+import { hasConfigFile, loadProjectConfig, resolveCatalog } from '@switchyard/config';
+import {
+  acquireWorkspaceLock,
+  agentCommitPolicyOf,
+  assetPath,
   findWorkspaceRoot,
-  hasConfigFile,
   isRouteId,
   loadPlugins,
-  loadProjectConfig,
   loadWorkspace,
   PluginSet,
   type Problem,
-  type ResolvedCatalog,
   type RouteId,
   type RunEvent,
   type RunnerPlugin,
-  resolveCatalog,
-  resolveWith,
   type SessionYamlPlan,
   STAGES,
   type Store,
   SwitchyardError,
-  selectCandidates,
   stateDir,
   type WorkspaceLock,
   type WorkspaceModel,
@@ -34,6 +33,7 @@ import {
 import { loadPromptTemplates, RunControl, runDispatcher } from '@switchyard/engine';
 import type { MonitorServer } from '@switchyard/monitor';
 import { openFsStore } from '@switchyard/store-fs';
+import { resolveWith } from '@switchyard/tasks';
 import pc from 'picocolors';
 import {
   agentsWithVerifiedLines,

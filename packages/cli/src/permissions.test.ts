@@ -1,13 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import {
-  assetPath,
-  loadPlugins,
-  PluginSet,
-  type ResolvedCatalog,
-  validateCatalog,
-} from '@switchyard/core';
+import { type ResolvedCatalog, validateCatalog } from '@switchyard/catalog';
+import { assetPath, loadPlugins, PluginSet } from '@switchyard/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUILTIN_PLUGINS } from './builtin-plugins.js';
 import { permittedCatalog } from './permissions.js';

@@ -1,12 +1,8 @@
 import { readFileSync } from 'node:fs';
-import type { ProjectConfig } from '@switchyard/core';
 // The dry-run subpath: the dry run loads this module too (no dispatcher, no plugins).
-import {
-  findExecutable,
-  type Problem,
-  sandboxForTarget,
-  sandboxProbeArgv,
-} from '@switchyard/core/dry-run';
+import { findExecutable } from '@switchyard/catalog';
+import type { ProjectConfig } from '@switchyard/config';
+import { type Problem, sandboxForTarget, sandboxProbeArgv } from '@switchyard/core/dry-run';
 import { execa } from 'execa';
 
 /** What the run needs to know of the sandbox: the bwrap that works, or why none does. */

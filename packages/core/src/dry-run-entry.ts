@@ -3,12 +3,7 @@
 // command loads less. Same objects as the root entry (shared chunks): `SwitchyardError.is` and
 // friends work across both.
 export { type PermissionLevel, STAGES } from './catalog/constants.js';
-export { findExecutable } from './catalog/executables.js';
-export { CATALOG_ENV, resolveCatalog } from './catalog/resolve.js';
-export { catalogRevision } from './catalog/revision.js';
-export { selectCandidates } from './catalog/select.js';
 export { readClaims } from './claims/claim-store.js';
-export { hasConfigFile, loadProjectConfig } from './config/load.js';
 export {
   ERROR_CODES,
   formatProblem,
@@ -22,15 +17,8 @@ export { refuseUnjudgeableTests } from './gates/tests-required.js';
 export { isolationModeOf } from './isolation/mode.js';
 export { encodeJsonChunks } from './json/index.js';
 export { PHASES } from './lifecycle/lifecycle-table.js';
-export { quoteArgv } from './orchestrate/plan-materialize.js';
-export { applyRouting, DEFAULT_ROUTING, type RoutingConfig } from './routing/index.js';
 export { sandboxForTarget } from './sandbox/sandbox-schema.js';
 export { sandboxProbeArgv } from './sandbox/sandbox-spec.js';
-export {
-  redTeamCandidates,
-  resolveNamedTarget,
-  reviewCandidates,
-} from './selection/named-target.js';
 export { probeAttempt } from './state/attempt-probe.js';
 export { openStateStore } from './state/state-store.js';
 export type { ClaimRecord } from './store/claim-port.js';

@@ -40,56 +40,27 @@ export {
   writeLocator,
 } from './attempt/index.js';
 export {
-  applyPermissions,
-  CATALOG_ENV,
-  type Catalog,
-  type CatalogInput,
-  type CatalogRoute,
-  type CatalogRuntime,
-  type CatalogSourceKind,
-  type CatalogTarget,
-  type CatalogValidation,
-  type CatalogWindow,
-  catalogJsonSchema,
-  catalogRevision,
-  catalogSchema,
-  checkArgv,
-  checkPlaceholders,
-  compactCatalog,
-  compactCatalogJsonSchema,
-  expandCatalog,
-  expandEnvironmentValue,
-  findExecutable,
-  findWindowFault,
-  isCompactCatalog,
+  CATALOG_SCHEMA_VERSION,
+  EXECUTION_CLASSES,
   isRouteId,
+  OUTPUT_FORMATS,
   PERMISSION_LEVELS,
-  type PermissionArgs,
   type PermissionLevel,
-  projectConfigJsonSchema,
-  type ResolveCatalogOptions,
-  type ResolvedCatalog,
   ROUTE_IDS,
   type RouteId,
-  renderTemplate,
-  resolveCatalog,
-  routeSchema,
-  runtimeSchema,
-  type Selection,
   STAGES,
   type Stage,
-  secretInEnvironment,
-  selectCandidates,
   TEMPLATE_PLACEHOLDERS,
   type TemplatePlaceholder,
-  targetSchema,
-  type ValidateCatalogOptions,
-  validateCatalog,
-  type WindowFault,
-  type WindowSpec,
-  windowMatches,
-  windowSchema,
-} from './catalog/index.js';
+} from './catalog/constants.js';
+export {
+  credentialShape,
+  expandEnvironmentValue,
+  namesCredential,
+  SECRET_HINT,
+  secretInArgument,
+  secretInEnvironment,
+} from './catalog/secrets.js';
 export {
   acquireFileMutex,
   type ClaimStore,
@@ -106,21 +77,7 @@ export {
   type WaitBound,
   waitBoundOf,
 } from './clock/index.js';
-export {
-  configFilesIn,
-  defineConfig,
-  hasConfigFile,
-  type LoadedProjectConfig,
-  type LoadProjectConfigOptions,
-  loadProjectConfig,
-  type NotifyConfig,
-  type NotifyEvent,
-  type ProjectConfig,
-  type ProjectConfigInput,
-  projectConfigSchema,
-  RECOMMENDED_CONFIG_FILE,
-} from './config/index.js';
-export { breachUsd } from './cost/budget.js';
+export { breachUsd, costBudgetSchema } from './cost/budget.js';
 export {
   type AttemptUsage,
   type AttemptUsageEntry,
@@ -140,8 +97,8 @@ export {
   type UsageTotals,
   usageLine,
 } from './cost/index.js';
-export { formatUsd, roundUsd } from './cost/usage.js';
-export { didYouMean } from './did-you-mean.js';
+export { formatUsd, priceTableSchema, roundUsd } from './cost/usage.js';
+export { closestName, didYouMean } from './did-you-mean.js';
 export {
   formatProblem,
   type Problem,
@@ -217,6 +174,7 @@ export {
   terminalReason,
   unverifiedVersionWarning,
 } from './evidence/index.js';
+export { projectGateSchema } from './gates/gate-schema.js';
 export {
   gateResultLine,
   type ProjectGate,
@@ -235,6 +193,7 @@ export {
   type TaskGraph,
   topologicalOrder,
 } from './graph/index.js';
+export { isolationConfigSchema } from './isolation/config-schema.js';
 export {
   type AgentCommitPolicy,
   APPLY_STEPS,
@@ -272,6 +231,7 @@ export {
   worktreeRecordSchema,
 } from './isolation/index.js';
 export { encodeJsonChunks } from './json/index.js';
+export { lazyRequire } from './lazy-require.js';
 export {
   ATTEMPT_ROLES,
   type AttemptRoleName,
@@ -315,35 +275,6 @@ export {
   readLockHolder,
   type WorkspaceLock,
 } from './lock/index.js';
-export {
-  type BackendResolution,
-  type ConvertedMarkdownPlan,
-  checkRenderedPlans,
-  choosePlanRun,
-  convertMarkdownPlan,
-  DEFAULT_PLAN_ROUTE,
-  type MaterializedStatus,
-  type MaterializedTask,
-  type MaterializeOptions,
-  markdownProblem,
-  materializePlan,
-  type OrchestratePlan,
-  type OrchestratePlanTask,
-  orchestratePlanJsonSchema,
-  orchestratePlanSchema,
-  type PlanRunChoice,
-  type PlanRunner,
-  type PlanValidationOptions,
-  planTaskRoutes,
-  quoteArgv,
-  type ResolvedPlanTask,
-  renderTaskPlan,
-  resolveWith,
-  type SourcePosition,
-  type StageRoute,
-  type ValidatedPlan,
-  validateOrchestratePlan,
-} from './orchestrate/index.js';
 export {
   type PlanFinding,
   type PlanReviewResult,
@@ -397,6 +328,7 @@ export {
   type TranscriptPlugin,
   validatePlugin,
 } from './plugins/index.js';
+export type { PermissionArgs } from './plugins/types.js';
 export {
   findProcessesWithMarker,
   findProcessesWithMarkers,
@@ -441,14 +373,6 @@ export {
   reviewDisposition,
 } from './review/index.js';
 export {
-  applyRouting,
-  DEFAULT_COMPLEXITY_ROUTES,
-  DEFAULT_ROUTING,
-  type RoutingConfig,
-  type RoutingConfigInput,
-  type TaskRouting,
-} from './routing/index.js';
-export {
   assertSafeOwnedPaths,
   type BoundedRead,
   type BoundedReadOptions,
@@ -472,13 +396,8 @@ export {
   sandboxProbeArgv,
 } from './sandbox/index.js';
 export { planSandbox } from './sandbox/sandbox-plan.js';
-export {
-  agentsOf,
-  type NamedTarget,
-  redTeamCandidates,
-  resolveNamedTarget,
-  reviewCandidates,
-} from './selection/index.js';
+export { sandboxSchema } from './sandbox/sandbox-schema.js';
+export { knownKeysAt } from './schema-keys.js';
 export {
   newSessionId,
   SESSIONS_DIR,
@@ -573,7 +492,11 @@ export {
   versionConflict,
   type WorkLogPort,
 } from './store/index.js';
+export { storeConfigSchema } from './store/store-setting.js';
+export { splitArgv } from './task/argv.js';
 export { followUpDoneProblem } from './task/done-contract.js';
+export { COMPLEXITIES, parseFrontMatter, RISKS } from './task/front-matter.js';
+export { yamlModule } from './task/front-matter-pairs.js';
 export {
   assertionText,
   type ChecklistItem,
@@ -603,6 +526,9 @@ export {
   type WriteSetPathResult,
   WriteSetResolver,
 } from './task/index.js';
+export { isReservedGroupName, isValidName } from './task/task-id.js';
+export { ANY_WRITE_SET_TEXT } from './task/write-set-any.js';
+export { MAX_YAML_NESTING, yamlNestingLine } from './task/yaml-nesting.js';
 export {
   appendWorkLog,
   archiveWorkLog,
@@ -652,3 +578,6 @@ export {
   type WorkspaceSearch,
 } from './workspace/index.js';
 export { taskFromPlanTexts } from './workspace/load.js';
+export { hasTasksDir } from './workspace/root.js';
+// Used by @switchyard/catalog, @switchyard/config and @switchyard/tasks.
+export { dottedPath, issuesToProblems, unknownKeyHint } from './zod-problems.js';

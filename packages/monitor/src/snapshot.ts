@@ -1,11 +1,11 @@
 import { existsSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
+import { loadProjectConfig } from '@switchyard/config';
 import {
   type BacklogView,
   formatBytes,
   isolationSettings,
   listOpenEscalations,
-  loadProjectConfig,
   loadWorkspace,
   type PriceTable,
   type ProjectGateResult,

@@ -7,8 +7,8 @@ import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { findExecutable } from '@switchyard/catalog';
 import {
-  findExecutable,
   findProcessesWithMarker,
   isSameProcessAlive,
   PROCESS_MARKER_VAR,

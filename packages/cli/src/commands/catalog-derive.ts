@@ -1,4 +1,5 @@
-import { type Catalog, type CatalogTarget, STAGES } from '@switchyard/core';
+import type { Catalog, CatalogTarget } from '@switchyard/catalog';
+import { STAGES } from '@switchyard/core';
 
 /** What `deriveCatalog` kept, dropped and filled. */
 export interface DerivedCatalog {

@@ -1,14 +1,13 @@
 import { access, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, relative, resolve } from 'node:path';
 import {
-  assetPath,
   type Catalog,
   catalogRevision,
   compactCatalog,
-  RECOMMENDED_CONFIG_FILE,
-  SwitchyardError,
   validateCatalog,
-} from '@switchyard/core';
+} from '@switchyard/catalog';
+import { RECOMMENDED_CONFIG_FILE } from '@switchyard/config';
+import { assetPath, SwitchyardError } from '@switchyard/core';
 import pc from 'picocolors';
 import { type DetectedAgent, detectAgents } from '../known-agents.js';
 import { printJson } from '../output.js';

@@ -1,4 +1,5 @@
-import { catalogJsonSchema, projectConfigJsonSchema } from '@switchyard/core';
+import { catalogJsonSchema } from '@switchyard/catalog';
+import { projectConfigJsonSchema } from '@switchyard/config';
 import { printJson } from '../output.js';
 
 /** `switchyard catalog schema`: the JSON Schema generated from the zod validator. */

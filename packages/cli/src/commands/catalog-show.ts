@@ -3,16 +3,11 @@ import {
   type Catalog,
   expandCatalog,
   isCompactCatalog,
-  loadProjectConfig,
   type ResolvedCatalog,
-  ROUTE_IDS,
-  type RouteId,
-  resolveCatalog,
-  STAGES,
-  type Stage,
-  SwitchyardError,
   selectCandidates,
-} from '@switchyard/core';
+} from '@switchyard/catalog';
+import { loadProjectConfig, resolveCatalog } from '@switchyard/config';
+import { ROUTE_IDS, type RouteId, STAGES, type Stage, SwitchyardError } from '@switchyard/core';
 import pc from 'picocolors';
 import { printJson } from '../output.js';
 import { describeSource } from './catalog-summary.js';

@@ -1,4 +1,5 @@
-import { type Catalog, type ResolvedCatalog, ROUTE_IDS, STAGES } from '@switchyard/core';
+import type { Catalog, ResolvedCatalog } from '@switchyard/catalog';
+import { ROUTE_IDS, STAGES } from '@switchyard/core';
 
 /** Coverage of a catalog: per stage routes and windowed routes, per class target counts. */
 export interface CatalogCoverage {

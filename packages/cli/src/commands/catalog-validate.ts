@@ -1,4 +1,6 @@
-import { type Catalog, type Problem, resolveCatalog, SwitchyardError } from '@switchyard/core';
+import type { Catalog } from '@switchyard/catalog';
+import { resolveCatalog } from '@switchyard/config';
+import { type Problem, SwitchyardError } from '@switchyard/core';
 import pc from 'picocolors';
 import { EXIT } from '../exit-codes.js';
 import { closestKnownAgent, isUnknownAgent, KNOWN_AGENTS } from '../known-agents.js';

@@ -162,14 +162,15 @@ export async function classifyCommand(
   opts: ClassifyOptions,
 ): Promise<void> {
   const core = await import('@switchyard/core');
+  const configLib = await import('@switchyard/config');
   const input =
     dir === undefined ? await fromFlags(opts) : await fromAttemptDir(resolve(dir), opts);
   const { BUILTIN_PLUGINS } = await import('../builtin-plugins.js');
   const workspace =
     opts.workspace !== undefined
       ? resolve(opts.workspace)
-      : (core.searchWorkspaceRoot(process.cwd(), core.hasConfigFile).root ?? process.cwd());
-  const { config, filepath } = await core.loadProjectConfig(workspace);
+      : (core.searchWorkspaceRoot(process.cwd(), configLib.hasConfigFile).root ?? process.cwd());
+  const { config, filepath } = await configLib.loadProjectConfig(workspace);
   const plugins = new core.PluginSet(
     await core.loadPlugins({
       entries: config.plugins,

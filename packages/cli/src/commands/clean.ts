@@ -57,7 +57,8 @@ Examples:
 }
 
 async function cleanCommand(opts: CleanCommandOptions): Promise<void> {
-  const { formatBytes: size, loadProjectConfig } = await import('@switchyard/core');
+  const { formatBytes: size } = await import('@switchyard/core');
+  const { loadProjectConfig } = await import('@switchyard/config');
   const { openConfiguredIsolation } = await import('../run-isolation.js');
   const workspace = resolve(opts.workspace ?? process.cwd());
   // `isolation.dir` says where the worktrees are; an unreadable config cannot say otherwise.

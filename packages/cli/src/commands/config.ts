@@ -40,23 +40,25 @@ Examples:
 async function configCommand(opts: ConfigOptions): Promise<void> {
   const { relative, resolve } = await import('node:path');
   const core = await import('@switchyard/core');
+  const configLib = await import('@switchyard/config');
+  const catalogLib = await import('@switchyard/catalog');
   const root =
     opts.workspace !== undefined
       ? resolve(opts.workspace)
-      : (core.searchWorkspaceRoot(process.cwd(), core.hasConfigFile).root ?? process.cwd());
-  const { config, filepath, raw } = await core.loadProjectConfig(process.cwd(), {
+      : (core.searchWorkspaceRoot(process.cwd(), configLib.hasConfigFile).root ?? process.cwd());
+  const { config, filepath, raw } = await configLib.loadProjectConfig(process.cwd(), {
     stopDir: root,
   });
   // Shown relative to the workspace root: `retry.baseDelayMs = 10 (switchyard.config.json)`.
   const shown = filepath ? relative(root, filepath) || filepath : undefined;
   const overrides = new Map<string, ConfigOverride>();
-  const envCatalog = process.env[core.CATALOG_ENV];
+  const envCatalog = process.env[catalogLib.CATALOG_ENV];
   overrides.set(
     'executionCatalog',
     opts.executionCatalog !== undefined
       ? { value: opts.executionCatalog, from: 'flag', source: '--execution-catalog' }
       : envCatalog
-        ? { value: envCatalog, from: 'env', source: core.CATALOG_ENV }
+        ? { value: envCatalog, from: 'env', source: catalogLib.CATALOG_ENV }
         : config.executionCatalog !== undefined
           ? {
               value:
@@ -95,7 +97,7 @@ async function configCommand(opts: ConfigOptions): Promise<void> {
     config: { ...config, store: shownStore } as unknown as Record<string, unknown>,
     raw,
     file: shown,
-    sections: Object.keys(core.projectConfigSchema.shape).filter((k) => k !== '$schema'),
+    sections: Object.keys(configLib.projectConfigSchema.shape).filter((k) => k !== '$schema'),
     overrides,
   });
   if (opts.json) {
@@ -106,7 +108,7 @@ async function configCommand(opts: ConfigOptions): Promise<void> {
   const lines = [
     filepath
       ? `config file ${filepath}`
-      : `config file none (searched ${process.cwd()}${root !== process.cwd() ? ` up to ${root}` : ''} for ${core.RECOMMENDED_CONFIG_FILE} and the other names); every value is a default`,
+      : `config file none (searched ${process.cwd()}${root !== process.cwd() ? ` up to ${root}` : ''} for ${configLib.RECOMMENDED_CONFIG_FILE} and the other names); every value is a default`,
     ...values.map(
       (v) =>
         `${v.key} = ${JSON.stringify(v.value)} (${v.from === 'flag' || v.from === 'env' ? `${v.from} ` : ''}${v.source ?? v.from})`,

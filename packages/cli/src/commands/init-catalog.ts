@@ -1,4 +1,5 @@
-import type { Catalog, RouteId } from '@switchyard/core';
+import type { Catalog } from '@switchyard/catalog';
+import type { RouteId } from '@switchyard/core';
 import { DECISION_STAGES, SwitchyardError } from '@switchyard/core';
 
 /** What `switchyard init` asks for: the target of each kind of work, and of review. */

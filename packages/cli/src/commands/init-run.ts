@@ -1,13 +1,8 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, relative, resolve } from 'node:path';
-import {
-  type Catalog,
-  configFilesIn,
-  DEFAULT_COMPLEXITY_ROUTES,
-  type PermissionLevel,
-  RECOMMENDED_CONFIG_FILE,
-  SwitchyardError,
-} from '@switchyard/core';
+import { type Catalog, DEFAULT_COMPLEXITY_ROUTES } from '@switchyard/catalog';
+import { configFilesIn, RECOMMENDED_CONFIG_FILE } from '@switchyard/config';
+import { type PermissionLevel, SwitchyardError } from '@switchyard/core';
 import pc from 'picocolors';
 import { printJson } from '../output.js';
 import { probeBwrap } from '../sandbox-check.js';

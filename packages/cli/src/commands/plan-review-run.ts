@@ -1,26 +1,22 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
+import { type CatalogTarget, findExecutable, selectCandidates } from '@switchyard/catalog';
+import { hasConfigFile, loadProjectConfig, resolveCatalog } from '@switchyard/config';
 import {
   attemptEnvironment,
-  type CatalogTarget,
   expandEnvironmentValue,
   fillTemplate,
-  findExecutable,
   findWorkspaceRoot,
-  hasConfigFile,
   isRouteId,
-  loadProjectConfig,
   loadWorkspace,
   type PlanReviewResult,
   type PlanUnderReview,
   parsePlanFindings,
   planFileName,
   planReviewPrompt,
-  resolveCatalog,
   SwitchyardError,
   searchWorkspaceRoot,
-  selectCandidates,
   stateDir,
 } from '@switchyard/core';
 import { execa } from 'execa';

@@ -30,6 +30,7 @@ Examples:
     )
     .action(async (file: string) => {
       const core = await import('@switchyard/core');
+      const tasksLib = await import('@switchyard/tasks');
       const { printProblems } = await import('../output.js');
       const read = core.readPlanText(resolve(file), file);
       if ('problem' in read) {
@@ -37,7 +38,7 @@ Examples:
         process.exitCode = EXIT.INVALID_INPUT;
         return;
       }
-      const converted = core.convertMarkdownPlan(read.text, file);
+      const converted = tasksLib.convertMarkdownPlan(read.text, file);
       if (converted.problems.length > 0) {
         printProblems(converted.problems);
         process.exitCode = EXIT.INVALID_INPUT;

@@ -83,9 +83,8 @@ Examples:
   $ switchyard resolve api/add-flag --retry --store postgres://sy@db/switchyard`,
     )
     .action(async (task: string, opts: ResolveOptions) => {
-      const { SwitchyardError, findWorkspaceRoot, hasConfigFile, resolveCatalog } = await import(
-        '@switchyard/core'
-      );
+      const { SwitchyardError, findWorkspaceRoot } = await import('@switchyard/core');
+      const { hasConfigFile, resolveCatalog } = await import('@switchyard/config');
       const { resolveEscalation } = await import('@switchyard/engine');
       if ([opts.retry, opts.skip, opts.done].filter(Boolean).length !== 1) {
         throw new SwitchyardError('SY_USAGE', 'Give exactly one of --retry, --skip or --done.', {

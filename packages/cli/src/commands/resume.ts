@@ -45,8 +45,10 @@ Examples:
   $ switchyard resume s-20261201T020000Z-1a2b --json`,
     )
     .action(async (id: string | undefined, opts: ResumeOptions) => {
-      const { SessionStore, SwitchyardError, findWorkspaceRoot, hasConfigFile, stateDir } =
-        await import('@switchyard/core');
+      const { SessionStore, SwitchyardError, findWorkspaceRoot, stateDir } = await import(
+        '@switchyard/core'
+      );
+      const { hasConfigFile } = await import('@switchyard/config');
       const workspace = findWorkspaceRoot({
         ...(opts.workspace !== undefined ? { explicit: opts.workspace } : {}),
         isMarker: hasConfigFile,

@@ -47,10 +47,11 @@ Examples:
     )
     .action(async (opts: RetroOptions) => {
       const core = await import('@switchyard/core');
+      const configLib = await import('@switchyard/config');
       const engine = await import('@switchyard/engine');
       const workspace = core.findWorkspaceRoot({
         ...(opts.workspace !== undefined ? { explicit: opts.workspace } : {}),
-        isMarker: core.hasConfigFile,
+        isMarker: configLib.hasConfigFile,
       });
       if (opts.run && opts.since)
         throw new core.SwitchyardError('SY_USAGE', 'use --run or --since, not both');
@@ -88,7 +89,7 @@ Examples:
             hint: 'run `switchyard retro --since 1970-01-01 --json | jq .runs` to list the runs',
           },
         );
-      const prices = await core.loadProjectConfig(workspace).then(
+      const prices = await configLib.loadProjectConfig(workspace).then(
         (c) => c.config.prices,
         () => ({}),
       );

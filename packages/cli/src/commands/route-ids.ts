@@ -1,4 +1,4 @@
-import type { Catalog } from '@switchyard/core';
+import type { Catalog } from '@switchyard/catalog';
 
 /** What route ids are, for `catalog init`'s output and the docs. */
 export const ROUTE_IDS_EXPLAINED = [

@@ -5,34 +5,40 @@ import {
   agentsOf,
   CATALOG_ENV,
   type Catalog,
+  type RoutingConfig,
+  redTeamCandidates,
+  selectCandidates,
+} from '@switchyard/catalog';
+import {
+  hasConfigFile,
+  loadProjectConfig,
+  type ProjectConfig,
+  resolveCatalog,
+} from '@switchyard/config';
+import {
+  findWorkspaceRoot,
+  isolationModeOf,
+  type Problem,
+  readPlanText,
+  resolveIsolation,
+  type SessionYamlPlan,
+  SwitchyardError,
+  searchWorkspaceRoot,
+} from '@switchyard/core';
+import {
   checkRenderedPlans,
   choosePlanRun,
   convertMarkdownPlan,
-  findWorkspaceRoot,
-  hasConfigFile,
-  isolationModeOf,
-  loadProjectConfig,
   type MaterializedTask,
   markdownProblem,
   materializePlan,
   type PlanRunChoice,
-  type Problem,
-  type ProjectConfig,
   planTaskRoutes,
   quoteArgv,
-  type RoutingConfig,
-  readPlanText,
-  redTeamCandidates,
-  resolveCatalog,
-  resolveIsolation,
   resolveWith,
-  type SessionYamlPlan,
-  SwitchyardError,
-  searchWorkspaceRoot,
-  selectCandidates,
   type ValidatedPlan,
   validateOrchestratePlan,
-} from '@switchyard/core';
+} from '@switchyard/tasks';
 import { EXIT } from '../exit-codes.js';
 import { printJson, printProblems } from '../output.js';
 import { cappedParallel } from '../plan-concurrency.js';

@@ -41,9 +41,10 @@ Examples:
     )
     .action(async (opts: SubmitOptions) => {
       const core = await import('@switchyard/core');
+      const configLib = await import('@switchyard/config');
       const workspace = core.findWorkspaceRoot({
         ...(opts.workspace !== undefined ? { explicit: opts.workspace } : {}),
-        isMarker: core.hasConfigFile,
+        isMarker: configLib.hasConfigFile,
       });
       const { resolveStore } = await import('../store/resolve-store.js');
       const setting = await resolveStore({

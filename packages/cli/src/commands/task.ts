@@ -47,6 +47,7 @@ async function taskNew(id: string, opts: TaskNewOptions): Promise<void> {
   const { existsSync, mkdirSync, writeFileSync } = await import('node:fs');
   const { join, relative, resolve, sep } = await import('node:path');
   const core = await import('@switchyard/core');
+  const configLib = await import('@switchyard/config');
   const [group, name, ...rest] = id.split('/');
   if (!group || !name || rest.length > 0 || !NAME.test(group) || !NAME.test(name))
     throw new core.SwitchyardError('SY_USAGE', `task id "${id}" is not <group>/<task>.`, {
@@ -62,7 +63,7 @@ async function taskNew(id: string, opts: TaskNewOptions): Promise<void> {
     });
   const workspace = (() => {
     if (opts.workspace !== undefined) return resolve(opts.workspace);
-    const search = core.searchWorkspaceRoot(process.cwd(), core.hasConfigFile);
+    const search = core.searchWorkspaceRoot(process.cwd(), configLib.hasConfigFile);
     const root = search.root ?? search.gitRoot;
     if (!root)
       throw new core.SwitchyardError(

@@ -1,4 +1,5 @@
-import type { NotifyConfig, NotifyEvent, RunEvent } from '@switchyard/core';
+import type { NotifyConfig, NotifyEvent } from '@switchyard/config';
+import type { RunEvent } from '@switchyard/core';
 import { execa } from 'execa';
 import pRetry, { AbortError } from 'p-retry';
 

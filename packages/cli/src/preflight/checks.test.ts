@@ -2,7 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, statfsSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Problem, projectConfigSchema } from '@switchyard/core';
+import { projectConfigSchema } from '@switchyard/config';
+import type { Problem } from '@switchyard/core';
 import { describe, expect, it } from 'vitest';
 import { PREFLIGHT_CHECKS } from './checks.js';
 import {

@@ -1,5 +1,5 @@
-import { quoteArgv } from '@switchyard/core/dry-run';
 import type { Repository } from '@switchyard/git-isolation';
+import { quoteArgv } from '@switchyard/tasks';
 import { execa } from 'execa';
 import type { PreflightContext } from './registry.js';
 

@@ -1,4 +1,6 @@
-import type { CatalogTarget, Problem, ProjectConfig, TaskState } from '@switchyard/core';
+import type { CatalogTarget } from '@switchyard/catalog';
+import type { ProjectConfig } from '@switchyard/config';
+import type { Problem, TaskState } from '@switchyard/core';
 import { SwitchyardError } from '@switchyard/core/dry-run';
 
 /** A task as the checks see it: its id and the files it will change. */

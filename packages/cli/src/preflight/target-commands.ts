@@ -1,12 +1,6 @@
-import {
-  type CatalogTarget,
-  expandEnvironmentValue,
-  findExecutable,
-  type Problem,
-  quoteArgv,
-  renderTemplate,
-  SwitchyardError,
-} from '@switchyard/core';
+import { type CatalogTarget, findExecutable, renderTemplate } from '@switchyard/catalog';
+import { expandEnvironmentValue, type Problem, SwitchyardError } from '@switchyard/core';
+import { quoteArgv } from '@switchyard/tasks';
 import { execa } from 'execa';
 import type { PreflightCheck } from './registry.js';
 

@@ -121,13 +121,14 @@ export async function retryShared(
   opts: { executionCatalog?: string; json?: boolean },
 ): Promise<void> {
   const core = await import('@switchyard/core');
+  const configLib = await import('@switchyard/config');
   const engine = await import('@switchyard/engine');
   const { resolve } = await import('node:path');
   const root = core.findWorkspaceRoot({
     ...(workspace !== undefined ? { explicit: workspace } : {}),
-    isMarker: core.hasConfigFile,
+    isMarker: configLib.hasConfigFile,
   });
-  const catalog = await core.resolveCatalog({
+  const catalog = await configLib.resolveCatalog({
     ...(opts.executionCatalog ? { flagPath: resolve(opts.executionCatalog) } : {}),
     cwd: root,
     checkExecutables: false,

@@ -11,9 +11,10 @@ const IDLE_LOOK_MS = 3_000;
  */
 export async function runWorker(opts: WorkerOptions): Promise<number> {
   const core = await import('@switchyard/core');
+  const configLib = await import('@switchyard/config');
   const workspace = core.findWorkspaceRoot({
     ...(opts.workspace !== undefined ? { explicit: opts.workspace } : {}),
-    isMarker: core.hasConfigFile,
+    isMarker: configLib.hasConfigFile,
     requireTasks: false,
   });
   const { resolveStore } = await import('./resolve-store.js');

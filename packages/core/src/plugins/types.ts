@@ -1,6 +1,13 @@
-import type { PermissionArgs } from '../catalog/permissions.js';
+import type { PermissionLevel } from '../catalog/constants.js';
 import type { AttemptUsage } from '../cost/usage.js';
 import type { AttemptClass, FailureReason } from './failure-class.js';
+
+/**
+ * How an agent's plugin puts a permission level into its CLI's argv (`command` or
+ * `resume_command`): where the flags go is the plugin's knowledge (an option before a
+ * subcommand, or at the end). Core never names the flags.
+ */
+export type PermissionArgs = (level: PermissionLevel, argv: readonly string[]) => string[];
 
 /** A value or a promise of it: plugin hooks may be sync or async. */
 export type Awaitable<T> = T | Promise<T>;

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { projectConfigSchema } from '../config/schema.js';
-import { redactStoreUrl, resolveStoreSetting } from './store-setting.js';
+import { redactStoreUrl, resolveStoreSetting, storeConfigSchema } from './store-setting.js';
 
 const PG = 'postgres://sy:pw@db:5432/switchyard';
 
@@ -36,10 +35,10 @@ describe('store selection', () => {
         message: expect.stringMatching(/"mysql:\/\/u@db\/x" \(from --store\)/),
       }),
     );
-    const parsed = projectConfigSchema.safeParse({ store: { url: 'sqlite://x', leaseSeconds: 2 } });
+    const parsed = storeConfigSchema.safeParse({ url: 'sqlite://x', leaseSeconds: 2 });
     expect(parsed.success).toBe(false);
     expect(parsed.error?.issues.map((i) => i.path.join('.'))).toEqual(
-      expect.arrayContaining(['store.url', 'store.leaseSeconds']),
+      expect.arrayContaining(['url', 'leaseSeconds']),
     );
     expect(redactStoreUrl(PG)).toBe('postgres://sy@db:5432/switchyard');
   });

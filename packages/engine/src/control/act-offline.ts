@@ -1,12 +1,12 @@
 import { realpathSync } from 'node:fs';
 import { join } from 'node:path';
+import { resolveCatalog } from '@switchyard/config';
 import {
   appendWorkLog,
   createEventBus,
   isSameProcessAlive,
   openStateStore,
   readLockHolder,
-  resolveCatalog,
   SwitchyardError,
   stateDir as stateDirOf,
 } from '@switchyard/core';

@@ -1,5 +1,5 @@
+import type { Catalog } from '@switchyard/catalog';
 import {
-  type Catalog,
   type ClaimPort,
   type EventBus,
   type LoadedTask,

@@ -1,3 +1,4 @@
+import type { ResolvedCatalog, RoutingConfig } from '@switchyard/catalog';
 import type {
   AgentCommitPolicy,
   AgentWritablePath,
@@ -7,8 +8,6 @@ import type {
   OutputFormat,
   PriceTable,
   ProjectGate,
-  ResolvedCatalog,
-  RoutingConfig,
   RunEvent,
   RunnerPlugin,
   SandboxConfig,

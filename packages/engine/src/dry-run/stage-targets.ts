@@ -1,9 +1,5 @@
-import {
-  type Problem,
-  redTeamCandidates,
-  resolveNamedTarget,
-  reviewCandidates,
-} from '@switchyard/core/dry-run';
+import { redTeamCandidates, resolveNamedTarget, reviewCandidates } from '@switchyard/catalog';
+import type { Problem } from '@switchyard/core/dry-run';
 import { candidateOrder } from '../selection/decide.js';
 import type { DryRunStage } from './report.js';
 

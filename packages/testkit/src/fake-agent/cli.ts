@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { parse as parseYaml } from 'yaml';
 import { FakeAgentExit, type FakeAgentIo, FakeAgentKilled, processIo } from './agent-io.js';
 import { formatPrinter } from './formats.js';
 import { logPrompt, receivePrompt } from './prompt-input.js';
@@ -19,9 +19,23 @@ ignored so catalog argv templates of real CLIs can be reused. The prompt is the 
 or stdin when stdin is a file (or a pipe and the prompt is missing or "-"); with
 SWITCHYARD_FAKE_AGENT_PROMPT_LOG set, each run appends {via, bytes, sha256, tail} to that file.`;
 
+/**
+ * A scenario file's data. JSON (what tests and the demo write) is read with JSON.parse; the YAML
+ * parser, which reads anything else, is loaded only then: loading it was the largest part of
+ * the fake agent's start-up, paid on every agent run of every test.
+ */
+function parseScenarioText(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    const yaml: typeof import('yaml') = createRequire(import.meta.url)('yaml');
+    return yaml.parse(text);
+  }
+}
+
 /** Loads and validates a scenario file (YAML or JSON). */
 export function loadScenario(file: string): FakeAgentScenario {
-  const parsed = scenarioSchema.safeParse(parseYaml(readFileSync(file, 'utf8')));
+  const parsed = scenarioSchema.safeParse(parseScenarioText(readFileSync(file, 'utf8')));
   if (!parsed.success) {
     const lines = parsed.error.issues.map(
       (i) => `${file}: ${i.path.join('.') || '(root)'}: ${i.message}`,

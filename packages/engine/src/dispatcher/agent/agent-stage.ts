@@ -1,7 +1,7 @@
+import type { CatalogTarget } from '@switchyard/catalog';
 import {
   type AttemptRecord,
   type AttemptRoleName,
-  type CatalogTarget,
   type Classification,
   type Decision,
   decisionKeyOf,

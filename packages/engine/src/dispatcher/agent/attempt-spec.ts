@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
+import type { CatalogTarget } from '@switchyard/catalog';
 import {
   type AttemptRole,
   attemptEnvironment,
-  type CatalogTarget,
   expandEnvironmentValue,
   fillTemplate,
   type RunnerLocatorFields,

@@ -1,4 +1,4 @@
-import type { CatalogRuntime } from '@switchyard/core';
+import type { CatalogRuntime } from '@switchyard/catalog';
 import type { DispatchContext } from '../context.js';
 
 /**

@@ -1,4 +1,6 @@
-import { type Catalog, newTaskState, planTaskRoutes } from '@switchyard/core';
+import type { Catalog } from '@switchyard/catalog';
+import { newTaskState } from '@switchyard/core';
+import { planTaskRoutes } from '@switchyard/tasks';
 import { describe, expect, it } from 'vitest';
 import type { DispatchContext, TaskRuntime } from '../context.js';
 import { ensureDecision } from './ensure-decision.js';

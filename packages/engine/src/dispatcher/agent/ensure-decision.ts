@@ -1,12 +1,10 @@
 import {
   agentsOf,
-  type Decision,
-  type DecisionStage,
-  isRouteId,
   resolveNamedTarget,
   reviewCandidates,
   selectCandidates,
-} from '@switchyard/core';
+} from '@switchyard/catalog';
+import { type Decision, type DecisionStage, isRouteId } from '@switchyard/core';
 import { checkDecision, decideTarget } from '../../selection/decide.js';
 import type { DispatchContext, TaskRuntime } from '../context.js';
 import { blockTask } from '../landing/apply-failure.js';

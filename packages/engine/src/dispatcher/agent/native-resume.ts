@@ -1,4 +1,5 @@
-import type { CatalogTarget, ResumePlan, RunnerPlugin } from '@switchyard/core';
+import type { CatalogTarget } from '@switchyard/catalog';
+import type { ResumePlan, RunnerPlugin } from '@switchyard/core';
 import type { DispatchContext, TaskRuntime } from '../context.js';
 import { workdirOf } from '../worktree/workdir.js';
 import { failoverSession } from './prompt-facts.js';

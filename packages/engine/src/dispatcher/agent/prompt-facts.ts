@@ -1,5 +1,6 @@
 import { join } from 'node:path';
-import { type AttemptRole, type CatalogTarget, planFileName } from '@switchyard/core';
+import type { CatalogTarget } from '@switchyard/catalog';
+import { type AttemptRole, planFileName } from '@switchyard/core';
 import type { FailoverFacts, PromptContext } from '../../prompts/build-prompt.js';
 import type { DispatchContext, TaskRuntime } from '../context.js';
 import { planCopyOf } from '../corrections/plan-copy.js';

@@ -1,12 +1,5 @@
-import {
-  type AttemptRole,
-  agentsOf,
-  type Decision,
-  isRouteId,
-  promptTemplateOf,
-  redTeamCandidates,
-  selectCandidates,
-} from '@switchyard/core';
+import { agentsOf, redTeamCandidates, selectCandidates } from '@switchyard/catalog';
+import { type AttemptRole, type Decision, isRouteId, promptTemplateOf } from '@switchyard/core';
 import { checkDecision, decideTarget } from '../../selection/decide.js';
 import type { DispatchContext, TaskRuntime } from '../context.js';
 import { blockTask } from '../landing/apply-failure.js';

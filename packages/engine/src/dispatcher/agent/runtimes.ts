@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { applyRouting } from '@switchyard/catalog';
 import {
-  applyRouting,
   archivedTaskDir,
   DECISION_KEYS,
   freshFailures,

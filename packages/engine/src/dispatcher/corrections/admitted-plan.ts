@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
+import { applyRouting } from '@switchyard/catalog';
 import {
   type AdmittedPlan,
-  applyRouting,
   type ChecklistItem,
   type LoadedTask,
   planFileName,

@@ -1,11 +1,6 @@
 import { join } from 'node:path';
-import {
-  applyRouting,
-  loadTask,
-  planFileName,
-  readPlanText,
-  taskFromPlanTexts,
-} from '@switchyard/core';
+import { applyRouting } from '@switchyard/catalog';
+import { loadTask, planFileName, readPlanText, taskFromPlanTexts } from '@switchyard/core';
 import { advance } from '../advance.js';
 import { currentPlan } from '../agent/prompt-facts.js';
 import type { DispatchContext, TaskRuntime } from '../context.js';

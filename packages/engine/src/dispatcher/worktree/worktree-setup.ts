@@ -1,11 +1,11 @@
 import { join, relative } from 'node:path';
 import {
   maskSecretsInFile,
-  quoteArgv,
   redactDeep,
   type WorktreeRecord,
   writeOwnedFileBelow,
 } from '@switchyard/core';
+import { quoteArgv } from '@switchyard/tasks';
 import { type DispatchContext, persist, type TaskRuntime } from '../context.js';
 import { maxPlanLoopsOf } from '../corrections/plan-loop-cap.js';
 import { blockTask } from '../landing/apply-failure.js';

@@ -1,1 +1,0 @@
-export * from './named-target.js';
