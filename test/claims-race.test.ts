@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync }
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openClaimStore } from '../packages/core/src/claims/claim-store.js';
+import { openClaimStore } from '../packages/store-fs/src/claims/claim-store.js';
 
 const fixtures = join(import.meta.dirname, 'fixtures');
 const hooks = join(fixtures, 'ts-hooks.mjs');

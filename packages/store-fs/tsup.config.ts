@@ -1,7 +1,8 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: ['src/index.ts'],
+  // dry-run: a light entry for `switchyard run --dry-run` (task states and claims by path).
+  entry: { index: 'src/index.ts', 'dry-run': 'src/dry-run-entry.ts' },
   format: ['esm'],
   dts: true,
   clean: true,

@@ -210,6 +210,8 @@ export function describeCrashTrials(part: number, parts: number): void {
   describe(`crash recovery: SIGKILL the dispatcher at random moments (part ${part}/${parts})`, {
     timeout: 600_000,
   }, () => {
+    // Fewer trials than parts (a replay of one seed): a part without any says so, skipped.
+    if (plans.length === 0) it.skip(`no trial of this run falls to part ${part}`, () => {});
     const began = Date.now();
     const outcomes: TrialOutcome[] = [];
 

@@ -1,6 +1,7 @@
 import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { newTaskState, openClaimStore, openStateStore } from '@switchyard/core';
+import { newTaskState } from '@switchyard/core';
+import { openClaimStore, openStateStore } from '@switchyard/store-fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from './catalog-helpers.js';
 import { makeWorkspace, plan, SYSTEM_PATH, writeCatalog } from './dry-run-helpers.js';

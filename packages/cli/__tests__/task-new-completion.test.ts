@@ -1,12 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  newTaskState,
-  openStateStore,
-  parsePlanFile,
-  SessionStore,
-  stateDir,
-} from '@switchyard/core';
+import { newTaskState, parsePlanFile, stateDir } from '@switchyard/core';
+import { openStateStore, SessionStore } from '@switchyard/store-fs';
 import { describe, expect, it } from 'vitest';
 import { runCli } from './catalog-helpers.js';
 import { makeWorkspace } from './dry-run-helpers.js';

@@ -23,6 +23,7 @@ const quietly = <T>(read: () => T[]): T[] => {
 /** The sources of the workspace around `cwd`; `withTargets` reads the catalog first. */
 export async function loadSources(cwd: string, withTargets: boolean): Promise<CompletionSources> {
   const core = await import('@switchyard/core');
+  const files = await import('@switchyard/store-fs');
   const configLib = await import('@switchyard/config');
   const root = core.searchWorkspaceRoot(cwd, configLib.hasConfigFile).root ?? cwd;
   const stateDir = core.stateDir(root);
@@ -41,14 +42,14 @@ export async function loadSources(cwd: string, withTargets: boolean): Promise<Co
     tasks: () => quietly(() => scanned().tasks.map((t) => t.id)),
     blockedTasks: () =>
       quietly(() =>
-        core
+        files
           .openStateStore(stateDir)
           .list()
           .filter((s) => s.blocked)
           .map((s) => s.task),
       ),
     groups: () => quietly(() => scanned().groups),
-    sessions: () => quietly(() => new core.SessionStore(stateDir).ids().reverse()),
+    sessions: () => quietly(() => new files.SessionStore(stateDir).ids().reverse()),
     targets: () => targets,
   };
 }

@@ -18,9 +18,6 @@ import {
   encodeJsonChunks,
   findWorkspaceRoot,
   loadWorkspaceAsync,
-  openStateStore,
-  probeAttempt,
-  readClaims,
   refuseUnjudgeableTests,
   STAGES,
   SwitchyardError,
@@ -30,8 +27,10 @@ import {
   type DryRunReport,
   type DryRunRouting,
   planDryRun,
+  probeAttempt,
   slotFreeTasks,
 } from '@switchyard/engine/dry-run';
+import { openStateStore, readClaims } from '@switchyard/store-fs/dry-run';
 import type { RunOptions } from './commands/run.js';
 import { renderDryRun } from './dry-run-render.js';
 import { skipMissingTargets } from './executable-targets.js';

@@ -4,12 +4,12 @@ import {
   type IsolationConfig,
   type IsolationMode,
   isolationSettings,
-  openStateStore,
   resolveIsolation,
   stateDir,
   type TaskState,
   type WorkspaceIsolation,
 } from '@switchyard/core';
+import { openStateStore } from '@switchyard/store-fs';
 import pc from 'picocolors';
 import { openConfiguredIsolation } from './run-isolation.js';
 

@@ -10,7 +10,6 @@ import {
 } from '@switchyard/catalog';
 import { hasConfigFile, loadProjectConfig, resolveCatalog } from '@switchyard/config';
 import {
-  acquireWorkspaceLock,
   agentCommitPolicyOf,
   assetPath,
   findWorkspaceRoot,
@@ -27,12 +26,11 @@ import {
   type Store,
   SwitchyardError,
   stateDir,
-  type WorkspaceLock,
   type WorkspaceModel,
 } from '@switchyard/core';
 import { loadPromptTemplates, RunControl, runDispatcher } from '@switchyard/engine';
 import type { MonitorServer } from '@switchyard/monitor';
-import { openFsStore } from '@switchyard/store-fs';
+import { acquireWorkspaceLock, openFsStore, type WorkspaceLock } from '@switchyard/store-fs';
 import { resolveWith } from '@switchyard/tasks';
 import pc from 'picocolors';
 import {

@@ -1,9 +1,8 @@
-// `@switchyard/core/dry-run`: what `switchyard run --dry-run` needs (the CLI, and the engine's own
-// light `@switchyard/engine/dry-run` entry), without review parsing, prompts or plugins, so the
-// command loads less. Same objects as the root entry (shared chunks): `SwitchyardError.is` and
-// friends work across both.
+// `@switchyard/core/dry-run`: what `switchyard run --dry-run` needs (the CLI, and the light
+// `@switchyard/engine/dry-run` and `@switchyard/store-fs/dry-run` entries), without review
+// parsing, prompts or plugins, so the command loads less. Same objects as the root entry
+// (shared chunks): `SwitchyardError.is` and friends work across both.
 export { type PermissionLevel, STAGES } from './catalog/constants.js';
-export { readClaims } from './claims/claim-store.js';
 export {
   ERROR_CODES,
   formatProblem,
@@ -16,11 +15,19 @@ export {
 export { refuseUnjudgeableTests } from './gates/tests-required.js';
 export { isolationModeOf } from './isolation/mode.js';
 export { encodeJsonChunks } from './json/index.js';
-export { PHASES } from './lifecycle/lifecycle-table.js';
+export { FINAL_PHASE, PHASES, type Phase, takesAgentSlot } from './lifecycle/lifecycle-table.js';
+export {
+  findProcessesWithMarker,
+  hasEnvironmentMarker,
+  isSameProcessAlive,
+  processIdentity,
+  readStartToken,
+} from './process/process-identity.js';
+export { ensureOwnedDir } from './safe-fs/owned-files.js';
 export { sandboxForTarget } from './sandbox/sandbox-schema.js';
 export { sandboxProbeArgv } from './sandbox/sandbox-spec.js';
-export { probeAttempt } from './state/attempt-probe.js';
-export { openStateStore } from './state/state-store.js';
+export { replaceFile } from './state/atomic-file.js';
+export { type TaskState, taskStateSchema } from './state/state-schema.js';
 export type { ClaimRecord } from './store/claim-port.js';
 export { loadWorkspaceAsync, type WorkspaceModel } from './workspace/load.js';
 export { stateDir } from './workspace/paths.js';

@@ -62,14 +62,6 @@ export {
   secretInEnvironment,
 } from './catalog/secrets.js';
 export {
-  acquireFileMutex,
-  type ClaimStore,
-  type FileMutexOptions,
-  type MutexOwner,
-  openClaimStore,
-  readClaims,
-} from './claims/index.js';
-export {
   type Clock,
   persistedWaitLeftMs,
   stopwatch,
@@ -115,29 +107,12 @@ export {
   interviewRequestSchema,
   type ResolutionAction,
 } from './escalation/escalation-schema.js';
-export {
-  type EscalationEntry,
-  escalationEntry,
-  escalationPaths,
-  isOpen,
-  listOpenEscalations,
-  readBundle,
-  recordResolution,
-  writeEscalation,
-} from './escalation/escalation-store.js';
 // Start guards: bus subscribers that may refuse the start of a task's next stage.
-export type { StartGuard, StartRequest, StartVeto } from './events/index.js';
 export {
-  createEventBus,
-  type EventBus,
-  type EventBusOptions,
-  type ReadEventsResult,
   type RunCounts,
   type RunEvent,
   type RunEventInput,
-  type RunEventListener,
   type RunEventType,
-  readEvents,
   runEventSchema,
 } from './events/index.js';
 export {
@@ -268,14 +243,6 @@ export {
   type WorkLogRoleName,
 } from './lifecycle/index.js';
 export {
-  type AcquireLockOptions,
-  acquireWorkspaceLock,
-  LOCK_FILE_NAME,
-  type LockHolder,
-  readLockHolder,
-  type WorkspaceLock,
-} from './lock/index.js';
-export {
   type PlanFinding,
   type PlanReviewResult,
   type PlanUnderReview,
@@ -336,6 +303,7 @@ export {
   isSameProcessAlive,
   type ProcessIdentity,
   processAgeMs,
+  processIdentity,
   readStartToken,
   startTokenOf,
 } from './process/index.js';
@@ -399,23 +367,18 @@ export { planSandbox } from './sandbox/sandbox-plan.js';
 export { sandboxSchema } from './sandbox/sandbox-schema.js';
 export { knownKeysAt } from './schema-keys.js';
 export {
-  newSessionId,
-  SESSIONS_DIR,
   type SessionMonitor,
   type SessionOptions,
   type SessionPlan,
   type SessionStatus,
-  SessionStore,
   type SessionTask,
-  type SessionView,
   type SessionYamlPlan,
+  sessionMonitorSchema,
   sessionPlanSchema,
   sessionStatusSchema,
   sessionYamlPlanSchema,
 } from './session/index.js';
-export { type ChangeBaseline, openChangeStore } from './state/change-store.js';
 export {
-  type AttemptProbe,
   type AttemptRecord,
   type AttemptRole,
   type BlockedInfo,
@@ -424,12 +387,9 @@ export {
   type DecisionStage,
   type JsonFileLabel,
   newTaskState,
-  openStateStore,
-  probeAttempt,
   type ReplaceFileOptions,
   readJsonFile,
   replaceFile,
-  type StateStore,
   type TaskPhase,
   type TaskState,
   taskStateSchema,
@@ -530,16 +490,12 @@ export { isReservedGroupName, isValidName } from './task/task-id.js';
 export { ANY_WRITE_SET_TEXT } from './task/write-set-any.js';
 export { MAX_YAML_NESTING, yamlNestingLine } from './task/yaml-nesting.js';
 export {
-  appendWorkLog,
-  archiveWorkLog,
   formatWorkLogRow,
-  isGroupLogArchivable,
+  WORK_LOG_FILE,
   WORK_LOG_HEADER,
   type WorkLogRow,
-  workLogPath,
 } from './worklog/index.js';
 export { openStartRows } from './worklog/open-rows.js';
-export { readWorkLogText } from './worklog/read-work-log.js';
 export {
   AGENT_TASK_DIR,
   ARCHIVE_DIR,
@@ -558,6 +514,7 @@ export {
   loadTask,
   loadWorkspace,
   loadWorkspaceAsync,
+  MONITOR_FILE,
   type ParallelParseOptions,
   PLAN_FILE,
   planFileName,
@@ -565,6 +522,7 @@ export {
   readTaskFolder,
   reviewFileName,
   type ScannedTask,
+  SESSIONS_DIR,
   STATE_DIR,
   scanWorkspace,
   searchWorkspaceRoot,

@@ -7,3 +7,4 @@ export {
   type DryRunRouting,
   planDryRun,
 } from './dry-run/index.js';
+export { probeAttempt } from './status/attempt-probe.js';

@@ -1,4 +1,4 @@
-import { acquireFileMutex } from '@switchyard/core';
+import { acquireFileMutex } from '@switchyard/store-fs';
 import type { IsolationContext } from './worktree.js';
 
 /** Default wait for another task's apply in the same repository: a day. */

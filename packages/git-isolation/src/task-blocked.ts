@@ -1,4 +1,5 @@
-import { openStateStore, type TaskId } from '@switchyard/core';
+import type { TaskId } from '@switchyard/core';
+import { openStateStore } from '@switchyard/store-fs';
 import type { IsolationLayout } from './layout.js';
 
 /**

@@ -2,8 +2,9 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { newTaskState, readBundle, writeEscalation } from '@switchyard/core';
+import { newTaskState } from '@switchyard/core';
 import { buildEscalation } from '@switchyard/engine';
+import { readBundle, writeEscalation } from '@switchyard/store-fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type MonitorServer, startMonitor } from './server.js';
 

@@ -4,11 +4,10 @@ import {
   ARCHIVE_DIR,
   agentTaskDir,
   isSameProcessAlive,
-  LOCK_FILE_NAME,
-  readLockHolder,
   STATE_DIR,
   stateDir,
 } from '@switchyard/core';
+import { LOCK_FILE_NAME, readLockHolder } from '@switchyard/store-fs';
 
 /** Options of {@link followWorkspace}. */
 export interface FollowOptions {

@@ -9,8 +9,9 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { newTaskState, type RunEvent, recordResolution, writeEscalation } from '@switchyard/core';
+import { newTaskState, type RunEvent } from '@switchyard/core';
 import { buildEscalation } from '@switchyard/engine';
+import { recordResolution, writeEscalation } from '@switchyard/store-fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { MonitorSnapshot } from './snapshot.js';
 import { SnapshotReader } from './snapshot.js';

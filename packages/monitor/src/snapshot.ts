@@ -5,13 +5,11 @@ import {
   type BacklogView,
   formatBytes,
   isolationSettings,
-  listOpenEscalations,
   loadWorkspace,
   type PriceTable,
   type ProjectGateResult,
   parsePlanFile,
   type RunEvent,
-  readClaims,
   stateDir,
   type TaskState,
   type UsageSummary,
@@ -26,6 +24,7 @@ import {
   type StatusReport,
   worktreeBytes,
 } from '@switchyard/engine';
+import { listOpenEscalations, readClaims } from '@switchyard/store-fs';
 import { EventLogReader } from './event-log.js';
 import { applyBacklog } from './shared-tasks.js';
 import { StateFiles } from './state-files.js';

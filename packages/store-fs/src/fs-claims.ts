@@ -1,9 +1,5 @@
-import {
-  type ClaimPort,
-  type ClaimStore,
-  type FencedWrite,
-  openClaimStore,
-} from '@switchyard/core';
+import type { ClaimPort, FencedWrite } from '@switchyard/core';
+import { type ClaimStore, openClaimStore } from './claims/claim-store.js';
 import type { FsLeases } from './fs-leases.js';
 import type { Locked } from './locked.js';
 

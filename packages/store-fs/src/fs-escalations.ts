@@ -1,14 +1,12 @@
 import { readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { type EscalationPort, interviewRequestSchema, readJsonFile } from '@switchyard/core';
 import {
-  type EscalationPort,
   escalationPaths,
-  interviewRequestSchema,
   readBundle,
-  readJsonFile,
   recordResolution,
   writeEscalation,
-} from '@switchyard/core';
+} from './escalation/escalation-store.js';
 import type { FsLeases } from './fs-leases.js';
 
 const BUNDLE_SUFFIX = '.failure-bundle.json';

@@ -2,15 +2,15 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   ensureOwnedDir,
-  readEvents,
   readJsonFile,
   replaceFile,
   type SessionPort,
-  SessionStore,
   sessionPlanSchema,
   sessionStatusSchema,
 } from '@switchyard/core';
+import { readEvents } from './events/read-events.js';
 import { JsonlAppender } from './jsonl-file.js';
+import { SessionStore } from './session/session-store.js';
 
 const SESSION_FILE = {
   what: 'session file',

@@ -8,7 +8,6 @@ import {
   writeSync,
 } from 'node:fs';
 import {
-  archiveWorkLog,
   formatWorkLogRow,
   openOwnedFile,
   SwitchyardError,
@@ -16,9 +15,9 @@ import {
   type WorkLogPort,
   type WorkLogRoleName,
   type WorkLogRow,
-  workLogPath,
 } from '@switchyard/core';
 import type { FsLeases } from './fs-leases.js';
+import { archiveWorkLog, workLogPath } from './worklog/work-log.js';
 
 /**
  * Work-log rows in each group's `agent-task/<group>/WORK_LOG.md`, the Markdown table people

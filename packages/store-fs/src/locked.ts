@@ -1,4 +1,4 @@
-import { acquireFileMutex } from '@switchyard/core';
+import { acquireFileMutex } from './claims/file-mutex.js';
 
 /** Runs critical sections one at a time. */
 export type Locked = <T>(fn: () => T | Promise<T>) => Promise<T>;

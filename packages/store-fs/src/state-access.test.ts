@@ -33,9 +33,6 @@ const FILE_NAME = /'(events\.jsonl|claims\.json|leases\.json|targets\.json|store
 /** A path built under the state folder (`join(stateDir, 'tasks', …)`, `join(ctx.stateDir, 'gates')`). */
 const UNDER_STATE = /\(\s*(?:\w+\.)*(?:stateDir|state)(?:Of)?(?:\([\w.]*\))?\s*,\s*['`]/i;
 
-/** The format code store-fs delegates to: it moves into store-fs when core is split (item 5). */
-const FORMAT = 'defines a file format store-fs uses (moves into store-fs with the core split)';
-
 const CAPTURE =
   'writes capture or gate/stage output folders under the state folder: local evidence';
 const GIT_ISOLATION =
@@ -52,15 +49,6 @@ const DRY_RUN =
 
 /** What still touches state by path outside store-fs, and why. */
 const LEFT: Record<string, string> = {
-  'packages/core/src/state/state-store.ts': FORMAT,
-  'packages/core/src/claims/claim-store.ts': FORMAT,
-  'packages/core/src/events/event-bus.ts': FORMAT,
-  'packages/core/src/escalation/escalation-store.ts': FORMAT,
-  'packages/core/src/session/session-store.ts': FORMAT,
-  'packages/core/src/state/change-store.ts':
-    'per-task change records under the state folder (new beside this work): no port yet',
-  'packages/core/src/worklog/work-log.ts': FORMAT,
-  'packages/core/src/worklog/read-work-log.ts': FORMAT,
   'packages/core/src/store/session-port.ts': 'names the port method readEvents (no I/O)',
   // Local evidence, outside the store by design (as attempt captures; the store keeps locators).
   'packages/engine/src/dispatcher/agent/attempt-spec.ts': CAPTURE,
@@ -74,7 +62,7 @@ const LEFT: Record<string, string> = {
   'packages/engine/src/dispatcher/worktree/worktree-setup.ts': CAPTURE,
   'packages/cli/src/commands/plan-review-run.ts': CAPTURE,
   'packages/core/src/evidence/evidence-prune.ts':
-    'prunes capture folders (local evidence); still lists task states by path to spare live attempts',
+    'prunes capture folders (local evidence); the task states come from the store',
   'packages/core/src/workspace/plan-cache.ts':
     'a cache of parsed plans, rebuilt when missing: no stored fact',
   'packages/cli/src/commands/demo.ts': "prints where the demo's event log is (no I/O)",

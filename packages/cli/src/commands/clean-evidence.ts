@@ -34,8 +34,12 @@ export async function cleanEvidence(
   opts: { olderThan?: string; maxSize?: string; dryRun: boolean },
 ) {
   const { parseByteSize, pruneAttemptEvidence, stateDir } = await import('@switchyard/core');
+  const { openFsStore } = await import('@switchyard/store-fs');
+  const store = openFsStore({ workspace });
+  const states = await store.tasks.list().finally(() => store.close());
   return pruneAttemptEvidence({
     stateDir: stateDir(workspace),
+    states: states.map((s) => s.value),
     ...(opts.olderThan !== undefined ? { olderThanMs: parseAge(opts.olderThan) } : {}),
     ...(opts.maxSize !== undefined
       ? { maxTotalBytes: parseSize(opts.maxSize, parseByteSize) }

@@ -45,10 +45,9 @@ Examples:
   $ switchyard resume s-20261201T020000Z-1a2b --json`,
     )
     .action(async (id: string | undefined, opts: ResumeOptions) => {
-      const { SessionStore, SwitchyardError, findWorkspaceRoot, stateDir } = await import(
-        '@switchyard/core'
-      );
+      const { SwitchyardError, findWorkspaceRoot, stateDir } = await import('@switchyard/core');
       const { hasConfigFile } = await import('@switchyard/config');
+      const { SessionStore } = await import('@switchyard/store-fs');
       const workspace = findWorkspaceRoot({
         ...(opts.workspace !== undefined ? { explicit: opts.workspace } : {}),
         isMarker: hasConfigFile,

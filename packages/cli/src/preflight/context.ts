@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { TaskState, WorkspaceModel } from '@switchyard/core';
-import { isolationModeOf, openStateStore, stateDir } from '@switchyard/core/dry-run';
+import { isolationModeOf, stateDir } from '@switchyard/core/dry-run';
+import { openStateStore } from '@switchyard/store-fs/dry-run';
 import { inGitRepository } from '../run-isolation.js';
 import type { PreflightContext, PreflightTask } from './registry.js';
 

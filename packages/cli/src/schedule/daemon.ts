@@ -2,12 +2,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { closeSync, type FSWatcher, mkdirSync, openSync, readFileSync, watch } from 'node:fs';
 import { constants } from 'node:os';
 import { join } from 'node:path';
-import {
-  acquireWorkspaceLock,
-  type SchedulePort,
-  SwitchyardError,
-  type WorkspaceLock,
-} from '@switchyard/core';
+import { type SchedulePort, SwitchyardError } from '@switchyard/core';
+import { acquireWorkspaceLock, type WorkspaceLock } from '@switchyard/store-fs';
 import type { Cron } from 'croner';
 import { firesBetween, parseCron } from './cron.js';
 import {

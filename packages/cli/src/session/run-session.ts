@@ -1,9 +1,7 @@
 import {
-  newSessionId,
   type RunEvent,
   type SessionOptions,
   type SessionPlan,
-  SessionStore,
   type SessionTask,
   type SessionYamlPlan,
   stateDir,
@@ -11,6 +9,7 @@ import {
 } from '@switchyard/core';
 import type { DispatchResult } from '@switchyard/engine';
 import { sessionTaskAfter } from '@switchyard/engine';
+import { newSessionId, SessionStore } from '@switchyard/store-fs';
 
 /** Least time between two `status.json` snapshots written while the run goes (ms). */
 const SNAPSHOT_INTERVAL_MS = 1000;

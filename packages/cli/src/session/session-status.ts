@@ -1,5 +1,6 @@
-import { SessionStore, type SessionView, stateDir } from '@switchyard/core';
+import { stateDir } from '@switchyard/core';
 import type { StatusReport } from '@switchyard/engine';
+import { SessionStore, type SessionView } from '@switchyard/store-fs';
 import { printJson } from '../output.js';
 
 /** Where one task of a session stands, from the workspace status report. */

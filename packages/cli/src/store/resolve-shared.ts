@@ -1,12 +1,12 @@
 import { userInfo } from 'node:os';
 import {
-  isOpen,
   parseLeaseHolder,
   type ResolutionAction,
   type StoreSetting,
   SwitchyardError,
 } from '@switchyard/core';
 import { type CatalogFacts, liftBlock, type ResolveOutcome } from '@switchyard/engine';
+import { isOpen } from '@switchyard/store-fs';
 import type { SharedStore } from './shared-backlog.js';
 
 /** `resolve`/`retry` on a shared store: what was done, and the machine that last held the task. */

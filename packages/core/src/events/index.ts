@@ -1,3 +1,1 @@
-export * from './event-bus.js';
 export * from './event-schema.js';
-export type { StartGuard, StartRequest, StartVeto } from './start-guard.js';

@@ -3,7 +3,6 @@ import { dirname, join, resolve } from 'node:path';
 import { ATTEMPT_FILES } from '../attempt/layout.js';
 import { SwitchyardError } from '../errors.js';
 import type { AttemptRecord, TaskState } from '../state/state-schema.js';
-import { openStateStore } from '../state/state-store.js';
 import { writeNoteFile } from './evidence-cap.js';
 
 /** Left in a pruned attempt folder, next to its locator (which the logs cite). */
@@ -13,6 +12,8 @@ export const EVIDENCE_PRUNED_FILE = 'evidence-pruned.json';
 export interface PruneEvidenceOptions {
   /** The dispatcher's state folder (`agent-task/.switchyard`). */
   stateDir: string;
+  /** Every task state of the workspace (the store's list): the attempts a task still needs are spared. */
+  states: readonly TaskState[];
   /** Failed attempts that ended longer ago than this go. */
   olderThanMs?: number;
   /** Then, oldest first, failed attempts go until all attempt evidence is within this. */
@@ -128,10 +129,7 @@ export function pruneAttemptEvidence(opts: PruneEvidenceOptions): PruneEvidenceR
     });
   const now = opts.now ?? new Date();
   const dryRun = opts.dryRun === true;
-  const { candidates, kept } = candidatesOf(
-    openStateStore(opts.stateDir).list(),
-    join(opts.stateDir, 'attempts'),
-  );
+  const { candidates, kept } = candidatesOf(opts.states, join(opts.stateDir, 'attempts'));
   const totalBytes = bytesBelow(join(opts.stateDir, 'attempts'));
   const pruned: PrunedAttempt[] = [];
   let left = totalBytes;

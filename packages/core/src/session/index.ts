@@ -12,10 +12,3 @@ export {
   sessionStatusSchema,
   sessionYamlPlanSchema,
 } from './session-schema.js';
-export {
-  MONITOR_FILE,
-  newSessionId,
-  SESSIONS_DIR,
-  SessionStore,
-  type SessionView,
-} from './session-store.js';

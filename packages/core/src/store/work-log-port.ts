@@ -1,4 +1,4 @@
-import type { WorkLogRow } from '../worklog/work-log.js';
+import type { WorkLogRow } from '../worklog/work-log-row.js';
 import type { FencedWrite } from './fence.js';
 
 /**

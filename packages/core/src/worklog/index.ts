@@ -1,2 +1,2 @@
 export * from './open-rows.js';
-export * from './work-log.js';
+export * from './work-log-row.js';

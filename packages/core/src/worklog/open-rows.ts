@@ -1,5 +1,5 @@
 import type { WorkLogRoleName } from '../lifecycle/lifecycle-table.js';
-import type { WorkLogRow } from './work-log.js';
+import type { WorkLogRow } from './work-log-row.js';
 
 /** A START row of a work log that has no FINISH row yet. */
 export interface OpenStartRow {

@@ -7,6 +7,10 @@ export const AGENT_TASK_DIR = 'agent-task';
 export const ARCHIVE_DIR = 'archive';
 /** Dispatcher state directory name: `agent-task/.switchyard/`. */
 export const STATE_DIR = '.switchyard';
+/** Folder of the sessions under the state dir. */
+export const SESSIONS_DIR = 'sessions';
+/** A session's monitor record, in its session folder. */
+export const MONITOR_FILE = 'monitor-server.json';
 /** File that marks an archived task as complete. */
 export const COMPLETE_LOG = 'complete.log';
 /** The first plan of a task; follow-ups are `PLAN-2.md`, `PLAN-3.md`, … */

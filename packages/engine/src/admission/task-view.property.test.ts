@@ -4,14 +4,12 @@ import { dirname, join } from 'node:path';
 import {
   loadWorkspace,
   newTaskState,
-  openClaimStore,
-  openStateStore,
   PHASES,
   type Phase,
-  readClaims,
   stateDir as stateDirOf,
 } from '@switchyard/core';
 import { createMemoryStore, type MemoryStore } from '@switchyard/core/memory-store';
+import { openClaimStore, openStateStore, readClaims } from '@switchyard/store-fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { buildRuntimes } from '../dispatcher/agent/runtimes.js';

@@ -1,17 +1,11 @@
 import { realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { resolveCatalog } from '@switchyard/config';
-import {
-  appendWorkLog,
-  createEventBus,
-  isSameProcessAlive,
-  openStateStore,
-  readLockHolder,
-  SwitchyardError,
-  stateDir as stateDirOf,
-} from '@switchyard/core';
+import { isSameProcessAlive, SwitchyardError, stateDir as stateDirOf } from '@switchyard/core';
+import { appendWorkLog, openStateStore, readLockHolder } from '@switchyard/store-fs';
 import { catalogSourceLabel } from '../dispatcher/types.js';
 import { resolveEscalation } from '../escalation/resolve-escalation.js';
+import { createEventBus } from '../events/event-bus.js';
 import {
   type Actor,
   actionEvent,

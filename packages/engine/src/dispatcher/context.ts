@@ -1,7 +1,6 @@
 import type { Catalog } from '@switchyard/catalog';
 import {
   type ClaimPort,
-  type EventBus,
   type LoadedTask,
   type RunHandle,
   redactDeep,
@@ -9,6 +8,7 @@ import {
   type Store,
   type TaskState,
 } from '@switchyard/core';
+import type { EventBus } from '../events/event-bus.js';
 import type { CatalogFacts } from '../selection/decide.js';
 import type { SourceCommands } from './checks/source-watch.js';
 import type { WorkLogWriter } from './landing/work-log-writer.js';

@@ -6,10 +6,10 @@ import {
   COMPLETE_LOG,
   decisionKeyOf,
   isSameProcessAlive,
-  probeAttempt,
   readLocator,
 } from '@switchyard/core';
 import { checkDecision } from '../selection/decide.js';
+import { probeAttempt } from '../status/attempt-probe.js';
 import { applyVerdict } from './agent/agent-stages.js';
 import { attemptTimeLimitMs } from './agent/attempt-time-limit.js';
 import { awaitAttempt, finish } from './agent/await-attempt.js';

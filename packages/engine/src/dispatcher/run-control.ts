@@ -1,4 +1,4 @@
-import { isOpen, readBundle, recordResolution } from '@switchyard/core';
+import { isOpen, readBundle, recordResolution } from '@switchyard/store-fs';
 import {
   type Actor,
   actionEvent,

@@ -2,8 +2,6 @@ import { randomBytes } from 'node:crypto';
 import { realpathSync } from 'node:fs';
 import { hostname } from 'node:os';
 import {
-  acquireWorkspaceLock,
-  createEventBus,
   dispatcherSecrets,
   loadWorkspace,
   type Problem,
@@ -17,6 +15,8 @@ import {
   type TaskState,
   type Versioned,
 } from '@switchyard/core';
+import { acquireWorkspaceLock } from '@switchyard/store-fs';
+import { createEventBus } from '../events/event-bus.js';
 import { buildRuntimes, prepareRetryBlocked } from './agent/runtimes.js';
 import { countingSourceCommands, type SourceCommands } from './checks/source-watch.js';
 import type { DispatchContext } from './context.js';

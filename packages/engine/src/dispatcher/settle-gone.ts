@@ -7,9 +7,9 @@ import {
   maskSecretsBelow,
   openStartRows,
   readLocator,
-  readWorkLogText,
   redactDeep,
 } from '@switchyard/core';
+import { readWorkLogText } from '@switchyard/store-fs';
 import { collectAuxiliaryLogs } from './agent/auxiliary-logs.js';
 import { finish } from './agent/await-attempt.js';
 import { lastWrite } from './checks/judge-gone.js';

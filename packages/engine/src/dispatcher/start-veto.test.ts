@@ -1,8 +1,10 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createEventBus, newTaskState, readEvents } from '@switchyard/core';
+import { newTaskState } from '@switchyard/core';
+import { readEvents } from '@switchyard/store-fs';
 import { describe, expect, it } from 'vitest';
+import { createEventBus } from '../events/event-bus.js';
 import type { DispatchContext, TaskRuntime } from './context.js';
 import { refuseStart, registerStartGuards } from './start-veto.js';
 import type { DispatcherOptions } from './types.js';

@@ -1,4 +1,4 @@
-import type { StartVeto } from '@switchyard/core';
+import type { StartVeto } from '../events/start-guard.js';
 import type { DispatchContext, TaskRuntime } from './context.js';
 import { costBudgetGuard } from './corrections/cost-guard.js';
 import { blockTask } from './landing/apply-failure.js';

@@ -16,9 +16,9 @@ import type {
   Store,
   TranscriptPlugin,
   WorkspaceIsolation,
-  WorkspaceLock,
   WriteSetPolicy,
 } from '@switchyard/core';
+import type { WorkspaceLock } from '@switchyard/store-fs';
 import type { PromptTemplates } from '../prompts/templates.js';
 import type { RetryPolicy } from '../selection/on-failure.js';
 import type { ParkPolicy } from '../selection/park.js';

@@ -1,10 +1,5 @@
-import {
-  type EscalationEntry,
-  type EscalationPort,
-  escalationEntry,
-  isOpen,
-  type TaskState,
-} from '@switchyard/core';
+import type { EscalationPort, TaskState } from '@switchyard/core';
+import { type EscalationEntry, escalationEntry, isOpen } from '@switchyard/store-fs';
 
 /** Every open escalation in a store (sorted by task), given the tasks' states. */
 export async function openEscalations(

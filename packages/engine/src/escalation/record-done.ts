@@ -4,12 +4,11 @@ import {
   archivedTaskDir,
   COMPLETE_LOG,
   newTaskState,
-  openClaimStore,
-  type StateStore,
   SwitchyardError,
   type TaskState,
   taskDir,
 } from '@switchyard/core';
+import { openClaimStore, type StateStore } from '@switchyard/store-fs';
 
 /**
  * `switchyard resolve <task> --done`: a person says an archive entry the dispatcher did not

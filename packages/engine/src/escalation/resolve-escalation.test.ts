@@ -1,7 +1,8 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { newTaskState, openStateStore, stateDir } from '@switchyard/core';
+import { newTaskState, stateDir } from '@switchyard/core';
+import { openStateStore } from '@switchyard/store-fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { resolveEscalation } from './resolve-escalation.js';
 

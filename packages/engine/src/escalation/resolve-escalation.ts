@@ -1,22 +1,24 @@
 import { existsSync, realpathSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import {
-  acquireWorkspaceLock,
   archivedTaskDir,
   type BlockedInfo,
   DECISION_KEYS,
   didYouMean,
   freshFailures,
-  isOpen,
-  openStateStore,
   type ResolutionAction,
-  readBundle,
-  recordResolution,
   SwitchyardError,
   stateDir as stateDirOf,
   type TaskState,
   taskDir,
 } from '@switchyard/core';
+import {
+  acquireWorkspaceLock,
+  isOpen,
+  openStateStore,
+  readBundle,
+  recordResolution,
+} from '@switchyard/store-fs';
 import { type CatalogFacts, checkDecision } from '../selection/decide.js';
 import { recordDoneByHand } from './record-done.js';
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Decision, DecisionStage } from '@switchyard/core';
-import { SwitchyardError } from '@switchyard/core';
+import { SwitchyardError } from '@switchyard/core/dry-run';
 
 /** The catalog facts a decision depends on. */
 export interface CatalogFacts {

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { createReadStream, lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { readFile, readlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Snapshot, SnapshotEntry } from '@switchyard/core';
+import type { Snapshot } from '@switchyard/core';
 import ignore from 'ignore';
 
 /** Folders never walked: version-control data, dependencies, caches and the dispatcher's own. */

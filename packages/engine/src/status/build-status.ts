@@ -1,13 +1,12 @@
 import {
   type AttemptRecord,
-  type EscalationEntry,
   INITIAL_PHASE,
-  type LockHolder,
   type PriceTable,
   type RunEvent,
   summarizeUsage,
   type TaskState,
 } from '@switchyard/core';
+import type { EscalationEntry, LockHolder } from '@switchyard/store-fs';
 import { type AdmissionDecision, admit } from '../admission/admit.js';
 import { worktreeBytes } from '../admission/worktree-bytes.js';
 import { unrecordedReason } from '../dispatcher/checks/completion-record.js';

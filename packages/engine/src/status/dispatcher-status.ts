@@ -1,4 +1,5 @@
-import type { LockHolder, RunEvent } from '@switchyard/core';
+import type { RunEvent } from '@switchyard/core';
+import type { LockHolder } from '@switchyard/store-fs';
 import type { DispatcherStatus } from './status-types.js';
 
 const DEFAULT_MAX_PARALLEL = 3;

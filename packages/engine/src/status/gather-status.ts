@@ -3,15 +3,15 @@ import {
   agentTaskDir,
   isSameProcessAlive,
   loadWorkspace,
-  probeAttempt,
-  readLockHolder,
   SwitchyardError,
   stateDir as stateDirOf,
   type TaskState,
   type WorkspaceModel,
 } from '@switchyard/core';
+import { readLockHolder } from '@switchyard/store-fs';
 import { claimKeys } from '../admission/task-view.js';
 import { DEFAULT_MAX_PLAN_LOOPS } from '../dispatcher/corrections/plan-loop-cap.js';
+import { probeAttempt } from './attempt-probe.js';
 import type { StatusInput } from './build-status.js';
 import type { StatusFacts } from './status-facts.js';
 

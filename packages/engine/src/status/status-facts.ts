@@ -1,4 +1,5 @@
-import type { ClaimRecord, EscalationEntry, RunEvent, Store, TaskState } from '@switchyard/core';
+import type { ClaimRecord, RunEvent, Store, TaskState } from '@switchyard/core';
+import type { EscalationEntry } from '@switchyard/store-fs';
 import { openEscalations } from '../escalation/open-escalations.js';
 
 /** The stored facts `status` and the monitor show. */

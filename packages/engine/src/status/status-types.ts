@@ -1,4 +1,5 @@
-import type { EscalationEntry, ProjectGateResult, UsageSummary } from '@switchyard/core';
+import type { ProjectGateResult, UsageSummary } from '@switchyard/core';
+import type { EscalationEntry } from '@switchyard/store-fs';
 
 /** What `switchyard status` reports: a snapshot built from persisted state, never from a
  * running dispatcher's memory, so it reads the same during a run, after it and after a crash. */

@@ -3,7 +3,7 @@ import type { RunEvent } from '../../events/event-schema.js';
 import type { ApplyJournal, WorktreeRecord } from '../../isolation/schema.js';
 import type { SessionPlan, SessionStatus } from '../../session/session-schema.js';
 import type { TaskState } from '../../state/state-schema.js';
-import type { WorkLogRow } from '../../worklog/work-log.js';
+import type { WorkLogRow } from '../../worklog/work-log-row.js';
 import type { AttemptRef } from '../attempt-index-port.js';
 import type { StoredEscalation } from '../escalation-port.js';
 import type { Lease } from '../lease-port.js';

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import { type ChangeBaseline, openChangeStore, readBoundedFile } from '@switchyard/core';
+import { readBoundedFile } from '@switchyard/core';
+import { type ChangeBaseline, openChangeStore } from '@switchyard/store-fs';
 import {
   addedLinesBetween,
   addedLinesOfPatch,

@@ -6,9 +6,8 @@ import {
   priceUsage,
   roundUsd,
   type Spent,
-  type StartGuard,
-  type StartVeto,
 } from '@switchyard/core';
+import type { StartGuard, StartVeto } from '../../events/start-guard.js';
 import type { DispatchContext, TaskRuntime } from '../context.js';
 import { blockTask } from '../landing/apply-failure.js';
 

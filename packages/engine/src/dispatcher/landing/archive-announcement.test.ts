@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   archivedTaskDir,
-  createEventBus,
   loadWorkspace,
   newTaskState,
   type RunEvent,
@@ -11,6 +10,7 @@ import {
 } from '@switchyard/core';
 import { createMemoryStore, type MemoryStoreData } from '@switchyard/core/memory-store';
 import { describe, expect, it } from 'vitest';
+import { createEventBus } from '../../events/event-bus.js';
 import { type DispatchContext, persist, type TaskRuntime } from '../context.js';
 import { TaskLeases } from '../shared/task-leases.js';
 import type { DispatcherOptions } from '../types.js';

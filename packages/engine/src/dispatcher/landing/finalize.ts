@@ -1,6 +1,7 @@
 import { existsSync, lstatSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { archivedTaskDir, SwitchyardError, workLogPath } from '@switchyard/core';
+import { archivedTaskDir, SwitchyardError } from '@switchyard/core';
+import { workLogPath } from '@switchyard/store-fs';
 import { completionFacts } from '../checks/completion-facts.js';
 import { unrecordedReason } from '../checks/completion-record.js';
 import type { DispatchContext } from '../context.js';

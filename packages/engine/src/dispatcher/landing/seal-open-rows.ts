@@ -1,5 +1,6 @@
 import { join, relative } from 'node:path';
-import { type AttemptRecord, openStartRows, readWorkLogText } from '@switchyard/core';
+import { type AttemptRecord, openStartRows } from '@switchyard/core';
+import { readWorkLogText } from '@switchyard/store-fs';
 import type { DispatchContext } from '../context.js';
 import { groupsWithLog } from './finalize.js';
 

@@ -8,9 +8,7 @@ import {
   COMPLETE_LOG,
   ensureOwnedDir,
   gateResultLine,
-  isGroupLogArchivable,
   maskSecretsBelow,
-  openChangeStore,
   type ProjectGateResult,
   redactSecrets,
   reviewFileName,
@@ -19,6 +17,7 @@ import {
   usageLine,
   writeOwnedFile,
 } from '@switchyard/core';
+import { openChangeStore } from '@switchyard/store-fs';
 import { advance } from '../advance.js';
 import { acceptedNotesLines } from '../agent/accepted-notes.js';
 import { openChecklistNotes } from '../checks/completion-promise.js';
@@ -26,6 +25,7 @@ import { SOURCE_CHANGES_DIR } from '../checks/source-watch.js';
 import { type DispatchContext, persist, type TaskRuntime } from '../context.js';
 import { blockTask } from './apply-failure.js';
 import { announceArchived } from './archive-announcement.js';
+import { isGroupLogArchivable } from './group-log.js';
 
 /**
  * Completes an approved task; every step is idempotent so a restart after a crash at any

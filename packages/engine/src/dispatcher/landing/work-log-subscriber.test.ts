@@ -1,13 +1,13 @@
 import { join } from 'node:path';
 import {
   type AttemptRecord,
-  createEventBus,
   formatWorkLogRow,
   newTaskState,
   type RunEventInput,
 } from '@switchyard/core';
 import { createMemoryStore } from '@switchyard/core/memory-store';
 import { describe, expect, it } from 'vitest';
+import { createEventBus } from '../../events/event-bus.js';
 import type { DispatchContext, TaskRuntime } from '../context.js';
 import { feedWorkLogFromBus } from './work-log-subscriber.js';
 import { WorkLogWriter } from './work-log-writer.js';

@@ -1,5 +1,6 @@
 import type { Snapshot } from '@switchyard/core';
-import { AGENT_TASK_DIR, openChangeStore, type WriteSetReport } from '@switchyard/core';
+import { AGENT_TASK_DIR, type WriteSetReport } from '@switchyard/core';
+import { openChangeStore } from '@switchyard/store-fs';
 import { claimKeys } from '../../admission/task-view.js';
 import { changedPaths, gitignoreOf, takeSnapshot } from '../../snapshot/workspace-snapshot.js';
 import { recordChangeBaseline } from '../checks/task-change.js';

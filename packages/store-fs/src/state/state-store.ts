@@ -1,9 +1,12 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { SwitchyardError } from '../errors.js';
-import { ensureOwnedDir } from '../safe-fs/owned-files.js';
-import { replaceFile } from './atomic-file.js';
-import { type TaskState, taskStateSchema } from './state-schema.js';
+import {
+  ensureOwnedDir,
+  replaceFile,
+  SwitchyardError,
+  type TaskState,
+  taskStateSchema,
+} from '@switchyard/core/dry-run';
 
 /** Reads and atomically replaces the per-task state files under a state directory. */
 export interface StateStore {

@@ -1,10 +1,10 @@
+import type { AttemptRecord } from '@switchyard/core';
 import {
   findProcessesWithMarker,
   hasEnvironmentMarker,
   isSameProcessAlive,
   readStartToken,
-} from '../process/process-identity.js';
-import type { AttemptRecord } from './state-schema.js';
+} from '@switchyard/core/dry-run';
 
 /** Environment variable carrying the process marker of every attempt. */
 export const ATTEMPT_MARKER_ENV = 'SWITCHYARD_ATTEMPT_ID';

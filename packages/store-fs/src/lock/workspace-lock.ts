@@ -12,10 +12,14 @@ import {
 } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { SwitchyardError } from '../errors.js';
-import { isSameProcessAlive, readStartToken } from '../process/process-identity.js';
-import { ensureOwnedDir, openOwnedFile } from '../safe-fs/owned-files.js';
-import { assertSafeOwnedPaths } from '../safe-fs/owned-tree.js';
+import {
+  assertSafeOwnedPaths,
+  ensureOwnedDir,
+  isSameProcessAlive,
+  openOwnedFile,
+  readStartToken,
+  SwitchyardError,
+} from '@switchyard/core';
 
 /** Who holds a workspace lock; the content of the lock file. */
 export interface LockHolder {

@@ -1,12 +1,8 @@
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it, vi } from 'vitest';
-import { processIdentity } from '../process/process-identity.js';
-import { ATTEMPT_MARKER_ENV, probeAttempt } from './attempt-probe.js';
-import { type AttemptRecord, newTaskState } from './state-schema.js';
+import { type AttemptRecord, newTaskState } from '@switchyard/core';
+import { describe, expect, it } from 'vitest';
 import { openStateStore } from './state-store.js';
 
 const stateDir = () => mkdtempSync(join(tmpdir(), 'sy-state-'));
@@ -63,37 +59,5 @@ describe('state store', () => {
     );
     expect(() => store.read('g/a')).toThrow(/planLoop/);
     expect(() => store.list()).toThrow(/SY_STATE_CORRUPT|Cannot read/);
-  });
-});
-
-describe('attempt probe', () => {
-  it('finds a live attempt by PID + start token + marker, and by marker alone when starting', async () => {
-    const id = `att-probe-${process.pid}-${Date.now()}`;
-    const child = spawn('sleep', ['30'], {
-      stdio: 'ignore',
-      env: { ...process.env, [ATTEMPT_MARKER_ENV]: id },
-    });
-    const pid = child.pid!;
-    await vi.waitFor(() => expect(probeAttempt(record({ id })).state).toBe('live'), {
-      timeout: 20_000,
-      interval: 20,
-    });
-    const { startToken } = processIdentity(pid);
-    expect(probeAttempt(record({ id }))).toEqual({ state: 'live', pid, startToken });
-    expect(probeAttempt(record({ id, status: 'running', pid, startToken }))).toEqual({
-      state: 'live',
-      pid,
-      startToken,
-    });
-    // Our PID with another attempt's marker is not the attempt.
-    expect(probeAttempt(record({ status: 'running', pid: process.pid }))).toEqual({
-      state: 'gone',
-    });
-    expect(probeAttempt(record({ id, status: 'finished', pid }))).toEqual({ state: 'gone' });
-    child.kill('SIGKILL');
-    await once(child, 'exit');
-    expect(probeAttempt(record({ id, status: 'running', pid, startToken }))).toEqual({
-      state: 'gone',
-    });
   });
 });

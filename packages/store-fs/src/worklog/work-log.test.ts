@@ -1,16 +1,16 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { SwitchyardError } from '../errors.js';
-import {
-  appendWorkLog,
-  archiveWorkLog,
-  formatWorkLogRow,
-  isGroupLogArchivable,
-  type WorkLogRow,
-  workLogPath,
-} from './work-log.js';
+import { formatWorkLogRow, SwitchyardError, type WorkLogRow } from '@switchyard/core';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { appendWorkLog, archiveWorkLog, workLogPath } from './work-log.js';
 
 function ws(): string {
   const dir = mkdtempSync(join(tmpdir(), 'sy-wl-'));
@@ -85,15 +85,32 @@ describe('work log', () => {
     const dir = ws();
     expect(() => appendWorkLog(dir, 'nope', [row()])).toThrow(/Cannot write the work log/);
   });
+});
 
-  it('archives a group log only when every observed task is archived and idle', () => {
-    const archived = new Set(['g/a', 'g/b']);
-    const busy = new Set(['g/b']);
-    const ok = (t: string) => archived.has(t);
-    const idle = (t: string) => !busy.has(t);
-    expect(isGroupLogArchivable(['g/a'], ok, idle)).toBe(true);
-    expect(isGroupLogArchivable(['g/a', 'g/b'], ok, idle)).toBe(false);
-    expect(isGroupLogArchivable(['g/a', 'g/c'], ok, idle)).toBe(false);
-    expect(isGroupLogArchivable([], ok, idle)).toBe(false);
+// A link planted while the dispatcher runs (after its start-up check) is still not followed.
+describe('a work log planted as a symlink', () => {
+  let ws: string;
+  let victim: string;
+  beforeEach(() => {
+    const root = mkdtempSync(join(tmpdir(), 'sy-owned-'));
+    ws = join(root, 'ws');
+    mkdirSync(join(ws, 'agent-task', 'g', 't'), { recursive: true });
+    victim = join(root, 'victim');
+    writeFileSync(victim, 'original\n');
+  });
+
+  it('a symlinked WORK_LOG.md: SY_UNSAFE_PATH, the victim keeps its content', () => {
+    symlinkSync(victim, join(ws, 'agent-task', 'g', 'WORK_LOG.md'));
+    expect(() => appendWorkLog(ws, 'g', [row()])).toThrow(
+      expect.objectContaining({ code: 'SY_UNSAFE_PATH' }),
+    );
+    expect(readFileSync(victim, 'utf8')).toBe('original\n');
+  });
+
+  it('a symlinked WORK_LOG.md is not archived (moved) either', () => {
+    symlinkSync(victim, join(ws, 'agent-task', 'g', 'WORK_LOG.md'));
+    expect(() => archiveWorkLog(ws, 'g')).toThrow(
+      expect.objectContaining({ code: 'SY_UNSAFE_PATH' }),
+    );
   });
 });

@@ -1,16 +1,16 @@
 import { readdirSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
-import { ensureOwnedDir } from '../safe-fs/owned-files.js';
-import { replaceFile } from '../state/atomic-file.js';
-import { readJsonFile } from '../state/read-json-file.js';
-import type { TaskState } from '../state/state-schema.js';
+import type { TaskState } from '@switchyard/core';
 import {
+  ensureOwnedDir,
   type FailureBundle,
   failureBundleSchema,
   type InterviewRequest,
   interviewRequestSchema,
   type ResolutionAction,
-} from './escalation-schema.js';
+  readJsonFile,
+  replaceFile,
+} from '@switchyard/core';
 
 /** Folder of the escalation files under the state dir. */
 export const ESCALATIONS_DIR = 'escalations';

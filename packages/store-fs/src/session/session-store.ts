@@ -1,25 +1,24 @@
 import { randomBytes } from 'node:crypto';
 import { appendFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { SwitchyardError } from '../errors.js';
-import type { RunEvent } from '../events/event-schema.js';
-import { isSameProcessAlive, readStartToken } from '../process/process-identity.js';
-import { ensureOwnedDir } from '../safe-fs/owned-files.js';
-import { replaceFile } from '../state/atomic-file.js';
-import { readJsonFile } from '../state/read-json-file.js';
+import type { RunEvent } from '@switchyard/core';
 import {
+  ensureOwnedDir,
+  isSameProcessAlive,
+  MONITOR_FILE,
+  readJsonFile,
+  readStartToken,
+  replaceFile,
+  SESSIONS_DIR,
   type SessionMonitor,
   type SessionPlan,
   type SessionStatus,
+  SwitchyardError,
   sessionMonitorSchema,
   sessionPlanSchema,
   sessionStatusSchema,
-} from './session-schema.js';
+} from '@switchyard/core';
 
-/** Folder of the sessions under the state dir. */
-export const SESSIONS_DIR = 'sessions';
-/** The session's monitor record. */
-export const MONITOR_FILE = 'monitor-server.json';
 const ID = /^s-\d{8}T\d{6}Z-[0-9a-f]{4}$/;
 
 /** A new session id: `s-<UTC time>-<random>`, sortable by start time. */

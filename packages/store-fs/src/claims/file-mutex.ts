@@ -3,8 +3,7 @@ import { linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'no
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { SwitchyardError } from '../errors.js';
-import { isSameProcessAlive, processIdentity } from '../process/process-identity.js';
+import { isSameProcessAlive, processIdentity, SwitchyardError } from '@switchyard/core/dry-run';
 
 /** Who holds a file mutex. The nonce makes every acquisition's content unique. */
 export interface MutexOwner {

@@ -1,10 +1,7 @@
 import { rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { ensureOwnedDir, readJsonFile, replaceFile, snapshotEntrySchema } from '@switchyard/core';
 import { z } from 'zod';
-import { ensureOwnedDir } from '../safe-fs/owned-files.js';
-import { replaceFile } from './atomic-file.js';
-import { readJsonFile } from './read-json-file.js';
-import { snapshotEntrySchema } from './snapshot-entry.js';
 
 /**
  * What a task's change is measured against when it works in the shared workspace (no git

@@ -1,9 +1,7 @@
 import { mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { SwitchyardError } from '../errors.js';
-import { replaceFile } from '../state/atomic-file.js';
-import type { ClaimConflict, ClaimPort, ClaimRecord, ClaimResult } from '../store/claim-port.js';
-import type { TaskId } from '../task/types.js';
+import type { ClaimConflict, ClaimPort, ClaimRecord, ClaimResult, TaskId } from '@switchyard/core';
+import { replaceFile, SwitchyardError } from '@switchyard/core/dry-run';
 import { acquireFileMutex, type FileMutexOptions } from './file-mutex.js';
 
 /**

@@ -1,8 +1,7 @@
-import { closeSync, mkdirSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { openOwnedFile } from '../safe-fs/owned-files.js';
-import type { EventLogPort } from '../store/event-log-port.js';
-import { type RunEvent, type RunEventInput, runEventSchema } from './event-schema.js';
+import type { EventLogPort } from '@switchyard/core';
+import { openOwnedFile, type RunEvent, type RunEventInput, runEventSchema } from '@switchyard/core';
 import type { StartGuard, StartRequest, StartVeto } from './start-guard.js';
 
 /** A subscriber of the run stream; it must not throw (errors are reported, not propagated). */
@@ -44,7 +43,7 @@ export interface EventBus {
 
 /**
  * Creates the run's event bus. Lines are written with one `write` each on an O_APPEND
- * descriptor, so a crash can at worst leave one torn last line, which {@link readEvents}
+ * descriptor, so a crash can at worst leave one torn last line, which store-fs's `readEvents`
  * skips.
  */
 export function createEventBus(options: EventBusOptions): EventBus {
@@ -120,34 +119,4 @@ export function createEventBus(options: EventBusOptions): EventBus {
       guards.clear();
     },
   };
-}
-
-/** Events read back from a JSONL file, plus the line numbers of lines that did not parse. */
-export interface ReadEventsResult {
-  events: RunEvent[];
-  skippedLines: number[];
-}
-
-/** Reads a persisted event file; a missing file is an empty stream. */
-export function readEvents(file: string): ReadEventsResult {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch {
-    return { events: [], skippedLines: [] };
-  }
-  const events: RunEvent[] = [];
-  const skippedLines: number[] = [];
-  const lines = text.split('\n');
-  lines.forEach((line, index) => {
-    if (line.trim() === '') return;
-    try {
-      const parsed = runEventSchema.safeParse(JSON.parse(line));
-      if (parsed.success) events.push(parsed.data);
-      else skippedLines.push(index + 1);
-    } catch {
-      skippedLines.push(index + 1);
-    }
-  });
-  return { events, skippedLines };
 }

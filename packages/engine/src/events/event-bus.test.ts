@@ -1,8 +1,16 @@
-import { appendFileSync, mkdtempSync, readFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { readEvents } from '@switchyard/store-fs';
 import { describe, expect, it } from 'vitest';
-import { createEventBus, readEvents } from './event-bus.js';
+import { createEventBus } from './event-bus.js';
 
 describe('event bus', () => {
   it('stamps, validates, notifies listeners and appends JSONL that reads back', () => {
@@ -72,5 +80,19 @@ describe('event bus', () => {
     bus.emit({ type: 'task.admitted', task: 'g/a', planLoop: 1 });
     expect(errors).toHaveLength(1);
     expect(count).toBe(1);
+  });
+
+  it('a symlinked events.jsonl is not appended to', () => {
+    const ws = mkdtempSync(join(tmpdir(), 'sy-owned-'));
+    const victim = join(ws, 'victim');
+    writeFileSync(victim, 'original\n');
+    const file = join(ws, 'agent-task', '.switchyard', 'events.jsonl');
+    mkdirSync(join(ws, 'agent-task', '.switchyard'), { recursive: true });
+    symlinkSync(victim, file);
+    const errors: unknown[] = [];
+    const bus = createEventBus({ runId: 'r', file, onPersistError: (e) => errors.push(e) });
+    bus.emit({ type: 'run.finished', exitCode: 0 } as never);
+    expect(errors[0]).toMatchObject({ code: 'SY_UNSAFE_PATH' });
+    expect(readFileSync(victim, 'utf8')).toBe('original\n');
   });
 });

@@ -1,2 +1,0 @@
-export * from './claim-store.js';
-export * from './file-mutex.js';

@@ -1,0 +1,34 @@
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
+const IMPORT = /(?:from|import)\s*["']([^"']+)["']/g;
+
+/** The packages a built entry loads, following its own chunks (static imports only). */
+function packagesLoadedBy(file: string, seen = new Set<string>()): Set<string> {
+  const out = new Set<string>();
+  if (seen.has(file)) return out;
+  seen.add(file);
+  for (const [, spec] of readFileSync(file, 'utf8').matchAll(IMPORT)) {
+    if (spec.startsWith('./')) {
+      for (const p of packagesLoadedBy(join(dirname(file), spec), seen)) out.add(p);
+    } else if (spec.startsWith('@switchyard/')) out.add(spec);
+  }
+  return out;
+}
+
+// `switchyard run --dry-run` loads the light entries only: the dispatcher, review parsing,
+// prompts and plugins (the whole of core's root entry) stay unloaded. Not yet
+// `@switchyard/engine/dry-run`: its target resolution imports `@switchyard/catalog`'s root,
+// which loads core's root (catalog needs a light entry first).
+describe('the dry run loads the light entries only', () => {
+  it.each([
+    'packages/core/dist/dry-run.js',
+    'packages/store-fs/dist/dry-run.js',
+  ])('%s loads no root entry of another package', (entry) => {
+    const loaded = [...packagesLoadedBy(join(root, entry))];
+    expect(loaded.filter((spec) => !/^@switchyard\/[\w-]+\/dry-run$/.test(spec))).toEqual([]);
+  });
+});
