@@ -2,7 +2,6 @@ import { cp } from 'node:fs/promises';
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  // plan-worker: the thread entry of the plan parse pool, loaded next to the bundle.
   // Subpath entries (package.json exports) load only what a command needs; shared code is
   // split into chunks, so every entry sees the same modules.
   entry: {
@@ -10,7 +9,6 @@ export default defineConfig({
     errors: 'src/errors.ts',
     'dry-run': 'src/dry-run-entry.ts',
     'memory-store': 'src/store/memory-entry.ts',
-    'plan-worker': 'src/workspace/plan-worker.ts',
   },
   format: ['esm'],
   dts: true,

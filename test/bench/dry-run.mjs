@@ -14,13 +14,8 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import {
-  buildTaskGraph,
-  loadWorkspace,
-  loadWorkspaceAsync,
-  openClaimStore,
-  planDryRun,
-} from '@switchyard/core';
+import { openClaimStore, planDryRun } from '@switchyard/core';
+import { buildTaskGraph, loadWorkspace, loadWorkspaceAsync } from '@switchyard/tasks';
 import { generateWorkspace } from './dry-run-workspace.mjs';
 
 const BIN = fileURLToPath(new URL('../../packages/cli/dist/bin.js', import.meta.url));

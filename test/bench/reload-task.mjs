@@ -5,7 +5,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadTask, loadWorkspace } from '@switchyard/core';
+import { loadTask, loadWorkspace } from '@switchyard/tasks';
 import { generateWorkspace } from './dry-run-workspace.mjs';
 
 const TASKS = 5000;

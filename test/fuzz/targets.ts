@@ -8,13 +8,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Catalog } from '@switchyard/catalog';
 import { loadProjectConfig, resolveCatalog } from '@switchyard/config';
-import { type Problem, parsePlan, SwitchyardError, WriteSetResolver } from '@switchyard/core';
+import { type Problem, SwitchyardError } from '@switchyard/core';
 import {
   checkRenderedPlans,
   convertMarkdownPlan,
   markdownProblem,
   materializePlan,
+  parsePlan,
   validateOrchestratePlan,
+  WriteSetResolver,
 } from '@switchyard/tasks';
 import { type FuzzKind, REPO } from './corpus.ts';
 

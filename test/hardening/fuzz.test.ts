@@ -14,7 +14,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join, resolve, sep } from 'node:path';
 import { validateCatalog } from '@switchyard/catalog';
-import { parsePlan, WriteSetResolver } from '@switchyard/core';
+import { parsePlan, WriteSetResolver } from '@switchyard/tasks';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CLI } from '../dispatcher/helpers.js';

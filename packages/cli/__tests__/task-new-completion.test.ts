@@ -1,7 +1,8 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { newTaskState, parsePlanFile, stateDir } from '@switchyard/core';
+import { newTaskState, stateDir } from '@switchyard/core';
 import { openStateStore, SessionStore } from '@switchyard/store-fs';
+import { parsePlanFile } from '@switchyard/tasks';
 import { describe, expect, it } from 'vitest';
 import { runCli } from './catalog-helpers.js';
 import { makeWorkspace } from './dry-run-helpers.js';

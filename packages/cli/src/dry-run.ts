@@ -5,20 +5,11 @@ import type { ResolvedCatalog } from '@switchyard/catalog';
 import { applyRouting, CATALOG_ENV, DEFAULT_ROUTING, selectCandidates } from '@switchyard/catalog';
 import type { ProjectConfig } from '@switchyard/config';
 import { hasConfigFile, loadProjectConfig, resolveCatalog } from '@switchyard/config';
-import type {
-  ClaimRecord,
-  Problem,
-  ProjectGate,
-  RouteId,
-  Stage,
-  WorkspaceModel,
-} from '@switchyard/core';
+import type { ClaimRecord, Problem, RouteId, Stage } from '@switchyard/core';
 // The dry-run subpath: only what this command needs is loaded (not the dispatcher, etc.).
 import {
   encodeJsonChunks,
   findWorkspaceRoot,
-  loadWorkspaceAsync,
-  refuseUnjudgeableTests,
   STAGES,
   SwitchyardError,
   stateDir,
@@ -31,6 +22,8 @@ import {
   slotFreeTasks,
 } from '@switchyard/engine/dry-run';
 import { openStateStore, readClaims } from '@switchyard/store-fs/dry-run';
+import type { ProjectGate, WorkspaceModel } from '@switchyard/tasks';
+import { loadWorkspaceAsync, refuseUnjudgeableTests } from '@switchyard/tasks/dry-run';
 import type { RunOptions } from './commands/run.js';
 import { renderDryRun } from './dry-run-render.js';
 import { skipMissingTargets } from './executable-targets.js';

@@ -15,7 +15,6 @@ import {
   findWorkspaceRoot,
   isRouteId,
   loadPlugins,
-  loadWorkspace,
   PluginSet,
   type Problem,
   type RouteId,
@@ -26,12 +25,11 @@ import {
   type Store,
   SwitchyardError,
   stateDir,
-  type WorkspaceModel,
 } from '@switchyard/core';
 import { loadPromptTemplates, RunControl, runDispatcher } from '@switchyard/engine';
 import type { MonitorServer } from '@switchyard/monitor';
 import { acquireWorkspaceLock, openFsStore, type WorkspaceLock } from '@switchyard/store-fs';
-import { resolveWith } from '@switchyard/tasks';
+import { loadWorkspace, resolveWith, type WorkspaceModel } from '@switchyard/tasks';
 import pc from 'picocolors';
 import {
   agentsWithVerifiedLines,

@@ -1,5 +1,5 @@
 import { DEFAULT_ROUTING, routeTask, routingSchema } from '@switchyard/catalog';
-import { parseFrontMatter } from '@switchyard/core';
+import { parseFrontMatter } from '@switchyard/tasks';
 import { describe, expect, it } from 'vitest';
 import { projectConfigSchema } from './schema.js';
 

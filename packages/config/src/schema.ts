@@ -3,10 +3,10 @@ import {
   costBudgetSchema,
   isolationConfigSchema,
   priceTableSchema,
-  projectGateSchema,
   sandboxSchema,
   storeConfigSchema,
 } from '@switchyard/core';
+import { projectGateSchema } from '@switchyard/tasks';
 import { z } from 'zod';
 import { notifySchema } from './notify-schema.js';
 

@@ -12,7 +12,6 @@ export {
   type SwitchyardErrorCode,
   type SwitchyardErrorOptions,
 } from './errors.js';
-export { refuseUnjudgeableTests } from './gates/tests-required.js';
 export { isolationModeOf } from './isolation/mode.js';
 export { encodeJsonChunks } from './json/index.js';
 export { FINAL_PHASE, PHASES, type Phase, takesAgentSlot } from './lifecycle/lifecycle-table.js';
@@ -29,6 +28,5 @@ export { sandboxProbeArgv } from './sandbox/sandbox-spec.js';
 export { replaceFile } from './state/atomic-file.js';
 export { type TaskState, taskStateSchema } from './state/state-schema.js';
 export type { ClaimRecord } from './store/claim-port.js';
-export { loadWorkspaceAsync, type WorkspaceModel } from './workspace/load.js';
 export { stateDir } from './workspace/paths.js';
 export { findWorkspaceRoot, searchWorkspaceRoot } from './workspace/root.js';

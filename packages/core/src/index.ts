@@ -149,25 +149,7 @@ export {
   terminalReason,
   unverifiedVersionWarning,
 } from './evidence/index.js';
-export { projectGateSchema } from './gates/gate-schema.js';
-export {
-  gateResultLine,
-  type ProjectGate,
-  type ProjectGateInput,
-  type ProjectGateResult,
-  refuseUnjudgeableTests,
-  type TestsPolicyTask,
-  testGateOf,
-  testsRequiredProblem,
-} from './gates/index.js';
-export {
-  buildTaskGraph,
-  dependencyClosure,
-  dependentClosure,
-  type GraphNodeInput,
-  type TaskGraph,
-  topologicalOrder,
-} from './graph/index.js';
+export { gateResultLine, type ProjectGateResult } from './gates/index.js';
 export { isolationConfigSchema } from './isolation/config-schema.js';
 export {
   type AgentCommitPolicy,
@@ -206,6 +188,7 @@ export {
   worktreeRecordSchema,
 } from './isolation/index.js';
 export { encodeJsonChunks } from './json/index.js';
+export { Utf8ChunkWriter } from './json/json-chunks.js';
 export { lazyRequire } from './lazy-require.js';
 export {
   ATTEMPT_ROLES,
@@ -242,13 +225,6 @@ export {
   WORKTREE_STAGES,
   type WorkLogRoleName,
 } from './lifecycle/index.js';
-export {
-  type PlanFinding,
-  type PlanReviewResult,
-  type PlanUnderReview,
-  parsePlanFindings,
-  planReviewPrompt,
-} from './plan-review/index.js';
 export {
   type AgentPromptInput,
   type AgentWritablePath,
@@ -323,24 +299,6 @@ export {
   secretValuesOf,
 } from './redact/index.js';
 export {
-  acceptedNotes,
-  buildCorrectionPacket,
-  type CorrectionPacketInput,
-  type EvaluateReviewInput,
-  evaluateReview,
-  type FailingOutput,
-  type FindingSeverity,
-  failingLines,
-  findingsToFix,
-  type ParsedReview,
-  parseReview,
-  type ReviewDisposition,
-  type ReviewFinding,
-  type ReviewOutcome,
-  type ReviewVerdict,
-  reviewDisposition,
-} from './review/index.js';
-export {
   assertSafeOwnedPaths,
   type BoundedRead,
   type BoundedReadOptions,
@@ -378,6 +336,7 @@ export {
   sessionStatusSchema,
   sessionYamlPlanSchema,
 } from './session/index.js';
+export { replaceFileSync } from './state/atomic-file.js';
 export {
   type AttemptRecord,
   type AttemptRole,
@@ -453,42 +412,17 @@ export {
   type WorkLogPort,
 } from './store/index.js';
 export { storeConfigSchema } from './store/store-setting.js';
-export { splitArgv } from './task/argv.js';
-export { followUpDoneProblem } from './task/done-contract.js';
-export { COMPLEXITIES, parseFrontMatter, RISKS } from './task/front-matter.js';
-export { yamlModule } from './task/front-matter-pairs.js';
-export {
-  assertionText,
-  type ChecklistItem,
-  type DefinitionOfDone,
-  type DependencyRef,
-  type DoneAssertion,
-  finishPlan,
-  hasErrors,
-  type ParsedPlan,
-  type ParsePlanOptions,
-  type PlanFrontMatter,
-  type PlanSection,
-  type PlanSource,
-  parseAssertion,
-  parsePlan,
-  parsePlanFile,
-  type RawWriteSetEntry,
-  readChecklist,
-  readPlanSource,
-  readPlanText,
-  resolveDependency,
-  type SplitPlan,
-  splitTaskId,
-  type TaskId,
-  taskId,
-  type WriteSetEntry,
-  type WriteSetPathResult,
-  WriteSetResolver,
-} from './task/index.js';
-export { isReservedGroupName, isValidName } from './task/task-id.js';
-export { ANY_WRITE_SET_TEXT } from './task/write-set-any.js';
-export { MAX_YAML_NESTING, yamlNestingLine } from './task/yaml-nesting.js';
+export type {
+  ChecklistItem,
+  DefinitionOfDone,
+  DependencyRef,
+  DoneAssertion,
+  ParsedPlan,
+  PlanFrontMatter,
+  PlanSection,
+  TaskId,
+  WriteSetEntry,
+} from './task/types.js';
 export {
   formatWorkLogRow,
   WORK_LOG_FILE,
@@ -499,43 +433,24 @@ export { openStartRows } from './worklog/open-rows.js';
 export {
   AGENT_TASK_DIR,
   ARCHIVE_DIR,
-  type ArchivedTask,
   agentTaskDir,
   archivedTaskDir,
   COMPLETE_LOG,
   type FindWorkspaceOptions,
   findWorkspaceRoot,
-  finishScan,
-  type LoadedTask,
-  type LoadedWorkspaceModel,
-  type LoadWorkspaceAsyncOptions,
-  type LoadWorkspaceOptions,
-  listTaskFolders,
-  loadTask,
-  loadWorkspace,
-  loadWorkspaceAsync,
   MONITOR_FILE,
-  type ParallelParseOptions,
   PLAN_FILE,
   planFileName,
   planLoopOf,
-  readTaskFolder,
   reviewFileName,
-  type ScannedTask,
   SESSIONS_DIR,
   STATE_DIR,
-  scanWorkspace,
   searchWorkspaceRoot,
   stateDir,
-  type TaskFolder,
-  type TaskFolderContents,
-  type TaskFolderListing,
   taskDir,
-  type WorkspaceModel,
-  type WorkspaceScan,
   type WorkspaceSearch,
 } from './workspace/index.js';
-export { taskFromPlanTexts } from './workspace/load.js';
+export { reviewLoopOf } from './workspace/paths.js';
 export { hasTasksDir } from './workspace/root.js';
 // Used by @switchyard/catalog, @switchyard/config and @switchyard/tasks.
 export { dottedPath, issuesToProblems, unknownKeyHint } from './zod-problems.js';

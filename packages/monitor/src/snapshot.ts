@@ -5,15 +5,12 @@ import {
   type BacklogView,
   formatBytes,
   isolationSettings,
-  loadWorkspace,
   type PriceTable,
   type ProjectGateResult,
-  parsePlanFile,
   type RunEvent,
   stateDir,
   type TaskState,
   type UsageSummary,
-  type WorkspaceModel,
 } from '@switchyard/core';
 import {
   buildStatus,
@@ -25,6 +22,7 @@ import {
   worktreeBytes,
 } from '@switchyard/engine';
 import { listOpenEscalations, readClaims } from '@switchyard/store-fs';
+import { loadWorkspace, parsePlanFile, type WorkspaceModel } from '@switchyard/tasks';
 import { EventLogReader } from './event-log.js';
 import { applyBacklog } from './shared-tasks.js';
 import { StateFiles } from './state-files.js';

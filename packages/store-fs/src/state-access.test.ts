@@ -63,7 +63,7 @@ const LEFT: Record<string, string> = {
   'packages/cli/src/commands/plan-review-run.ts': CAPTURE,
   'packages/core/src/evidence/evidence-prune.ts':
     'prunes capture folders (local evidence); the task states come from the store',
-  'packages/core/src/workspace/plan-cache.ts':
+  'packages/tasks/src/workspace/plan-cache.ts':
     'a cache of parsed plans, rebuilt when missing: no stored fact',
   'packages/cli/src/commands/demo.ts': "prints where the demo's event log is (no I/O)",
   // Not moved onto the ports yet.

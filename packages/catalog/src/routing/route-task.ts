@@ -1,4 +1,3 @@
-import type { LoadedTask } from '@switchyard/core';
 import { DEFAULT_ROUTING, type RoutingConfig } from './routing-schema.js';
 
 /** What routing decided for a task: the route, why, and the review mode a risk asks for. */
@@ -11,7 +10,16 @@ export interface TaskRouting {
   review?: string;
 }
 
-type RoutedFields = Pick<LoadedTask, 'route' | 'complexity' | 'risk'>;
+/** The fields of a loaded task (`@switchyard/tasks`) that routing reads and fills. */
+export interface RoutableTask {
+  route?: string;
+  complexity?: 'routine' | 'standard' | 'complex';
+  risk?: 'low' | 'high';
+  review?: string;
+  routeReason?: string;
+}
+
+type RoutedFields = Pick<RoutableTask, 'route' | 'complexity' | 'risk'>;
 
 /**
  * Decides a task's route: an explicit `route:` wins; else a route the config gives the
@@ -53,7 +61,7 @@ export function routeTask(
  * from the config's routing, and records why. A review option the plan set itself is kept.
  */
 export function applyRouting(
-  task: LoadedTask,
+  task: RoutableTask,
   routing: RoutingConfig = DEFAULT_ROUTING,
 ): TaskRouting {
   const routed = routeTask(task, routing);

@@ -9,16 +9,18 @@ import {
   fillTemplate,
   findWorkspaceRoot,
   isRouteId,
-  loadWorkspace,
-  type PlanReviewResult,
-  type PlanUnderReview,
-  parsePlanFindings,
   planFileName,
-  planReviewPrompt,
   SwitchyardError,
   searchWorkspaceRoot,
   stateDir,
 } from '@switchyard/core';
+import {
+  loadWorkspace,
+  type PlanReviewResult,
+  type PlanUnderReview,
+  parsePlanFindings,
+  planReviewPrompt,
+} from '@switchyard/tasks';
 import { execa } from 'execa';
 import pc from 'picocolors';
 import { printJson } from '../output.js';

@@ -29,10 +29,9 @@ Examples:
   $ switchyard run 01_TASKS.md --dry-run`,
     )
     .action(async (file: string) => {
-      const core = await import('@switchyard/core');
       const tasksLib = await import('@switchyard/tasks');
       const { printProblems } = await import('../output.js');
-      const read = core.readPlanText(resolve(file), file);
+      const read = tasksLib.readPlanText(resolve(file), file);
       if ('problem' in read) {
         printProblems([{ ...read.problem, code: 'SY_YAML_PLAN_INVALID' }]);
         process.exitCode = EXIT.INVALID_INPUT;

@@ -41,6 +41,7 @@ Examples:
     )
     .action(async (opts: SubmitOptions) => {
       const core = await import('@switchyard/core');
+      const tasksLib = await import('@switchyard/tasks');
       const configLib = await import('@switchyard/config');
       const workspace = core.findWorkspaceRoot({
         ...(opts.workspace !== undefined ? { explicit: opts.workspace } : {}),
@@ -59,7 +60,7 @@ Examples:
             hint: 'Name one: --store postgres://USER@HOST/DATABASE, SWITCHYARD_STORE, or config `store`.',
           },
         );
-      const model = core.loadWorkspace(workspace);
+      const model = tasksLib.loadWorkspace(workspace);
       if (opts.taskGroup !== undefined && !model.groups.includes(opts.taskGroup))
         throw new core.SwitchyardError(
           'SY_UNKNOWN_GROUP',

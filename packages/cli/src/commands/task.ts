@@ -47,6 +47,7 @@ async function taskNew(id: string, opts: TaskNewOptions): Promise<void> {
   const { existsSync, mkdirSync, writeFileSync } = await import('node:fs');
   const { join, relative, resolve, sep } = await import('node:path');
   const core = await import('@switchyard/core');
+  const tasksLib = await import('@switchyard/tasks');
   const configLib = await import('@switchyard/config');
   const [group, name, ...rest] = id.split('/');
   if (!group || !name || rest.length > 0 || !NAME.test(group) || !NAME.test(name))
@@ -105,7 +106,7 @@ async function taskNew(id: string, opts: TaskNewOptions): Promise<void> {
   // Checked right after writing, with the parser every command uses; removed again if invalid.
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   writeFileSync(file, text, { flag: 'wx' });
-  const plan = core.parsePlanFile(file, { file: relative(process.cwd(), file), workspace });
+  const plan = tasksLib.parsePlanFile(file, { file: relative(process.cwd(), file), workspace });
   const errors = plan.problems.filter((p) => p.severity !== 'warning');
   if (errors.length > 0) {
     const { rmSync } = await import('node:fs');

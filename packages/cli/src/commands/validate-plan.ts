@@ -50,19 +50,20 @@ export async function validatePlanCommand(
   opts: ValidatePlanOptions,
 ): Promise<void> {
   const core = await import('@switchyard/core');
+  const tasksLib = await import('@switchyard/tasks');
   const { printJson, printProblems } = await import('../output.js');
   const file = resolve(planPath);
   const workspace = resolve(opts.workspace ?? inferWorkspace(file));
   const shown = relative(process.cwd(), file) || file;
   const loop = core.planLoopOf(basename(file));
-  const plan = core.parsePlanFile(file, { file: shown, workspace, followUp: (loop ?? 1) > 1 });
+  const plan = tasksLib.parsePlanFile(file, { file: shown, workspace, followUp: (loop ?? 1) > 1 });
   const problems = [...plan.problems];
   // depends_on names tasks: check each resolves to a task folder (active or archived).
   const inTree = relative(core.agentTaskDir(workspace), file).split(sep);
   const group = inTree.length === 3 && !inTree[0]?.startsWith('..') ? inTree[0] : undefined;
   for (const dep of plan.frontMatter.dependsOn) {
     const id = group
-      ? core.resolveDependency(dep.raw, group)
+      ? tasksLib.resolveDependency(dep.raw, group)
       : dep.raw.includes('/')
         ? dep.raw
         : undefined;
@@ -105,7 +106,7 @@ export async function validatePlanCommand(
       });
   }
   problems.sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
-  const valid = !core.hasErrors(problems);
+  const valid = !tasksLib.hasErrors(problems);
   process.exitCode = valid ? 0 : 2;
   if (opts.json) {
     printJson({

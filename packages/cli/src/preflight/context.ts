@@ -1,8 +1,9 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { TaskState, WorkspaceModel } from '@switchyard/core';
+import type { TaskState } from '@switchyard/core';
 import { isolationModeOf, stateDir } from '@switchyard/core/dry-run';
 import { openStateStore } from '@switchyard/store-fs/dry-run';
+import type { WorkspaceModel } from '@switchyard/tasks';
 import { inGitRepository } from '../run-isolation.js';
 import type { PreflightContext, PreflightTask } from './registry.js';
 

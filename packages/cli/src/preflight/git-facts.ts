@@ -1,5 +1,5 @@
 import type { Repository } from '@switchyard/git-isolation';
-import { quoteArgv } from '@switchyard/tasks';
+import { quoteArgv } from '@switchyard/tasks/dry-run';
 import { execa } from 'execa';
 import type { PreflightContext } from './registry.js';
 

@@ -1,6 +1,6 @@
 import { type CatalogTarget, findExecutable, renderTemplate } from '@switchyard/catalog';
 import { expandEnvironmentValue, type Problem, SwitchyardError } from '@switchyard/core';
-import { quoteArgv } from '@switchyard/tasks';
+import { quoteArgv } from '@switchyard/tasks/dry-run';
 import { execa } from 'execa';
 import type { PreflightCheck } from './registry.js';
 

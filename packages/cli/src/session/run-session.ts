@@ -5,11 +5,11 @@ import {
   type SessionTask,
   type SessionYamlPlan,
   stateDir,
-  type WorkspaceModel,
 } from '@switchyard/core';
 import type { DispatchResult } from '@switchyard/engine';
 import { sessionTaskAfter } from '@switchyard/engine';
 import { newSessionId, SessionStore } from '@switchyard/store-fs';
+import type { WorkspaceModel } from '@switchyard/tasks';
 
 /** Least time between two `status.json` snapshots written while the run goes (ms). */
 const SNAPSHOT_INTERVAL_MS = 1000;

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import {
-  type LoadedTask,
   type SharedBacklogPort,
   type StoreSetting,
   SwitchyardError,
@@ -8,6 +7,7 @@ import {
 } from '@switchyard/core';
 import type { RemoteBranch } from '@switchyard/git-isolation';
 import type { PostgresStore } from '@switchyard/store-postgres';
+import type { LoadedTask } from '@switchyard/tasks';
 
 /** A run's link to a shared (PostgreSQL) store: the store, its backlog, the remote branch. */
 export interface SharedStore {

@@ -1,15 +1,10 @@
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import {
-  loadWorkspace,
-  newTaskState,
-  PHASES,
-  type Phase,
-  stateDir as stateDirOf,
-} from '@switchyard/core';
+import { newTaskState, PHASES, type Phase, stateDir as stateDirOf } from '@switchyard/core';
 import { createMemoryStore, type MemoryStore } from '@switchyard/core/memory-store';
 import { openClaimStore, openStateStore, readClaims } from '@switchyard/store-fs';
+import { loadWorkspace } from '@switchyard/tasks';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { buildRuntimes } from '../dispatcher/agent/runtimes.js';

@@ -1,13 +1,13 @@
 import type { Catalog } from '@switchyard/catalog';
 import {
   type ClaimPort,
-  type LoadedTask,
   type RunHandle,
   redactDeep,
   type SecretValue,
   type Store,
   type TaskState,
 } from '@switchyard/core';
+import type { LoadedTask } from '@switchyard/tasks';
 import type { EventBus } from '../events/event-bus.js';
 import type { CatalogFacts } from '../selection/decide.js';
 import type { SourceCommands } from './checks/source-watch.js';

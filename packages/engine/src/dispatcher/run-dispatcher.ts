@@ -3,11 +3,9 @@ import { realpathSync } from 'node:fs';
 import { hostname } from 'node:os';
 import {
   dispatcherSecrets,
-  loadWorkspace,
   type Problem,
   type RunCounts,
   redactDeep,
-  refuseUnjudgeableTests,
   SwitchyardError,
   stateDir as stateDirOf,
   stopwatch,
@@ -16,6 +14,7 @@ import {
   type Versioned,
 } from '@switchyard/core';
 import { acquireWorkspaceLock } from '@switchyard/store-fs';
+import { loadWorkspace, refuseUnjudgeableTests } from '@switchyard/tasks';
 import { createEventBus } from '../events/event-bus.js';
 import { buildRuntimes, prepareRetryBlocked } from './agent/runtimes.js';
 import { countingSourceCommands, type SourceCommands } from './checks/source-watch.js';

@@ -7,7 +7,6 @@ import type {
   CostBudget,
   OutputFormat,
   PriceTable,
-  ProjectGate,
   RunEvent,
   RunnerPlugin,
   SandboxConfig,
@@ -19,6 +18,7 @@ import type {
   WriteSetPolicy,
 } from '@switchyard/core';
 import type { WorkspaceLock } from '@switchyard/store-fs';
+import type { ProjectGate } from '@switchyard/tasks';
 import type { PromptTemplates } from '../prompts/templates.js';
 import type { RetryPolicy } from '../selection/on-failure.js';
 import type { ParkPolicy } from '../selection/park.js';

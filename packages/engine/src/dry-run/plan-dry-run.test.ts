@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadWorkspace } from '@switchyard/core';
+import { loadWorkspace } from '@switchyard/tasks';
 import { describe, expect, it } from 'vitest';
 import { planDryRun } from './plan-dry-run.js';
 

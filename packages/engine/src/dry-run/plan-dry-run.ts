@@ -1,5 +1,6 @@
 import { relative } from 'node:path';
-import type { ClaimRecord, Problem, WorkspaceModel } from '@switchyard/core/dry-run';
+import type { ClaimRecord, Problem } from '@switchyard/core/dry-run';
+import type { WorkspaceModel } from '@switchyard/tasks';
 import { admit } from '../admission/admit.js';
 import { writeSetCollisions } from '../admission/collisions.js';
 import { admissionTaskOf } from '../admission/task-view.js';

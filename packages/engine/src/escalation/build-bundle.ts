@@ -9,13 +9,13 @@ import {
   evidenceMessage,
   type FailureBundle,
   type InterviewRequest,
-  type LoadedTask,
   planFileName,
   redactDeep,
   type SecretValue,
   type TaskState,
   type WorktreeRecord,
 } from '@switchyard/core';
+import type { LoadedTask } from '@switchyard/tasks';
 
 /** Lines of stdout/stderr kept in a bundle, and the bytes read from each file's end. */
 const TAIL_LINES = 40;

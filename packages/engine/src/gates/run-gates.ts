@@ -1,11 +1,6 @@
 import { join, relative } from 'node:path';
-import {
-  type DefinitionOfDone,
-  ensureOwnedDir,
-  type ProjectGate,
-  type ProjectGateResult,
-  parseAssertion,
-} from '@switchyard/core';
+import { type DefinitionOfDone, ensureOwnedDir, type ProjectGateResult } from '@switchyard/core';
+import { type ProjectGate, parseAssertion } from '@switchyard/tasks';
 import { judgeGate } from '../dispatcher/checks/judge-gate.js';
 import type { CommandResult, CommandRunner } from '../dispatcher/types.js';
 

@@ -1,4 +1,5 @@
-import type { ProjectGate, ProjectGateResult } from '@switchyard/core';
+import type { ProjectGateResult } from '@switchyard/core';
+import type { ProjectGate } from '@switchyard/tasks';
 import type { CommandRunner } from '../dispatcher/types.js';
 import { type GateRun, runGates } from './run-gates.js';
 

@@ -2,13 +2,12 @@ import { existsSync, realpathSync } from 'node:fs';
 import {
   agentTaskDir,
   isSameProcessAlive,
-  loadWorkspace,
   SwitchyardError,
   stateDir as stateDirOf,
   type TaskState,
-  type WorkspaceModel,
 } from '@switchyard/core';
 import { readLockHolder } from '@switchyard/store-fs';
+import { loadWorkspace, type WorkspaceModel } from '@switchyard/tasks';
 import { claimKeys } from '../admission/task-view.js';
 import { DEFAULT_MAX_PLAN_LOOPS } from '../dispatcher/corrections/plan-loop-cap.js';
 import { probeAttempt } from './attempt-probe.js';

@@ -1,5 +1,6 @@
 import type { Problem } from '@switchyard/core';
-import { parsePlan, WriteSetResolver } from '@switchyard/core';
+import { parsePlan } from '../task/parse-plan.js';
+import { WriteSetResolver } from '../task/write-set-path.js';
 import { type MaterializeOptions, renderTaskPlan } from './plan-materialize.js';
 import type { ValidatedPlan } from './plan-validate.js';
 

@@ -3,13 +3,13 @@ import { join } from 'node:path';
 import type { DoneAssertion, Problem } from '@switchyard/core';
 import {
   AGENT_TASK_DIR,
-  ANY_WRITE_SET_TEXT,
   ARCHIVE_DIR,
   PLAN_FILE,
   planFileName,
   STATE_DIR,
   writeOwnedFileBelow,
 } from '@switchyard/core';
+import { ANY_WRITE_SET_TEXT } from '../task/write-set-any.js';
 import type { ResolvedPlanTask, ValidatedPlan } from './plan-validate.js';
 
 /** Options of {@link renderTaskPlan} and {@link materializePlan}. */

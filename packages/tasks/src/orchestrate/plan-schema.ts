@@ -1,5 +1,6 @@
-import { COMPLEXITIES, RISKS, ROUTE_IDS } from '@switchyard/core';
+import { ROUTE_IDS } from '@switchyard/core';
 import { z } from 'zod';
+import { COMPLEXITIES, RISKS } from '../task/front-matter.js';
 
 /** The `kind` of a YAML plan this release reads. */
 export const ORCHESTRATE_PLAN_KIND = 'orchestrate-plan';

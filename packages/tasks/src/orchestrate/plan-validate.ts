@@ -2,19 +2,14 @@ import { basename, extname } from 'node:path';
 import type { Catalog } from '@switchyard/catalog';
 import { DEFAULT_ROUTING, type RoutingConfig, routeTask } from '@switchyard/catalog';
 import type { DoneAssertion, Problem, RouteId } from '@switchyard/core';
-import {
-  isReservedGroupName,
-  isValidName,
-  knownKeysAt,
-  MAX_YAML_NESTING,
-  parseAssertion,
-  splitArgv,
-  unknownKeyHint,
-  yamlModule,
-  yamlNestingLine,
-} from '@switchyard/core';
+import { knownKeysAt, unknownKeyHint } from '@switchyard/core';
 import type { Document, LineCounter } from 'yaml';
 import type { z } from 'zod';
+import { splitArgv } from '../task/argv.js';
+import { parseAssertion } from '../task/definition-of-done.js';
+import { yamlModule } from '../task/front-matter-pairs.js';
+import { isReservedGroupName, isValidName } from '../task/task-id.js';
+import { MAX_YAML_NESTING, yamlNestingLine } from '../task/yaml-nesting.js';
 import { resolveBackend } from './plan-routing.js';
 import {
   type OrchestratePlan,

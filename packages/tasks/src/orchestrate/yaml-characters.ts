@@ -1,5 +1,5 @@
-import { yamlModule } from '@switchyard/core';
 import type { Document, LineCounter } from 'yaml';
+import { yamlModule } from '../task/front-matter-pairs.js';
 import type { SourcePosition } from './yaml-positions.js';
 
 /** A lone UTF-16 surrogate: what a YAML escape such as "\uD800" makes, and no file can hold. */

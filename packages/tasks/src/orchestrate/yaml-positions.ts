@@ -1,5 +1,5 @@
-import { yamlModule } from '@switchyard/core';
 import type { Document, LineCounter } from 'yaml';
+import { yamlModule } from '../task/front-matter-pairs.js';
 
 /** A 1-based line and column in the YAML source. */
 export interface SourcePosition {

@@ -1,12 +1,6 @@
 import { join } from 'node:path';
-import {
-  acceptedNotes,
-  maxPlanBytes,
-  parseReview,
-  readBoundedFile,
-  reviewDisposition,
-  reviewFileName,
-} from '@switchyard/core';
+import { maxPlanBytes, readBoundedFile, reviewFileName } from '@switchyard/core';
+import { acceptedNotes, parseReview, reviewDisposition } from '@switchyard/tasks';
 
 /**
  * The `complete.log` lines of the approving review's accepted notes: the findings an

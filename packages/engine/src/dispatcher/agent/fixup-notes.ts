@@ -1,5 +1,6 @@
 import { join } from 'node:path';
-import { maxPlanBytes, parseReview, readBoundedFile, reviewFileName } from '@switchyard/core';
+import { maxPlanBytes, readBoundedFile, reviewFileName } from '@switchyard/core';
+import { parseReview } from '@switchyard/tasks';
 import type { DispatchContext, TaskRuntime } from '../context.js';
 import { redTeamReviewFileName } from './red-team.js';
 

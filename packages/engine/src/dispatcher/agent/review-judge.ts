@@ -1,14 +1,11 @@
 import { join, relative } from 'node:path';
+import { type Classification, formatProblem, planFileName, reviewFileName } from '@switchyard/core';
 import {
-  type Classification,
   evaluateReview,
   followUpDoneProblem,
-  formatProblem,
   parsePlan,
-  planFileName,
   type ReviewOutcome,
-  reviewFileName,
-} from '@switchyard/core';
+} from '@switchyard/tasks';
 import type { DispatchContext, TaskRuntime } from '../context.js';
 import { redTeamReviewFileName } from './red-team.js';
 

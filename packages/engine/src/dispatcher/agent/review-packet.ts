@@ -1,17 +1,19 @@
 import { existsSync, readdirSync, readFileSync, renameSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 import {
-  buildCorrectionPacket,
-  type FailingOutput,
-  failingLines,
-  findingsToFix,
   maskSecretsInFile,
-  type ParsedReview,
   planFileName,
   readBoundedFile,
   redactSecrets,
   writeOwnedFile,
 } from '@switchyard/core';
+import {
+  buildCorrectionPacket,
+  type FailingOutput,
+  failingLines,
+  findingsToFix,
+  type ParsedReview,
+} from '@switchyard/tasks';
 import type { DispatchContext, TaskRuntime } from '../context.js';
 import { reviewFiles } from './review-judge.js';
 

@@ -5,12 +5,11 @@ import {
   archivedTaskDir,
   DECISION_KEYS,
   freshFailures,
-  type LoadedTask,
   newTaskState,
   planFileName,
   taskDir,
-  type WorkspaceModel,
 } from '@switchyard/core';
+import type { LoadedTask, WorkspaceModel } from '@switchyard/tasks';
 import { checkDecision } from '../../selection/decide.js';
 import { readCompletion } from '../checks/completion-record.js';
 import { taskStageGates } from '../checks/stage-project-gates.js';

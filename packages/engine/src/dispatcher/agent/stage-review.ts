@@ -1,12 +1,7 @@
 import { rmSync } from 'node:fs';
 import { basename } from 'node:path';
-import {
-  type AttemptRecord,
-  type Classification,
-  type Correction,
-  type ParsedReview,
-  reviewDisposition,
-} from '@switchyard/core';
+import type { AttemptRecord, Classification, Correction } from '@switchyard/core';
+import { type ParsedReview, reviewDisposition } from '@switchyard/tasks';
 import { buildPrompt } from '../../prompts/build-prompt.js';
 import { advance } from '../advance.js';
 import { openChecklistNotes } from '../checks/completion-promise.js';

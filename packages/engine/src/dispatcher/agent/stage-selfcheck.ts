@@ -1,4 +1,5 @@
-import { type ChecklistItem, decisionKeyOf, readChecklist, readPlanText } from '@switchyard/core';
+import { type ChecklistItem, decisionKeyOf } from '@switchyard/core';
+import { readChecklist, readPlanText } from '@switchyard/tasks';
 import { buildPrompt } from '../../prompts/build-prompt.js';
 import { acceptChecklist, SELFCHECK_RETRY_LIMIT } from '../../selfcheck/accept-checklist.js';
 import { advance } from '../advance.js';

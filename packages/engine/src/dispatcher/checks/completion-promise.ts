@@ -1,12 +1,6 @@
 import { join } from 'node:path';
-import {
-  maxPlanBytes,
-  parseReview,
-  phaseLabel,
-  planFileName,
-  readBoundedFile,
-  reviewDisposition,
-} from '@switchyard/core';
+import { maxPlanBytes, phaseLabel, planFileName, readBoundedFile } from '@switchyard/core';
+import { parseReview, reviewDisposition } from '@switchyard/tasks';
 import { acceptChecklist } from '../../selfcheck/accept-checklist.js';
 import { loopReviewFiles } from '../agent/fixup-notes.js';
 import { currentChecklist } from '../agent/stage-selfcheck.js';

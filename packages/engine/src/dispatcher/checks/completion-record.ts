@@ -1,4 +1,5 @@
-import { newTaskState, type TaskState, type WorkspaceModel } from '@switchyard/core';
+import { newTaskState, type TaskState } from '@switchyard/core';
+import type { WorkspaceModel } from '@switchyard/tasks';
 import type { DispatchContext } from '../context.js';
 
 /**

@@ -1,11 +1,6 @@
 import { join, relative } from 'node:path';
-import {
-  assertionText,
-  type DefinitionOfDone,
-  ensureOwnedDir,
-  maskSecretsInFile,
-  type ProjectGate,
-} from '@switchyard/core';
+import { type DefinitionOfDone, ensureOwnedDir, maskSecretsInFile } from '@switchyard/core';
+import { assertionText, type ProjectGate } from '@switchyard/tasks';
 import { type GateRun, gateAsDone } from '../../gates/run-gates.js';
 import type { DispatchContext, TaskRuntime } from '../context.js';
 import type { CommandResult } from '../types.js';

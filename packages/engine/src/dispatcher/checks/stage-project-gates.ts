@@ -1,10 +1,6 @@
 import { join, relative } from 'node:path';
-import {
-  type ProjectGate,
-  type ProjectGateResult,
-  planFileName,
-  testGateOf,
-} from '@switchyard/core';
+import { type ProjectGateResult, planFileName } from '@switchyard/core';
+import { type ProjectGate, testGateOf } from '@switchyard/tasks';
 import { advance } from '../advance.js';
 import { type DispatchContext, persist, type TaskRuntime } from '../context.js';
 import { correctOrBlock } from '../landing/apply-failure.js';

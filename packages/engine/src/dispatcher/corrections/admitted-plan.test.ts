@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { taskFromPlanTexts } from '@switchyard/core';
+import { taskFromPlanTexts } from '@switchyard/tasks';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { admitPlans, contractChanges, describeChanges, planHash } from './admitted-plan.js';
 import { recordedPlanText } from './plan-copy.js';

@@ -3,11 +3,10 @@ import { applyRouting } from '@switchyard/catalog';
 import {
   type AdmittedPlan,
   type ChecklistItem,
-  type LoadedTask,
   planFileName,
   SwitchyardError,
-  taskFromPlanTexts,
 } from '@switchyard/core';
+import { type LoadedTask, taskFromPlanTexts } from '@switchyard/tasks';
 import type { DispatchContext, TaskRuntime } from '../context.js';
 
 /** SHA-256 of a plan's text (hex). */

@@ -5,12 +5,10 @@ import {
   type AttemptRecord,
   decisionKeyOf,
   planFileName,
-  readChecklist,
-  readPlanText,
-  taskFromPlanTexts,
   writeOwnedFile,
   writeOwnedFileBelow,
 } from '@switchyard/core';
+import { readChecklist, readPlanText, taskFromPlanTexts } from '@switchyard/tasks';
 import type { DispatchContext, TaskRuntime } from '../context.js';
 import { contractChanges, describeChanges } from './admitted-plan.js';
 

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { applyRouting } from '@switchyard/catalog';
-import { loadTask, planFileName, readPlanText, taskFromPlanTexts } from '@switchyard/core';
+import { planFileName } from '@switchyard/core';
+import { loadTask, readPlanText, taskFromPlanTexts } from '@switchyard/tasks';
 import { advance } from '../advance.js';
 import { currentPlan } from '../agent/prompt-facts.js';
 import type { DispatchContext, TaskRuntime } from '../context.js';

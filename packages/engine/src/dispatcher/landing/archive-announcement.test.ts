@@ -3,12 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   archivedTaskDir,
-  loadWorkspace,
   newTaskState,
   type RunEvent,
   stateDir as stateDirOf,
 } from '@switchyard/core';
 import { createMemoryStore, type MemoryStoreData } from '@switchyard/core/memory-store';
+import { loadWorkspace } from '@switchyard/tasks';
 import { describe, expect, it } from 'vitest';
 import { createEventBus } from '../../events/event-bus.js';
 import { type DispatchContext, persist, type TaskRuntime } from '../context.js';

@@ -1,5 +1,6 @@
 import { basename, join } from 'node:path';
-import { type ParsedReview, planFileName, redactSecrets, writeOwnedFile } from '@switchyard/core';
+import { planFileName, redactSecrets, writeOwnedFile } from '@switchyard/core';
+import type { ParsedReview } from '@switchyard/tasks';
 import { reviewFiles } from '../agent/review-judge.js';
 import type { DispatchContext, TaskRuntime } from '../context.js';
 import { maxPlanLoopsOf } from '../corrections/plan-loop-cap.js';

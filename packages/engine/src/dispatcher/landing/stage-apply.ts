@@ -4,10 +4,10 @@ import {
   type Correction,
   ensureOwnedDir,
   maskSecretsInFile,
-  readPlanText,
   type SourceCheck,
   writeOwnedFile,
 } from '@switchyard/core';
+import { readPlanText } from '@switchyard/tasks';
 import { advance } from '../advance.js';
 import { runGateCheck } from '../checks/gate-check.js';
 import { checkSourceAfterApply } from '../checks/source-gates.js';

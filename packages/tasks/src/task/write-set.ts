@@ -1,6 +1,5 @@
-import type { Problem } from '../errors.js';
+import type { Problem, WriteSetEntry } from '@switchyard/core';
 import { lineOf, listItems, type MdAnyNode, type MdSection, sourceOf } from './markdown.js';
-import type { WriteSetEntry } from './types.js';
 import type { WriteSetResolver } from './write-set-path.js';
 
 /**

@@ -1,5 +1,4 @@
-import type { Problem } from '../errors.js';
-import type { DefinitionOfDone, DoneAssertion } from './types.js';
+import type { DefinitionOfDone, DoneAssertion, Problem } from '@switchyard/core';
 
 /**
  * Commands come from humans, not agents: the Definition of Done of a task is the one of its

@@ -1,9 +1,9 @@
 import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { planLoopOf, reviewLoopOf, stateDir } from '@switchyard/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { loadTask, loadWorkspace, loadWorkspaceAsync } from './load.js';
-import { planLoopOf, reviewLoopOf, stateDir } from './paths.js';
 
 let ws: string;
 const write = (rel: string, text: string) => {

@@ -1,8 +1,7 @@
-import type { Problem } from '../errors.js';
+import type { ChecklistItem, Problem } from '@switchyard/core';
 import { splitFrontMatter } from './front-matter.js';
 import { allListItems, lineOf, type MdSection, parseSections, sourceOf } from './markdown.js';
 import { CHECKLIST_HEADINGS, pickSection } from './sections.js';
-import type { ChecklistItem } from './types.js';
 
 const BOX = /^\[([ xX])\](?:\s+|$)/;
 

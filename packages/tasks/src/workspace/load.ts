@@ -1,6 +1,22 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Problem } from '../errors.js';
+import type {
+  ChecklistItem,
+  DefinitionOfDone,
+  DependencyRef,
+  ParsedPlan,
+  Problem,
+  TaskId,
+  WriteSetEntry,
+} from '@switchyard/core';
+import {
+  AGENT_TASK_DIR,
+  ARCHIVE_DIR,
+  COMPLETE_LOG,
+  PLAN_FILE,
+  planFileName,
+  stateDir,
+} from '@switchyard/core';
 import { buildTaskGraph, type TaskGraph } from '../graph/task-graph.js';
 import { followUpDoneProblem } from '../task/done-contract.js';
 import {
@@ -13,23 +29,7 @@ import {
   readPlanText,
 } from '../task/parse-plan.js';
 import { resolveDependency } from '../task/task-id.js';
-import type {
-  ChecklistItem,
-  DefinitionOfDone,
-  DependencyRef,
-  ParsedPlan,
-  TaskId,
-  WriteSetEntry,
-} from '../task/types.js';
 import { WriteSetResolver } from '../task/write-set-path.js';
-import {
-  AGENT_TASK_DIR,
-  ARCHIVE_DIR,
-  COMPLETE_LOG,
-  PLAN_FILE,
-  planFileName,
-  stateDir,
-} from './paths.js';
 import { PlanCache } from './plan-cache.js';
 import type { PlanJob } from './plan-job.js';
 import { type ParallelParseOptions, PlanParsePool, parseWorkerCount } from './plan-pool.js';

@@ -1,3 +1,4 @@
+export * from '@switchyard/core';
 export * from './argv.js';
 export { assertionText } from './assertion-text.js';
 export * from './checklist.js';
@@ -7,6 +8,5 @@ export * from './front-matter.js';
 export * from './parse-plan.js';
 export * from './sections.js';
 export * from './task-id.js';
-export * from './types.js';
 export * from './write-set.js';
 export * from './write-set-path.js';

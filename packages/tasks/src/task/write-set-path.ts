@@ -1,10 +1,10 @@
 import { lstatSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, posix, resolve, sep } from 'node:path';
+import { lazyRequire } from '@switchyard/core';
 import type picomatchModule from 'picomatch';
-import { lazyRequire } from '../lazy-require.js';
 
 // Only entries with a glob character need picomatch.
-const picomatch = lazyRequire<typeof picomatchModule>('picomatch');
+const picomatch = lazyRequire<typeof picomatchModule>('picomatch', import.meta.url);
 
 /** Top-level folders a write set may never touch: git internals and the task tree itself. */
 export const FORBIDDEN_ROOTS = ['.git', 'agent-task'] as const;

@@ -1,4 +1,4 @@
-import type { Problem } from '../errors.js';
+import type { Problem } from '@switchyard/core';
 import { listItems, type MdSection } from './markdown.js';
 
 /** What a `write_set: any` PLAN.md says under its Modified Files Summary (read by agents). */

@@ -1,7 +1,6 @@
-import type { Problem } from '../errors.js';
+import type { DefinitionOfDone, DoneAssertion, Problem } from '@switchyard/core';
 import { splitArgv } from './argv.js';
 import { allListItems, lineOf, type MdAnyNode, type MdSection, sourceOf } from './markdown.js';
-import type { DefinitionOfDone, DoneAssertion } from './types.js';
 
 const ASSERTION_FORMS =
   '`exit code 0` (any integer), `stdout contains "text"`, or `stdout matches /regex/`';

@@ -1,4 +1,4 @@
-import type { TaskId } from '../task/types.js';
+import type { TaskId } from '@switchyard/core';
 import type { TaskGraph } from './task-graph.js';
 
 function walk(from: Iterable<TaskId>, edges: ReadonlyMap<TaskId, readonly TaskId[]>): Set<TaskId> {

@@ -1,4 +1,4 @@
-import type { Problem } from '../errors.js';
+import type { Problem } from '@switchyard/core';
 import type { MdSection } from './markdown.js';
 
 /** Headings that hold the write set; the first is current, the others are legacy (warning). */

@@ -1,4 +1,4 @@
-import type { TaskId } from './types.js';
+import type { TaskId } from '@switchyard/core';
 
 /** Folders of `agent-task/` that switchyard writes itself: the archive, the retrospectives. */
 const RESERVED_GROUPS = new Set(['archive', 'retros']);

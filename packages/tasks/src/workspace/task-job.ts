@@ -1,6 +1,6 @@
 import { join } from 'node:path';
+import { planFileName } from '@switchyard/core';
 import { fileIdentity } from './file-identity.js';
-import { planFileName } from './paths.js';
 import { type PlanJob, type PlanJobResult, runPlanJob } from './plan-job.js';
 import { readTaskFolder, type TaskFolderContents } from './scan.js';
 

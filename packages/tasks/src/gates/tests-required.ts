@@ -1,4 +1,4 @@
-import type { Problem } from '../errors.js';
+import type { Problem } from '@switchyard/core';
 import { type ProjectGate, testGateOf } from './gate-schema.js';
 
 /** What the rule reads of a task. */

@@ -1,4 +1,4 @@
-import type { DoneAssertion } from './types.js';
+import type { DoneAssertion } from '@switchyard/core';
 
 /** A Definition-of-Done assertion as written in a plan: `exit code 0`, `stdout contains "x"`… */
 export function assertionText(assertion: DoneAssertion): string {

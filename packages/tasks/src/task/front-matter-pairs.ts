@@ -1,9 +1,9 @@
+import { lazyRequire } from '@switchyard/core';
 import type * as Yaml from 'yaml';
 import type { LineCounter, Pair } from 'yaml';
-import { lazyRequire } from '../lazy-require.js';
 
 /** The `yaml` package, loaded only for front matter the fast reader does not take. */
-export const yamlModule = lazyRequire<typeof Yaml>('yaml');
+export const yamlModule = lazyRequire<typeof Yaml>('yaml', import.meta.url);
 
 /**
  * A front matter value reduced to what validation looks at: a scalar's value, a sequence's

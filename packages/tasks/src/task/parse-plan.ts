@@ -1,11 +1,10 @@
-import type { Problem } from '../errors.js';
-import { maxPlanBytes, readBoundedFile } from '../safe-fs/bounded-read.js';
+import type { ParsedPlan, Problem } from '@switchyard/core';
+import { maxPlanBytes, readBoundedFile } from '@switchyard/core';
 import { readChecklistSection } from './checklist.js';
 import { readDefinitionOfDone } from './definition-of-done.js';
 import { parseFrontMatter, splitFrontMatter } from './front-matter.js';
 import { parseSections } from './markdown.js';
 import { CHECKLIST_HEADINGS, DONE_HEADING, pickSection, WRITE_SET_HEADINGS } from './sections.js';
-import type { ParsedPlan } from './types.js';
 import { listWriteSetEntries, type RawWriteSetEntry, resolveWriteSet } from './write-set.js';
 import { anyWriteSetProblems } from './write-set-any.js';
 import { WriteSetResolver } from './write-set-path.js';

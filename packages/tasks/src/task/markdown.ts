@@ -1,8 +1,8 @@
+import { lazyRequire } from '@switchyard/core';
 import type markdownItModule from 'markdown-it';
 import type { MarkdownIt, Token } from 'markdown-it';
-import { lazyRequire } from '../lazy-require.js';
 
-const markdownIt = lazyRequire<typeof markdownItModule>('markdown-it');
+const markdownIt = lazyRequire<typeof markdownItModule>('markdown-it', import.meta.url);
 
 /** A block or inline node of a parsed PLAN body (a small tree built from markdown-it tokens). */
 export interface MdAnyNode {

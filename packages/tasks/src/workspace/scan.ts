@@ -1,9 +1,14 @@
 import { type Dirent, existsSync, lstatSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Problem } from '../errors.js';
+import type { Problem, TaskId } from '@switchyard/core';
+import {
+  AGENT_TASK_DIR,
+  ARCHIVE_DIR,
+  COMPLETE_LOG,
+  planLoopOf,
+  reviewLoopOf,
+} from '@switchyard/core';
 import { isReservedGroupName, isValidName, taskId } from '../task/task-id.js';
-import type { TaskId } from '../task/types.js';
-import { AGENT_TASK_DIR, ARCHIVE_DIR, COMPLETE_LOG, planLoopOf, reviewLoopOf } from './paths.js';
 
 /** An active task folder `agent-task/<group>/<task>/`. */
 export interface ScannedTask {

@@ -1,5 +1,4 @@
-import type { Problem } from '../errors.js';
-import type { DependencyRef, TaskId } from '../task/types.js';
+import type { DependencyRef, Problem, TaskId } from '@switchyard/core';
 
 /** A task as the graph sees it: its id, its PLAN file and its resolved dependencies. */
 export interface GraphNodeInput {

@@ -1,6 +1,5 @@
-import { ROUTE_IDS } from '../catalog/constants.js';
-import type { Problem } from '../errors.js';
-import { unknownKeyHint } from '../zod-problems.js';
+import type { PlanFrontMatter, Problem } from '@switchyard/core';
+import { ROUTE_IDS, unknownKeyHint } from '@switchyard/core';
 import {
   type FrontMatterPair,
   pairOfYamlNode,
@@ -8,7 +7,6 @@ import {
   yamlFileLine,
   yamlModule,
 } from './front-matter-pairs.js';
-import type { PlanFrontMatter } from './types.js';
 import { MAX_YAML_NESTING, yamlNestingLine } from './yaml-nesting.js';
 
 /** The front matter keys a PLAN may use; any other key is an error (a typo must not drop a dependency). */

@@ -1,8 +1,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { Utf8ChunkWriter } from '../json/json-chunks.js';
-import { replaceFile, replaceFileSync } from '../state/atomic-file.js';
+import { replaceFile, replaceFileSync, Utf8ChunkWriter } from '@switchyard/core';
 import type { PlanSource } from '../task/parse-plan.js';
 import { fileIdentity, isRacyIdentity } from './file-identity.js';
 
