@@ -28,8 +28,14 @@ export const CATEGORIES = [
       /^(spawnAgent|spawnDirect|spawn|startAttempt)$/.test(f.functionName),
   ],
   [
-    'workspace snapshot (shared write-set check)',
-    fn(/^(takeSnapshot|snapshotOf|walk\d*|changedPaths|contentHash|gitignoreOf)$/),
+    'shared write-set check (workspace snapshots, change rounds)',
+    fn(
+      /^(takeSnapshot|snapshotOf|walk\d*|changedPaths|contentHash|gitignoreOf|readRound|writeRound|removeRound|readBaseline|writeBaseline|openSharedRound|inspectSharedRound|recordChangeBaseline)$/,
+    ),
+  ],
+  [
+    'claims (file mutex, claims.json)',
+    fn(/^(acquireFileMutex|createExclusive|tryClaim|releaseClaims?|holderOf)$/),
   ],
   [
     'plan / review reloads and parsing',
@@ -54,10 +60,22 @@ export const CATEGORIES = [
       /^(feedWorkLogFromBus|formatWorkLogRow|redactDeep)$/.test(f.functionName),
   ],
   [
+    'classification (the verdict of an attempt from its output)',
+    fn(
+      /^(classifyEvidence|classifyCapture|recordClassification|fallbackClassification|\w+Classifier)$/,
+    ),
+  ],
+  [
+    'prompts and review judging (prompt, correction packet, review verdict)',
+    fn(
+      /^(buildPrompt|fillPromptTemplate|promptContext|deliverPrompt|planPromptDelivery|buildCorrectionPacket|writeCorrectionPacket|judgeReviewFiles|judgeReviewAttempt|evaluateReview)$/,
+    ),
+  ],
+  [
     'attempt watch (stream tail, heartbeat, evidence)',
     (f) =>
       /runner-text/.test(f.url) ||
-      /^(classifyEvidence|capAttemptEvidence|EvidenceCollector.*)$/.test(f.functionName),
+      /^(capAttemptEvidence|EvidenceCollector.*)$/.test(f.functionName),
   ],
   [
     'scheduling and admission',

@@ -147,6 +147,7 @@ export async function openRunSession(
       snapshotDue = undefined;
       writeSnapshot();
       await recording;
+      store.closeEvents();
       const previous = store.readStatus(id);
       if (!previous) return;
       const now = new Date().toISOString();

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { appendFileSync, readdirSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunEvent } from '@switchyard/core';
 import {
@@ -111,11 +111,25 @@ export class SessionStore {
     return readJsonFile(join(this.dirOf(id), MONITOR_FILE), sessionMonitorSchema, SESSION_FILE);
   }
 
-  /** Appends a run event to the session's events.jsonl. */
+  // The descriptor of each session's events.jsonl this store appended to: opened on the first
+  // event, not once per event (an open and a close per event were a tenth of the run's opens).
+  readonly #events = new Map<string, number>();
+
+  /** Appends a run event to the session's events.jsonl (O_APPEND, one write per line). */
   appendEvent(id: string, event: RunEvent): void {
-    appendFileSync(join(this.dirOf(id), 'events.jsonl'), `${JSON.stringify(event)}\n`, {
-      mode: 0o600,
-    });
+    let fd = this.#events.get(id);
+    if (fd === undefined) {
+      fd = openSync(join(this.dirOf(id), 'events.jsonl'), 'a', 0o600);
+      this.#events.set(id, fd);
+    }
+    const line = Buffer.from(`${JSON.stringify(event)}\n`);
+    for (let at = 0; at < line.length; ) at += writeSync(fd, line, at);
+  }
+
+  /** Closes the events.jsonl descriptors (a later append opens its file again). */
+  closeEvents(): void {
+    for (const fd of this.#events.values()) closeSync(fd);
+    this.#events.clear();
   }
 
   /** The session, or a `SY_USAGE` error naming the known ones. */

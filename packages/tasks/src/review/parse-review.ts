@@ -1,4 +1,5 @@
 import { fromMarkdown } from 'mdast-util-from-markdown';
+import { memoizeByText } from '../task/memo-by-text.js';
 
 /** Severity of a review finding (seed 002's severity-stratified output). */
 export type FindingSeverity = 'CRITICAL' | 'MODERATE' | 'MINOR';
@@ -40,8 +41,12 @@ const FINDING = /^\[(CRITICAL|MODERATE|MINOR)\]\s*(.*)$/s;
  * `Verdict: CHANGES_REQUESTED` (emphasis allowed, e.g. `**Verdict:** APPROVED`, also as a
  * heading; not inside code), and findings as list items starting with a severity tag.
  * CHANGES_REQUESTED needs at least one finding; APPROVED may not carry a CRITICAL one.
+ * Remembered per text (see {@link memoizeByText}): the review stage, the completion check and
+ * the archive's notes read the same review.
  */
-export function parseReview(source: string): ParsedReview {
+export const parseReview = memoizeByText(parseReviewText);
+
+function parseReviewText(source: string): ParsedReview {
   const root = fromMarkdown(source) as unknown as Node;
   const findings: ReviewFinding[] = [];
   const verdicts: { value: string; line: number }[] = [];

@@ -1,6 +1,7 @@
 import type { ChecklistItem, Problem } from '@switchyard/core';
 import { splitFrontMatter } from './front-matter.js';
 import { allListItems, lineOf, type MdSection, parseSections, sourceOf } from './markdown.js';
+import { memoizeByText } from './memo-by-text.js';
 import { CHECKLIST_HEADINGS, pickSection } from './sections.js';
 
 const BOX = /^\[([ xX])\](?:\s+|$)/;
@@ -47,9 +48,12 @@ export function readChecklistSection(
 
 /**
  * The checklist of a PLAN source: every checkbox item with its checked state, text and
- * line. Used to verify that a worker ticked every item (self-check acceptance).
+ * line. Used to verify that a worker ticked every item (self-check acceptance). Remembered
+ * per text (see {@link memoizeByText}): an attempt reads the same plan's checklist several times.
  */
-export function readChecklist(
+export const readChecklist = memoizeByText(parseChecklist);
+
+function parseChecklist(
   source: string,
   file = 'PLAN.md',
 ): { items: ChecklistItem[]; problems: Problem[] } {
