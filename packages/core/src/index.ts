@@ -195,6 +195,8 @@ export {
   type AttemptRoleName,
   type Branch,
   type BudgetStageName,
+  backToWorkerOutcome,
+  type CheckStageName,
   DECISION_KEYS,
   DECISION_STAGES,
   type DecisionStageName,

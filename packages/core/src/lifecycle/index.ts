@@ -4,6 +4,8 @@ export {
   type Branch,
   BUDGET_STAGES,
   type BudgetStageName,
+  backToWorkerOutcome,
+  type CheckStageName,
   CORRECTION_SOURCES,
   DECISION_KEYS,
   DECISION_STAGES,

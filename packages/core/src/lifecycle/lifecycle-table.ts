@@ -525,6 +525,9 @@ export type WorkLogRoleName = WorkLogStageName | 'setup';
 /** Sources of a correction shown to the next worker attempt. */
 export const CORRECTION_SOURCES = stagesWhere<CorrectionSourceName>((r) => r.correctionSource);
 export type CorrectionSourceName = StagesWhere<'correctionSource', true>;
+/** The checks of the work after an agent changed it (commands, git checks, the promise): a
+ * failure sends the task back to the worker with a correction. */
+export type CheckStageName = StagesWhere<'kind', 'command' | 'git' | 'check'>;
 /** Stages that run in the task's worktree under worktree isolation. */
 export const WORKTREE_STAGES = stagesWhere<WorktreeStageName>((r) => r.worktree);
 export type WorktreeStageName = StagesWhere<'worktree', true>;
@@ -552,4 +555,17 @@ export function decisionKeyOf(role: AttemptRoleName): DecisionKeyName {
 /** The prompt template an attempt's stage is built from (the red-team review: the review's). */
 export function promptTemplateOf(role: AttemptRoleName): NonNullable<StageRow['prompt']> {
   return LIFECYCLE[role].prompt!;
+}
+
+/** The outcome that sends a task from `stage` back to the worker with a correction. */
+export function backToWorkerOutcome(stage: LifecycleStage): Outcome | undefined {
+  const outcomes = LIFECYCLE[stage].outcomes;
+  return OUTCOMES.find((o) => {
+    const row = outcomes[o];
+    return (
+      row?.next.length === 1 &&
+      row.next[0]!.to === 'worker' &&
+      row.effects.includes('record-correction')
+    );
+  });
 }

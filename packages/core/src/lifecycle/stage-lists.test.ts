@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import {
   ATTEMPT_ROLES,
   BUDGET_STAGES,
+  backToWorkerOutcome,
   CORRECTION_SOURCES,
   DECISION_KEYS,
   DECISION_STAGES,
@@ -102,6 +103,21 @@ describe('the lifecycle table as the only stage list', () => {
     // Every stage that counts failures has a counter; the archive neither.
     expect(BUDGET_STAGES.every((s) => LIFECYCLE[s].failureCounter)).toBe(true);
     expect(LIFECYCLE.archive.failureCounter).toBe(false);
+  });
+
+  it('sends every check of the work back to the worker with a correction by its own outcome', () => {
+    const checks = LIFECYCLE_STAGES.filter((s) =>
+      ['command', 'git', 'check'].includes(LIFECYCLE[s].kind),
+    );
+    expect(Object.fromEntries(checks.map((s) => [s, backToWorkerOutcome(s)]))).toEqual({
+      writeset: 'writeset-violated',
+      gate: 'gate-failed',
+      'project-gates': 'gate-failed',
+      promise: 'promise-unmet',
+      apply: 'apply-failed',
+    });
+    // Each is a correction source: the worker's next prompt names what failed.
+    for (const s of checks) expect(CORRECTION_SOURCES).toContain(s);
   });
 
   it('finds no stage list kept by hand beside the table', () => {

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { maxPlanBytes, planFileName, readBoundedFile } from '@switchyard/core';
+import { maxPlanBytes, phaseLabel, planFileName, readBoundedFile } from '@switchyard/core';
 import { parseReview, reviewDisposition } from '@switchyard/tasks';
 import { acceptChecklist } from '../../selfcheck/accept-checklist.js';
 import { loopReviewFiles } from '../agent/fixup-notes.js';
@@ -56,7 +56,7 @@ export function brokenPromises(ctx: DispatchContext, rt: TaskRuntime): string[] 
   if (local) return broken;
   for (const name of loopReviewFiles(rt)) {
     const stage = name.includes('.red-team.') ? 'redteam' : 'review';
-    need(stage, judged, `the ${stage === 'redteam' ? 'red-team review' : 'review'} (${name})`);
+    need(stage, judged, `the ${phaseLabel(stage)} (${name})`);
     const read = readBoundedFile(join(rt.task.dir, name), { maxBytes: maxPlanBytes() });
     if (!read.ok) {
       broken.push(`${name}: no approving review (${read.reason})`);

@@ -1,13 +1,14 @@
 import {
   type AttemptRecord,
   type BudgetStageName,
+  backToWorkerOutcome,
+  type CheckStageName,
   type Classification,
   type Correction,
   type Decision,
   type DecisionKey,
   evidenceMessage,
   type FailureClass,
-  type Outcome,
 } from '@switchyard/core';
 import { decideAfterFailure, STAGE_FAILURE_BUDGET } from '../../selection/on-failure.js';
 import { advance } from '../advance.js';
@@ -26,19 +27,10 @@ export { blockTask } from '../corrections/block-task.js';
 /** Which failure counter an attempt counts against. */
 export type BudgetStage = BudgetStageName;
 
-/** The checks after the worker, and the outcome that sends a task back to the worker from each. */
-const BACK_TO_WORKER = {
-  writeset: 'writeset-violated',
-  gate: 'gate-failed',
-  'project-gates': 'gate-failed',
-  promise: 'promise-unmet',
-  apply: 'apply-failed',
-} as const satisfies Record<string, Outcome>;
-
 /** A failed check after the worker: what the worker is told, and how a spent budget reads. */
 export interface CheckFailure {
   /** The stage the failure is charged to (its own counter in `failures`). */
-  stage: keyof typeof BACK_TO_WORKER;
+  stage: CheckStageName;
   correction: Correction;
   /** The block reason once `count` consecutive failures have spent the budget. */
   blockReason: (count: number) => string;
@@ -73,7 +65,7 @@ export function correctOrBlock(ctx: DispatchContext, rt: TaskRuntime, failure: C
     });
     return;
   }
-  advance(rt, BACK_TO_WORKER[stage], { correction });
+  advance(rt, backToWorkerOutcome(stage)!, { correction });
 }
 
 /**
