@@ -14,7 +14,8 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { openClaimStore, planDryRun } from '@switchyard/core';
+import { planDryRun } from '@switchyard/engine/dry-run';
+import { openClaimStore } from '@switchyard/store-fs';
 import { buildTaskGraph, loadWorkspace, loadWorkspaceAsync } from '@switchyard/tasks';
 import { generateWorkspace } from './dry-run-workspace.mjs';
 
