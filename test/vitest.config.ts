@@ -8,6 +8,10 @@ const userCache = process.env.XDG_CACHE_HOME || join(homedir(), '.cache');
 export default defineProject({
   test: {
     name: 'e2e',
+    // The root config's limits do not reach a project with its own config file: without these,
+    // a spawning test with no limit of its own would get vitest's 5 s on a loaded machine.
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
     include: ['**/*.test.ts'],
     exclude: ['**/node_modules/**', 'bench/**', '**/fixtures/**'],
     env: {
