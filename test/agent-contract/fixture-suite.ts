@@ -1,5 +1,6 @@
 // The fixture suite every agent classifier package runs on its recorded real-CLI captures.
-import { type ClassifierPlugin, unverifiedVersionWarning } from '@switchyard/core';
+import type { ClassifierPlugin } from '@switchyard/core';
+import { unverifiedVersionWarning } from '@switchyard/runner-kit';
 import { describe, expect, it } from 'vitest';
 import { genericClassifier } from '../../plugins/classifier-generic/src/generic-classifier.js';
 import { classifyCapture } from '../../plugins/classifier-generic/src/index.js';

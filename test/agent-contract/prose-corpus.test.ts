@@ -1,12 +1,8 @@
 // Prose is never failover evidence, on any exit code: every sample of the corpus, printed the
 // way each agent CLI prints an assistant message or a tool's output (text and JSON modes), on
 // exit 0 and on a failed exit, goes through the real classifier chain of that agent.
-import {
-  type ClassifierPlugin,
-  classifyEvidence,
-  collectEvidence,
-  isFailoverClass,
-} from '@switchyard/core';
+import { type ClassifierPlugin, isFailoverClass } from '@switchyard/core';
+import { classifyEvidence, collectEvidence } from '@switchyard/runner-kit';
 import { describe, expect, it } from 'vitest';
 import { claudeCodeClassifier } from '../../plugins/classifier-claude-code/src/classifier.js';
 import { codexClassifier } from '../../plugins/classifier-codex/src/classifier.js';

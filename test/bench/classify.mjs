@@ -24,7 +24,7 @@ const file = join(outDir, 'classify-stream.jsonl');
 // --- the measured pipeline, run as a child reading stdin -------------------------------
 const PIPELINE = `
 import { readSync } from 'node:fs';
-import { EvidenceCollector, classifyEvidence } from ${JSON.stringify(join(root, 'packages/core/dist/index.js'))};
+import { EvidenceCollector, classifyEvidence } from ${JSON.stringify(join(root, 'packages/runner-kit/dist/index.js'))};
 import claude from ${JSON.stringify(join(root, 'plugins/classifier-claude-code/dist/index.js'))};
 import generic from ${JSON.stringify(join(root, 'plugins/classifier-generic/dist/index.js'))};
 const plugins = [...claude(), ...generic()];
@@ -116,10 +116,10 @@ console.log(
   `breakdown      startup ${startup.s.toFixed(2)} s (node + imports, empty input); streaming ${streaming.toFixed(2)} s = ${(mb / streaming).toFixed(0)} MB/s`,
 );
 // Where the time goes: the same file in this process, framing only and framing + JSON.parse.
-const core = await import(join(root, 'packages/core/dist/index.js'));
+const kit = await import(join(root, 'packages/runner-kit/dist/index.js'));
 const { openSync, readSync, closeSync } = await import('node:fs');
 function inProcess(onLine) {
-  const framer = new core.LineFramer(onLine);
+  const framer = new kit.LineFramer(onLine);
   const fd = openSync(file, 'r');
   const buf = Buffer.allocUnsafe(1 << 20);
   const t0 = process.hrtime.bigint();
@@ -140,12 +140,12 @@ const decoding = inProcess((l) => {
   _sink += l.bytes.toString().length;
 });
 const parsing = inProcess((l) => {
-  if (core.parseJsonObjectLine(l.bytes.toString('utf8'))) _sink++;
+  if (kit.parseJsonObjectLine(l.bytes.toString('utf8'))) _sink++;
 });
 const claude = (await import(join(root, 'plugins/classifier-claude-code/dist/index.js'))).default;
 const formatter = claude().find((p) => p.kind === 'transcript');
 const formatting = inProcess((l) => {
-  const event = core.parseJsonObjectLine(l.bytes.toString());
+  const event = kit.parseJsonObjectLine(l.bytes.toString());
   if (event && formatter.formatEvent(event) !== undefined) _sink++;
 });
 console.log(

@@ -13,8 +13,10 @@ const { startAttempt } = await import(
   new URL('../../plugins/runner-text/dist/index.js', import.meta.url).href
 );
 const { attemptEnvironment } = await import(
-  new URL('../../plugins/runner-text/node_modules/@switchyard/core/dist/index.js', import.meta.url)
-    .href
+  new URL(
+    '../../plugins/runner-text/node_modules/@switchyard/runner-kit/dist/index.js',
+    import.meta.url,
+  ).href
 );
 
 const attempts = Number(process.argv[2] ?? 400);

@@ -36,9 +36,17 @@ const DISPATCH_AGENT = join(here, 'dispatch-agent.sh');
 const { SpawnHelperClient, startAttempt } = await import(
   new URL('../../plugins/runner-text/dist/index.js', import.meta.url).href
 );
-const { attemptEnvironment, findExecutable } = await import(
-  new URL('../../plugins/runner-text/node_modules/@switchyard/core/dist/index.js', import.meta.url)
-    .href
+const { attemptEnvironment } = await import(
+  new URL(
+    '../../plugins/runner-text/node_modules/@switchyard/runner-kit/dist/index.js',
+    import.meta.url,
+  ).href
+);
+const { findExecutable } = await import(
+  new URL(
+    '../../plugins/runner-text/node_modules/@switchyard/catalog/dist/index.js',
+    import.meta.url,
+  ).href
 );
 
 const { values: opts } = parseArgs({

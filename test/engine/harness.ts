@@ -13,8 +13,6 @@ import {
   assetPath,
   type Clock,
   formatWorkLogRow,
-  loadPlugins,
-  PluginSet,
   type RunEvent,
   SwitchyardError,
   stateDir,
@@ -28,6 +26,7 @@ import {
   loadPromptTemplates,
   runDispatcher,
 } from '@switchyard/engine';
+import { loadPlugins, PluginSet } from '@switchyard/runner-kit';
 import { inProcessRunner } from './in-process-runner.js';
 
 /** What {@link runEngine} runs: a workspace folder and its catalog file (a test `Workspace`). */

@@ -1,16 +1,18 @@
 import { closeSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
 import {
-  attemptPaths,
-  createLocator,
   defineRunner,
   type EndedBy,
   type RunHandle,
   type RunnerPlugin,
   type RunnerSpec,
   type RunOutcome,
+} from '@switchyard/core';
+import {
+  attemptPaths,
+  createLocator,
   recordLocatorExit,
   workspaceIdentity,
-} from '@switchyard/core';
+} from '@switchyard/runner-kit';
 import { AttemptMonitor } from '@switchyard/runner-text';
 import {
   type FakeAgentEnd,

@@ -6,7 +6,7 @@ import {
   PROCESS_MARKER_VAR,
   workspaceIdentity,
   writeLocator,
-} from '@switchyard/core';
+} from '@switchyard/runner-kit';
 import { describe, expect, it, vi } from 'vitest';
 import { runCli, tempDir } from './catalog-helpers.js';
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadProjectConfig } from '@switchyard/config';
-import { classifyEvidence, collectEvidence, loadPlugins, PluginSet } from '@switchyard/core';
+import { classifyEvidence, collectEvidence, loadPlugins, PluginSet } from '@switchyard/runner-kit';
 import { describe, expect, it } from 'vitest';
 import { runCli } from './catalog-helpers.js';
 

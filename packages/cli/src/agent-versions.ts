@@ -1,12 +1,7 @@
 import { basename } from 'node:path';
 import type { CatalogTarget } from '@switchyard/catalog';
-import {
-  type ClassifierPlugin,
-  expandEnvironmentValue,
-  type Problem,
-  parseCliVersion,
-  unverifiedVersionWarning,
-} from '@switchyard/core';
+import { type ClassifierPlugin, expandEnvironmentValue, type Problem } from '@switchyard/core';
+import { parseCliVersion, unverifiedVersionWarning } from '@switchyard/runner-kit';
 import { execa } from 'execa';
 import { KNOWN_AGENTS } from './known-agents.js';
 

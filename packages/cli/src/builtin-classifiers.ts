@@ -1,6 +1,7 @@
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type ClassifierPlugin, loadPlugins, PluginSet } from '@switchyard/core';
+import type { ClassifierPlugin } from '@switchyard/core';
+import { loadPlugins, PluginSet } from '@switchyard/runner-kit';
 import { BUILTIN_PLUGINS } from './builtin-plugins.js';
 
 /** The built-in classifier plugins (what a run loads before the project's own). */

@@ -143,20 +143,20 @@ function readDispatcherState(dir: string, problems: Problem[]) {
 
 /** Loads the config's plugins (only code the config names); a failure is a problem. */
 async function checkPlugins(
-  entries: Parameters<typeof import('@switchyard/core').loadPlugins>[0]['entries'],
+  entries: Parameters<typeof import('@switchyard/runner-kit').loadPlugins>[0]['entries'],
   configFile: string,
 ): Promise<Problem[]> {
-  const core = await import('@switchyard/core');
+  const kit = await import('@switchyard/runner-kit');
   const { BUILTIN_PLUGINS } = await import('./builtin-plugins.js');
   try {
-    const loaded = await core.loadPlugins({
+    const loaded = await kit.loadPlugins({
       entries,
       configDir: dirname(configFile),
       configFile,
       fallbackDir: dirname(fileURLToPath(import.meta.url)),
       builtins: BUILTIN_PLUGINS,
     });
-    const set = new core.PluginSet(loaded);
+    const set = new kit.PluginSet(loaded);
     await set.dispose();
     return [];
   } catch (error) {

@@ -14,8 +14,6 @@ import {
   assetPath,
   findWorkspaceRoot,
   isRouteId,
-  loadPlugins,
-  PluginSet,
   type Problem,
   type RouteId,
   type RunEvent,
@@ -28,6 +26,7 @@ import {
 } from '@switchyard/core';
 import { loadPromptTemplates, RunControl, runDispatcher } from '@switchyard/engine';
 import type { MonitorServer } from '@switchyard/monitor';
+import { loadPlugins, PluginSet } from '@switchyard/runner-kit';
 import { acquireWorkspaceLock, openFsStore, type WorkspaceLock } from '@switchyard/store-fs';
 import { loadWorkspace, resolveWith, type WorkspaceModel } from '@switchyard/tasks';
 import pc from 'picocolors';

@@ -2,7 +2,8 @@ import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { applyPermissions, type ResolvedCatalog } from '@switchyard/catalog';
 import type { ProjectConfig } from '@switchyard/config';
-import { type ClassifierPlugin, loadPlugins, PluginSet, type Problem } from '@switchyard/core';
+import type { ClassifierPlugin, Problem } from '@switchyard/core';
+import { loadPlugins, PluginSet } from '@switchyard/runner-kit';
 import { BUILTIN_PLUGINS } from './builtin-plugins.js';
 
 /** What finds an agent's plugins (a run's `PluginSet`). */

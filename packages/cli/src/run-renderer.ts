@@ -1,5 +1,6 @@
-import { evidenceMessage, phaseLabel, type RunCounts, type RunEvent } from '@switchyard/core';
+import { phaseLabel, type RunCounts, type RunEvent } from '@switchyard/core';
 import type { DispatchResult } from '@switchyard/engine';
+import { evidenceMessage } from '@switchyard/runner-kit';
 import { createLogUpdate } from 'log-update';
 import pc from 'picocolors';
 import { ATTEMPT_BUDGET, ProgressState } from './progress-block.js';

@@ -1,6 +1,5 @@
-import { evidenceMessage } from '@switchyard/core';
 import type { StatusReport } from '@switchyard/engine';
-import { describeUsage } from '@switchyard/runner-kit';
+import { describeUsage, evidenceMessage } from '@switchyard/runner-kit';
 import pc from 'picocolors';
 import stringWidth from 'string-width';
 

@@ -15,16 +15,8 @@ export {
 export { isolationModeOf } from './isolation/mode.js';
 export { encodeJsonChunks } from './json/index.js';
 export { FINAL_PHASE, PHASES, type Phase, takesAgentSlot } from './lifecycle/lifecycle-table.js';
-export {
-  findProcessesWithMarker,
-  hasEnvironmentMarker,
-  isSameProcessAlive,
-  processIdentity,
-  readStartToken,
-} from './process/process-identity.js';
 export { sandboxForTarget } from './sandbox/sandbox-schema.js';
 export { sandboxProbeArgv } from './sandbox/sandbox-spec.js';
-export { replaceFile } from './state/atomic-file.js';
 export { type TaskState, taskStateSchema } from './state/state-schema.js';
 export type { ClaimRecord } from './store/claim-port.js';
 export { stateDir } from './workspace/paths.js';

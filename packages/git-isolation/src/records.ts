@@ -4,12 +4,12 @@ import {
   type ApplyJournal,
   type ApplyStep,
   applyJournalSchema,
-  replaceFile,
   SwitchyardError,
   type TaskId,
   type WorktreeRecord,
   worktreeRecordSchema,
 } from '@switchyard/core';
+import { replaceFile } from '@switchyard/utils';
 import type { z } from 'zod';
 import { type IsolationLayout, journalFile, recordFile } from './layout.js';
 

@@ -1,13 +1,8 @@
 import { type FSWatcher, readdirSync, statSync, watch } from 'node:fs';
 import { join } from 'node:path';
-import {
-  ARCHIVE_DIR,
-  agentTaskDir,
-  isSameProcessAlive,
-  STATE_DIR,
-  stateDir,
-} from '@switchyard/core';
+import { ARCHIVE_DIR, agentTaskDir, STATE_DIR, stateDir } from '@switchyard/core';
 import { LOCK_FILE_NAME, readLockHolder } from '@switchyard/store-fs';
+import { isSameProcessAlive } from '@switchyard/utils';
 
 /** Options of {@link followWorkspace}. */
 export interface FollowOptions {

@@ -1,13 +1,7 @@
 import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  ATTEMPT_FILES,
-  type AttemptIndexPort,
-  type AttemptLocator,
-  type AttemptRef,
-  readLocator,
-  writeLocator,
-} from '@switchyard/core';
+import type { AttemptIndexPort, AttemptLocator, AttemptRef } from '@switchyard/core';
+import { ATTEMPT_FILES, readLocator, writeLocator } from '@switchyard/runner-kit';
 import type { FsLeases } from './fs-leases.js';
 
 /**

@@ -1,12 +1,7 @@
 import { existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import {
-  applyJournalSchema,
-  type IsolationPort,
-  replaceFile,
-  worktreeRecordSchema,
-} from '@switchyard/core';
-import { ensureOwnedDir } from '@switchyard/utils';
+import { applyJournalSchema, type IsolationPort, worktreeRecordSchema } from '@switchyard/core';
+import { ensureOwnedDir, replaceFile } from '@switchyard/utils';
 import type { z } from 'zod';
 import type { FsLeases } from './fs-leases.js';
 import { corrupt, readJson } from './json-file.js';

@@ -4,14 +4,13 @@ import { dirname } from 'node:path';
 import {
   type Fence,
   fenceHolds,
-  isSameProcessAlive,
   type Lease,
   type LeasePort,
   type LeaseResult,
   leaseLost,
   parseLeaseHolder,
-  replaceFile,
 } from '@switchyard/core';
+import { isSameProcessAlive, replaceFile } from '@switchyard/utils';
 import { cachedJson, corrupt } from './json-file.js';
 import type { Locked } from './locked.js';
 

@@ -2,12 +2,12 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   keepingLastFire,
-  replaceFile,
   type Schedule,
   type SchedulePort,
   type ScheduleRuns,
   SwitchyardError,
 } from '@switchyard/core';
+import { replaceFile } from '@switchyard/utils';
 import { lockedSection } from './locked.js';
 
 export const SCHEDULES_FILE = 'schedules.json';

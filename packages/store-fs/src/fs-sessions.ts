@@ -1,12 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  replaceFile,
-  type SessionPort,
-  sessionPlanSchema,
-  sessionStatusSchema,
-} from '@switchyard/core';
-import { ensureOwnedDir, readJsonFile } from '@switchyard/utils';
+import { type SessionPort, sessionPlanSchema, sessionStatusSchema } from '@switchyard/core';
+import { ensureOwnedDir, readJsonFile, replaceFile } from '@switchyard/utils';
 import { readEvents } from './events/read-events.js';
 import { JsonlAppender } from './jsonl-file.js';
 import { SessionStore } from './session/session-store.js';

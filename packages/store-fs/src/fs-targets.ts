@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { replaceFile, type TargetState, type TargetStatePort } from '@switchyard/core';
+import type { TargetState, TargetStatePort } from '@switchyard/core';
+import { replaceFile } from '@switchyard/utils';
 import type { FsLeases } from './fs-leases.js';
 import { cachedJson, corrupt } from './json-file.js';
 import type { Locked } from './locked.js';

@@ -1,7 +1,6 @@
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import {
-  replaceFile,
   SwitchyardError,
   type TaskState,
   type TaskStatePort,
@@ -9,7 +8,7 @@ import {
   type Versioned,
   versionConflict,
 } from '@switchyard/core';
-import { ensureOwnedDir } from '@switchyard/utils';
+import { ensureOwnedDir, replaceFile } from '@switchyard/utils';
 import type { FsLeases } from './fs-leases.js';
 import { statKey } from './json-file.js';
 import { taskFile } from './layout.js';

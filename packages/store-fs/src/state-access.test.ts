@@ -61,7 +61,7 @@ const LEFT: Record<string, string> = {
   'packages/engine/src/dispatcher/checks/stage-project-gates.ts': CAPTURE,
   'packages/engine/src/dispatcher/worktree/worktree-setup.ts': CAPTURE,
   'packages/cli/src/commands/plan-review-run.ts': CAPTURE,
-  'packages/core/src/evidence/evidence-prune.ts':
+  'packages/runner-kit/src/evidence/evidence-prune.ts':
     'prunes capture folders (local evidence); the task states come from the store',
   'packages/tasks/src/workspace/plan-cache.ts':
     'a cache of parsed plans, rebuilt when missing: no stored fact',

@@ -11,8 +11,8 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { replaceFile } from '@switchyard/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { replaceFile } from './atomic-file.js';
 import { ensureOwnedDir, openOwnedFile, writeOwnedFile } from './owned-files.js';
 
 let root: string;

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
-import { readStartToken } from '@switchyard/core';
 import { describe, expect, it } from 'vitest';
 import { processAgeMs } from './process-age.js';
+import { readStartToken } from './process-identity.js';
 
 describe('processAgeMs', () => {
   it('reads a process age from its start token on the boot clock', async () => {

@@ -1,4 +1,4 @@
-import { buildTerminalEvidence } from '@switchyard/core';
+import { buildTerminalEvidence } from '@switchyard/runner-kit';
 import { describe, expect, it } from 'vitest';
 import {
   type AgentClassifierSpec,

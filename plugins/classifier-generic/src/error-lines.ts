@@ -1,4 +1,4 @@
-import { httpStatusesIn, isObjectDumpLine, isStackFrame } from '@switchyard/core';
+import { httpStatusesIn, isObjectDumpLine, isStackFrame } from '@switchyard/runner-kit';
 
 /**
  * A terminal error to match: `match` is what rules see (may be derived, e.g. an event's

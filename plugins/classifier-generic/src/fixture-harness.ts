@@ -1,9 +1,5 @@
-import {
-  type Classification,
-  type ClassifierPlugin,
-  classifyEvidence,
-  collectEvidence,
-} from '@switchyard/core';
+import type { Classification, ClassifierPlugin } from '@switchyard/core';
+import { classifyEvidence, collectEvidence } from '@switchyard/runner-kit';
 
 /** The recorded shape of one real CLI run (see test/agent-contract/run-cli.mjs). */
 export interface CapturedRun {

@@ -1,4 +1,5 @@
-import { buildTerminalEvidence, classifyEvidence, SwitchyardError } from '@switchyard/core';
+import { SwitchyardError } from '@switchyard/core';
+import { buildTerminalEvidence, classifyEvidence } from '@switchyard/runner-kit';
 import { describe, expect, it } from 'vitest';
 import { genericClassifier } from './generic-classifier.js';
 import { genericTranscript } from './generic-transcript.js';

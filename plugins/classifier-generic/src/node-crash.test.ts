@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { buildTerminalEvidence, classifyEvidence } from '@switchyard/core';
+import { buildTerminalEvidence, classifyEvidence } from '@switchyard/runner-kit';
 import { describe, expect, it } from 'vitest';
 import { genericClassifier } from './generic-classifier.js';
 

@@ -1,9 +1,5 @@
-import {
-  type Classification,
-  type FailureClass,
-  type FailureReason,
-  httpStatusesIn,
-} from '@switchyard/core';
+import type { Classification, FailureClass, FailureReason } from '@switchyard/core';
+import { httpStatusesIn } from '@switchyard/runner-kit';
 
 /**
  * One provider-fault rule over a terminal error line: a phrase the CLI or provider prints,

@@ -1,10 +1,10 @@
 import {
   type Classification,
   type ClassifyContext,
-  findRetryAfter,
   isFailoverClass,
   type TerminalEvidence,
 } from '@switchyard/core';
+import { findRetryAfter } from '@switchyard/runner-kit';
 import { type FaultRule, matchRules } from './rules.js';
 
 /**

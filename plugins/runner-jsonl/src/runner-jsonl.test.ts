@@ -2,12 +2,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  attemptEnvironment,
-  attemptPaths,
-  defineTranscript,
-  type RunnerSpec,
-} from '@switchyard/core';
+import { defineTranscript, type RunnerSpec } from '@switchyard/core';
+import { attemptEnvironment, attemptPaths } from '@switchyard/runner-kit';
 import { describe, expect, it } from 'vitest';
 import runner from './index.js';
 

@@ -3,7 +3,8 @@ import { mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } fro
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { attemptEnvironment, type RunnerSpec, readLocator } from '@switchyard/core';
+import type { RunnerSpec } from '@switchyard/core';
+import { attemptEnvironment, readLocator } from '@switchyard/runner-kit';
 import { describe, expect, it } from 'vitest';
 import runner, { planResume, sessionIdFromEvent, sessionIdFromTextLine } from './index.js';
 

@@ -1,5 +1,6 @@
 import { realpathSync } from 'node:fs';
-import { fillTemplate, type ResumePlan, type ResumeRequest } from '@switchyard/core';
+import type { ResumePlan, ResumeRequest } from '@switchyard/core';
+import { fillTemplate } from '@switchyard/runner-kit';
 import { findSessionFile } from './session-file.js';
 import { sessionBelongsToWorkspace } from './session-workspace.js';
 

@@ -1,16 +1,14 @@
 import { closeSync, constants, openSync, writeSync } from 'node:fs';
-import {
-  type EndedBy,
-  EvidenceCollector,
-  isSameProcessAlive,
-  type OutputFormat,
-  type ProgressCounters,
-  type SecretValue,
-  type StreamName,
-  type TerminalEvidence,
-  type TranscriptPlugin,
+import type {
+  EndedBy,
+  OutputFormat,
+  ProgressCounters,
+  SecretValue,
+  TerminalEvidence,
+  TranscriptPlugin,
 } from '@switchyard/core';
-import { StreamMasker } from '@switchyard/runner-kit';
+import { EvidenceCollector, StreamMasker, type StreamName } from '@switchyard/runner-kit';
+import { isSameProcessAlive } from '@switchyard/utils';
 import { EvidenceFiles } from './evidence-files.js';
 import { FileTail } from './file-tail.js';
 import type { AttemptHooks } from './hooks.js';

@@ -6,7 +6,7 @@ import {
   frameHeader,
   type Heartbeat,
   type StreamName,
-} from '@switchyard/core';
+} from '@switchyard/runner-kit';
 import { EVIDENCE_APPEND, EVIDENCE_MODE } from './owned-append.js';
 
 function writeAll(fd: number, data: Buffer | string): void {

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { PROCESS_MARKER_VAR } from '@switchyard/core';
+import { PROCESS_MARKER_VAR } from '@switchyard/runner-kit';
 import { describe, expect, it, vi } from 'vitest';
 import { processesWithMarker } from './marker-scan.js';
 

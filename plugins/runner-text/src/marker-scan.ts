@@ -1,4 +1,4 @@
-import { findProcessesWithMarkers } from '@switchyard/core';
+import { findProcessesWithMarkers } from '@switchyard/utils';
 
 // Looking for an attempt's leftover processes reads the environment of every process on the
 // machine (see terminateAttempt): attempts that end together share one pass over /proc.

@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 import {
   attemptPaths,
-  findProcessesWithMarker,
   PROCESS_MARKER_VAR,
   readLastHeartbeat,
   readLocator,
   readStreamLog,
-} from '@switchyard/core';
+} from '@switchyard/runner-kit';
+import { findProcessesWithMarker } from '@switchyard/utils';
 import { describe, expect, it, vi } from 'vitest';
 import { groupMembers } from './process-group.js';
 import { startAttempt } from './run-attempt.js';

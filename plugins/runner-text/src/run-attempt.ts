@@ -1,23 +1,27 @@
 import { closeSync, ftruncateSync, openSync } from 'node:fs';
 import {
   type AttemptLocator,
-  attemptPaths,
-  createLocator,
   type EndedBy,
-  hasEnvironmentMarker,
-  isSameProcessAlive,
-  PROCESS_MARKER_VAR,
   type ReattachOptions,
   type RunHandle,
   type RunnerSpec,
   type RunOutcome,
-  readStartToken,
-  recordLocatorExit,
   sandboxedArgv,
+} from '@switchyard/core';
+import {
+  attemptPaths,
+  createLocator,
+  PROCESS_MARKER_VAR,
+  recordLocatorExit,
   scanStreamLog,
   workspaceIdentity,
-} from '@switchyard/core';
-import { processAgeMs } from '@switchyard/utils';
+} from '@switchyard/runner-kit';
+import {
+  hasEnvironmentMarker,
+  isSameProcessAlive,
+  processAgeMs,
+  readStartToken,
+} from '@switchyard/utils';
 import { AttemptMonitor } from './attempt-monitor.js';
 import type { AttemptHooks, HooksFactory } from './hooks.js';
 import { EVIDENCE_APPEND, EVIDENCE_MODE } from './owned-append.js';

@@ -8,14 +8,9 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { findExecutable } from '@switchyard/catalog';
-import {
-  findProcessesWithMarker,
-  isSameProcessAlive,
-  PROCESS_MARKER_VAR,
-  type RunnerSpec,
-  readLocator,
-  type SandboxSpec,
-} from '@switchyard/core';
+import type { RunnerSpec, SandboxSpec } from '@switchyard/core';
+import { PROCESS_MARKER_VAR, readLocator } from '@switchyard/runner-kit';
+import { findProcessesWithMarker, isSameProcessAlive } from '@switchyard/utils';
 import { describe, expect, it, vi } from 'vitest';
 import { groupMembers } from './process-group.js';
 import { reattachAttempt, startAttempt } from './run-attempt.js';

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { closeSync, constants, mkdirSync, openSync } from 'node:fs';
-import { attemptPaths, PROCESS_MARKER_VAR, SwitchyardError } from '@switchyard/core';
+import { SwitchyardError } from '@switchyard/core';
+import { attemptPaths, PROCESS_MARKER_VAR } from '@switchyard/runner-kit';
 import { EVIDENCE_APPEND, EVIDENCE_MODE } from './owned-append.js';
 import { type AgentExit, HelperSpawnError, SpawnHelperClient } from './spawn-client.js';
 

@@ -2,7 +2,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isSameProcessAlive, PROCESS_MARKER_VAR } from '@switchyard/core';
+import { PROCESS_MARKER_VAR } from '@switchyard/runner-kit';
+import { isSameProcessAlive } from '@switchyard/utils';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type HelperSpawnRequest, SpawnHelperClient } from './spawn-client.js';
 

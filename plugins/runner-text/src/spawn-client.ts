@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { findProcessesWithMarker, isSameProcessAlive, startTokenOf } from '@switchyard/core';
+import { findProcessesWithMarker, isSameProcessAlive, startTokenOf } from '@switchyard/utils';
 
 /** How an agent ended: exit status when observed, else only that it vanished. */
 export interface AgentExit {

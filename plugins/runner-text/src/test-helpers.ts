@@ -1,7 +1,8 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { attemptEnvironment, type RunnerSpec } from '@switchyard/core';
+import type { RunnerSpec } from '@switchyard/core';
+import { attemptEnvironment } from '@switchyard/runner-kit';
 
 let seq = 0;
 

@@ -3,11 +3,11 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   type Classification,
-  type EvidenceCollector,
   type Problem,
   SwitchyardError,
   type TerminalEvidence,
 } from '@switchyard/core';
+import type { EvidenceCollector } from '@switchyard/runner-kit';
 import type { ClassifyOptions } from './classify.js';
 
 const ENDED_BY = ['stall', 'retry-loop', 'time-limit', 'cancel'] as const;
@@ -137,12 +137,12 @@ function usage(problems: Problem[]): SwitchyardError {
 
 /** Input from an attempt directory: the locator gives agent/format/exit, stream.log the bytes. */
 async function fromAttemptDir(dir: string, opts: ClassifyOptions): Promise<RunInput> {
-  const core = await import('@switchyard/core');
+  const kit = await import('@switchyard/runner-kit');
   const problems: Problem[] = [];
   const common = commonFlags(opts, problems);
   if (problems.length > 0) throw usage(problems);
-  const locator = await core.readLocator(dir);
-  const streamLog = core.attemptPaths(dir).stream;
+  const locator = await kit.readLocator(dir);
+  const streamLog = kit.attemptPaths(dir).stream;
   return {
     agent: opts.agent ?? locator.agent,
     outputFormat: locator.runtime.outputFormat,
@@ -151,7 +151,7 @@ async function fromAttemptDir(dir: string, opts: ClassifyOptions): Promise<RunIn
     endedBy: common.endedBy ?? locator.endedBy,
     endedAt: common.endedAt ?? (locator.endedAt ? new Date(locator.endedAt) : undefined),
     feed: async (c) => {
-      for await (const frame of core.readStreamLog(streamLog)) c.write(frame.stream, frame.data);
+      for await (const frame of kit.readStreamLog(streamLog)) c.write(frame.stream, frame.data);
     },
   };
 }
@@ -162,6 +162,7 @@ export async function classifyCommand(
   opts: ClassifyOptions,
 ): Promise<void> {
   const core = await import('@switchyard/core');
+  const kit = await import('@switchyard/runner-kit');
   const configLib = await import('@switchyard/config');
   const input =
     dir === undefined ? await fromFlags(opts) : await fromAttemptDir(resolve(dir), opts);
@@ -171,22 +172,22 @@ export async function classifyCommand(
       ? resolve(opts.workspace)
       : (core.searchWorkspaceRoot(process.cwd(), configLib.hasConfigFile).root ?? process.cwd());
   const { config, filepath } = await configLib.loadProjectConfig(workspace);
-  const plugins = new core.PluginSet(
-    await core.loadPlugins({
+  const plugins = new kit.PluginSet(
+    await kit.loadPlugins({
       entries: config.plugins,
       ...(filepath ? { configDir: dirname(filepath), configFile: filepath } : {}),
       fallbackDir: dirname(fileURLToPath(import.meta.url)),
       builtins: BUILTIN_PLUGINS,
     }),
   );
-  const collector = new core.EvidenceCollector({
+  const collector = new kit.EvidenceCollector({
     agent: input.agent,
     outputFormat: input.outputFormat,
     isRetryLine: plugins.isRetryLineFor(input.agent),
   });
   await input.feed(collector);
   const evidence = collector.finish(input);
-  const verdict = await core.classifyEvidence(evidence, plugins.classifiersFor(input.agent), {
+  const verdict = await kit.classifyEvidence(evidence, plugins.classifiersFor(input.agent), {
     endedAt: input.endedAt ?? new Date(),
     timeZone: opts.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone,
   });

@@ -4,9 +4,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { type CatalogTarget, findExecutable, selectCandidates } from '@switchyard/catalog';
 import { hasConfigFile, loadProjectConfig, resolveCatalog } from '@switchyard/config';
 import {
-  attemptEnvironment,
   expandEnvironmentValue,
-  fillTemplate,
   findWorkspaceRoot,
   isRouteId,
   planFileName,
@@ -14,6 +12,7 @@ import {
   searchWorkspaceRoot,
   stateDir,
 } from '@switchyard/core';
+import { attemptEnvironment, fillTemplate } from '@switchyard/runner-kit';
 import {
   loadWorkspace,
   type PlanReviewResult,

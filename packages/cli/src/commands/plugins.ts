@@ -51,6 +51,7 @@ Examples:
 /** Loads config + plugins and prints them. */
 export async function pluginsCommand(opts: PluginsOptions): Promise<void> {
   const core = await import('@switchyard/core');
+  const kit = await import('@switchyard/runner-kit');
   const configLib = await import('@switchyard/config');
   const { BUILTIN_PLUGINS } = await import('../builtin-plugins.js');
   const { printJson } = await import('../output.js');
@@ -59,13 +60,13 @@ export async function pluginsCommand(opts: PluginsOptions): Promise<void> {
       ? resolve(opts.workspace)
       : (core.searchWorkspaceRoot(process.cwd(), configLib.hasConfigFile).root ?? process.cwd());
   const { config, filepath } = await configLib.loadProjectConfig(workspace);
-  const loaded = await core.loadPlugins({
+  const loaded = await kit.loadPlugins({
     entries: config.plugins,
     ...(filepath ? { configDir: dirname(filepath), configFile: filepath } : {}),
     fallbackDir: dirname(fileURLToPath(import.meta.url)),
     builtins: BUILTIN_PLUGINS,
   });
-  new core.PluginSet(loaded); // duplicate names are an error here too
+  new kit.PluginSet(loaded); // duplicate names are an error here too
   const rows: PluginRow[] = loaded.map(({ plugin, source, specifier, file, version }) => ({
     name: plugin.meta.name,
     version: version ?? null,

@@ -1,7 +1,8 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { replaceFile, SwitchyardError } from '@switchyard/core';
+import { SwitchyardError } from '@switchyard/core';
+import { replaceFile } from '@switchyard/utils';
 
 /** One stored schedule: when and how `switchyard run` is started by the daemon. */
 export interface Schedule {

@@ -34,6 +34,9 @@ export const TEMPLATE_PLACEHOLDERS = [
 /** A placeholder a runtime template may use. */
 export type TemplatePlaceholder = (typeof TEMPLATE_PLACEHOLDERS)[number];
 
+/** The values a catalog argv template is filled with, by placeholder. */
+export type TemplateValues = Partial<Record<TemplatePlaceholder, string>>;
+
 /** The catalog format version this release reads. */
 export const CATALOG_SCHEMA_VERSION = 1;
 

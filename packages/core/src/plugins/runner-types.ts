@@ -1,5 +1,5 @@
 import type { AttemptLocator, AttemptLocatorInput } from '../attempt/locator.js';
-import type { TemplateValues } from '../attempt/template.js';
+import type { TemplateValues } from '../catalog/constants.js';
 import type { SandboxSpec } from '../sandbox/sandbox-spec.js';
 import type { Awaitable, PluginMeta, TerminalEvidence, TranscriptPlugin } from './types.js';
 

@@ -1,2 +1,1 @@
-export * from './atomic-file.js';
 export * from './state-schema.js';

@@ -1,8 +1,9 @@
 import { realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { resolveCatalog } from '@switchyard/config';
-import { isSameProcessAlive, SwitchyardError, stateDir as stateDirOf } from '@switchyard/core';
+import { SwitchyardError, stateDir as stateDirOf } from '@switchyard/core';
 import { appendWorkLog, openStateStore, readLockHolder } from '@switchyard/store-fs';
+import { isSameProcessAlive } from '@switchyard/utils';
 import { catalogSourceLabel } from '../dispatcher/types.js';
 import { resolveEscalation } from '../escalation/resolve-escalation.js';
 import { createEventBus } from '../events/event-bus.js';

@@ -5,9 +5,9 @@ import {
   type Classification,
   COMPLETE_LOG,
   decisionKeyOf,
-  isSameProcessAlive,
-  readLocator,
 } from '@switchyard/core';
+import { readLocator } from '@switchyard/runner-kit';
+import { isSameProcessAlive } from '@switchyard/utils';
 import { checkDecision } from '../selection/decide.js';
 import { probeAttempt } from '../status/attempt-probe.js';
 import { applyVerdict } from './agent/agent-stages.js';

@@ -1,13 +1,12 @@
 import { join, relative } from 'node:path';
+import { type AttemptRecord, type Classification, openStartRows } from '@switchyard/core';
 import {
-  type AttemptRecord,
   attemptPaths,
-  type Classification,
   finalizeLocator,
-  openStartRows,
+  maskSecretsBelow,
   readLocator,
-} from '@switchyard/core';
-import { maskSecretsBelow, redactDeep } from '@switchyard/runner-kit';
+  redactDeep,
+} from '@switchyard/runner-kit';
 import { readWorkLogText } from '@switchyard/store-fs';
 import { collectAuxiliaryLogs } from './agent/auxiliary-logs.js';
 import { finish } from './agent/await-attempt.js';

@@ -3,10 +3,8 @@ import { join, relative, resolve as resolvePath } from 'node:path';
 import {
   type ApplyJournal,
   type AttemptRecord,
-  attemptPaths,
   type BlockedInfo,
   type EscalationCode,
-  evidenceMessage,
   type FailureBundle,
   type InterviewRequest,
   planFileName,
@@ -14,7 +12,7 @@ import {
   type TaskState,
   type WorktreeRecord,
 } from '@switchyard/core';
-import { redactDeep } from '@switchyard/runner-kit';
+import { attemptPaths, evidenceMessage, redactDeep } from '@switchyard/runner-kit';
 import type { LoadedTask } from '@switchyard/tasks';
 
 /** Lines of stdout/stderr kept in a bundle, and the bytes read from each file's end. */

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { type AttemptRecord, processIdentity } from '@switchyard/core';
+import type { AttemptRecord } from '@switchyard/core';
+import { processIdentity } from '@switchyard/utils';
 import { describe, expect, it, vi } from 'vitest';
 import { ATTEMPT_MARKER_ENV, probeAttempt } from './attempt-probe.js';
 

@@ -4,7 +4,7 @@ import {
   hasEnvironmentMarker,
   isSameProcessAlive,
   readStartToken,
-} from '@switchyard/core/dry-run';
+} from '@switchyard/utils';
 
 /** Environment variable carrying the process marker of every attempt. */
 export const ATTEMPT_MARKER_ENV = 'SWITCHYARD_ATTEMPT_ID';

@@ -1,13 +1,13 @@
 import { existsSync, realpathSync } from 'node:fs';
 import {
   agentTaskDir,
-  isSameProcessAlive,
   SwitchyardError,
   stateDir as stateDirOf,
   type TaskState,
 } from '@switchyard/core';
 import { readLockHolder } from '@switchyard/store-fs';
 import { loadWorkspace, type WorkspaceModel } from '@switchyard/tasks';
+import { isSameProcessAlive } from '@switchyard/utils';
 import { claimKeys } from '../admission/task-view.js';
 import { DEFAULT_MAX_PLAN_LOOPS } from '../dispatcher/corrections/plan-loop-cap.js';
 import { probeAttempt } from './attempt-probe.js';

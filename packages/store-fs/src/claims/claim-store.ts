@@ -1,7 +1,8 @@
 import { mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ClaimConflict, ClaimPort, ClaimRecord, ClaimResult, TaskId } from '@switchyard/core';
-import { replaceFile, SwitchyardError } from '@switchyard/core/dry-run';
+import { SwitchyardError } from '@switchyard/core/dry-run';
+import { replaceFile } from '@switchyard/utils';
 import { acquireFileMutex, type FileMutexOptions } from './file-mutex.js';
 
 /**

@@ -3,7 +3,8 @@ import { linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'no
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { isSameProcessAlive, processIdentity, SwitchyardError } from '@switchyard/core/dry-run';
+import { SwitchyardError } from '@switchyard/core/dry-run';
+import { isSameProcessAlive, processIdentity } from '@switchyard/utils';
 
 /** Who holds a file mutex. The nonce makes every acquisition's content unique. */
 export interface MutexOwner {

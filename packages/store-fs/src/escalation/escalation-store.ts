@@ -7,9 +7,8 @@ import {
   type InterviewRequest,
   interviewRequestSchema,
   type ResolutionAction,
-  replaceFile,
 } from '@switchyard/core';
-import { ensureOwnedDir, readJsonFile } from '@switchyard/utils';
+import { ensureOwnedDir, readJsonFile, replaceFile } from '@switchyard/utils';
 
 /** Folder of the escalation files under the state dir. */
 export const ESCALATIONS_DIR = 'escalations';

@@ -3,7 +3,8 @@ import { once } from 'node:events';
 import { existsSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readStartToken, SwitchyardError } from '@switchyard/core';
+import { SwitchyardError } from '@switchyard/core';
+import { readStartToken } from '@switchyard/utils';
 import { describe, expect, it } from 'vitest';
 import { acquireWorkspaceLock, LOCK_FILE_NAME, readLockHolder } from './workspace-lock.js';
 

@@ -12,13 +12,13 @@ import {
 } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
+import { assertSafeOwnedPaths, SwitchyardError } from '@switchyard/core';
 import {
-  assertSafeOwnedPaths,
+  ensureOwnedDir,
   isSameProcessAlive,
+  openOwnedFile,
   readStartToken,
-  SwitchyardError,
-} from '@switchyard/core';
-import { ensureOwnedDir, openOwnedFile } from '@switchyard/utils';
+} from '@switchyard/utils';
 
 /** Who holds a workspace lock; the content of the lock file. */
 export interface LockHolder {

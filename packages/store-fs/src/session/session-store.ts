@@ -3,10 +3,7 @@ import { closeSync, openSync, readdirSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunEvent } from '@switchyard/core';
 import {
-  isSameProcessAlive,
   MONITOR_FILE,
-  readStartToken,
-  replaceFile,
   SESSIONS_DIR,
   type SessionMonitor,
   type SessionPlan,
@@ -16,7 +13,13 @@ import {
   sessionPlanSchema,
   sessionStatusSchema,
 } from '@switchyard/core';
-import { ensureOwnedDir, readJsonFile } from '@switchyard/utils';
+import {
+  ensureOwnedDir,
+  isSameProcessAlive,
+  readJsonFile,
+  readStartToken,
+  replaceFile,
+} from '@switchyard/utils';
 
 const ID = /^s-\d{8}T\d{6}Z-[0-9a-f]{4}$/;
 

@@ -1,7 +1,7 @@
 import { rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { replaceFile, snapshotEntrySchema } from '@switchyard/core';
-import { ensureOwnedDir, readJsonFile } from '@switchyard/utils';
+import { snapshotEntrySchema } from '@switchyard/core';
+import { ensureOwnedDir, readJsonFile, replaceFile } from '@switchyard/utils';
 import { z } from 'zod';
 
 /**

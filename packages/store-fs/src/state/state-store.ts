@@ -1,12 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import {
-  replaceFile,
-  SwitchyardError,
-  type TaskState,
-  taskStateSchema,
-} from '@switchyard/core/dry-run';
-import { ensureOwnedDir } from '@switchyard/utils';
+import { SwitchyardError, type TaskState, taskStateSchema } from '@switchyard/core/dry-run';
+import { ensureOwnedDir, replaceFile } from '@switchyard/utils';
 
 /** Reads and atomically replaces the per-task state files under a state directory. */
 export interface StateStore {

@@ -3,12 +3,11 @@ import { join } from 'node:path';
 import type { CatalogTarget } from '@switchyard/catalog';
 import {
   type AttemptRole,
-  attemptEnvironment,
   expandEnvironmentValue,
-  fillTemplate,
   type RunnerLocatorFields,
   type TemplateValues,
 } from '@switchyard/core';
+import { attemptEnvironment, fillTemplate } from '@switchyard/runner-kit';
 import type { DispatchContext, TaskRuntime } from '../context.js';
 import { workdirOf } from '../worktree/workdir.js';
 

@@ -1,6 +1,7 @@
 import { closeSync, mkdirSync, openSync, readSync, statSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
-import { type AttemptRecord, fillTemplate } from '@switchyard/core';
+import type { AttemptRecord } from '@switchyard/core';
+import { fillTemplate } from '@switchyard/runner-kit';
 import type { DispatchContext } from '../context.js';
 
 /** Each auxiliary log is kept up to this size (its tail: where an agent's last error is). */

@@ -1,14 +1,13 @@
+import type { AttemptRecord, Classification, RunHandle, RunOutcome } from '@switchyard/core';
 import {
-  type AttemptRecord,
-  type Classification,
   capAttemptEvidence,
   classifyEvidence,
   DEFAULT_MAX_ATTEMPT_EVIDENCE_BYTES,
+  extractUsage,
   finalizeLocator,
-  type RunHandle,
-  type RunOutcome,
-} from '@switchyard/core';
-import { extractUsage, maskSecretsBelow, redactDeep } from '@switchyard/runner-kit';
+  maskSecretsBelow,
+  redactDeep,
+} from '@switchyard/runner-kit';
 import type { DispatchContext, TaskRuntime } from '../context.js';
 import { collectAuxiliaryLogs } from './auxiliary-logs.js';
 import { isReviewRole } from './red-team.js';

@@ -1,4 +1,5 @@
-import { type PromptDeliveryPlan, planPromptDelivery, type RunnerPlugin } from '@switchyard/core';
+import type { RunnerPlugin } from '@switchyard/core';
+import { type PromptDeliveryPlan, planPromptDelivery } from '@switchyard/runner-kit';
 import type { DispatchContext } from '../context.js';
 import type { AttemptInputs } from './attempt-spec.js';
 

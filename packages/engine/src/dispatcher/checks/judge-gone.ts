@@ -1,12 +1,11 @@
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import type { AttemptRecord, Classification } from '@switchyard/core';
 import {
-  type AttemptRecord,
   attemptPaths,
-  type Classification,
   classifyEvidence,
   collectEvidence,
   readLocator,
-} from '@switchyard/core';
+} from '@switchyard/runner-kit';
 import { judgeUnobservedExit } from '../agent/unobserved-exit.js';
 import type { DispatchContext } from '../context.js';
 

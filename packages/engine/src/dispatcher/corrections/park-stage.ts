@@ -1,13 +1,12 @@
 import { join, relative } from 'node:path';
-import {
-  ATTEMPT_FILES,
-  type AttemptRecord,
-  type BudgetStageName,
-  type Classification,
-  type Decision,
-  type DecisionKey,
-  evidenceMessage,
+import type {
+  AttemptRecord,
+  BudgetStageName,
+  Classification,
+  Decision,
+  DecisionKey,
 } from '@switchyard/core';
+import { ATTEMPT_FILES, evidenceMessage } from '@switchyard/runner-kit';
 import { DEFAULT_PARK_POLICY, planQuotaWait } from '../../selection/park.js';
 import type { DispatchContext, TaskRuntime } from '../context.js';
 import { noteTargetFault } from '../shared/target-faults.js';

@@ -7,9 +7,9 @@ import {
   type Correction,
   type Decision,
   type DecisionKey,
-  evidenceMessage,
   type FailureClass,
 } from '@switchyard/core';
+import { evidenceMessage } from '@switchyard/runner-kit';
 import { decideAfterFailure, STAGE_FAILURE_BUDGET } from '../../selection/on-failure.js';
 import { advance } from '../advance.js';
 import type { DispatchContext, TaskRuntime } from '../context.js';

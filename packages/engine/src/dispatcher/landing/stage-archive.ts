@@ -3,7 +3,6 @@ import { existsSync, lstatSync, readFileSync, renameSync, rmdirSync } from 'node
 import { open, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import {
-  ATTEMPT_FILES,
   archivedTaskDir,
   COMPLETE_LOG,
   gateResultLine,
@@ -11,7 +10,7 @@ import {
   reviewFileName,
   SwitchyardError,
 } from '@switchyard/core';
-import { maskSecretsBelow, redactSecrets, usageLine } from '@switchyard/runner-kit';
+import { ATTEMPT_FILES, maskSecretsBelow, redactSecrets, usageLine } from '@switchyard/runner-kit';
 import { openChangeStore } from '@switchyard/store-fs';
 import { ensureOwnedDir, unsafePathError, writeOwnedFile } from '@switchyard/utils';
 import { advance } from '../advance.js';

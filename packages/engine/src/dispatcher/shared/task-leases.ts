@@ -5,9 +5,9 @@ import {
   formatLeaseHolder,
   type Lease,
   type LeasePort,
-  readStartToken,
   SwitchyardError,
 } from '@switchyard/core';
+import { readStartToken } from '@switchyard/utils';
 
 /** How long a task's lease lasts without renewal (the engine renews at a third of it). */
 export const DEFAULT_LEASE_MS = 30_000;

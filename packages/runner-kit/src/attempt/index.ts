@@ -2,7 +2,7 @@ export * from './environment.js';
 export * from './heartbeat.js';
 export * from './layout.js';
 export * from './liveness.js';
-export * from './locator.js';
+export * from './locator-file.js';
 export {
   createLocator,
   finalizeLocator,

@@ -1,6 +1,5 @@
+import { defineClassifier, validatePlugin } from '@switchyard/core';
 import { describe, expect, it } from 'vitest';
-import { defineClassifier } from '../plugins/define.js';
-import { validatePlugin } from '../plugins/plugin-schema.js';
 import { onReleaseLine, parseCliVersion, unverifiedVersionWarning } from './verified-versions.js';
 
 const classifier = (agents: string[] | '*', verifiedVersions?: string[]) =>

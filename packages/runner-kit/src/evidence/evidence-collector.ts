@@ -1,4 +1,4 @@
-import type { TerminalEvent, TerminalEvidence } from '../plugins/types.js';
+import type { TerminalEvent, TerminalEvidence } from '@switchyard/core';
 import { buildTerminalEvidence } from './build-evidence.js';
 import { parseJsonObjectLine } from './json-line.js';
 import { type FramedLine, LineFramer } from './line-framer.js';

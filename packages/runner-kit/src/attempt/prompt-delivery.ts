@@ -1,5 +1,4 @@
-import type { PromptChannels } from '../plugins/runner-types.js';
-import type { AgentPromptInput } from '../plugins/types.js';
+import type { AgentPromptInput, PromptChannels } from '@switchyard/core';
 
 /**
  * Most bytes of one argv element switchyard passes to an agent. Linux refuses a single

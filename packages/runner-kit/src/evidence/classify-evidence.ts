@@ -1,10 +1,10 @@
-import { SwitchyardError } from '../errors.js';
-import type {
-  Classification,
-  ClassifierPlugin,
-  ClassifyContext,
-  TerminalEvidence,
-} from '../plugins/types.js';
+import {
+  type Classification,
+  type ClassifierPlugin,
+  type ClassifyContext,
+  SwitchyardError,
+  type TerminalEvidence,
+} from '@switchyard/core';
 
 /** Classifiers that serve the agent: agent-specific ones first (in given order), `'*'` last. */
 export function classifiersFor(

@@ -1,9 +1,8 @@
 import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type AttemptRecord, newTaskState, type TaskState } from '@switchyard/core';
 import { describe, expect, it } from 'vitest';
-import type { AttemptRecord, TaskState } from '../state/state-schema.js';
-import { newTaskState } from '../state/state-schema.js';
 import { pruneAttemptEvidence } from './evidence-prune.js';
 
 const DAY = 86_400_000;

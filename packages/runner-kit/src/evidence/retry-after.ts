@@ -1,5 +1,5 @@
+import type { ClassifyContext } from '@switchyard/core';
 import { DateTime, IANAZone } from 'luxon';
-import type { ClassifyContext } from '../plugins/types.js';
 
 const UNIT_MS: Record<string, number> = { d: 86_400_000, h: 3_600_000, m: 60_000, s: 1000 };
 const DURATION_PART =

@@ -1,9 +1,14 @@
-import { SwitchyardError } from '../errors.js';
+import {
+  type AgentWritablePath,
+  type ClassifierPlugin,
+  type OutputFormat,
+  type RunnerPlugin,
+  SwitchyardError,
+  type TranscriptPlugin,
+} from '@switchyard/core';
 import { classifiersFor } from '../evidence/classify-evidence.js';
 import type { LoadedPlugin } from './loader.js';
 import { Registry } from './registry.js';
-import type { OutputFormat, RunnerPlugin } from './runner-types.js';
-import type { AgentWritablePath, ClassifierPlugin, TranscriptPlugin } from './types.js';
 
 /** The loaded plugins, by kind, with the lookups the dispatcher needs. */
 export class PluginSet {

@@ -1,13 +1,13 @@
 import { appendFileSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { SwitchyardError } from '@switchyard/core';
 import { describe, expect, it, vi } from 'vitest';
-import { SwitchyardError } from '../errors.js';
 import { attemptEnvironment, PROCESS_MARKER_VAR } from './environment.js';
 import { formatHeartbeat, readLastHeartbeat } from './heartbeat.js';
 import { attemptPaths } from './layout.js';
 import { probeAttemptProcess } from './liveness.js';
-import { readLocator, writeLocator } from './locator.js';
+import { readLocator, writeLocator } from './locator-file.js';
 import { recordClassification } from './record-classification.js';
 import { frameHeader, readStreamLog, scanStreamLog } from './stream-log.js';
 import { fillTemplate } from './template.js';
@@ -191,7 +191,7 @@ describe('probeAttemptProcess', () => {
       env: { ...process.env, [PROCESS_MARKER_VAR]: 'probe-1' },
     });
     const pid = child.pid!;
-    const { readStartToken, hasEnvironmentMarker } = await import('../process/process-identity.js');
+    const { readStartToken, hasEnvironmentMarker } = await import('@switchyard/utils');
     await vi.waitFor(
       () => expect(hasEnvironmentMarker(pid, PROCESS_MARKER_VAR, 'probe-1')).toBe(true),
       { timeout: 20_000, interval: 20 },

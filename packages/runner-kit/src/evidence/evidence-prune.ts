@@ -1,8 +1,7 @@
 import { lstatSync, readdirSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import { type AttemptRecord, SwitchyardError, type TaskState } from '@switchyard/core';
 import { ATTEMPT_FILES } from '../attempt/layout.js';
-import { SwitchyardError } from '../errors.js';
-import type { AttemptRecord, TaskState } from '../state/state-schema.js';
 import { writeNoteFile } from './evidence-cap.js';
 
 /** Left in a pruned attempt folder, next to its locator (which the logs cite). */

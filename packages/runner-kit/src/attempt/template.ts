@@ -1,11 +1,9 @@
-import { TEMPLATE_PLACEHOLDERS, type TemplatePlaceholder } from '../catalog/constants.js';
-import { SwitchyardError } from '../errors.js';
-
-/** Placeholders a catalog argv template may use (the catalog's list, under this module's name). */
-export const TEMPLATE_KEYS = TEMPLATE_PLACEHOLDERS;
-
-export type TemplateKey = TemplatePlaceholder;
-export type TemplateValues = Partial<Record<TemplateKey, string>>;
+import {
+  SwitchyardError,
+  TEMPLATE_PLACEHOLDERS,
+  type TemplatePlaceholder,
+  type TemplateValues,
+} from '@switchyard/core';
 
 const PLACEHOLDER = /\{([a-z_]+)\}/g;
 
@@ -19,11 +17,11 @@ export function fillTemplate(argv: readonly string[], values: TemplateValues): s
   const problems: string[] = [];
   const filled = argv.map((element, index) =>
     element.replace(PLACEHOLDER, (whole, key: string) => {
-      if (!(TEMPLATE_KEYS as readonly string[]).includes(key)) {
+      if (!(TEMPLATE_PLACEHOLDERS as readonly string[]).includes(key)) {
         problems.push(`argv[${index}]: unknown placeholder ${whole}`);
         return whole;
       }
-      const value = values[key as TemplateKey];
+      const value = values[key as TemplatePlaceholder];
       if (value === undefined) {
         problems.push(`argv[${index}]: no value for ${whole}`);
         return whole;
@@ -36,7 +34,7 @@ export function fillTemplate(argv: readonly string[], values: TemplateValues): s
       'SY_CATALOG_INVALID',
       `Cannot fill command template: ${problems.join('; ')}.`,
       {
-        hint: `Templates may use only ${TEMPLATE_KEYS.map((k) => `{${k}}`).join(', ')}; {session_id}/{resume_session} only in resume_command.`,
+        hint: `Templates may use only ${TEMPLATE_PLACEHOLDERS.map((k) => `{${k}}`).join(', ')}; {session_id}/{resume_session} only in resume_command.`,
         problems: problems.map((message) => ({ code: 'SY_CATALOG_INVALID' as const, message })),
       },
     );

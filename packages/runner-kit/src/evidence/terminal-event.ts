@@ -1,4 +1,4 @@
-import type { TerminalEvent } from '../plugins/types.js';
+import type { TerminalEvent } from '@switchyard/core';
 
 const ERROR_WORD = /(?:^|[._:/-])(?:error|fatal|failed|failure|aborted)$/i;
 const BAD_LEVEL = /^(?:error|fatal|critical|panic|emergency|alert)$/i;

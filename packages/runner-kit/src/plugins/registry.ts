@@ -1,4 +1,4 @@
-import { SwitchyardError } from '../errors.js';
+import { SwitchyardError } from '@switchyard/core';
 
 /** Plugins of one kind by unique name, in registration order. */
 export class Registry<T extends { meta: { name: string } }> {

@@ -4,7 +4,7 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { PROCESS_MARKER_VAR } from './environment.js';
-import { readLocator } from './locator.js';
+import { readLocator } from './locator-file.js';
 import { createLocator, finalizeLocator, recordLocatorExit } from './locator-writer.js';
 import { workspaceIdentity } from './workspace-identity.js';
 
@@ -160,11 +160,11 @@ describe('one writer of locator.json', () => {
     const writers = files
       .filter((file) => /\bwriteLocator\s*\(/.test(readFileSync(file, 'utf8')))
       .map((file) => relative(root, file));
-    // locator.ts defines the validated atomic write; locator-writer.ts (the runner's launch and
-    // exit writes, the dispatcher's verdict) and the file store's attempt index call it.
+    // locator-file.ts defines the validated atomic write; locator-writer.ts (the runner's launch
+    // and exit writes, the dispatcher's verdict) and the file store's attempt index call it.
     expect(writers.sort()).toEqual([
-      'packages/core/src/attempt/locator-writer.ts',
-      'packages/core/src/attempt/locator.ts',
+      'packages/runner-kit/src/attempt/locator-file.ts',
+      'packages/runner-kit/src/attempt/locator-writer.ts',
       'packages/store-fs/src/fs-attempts.ts',
     ]);
   });

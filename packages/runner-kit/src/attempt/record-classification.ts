@@ -1,5 +1,4 @@
-import type { Classification } from '../plugins/types.js';
-import type { AttemptLocator } from './locator.js';
+import type { AttemptLocator, Classification } from '@switchyard/core';
 import { finalizeLocator } from './locator-writer.js';
 
 /**

@@ -2,9 +2,12 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { isAbsolute, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { type Problem, SwitchyardError } from '../errors.js';
-import type { SwitchyardPlugin } from './define.js';
-import { validatePlugin } from './plugin-schema.js';
+import {
+  type Problem,
+  SwitchyardError,
+  type SwitchyardPlugin,
+  validatePlugin,
+} from '@switchyard/core';
 
 /** A config `plugins` entry: `'name'`, `'./path.mjs'` or `['specifier', options]`. */
 export type PluginEntry = string | readonly [string, unknown];

@@ -1,5 +1,5 @@
 import { realpath, stat } from 'node:fs/promises';
-import type { WorkspaceIdentity } from './locator.js';
+import type { WorkspaceIdentity } from '@switchyard/core';
 
 /** The physical identity of a workspace directory: real path plus device and inode. */
 export async function workspaceIdentity(dir: string): Promise<WorkspaceIdentity> {

@@ -1,4 +1,4 @@
-import type { ClassifierPlugin } from '../plugins/types.js';
+import type { ClassifierPlugin } from '@switchyard/core';
 
 const VERSION = /\b(\d+\.\d+\.\d+(?:[-+][\w.-]+)?)\b/;
 

@@ -1,4 +1,4 @@
-import type { TerminalEvent, TerminalEvidence } from '../plugins/types.js';
+import type { TerminalEvent, TerminalEvidence } from '@switchyard/core';
 
 /** Inputs of {@link buildTerminalEvidence}; tails and events default to empty. */
 export interface TerminalEvidenceInput {

@@ -1,6 +1,5 @@
+import { type ClassifierPlugin, SwitchyardError } from '@switchyard/core';
 import { describe, expect, it } from 'vitest';
-import { SwitchyardError } from '../errors.js';
-import type { ClassifierPlugin } from '../plugins/types.js';
 import { buildTerminalEvidence } from './build-evidence.js';
 import { classifiersFor, classifyEvidence } from './classify-evidence.js';
 import { collectEvidence } from './evidence-collector.js';

@@ -1,12 +1,11 @@
-import type { Classification } from '../plugins/types.js';
+import type {
+  AttemptLocator,
+  AttemptLocatorInput,
+  Classification,
+  WorkspaceIdentity,
+} from '@switchyard/core';
 import { PROCESS_MARKER_VAR } from './environment.js';
-import {
-  type AttemptLocator,
-  type AttemptLocatorInput,
-  readLocator,
-  type WorkspaceIdentity,
-  writeLocator,
-} from './locator.js';
+import { readLocator, writeLocator } from './locator-file.js';
 
 /**
  * The one writer of an attempt's `locator.json`. The file goes through three writes, each an

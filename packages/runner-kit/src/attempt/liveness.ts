@@ -1,5 +1,5 @@
-import { hasEnvironmentMarker, isSameProcessAlive } from '../process/process-identity.js';
-import type { AttemptLocator } from './locator.js';
+import type { AttemptLocator } from '@switchyard/core';
+import { hasEnvironmentMarker, isSameProcessAlive } from '@switchyard/utils';
 
 /**
  * Whether an attempt's process still runs, judged from PID + start token + process marker

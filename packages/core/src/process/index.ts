@@ -1,1 +1,0 @@
-export * from './process-identity.js';
