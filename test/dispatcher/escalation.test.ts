@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { readdirSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { cli } from '../engine/cli-in-process.js';
 import { runEngineOnFiles } from '../engine/harness.js';
@@ -176,6 +176,11 @@ describe('escalation bundles of checks that block (real git, fake agents)', {
     // Run with --workspace from another folder (the repository root of this project).
     const result = await ws.run();
     expect(result.code, result.stdout + result.stderr).toBe(3);
+    // `switchyard run` writes the run's retrospective (its figures: review/retro.test.ts).
+    const runId = String(ws.events().find((e) => e.type === 'run.started')?.runId);
+    expect(readdirSync(ws.path('agent-task/retros'))).toEqual([
+      expect.stringMatching(new RegExp(`^\\d{4}-\\d{2}-\\d{2}-${runId}\\.md$`)),
+    ]);
     const bundleOf = (task: string) =>
       JSON.parse(ws.read(`agent-task/.switchyard/escalations/g/${task}.failure-bundle.json`));
 
