@@ -10,7 +10,6 @@ import {
 } from '@switchyard/cli';
 import { loadProjectConfig, resolveCatalog } from '@switchyard/config';
 import {
-  assetPath,
   type Clock,
   formatWorkLogRow,
   loadPlugins,
@@ -28,6 +27,7 @@ import {
   loadPromptTemplates,
   runDispatcher,
 } from '@switchyard/engine';
+import { assetPath } from '@switchyard/utils';
 import { inProcessRunner } from './in-process-runner.js';
 
 /** What {@link runEngine} runs: a workspace folder and its catalog file (a test `Workspace`). */
