@@ -71,22 +71,14 @@ export {
 export { breachUsd, costBudgetSchema } from './cost/budget.js';
 export {
   type AttemptUsage,
-  type AttemptUsageEntry,
+  attemptUsageSchema,
   type BudgetBreach,
   type CostBudget,
   checkBudget,
-  describeUsage,
-  extractUsage,
-  formatCost,
   type PriceTable,
   priceUsage,
   type Spent,
-  summarizeUsage,
-  type TokenPrice,
   tokensOf,
-  type UsageSummary,
-  type UsageTotals,
-  usageLine,
 } from './cost/index.js';
 export { formatUsd, priceTableSchema, roundUsd } from './cost/usage.js';
 export {
@@ -260,6 +252,7 @@ export {
   type RunnerPlugin,
   type RunnerSpec,
   type RunOutcome,
+  type SecretValue,
   type SwitchyardPlugin,
   type TerminalEvent,
   type TerminalEvidence,
@@ -277,21 +270,6 @@ export {
   readStartToken,
   startTokenOf,
 } from './process/index.js';
-export {
-  catalogReferencedNames,
-  dispatcherSecrets,
-  type MaskedChunk,
-  maskOf,
-  maskSecretsBelow,
-  maskSecretsInFile,
-  redactDeep,
-  redactingReplacer,
-  redactSecrets,
-  type SecretValue,
-  type StreamMask,
-  StreamMasker,
-  secretValuesOf,
-} from './redact/index.js';
 export {
   type BwrapSandboxConfig,
   DEFAULT_HIDDEN_PATHS,
