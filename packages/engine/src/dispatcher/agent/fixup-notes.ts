@@ -1,6 +1,7 @@
 import { join } from 'node:path';
-import { maxPlanBytes, readBoundedFile, reviewFileOf } from '@switchyard/core';
+import { reviewFileOf } from '@switchyard/core';
 import { parseReview } from '@switchyard/tasks';
+import { maxPlanBytes, readBoundedFile } from '@switchyard/utils';
 import type { DispatchContext, TaskRuntime } from '../context.js';
 
 /** The review files of the task's current plan loop (the red-team one too when asked). */
