@@ -11,8 +11,6 @@ import {
 import { hasConfigFile, loadProjectConfig, resolveCatalog } from '@switchyard/config';
 import {
   agentCommitPolicyOf,
-  assetPath,
-  findWorkspaceRoot,
   isRouteId,
   type Problem,
   type RouteId,
@@ -29,6 +27,7 @@ import type { MonitorServer } from '@switchyard/monitor';
 import { loadPlugins, PluginSet } from '@switchyard/runner-kit';
 import { acquireWorkspaceLock, openFsStore, type WorkspaceLock } from '@switchyard/store-fs';
 import { loadWorkspace, resolveWith, type WorkspaceModel } from '@switchyard/tasks';
+import { assetPath, findWorkspaceRoot } from '@switchyard/utils';
 import pc from 'picocolors';
 import {
   agentsWithVerifiedLines,

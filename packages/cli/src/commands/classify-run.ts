@@ -161,8 +161,8 @@ export async function classifyCommand(
   dir: string | undefined,
   opts: ClassifyOptions,
 ): Promise<void> {
-  const core = await import('@switchyard/core');
   const kit = await import('@switchyard/runner-kit');
+  const { searchWorkspaceRoot } = await import('@switchyard/utils');
   const configLib = await import('@switchyard/config');
   const input =
     dir === undefined ? await fromFlags(opts) : await fromAttemptDir(resolve(dir), opts);
@@ -170,7 +170,7 @@ export async function classifyCommand(
   const workspace =
     opts.workspace !== undefined
       ? resolve(opts.workspace)
-      : (core.searchWorkspaceRoot(process.cwd(), configLib.hasConfigFile).root ?? process.cwd());
+      : (searchWorkspaceRoot(process.cwd(), configLib.hasConfigFile).root ?? process.cwd());
   const { config, filepath } = await configLib.loadProjectConfig(workspace);
   const plugins = new kit.PluginSet(
     await kit.loadPlugins({

@@ -5,11 +5,9 @@ import { type CatalogTarget, findExecutable, selectCandidates } from '@switchyar
 import { hasConfigFile, loadProjectConfig, resolveCatalog } from '@switchyard/config';
 import {
   expandEnvironmentValue,
-  findWorkspaceRoot,
   isRouteId,
   planFileName,
   SwitchyardError,
-  searchWorkspaceRoot,
   stateDir,
 } from '@switchyard/core';
 import { attemptEnvironment, fillTemplate } from '@switchyard/runner-kit';
@@ -20,6 +18,7 @@ import {
   parsePlanFindings,
   planReviewPrompt,
 } from '@switchyard/tasks';
+import { findWorkspaceRoot, searchWorkspaceRoot } from '@switchyard/utils';
 import { execa } from 'execa';
 import pc from 'picocolors';
 import { printJson } from '../output.js';

@@ -12,13 +12,14 @@ import {
 } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { assertSafeOwnedPaths, SwitchyardError } from '@switchyard/core';
+import { SwitchyardError } from '@switchyard/core';
 import {
   ensureOwnedDir,
   isSameProcessAlive,
   openOwnedFile,
   readStartToken,
 } from '@switchyard/utils';
+import { assertSafeOwnedPaths } from './owned-tree.js';
 
 /** Who holds a workspace lock; the content of the lock file. */
 export interface LockHolder {
