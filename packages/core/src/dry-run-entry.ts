@@ -15,7 +15,6 @@ export {
 export { isolationModeOf } from './isolation/mode.js';
 export { FINAL_PHASE, PHASES, type Phase, takesAgentSlot } from './lifecycle/lifecycle-table.js';
 export { sandboxForTarget } from './sandbox/sandbox-schema.js';
-export { sandboxProbeArgv } from './sandbox/sandbox-spec.js';
 export { type TaskState, taskStateSchema } from './state/state-schema.js';
 export type { ClaimRecord } from './store/claim-port.js';
 export { stateDir } from './workspace/paths.js';

@@ -194,16 +194,14 @@ export {
 export type { PermissionArgs } from './plugins/types.js';
 export {
   type BwrapSandboxConfig,
-  DEFAULT_HIDDEN_PATHS,
+  bwrapSandboxSchema,
   type SandboxConfig,
   type SandboxMount,
+  type SandboxMountReason,
   type SandboxSpec,
-  sandboxedArgv,
   sandboxForTarget,
-  sandboxProbeArgv,
+  sandboxSchema,
 } from './sandbox/index.js';
-export { planSandbox } from './sandbox/sandbox-plan.js';
-export { sandboxSchema } from './sandbox/sandbox-schema.js';
 export {
   type SessionMonitor,
   type SessionOptions,

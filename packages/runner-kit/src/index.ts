@@ -42,3 +42,5 @@ export {
   StreamMasker,
   secretValuesOf,
 } from './redact/index.js';
+export { sandboxedArgv } from './sandbox/bwrap-argv.js';
+export { planSandbox } from './sandbox/sandbox-plan.js';

@@ -1,18 +1,18 @@
 import { closeSync, ftruncateSync, openSync } from 'node:fs';
-import {
-  type AttemptLocator,
-  type EndedBy,
-  type ReattachOptions,
-  type RunHandle,
-  type RunnerSpec,
-  type RunOutcome,
-  sandboxedArgv,
+import type {
+  AttemptLocator,
+  EndedBy,
+  ReattachOptions,
+  RunHandle,
+  RunnerSpec,
+  RunOutcome,
 } from '@switchyard/core';
 import {
   attemptPaths,
   createLocator,
   PROCESS_MARKER_VAR,
   recordLocatorExit,
+  sandboxedArgv,
   scanStreamLog,
   workspaceIdentity,
 } from '@switchyard/runner-kit';

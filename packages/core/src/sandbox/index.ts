@@ -1,4 +1,3 @@
-export { expandHome, planSandbox, type SandboxPlanInput } from './sandbox-plan.js';
 export {
   type BwrapSandboxConfig,
   bwrapSandboxSchema,
@@ -7,12 +6,4 @@ export {
   sandboxForTarget,
   sandboxSchema,
 } from './sandbox-schema.js';
-export {
-  BASE_MOUNTS,
-  bwrapArgs,
-  type SandboxMount,
-  type SandboxMountReason,
-  type SandboxSpec,
-  sandboxedArgv,
-  sandboxProbeArgv,
-} from './sandbox-spec.js';
+export type { SandboxMount, SandboxMountReason, SandboxSpec } from './sandbox-spec.js';

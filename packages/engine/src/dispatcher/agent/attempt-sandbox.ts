@@ -1,11 +1,11 @@
 import { homedir } from 'node:os';
 import {
-  planSandbox,
   type RunnerPlugin,
   type SandboxSpec,
   SwitchyardError,
   sandboxForTarget,
 } from '@switchyard/core';
+import { planSandbox } from '@switchyard/runner-kit';
 import type { DispatchContext, TaskRuntime } from '../context.js';
 import { workdirOf } from '../worktree/workdir.js';
 import type { AttemptInputs } from './attempt-spec.js';

@@ -1,10 +1,10 @@
 import { mkdirSync, mkdtempSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
+import { bwrapSandboxSchema, sandboxForTarget, sandboxSchema } from '@switchyard/core';
 import { describe, expect, it } from 'vitest';
+import { bwrapArgs } from './bwrap-argv.js';
 import { planSandbox, type SandboxPlanInput } from './sandbox-plan.js';
-import { bwrapSandboxSchema, sandboxForTarget, sandboxSchema } from './sandbox-schema.js';
-import { bwrapArgs } from './sandbox-spec.js';
 
 /** A source repository with a worktree under its state folder, and a HOME, all under /tmp. */
 function layout() {

@@ -1,13 +1,13 @@
 import { existsSync, mkdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import type { AgentWritablePath } from '../plugins/types.js';
-import type { BwrapSandboxConfig } from './sandbox-schema.js';
-import {
-  BASE_MOUNTS,
-  type SandboxMount,
-  type SandboxMountReason,
-  type SandboxSpec,
-} from './sandbox-spec.js';
+import type {
+  AgentWritablePath,
+  BwrapSandboxConfig,
+  SandboxMount,
+  SandboxMountReason,
+  SandboxSpec,
+} from '@switchyard/core';
+import { BASE_MOUNTS } from './bwrap-argv.js';
 
 /** What an attempt's mount table is built from. */
 export interface SandboxPlanInput {
