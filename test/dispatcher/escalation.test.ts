@@ -1,7 +1,9 @@
-import { writeFileSync } from 'node:fs';
+import { readdirSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { cli } from '../engine/cli-in-process.js';
+import { runEngineOnFiles } from '../engine/harness.js';
 import { gitWorkspace, taskCommits } from '../isolation/git-workspace.js';
-import { runCli, Workspace } from './helpers.js';
+import { Workspace } from './helpers.js';
 
 const approve = { when: { role: 'review' }, steps: [{ review: 'Verdict: APPROVED\n' }] };
 const failing = (task: string) => ({
@@ -13,8 +15,10 @@ const failing = (task: string) => ({
   ],
 });
 
-describe('escalation of blocked tasks (fake agents as real processes)', {
-  timeout: 180_000,
+// The runs in this process on the file store (test/engine), status and resolve through the
+// CLI's own entry: the files and answers are a spawned run's, without the processes.
+describe('escalation of blocked tasks (in-process engine, file store, CLI commands)', {
+  timeout: 120_000,
 }, () => {
   it('writes a failure bundle and interview request, lists it until resolved; --retry runs it again, --skip leaves it blocked', async () => {
     const ws = new Workspace();
@@ -36,8 +40,8 @@ describe('escalation of blocked tasks (fake agents as real processes)', {
     ws.task('g/z', { files: ['src/z.ts'], dependsOn: ['x'] });
     ws.task('g/w', { files: ['src/w.ts'], dependsOn: ['z'] });
 
-    const first = await ws.run();
-    expect(first.code, first.stderr).toBe(3);
+    const first = await runEngineOnFiles(ws);
+    expect(first.code, first.stdout).toBe(3);
     expect(first.stdout).toMatch(/escalated +g\/x SY_BUDGET_EXHAUSTED/);
 
     const bundle = JSON.parse(
@@ -72,25 +76,25 @@ describe('escalation of blocked tasks (fake agents as real processes)', {
     expect(escalated.map((e) => e.task).sort()).toEqual(['g/x', 'g/y']);
 
     const status = async () => {
-      const r = await runCli(['status', '--workspace', ws.dir, '--json']);
+      const r = await cli(['status', '--workspace', ws.dir, '--json']);
       expect(r.code, r.stderr).toBe(0);
       return JSON.parse(r.stdout) as { escalations: { task: string; code: string }[] };
     };
     expect((await status()).escalations.map((e) => e.task).sort()).toEqual(['g/x', 'g/y']);
-    const text = await runCli(['status', '--workspace', ws.dir]);
+    const text = await cli(['status', '--workspace', ws.dir]);
     expect(text.stdout).toContain('escalations (2)');
     expect(text.stdout).toContain('switchyard resolve g/x --retry|--skip');
 
     // Bad answers are refused with a clear error (exit 2).
-    const neither = await runCli(['resolve', 'g/x', '--workspace', ws.dir]);
+    const neither = await cli(['resolve', 'g/x', '--workspace', ws.dir]);
     expect(neither.code).toBe(2);
-    const notBlocked = await runCli(['resolve', 'g/z', '--skip', '--workspace', ws.dir]);
+    const notBlocked = await cli(['resolve', 'g/z', '--skip', '--workspace', ws.dir]);
     expect(notBlocked.code).toBe(2);
     expect(notBlocked.stderr + notBlocked.stdout).toContain('g/z is not blocked');
 
     // The agent is fixed for g/x; g/y is given up on.
     catalog(['g/y']);
-    const retry = await runCli([
+    const retry = await cli([
       'resolve',
       'g/x',
       '--retry',
@@ -100,7 +104,7 @@ describe('escalation of blocked tasks (fake agents as real processes)', {
       ws.catalogFile,
     ]);
     expect(retry.code, retry.stderr).toBe(0);
-    const skip = await runCli(['resolve', 'g/y', '--skip', '--workspace', ws.dir]);
+    const skip = await cli(['resolve', 'g/y', '--skip', '--workspace', ws.dir]);
     expect(skip.code, skip.stderr).toBe(0);
     expect((await status()).escalations).toEqual([]);
     expect(JSON.parse(ws.read('agent-task/.switchyard/tasks/g/x.json')).blocked).toBeUndefined();
@@ -109,8 +113,8 @@ describe('escalation of blocked tasks (fake agents as real processes)', {
         .action,
     ).toBe('skip');
 
-    const second = await ws.run();
-    expect(second.code, second.stderr).toBe(3); // g/y stays blocked
+    const second = await runEngineOnFiles(ws);
+    expect(second.code, second.stdout).toBe(3); // g/y stays blocked
     for (const id of ['x', 'z', 'w'])
       expect(ws.exists(`agent-task/archive/g/${id}/complete.log`)).toBe(true);
     expect(
@@ -172,6 +176,11 @@ describe('escalation bundles of checks that block (real git, fake agents)', {
     // Run with --workspace from another folder (the repository root of this project).
     const result = await ws.run();
     expect(result.code, result.stdout + result.stderr).toBe(3);
+    // `switchyard run` writes the run's retrospective (its figures: review/retro.test.ts).
+    const runId = String(ws.events().find((e) => e.type === 'run.started')?.runId);
+    expect(readdirSync(ws.path('agent-task/retros'))).toEqual([
+      expect.stringMatching(new RegExp(`^\\d{4}-\\d{2}-\\d{2}-${runId}\\.md$`)),
+    ]);
     const bundleOf = (task: string) =>
       JSON.parse(ws.read(`agent-task/.switchyard/escalations/g/${task}.failure-bundle.json`));
 

@@ -16,6 +16,7 @@ import {
   loadPlugins,
   PluginSet,
   type RunEvent,
+  type Store,
   SwitchyardError,
   stateDir,
   type TaskState,
@@ -23,11 +24,14 @@ import {
 } from '@switchyard/core';
 import { createMemoryStore, type MemoryStore } from '@switchyard/core/memory-store';
 import {
+  buildRetro,
   type DispatcherPlugins,
   type DispatchResult,
   loadPromptTemplates,
   runDispatcher,
+  writeRetroFile,
 } from '@switchyard/engine';
+import { acquireWorkspaceLock, openFsStore, type WorkspaceLock } from '@switchyard/store-fs';
 import { inProcessRunner } from './in-process-runner.js';
 
 /** What {@link runEngine} runs: a workspace folder and its catalog file (a test `Workspace`). */
@@ -105,6 +109,52 @@ export async function runEngine(
   // Leases expire by the engine's clock, a fake one included.
   const store =
     options.store ?? createMemoryStore(clock ? { now: () => clock.now().getTime() } : {});
+  const run = await engineRun(ws, options, store);
+  return { ...run, store };
+}
+
+/** How {@link runEngineOnFiles} ended: as {@link EngineRun}, its facts in the workspace's files. */
+export type FileEngineRun = Omit<EngineRun, 'store'>;
+
+/**
+ * {@link runEngine} on the workspace's file store, as `switchyard run` keeps it: under the
+ * workspace lock, the store exclusive, closed when the run ends, then the run's retrospective
+ * written. What the CLI's readers show (`status`, `resolve`, `retro`, run in this process by
+ * `cli()` of ./cli-in-process.ts) and the state files are a spawned run's; only the agents
+ * are played in this process. The lock holds this test process's pid for the run's length.
+ */
+export async function runEngineOnFiles(
+  ws: EngineWorkspace,
+  options: Omit<EngineRunOptions, 'store'> = {},
+): Promise<FileEngineRun> {
+  const { clock } = options;
+  const lock = acquireWorkspaceLock({ workspace: ws.dir });
+  const store = openFsStore({
+    workspace: ws.dir,
+    exclusive: true,
+    ...(clock ? { now: () => clock.now().getTime() } : {}),
+  });
+  try {
+    const run = await engineRun(ws, options, store, lock);
+    const runId = run.events.find((e) => e.type === 'run.started')?.runId;
+    if (run.result && typeof runId === 'string') {
+      const { config } = await loadProjectConfig(ws.dir);
+      const all = (await store.events.read()).events.map((stored) => stored.event);
+      writeRetroFile(ws.dir, buildRetro(all, { runId }, config.prices));
+    }
+    return run;
+  } finally {
+    await store.close();
+    lock.release();
+  }
+}
+
+async function engineRun(
+  ws: EngineWorkspace,
+  options: Omit<EngineRunOptions, 'store'>,
+  store: Store,
+  lock?: WorkspaceLock,
+): Promise<Omit<EngineRun, 'store'>> {
   const events: EngineRun['events'] = [];
   let stdout = '';
   const out = {
@@ -116,13 +166,12 @@ export async function runEngine(
   };
   const renderer = createRunRenderer(out as unknown as NodeJS.WriteStream);
   const plugins = await enginePlugins();
-  const finish = (code: number, result?: DispatchResult, error?: unknown): EngineRun => ({
+  const finish = (code: number, result?: DispatchResult, error?: unknown) => ({
     code,
     result,
     ...(error !== undefined ? { error } : {}),
     stdout: stripVTControlCharacters(stdout),
     events,
-    store,
   });
   try {
     const { config, filepath } = await loadProjectConfig(ws.dir);
@@ -150,6 +199,7 @@ export async function runEngine(
       ...(options.with ? { runWith: options.with } : {}),
       ...(options.clock ? { clock: options.clock } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
+      ...(lock ? { lock } : {}),
       plugins,
       runCommand: runGateCommand,
       prompts,

@@ -1,22 +1,19 @@
 import { spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { cli } from '../engine/cli-in-process.js';
 import { CLI, TrialWorkspace, until } from './kit.js';
 
-/** `switchyard status` through the built binary: during a run, after a crash, after the run. */
-function status(ws: TrialWorkspace, json = true) {
-  const result = spawnSync(
-    process.execPath,
-    [CLI, 'status', '--workspace', ws.dir, ...(json ? ['--json'] : [])],
-    {
-      encoding: 'utf8',
-      env: { ...process.env, NO_COLOR: '1' },
-    },
-  );
+/**
+ * `switchyard status` through the CLI's own entry in this process (the binary's exit code and
+ * output without a node start per call): during a run, after a crash, after the run. It reads
+ * the files and /proc as the binary does; the last test runs the binary itself.
+ */
+async function status(ws: TrialWorkspace, json = true) {
+  const result = await cli(['status', '--workspace', ws.dir, ...(json ? ['--json'] : [])]);
   return {
-    code: result.status,
-    stdout: result.stdout,
-    stderr: result.stderr,
-    report: json && result.status === 0 ? JSON.parse(result.stdout) : undefined,
+    ...result,
+    report: json && result.code === 0 ? JSON.parse(result.stdout) : undefined,
   };
 }
 
@@ -39,13 +36,18 @@ describe('switchyard status', { timeout: 180_000 }, () => {
         steps: [{ fillChecklist: true }, { result: 'done' }],
       },
     });
-    ws.config({ retry: { baseDelayMs: 30_000, maxDelayMs: 30_000 }, stallTimeoutMs: 120_000 });
+    // g/fails's retry waits far longer than the test runs: status shows it waiting, however
+    // loaded the machine; the test ends the wait itself (below), it never sits it out.
+    ws.config({
+      retry: { baseDelayMs: 3_600_000, maxDelayMs: 3_600_000 },
+      stallTimeoutMs: 120_000,
+    });
     ws.task('g/long', { files: ['src/shared.ts'] });
     ws.task('g/after', { files: ['src/after.ts'], dependsOn: ['long'] });
     ws.task('g/x-collides', { files: ['src/shared.ts', 'src/c.ts'] });
     ws.task('g/fails', { files: ['src/f.ts'] });
 
-    const never = status(ws);
+    const never = await status(ws);
     expect(never.report.dispatcher.state).toBe('never-run');
 
     const run = ws.start(['--max-parallel', '3']);
@@ -62,7 +64,7 @@ describe('switchyard status', { timeout: 180_000 }, () => {
       () => ws.events().some((e) => e.type === 'attempt.retry-scheduled' && e.task === 'g/fails'),
       'g/fails to fail',
     );
-    const during = status(ws);
+    const during = await status(ws);
     expect(during.code).toBe(0);
     const r = during.report;
     expect(r.dispatcher).toMatchObject({ state: 'running', pid: run.pid });
@@ -77,32 +79,42 @@ describe('switchyard status', { timeout: 180_000 }, () => {
     expect(why['g/fails']).toMatch(
       /^retry of the worker after \d+ consecutive failure\(s\), not before /,
     );
-    const human = status(ws, false);
+    const human = await status(ws, false);
     expect(human.stdout).toMatch(/dispatcher: running \(pid \d+/);
     expect(human.stdout).toMatch(/g\/long\s+(worker|review)\s+loop 1 of \d+\s+on t\s+pid \d+/);
 
     // SIGKILL the dispatcher: the agent keeps running, orphaned; the run is reported crashed.
     run.kill('SIGKILL');
     await run.exited;
-    const crashed = status(ws).report;
+    const crashed = (await status(ws)).report;
     expect(crashed.dispatcher.state).toBe('crashed');
     expect(crashed.running.find((e: { task: string }) => e.task === 'g/long')).toMatchObject({
       supervision: 'orphaned',
       pid: long.pid,
     });
-    expect(status(ws, false).stdout).toContain('`switchyard run` recovers it');
+    expect((await status(ws, false)).stdout).toContain('`switchyard run` recovers it');
 
     // The agent ends while nobody watches it: the next run judges it; blocked tasks show why.
     process.kill(-long.pid, 'SIGKILL');
-    await until(() => status(ws).report.running.length === 0, 'the orphaned agent to end');
+    while ((await status(ws)).report.running.length > 0)
+      await new Promise((r) => setTimeout(r, 25)); // the test's time-out ends the wait
     expect(
-      status(ws).report.waiting.find((w: { task: string }) => w.task === 'g/long'),
+      (await status(ws)).report.waiting.find((w: { task: string }) => w.task === 'g/long'),
     ).toMatchObject({ kind: 'interrupted' });
     ws.config({ retry: { baseDelayMs: 5, maxDelayMs: 5 }, stallTimeoutMs: 120_000 });
+    // The hour passes: the stored backoff of g/fails ends now (the state file as the run wrote
+    // it, its instant moved back), so the next run retries it at once.
+    const failsFile = `${ws.dir}/agent-task/.switchyard/tasks/g/fails.json`;
+    const fails = JSON.parse(readFileSync(failsFile, 'utf8'));
+    expect(Date.parse(fails.notBefore)).toBeGreaterThan(Date.now());
+    const over = new Date(Date.now() - 1000).toISOString();
+    fails.notBefore = over;
+    if (fails.notBeforeBound) fails.notBeforeBound.until = over;
+    writeFileSync(failsFile, `${JSON.stringify(fails, null, 1)}\n`);
     const second = ws.start(['--max-parallel', '3']);
     const exit = await second.exited;
     expect(exit.code).toBe(3);
-    const after = status(ws).report;
+    const after = (await status(ws)).report;
     expect(after.dispatcher).toMatchObject({ state: 'stopped', lastRun: { exitCode: 3 } });
     expect(after.blocked).toEqual([expect.objectContaining({ task: 'g/fails', stage: 'worker' })]);
     expect(after.done.map((d: { task: string }) => d.task).sort()).toEqual([
@@ -111,7 +123,7 @@ describe('switchyard status', { timeout: 180_000 }, () => {
       'g/x-collides',
     ]);
     expect(after.running).toEqual([]);
-    const text = status(ws, false).stdout;
+    const text = (await status(ws, false)).stdout;
     expect(text).toContain('blocked (1)');
     expect(text).toContain('done (3)');
   });

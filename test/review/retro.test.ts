@@ -1,6 +1,8 @@
 import { readdirSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { runCli, Workspace } from '../dispatcher/helpers.js';
+import { Workspace } from '../dispatcher/helpers.js';
+import { cli } from '../engine/cli-in-process.js';
+import { runEngineOnFiles } from '../engine/harness.js';
 
 const usage = (costUsd: number) => ({
   result: 'done',
@@ -27,7 +29,12 @@ function nonCamelKeys(doc: unknown, path = '$'): string[] {
   });
 }
 
-describe('switchyard retro (fake agents as real processes)', { timeout: 180_000 }, () => {
+// The run in this process on the file store (test/engine): the events, states and retro file a
+// spawned run writes; `retro` and `status` through the CLI's own entry. That `switchyard run`
+// itself writes the retro file is checked by a spawned test (dispatcher/escalation.test.ts).
+describe('switchyard retro (in-process engine, file store, CLI commands)', {
+  timeout: 120_000,
+}, () => {
   it('writes a retrospective whose figures match the run events', async () => {
     const ws = new Workspace();
     const check = `const ok = require('node:fs').readFileSync('out.txt', 'utf8') === 'good'; console.log(ok ? 'PASS' : 'FAIL: out.txt'); process.exit(ok ? 0 : 1);`;
@@ -77,8 +84,8 @@ describe('switchyard retro (fake agents as real processes)', { timeout: 180_000 
       done: { command: `${process.execPath} check.cjs`, assertion: 'exit code 0' },
     });
     ws.task('g/plain', { files: ['other.txt'], dependsOn: ['looped'] });
-    const run = await ws.run();
-    expect(run.code, run.stderr).toBe(0);
+    const run = await runEngineOnFiles(ws);
+    expect(run.code, run.stdout).toBe(0);
 
     const files = readdirSync(ws.path('agent-task/retros'));
     expect(files).toHaveLength(1);
@@ -86,7 +93,7 @@ describe('switchyard retro (fake agents as real processes)', { timeout: 180_000 
     const runId = String(events.find((e) => e.type === 'run.started')!.runId);
     expect(files[0]).toMatch(new RegExp(`^\\d{4}-\\d{2}-\\d{2}-${runId}\\.md$`));
 
-    const result = await runCli(['retro', '--workspace', ws.dir, '--json']);
+    const result = await cli(['retro', '--workspace', ws.dir, '--json']);
     expect(result.code, result.stderr).toBe(0);
     const retro = JSON.parse(result.stdout);
     expect(retro.runs).toEqual([runId]);
@@ -127,10 +134,10 @@ describe('switchyard retro (fake agents as real processes)', { timeout: 180_000 
       text: expect.stringMatching(/^target flaky failed 2 of 2 attempts \(provider-quota ×2\)/),
       figures: 'flaky: 2/2 failed',
     });
-    const text = await runCli(['retro', '--workspace', ws.dir]);
+    const text = await cli(['retro', '--workspace', ws.dir]);
     expect(text.stdout).toContain('| g/looped | archived |');
     // People read costs to a tenth of a cent; JSON keeps the exact sum (0.11, no float noise).
-    const status = await runCli(['status', '--workspace', ws.dir, '--json']);
+    const status = await cli(['status', '--workspace', ws.dir, '--json']);
     const report = JSON.parse(status.stdout);
     expect(report.usage.run.costUsd).toBe(0.11);
     expect(text.stdout).toContain('tokens, $0.110.');
@@ -141,7 +148,7 @@ describe('switchyard retro (fake agents as real processes)', { timeout: 180_000 
     );
     expect(nonCamelKeys([retro, report, events, states])).toEqual([]);
     expect(text.stdout).toContain('[flaky: 2/2 failed]');
-    const bad = await runCli(['retro', '--workspace', ws.dir, '--run', 'nope']);
+    const bad = await cli(['retro', '--workspace', ws.dir, '--run', 'nope']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('no run nope');
   });

@@ -1,7 +1,7 @@
 import { closeSync, constants, mkdirSync, openSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { redactSecrets, secretValuesOf } from '@switchyard/core';
 import type { CommandRequest, CommandResult, CommandRunner } from '@switchyard/engine';
+import { redactSecrets, secretValuesOf } from '@switchyard/runner-kit';
 import { execa } from 'execa';
 
 const TAIL_LINES = 60;

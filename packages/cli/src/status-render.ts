@@ -1,5 +1,6 @@
-import { describeUsage, evidenceMessage } from '@switchyard/core';
+import { evidenceMessage } from '@switchyard/core';
 import type { StatusReport } from '@switchyard/engine';
+import { describeUsage } from '@switchyard/runner-kit';
 import pc from 'picocolors';
 import stringWidth from 'string-width';
 

@@ -72,22 +72,14 @@ export {
 export { breachUsd, costBudgetSchema } from './cost/budget.js';
 export {
   type AttemptUsage,
-  type AttemptUsageEntry,
+  attemptUsageSchema,
   type BudgetBreach,
   type CostBudget,
   checkBudget,
-  describeUsage,
-  extractUsage,
-  formatCost,
   type PriceTable,
   priceUsage,
   type Spent,
-  summarizeUsage,
-  type TokenPrice,
   tokensOf,
-  type UsageSummary,
-  type UsageTotals,
-  usageLine,
 } from './cost/index.js';
 export { formatUsd, priceTableSchema, roundUsd } from './cost/usage.js';
 export { closestName, didYouMean } from './did-you-mean.js';
@@ -265,6 +257,7 @@ export {
   type RunnerPlugin,
   type RunnerSpec,
   type RunOutcome,
+  type SecretValue,
   type SwitchyardPlugin,
   type TerminalEvent,
   type TerminalEvidence,
@@ -282,21 +275,6 @@ export {
   readStartToken,
   startTokenOf,
 } from './process/index.js';
-export {
-  catalogReferencedNames,
-  dispatcherSecrets,
-  type MaskedChunk,
-  maskOf,
-  maskSecretsBelow,
-  maskSecretsInFile,
-  redactDeep,
-  redactingReplacer,
-  redactSecrets,
-  type SecretValue,
-  type StreamMask,
-  StreamMasker,
-  secretValuesOf,
-} from './redact/index.js';
 export {
   assertSafeOwnedPaths,
   type BoundedRead,

@@ -1,4 +1,4 @@
-import type { UsageTotals } from '@switchyard/core';
+import type { UsageTotals } from '@switchyard/runner-kit';
 import type { MonitorSnapshot, MonitorTask } from './snapshot.js';
 
 /** Run-level fields of a snapshot that a patch replaces whole when they change. */

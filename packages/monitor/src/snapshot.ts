@@ -10,7 +10,6 @@ import {
   type RunEvent,
   stateDir,
   type TaskState,
-  type UsageSummary,
 } from '@switchyard/core';
 import {
   buildStatus,
@@ -21,6 +20,7 @@ import {
   type StatusReport,
   worktreeBytes,
 } from '@switchyard/engine';
+import type { UsageSummary } from '@switchyard/runner-kit';
 import { listOpenEscalations, readClaims } from '@switchyard/store-fs';
 import { loadWorkspace, parsePlanFile, type WorkspaceModel } from '@switchyard/tasks';
 import { EventLogReader } from './event-log.js';

@@ -6,11 +6,11 @@ import {
   type OutputFormat,
   type ProgressCounters,
   type SecretValue,
-  StreamMasker,
   type StreamName,
   type TerminalEvidence,
   type TranscriptPlugin,
 } from '@switchyard/core';
+import { StreamMasker } from '@switchyard/runner-kit';
 import { EvidenceFiles } from './evidence-files.js';
 import { FileTail } from './file-tail.js';
 import type { AttemptHooks } from './hooks.js';

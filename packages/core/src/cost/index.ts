@@ -5,7 +5,6 @@ export {
   costBudgetSchema,
   type Spent,
 } from './budget.js';
-export { extractUsage } from './extract.js';
 export {
   type AttemptUsage,
   attemptUsageSchema,
@@ -16,15 +15,3 @@ export {
   tokenPriceSchema,
   tokensOf,
 } from './usage.js';
-export {
-  type AttemptUsageEntry,
-  addUsage,
-  describeUsage,
-  emptyTotals,
-  formatCost,
-  summarizeUsage,
-  totalsOf,
-  type UsageSummary,
-  type UsageTotals,
-  usageLine,
-} from './usage-totals.js';

@@ -1,8 +1,13 @@
 import type { AttemptLocator, AttemptLocatorInput } from '../attempt/locator.js';
 import type { TemplateValues } from '../attempt/template.js';
-import type { SecretValue } from '../redact/redact.js';
 import type { SandboxSpec } from '../sandbox/sandbox-spec.js';
 import type { Awaitable, PluginMeta, TerminalEvidence, TranscriptPlugin } from './types.js';
+
+/** A credential value to hide (the runner masks it in what it writes), and the variable it came from. */
+export interface SecretValue {
+  name: string;
+  value: string;
+}
 
 /** Output formats a catalog target may declare (`runtime.output_format`). */
 export type OutputFormat = 'text' | 'jsonl';

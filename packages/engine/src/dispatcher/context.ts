@@ -1,12 +1,6 @@
 import type { Catalog } from '@switchyard/catalog';
-import {
-  type ClaimPort,
-  type RunHandle,
-  redactDeep,
-  type SecretValue,
-  type Store,
-  type TaskState,
-} from '@switchyard/core';
+import type { ClaimPort, RunHandle, SecretValue, Store, TaskState } from '@switchyard/core';
+import { redactDeep } from '@switchyard/runner-kit';
 import type { LoadedTask } from '@switchyard/tasks';
 import type { EventBus } from '../events/event-bus.js';
 import type { CatalogFacts } from '../selection/decide.js';

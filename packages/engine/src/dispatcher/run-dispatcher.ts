@@ -2,10 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { realpathSync } from 'node:fs';
 import { hostname } from 'node:os';
 import {
-  dispatcherSecrets,
   type Problem,
   type RunCounts,
-  redactDeep,
   SwitchyardError,
   stateDir as stateDirOf,
   stopwatch,
@@ -13,6 +11,7 @@ import {
   type TaskState,
   type Versioned,
 } from '@switchyard/core';
+import { dispatcherSecrets, redactDeep } from '@switchyard/runner-kit';
 import { acquireWorkspaceLock } from '@switchyard/store-fs';
 import { loadWorkspace, refuseUnjudgeableTests } from '@switchyard/tasks';
 import { createEventBus } from '../events/event-bus.js';

@@ -4,11 +4,10 @@ import {
   attemptPaths,
   type Classification,
   finalizeLocator,
-  maskSecretsBelow,
   openStartRows,
   readLocator,
-  redactDeep,
 } from '@switchyard/core';
+import { maskSecretsBelow, redactDeep } from '@switchyard/runner-kit';
 import { readWorkLogText } from '@switchyard/store-fs';
 import { collectAuxiliaryLogs } from './agent/auxiliary-logs.js';
 import { finish } from './agent/await-attempt.js';

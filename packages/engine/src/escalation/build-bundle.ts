@@ -10,11 +10,11 @@ import {
   type FailureBundle,
   type InterviewRequest,
   planFileName,
-  redactDeep,
   type SecretValue,
   type TaskState,
   type WorktreeRecord,
 } from '@switchyard/core';
+import { redactDeep } from '@switchyard/runner-kit';
 import type { LoadedTask } from '@switchyard/tasks';
 
 /** Lines of stdout/stderr kept in a bundle, and the bytes read from each file's end. */

@@ -3,9 +3,9 @@ import {
   INITIAL_PHASE,
   type PriceTable,
   type RunEvent,
-  summarizeUsage,
   type TaskState,
 } from '@switchyard/core';
+import { summarizeUsage } from '@switchyard/runner-kit';
 import type { EscalationEntry, LockHolder } from '@switchyard/store-fs';
 import { type AdmissionDecision, admit } from '../admission/admit.js';
 import { worktreeBytes } from '../admission/worktree-bytes.js';

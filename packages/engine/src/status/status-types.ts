@@ -1,4 +1,5 @@
-import type { ProjectGateResult, UsageSummary } from '@switchyard/core';
+import type { ProjectGateResult } from '@switchyard/core';
+import type { UsageSummary } from '@switchyard/runner-kit';
 import type { EscalationEntry } from '@switchyard/store-fs';
 
 /** What `switchyard status` reports: a snapshot built from persisted state, never from a

@@ -4,13 +4,11 @@ import {
   capAttemptEvidence,
   classifyEvidence,
   DEFAULT_MAX_ATTEMPT_EVIDENCE_BYTES,
-  extractUsage,
   finalizeLocator,
-  maskSecretsBelow,
   type RunHandle,
   type RunOutcome,
-  redactDeep,
 } from '@switchyard/core';
+import { extractUsage, maskSecretsBelow, redactDeep } from '@switchyard/runner-kit';
 import type { DispatchContext, TaskRuntime } from '../context.js';
 import { collectAuxiliaryLogs } from './auxiliary-logs.js';
 import { isReviewRole } from './red-team.js';

@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync, renameSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
-import { maskSecretsInFile, planFileName, readBoundedFile, redactSecrets } from '@switchyard/core';
+import { planFileName, readBoundedFile } from '@switchyard/core';
+import { maskSecretsInFile, redactSecrets } from '@switchyard/runner-kit';
 import {
   buildCorrectionPacket,
   type FailingOutput,

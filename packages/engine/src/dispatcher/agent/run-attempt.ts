@@ -5,9 +5,9 @@ import {
   decisionKeyOf,
   type RunHandle,
   type RunnerPlugin,
-  redactSecrets,
   SwitchyardError,
 } from '@switchyard/core';
+import { redactSecrets } from '@switchyard/runner-kit';
 import { writeOwnedFileBelow } from '@switchyard/utils';
 import { checkSource, snapshotSource } from '../checks/source-watch.js';
 import { type DispatchContext, persist, type TaskRuntime } from '../context.js';

@@ -1,5 +1,6 @@
 import { join, relative } from 'node:path';
-import { type DefinitionOfDone, maskSecretsInFile } from '@switchyard/core';
+import type { DefinitionOfDone } from '@switchyard/core';
+import { maskSecretsInFile } from '@switchyard/runner-kit';
 import { assertionText, type ProjectGate } from '@switchyard/tasks';
 import { ensureOwnedDir } from '@switchyard/utils';
 import { type GateRun, gateAsDone } from '../../gates/run-gates.js';

@@ -1,5 +1,6 @@
 import { join, relative } from 'node:path';
-import { maskSecretsInFile, planFileName } from '@switchyard/core';
+import { planFileName } from '@switchyard/core';
+import { maskSecretsInFile } from '@switchyard/runner-kit';
 import { ensureOwnedDir } from '@switchyard/utils';
 import { advance } from '../advance.js';
 import { type DispatchContext, persist, type TaskRuntime } from '../context.js';

@@ -1,5 +1,5 @@
 import { join, relative } from 'node:path';
-import { redactDeep } from '@switchyard/core';
+import { redactDeep } from '@switchyard/runner-kit';
 import { writeOwnedFileBelow } from '@switchyard/utils';
 import type { DispatchContext, TaskRuntime } from '../context.js';
 import { maxPlanLoopsOf } from '../corrections/plan-loop-cap.js';

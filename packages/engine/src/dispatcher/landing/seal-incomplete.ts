@@ -1,5 +1,6 @@
 import { basename, join } from 'node:path';
-import { planFileName, redactSecrets } from '@switchyard/core';
+import { planFileName } from '@switchyard/core';
+import { redactSecrets } from '@switchyard/runner-kit';
 import type { ParsedReview } from '@switchyard/tasks';
 import { writeOwnedFile } from '@switchyard/utils';
 import { reviewFiles } from '../agent/review-judge.js';

@@ -1,10 +1,6 @@
 import { join, relative } from 'node:path';
-import {
-  type ApplyResult,
-  type Correction,
-  maskSecretsInFile,
-  type SourceCheck,
-} from '@switchyard/core';
+import type { ApplyResult, Correction, SourceCheck } from '@switchyard/core';
+import { maskSecretsInFile } from '@switchyard/runner-kit';
 import { readPlanText } from '@switchyard/tasks';
 import { ensureOwnedDir, writeOwnedFile } from '@switchyard/utils';
 import { advance } from '../advance.js';

@@ -7,13 +7,11 @@ import {
   archivedTaskDir,
   COMPLETE_LOG,
   gateResultLine,
-  maskSecretsBelow,
   type ProjectGateResult,
-  redactSecrets,
   reviewFileName,
   SwitchyardError,
-  usageLine,
 } from '@switchyard/core';
+import { maskSecretsBelow, redactSecrets, usageLine } from '@switchyard/runner-kit';
 import { openChangeStore } from '@switchyard/store-fs';
 import { ensureOwnedDir, unsafePathError, writeOwnedFile } from '@switchyard/utils';
 import { advance } from '../advance.js';

@@ -1,10 +1,10 @@
 import {
-  redactDeep,
   type SecretValue,
   SwitchyardError,
   type WorkLogPort,
   type WorkLogRow,
 } from '@switchyard/core';
+import { redactDeep } from '@switchyard/runner-kit';
 
 /**
  * Writes the run's work-log rows through the store's work-log port. Rows of one group are

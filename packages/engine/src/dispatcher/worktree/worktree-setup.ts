@@ -1,5 +1,6 @@
 import { join, relative } from 'node:path';
-import { maskSecretsInFile, redactDeep, type WorktreeRecord } from '@switchyard/core';
+import type { WorktreeRecord } from '@switchyard/core';
+import { maskSecretsInFile, redactDeep } from '@switchyard/runner-kit';
 import { quoteArgv } from '@switchyard/tasks';
 import { writeOwnedFileBelow } from '@switchyard/utils';
 import { type DispatchContext, persist, type TaskRuntime } from '../context.js';

@@ -1,5 +1,10 @@
-import type { ClassifierPlugin, TerminalEvidence } from '../plugins/types.js';
-import { type AttemptUsage, attemptUsageSchema, tokensOf } from './usage.js';
+import {
+  type AttemptUsage,
+  attemptUsageSchema,
+  type ClassifierPlugin,
+  type TerminalEvidence,
+  tokensOf,
+} from '@switchyard/core';
 
 /**
  * The usage an attempt's agent reported, from the first classifier of its chain whose

@@ -1,10 +1,4 @@
-import { credentialShape, namesCredential } from '../catalog/secrets.js';
-
-/** A credential value to hide, and the variable it came from. */
-export interface SecretValue {
-  name: string;
-  value: string;
-}
+import { credentialShape, namesCredential, type SecretValue } from '@switchyard/core';
 
 // Shorter values are too likely to occur by chance ("1", "true", a port number).
 const MIN_SECRET_LENGTH = 8;

@@ -1,9 +1,13 @@
+import {
+  type ClassifierPlugin,
+  formatUsd,
+  priceUsage,
+  type RunEvent,
+  roundUsd,
+  type TerminalEvidence,
+} from '@switchyard/core';
 import { describe, expect, it } from 'vitest';
-import type { RunEvent } from '../events/event-schema.js';
-import type { ClassifierPlugin, TerminalEvidence } from '../plugins/types.js';
-import { checkBudget } from './budget.js';
 import { extractUsage } from './extract.js';
-import { formatUsd, priceUsage, roundUsd } from './usage.js';
 import { formatCost, summarizeUsage } from './usage-totals.js';
 
 const finished = (
@@ -130,28 +134,5 @@ describe('token and cost accounting', () => {
     ];
     expect(extractUsage(evidence, chain)).toEqual({ outputTokens: 7 });
     expect(extractUsage(evidence, [plugin(() => ({}))])).toBeUndefined();
-  });
-});
-
-describe('checkBudget', () => {
-  it('blocks only past a cap, the task cap before the run cap', () => {
-    const none = { usd: 0, estimated: false };
-    expect(checkBudget(undefined, { usd: 9, estimated: false }, none)).toBeUndefined();
-    expect(checkBudget({ maxPerTaskUsd: 1 }, { usd: 1, estimated: false }, none)).toBeUndefined();
-    expect(
-      checkBudget(
-        { maxPerTaskUsd: 1, maxPerRunUsd: 1 },
-        { usd: 1.5, estimated: true },
-        { usd: 2, estimated: false },
-      ),
-    ).toMatchObject({
-      scope: 'task',
-      spentUsd: 1.5,
-      message: 'the task cost $1.50 (partly estimated), over cost.maxPerTaskUsd = $1.00',
-    });
-    expect(checkBudget({ maxPerRunUsd: 1 }, none, { usd: 2, estimated: false })).toMatchObject({
-      scope: 'run',
-      limitUsd: 1,
-    });
   });
 });

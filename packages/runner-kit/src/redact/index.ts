@@ -1,4 +1,4 @@
-export { redactSecrets, type SecretValue, secretValuesOf } from './redact.js';
+export { redactSecrets, secretValuesOf } from './redact.js';
 export {
   catalogReferencedNames,
   dispatcherSecrets,

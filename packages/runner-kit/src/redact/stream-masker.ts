@@ -1,4 +1,4 @@
-import type { SecretValue } from './redact.js';
+import type { SecretValue } from '@switchyard/core';
 import { maskOf } from './secret-set.js';
 
 /** A secret found in a stream: where (absolute byte offset in the stream) and its mask. */

@@ -9,7 +9,8 @@ import {
   writeSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import { redactSecrets, type SecretValue, secretValuesOf } from './redact.js';
+import type { SecretValue } from '@switchyard/core';
+import { redactSecrets, secretValuesOf } from './redact.js';
 
 // `${NAME}` and `${NAME:-fallback}`, as the catalog expands them.
 const REFERENCE = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-[^}]*)?\}/g;

@@ -1,12 +1,12 @@
-import type { RunEvent } from '../events/event-schema.js';
 import {
   type AttemptUsage,
   formatUsd,
   type PriceTable,
   priceUsage,
+  type RunEvent,
   roundUsd,
   tokensOf,
-} from './usage.js';
+} from '@switchyard/core';
 
 /** Summed usage of several attempts. */
 export interface UsageTotals {

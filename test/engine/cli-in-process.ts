@@ -1,0 +1,49 @@
+import { stripVTControlCharacters } from 'node:util';
+import { main } from '@switchyard/cli';
+
+/** Exit code and output of a CLI command run in this process. */
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+type Write = typeof process.stdout.write;
+
+/**
+ * Runs `switchyard <args>` in this process through the CLI's own `main` (the binary's entry
+ * without `process.exit`): the same commands, output and exit codes, without a node start and
+ * module load per call. For the commands that read or answer persisted state (status, resolve,
+ * retro, validate, dry runs); a command whose process matters (signals, exit on a closed pipe,
+ * spawned agents) belongs to a spawned test. Calls must not overlap: stdout and stderr are
+ * captured by replacing their `write` while `main` runs.
+ */
+export async function cli(args: readonly string[]): Promise<CliResult> {
+  const captured = { stdout: '', stderr: '' };
+  const capture =
+    (into: 'stdout' | 'stderr'): Write =>
+    (chunk: unknown, ...rest: unknown[]) => {
+      captured[into] += typeof chunk === 'string' ? chunk : Buffer.from(chunk as Uint8Array);
+      const done = rest.find((r) => typeof r === 'function') as (() => void) | undefined;
+      done?.();
+      return true;
+    };
+  const original = { stdout: process.stdout.write, stderr: process.stderr.write };
+  const exitCodeBefore = process.exitCode;
+  process.exitCode = undefined;
+  process.stdout.write = capture('stdout');
+  process.stderr.write = capture('stderr');
+  let code: number;
+  try {
+    code = await main(args);
+  } finally {
+    process.stdout.write = original.stdout;
+    process.stderr.write = original.stderr;
+    process.exitCode = exitCodeBefore;
+  }
+  return {
+    code,
+    stdout: stripVTControlCharacters(captured.stdout),
+    stderr: stripVTControlCharacters(captured.stderr),
+  };
+}
