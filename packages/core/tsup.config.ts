@@ -1,4 +1,3 @@
-import { cp } from 'node:fs/promises';
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
@@ -15,8 +14,4 @@ export default defineConfig({
   clean: true,
   target: 'node22',
   sourcemap: true,
-  // The bundled catalog, JSON Schemas and prompt templates ship inside the package.
-  onSuccess: async () => {
-    await cp('../../assets', 'dist/assets', { recursive: true });
-  },
 });

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { runInProcess } from '../engine/cli-in-process.js';
 import { agentWorkspace, Workspace } from './helpers.js';
 
 /** A real local HTTP server that records JSON bodies; `failFirst` requests get a 503. */
@@ -50,6 +51,8 @@ afterEach(() => {
   for (const s of servers.splice(0)) s.close();
 });
 
+// `switchyard run` in this process (test/engine/cli-in-process.ts): its notifier, the HTTP
+// server and the hook command are real; the run's agents are processes.
 describe('notifications (real HTTP server, real hook command)', { timeout: 120_000 }, () => {
   it('posts blocked, escalated and run-finished, retrying a failing webhook; runs the hook command; a dead webhook never fails the run', async () => {
     const hook = await receiver(2);
@@ -61,8 +64,9 @@ describe('notifications (real HTTP server, real hook command)', { timeout: 120_0
     const ws = agentWorkspace({
       cases: [
         {
+          // Rejected credentials block the task at its first attempt (no budget to spend).
           when: { task: 'g/x' },
-          steps: [{ print: 'fatal: no', stream: 'stderr' }, { exit: 2 }],
+          steps: [{ fault: 'auth' }],
         },
       ],
     });
@@ -84,14 +88,14 @@ describe('notifications (real HTTP server, real hook command)', { timeout: 120_0
             events: ['escalated'],
           },
         ],
-        retries: 3,
+        retries: 2, // enough for the two 503s; each retry of the dead webhook waits (0.5 s, 1 s)
         timeoutMs: 5000,
         drainMs: 20000,
       },
     });
     ws.task('g/x', { files: ['src/x.ts'] });
     ws.task('g/y', { files: ['src/y.ts'], dependsOn: ['x'] });
-    const result = await ws.run();
+    const result = await runInProcess(ws);
     expect(result.code, result.stdout + result.stderr).toBe(3);
     // Two 503s were retried: all three notifications arrived, once each (deliveries are
     // independent, so a retried one may arrive after a later one).
@@ -111,7 +115,7 @@ describe('notifications (real HTTP server, real hook command)', { timeout: 120_0
     });
     expect(escalated).toMatchObject({
       task: 'g/x',
-      code: 'SY_BUDGET_EXHAUSTED',
+      code: 'SY_AUTHENTICATION',
       bundle: 'agent-task/.switchyard/escalations/g/x.failure-bundle.json',
       blockedDownstream: ['g/y'],
     });
@@ -134,7 +138,7 @@ describe('notifications (real HTTP server, real hook command)', { timeout: 120_0
     ws.config({ notify: { webhooks: [{ url: 'ftp://example.com/x' }] } });
     ws.catalog({ a: { scenario: { steps: [{ fillChecklist: true }] } } });
     ws.task('g/x', { files: ['src/x.ts'] });
-    const result = await ws.run();
+    const result = await runInProcess(ws);
     expect(result.code).toBe(2);
     expect(result.stderr + result.stdout).toContain('notify.webhooks.0.url');
   });

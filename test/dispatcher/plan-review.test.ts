@@ -1,7 +1,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli, Workspace } from './helpers.js';
+import { cli, runInProcess } from '../engine/cli-in-process.js';
+import { Workspace } from './helpers.js';
 
 const FINDINGS = [
   '- [CRITICAL] g/vague/PLAN.md: the goal "improve things" gives no way to tell done',
@@ -31,13 +32,15 @@ function workspace(findings: string): Workspace {
   return ws;
 }
 
+// The commands run the CLI's own entry in this process (test/engine/cli-in-process.ts); the
+// reviewer and workers are fake agents as processes.
 describe('plan review (advisory), scripted fake agent as the reviewer', {
   timeout: 120_000,
 }, () => {
   it('reports the findings by severity, as text and --json, with the plans in the prompt', async () => {
     const ws = workspace(FINDINGS);
     const args = ['plan', 'review', '--workspace', ws.dir, '--execution-catalog', ws.catalogFile];
-    const json = await runCli([...args, '--json']);
+    const json = await cli([...args, '--json']);
     expect(json.code, json.stderr).toBe(0);
     const report = JSON.parse(json.stdout);
     expect(report).toMatchObject({
@@ -55,7 +58,7 @@ describe('plan review (advisory), scripted fake agent as the reviewer', {
     expect(prompt).toContain('### agent-task/g/vague/PLAN.md');
     expect(prompt).toContain('- [ ] improve things');
     expect(prompt).toContain('missing or untestable Definition of Done');
-    const text = await runCli(args);
+    const text = await cli(args);
     expect(text.code, text.stderr).toBe(0);
     expect(text.stdout).toContain('1 critical, 1 moderate, 1 minor');
     expect(text.stdout).toMatch(/CRITICAL\s+g\/vague\/PLAN\.md: the goal/);
@@ -64,7 +67,7 @@ describe('plan review (advisory), scripted fake agent as the reviewer', {
   it('reviews one plan file given as an argument', async () => {
     const ws = workspace('- [MINOR] plan.yaml: name the output file\n');
     writeFileSync(ws.path('plan.yaml'), 'tasks:\n  - id: a\n    goal: add a flag\n');
-    const r = await runCli([
+    const r = await cli([
       'plan',
       'review',
       ws.path('plan.yaml'),
@@ -82,7 +85,7 @@ describe('plan review (advisory), scripted fake agent as the reviewer', {
 
   it('run --review-plans stops on a CRITICAL finding before any agent works', async () => {
     const ws = workspace(FINDINGS);
-    const r = await ws.run(['--review-plans']);
+    const r = await runInProcess(ws, ['--review-plans']);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('run stopped: the plan review found 1 CRITICAL finding(s)');
     expect(ws.events().filter((e) => e.type === 'attempt.started')).toEqual([]);
@@ -90,7 +93,7 @@ describe('plan review (advisory), scripted fake agent as the reviewer', {
 
   it('run --review-plans goes on when nothing is CRITICAL', async () => {
     const ws = workspace('- [MINOR] g/ok/PLAN.md: wording\n\nVerdict: APPROVED\n');
-    const r = await ws.run(['--review-plans']);
+    const r = await runInProcess(ws, ['--review-plans']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain('0 critical, 0 moderate, 1 minor');
     expect(ws.exists('agent-task/archive/g/ok/complete.log')).toBe(true);

@@ -1,8 +1,11 @@
 import { spawn } from 'node:child_process';
 import { readdirSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { agentWorkspace, CLI, runCli } from './helpers.js';
+import { cli } from '../engine/cli-in-process.js';
+import { agentWorkspace, CLI } from './helpers.js';
 
+// The crashed run is a spawned dispatcher (SIGKILL); status and resume run the CLI's own entry
+// in this process (test/engine/cli-in-process.ts), the agents they re-attach to are processes.
 describe('sessions: status and resume of a crashed run (real processes)', {
   timeout: 120_000,
 }, () => {
@@ -58,18 +61,18 @@ describe('sessions: status and resume of a crashed run (real processes)', {
     const id = sessions[0]!;
     for (const f of ['plan.json', 'status.json', 'events.jsonl'])
       expect(ws.exists(`agent-task/.switchyard/sessions/${id}/${f}`)).toBe(true);
-    const listed = await runCli(['status', '--workspace', ws.dir, '--sessions', '--json']);
+    const listed = await cli(['status', '--workspace', ws.dir, '--sessions', '--json']);
     expect(JSON.parse(listed.stdout).sessions).toMatchObject([{ id, state: 'crashed', tasks: 3 }]);
-    const crashed = await runCli(['status', id, '--workspace', ws.dir, '--json']);
+    const crashed = await cli(['status', id, '--workspace', ws.dir, '--json']);
     const report = JSON.parse(crashed.stdout);
     expect(report.session).toMatchObject({ id, state: 'crashed', options: { maxParallel: 2 } });
     expect(report.tasks.find((t: { task: string }) => t.task === 'g/fast').state).toBe('done');
-    const text = await runCli(['status', id, '--workspace', ws.dir]);
+    const text = await cli(['status', id, '--workspace', ws.dir]);
     expect(text.stdout).toContain(`continue it with: switchyard resume ${id}`);
 
     // The orphaned agent may finish now; resume re-attaches or judges it, never restarts it.
     writeFileSync(ws.path('.scenario-release'), '');
-    const resumed = await runCli(['resume', '--workspace', ws.dir]);
+    const resumed = await cli(['resume', '--workspace', ws.dir]);
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(resumed.stdout).toContain(`session ${id} (resumed)`);
     for (const t of ['fast', 'slow', 'after'])
@@ -79,18 +82,16 @@ describe('sessions: status and resume of a crashed run (real processes)', {
         .length;
     expect(starts('g/fast', 'worker')).toBe(1);
     expect(starts('g/slow', 'worker')).toBe(1);
-    const after = JSON.parse(
-      (await runCli(['status', id, '--workspace', ws.dir, '--json'])).stdout,
-    );
+    const after = JSON.parse((await cli(['status', id, '--workspace', ws.dir, '--json'])).stdout);
     expect(after.session.state).toBe('finished');
     expect(after.session.status.runs).toHaveLength(2);
     expect(after.tasks.every((t: { state: string }) => t.state === 'done')).toBe(true);
     // A finished session has nothing to resume.
-    const again = await runCli(['resume', id, '--workspace', ws.dir]);
+    const again = await cli(['resume', id, '--workspace', ws.dir]);
     expect(again.code).toBe(0);
     expect(again.stderr).toContain('nothing to resume');
     // Unknown ids are refused.
-    const unknown = await runCli(['resume', 's-20200101T000000Z-abcd', '--workspace', ws.dir]);
+    const unknown = await cli(['resume', 's-20200101T000000Z-abcd', '--workspace', ws.dir]);
     expect(unknown.code).toBe(2);
   });
 });

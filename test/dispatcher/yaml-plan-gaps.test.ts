@@ -2,8 +2,9 @@ import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSy
 import { join } from 'node:path';
 import { materializePlan, validateOrchestratePlan } from '@switchyard/tasks';
 import { describe, expect, it } from 'vitest';
+import { cli, runInProcess } from '../engine/cli-in-process.js';
 import { gitWorkspace, taskCommits } from '../isolation/git-workspace.js';
-import { runCli, Workspace } from './helpers.js';
+import { Workspace } from './helpers.js';
 
 const SEED = join(import.meta.dirname, '../fixtures/seed-003');
 const approve = { when: { role: 'review' }, steps: [{ review: 'Verdict: APPROVED\n' }] };
@@ -16,12 +17,14 @@ function sessions(ws: Workspace): string[] {
   return readdirSync(dir).sort();
 }
 
+// The run with real git and worktrees is a spawned `switchyard run`; the other commands run the
+// CLI's own entry in this process (test/engine/cli-in-process.ts), their agents still processes.
 describe('seed 003 example plans (test/fixtures/seed-003)', { timeout: 120_000 }, () => {
   it('validate and dry-run in a git repository: no `files` needed under worktree isolation', async () => {
     const ws = gitWorkspace({ 'README.md': 'seed\n' });
     ws.catalog({ cx: { agent: 'codex', scenario: {} }, a: { scenario: {} } }, ['a', 'cx']);
     for (const f of ['tasks.yaml', 'tasks.md']) copyFileSync(join(SEED, f), ws.path(f));
-    const yaml = await ws.run([ws.path('tasks.yaml'), '--dry-run', '--json']);
+    const yaml = await runInProcess(ws, [ws.path('tasks.yaml'), '--dry-run', '--json']);
     expect(yaml.code, yaml.stdout + yaml.stderr).toBe(0);
     const report = JSON.parse(yaml.stdout);
     expect(report.plan).toMatchObject({ id: 'tasks', title: 'Feature Name', max_concurrency: 1 });
@@ -40,7 +43,7 @@ describe('seed 003 example plans (test/fixtures/seed-003)', { timeout: 120_000 }
       command: 'uv run pytest tests/ -q',
       note: 'All tests pass',
     });
-    const md = await ws.run([ws.path('tasks.md'), '--dry-run', '--json']);
+    const md = await runInProcess(ws, [ws.path('tasks.md'), '--dry-run', '--json']);
     expect(md.code, md.stdout + md.stderr).toBe(0);
     expect(JSON.parse(md.stdout).tasks[0]).toMatchObject({ id: '1', any_write_set: true });
     expect(ws.exists('agent-task/tasks')).toBe(false);
@@ -50,7 +53,7 @@ describe('seed 003 example plans (test/fixtures/seed-003)', { timeout: 120_000 }
     const ws = new Workspace();
     ws.catalog({ cx: { agent: 'codex', scenario: {} } });
     copyFileSync(join(SEED, 'tasks.yaml'), ws.path('tasks.yaml'));
-    const result = await ws.run([ws.path('tasks.yaml')]);
+    const result = await runInProcess(ws, [ws.path('tasks.yaml')]);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(
       /tasks\.yaml:12:5: task "1" has no `files` \(its write set\), which only worktree isolation allows/,
@@ -122,7 +125,7 @@ tasks:
       ws.path('agent-task/g/free/PLAN.md'),
       '---\nroute: cloud-G01\nwrite_set: any\n---\n# Free\n\n## Implementation Checklist\n\n- [ ] anything\n',
     );
-    const result = await ws.run([]);
+    const result = await runInProcess(ws, []);
     expect(result.code, result.stdout + result.stderr).toBe(3);
     const events = ws.events();
     expect(events.filter((e) => e.type === 'attempt.started')).toEqual([]);
@@ -151,7 +154,7 @@ tasks:
     );
     // High risk asks for a red-team review, which needs another agent family than the
     // worker's: with claude-code targets only, the dry run says so before anything is paid.
-    const infeasible = await ws.run([ws.path('plan.yaml'), '--dry-run', '--json']);
+    const infeasible = await runInProcess(ws, [ws.path('plan.yaml'), '--dry-run', '--json']);
     expect(infeasible.code, infeasible.stdout + infeasible.stderr).toBe(2);
     expect(JSON.parse(infeasible.stdout).problems).toMatchObject([
       {
@@ -163,7 +166,7 @@ tasks:
       },
     ]);
     ws.catalog({ a: { scenario: {} }, cx: { agent: 'codex', scenario: {} } }, ['a'], ['a', 'cx']);
-    const dry = await ws.run([ws.path('plan.yaml'), '--dry-run', '--json']);
+    const dry = await runInProcess(ws, [ws.path('plan.yaml'), '--dry-run', '--json']);
     expect(dry.code, dry.stdout + dry.stderr).toBe(0);
     const [hard, pinned] = JSON.parse(dry.stdout).tasks;
     expect(hard).toMatchObject({
@@ -180,7 +183,7 @@ tasks:
       file: 'plan.yaml',
     });
     expect(materializePlan(ws.dir, plan).problems).toEqual([]);
-    const engine = await ws.run(['--dry-run', '--json']);
+    const engine = await runInProcess(ws, ['--dry-run', '--json']);
     expect(engine.code, engine.stdout + engine.stderr).toBe(0);
     const byId = (id: string) =>
       JSON.parse(engine.stdout).tasks.find((t: { id: string }) => t.id === id);
@@ -209,7 +212,7 @@ describe('execution.max_concurrency', { timeout: 180_000 }, () => {
       ws.path('plan.yaml'),
       `version: 1\nkind: orchestrate-plan\nmetadata: { id: cap, title: Cap }\nexecution: { max_concurrency: 1 }\ntasks:\n${tasks}\n`,
     );
-    const result = await ws.run([ws.path('plan.yaml'), '--max-parallel', '3']);
+    const result = await runInProcess(ws, [ws.path('plan.yaml'), '--max-parallel', '3']);
     expect(result.code, result.stdout + result.stderr).toBe(0);
     let running = 0;
     let most = 0;
@@ -234,7 +237,7 @@ tasks:
     const ws = new Workspace();
     ws.catalog({ a: { scenario: {} }, b: { scenario: {} } });
     writeFileSync(ws.path('plan.yaml'), PLAN);
-    const ok = await ws.run([
+    const ok = await runInProcess(ws, [
       ws.path('plan.yaml'),
       '--with',
       'b',
@@ -250,7 +253,7 @@ tasks:
       patch_only: true,
       summary: { errors: 0 },
     });
-    const other = await ws.run([
+    const other = await runInProcess(ws, [
       ws.path('plan.yaml'),
       'with',
       'b',
@@ -262,13 +265,19 @@ tasks:
     expect(other.stdout).toContain(
       '--task-group other disagrees with the plan, which runs its own group agent-task/rel/',
     );
-    const live = await ws.run([ws.path('plan.yaml'), '--with', 'b', '--task-group', 'other']);
+    const live = await runInProcess(ws, [
+      ws.path('plan.yaml'),
+      '--with',
+      'b',
+      '--task-group',
+      'other',
+    ]);
     expect(live.code).toBe(2);
     expect(live.stderr).toContain('--task-group other disagrees with the plan');
     expect(ws.exists('agent-task/rel')).toBe(false);
     // (--review-plans is what a YAML plan run does anyway: its review is advisory.)
     for (const flag of [['--validate-plan', 'x/PLAN.md']]) {
-      const refused = await runCli([
+      const refused = await cli([
         'run',
         '--workspace',
         ws.dir,
@@ -297,7 +306,7 @@ tasks:
   - { id: "2", title: Second, depends_on: ["1"], files: [src/2.txt] }
 `;
     writeFileSync(ws.path('plan.yaml'), plan);
-    const first = await ws.run([ws.path('plan.yaml')]);
+    const first = await runInProcess(ws, [ws.path('plan.yaml')]);
     expect(first.code, first.stdout + first.stderr).toBe(3);
     const [id] = sessions(ws);
     const stored = JSON.parse(
@@ -318,7 +327,7 @@ tasks:
     // (task 2, not started, is written again from it — with its old title).
     writeFileSync(ws.path('plan.yaml'), plan.replace('title: Second', 'title: Second, edited'));
     rmSync(ws.path('agent-task/kept/2'), { recursive: true });
-    const resume = () => runCli(['resume', '--workspace', ws.dir]);
+    const resume = () => cli(['resume', '--workspace', ws.dir]);
     const edited = await resume();
     expect(edited.code, edited.stdout + edited.stderr).toBe(3);
     expect(edited.stderr).toContain(

@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { indexOfEvent, runCli, Workspace } from './helpers.js';
+import { cli, runInProcess } from '../engine/cli-in-process.js';
+import { indexOfEvent, Workspace } from './helpers.js';
 
 const approve = {
   when: { role: 'review' },
@@ -49,6 +50,9 @@ function planWorkspace(plan = PLAN): Workspace {
   return ws;
 }
 
+// One run of a plan is a spawned `switchyard run` (its output, exit code and agents as
+// processes); the others run the CLI's own entry in this process (test/engine/cli-in-process.ts):
+// the same command, checks and files without a node start per call.
 describe('switchyard run plan.yaml (YAML plans on the dispatcher)', { timeout: 120_000 }, () => {
   it('materializes the plan as agent-task/<plan-id>/, runs lanes in order, archives every task; a re-run redoes nothing', async () => {
     const ws = planWorkspace();
@@ -79,7 +83,7 @@ describe('switchyard run plan.yaml (YAML plans on the dispatcher)', { timeout: 1
     expect(plan).toContain('depends_on: ["1"]');
     expect(plan).toContain('apply: patch');
 
-    const again = await ws.run([ws.path('plan.yaml')]);
+    const again = await runInProcess(ws, [ws.path('plan.yaml')]);
     expect(again.code, again.stderr).toBe(0);
     expect(again.stdout).toContain('(3 done)');
     expect(again.stdout).toContain('The plan has already finished: every task is done');
@@ -87,7 +91,7 @@ describe('switchyard run plan.yaml (YAML plans on the dispatcher)', { timeout: 1
 
     // A changed plan for a task already done is a clear error, exit 2.
     writeFileSync(ws.path('plan.yaml'), PLAN.replace('title: Second', 'title: Second, changed'));
-    const changed = await ws.run([ws.path('plan.yaml')]);
+    const changed = await runInProcess(ws, [ws.path('plan.yaml')]);
     expect(changed.code).toBe(2);
     expect(changed.stderr).toContain('SY_YAML_PLAN_INVALID');
     expect(changed.stderr).toMatch(
@@ -102,14 +106,14 @@ describe('switchyard run plan.yaml (YAML plans on the dispatcher)', { timeout: 1
         'lane: "9"\n    files: [src/2.txt]\n    colour: red',
       ),
     );
-    const result = await ws.run([ws.path('plan.yaml')]);
+    const result = await runInProcess(ws, [ws.path('plan.yaml')]);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/plan\.yaml:\d+:\d+: unknown key "colour" in tasks\.1/);
     expect(ws.exists('agent-task/release')).toBe(false);
     const fixed = planWorkspace(
       PLAN.replace('backend: b', 'backend: nobody').replace('lane: "0"', 'lane: "9"'),
     );
-    const second = await fixed.run([fixed.path('plan.yaml')]);
+    const second = await runInProcess(fixed, [fixed.path('plan.yaml')]);
     expect(second.code).toBe(2);
     expect(second.stderr).toMatch(/plan\.yaml:13:11: lane "9" is not declared in lanes/);
     expect(second.stderr).toMatch(
@@ -120,7 +124,13 @@ describe('switchyard run plan.yaml (YAML plans on the dispatcher)', { timeout: 1
 
   it('--dry-run --json: routing precedence (task backend > with > route) and why, nothing written', async () => {
     const ws = planWorkspace();
-    const result = await ws.run([ws.path('plan.yaml'), 'with', 'b', '--dry-run', '--json']);
+    const result = await runInProcess(ws, [
+      ws.path('plan.yaml'),
+      'with',
+      'b',
+      '--dry-run',
+      '--json',
+    ]);
     expect(result.code, result.stderr).toBe(0);
     const report = JSON.parse(result.stdout);
     expect(report).toMatchObject({ kind: 'plan-dry-run', with: 'b', summary: { errors: 0 } });
@@ -130,7 +140,7 @@ describe('switchyard run plan.yaml (YAML plans on the dispatcher)', { timeout: 1
         .stages.find((s: { stage: string }) => s.stage === 'worker');
     expect(worker('3')).toMatchObject({ target: 'b', source: 'task-backend' });
     expect(worker('1')).toMatchObject({ target: 'b', source: 'with', candidates: ['b', 'a'] });
-    const plain = await ws.run([ws.path('plan.yaml'), '--dry-run', '--json']);
+    const plain = await runInProcess(ws, [ws.path('plan.yaml'), '--dry-run', '--json']);
     const noWith = JSON.parse(plain.stdout);
     expect(noWith.tasks[0].stages[0]).toMatchObject({ target: 'a', source: 'route' });
     expect(noWith.tasks[1].depends_on).toEqual(['1']);
@@ -139,7 +149,7 @@ describe('switchyard run plan.yaml (YAML plans on the dispatcher)', { timeout: 1
 
   it('rejects a positional word other than `with`', async () => {
     const ws = planWorkspace();
-    const result = await runCli(['run', '--workspace', ws.dir, ws.path('plan.yaml'), 'using', 'b']);
+    const result = await cli(['run', '--workspace', ws.dir, ws.path('plan.yaml'), 'using', 'b']);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('expected `with <target>` after the plan');
   });
@@ -175,14 +185,14 @@ tasks:
 `,
     );
     mkdirSync(ws.path('out'), { recursive: true });
-    const dry = await ws.run([ws.path('plan.yaml'), '--dry-run']);
+    const dry = await runInProcess(ws, [ws.path('plan.yaml'), '--dry-run']);
     expect(dry.code, dry.stdout).toBe(0);
     expect(dry.stdout).toContain('(argv, no shell)');
     expect(dry.stdout).toContain('(shell: true, as the plan says)');
     expect(dry.stdout).toContain(
       'no agent, no review, no commit: runs in the source workspace; its changes (out/setup.txt) stay uncommitted there',
     );
-    const result = await ws.run([ws.path('plan.yaml')]);
+    const result = await runInProcess(ws, [ws.path('plan.yaml')]);
     expect(result.code, result.stderr + result.stdout).toBe(0);
     expect(ws.read('out/setup.txt')).toBe('a b c');
     expect(ws.read('out/shell.txt')).toBe('one\ntwo\n');
@@ -220,7 +230,7 @@ tasks:
   - { id: after, title: After, runner: local, files: [y.txt], depends_on: [bad], command: [${JSON.stringify(process.execPath)}, -e, "0"] }
 `,
     );
-    const result = await ws.run([ws.path('plan.yaml')]);
+    const result = await runInProcess(ws, [ws.path('plan.yaml')]);
     expect(result.code).toBe(3);
     const blocked = ws.events().find((e) => e.type === 'task.blocked' && e.task === 'tools/bad');
     expect(blocked).toMatchObject({
@@ -240,7 +250,7 @@ tasks:
       ws.path('agent-task/g/t/PLAN-2.md'),
       '---\nrunner: local\ncommand: [rm, -rf, x]\n---\n# t\n\n## Modified Files Summary\n\n- a.txt\n\n## Implementation Checklist\n\n- [ ] x\n',
     );
-    const result = await ws.run(['--dry-run']);
+    const result = await runInProcess(ws, ['--dry-run']);
     expect(result.code).toBe(2);
     expect(result.stdout + result.stderr).toContain('"runner" is not allowed in a follow-up plan');
   });
@@ -253,13 +263,13 @@ describe('legacy markdown task files', { timeout: 120_000 }, () => {
     const ws = new Workspace();
     ws.catalog({ a: { scenario: { cases: [approve], steps: [{ fillChecklist: true }] } } });
     writeFileSync(ws.path('release.md'), LEGACY);
-    const converted = await runCli(['plan', 'convert', ws.path('release.md')]);
+    const converted = await cli(['plan', 'convert', ws.path('release.md')]);
     expect(converted.code, converted.stderr).toBe(0);
     expect(converted.stdout).toContain('kind: orchestrate-plan');
     expect(converted.stdout).toMatch(
       /- id: "2"\n {4}title: "Second"\n {4}lane: "1"\n {4}runner: code-runner\n {4}depends_on: \["1"\]/,
     );
-    const dry = await ws.run([ws.path('release.md'), '--dry-run', '--json']);
+    const dry = await runInProcess(ws, [ws.path('release.md'), '--dry-run', '--json']);
     expect(dry.code, dry.stderr).toBe(0);
     const report = JSON.parse(dry.stdout);
     expect(report.plan.id).toBe('release');
@@ -269,7 +279,7 @@ describe('legacy markdown task files', { timeout: 120_000 }, () => {
       ['release/1', []],
       ['release/2', ['1']],
     ]);
-    const run = await ws.run([ws.path('release.md')]);
+    const run = await runInProcess(ws, [ws.path('release.md')]);
     expect(run.code, run.stderr + run.stdout).toBe(0);
     expect(ws.exists('agent-task/archive/release/2/complete.log')).toBe(true);
   });
@@ -280,7 +290,7 @@ describe('legacy markdown task files', { timeout: 120_000 }, () => {
       ws.path('bad.md'),
       '### Task 1: X\n- **Definition of Done**:\n  - Command: make test\n',
     );
-    const result = await runCli(['plan', 'convert', ws.path('bad.md')]);
+    const result = await cli(['plan', 'convert', ws.path('bad.md')]);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(
       /bad\.md:1: Task 1: the Definition of Done has a Command but no Assertion/,

@@ -47,3 +47,15 @@ export async function cli(args: readonly string[]): Promise<CliResult> {
     stderr: stripVTControlCharacters(captured.stderr),
   };
 }
+
+/**
+ * `switchyard run --workspace <ws> --execution-catalog <catalog> <args>` in this process (see
+ * {@link cli}): the run command's checks, dry runs and plan handling without a node start. Its
+ * agents and commands are still real processes.
+ */
+export function runInProcess(
+  ws: { dir: string; catalogFile: string },
+  args: readonly string[] = [],
+): Promise<CliResult> {
+  return cli(['run', '--workspace', ws.dir, '--execution-catalog', ws.catalogFile, ...args]);
+}

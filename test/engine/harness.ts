@@ -10,7 +10,6 @@ import {
 } from '@switchyard/cli';
 import { loadProjectConfig, resolveCatalog } from '@switchyard/config';
 import {
-  assetPath,
   type Clock,
   formatWorkLogRow,
   loadPlugins,
@@ -32,6 +31,7 @@ import {
   writeRetroFile,
 } from '@switchyard/engine';
 import { acquireWorkspaceLock, openFsStore, type WorkspaceLock } from '@switchyard/store-fs';
+import { assetPath } from '@switchyard/utils';
 import { inProcessRunner } from './in-process-runner.js';
 
 /** What {@link runEngine} runs: a workspace folder and its catalog file (a test `Workspace`). */

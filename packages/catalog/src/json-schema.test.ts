@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { assetPath } from '@switchyard/core';
+import { assetPath } from '@switchyard/utils';
 import { describe, expect, it } from 'vitest';
 import { catalogJsonSchema, compactCatalogJsonSchema } from './json-schema.js';
 

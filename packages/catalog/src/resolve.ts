@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { assetPath, type Problem, SwitchyardError } from '@switchyard/core';
+import { type Problem, SwitchyardError } from '@switchyard/core';
+import { assetPath } from '@switchyard/utils';
 import { anchorRelativeCommands, commandBaseOf } from './command-base.js';
 import { loaderVariableWarnings } from './loader-variables.js';
 import { catalogRevision } from './revision.js';

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { assetPath } from '@switchyard/core';
+import { assetPath } from '@switchyard/utils';
 import { describe, expect, it } from 'vitest';
 import { hiddenShell } from './shell-wrappers.js';
 import { validCatalog } from './test-catalogs.js';

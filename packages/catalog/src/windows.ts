@@ -1,4 +1,4 @@
-import { lazyRequire } from '@switchyard/core';
+import { lazyRequire } from '@switchyard/utils';
 import type * as Luxon from 'luxon';
 
 // Only catalogs with time windows need luxon.

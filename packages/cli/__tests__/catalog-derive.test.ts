@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { validateCatalog } from '@switchyard/catalog';
-import { assetPath } from '@switchyard/core';
+import { assetPath } from '@switchyard/utils';
 import { describe, expect, it } from 'vitest';
 import { deriveCatalog } from '../src/commands/catalog-derive.js';
 

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { validateCatalog } from '@switchyard/catalog';
-import { assetPath, SwitchyardError } from '@switchyard/core';
+import { SwitchyardError } from '@switchyard/core';
+import { assetPath } from '@switchyard/utils';
 import { describe, expect, it } from 'vitest';
 import { assertPreflights } from '../src/preflight/target-commands.js';
 import { runCli } from './catalog-helpers.js';

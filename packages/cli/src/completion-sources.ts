@@ -23,10 +23,11 @@ const quietly = <T>(read: () => T[]): T[] => {
 /** The sources of the workspace around `cwd`; `withTargets` reads the catalog first. */
 export async function loadSources(cwd: string, withTargets: boolean): Promise<CompletionSources> {
   const core = await import('@switchyard/core');
+  const { searchWorkspaceRoot } = await import('@switchyard/utils');
   const tasksLib = await import('@switchyard/tasks');
   const files = await import('@switchyard/store-fs');
   const configLib = await import('@switchyard/config');
-  const root = core.searchWorkspaceRoot(cwd, configLib.hasConfigFile).root ?? cwd;
+  const root = searchWorkspaceRoot(cwd, configLib.hasConfigFile).root ?? cwd;
   const stateDir = core.stateDir(root);
   let scan: ReturnType<typeof tasksLib.scanWorkspace> | undefined;
   const scanned = () => {

@@ -12,7 +12,8 @@ import {
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { assetPath, SwitchyardError } from '@switchyard/core';
+import { SwitchyardError } from '@switchyard/core';
+import { assetPath } from '@switchyard/utils';
 import { execa } from 'execa';
 
 /** A demo workspace ready to run. */

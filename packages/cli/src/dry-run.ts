@@ -7,13 +7,7 @@ import type { ProjectConfig } from '@switchyard/config';
 import { hasConfigFile, loadProjectConfig, resolveCatalog } from '@switchyard/config';
 import type { ClaimRecord, Problem, RouteId, Stage } from '@switchyard/core';
 // The dry-run subpath: only what this command needs is loaded (not the dispatcher, etc.).
-import {
-  encodeJsonChunks,
-  findWorkspaceRoot,
-  STAGES,
-  SwitchyardError,
-  stateDir,
-} from '@switchyard/core/dry-run';
+import { STAGES, SwitchyardError, stateDir } from '@switchyard/core/dry-run';
 import {
   type DryRunReport,
   type DryRunRouting,
@@ -24,6 +18,7 @@ import {
 import { openStateStore, readClaims } from '@switchyard/store-fs/dry-run';
 import type { ProjectGate, WorkspaceModel } from '@switchyard/tasks';
 import { loadWorkspaceAsync, refuseUnjudgeableTests } from '@switchyard/tasks/dry-run';
+import { encodeJsonChunks, findWorkspaceRoot } from '@switchyard/utils';
 import type { RunOptions } from './commands/run.js';
 import { renderDryRun } from './dry-run-render.js';
 import { skipMissingTargets } from './executable-targets.js';

@@ -11,8 +11,6 @@ import {
 import { hasConfigFile, loadProjectConfig, resolveCatalog } from '@switchyard/config';
 import {
   agentCommitPolicyOf,
-  assetPath,
-  findWorkspaceRoot,
   isRouteId,
   loadPlugins,
   PluginSet,
@@ -30,6 +28,7 @@ import { loadPromptTemplates, RunControl, runDispatcher } from '@switchyard/engi
 import type { MonitorServer } from '@switchyard/monitor';
 import { acquireWorkspaceLock, openFsStore, type WorkspaceLock } from '@switchyard/store-fs';
 import { loadWorkspace, resolveWith, type WorkspaceModel } from '@switchyard/tasks';
+import { assetPath, findWorkspaceRoot } from '@switchyard/utils';
 import pc from 'picocolors';
 import {
   agentsWithVerifiedLines,

@@ -1,6 +1,6 @@
 import { catalogSchema } from '@switchyard/catalog';
-import { closestName, issuesToProblems, knownKeysAt } from '@switchyard/core';
 import { orchestratePlanSchema, validateOrchestratePlan } from '@switchyard/tasks';
+import { closestName, issuesToProblems, knownKeysAt } from '@switchyard/utils';
 import { describe, expect, it } from 'vitest';
 import { projectConfigSchema } from './schema.js';
 

@@ -1,4 +1,5 @@
-import { isolationSettings, issuesToProblems, parseByteSize } from '@switchyard/core';
+import { isolationSettings, parseByteSize } from '@switchyard/core';
+import { issuesToProblems } from '@switchyard/utils';
 import { describe, expect, it } from 'vitest';
 import { projectConfigSchema } from './schema.js';
 

@@ -1,7 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { findJsonFaults } from '@switchyard/catalog';
-import { hasTasksDir, issuesToProblems, SwitchyardError } from '@switchyard/core';
+import { SwitchyardError } from '@switchyard/core';
+import { hasTasksDir, issuesToProblems } from '@switchyard/utils';
 import { cosmiconfig } from 'cosmiconfig';
 import { nulValuePaths } from './nul-values.js';
 import { type ProjectConfig, projectConfigSchema } from './schema.js';

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CATALOG_ENV } from '@switchyard/catalog';
 import { validCatalog } from '@switchyard/catalog/test-catalogs';
-import { assetPath, SwitchyardError } from '@switchyard/core';
+import { SwitchyardError } from '@switchyard/core';
+import { assetPath } from '@switchyard/utils';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { resolveCatalog } from './resolve-catalog.js';
 

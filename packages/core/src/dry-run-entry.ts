@@ -13,7 +13,6 @@ export {
   type SwitchyardErrorOptions,
 } from './errors.js';
 export { isolationModeOf } from './isolation/mode.js';
-export { encodeJsonChunks } from './json/index.js';
 export { FINAL_PHASE, PHASES, type Phase, takesAgentSlot } from './lifecycle/lifecycle-table.js';
 export {
   findProcessesWithMarker,
@@ -28,4 +27,3 @@ export { replaceFile } from './state/atomic-file.js';
 export { type TaskState, taskStateSchema } from './state/state-schema.js';
 export type { ClaimRecord } from './store/claim-port.js';
 export { stateDir } from './workspace/paths.js';
-export { findWorkspaceRoot, searchWorkspaceRoot } from './workspace/root.js';

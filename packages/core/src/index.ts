@@ -1,5 +1,4 @@
 // Used by @switchyard/engine (moved out of core; these move on with the later package split).
-export { assetPath } from './assets.js';
 export {
   ATTEMPT_FILES,
   type AttemptEnvironment,
@@ -82,7 +81,6 @@ export {
   tokensOf,
 } from './cost/index.js';
 export { formatUsd, priceTableSchema, roundUsd } from './cost/usage.js';
-export { closestName, didYouMean } from './did-you-mean.js';
 export {
   formatProblem,
   type Problem,
@@ -179,9 +177,6 @@ export {
   type WriteSetReport,
   worktreeRecordSchema,
 } from './isolation/index.js';
-export { encodeJsonChunks } from './json/index.js';
-export { Utf8ChunkWriter } from './json/json-chunks.js';
-export { lazyRequire } from './lazy-require.js';
 export {
   ATTEMPT_ROLES,
   type AttemptRoleName,
@@ -276,13 +271,6 @@ export {
   startTokenOf,
 } from './process/index.js';
 export {
-  assertSafeOwnedPaths,
-  type BoundedRead,
-  type BoundedReadOptions,
-  maxPlanBytes,
-  readBoundedFile,
-} from './safe-fs/index.js';
-export {
   type BwrapSandboxConfig,
   DEFAULT_HIDDEN_PATHS,
   type SandboxConfig,
@@ -294,7 +282,6 @@ export {
 } from './sandbox/index.js';
 export { planSandbox } from './sandbox/sandbox-plan.js';
 export { sandboxSchema } from './sandbox/sandbox-schema.js';
-export { knownKeysAt } from './schema-keys.js';
 export {
   type SessionMonitor,
   type SessionOptions,
@@ -405,8 +392,6 @@ export {
   agentTaskDir,
   archivedTaskDir,
   COMPLETE_LOG,
-  type FindWorkspaceOptions,
-  findWorkspaceRoot,
   MONITOR_FILE,
   PLAN_FILE,
   planFileName,
@@ -414,12 +399,7 @@ export {
   reviewFileName,
   SESSIONS_DIR,
   STATE_DIR,
-  searchWorkspaceRoot,
   stateDir,
   taskDir,
-  type WorkspaceSearch,
 } from './workspace/index.js';
 export { reviewLoopOf } from './workspace/paths.js';
-export { hasTasksDir } from './workspace/root.js';
-// Used by @switchyard/catalog, @switchyard/config and @switchyard/tasks.
-export { dottedPath, issuesToProblems, unknownKeyHint } from './zod-problems.js';

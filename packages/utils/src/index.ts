@@ -1,4 +1,14 @@
 // The helpers other packages use; each throws `SwitchyardError` (core's light errors entry).
+export { assetPath } from './assets.js';
+export {
+  type BoundedRead,
+  type BoundedReadOptions,
+  maxPlanBytes,
+  readBoundedFile,
+} from './bounded-read.js';
+export { closestName, didYouMean } from './did-you-mean.js';
+export { encodeJsonChunks, Utf8ChunkWriter } from './json-chunks.js';
+export { lazyRequire } from './lazy-require.js';
 export {
   ensureOwnedDir,
   openOwnedFile,
@@ -8,3 +18,12 @@ export {
 } from './owned-files.js';
 export { processAgeMs } from './process-age.js';
 export { readJsonFile } from './read-json-file.js';
+export { knownKeysAt } from './schema-keys.js';
+export {
+  type FindWorkspaceOptions,
+  findWorkspaceRoot,
+  hasTasksDir,
+  searchWorkspaceRoot,
+  type WorkspaceSearch,
+} from './workspace-root.js';
+export { dottedPath, issuesToProblems, unknownKeyHint } from './zod-problems.js';

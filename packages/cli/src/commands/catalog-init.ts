@@ -7,7 +7,8 @@ import {
   validateCatalog,
 } from '@switchyard/catalog';
 import { RECOMMENDED_CONFIG_FILE } from '@switchyard/config';
-import { assetPath, SwitchyardError } from '@switchyard/core';
+import { SwitchyardError } from '@switchyard/core';
+import { assetPath } from '@switchyard/utils';
 import pc from 'picocolors';
 import { type DetectedAgent, detectAgents } from '../known-agents.js';
 import { printJson } from '../output.js';

@@ -162,6 +162,7 @@ export async function classifyCommand(
   opts: ClassifyOptions,
 ): Promise<void> {
   const core = await import('@switchyard/core');
+  const { searchWorkspaceRoot } = await import('@switchyard/utils');
   const configLib = await import('@switchyard/config');
   const input =
     dir === undefined ? await fromFlags(opts) : await fromAttemptDir(resolve(dir), opts);
@@ -169,7 +170,7 @@ export async function classifyCommand(
   const workspace =
     opts.workspace !== undefined
       ? resolve(opts.workspace)
-      : (core.searchWorkspaceRoot(process.cwd(), configLib.hasConfigFile).root ?? process.cwd());
+      : (searchWorkspaceRoot(process.cwd(), configLib.hasConfigFile).root ?? process.cwd());
   const { config, filepath } = await configLib.loadProjectConfig(workspace);
   const plugins = new core.PluginSet(
     await core.loadPlugins({

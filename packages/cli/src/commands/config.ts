@@ -40,12 +40,13 @@ Examples:
 async function configCommand(opts: ConfigOptions): Promise<void> {
   const { relative, resolve } = await import('node:path');
   const core = await import('@switchyard/core');
+  const { searchWorkspaceRoot } = await import('@switchyard/utils');
   const configLib = await import('@switchyard/config');
   const catalogLib = await import('@switchyard/catalog');
   const root =
     opts.workspace !== undefined
       ? resolve(opts.workspace)
-      : (core.searchWorkspaceRoot(process.cwd(), configLib.hasConfigFile).root ?? process.cwd());
+      : (searchWorkspaceRoot(process.cwd(), configLib.hasConfigFile).root ?? process.cwd());
   const { config, filepath, raw } = await configLib.loadProjectConfig(process.cwd(), {
     stopDir: root,
   });

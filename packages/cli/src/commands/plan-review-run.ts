@@ -7,11 +7,9 @@ import {
   attemptEnvironment,
   expandEnvironmentValue,
   fillTemplate,
-  findWorkspaceRoot,
   isRouteId,
   planFileName,
   SwitchyardError,
-  searchWorkspaceRoot,
   stateDir,
 } from '@switchyard/core';
 import {
@@ -21,6 +19,7 @@ import {
   parsePlanFindings,
   planReviewPrompt,
 } from '@switchyard/tasks';
+import { findWorkspaceRoot, searchWorkspaceRoot } from '@switchyard/utils';
 import { execa } from 'execa';
 import pc from 'picocolors';
 import { printJson } from '../output.js';

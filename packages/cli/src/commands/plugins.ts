@@ -51,13 +51,14 @@ Examples:
 /** Loads config + plugins and prints them. */
 export async function pluginsCommand(opts: PluginsOptions): Promise<void> {
   const core = await import('@switchyard/core');
+  const { searchWorkspaceRoot } = await import('@switchyard/utils');
   const configLib = await import('@switchyard/config');
   const { BUILTIN_PLUGINS } = await import('../builtin-plugins.js');
   const { printJson } = await import('../output.js');
   const workspace =
     opts.workspace !== undefined
       ? resolve(opts.workspace)
-      : (core.searchWorkspaceRoot(process.cwd(), configLib.hasConfigFile).root ?? process.cwd());
+      : (searchWorkspaceRoot(process.cwd(), configLib.hasConfigFile).root ?? process.cwd());
   const { config, filepath } = await configLib.loadProjectConfig(workspace);
   const loaded = await core.loadPlugins({
     entries: config.plugins,

@@ -83,7 +83,8 @@ Examples:
   $ switchyard resolve api/add-flag --retry --store postgres://sy@db/switchyard`,
     )
     .action(async (task: string, opts: ResolveOptions) => {
-      const { SwitchyardError, findWorkspaceRoot } = await import('@switchyard/core');
+      const { SwitchyardError } = await import('@switchyard/core');
+      const { findWorkspaceRoot } = await import('@switchyard/utils');
       const { hasConfigFile, resolveCatalog } = await import('@switchyard/config');
       const { resolveEscalation } = await import('@switchyard/engine');
       if ([opts.retry, opts.skip, opts.done].filter(Boolean).length !== 1) {

@@ -45,7 +45,8 @@ Examples:
   $ switchyard resume s-20261201T020000Z-1a2b --json`,
     )
     .action(async (id: string | undefined, opts: ResumeOptions) => {
-      const { SwitchyardError, findWorkspaceRoot, stateDir } = await import('@switchyard/core');
+      const { SwitchyardError, stateDir } = await import('@switchyard/core');
+      const { findWorkspaceRoot } = await import('@switchyard/utils');
       const { hasConfigFile } = await import('@switchyard/config');
       const { SessionStore } = await import('@switchyard/store-fs');
       const workspace = findWorkspaceRoot({

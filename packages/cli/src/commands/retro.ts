@@ -47,9 +47,10 @@ Examples:
     )
     .action(async (opts: RetroOptions) => {
       const core = await import('@switchyard/core');
+      const { findWorkspaceRoot } = await import('@switchyard/utils');
       const configLib = await import('@switchyard/config');
       const engine = await import('@switchyard/engine');
-      const workspace = core.findWorkspaceRoot({
+      const workspace = findWorkspaceRoot({
         ...(opts.workspace !== undefined ? { explicit: opts.workspace } : {}),
         isMarker: configLib.hasConfigFile,
       });

@@ -16,13 +16,11 @@ import {
   resolveCatalog,
 } from '@switchyard/config';
 import {
-  findWorkspaceRoot,
   isolationModeOf,
   type Problem,
   resolveIsolation,
   type SessionYamlPlan,
   SwitchyardError,
-  searchWorkspaceRoot,
 } from '@switchyard/core';
 import {
   checkRenderedPlans,
@@ -39,6 +37,7 @@ import {
   type ValidatedPlan,
   validateOrchestratePlan,
 } from '@switchyard/tasks';
+import { findWorkspaceRoot, searchWorkspaceRoot } from '@switchyard/utils';
 import { EXIT } from '../exit-codes.js';
 import { printJson, printProblems } from '../output.js';
 import { cappedParallel } from '../plan-concurrency.js';

@@ -41,9 +41,10 @@ Examples:
     )
     .action(async (opts: SubmitOptions) => {
       const core = await import('@switchyard/core');
+      const { findWorkspaceRoot } = await import('@switchyard/utils');
       const tasksLib = await import('@switchyard/tasks');
       const configLib = await import('@switchyard/config');
-      const workspace = core.findWorkspaceRoot({
+      const workspace = findWorkspaceRoot({
         ...(opts.workspace !== undefined ? { explicit: opts.workspace } : {}),
         isMarker: configLib.hasConfigFile,
       });

@@ -47,6 +47,7 @@ async function taskNew(id: string, opts: TaskNewOptions): Promise<void> {
   const { existsSync, mkdirSync, writeFileSync } = await import('node:fs');
   const { join, relative, resolve, sep } = await import('node:path');
   const core = await import('@switchyard/core');
+  const { searchWorkspaceRoot } = await import('@switchyard/utils');
   const tasksLib = await import('@switchyard/tasks');
   const configLib = await import('@switchyard/config');
   const [group, name, ...rest] = id.split('/');
@@ -64,7 +65,7 @@ async function taskNew(id: string, opts: TaskNewOptions): Promise<void> {
     });
   const workspace = (() => {
     if (opts.workspace !== undefined) return resolve(opts.workspace);
-    const search = core.searchWorkspaceRoot(process.cwd(), configLib.hasConfigFile);
+    const search = searchWorkspaceRoot(process.cwd(), configLib.hasConfigFile);
     const root = search.root ?? search.gitRoot;
     if (!root)
       throw new core.SwitchyardError(

@@ -120,11 +120,11 @@ export async function retryShared(
   tasks: readonly string[],
   opts: { executionCatalog?: string; json?: boolean },
 ): Promise<void> {
-  const core = await import('@switchyard/core');
+  const { findWorkspaceRoot } = await import('@switchyard/utils');
   const configLib = await import('@switchyard/config');
   const engine = await import('@switchyard/engine');
   const { resolve } = await import('node:path');
-  const root = core.findWorkspaceRoot({
+  const root = findWorkspaceRoot({
     ...(workspace !== undefined ? { explicit: workspace } : {}),
     isMarker: configLib.hasConfigFile,
   });

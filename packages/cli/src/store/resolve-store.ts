@@ -15,12 +15,13 @@ export interface StoreFlagOptions {
 export async function resolveStore(opts: StoreFlagOptions): Promise<StoreSetting> {
   const { resolve } = await import('node:path');
   const core = await import('@switchyard/core');
+  const { searchWorkspaceRoot } = await import('@switchyard/utils');
   const configLib = await import('@switchyard/config');
   const env = process.env[core.STORE_ENV];
   const root =
     opts.workspace !== undefined
       ? resolve(opts.workspace)
-      : (core.searchWorkspaceRoot(process.cwd(), configLib.hasConfigFile).root ?? process.cwd());
+      : (searchWorkspaceRoot(process.cwd(), configLib.hasConfigFile).root ?? process.cwd());
   const decided = opts.store !== undefined || Boolean(env);
   const loaded = await configLib
     .loadProjectConfig(opts.workspace !== undefined ? root : process.cwd(), { stopDir: root })

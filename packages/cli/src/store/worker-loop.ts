@@ -10,9 +10,9 @@ const IDLE_LOOK_MS = 3_000;
  * A round's exit code other than 0 or 3 ends it.
  */
 export async function runWorker(opts: WorkerOptions): Promise<number> {
-  const core = await import('@switchyard/core');
+  const { findWorkspaceRoot } = await import('@switchyard/utils');
   const configLib = await import('@switchyard/config');
-  const workspace = core.findWorkspaceRoot({
+  const workspace = findWorkspaceRoot({
     ...(opts.workspace !== undefined ? { explicit: opts.workspace } : {}),
     isMarker: configLib.hasConfigFile,
     requireTasks: false,

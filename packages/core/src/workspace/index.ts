@@ -1,2 +1,1 @@
 export * from './paths.js';
-export * from './root.js';

@@ -4,7 +4,6 @@ import {
   archivedTaskDir,
   type BlockedInfo,
   DECISION_KEYS,
-  didYouMean,
   freshFailures,
   type ResolutionAction,
   SwitchyardError,
@@ -19,6 +18,7 @@ import {
   readBundle,
   recordResolution,
 } from '@switchyard/store-fs';
+import { didYouMean } from '@switchyard/utils';
 import { type CatalogFacts, checkDecision } from '../selection/decide.js';
 import { recordDoneByHand } from './record-done.js';
 

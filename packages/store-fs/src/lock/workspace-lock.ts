@@ -12,13 +12,9 @@ import {
 } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import {
-  assertSafeOwnedPaths,
-  isSameProcessAlive,
-  readStartToken,
-  SwitchyardError,
-} from '@switchyard/core';
+import { isSameProcessAlive, readStartToken, SwitchyardError } from '@switchyard/core';
 import { ensureOwnedDir, openOwnedFile } from '@switchyard/utils';
+import { assertSafeOwnedPaths } from './owned-tree.js';
 
 /** Who holds a workspace lock; the content of the lock file. */
 export interface LockHolder {

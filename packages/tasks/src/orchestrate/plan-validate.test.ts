@@ -361,7 +361,7 @@ describe('YAML plan materialization', () => {
 
 describe('YAML plan JSON Schema', () => {
   it('the committed schema equals the one generated from zo. (regenerate: pnpm generate:schema)', async () => {
-    const { assetPath } = await import('@switchyard/core');
+    const { assetPath } = await import('@switchyard/utils');
     const { orchestratePlanJsonSchema } = await import('./plan-schema.js');
     const committed = JSON.parse(
       readFileSync(assetPath('schema', 'orchestrate-plan.schema.json'), 'utf8'),

@@ -2,7 +2,7 @@ import { basename, extname } from 'node:path';
 import type { Catalog } from '@switchyard/catalog';
 import { DEFAULT_ROUTING, type RoutingConfig, routeTask } from '@switchyard/catalog';
 import type { DoneAssertion, Problem, RouteId } from '@switchyard/core';
-import { knownKeysAt, unknownKeyHint } from '@switchyard/core';
+import { knownKeysAt, unknownKeyHint } from '@switchyard/utils';
 import type { Document, LineCounter } from 'yaml';
 import type { z } from 'zod';
 import { splitArgv } from '../task/argv.js';

@@ -1,5 +1,5 @@
 import { basename } from 'node:path';
-import { maxPlanBytes, readBoundedFile } from '@switchyard/core';
+import { maxPlanBytes, readBoundedFile } from '@switchyard/utils';
 import { reviewDisposition } from './disposition.js';
 import { type ParsedReview, parseReview } from './parse-review.js';
 

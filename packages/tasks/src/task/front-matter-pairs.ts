@@ -1,4 +1,4 @@
-import { lazyRequire } from '@switchyard/core';
+import { lazyRequire } from '@switchyard/utils';
 import type * as Yaml from 'yaml';
 import type { LineCounter, Pair } from 'yaml';
 

@@ -1,5 +1,6 @@
 import type { PlanFrontMatter, Problem } from '@switchyard/core';
-import { ROUTE_IDS, unknownKeyHint } from '@switchyard/core';
+import { ROUTE_IDS } from '@switchyard/core';
+import { unknownKeyHint } from '@switchyard/utils';
 import {
   type FrontMatterPair,
   pairOfYamlNode,

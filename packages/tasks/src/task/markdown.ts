@@ -1,4 +1,4 @@
-import { lazyRequire } from '@switchyard/core';
+import { lazyRequire } from '@switchyard/utils';
 import type markdownItModule from 'markdown-it';
 import type { MarkdownIt, Token } from 'markdown-it';
 

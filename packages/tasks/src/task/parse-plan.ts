@@ -1,5 +1,5 @@
 import type { ParsedPlan, Problem } from '@switchyard/core';
-import { maxPlanBytes, readBoundedFile } from '@switchyard/core';
+import { maxPlanBytes, readBoundedFile } from '@switchyard/utils';
 import { readChecklistSection } from './checklist.js';
 import { readDefinitionOfDone } from './definition-of-done.js';
 import { parseFrontMatter, splitFrontMatter } from './front-matter.js';

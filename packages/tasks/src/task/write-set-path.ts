@@ -1,6 +1,6 @@
 import { lstatSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, posix, resolve, sep } from 'node:path';
-import { lazyRequire } from '@switchyard/core';
+import { lazyRequire } from '@switchyard/utils';
 import type picomatchModule from 'picomatch';
 
 // Only entries with a glob character need picomatch.

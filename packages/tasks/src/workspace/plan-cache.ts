@@ -1,7 +1,8 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { replaceFile, replaceFileSync, Utf8ChunkWriter } from '@switchyard/core';
+import { replaceFile, replaceFileSync } from '@switchyard/core';
+import { Utf8ChunkWriter } from '@switchyard/utils';
 import type { PlanSource } from '../task/parse-plan.js';
 import { fileIdentity, isRacyIdentity } from './file-identity.js';
 

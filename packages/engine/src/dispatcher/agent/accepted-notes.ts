@@ -1,6 +1,7 @@
 import { join } from 'node:path';
-import { maxPlanBytes, readBoundedFile, reviewFileName } from '@switchyard/core';
+import { reviewFileName } from '@switchyard/core';
 import { acceptedNotes, parseReview, reviewDisposition } from '@switchyard/tasks';
+import { maxPlanBytes, readBoundedFile } from '@switchyard/utils';
 
 /**
  * The `complete.log` lines of the approving review's accepted notes: the findings an

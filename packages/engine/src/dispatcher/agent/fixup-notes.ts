@@ -1,6 +1,7 @@
 import { join } from 'node:path';
-import { maxPlanBytes, readBoundedFile, reviewFileName } from '@switchyard/core';
+import { reviewFileName } from '@switchyard/core';
 import { parseReview } from '@switchyard/tasks';
+import { maxPlanBytes, readBoundedFile } from '@switchyard/utils';
 import type { DispatchContext, TaskRuntime } from '../context.js';
 import { redTeamReviewFileName } from './red-team.js';
 

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync, renameSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
-import { planFileName, readBoundedFile } from '@switchyard/core';
+import { planFileName } from '@switchyard/core';
 import { maskSecretsInFile, redactSecrets } from '@switchyard/runner-kit';
 import {
   buildCorrectionPacket,
@@ -9,7 +9,7 @@ import {
   findingsToFix,
   type ParsedReview,
 } from '@switchyard/tasks';
-import { writeOwnedFile } from '@switchyard/utils';
+import { readBoundedFile, writeOwnedFile } from '@switchyard/utils';
 import type { DispatchContext, TaskRuntime } from '../context.js';
 import { reviewFiles } from './review-judge.js';
 

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
-import { maxPlanBytes, phaseLabel, planFileName, readBoundedFile } from '@switchyard/core';
+import { phaseLabel, planFileName } from '@switchyard/core';
 import { parseReview, reviewDisposition } from '@switchyard/tasks';
+import { maxPlanBytes, readBoundedFile } from '@switchyard/utils';
 import { acceptChecklist } from '../../selfcheck/accept-checklist.js';
 import { loopReviewFiles } from '../agent/fixup-notes.js';
 import { currentChecklist } from '../agent/stage-selfcheck.js';

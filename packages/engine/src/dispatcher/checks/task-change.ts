@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import { readBoundedFile } from '@switchyard/core';
 import { type ChangeBaseline, openChangeStore } from '@switchyard/store-fs';
+import { readBoundedFile } from '@switchyard/utils';
 import {
   addedLinesBetween,
   addedLinesOfPatch,

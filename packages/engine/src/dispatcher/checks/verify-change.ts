@@ -1,4 +1,4 @@
-import { readBoundedFile } from '@switchyard/core';
+import { readBoundedFile } from '@switchyard/utils';
 import { findStubs, isTestFile } from '../../verification/stub-detector.js';
 import { readTestSummary } from '../../verification/test-summary.js';
 import type { DispatchContext, TaskRuntime } from '../context.js';

@@ -7,7 +7,7 @@ let assetsDir: string | undefined;
 
 /**
  * The directory holding switchyard's bundled assets. In a build they sit next to the code
- * (`dist/assets`, copied there by the core build); when running from sources they are the
+ * (`dist/assets`, copied there by the utils build); when running from sources they are the
  * repository's `/assets`. Either way: walk up from this module until `assets/` is found.
  */
 function findAssetsDir(): string {

@@ -1,6 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { SwitchyardError } from '../errors.js';
+import { SwitchyardError } from '@switchyard/core/errors';
 
 /** The folder of tasks inside a workspace. */
 const TASKS_DIR = 'agent-task';

@@ -1,7 +1,13 @@
 import { type Dirent, lstatSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Problem, SwitchyardError } from '../errors.js';
-import { AGENT_TASK_DIR, ARCHIVE_DIR, COMPLETE_LOG, STATE_DIR } from '../workspace/paths.js';
+import {
+  AGENT_TASK_DIR,
+  ARCHIVE_DIR,
+  COMPLETE_LOG,
+  type Problem,
+  STATE_DIR,
+  SwitchyardError,
+} from '@switchyard/core';
 
 // Files the dispatcher writes inside a group or task folder.
 const GROUP_FILES = ['WORK_LOG.md'];

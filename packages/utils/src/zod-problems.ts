@@ -1,7 +1,8 @@
 // Shared by the catalog and the project config (neither imports the other for it).
+
+import type { Problem, SwitchyardErrorCode } from '@switchyard/core/errors';
 import type { z } from 'zod';
 import { closestName } from './did-you-mean.js';
-import type { Problem, SwitchyardErrorCode } from './errors.js';
 import { knownKeysAt } from './schema-keys.js';
 
 /** Dotted JSON path: `routes.worker.cloud-G01.candidates.0`. */
