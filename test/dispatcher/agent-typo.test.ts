@@ -1,5 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { runInProcess } from '../engine/cli-in-process.js';
 import { Workspace } from './helpers.js';
 
 /**
@@ -24,26 +25,27 @@ function workspace(agent: string): Workspace {
 
 const TYPO = 'target "a": agent "claude" is not a known agent; did you mean "claude-code"?';
 
+// The CLI's commands run in this process (test/engine/cli-in-process.ts); the agents are processes.
 describe('misspelt agent names', { timeout: 120_000 }, () => {
   it('the dry run and the run warn with the closest known agent, and still run', async () => {
     const ws = workspace('claude');
-    const dry = await ws.run(['--dry-run', '--json']);
+    const dry = await runInProcess(ws, ['--dry-run', '--json']);
     expect(dry.code, dry.stderr).toBe(0);
     expect(JSON.parse(dry.stdout).problems).toEqual(
       expect.arrayContaining([
         expect.objectContaining({ severity: 'warning', message: TYPO, path: 'targets.a.agent' }),
       ]),
     );
-    const text = await ws.run(['--dry-run']);
+    const text = await runInProcess(ws, ['--dry-run']);
     expect(text.stdout + text.stderr).toContain(TYPO);
-    const run = await ws.run();
+    const run = await runInProcess(ws);
     expect(run.code, run.stderr).toBe(0);
     expect(run.stderr).toContain(TYPO);
   });
 
   it('a name far from every known agent is not questioned', async () => {
     const ws = workspace('acme-agent');
-    const dry = await ws.run(['--dry-run']);
+    const dry = await runInProcess(ws, ['--dry-run']);
     expect(dry.code, dry.stderr).toBe(0);
     expect(dry.stdout + dry.stderr).not.toContain('is not a known agent');
   });

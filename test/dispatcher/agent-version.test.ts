@@ -1,6 +1,7 @@
 import { chmodSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runInProcess } from '../engine/cli-in-process.js';
 import { FAKE_AGENT, Workspace } from './helpers.js';
 
 /**
@@ -35,15 +36,17 @@ function workspace(): { ws: Workspace; PATH: string } {
   return { ws, PATH: `${bin}:${process.env.PATH}` };
 }
 
+// The CLI's commands run in this process (test/engine/cli-in-process.ts) with the PATH that finds
+// the fake agent as `claude`; the agents are processes.
 describe('agent CLI versions', { timeout: 120_000 }, () => {
   it('warns in dry run and run on an unverified release line and records the version', async () => {
     const { ws, PATH } = workspace();
     const env = { SWITCHYARD_FAKE_AGENT_VERSION: '2.2.0', PATH };
-    const dry = await ws.run(['--dry-run'], { env });
+    const dry = await runInProcess(ws, ['--dry-run'], { env });
     expect(dry.code, dry.stderr).toBe(0);
     expect(dry.stdout + dry.stderr).toContain(WARNING);
 
-    const run = await ws.run([], { env });
+    const run = await runInProcess(ws, [], { env });
     expect(run.code, run.stderr).toBe(0);
     expect(run.stderr).toContain(WARNING);
     const attempts = ws.path('agent-task', '.switchyard', 'attempts');
@@ -58,10 +61,10 @@ describe('agent CLI versions', { timeout: 120_000 }, () => {
   it('says nothing for a version on a verified line', async () => {
     const { ws, PATH } = workspace();
     const env = { SWITCHYARD_FAKE_AGENT_VERSION: '2.1.197', PATH };
-    const dry = await ws.run(['--dry-run'], { env });
+    const dry = await runInProcess(ws, ['--dry-run'], { env });
     expect(dry.code, dry.stderr).toBe(0);
     expect(dry.stdout + dry.stderr).not.toContain('classifier rules were verified');
-    const run = await ws.run([], { env });
+    const run = await runInProcess(ws, [], { env });
     expect(run.code, run.stderr).toBe(0);
     expect(run.stderr).not.toContain('classifier rules were verified');
   });

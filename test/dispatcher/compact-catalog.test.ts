@@ -1,8 +1,10 @@
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { APPROVE, runCli, Workspace } from './helpers.js';
+import { cli, runInProcess } from '../engine/cli-in-process.js';
+import { APPROVE, Workspace } from './helpers.js';
 
+// The CLI's commands run in this process (test/engine/cli-in-process.ts); the agents are processes.
 describe('a catalog people write: compact, with permissions (fake agent)', {
   timeout: 120_000,
 }, () => {
@@ -23,7 +25,7 @@ describe('a catalog people write: compact, with permissions (fake agent)', {
     writeFileSync(ws.catalogFile, JSON.stringify(compact, null, 2));
     ws.task('g/t', { files: ['src/t.txt'] });
 
-    const run = await ws.run();
+    const run = await runInProcess(ws);
     expect(run.code, run.stdout + run.stderr).toBe(0);
     expect(ws.exists('agent-task/archive/g/t/complete.log')).toBe(true);
     // Claude Code's plugin put its flags on the argv the fake agent was started with.
@@ -43,7 +45,7 @@ describe('a catalog people write: compact, with permissions (fake agent)', {
       ]);
 
     // One revision for both forms: the run's decisions pin the catalog validate reports.
-    const shown = await runCli([
+    const shown = await cli([
       'catalog',
       'show',
       '--expanded',
@@ -57,7 +59,7 @@ describe('a catalog people write: compact, with permissions (fake agent)', {
     const state = JSON.parse(ws.read('agent-task/.switchyard/tasks/g/t.json'));
     expect(state.decisions.worker.catalogRevision).toBe(revision);
     writeFileSync(ws.path('full.json'), JSON.stringify(catalog));
-    const fullValidate = await runCli([
+    const fullValidate = await cli([
       'catalog',
       'validate',
       '--json',
@@ -71,7 +73,7 @@ describe('a catalog people write: compact, with permissions (fake agent)', {
       ws.catalogFile,
       JSON.stringify({ ...compact, defaults: { candidates: ['a', 'b'] } }, null, 2),
     );
-    const bad = await runCli(['catalog', 'validate', '--execution-catalog', ws.catalogFile]);
+    const bad = await cli(['catalog', 'validate', '--execution-catalog', ws.catalogFile]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('defaults.candidates.1: candidate "b" is not a target');
     expect(bad.stderr.match(/candidate "b" is not a target/g)).toHaveLength(1);

@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { runInProcess } from '../engine/cli-in-process.js';
 import { runCli, until, Workspace } from './helpers.js';
 
 const approve = { when: { role: 'review' }, steps: [{ review: 'Verdict: APPROVED\n' }] };
@@ -65,7 +66,9 @@ describe('switchyard run: lock, interrupt and exit codes', { timeout: 120_000 },
     ws.catalog({ a: { scenario: { steps: [{ fillChecklist: true }] } } });
     ws.task('g/ok', { files: ['src/ok.ts'] });
     ws.task('g/bad', { files: ['../outside.ts'] });
-    const result = await ws.run();
+    // The CLI's own entry in this process (test/engine/cli-in-process.ts): its exit code is the
+    // binary's, as the first test shows for the lock, SIGINT and a finished run.
+    const result = await runInProcess(ws);
     expect(result.code, result.stderr).toBe(2);
     expect(result.stderr).toContain('SY_PLAN_INVALID');
     expect(result.stderr).toContain('escapes the workspace');
@@ -77,8 +80,8 @@ describe('switchyard run: lock, interrupt and exit codes', { timeout: 120_000 },
     const ws = new Workspace();
     ws.catalog({ a: { scenario: { steps: [] } } });
     ws.task('g/ok', { files: ['src/ok.ts'] });
-    expect((await ws.run(['--no-such-flag'])).code).toBe(2);
-    const withBad = await ws.run(['--with', 'ghost']);
+    expect((await runInProcess(ws, ['--no-such-flag'])).code).toBe(2);
+    const withBad = await runInProcess(ws, ['--with', 'ghost']);
     expect(withBad.code, withBad.stderr).toBe(2);
     expect(withBad.stderr).toContain('with "ghost" is neither a target id nor an agent');
   });

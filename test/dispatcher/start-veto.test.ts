@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { runCli, Workspace } from './helpers.js';
+import { cli, runInProcess } from '../engine/cli-in-process.js';
+import { Workspace } from './helpers.js';
 
 const usage = (costUsd: number) => ({
   result: 'done',
   usage: { inputTokens: 1000, outputTokens: 100, costUsd },
 });
 
+// The CLI's commands run in this process (test/engine/cli-in-process.ts); the agents are processes.
 describe('start guards (fake agents as real processes)', { timeout: 120_000 }, () => {
   it('the cost budget vetoes the start of the next task: nothing spawns, the reason is in events and status', async () => {
     const ws = new Workspace();
@@ -21,7 +23,7 @@ describe('start guards (fake agents as real processes)', { timeout: 120_000 }, (
     ws.task('g/one', { files: ['src/one.ts'] });
     ws.task('g/two', { files: ['src/two.ts'] });
     // One slot: the first task's worker passes the run budget before the other may start.
-    const result = await ws.run(['--max-parallel', '1']);
+    const result = await runInProcess(ws, ['--max-parallel', '1']);
     expect(result.code, result.stderr).toBe(3);
 
     const events = ws.events();
@@ -48,7 +50,7 @@ describe('start guards (fake agents as real processes)', { timeout: 120_000 }, (
     expect(state.attempts).toEqual([]);
     expect(state.blocked).toMatchObject({ stage: 'cost-budget', reason });
 
-    const status = await runCli(['status', '--workspace', ws.dir, '--json']);
+    const status = await cli(['status', '--workspace', ws.dir, '--json']);
     const report = JSON.parse(status.stdout) as {
       blocked: { task: string; stage: string; reason: string }[];
     };
@@ -56,7 +58,7 @@ describe('start guards (fake agents as real processes)', { timeout: 120_000 }, (
       stage: 'cost-budget',
       reason,
     });
-    const text = await runCli(['status', '--workspace', ws.dir]);
+    const text = await cli(['status', '--workspace', ws.dir]);
     expect(text.stdout).toContain(vetoed);
     expect(text.stdout).toContain(reason);
   });

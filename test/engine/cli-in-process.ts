@@ -16,9 +16,13 @@ type Write = typeof process.stdout.write;
  * module load per call. For the commands that read or answer persisted state (status, resolve,
  * retro, validate, dry runs); a command whose process matters (signals, exit on a closed pipe,
  * spawned agents) belongs to a spawned test. Calls must not overlap: stdout and stderr are
- * captured by replacing their `write` while `main` runs.
+ * captured by replacing their `write` while `main` runs, and `env` is set in `process.env`
+ * for that time (what the command and the processes it starts see, as a spawned CLI's env).
  */
-export async function cli(args: readonly string[]): Promise<CliResult> {
+export async function cli(
+  args: readonly string[],
+  options: { env?: Record<string, string> } = {},
+): Promise<CliResult> {
   const captured = { stdout: '', stderr: '' };
   const capture =
     (into: 'stdout' | 'stderr'): Write =>
@@ -31,6 +35,11 @@ export async function cli(args: readonly string[]): Promise<CliResult> {
   const original = { stdout: process.stdout.write, stderr: process.stderr.write };
   const exitCodeBefore = process.exitCode;
   process.exitCode = undefined;
+  const envBefore = Object.entries(options.env ?? {}).map(([key, value]) => {
+    const before = process.env[key];
+    process.env[key] = value;
+    return [key, before] as const;
+  });
   process.stdout.write = capture('stdout');
   process.stderr.write = capture('stderr');
   let code: number;
@@ -40,6 +49,9 @@ export async function cli(args: readonly string[]): Promise<CliResult> {
     process.stdout.write = original.stdout;
     process.stderr.write = original.stderr;
     process.exitCode = exitCodeBefore;
+    for (const [key, before] of envBefore)
+      if (before === undefined) delete process.env[key];
+      else process.env[key] = before;
   }
   return {
     code,
@@ -56,6 +68,10 @@ export async function cli(args: readonly string[]): Promise<CliResult> {
 export function runInProcess(
   ws: { dir: string; catalogFile: string },
   args: readonly string[] = [],
+  options: { env?: Record<string, string> } = {},
 ): Promise<CliResult> {
-  return cli(['run', '--workspace', ws.dir, '--execution-catalog', ws.catalogFile, ...args]);
+  return cli(
+    ['run', '--workspace', ws.dir, '--execution-catalog', ws.catalogFile, ...args],
+    options,
+  );
 }

@@ -1,7 +1,8 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli, Workspace } from '../dispatcher/helpers.js';
+import { Workspace } from '../dispatcher/helpers.js';
+import { cli, runInProcess } from '../engine/cli-in-process.js';
 
 const approve = { when: { role: 'review' }, steps: [{ review: 'Verdict: APPROVED\n' }] };
 const CAP = 2 * 1024 * 1024;
@@ -39,7 +40,7 @@ async function floodedRun(): Promise<{ ws: Workspace; failed: string }> {
     ['steady'],
   );
   ws.task('g/t', { files: ['src/t.ts'] });
-  const result = await ws.run();
+  const result = await runInProcess(ws);
   expect(result.code, result.stderr).toBe(0);
   const failed = readdirSync(attemptsDir(ws)).find((a) =>
     existsSync(join(attemptsDir(ws), a, 'evidence-cut.json')),
@@ -48,6 +49,7 @@ async function floodedRun(): Promise<{ ws: Workspace; failed: string }> {
   return { ws, failed: join(attemptsDir(ws), failed) };
 }
 
+// The CLI's commands run in this process (test/engine/cli-in-process.ts); the agents are processes.
 describe('evidence within bounds', { timeout: 300_000 }, () => {
   it('a failing attempt that printed 50 MB keeps at most evidence.maxAttemptBytes, head and tail, and is still classified from its tail', async () => {
     const { ws, failed } = await floodedRun();
@@ -80,7 +82,7 @@ describe('evidence within bounds', { timeout: 300_000 }, () => {
   it('switchyard clean --evidence-older-than prunes a failed attempt of an archived task; --dry-run only lists it', async () => {
     const { ws, failed } = await floodedRun();
     const id = failed.split('/').at(-1) as string;
-    const dry = await runCli([
+    const dry = await cli([
       'clean',
       '--workspace',
       ws.dir,
@@ -94,12 +96,12 @@ describe('evidence within bounds', { timeout: 300_000 }, () => {
     expect(planned.pruned.map((p: { attempt: string }) => p.attempt)).toEqual([id]);
     expect(existsSync(join(failed, 'stdout.raw'))).toBe(true);
 
-    const real = await runCli(['clean', '--workspace', ws.dir, '--evidence-older-than', '0s']);
+    const real = await cli(['clean', '--workspace', ws.dir, '--evidence-older-than', '0s']);
     expect(real.code, real.stderr).toBe(0);
     expect(real.stdout).toContain(`pruned evidence of ${id} (g/t`);
     expect(readdirSync(failed).sort()).toEqual(['evidence-pruned.json', 'locator.json']);
 
-    const bad = await runCli(['clean', '--workspace', ws.dir, '--evidence-max-size', 'lots']);
+    const bad = await cli(['clean', '--workspace', ws.dir, '--evidence-max-size', 'lots']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--evidence-max-size lots: not a size');
   });

@@ -11,6 +11,7 @@ import {
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Workspace } from '../dispatcher/helpers.js';
+import { runInProcess } from '../engine/cli-in-process.js';
 
 const approve = {
   when: { role: 'review' },
@@ -103,7 +104,9 @@ describe('the dispatcher never writes through symlinks in its own files (16 setu
     it(`${name}: exit 2, nothing written outside`, async () => {
       const { ws, outside } = hostileWorkspace(setup);
       const before = snapshot(outside);
-      const result = await ws.run();
+      // `switchyard run` in this process (test/engine/cli-in-process.ts), but for the FIFO: if
+      // its check ever failed, opening it would block this process instead of failing the test.
+      const result = name.includes('FIFO') ? await ws.run() : await runInProcess(ws);
       expect(result.code, result.stdout + result.stderr).toBe(2);
       expect(result.stderr).toMatch(/SY_UNSAFE_PATH/);
       expect(snapshot(outside)).toEqual(before);
@@ -112,12 +115,12 @@ describe('the dispatcher never writes through symlinks in its own files (16 setu
 
   it('a symlinked task folder is an error in run --dry-run too, never silently skipped', async () => {
     const { ws } = hostileWorkspace((w, o) => linkTo(w, 'agent-task/g/t', join(o, 'dir')));
-    const result = await ws.run(['--dry-run']);
+    const result = await runInProcess(ws, ['--dry-run']);
     expect(result.code).toBe(2);
     expect(result.stdout + result.stderr).toMatch(/agent-task\/g\/t is a symlink/);
   });
 
-  it('the same workspace without the link runs to completion', async () => {
+  it('the same workspace without the link runs to completion (the binary)', async () => {
     const { ws } = hostileWorkspace(() => undefined);
     const result = await ws.run();
     expect(result.code, result.stderr).toBe(0);

@@ -1,6 +1,7 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { runCli, type Workspace } from '../dispatcher/helpers.js';
+import { cli, runInProcess } from '../engine/cli-in-process.js';
 import {
   git,
   gitWorkspace,
@@ -38,17 +39,19 @@ function blockedTask(laterSteps: (ws: Workspace) => unknown[]): Workspace {
 
 const recordState = (ws: Workspace): string => JSON.parse(ws.read(RECORD)).state;
 const clean = async (ws: Workspace) => {
-  const out = await runCli(['clean', '--blocked', '--json', '--workspace', ws.dir]);
+  const out = await cli(['clean', '--blocked', '--json', '--workspace', ws.dir]);
   expect(out.code, out.stderr).toBe(0);
   return JSON.parse(out.stdout) as { removed: { taskId: string }[]; kept: { taskId: string }[] };
 };
 
+// Awaited commands run the CLI's own entry in this process (test/engine/cli-in-process.ts) with
+// real git and agents as processes; the first run and those the test works beside are spawned.
 describe('a retried blocked task gets its worktree back (real git, fake agents)', {
   timeout: 180_000,
 }, () => {
   it('switchyard retry re-activates the record; clean --blocked leaves the running task alone', async () => {
     const ws = blockedTask((w) => [{ waitFor: w.path('.scenario-go-on') }, ...works]);
-    const first = await ws.run();
+    const first = await runInProcess(ws);
     expect(first.code, first.stdout + first.stderr).toBe(3);
     expect(recordState(ws)).toBe('blocked');
     const retry = runCli([
@@ -78,24 +81,24 @@ describe('a retried blocked task gets its worktree back (real git, fake agents)'
 
   it('after resolve --retry, clean --blocked checks the task’s state, not only the record', async () => {
     const ws = blockedTask(() => works);
-    expect((await ws.run()).code).toBe(3);
-    const resolved = await runCli(['resolve', 'g/a', '--retry', '--workspace', ws.dir]);
+    expect((await runInProcess(ws)).code).toBe(3);
+    const resolved = await cli(['resolve', 'g/a', '--retry', '--workspace', ws.dir]);
     expect(resolved.code, resolved.stderr).toBe(0);
     // The record still says blocked (no run has touched it), the task is not blocked any more.
     expect(recordState(ws)).toBe('blocked');
     const report = await clean(ws);
     expect(report.removed).toEqual([]);
     expect(existsSync(worktreeFile(ws, 'g/a', 'src/a.js')!)).toBe(true);
-    const status = await runCli(['status', '--workspace', ws.dir]);
+    const status = await cli(['status', '--workspace', ws.dir]);
     expect(status.stdout).toMatch(/g\/a +active +switchyard\/g\/a/);
-    const result = await ws.run();
+    const result = await runInProcess(ws);
     expect(result.code, result.stdout + result.stderr).toBe(0);
     expect(ws.read('src/a.js')).toBe('v3\n');
   });
 
   it('a blocked worktree clean --blocked removed is recreated from the current tip on retry', async () => {
     const ws = blockedTask(() => works);
-    expect((await ws.run()).code).toBe(3);
+    expect((await runInProcess(ws)).code).toBe(3);
     const worktree = worktreeOf(ws, 'g/a')!;
     const report = await clean(ws);
     expect(report.removed.map((r) => r.taskId)).toEqual(['g/a']);
@@ -104,7 +107,7 @@ describe('a retried blocked task gets its worktree back (real git, fake agents)'
     git(ws.dir, 'add', 'other.txt');
     git(ws.dir, 'commit', '-qm', 'user change');
     const tip = git(ws.dir, 'rev-parse', 'HEAD');
-    const result = await runCli([
+    const result = await cli([
       'retry',
       'g/a',
       '--workspace',

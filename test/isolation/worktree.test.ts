@@ -1,6 +1,7 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { runCli, Workspace } from '../dispatcher/helpers.js';
+import { Workspace } from '../dispatcher/helpers.js';
+import { cli, runInProcess } from '../engine/cli-in-process.js';
 import {
   git,
   gitWorkspace,
@@ -18,6 +19,8 @@ const approve = {
 };
 const node = process.execPath;
 
+// Awaited commands run the CLI's own entry in this process (test/engine/cli-in-process.ts) with
+// real git and agents as processes; the first run and those the test works beside are spawned.
 describe('switchyard run with a git worktree per task (real git, fake agents)', {
   timeout: 180_000,
 }, () => {
@@ -142,7 +145,7 @@ describe('switchyard run with a git worktree per task (real git, fake agents)', 
       },
     });
     ws.task('g/a', { files: ['src/a.js'] });
-    const result = await ws.run();
+    const result = await runInProcess(ws);
     expect(result.code, result.stdout + result.stderr).toBe(0);
     const violations = ws.events().filter((e) => e.step === 'writeset-violation');
     expect(violations).toHaveLength(2);
@@ -184,7 +187,7 @@ describe('switchyard run with a git worktree per task (real git, fake agents)', 
       files: ['src/a.js'],
       done: { command: `${node} check.cjs`, assertion: 'exit code 0' },
     });
-    const result = await ws.run();
+    const result = await runInProcess(ws);
     expect(result.code, result.stdout + result.stderr).toBe(0);
     const rolled = ws.events().filter((e) => e.step === 'rolled-back');
     expect(rolled).toHaveLength(1);
@@ -271,13 +274,13 @@ describe('switchyard run with a git worktree per task (real git, fake agents)', 
       () => ws.events().some((e) => e.type === 'task.waiting' && e.reason === 'apply'),
       'the apply to wait',
     );
-    const status = await runCli(['status', '--workspace', ws.dir]);
+    const status = await cli(['status', '--workspace', ws.dir]);
     expect(status.stdout).toMatch(/g\/a .*waits: dirty source overlaps src\/a\.js/);
     // The isolation section: the worktree (branch, base, disk) and the apply queue.
     expect(status.stdout).toMatch(/isolation {2}a git worktree per task · 1 worktree\(s\)/);
     expect(status.stdout).toMatch(/g\/a +active +switchyard\/g\/a base [0-9a-f]{12}/);
     expect(status.stdout).toContain('apply queue: g/a (waiting: dirty source overlaps src/a.js)');
-    const json = JSON.parse((await runCli(['status', '--workspace', ws.dir, '--json'])).stdout);
+    const json = JSON.parse((await cli(['status', '--workspace', ws.dir, '--json'])).stdout);
     expect(json.isolation).toMatchObject({
       mode: 'worktree',
       applyQueue: [{ task: 'g/a', waiting: 'waiting: dirty source overlaps src/a.js' }],
@@ -304,7 +307,7 @@ describe('switchyard run with a git worktree per task (real git, fake agents)', 
     });
     const plan = ws.task('g/a', { files: ['src/a.js'] });
     writeFileSync(plan, ws.read('agent-task/g/a/PLAN.md').replace('---\n', '---\napply: patch\n'));
-    const result = await ws.run();
+    const result = await runInProcess(ws);
     expect(result.code, result.stdout + result.stderr).toBe(0);
     expect(taskCommits(ws)).toEqual([]);
     expect(ws.read('src/a.js')).toBe('a0\n');
@@ -327,7 +330,7 @@ describe('switchyard run with a git worktree per task (real git, fake agents)', 
     const ws = gitWorkspace({ 'src/a.js': 'a0\n' });
     ws.catalog({ t: { scenario: { cases: [approve], steps: [{ fillChecklist: true }] } } });
     ws.task('g/a', { files: ['src/a.js'] });
-    const inGit = await ws.run(['--dry-run', '--json']);
+    const inGit = await runInProcess(ws, ['--dry-run', '--json']);
     expect(JSON.parse(inGit.stdout).isolation).toEqual({
       mode: 'worktree',
       worktrees: [],

@@ -117,7 +117,7 @@ export const EFFECTS = [
   'clear-failover',
   /** Forget the backoff instant. */
   'clear-backoff',
-  /** Plan loop N+1: counters of worker, self-check and gate start over. */
+  /** Plan loop N+1: the failure counters of the stages marked `planLoopReset` start over. */
   'start-plan-loop',
   /** The task's files changed (worker, self-check, fixup): checks passed before no longer hold. */
   'mark-work',
@@ -163,6 +163,17 @@ export interface StageRow {
   /** The stage keeps a consecutive-failure counter in a task state's `failures` (a stage
    * without a budget counts its failures too: the write set, the promise and the apply). */
   failureCounter: boolean;
+  /** A new plan loop (a review asked for changes) starts the stage's failure counter over: the
+   * stages that make and check the change before the review. The checks without a budget of
+   * their own (write set, promise, apply) count every failure until they pass, across plan
+   * loops; the reviews and the fixup reset theirs when they end. */
+  planLoopReset: boolean;
+  /** A quota error that names its reset parks the stage, uncharged, until the earliest reset
+   * of its decision's candidates (config `park`). The self-check never does: it runs on the
+   * worker's decision and resumes the worker's context, so it must not move that target. */
+  quotaPark: boolean;
+  /** The review file an attempt of the stage writes, `<n>` being the plan loop (review stages). */
+  reviewFile?: `CODE_REVIEW-<n>${string}.md`;
   /** A failure of the stage reaches the worker's next prompt as a correction of this source. */
   correctionSource: boolean;
   /** Under worktree isolation the stage runs in the task's worktree: it is created (or
@@ -243,6 +254,8 @@ const TABLE = {
     prompt: 'worker',
     budget: true,
     failureCounter: true,
+    planLoopReset: true,
+    quotaPark: true,
     correctionSource: false,
     worktree: true,
     agentSlot: true,
@@ -276,6 +289,8 @@ const TABLE = {
     prompt: 'selfcheck',
     budget: true,
     failureCounter: true,
+    planLoopReset: true,
+    quotaPark: false,
     correctionSource: true,
     worktree: true,
     agentSlot: true,
@@ -300,6 +315,8 @@ const TABLE = {
     label: 'definition-of-done gate',
     budget: true,
     failureCounter: true,
+    planLoopReset: true,
+    quotaPark: false,
     correctionSource: true,
     worktree: true,
     agentSlot: false,
@@ -320,6 +337,8 @@ const TABLE = {
     label: 'project gates',
     budget: true,
     failureCounter: true,
+    planLoopReset: true,
+    quotaPark: false,
     correctionSource: true,
     worktree: true,
     agentSlot: false,
@@ -341,6 +360,9 @@ const TABLE = {
     prompt: 'review',
     budget: true,
     failureCounter: true,
+    planLoopReset: false,
+    quotaPark: true,
+    reviewFile: 'CODE_REVIEW-<n>.md',
     correctionSource: true,
     worktree: true,
     agentSlot: true,
@@ -359,6 +381,9 @@ const TABLE = {
     prompt: 'review',
     budget: true,
     failureCounter: true,
+    planLoopReset: false,
+    quotaPark: true,
+    reviewFile: 'CODE_REVIEW-<n>.red-team.md',
     correctionSource: false,
     worktree: true,
     agentSlot: true,
@@ -374,6 +399,8 @@ const TABLE = {
     label: 'write-set check',
     budget: false,
     failureCounter: true,
+    planLoopReset: false,
+    quotaPark: false,
     correctionSource: true,
     worktree: true,
     agentSlot: false,
@@ -401,11 +428,13 @@ const TABLE = {
     prompt: 'fixup',
     budget: true,
     failureCounter: true,
+    planLoopReset: false,
+    quotaPark: true,
     correctionSource: false,
     worktree: true,
     agentSlot: true,
     workLog: true,
-    // One target, named by the config: nothing to fail over to.
+    // One target, named by the config: nothing to fail over to (a quota error waits for its reset).
     failover: false,
     outcomes: {
       passed: {
@@ -433,6 +462,8 @@ const TABLE = {
     label: 'completion promise',
     budget: false,
     failureCounter: true,
+    planLoopReset: false,
+    quotaPark: false,
     correctionSource: true,
     worktree: false,
     agentSlot: false,
@@ -453,6 +484,8 @@ const TABLE = {
     label: 'apply to source',
     budget: false,
     failureCounter: true,
+    planLoopReset: false,
+    quotaPark: false,
     correctionSource: true,
     worktree: true,
     agentSlot: false,
@@ -470,6 +503,8 @@ const TABLE = {
     label: 'archive',
     budget: false,
     failureCounter: false,
+    planLoopReset: false,
+    quotaPark: false,
     correctionSource: false,
     worktree: false,
     agentSlot: false,
@@ -531,6 +566,11 @@ export type CheckStageName = StagesWhere<'kind', 'command' | 'git' | 'check'>;
 /** Stages that run in the task's worktree under worktree isolation. */
 export const WORKTREE_STAGES = stagesWhere<WorktreeStageName>((r) => r.worktree);
 export type WorktreeStageName = StagesWhere<'worktree', true>;
+/** Stages whose failure counter a new plan loop starts over. */
+export const PLAN_LOOP_RESETS = stagesWhere<PlanLoopResetName>((r) => r.planLoopReset);
+export type PlanLoopResetName = StagesWhere<'planLoopReset', true>;
+/** Stages whose attempts write a review file (the normal review and the red-team one). */
+export type ReviewStageName = StagesWhere<'reviewFile', string>;
 
 /** The row of a phase, or undefined for `done`. */
 export function stageRow(phase: Phase): StageRow | undefined {
@@ -555,6 +595,18 @@ export function decisionKeyOf(role: AttemptRoleName): DecisionKeyName {
 /** The prompt template an attempt's stage is built from (the red-team review: the review's). */
 export function promptTemplateOf(role: AttemptRoleName): NonNullable<StageRow['prompt']> {
   return LIFECYCLE[role].prompt!;
+}
+
+/** True when a quota error that names its reset parks `stage` instead of charging it. */
+export function parksOnQuota(stage: LifecycleStage): boolean {
+  return LIFECYCLE[stage].quotaPark;
+}
+
+/** The review file an attempt of `stage` writes in plan loop `loop` (none: not a review stage). */
+export function reviewFileOf(stage: ReviewStageName, loop: number): string;
+export function reviewFileOf(stage: Phase, loop: number): string | undefined;
+export function reviewFileOf(stage: Phase, loop: number): string | undefined {
+  return stageRow(stage)?.reviewFile?.replace('<n>', String(loop));
 }
 
 /** The outcome that sends a task from `stage` back to the worker with a correction. */

@@ -12,6 +12,9 @@ import {
   FAILURE_COUNTERS,
   LIFECYCLE,
   LIFECYCLE_STAGES,
+  PLAN_LOOP_RESETS,
+  parksOnQuota,
+  reviewFileOf,
   type StageRow,
   WORK_LOG_ROLES,
   WORKTREE_STAGES,
@@ -21,8 +24,10 @@ import {
  * The lifecycle table is the only stage list. Every list of stages the other modules use is
  * derived from a column of it, so a row added (or a column changed) reaches all of them; a
  * list kept by hand beside it drifts (the stages that need a worktree once left out the
- * project gates). This scan fails on a source file that spells a list of stage names (an
- * array or set of two or more, or a chain of comparisons with them) outside the table.
+ * project gates). This scan fails on a source file that spells a list of stage names outside
+ * the table: an array or set of two or more, a chain of comparisons with them, counters reset
+ * one stage per statement, a role-by-role chain of `?:`, a fact of every stage but one
+ * (`budget !== 'selfcheck'`), or a review file name built by hand.
  */
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '../../../..');
@@ -32,6 +37,16 @@ const NAME = `'(?:${NAMES})'`;
 const LIST = new RegExp(`\\[\\s*${NAME}\\s*(?:,\\s*${NAME}\\s*)+,?\\s*\\]`);
 /** `role === 'review' || role === 'redteam'`. */
 const CHAIN = new RegExp(`===\\s*${NAME}\\s*\\|\\|\\s*[\\w.]+\\s*===\\s*${NAME}`);
+/** `state.failures.worker = 0; state.failures.gate = 0;` (the plan loop's resets, once). */
+const COUNTER = `failures(?:\\.\\w+|\\[\\s*${NAME}\\s*\\])\\s*=\\s*0;`;
+const RESETS = new RegExp(`${COUNTER}\\s*[\\w.]*${COUNTER}`);
+/** `role === 'review' ? a : role === 'redteam' ? b : c` (the review file per role, once). */
+const TERNARY = new RegExp(`===\\s*${NAME}\\s*\\?[^:;]+?:\\s*[\\w.]+\\s*===\\s*${NAME}\\s*\\?`);
+/** `const movable = budget !== 'selfcheck';` (the stages that park on a quota reset, once). */
+const ALL_BUT_ONE = new RegExp(`(?:const|let)\\s+\\w+\\s*=\\s*[\\w.]+\\s*!==\\s*${NAME}\\s*;`);
+/** `` `CODE_REVIEW-${loop}.red-team.md` ``: the table's `reviewFile` column names them. */
+const REVIEW_FILE = /CODE_REVIEW-\$\{[^}]*\}[^`'\n]*\.md/;
+const FORMS = [LIST, CHAIN, RESETS, TERNARY, ALL_BUT_ONE, REVIEW_FILE];
 
 /** Lists that stay, and why (an entry that no longer matches fails, so the list only shrinks). */
 const LEFT: Record<string, string> = {
@@ -60,7 +75,7 @@ function handKeptLists(): string[] {
       const rel = relative(root, file);
       if (rel === 'packages/core/src/lifecycle/lifecycle-table.ts') continue;
       const text = readFileSync(file, 'utf8');
-      if (LIST.test(text) || CHAIN.test(text)) found.push(rel);
+      if (FORMS.some((form) => form.test(text))) found.push(rel);
     }
   }
   return found.sort();
@@ -81,6 +96,40 @@ describe('the lifecycle table as the only stage list', () => {
     expect([...WORKTREE_STAGES]).toEqual(where((r) => r.worktree));
     expect([...DECISION_STAGES]).toEqual(values((r) => r.decision));
     expect([...DECISION_KEYS]).toEqual(values((r) => r.decisionKey));
+    expect([...PLAN_LOOP_RESETS]).toEqual(where((r) => r.planLoopReset));
+  });
+
+  it('starts over at a new plan loop only the counters of stages with a budget of their own', () => {
+    // The checks without one (write set, promise, apply) count every failure until they pass,
+    // across plan loops; the reviews and the fixup reset their own counter when they end.
+    expect([...PLAN_LOOP_RESETS]).toEqual(['worker', 'selfcheck', 'gate', 'project-gates']);
+    for (const stage of PLAN_LOOP_RESETS) {
+      expect([stage, LIFECYCLE[stage].budget, LIFECYCLE[stage].failureCounter]).toEqual([
+        stage,
+        true,
+        true,
+      ]);
+    }
+  });
+
+  it('parks on a quota reset only the agent stages that own their decision', () => {
+    // Parking moves the stage's decision to the candidate whose reset comes first: the
+    // self-check runs on the worker's and resumes its context, so it is charged instead.
+    const parks = LIFECYCLE_STAGES.filter(parksOnQuota);
+    expect(parks).toEqual(['worker', 'review', 'redteam', 'fixup']);
+    for (const stage of parks) expect(LIFECYCLE[stage].decisionKey).toBe(stage);
+    // A stage that fails over may park (the fixup parks on its one target without failing over).
+    for (const stage of LIFECYCLE_STAGES)
+      if (LIFECYCLE[stage].failover) expect([stage, parksOnQuota(stage)]).toEqual([stage, true]);
+  });
+
+  it('names a review file of its own for every stage that writes a review', () => {
+    const reviews = LIFECYCLE_STAGES.filter((s) => LIFECYCLE[s].prompt === 'review');
+    const files = LIFECYCLE_STAGES.flatMap((s) => reviewFileOf(s, 2) ?? []);
+    expect(files).toEqual(reviews.map((s) => reviewFileOf(s, 2)));
+    expect(files).toEqual(['CODE_REVIEW-2.md', 'CODE_REVIEW-2.red-team.md']);
+    expect(reviewFileOf('worker', 2)).toBeUndefined();
+    expect(reviewFileOf('done', 2)).toBeUndefined();
   });
 
   it('gives every agent stage a decision key and a prompt, and no other stage either', () => {
@@ -118,6 +167,28 @@ describe('the lifecycle table as the only stage list', () => {
     });
     // Each is a correction source: the worker's next prompt names what failed.
     for (const s of checks) expect(CORRECTION_SOURCES).toContain(s);
+  });
+
+  it('recognises the hand-kept forms the table replaced', () => {
+    const old = [
+      "const FAILOVER = new Set(['worker', 'review']);",
+      "return role === 'review' || role === 'redteam';",
+      "state.failures.worker = 0;\n      state.failures['project-gates'] = 0;",
+      "record.role === 'review'\n ? reviewFileName(n)\n : record.role === 'redteam'\n ? x(n)\n : y(n)",
+      "const movable = budget !== 'selfcheck';",
+      'return `CODE_REVIEW-${loop}.red-team.md`;',
+    ];
+    expect(old.map((text) => FORMS.filter((form) => form.test(text)).length)).toEqual(
+      old.map(() => 1),
+    );
+    // What the derived code says instead is not one of them.
+    const derived = [
+      'for (const stage of PLAN_LOOP_RESETS) state.failures[stage] = 0;',
+      'artifact: reviewFileOf(record.role, record.planLoop) ?? planFileName(record.planLoop),',
+      'if (row.quotaPark && waitForQuotaReset(ctx, rt, budget)) return;',
+      "const archived = rt.state.phase === 'done';",
+    ];
+    expect(derived.filter((text) => FORMS.some((form) => form.test(text)))).toEqual([]);
   });
 
   it('finds no stage list kept by hand beside the table', () => {

@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { reviewFileOf } from '../lifecycle/lifecycle-table.js';
 import type { TaskId } from '../task/types.js';
 
 /** The task tree under the workspace root. */
@@ -41,9 +42,9 @@ export function planFileName(loop: number): string {
   return loop <= 1 ? PLAN_FILE : `PLAN-${loop}.md`;
 }
 
-/** File name of the review of plan loop `n`. */
+/** File name of the review of plan loop `n` (the review stage's, from the lifecycle table). */
 export function reviewFileName(loop: number): string {
-  return `CODE_REVIEW-${loop}.md`;
+  return reviewFileOf('review', loop);
 }
 
 /** The plan loop of a plan file name (`PLAN.md` = 1, `PLAN-3.md` = 3), or undefined. */

@@ -4,6 +4,7 @@ import {
   type FailureCounterName,
   type LifecycleFacts,
   type Outcome,
+  PLAN_LOOP_RESETS,
   SwitchyardError,
   stageRow,
   type TaskState,
@@ -98,10 +99,7 @@ function applyEffect(
       return;
     case 'start-plan-loop':
       state.selfcheckRetries = 0;
-      state.failures.worker = 0;
-      state.failures.selfcheck = 0;
-      state.failures.gate = 0;
-      state.failures['project-gates'] = 0;
+      for (const stage of PLAN_LOOP_RESETS) state.failures[stage] = 0;
       delete state.correction;
       return;
   }

@@ -1,16 +1,15 @@
 import { join } from 'node:path';
-import { reviewFileName } from '@switchyard/core';
+import { reviewFileOf } from '@switchyard/core';
 import { parseReview } from '@switchyard/tasks';
 import { maxPlanBytes, readBoundedFile } from '@switchyard/utils';
 import type { DispatchContext, TaskRuntime } from '../context.js';
-import { redTeamReviewFileName } from './red-team.js';
 
 /** The review files of the task's current plan loop (the red-team one too when asked). */
 export function loopReviewFiles(rt: TaskRuntime): string[] {
   const loop = rt.state.planLoop;
   return [
-    reviewFileName(loop),
-    ...(rt.task.review === 'red-team' ? [redTeamReviewFileName(loop)] : []),
+    reviewFileOf('review', loop),
+    ...(rt.task.review === 'red-team' ? [reviewFileOf('redteam', loop)] : []),
   ];
 }
 

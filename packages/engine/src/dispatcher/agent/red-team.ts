@@ -4,11 +4,6 @@ import { checkDecision, decideTarget } from '../../selection/decide.js';
 import type { DispatchContext, TaskRuntime } from '../context.js';
 import { blockTask } from '../landing/apply-failure.js';
 
-/** The red-team review's file of a plan loop (beside the normal review's `CODE_REVIEW-<n>.md`). */
-export function redTeamReviewFileName(loop: number): string {
-  return `CODE_REVIEW-${loop}.red-team.md`;
-}
-
 /** True for the roles whose attempt writes a review: their prompt is the review's. */
 export function isReviewRole(role: AttemptRole): boolean {
   return promptTemplateOf(role) === 'review';

@@ -1,5 +1,5 @@
 import { join, relative } from 'node:path';
-import { type Classification, formatProblem, planFileName, reviewFileName } from '@switchyard/core';
+import { type Classification, formatProblem, planFileName, reviewFileOf } from '@switchyard/core';
 import {
   evaluateReview,
   followUpDoneProblem,
@@ -7,12 +7,11 @@ import {
   type ReviewOutcome,
 } from '@switchyard/tasks';
 import type { DispatchContext, TaskRuntime } from '../context.js';
-import { redTeamReviewFileName } from './red-team.js';
 
 /** The review file (the red-team review's own in its stage) and the next plan of the current loop. */
 export function reviewFiles(rt: TaskRuntime): { reviewFile: string; nextPlanFile: string } {
   const loop = rt.state.planLoop;
-  const name = rt.state.phase === 'redteam' ? redTeamReviewFileName(loop) : reviewFileName(loop);
+  const name = reviewFileOf(rt.state.phase, loop) ?? reviewFileOf('review', loop);
   return {
     reviewFile: join(rt.task.dir, name),
     nextPlanFile: join(rt.task.dir, planFileName(rt.state.planLoop + 1)),

@@ -9,6 +9,7 @@ import {
   type DecisionKey,
   evidenceMessage,
   type FailureClass,
+  LIFECYCLE,
 } from '@switchyard/core';
 import { decideAfterFailure, STAGE_FAILURE_BUDGET } from '../../selection/on-failure.js';
 import { advance } from '../advance.js';
@@ -121,9 +122,12 @@ export function applyFailure(
     blockTask(ctx, rt, info);
     return;
   }
-  // The self-check resumes the worker's context: it neither parks nor fails over.
-  const movable = budget !== 'selfcheck';
-  if (movable && waitForQuotaReset(ctx, rt, budget, decisionStage, decision!, record, verdict))
+  // Whether the stage may wait out a quota reset or move to another candidate: its row says.
+  const row = LIFECYCLE[budget];
+  if (
+    row.quotaPark &&
+    waitForQuotaReset(ctx, rt, budget, decisionStage, decision!, record, verdict)
+  )
     return;
   const action = decideAfterFailure({
     decision: decision!,
@@ -135,7 +139,7 @@ export function applyFailure(
     cooldowns: state.cooldowns,
     retry: ctx.options.retry,
     now: ctx.now(),
-    allowFailover: movable,
+    allowFailover: row.failover,
   });
   if (action.kind === 'block') {
     blockTask(ctx, rt, {

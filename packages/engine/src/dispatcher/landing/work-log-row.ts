@@ -1,11 +1,5 @@
 import { join, relative } from 'node:path';
-import {
-  type AttemptRecord,
-  planFileName,
-  reviewFileName,
-  type WorkLogRow,
-} from '@switchyard/core';
-import { redTeamReviewFileName } from '../agent/red-team.js';
+import { type AttemptRecord, planFileName, reviewFileOf, type WorkLogRow } from '@switchyard/core';
 import type { DispatchContext, TaskRuntime } from '../context.js';
 import { maxPlanLoopsOf } from '../corrections/plan-loop-cap.js';
 
@@ -28,12 +22,7 @@ export function attemptRowFields(
   const index = sameStage.indexOf(record);
   return {
     task: rt.id,
-    artifact:
-      record.role === 'review'
-        ? reviewFileName(record.planLoop)
-        : record.role === 'redteam'
-          ? redTeamReviewFileName(record.planLoop)
-          : planFileName(record.planLoop),
+    artifact: reviewFileOf(record.role, record.planLoop) ?? planFileName(record.planLoop),
     planLoop: record.planLoop,
     maxPlanLoops: maxPlanLoopsOf(rt),
     role: record.role,
