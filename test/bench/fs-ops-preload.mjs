@@ -17,10 +17,11 @@ const note = (kind, key, ms) => {
   k[key] += ms;
 };
 const now = () => Number(process.hrtime.bigint()) / 1e6;
-const { O_CREAT, O_EXCL } = fs.constants;
+const { O_CREAT, O_EXCL, O_RDWR, O_WRONLY } = fs.constants;
 
 /** The kind of an open: /proc reads, new files (O_EXCL: the temp file of an atomic
- * replacement, or an exclusive create), opens that may create (append, truncate), reads. */
+ * replacement, or an exclusive create), opens that may create (append, truncate), opens for
+ * writing an existing file (a temp file made ahead), reads. */
 function openKind(path, flags) {
   if (String(path).startsWith('/proc/')) return '/proc reads (process scans, liveness)';
   const bits =
@@ -32,6 +33,8 @@ function openKind(path, flags) {
   if (bits & O_EXCL)
     return 'new files (O_EXCL: temp files of atomic replacements, exclusive creates)';
   if (bits & O_CREAT) return 'opens that create when missing (append, truncate)';
+  if (typeof flags === 'number' && flags & (O_WRONLY | O_RDWR))
+    return 'opens for writing without creating (temp files made ahead)';
   return 'opens for reading';
 }
 

@@ -99,9 +99,14 @@ export function fsLeases(
     const stored = load().leases[task];
     return stored && !stored.released ? toLease(task, stored) : undefined;
   };
+  let madeDir = false;
   const save = async (doc: LeasesFile) => {
-    mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
-    await replaceFile(file, `${JSON.stringify(doc, null, 2)}\n`, { durable: false });
+    if (!madeDir) mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+    madeDir = true;
+    await replaceFile(file, `${JSON.stringify(doc, null, 2)}\n`, {
+      durable: false,
+      frequent: true,
+    });
   };
   const writeBehind = () => {
     dirty = true;

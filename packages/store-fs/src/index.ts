@@ -82,7 +82,7 @@ export function openFsStore(options: FsStoreOptions): FsStore {
     layout,
     tasks: fsTasks(layout.stateDir, layout.tasksDir, locked, leases, now),
     leases: leasePort,
-    claims: fsClaims(layout.stateDir, locked, leases),
+    claims: fsClaims(layout.stateDir, locked, leases, options.exclusive === true),
     events,
     workLog,
     attempts: fsAttempts(layout.attemptsDir, leases),

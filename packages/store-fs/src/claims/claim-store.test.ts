@@ -88,4 +88,15 @@ describe('openClaimStore', () => {
     expect(JSON.parse(readFileSync(lock, 'utf8')).pid).toBe(process.pid);
     again();
   });
+
+  it('an exclusive store (its opener holds the workspace lock) never waits on the file mutex', async () => {
+    const release = await acquireFileMutex(join(state, 'claims', 'claims.lock')); // held throughout
+    const shared = await openClaimStore(state, { timeoutMs: 50 });
+    await expect(shared.tryClaim('g/a', ['a.ts'])).rejects.toMatchObject({ code: 'SY_LOCK_HELD' });
+    const exclusive = await openClaimStore(state, { exclusive: true, timeoutMs: 50 });
+    expect(await exclusive.tryClaim('g/a', ['a.ts'])).toEqual({ ok: true, paths: ['a.ts'] });
+    expect(await exclusive.release('g/a')).toEqual(['a.ts']);
+    expect(readClaims(state)).toEqual([]); // still fsynced to claims.json for every reader
+    release();
+  });
 });

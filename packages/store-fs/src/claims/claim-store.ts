@@ -28,10 +28,21 @@ interface Loaded {
 /** File name of the claims document inside `<stateDir>/claims/`. */
 export const CLAIMS_FILE = 'claims.json';
 
+/** Options of {@link openClaimStore}. */
+export interface ClaimStoreOptions extends FileMutexOptions {
+  /**
+   * True when the opener holds the workspace lock: every other writer of the claims (a
+   * dispatcher, `resolve --done`) takes that lock first, so this process's mutations only
+   * take turns among themselves, without the cross-process file mutex (whose lock file costs
+   * a new file and two removals per mutation).
+   */
+  exclusive?: boolean;
+}
+
 /** Opens (creating its folder) the claim store under a dispatcher state directory. */
 export async function openClaimStore(
   stateDir: string,
-  options: FileMutexOptions = {},
+  options: ClaimStoreOptions = {},
 ): Promise<ClaimStore> {
   const dir = join(stateDir, 'claims');
   mkdirSync(dir, { recursive: true, mode: 0o700 }); // owner-only, like all state
@@ -61,21 +72,21 @@ export async function openClaimStore(
     cache = undefined;
     // fsynced (other processes and a restart after a power loss rely on it), in the thread
     // pool: the mutex stays held, the event loop does not wait
-    await replaceFile(dataPath, `${JSON.stringify(file)}\n`, { durable: true });
+    await replaceFile(dataPath, `${JSON.stringify(file)}\n`, { durable: true, frequent: true });
   };
   // Mutations of this process take turns here first, so only other processes ever wait on
   // the file mutex (whose retry sleeps would otherwise delay them too).
   let turn: Promise<unknown> = Promise.resolve();
   const locked = <T>(fn: () => T | Promise<T>): Promise<T> => {
     const run = async () => {
-      const release = await acquireFileMutex(lockPath, options);
+      const release = options.exclusive ? undefined : await acquireFileMutex(lockPath, options);
       try {
         return await fn();
       } catch (error) {
         cache = undefined; // the cached document may hold an unsaved change
         throw error;
       } finally {
-        release();
+        release?.();
       }
     };
     const result = turn.then(run, run);
