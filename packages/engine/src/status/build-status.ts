@@ -73,32 +73,14 @@ export function buildStatus(input: StatusInput): StatusReport {
     else pending.push(task);
   }
 
-  const decisions = admissionOf(
-    input,
-    pending,
-    liveTasks,
-    running.length,
-    maxParallelOf(input.events),
+  waiting.push(
+    ...admissionWaits(input, pending, {
+      live: liveTasks,
+      activeStages: running.length,
+      blocked: new Set(blocked.map((b) => b.task)),
+      dispatcherRunning: dispatcher.state === 'running',
+    }),
   );
-  const blockedIds = new Set(blocked.map((b) => b.task));
-  const disk = input.worktreeDiskCap
-    ? { bytes: worktreeBytes(input.states), cap: input.worktreeDiskCap }
-    : undefined;
-  for (const task of pending) {
-    const state = states.get(task.id);
-    const decision = decisions.get(task.id);
-    waiting.push(
-      describeWaiting(
-        task.id,
-        state,
-        decision,
-        input.now,
-        dispatcher.state === 'running',
-        blockedIds,
-        disk,
-      ),
-    );
-  }
   for (const task of input.unrecorded ?? [])
     blocked.push({
       task,
@@ -111,8 +93,6 @@ export function buildStatus(input: StatusInput): StatusReport {
   const done = input.archived.map((task) => ({ task, archiveDir: `agent-task/archive/${task}` }));
   waiting.push(...archivesToFinish(input, archived));
   carryPlanLoopCaps(input.tasks, [...running, ...waiting]);
-  const byTask = <T extends { task: string }>(a: T, b: T) =>
-    a.task < b.task ? -1 : a.task > b.task ? 1 : 0;
   return {
     schema_version: 1,
     workspace: input.workspace,
@@ -134,6 +114,44 @@ export function buildStatus(input: StatusInput): StatusReport {
       .flatMap((st) => (st.gates ?? []).map((g) => ({ task: st.task, ...g })))
       .sort(byTask),
   };
+}
+
+const byTask = <T extends { task: string }>(a: T, b: T) =>
+  a.task < b.task ? -1 : a.task > b.task ? 1 : 0;
+
+/** The pending tasks' waiting lines, from what admission decides for them now. */
+function admissionWaits(
+  input: StatusInput,
+  pending: readonly StatusTask[],
+  run: {
+    live: Set<string>;
+    activeStages: number;
+    blocked: ReadonlySet<string>;
+    dispatcherRunning: boolean;
+  },
+): WaitingEntry[] {
+  const states = new Map(input.states.map((s) => [s.task, s]));
+  const decisions = admissionOf(
+    input,
+    pending,
+    run.live,
+    run.activeStages,
+    maxParallelOf(input.events),
+  );
+  const disk = input.worktreeDiskCap
+    ? { bytes: worktreeBytes(input.states), cap: input.worktreeDiskCap }
+    : undefined;
+  return pending.map((task) =>
+    describeWaiting(
+      task.id,
+      states.get(task.id),
+      decisions.get(task.id),
+      input.now,
+      run.dispatcherRunning,
+      run.blocked,
+      disk,
+    ),
+  );
 }
 
 /** Each blocked task names the tasks waiting on the claim it keeps. */
@@ -184,7 +202,7 @@ const isFresh = (task: StatusTask, state: TaskState | undefined): boolean =>
 
 function admissionOf(
   input: StatusInput,
-  pending: StatusTask[],
+  pending: readonly StatusTask[],
   live: Set<string>,
   activeStages: number,
   maxParallel: number,
