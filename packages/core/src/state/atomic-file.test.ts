@@ -1,5 +1,13 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -64,10 +72,35 @@ describe('replaceFile of a folder written often (frequent)', () => {
     mkdirSync(dir);
     await replaceFile(file, '4\n', { durable: false, frequent: true });
     expect(readFileSync(file, 'utf8')).toBe('4\n');
+    await replaceFile(file, '5\n', { durable: false, frequent: true }); // makes spares again
 
     await until(() => spareNames(dir).length >= 4);
-    removeSpareTemps(); // what exit does
+    removeSpareTemps(); // what exit does; spares still being made are removed when they land
+    await until(() => spareNames(dir).length === 0);
     expect(readdirSync(dir)).toEqual(['state.json']);
+  });
+
+  it('takes the temp files of a capture folder from its parent (sparesIn), never leaving one in a missing folder', async () => {
+    const parent = tempDir();
+    const options = { durable: false, frequent: true, sparesIn: parent };
+    for (const id of ['a1', 'a2', 'a3']) {
+      mkdirSync(join(parent, id));
+      await replaceFile(join(parent, id, 'locator.json'), `${id}\n`, options);
+      await until(() => spareNames(parent).length >= 4);
+      await replaceFile(join(parent, id, 'locator.json'), `${id} ended\n`, {
+        ...options,
+        durable: true,
+      });
+      expect(readdirSync(join(parent, id))).toEqual(['locator.json']);
+      expect(readFileSync(join(parent, id, 'locator.json'), 'utf8')).toBe(`${id} ended\n`);
+    }
+    await expect(
+      replaceFile(join(parent, 'gone', 'locator.json'), '{}', options),
+    ).rejects.toMatchObject({ code: 'ENOENT' });
+    expect(existsSync(join(parent, 'gone'))).toBe(false);
+    removeSpareTemps(); // what exit does; spares still being made are removed when they land
+    await until(() => spareNames(parent).length === 0);
+    expect(readdirSync(parent).sort()).toEqual(['a1', 'a2', 'a3']);
   });
 });
 

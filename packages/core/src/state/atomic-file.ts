@@ -24,6 +24,12 @@ export interface ReplaceFileOptions {
    * so a replacement does not create a file on the caller's thread.
    */
   frequent?: boolean;
+  /**
+   * With `frequent`: the folder whose temp files made ahead serve this file, when its own
+   * folder is written only a few times (each attempt's capture folder: the spares live in
+   * their common parent). It must be on the file's file system (a rename moves the temp in).
+   */
+  sparesIn?: string;
 }
 
 // A new temp file only: never through a symlink or a file planted at its (predictable) name.
@@ -55,21 +61,26 @@ export function replaceFile(
     sweepStaleTemps(dir);
     const write = (temp: string, spare: boolean) =>
       options.durable ? writeDurably(temp, data, spare) : writeTemp(temp, data, spare);
-    let temp = options.frequent ? takeSpareTemp(dir) : undefined;
-    try {
-      if (temp !== undefined) await write(temp, true);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-      forgetSpares(dir); // the folder was removed (and made again) since
-      temp = undefined;
+    const sparesIn = options.sparesIn ?? dir;
+    const spare = options.frequent ? takeSpareTemp(sparesIn) : undefined;
+    if (spare !== undefined) {
+      try {
+        await write(spare, true);
+        await rename(spare, file);
+        return;
+      } catch (error) {
+        await unlink(spare).catch(() => undefined);
+        const code = (error as NodeJS.ErrnoException).code;
+        if (code !== 'ENOENT' && code !== 'EXDEV') throw error;
+        // the spares' folder was removed (and made again) since, or is on another file
+        // system (then only the file's own folder serves): as before, a temp file beside it
+        if (code === 'ENOENT') forgetSpares(sparesIn);
+      }
     }
-    if (temp === undefined) {
-      temp = tempOf(file);
-      await write(temp, false);
-    }
-    const written = temp;
-    await rename(written, file).catch(async (error) => {
-      await unlink(written).catch(() => undefined);
+    const temp = tempOf(file);
+    await write(temp, false);
+    await rename(temp, file).catch(async (error) => {
+      await unlink(temp).catch(() => undefined);
       throw error;
     });
   };
@@ -160,7 +171,9 @@ const spares = new Map<string, { ready: string[]; filling: boolean }>();
 function takeSpareTemp(dir: string): string | undefined {
   let pool = spares.get(dir);
   if (!pool) {
-    if (spares.size === 0) process.once('exit', removeSpareTemps);
+    if (!exitHooked) process.once('exit', removeSpareTemps);
+    exitHooked = true;
+    sweepStaleTemps(dir); // spares of a writer that died
     pool = { ready: [], filling: false };
     spares.set(dir, pool);
   }
@@ -168,13 +181,13 @@ function takeSpareTemp(dir: string): string | undefined {
   if (pool.ready.length < SPARES_PER_FOLDER / 2 && !pool.filling) fillSpares(dir, pool);
   return temp;
 }
+let exitHooked = false;
 
-/** Drops the spares of a folder that was removed since, and makes new ones. */
+/** Removes the spares of a folder after a write could not use one (the folder was removed). */
 function forgetSpares(dir: string): void {
   const pool = spares.get(dir);
-  if (!pool) return;
-  pool.ready.splice(0);
-  if (!pool.filling) fillSpares(dir, pool);
+  spares.delete(dir);
+  for (const temp of pool?.ready.splice(0) ?? []) unlinkQuietly(temp);
 }
 
 function fillSpares(dir: string, pool: { ready: string[]; filling: boolean }): void {
@@ -185,7 +198,9 @@ function fillSpares(dir: string, pool: { ready: string[]; filling: boolean }): v
     openCallback(temp, TEMP_FLAGS, 0o600, (error, fd) => {
       if (!error) {
         closeSync(fd);
-        pool.ready.push(temp);
+        // a pool forgotten or removed meanwhile takes no more
+        if (spares.get(dir) === pool) pool.ready.push(temp);
+        else unlinkQuietly(temp);
       }
       if (--pending === 0) pool.filling = false;
     });
@@ -194,7 +209,7 @@ function fillSpares(dir: string, pool: { ready: string[]; filling: boolean }): v
 
 /** Removes the spare temp files this process made ahead (at exit; exported for its test). */
 export function removeSpareTemps(): void {
-  for (const pool of spares.values()) for (const temp of pool.ready.splice(0)) unlinkQuietly(temp);
+  for (const dir of [...spares.keys()]) forgetSpares(dir);
 }
 
 // Folders already swept by this process.
