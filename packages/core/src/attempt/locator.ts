@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { z } from 'zod';
 import { SwitchyardError } from '../errors.js';
 import { replaceFile } from '../state/atomic-file.js';
@@ -116,13 +116,7 @@ export async function writeLocator(
   const value = locatorSchema.parse(locator);
   const file = join(dir, ATTEMPT_FILES.locator);
   const text = `${JSON.stringify(value, null, 2)}\n`;
-  // Three writes per attempt, each in its own capture folder: the temp files come made ahead
-  // from the folder that holds the capture folders (see `replaceFile`).
-  await replaceFile(file, text, {
-    durable: options.fsync !== false,
-    frequent: true,
-    sparesIn: dirname(dir),
-  });
+  await replaceFile(file, text, { durable: options.fsync !== false });
   return value;
 }
 
