@@ -50,7 +50,6 @@ export {
   STAGES,
   type Stage,
   TEMPLATE_PLACEHOLDERS,
-  type TemplatePlaceholder,
 } from './catalog/constants.js';
 export {
   credentialShape,
@@ -65,7 +64,6 @@ export {
   persistedWaitLeftMs,
   stopwatch,
   systemClock,
-  type WaitBound,
   waitBoundOf,
 } from './clock/index.js';
 export { breachUsd, costBudgetSchema } from './cost/budget.js';
@@ -102,7 +100,6 @@ export {
   type RunCounts,
   type RunEvent,
   type RunEventInput,
-  type RunEventType,
   runEventSchema,
 } from './events/index.js';
 export {
@@ -143,7 +140,6 @@ export { gateResultLine, type ProjectGateResult } from './gates/index.js';
 export { isolationConfigSchema } from './isolation/config-schema.js';
 export {
   type AgentCommitPolicy,
-  APPLY_STEPS,
   type ApplyJournal,
   type ApplyRequest,
   type ApplyResult,
@@ -178,27 +174,21 @@ export {
   worktreeRecordSchema,
 } from './isolation/index.js';
 export {
-  ATTEMPT_ROLES,
   type AttemptRoleName,
-  type Branch,
   type BudgetStageName,
   backToWorkerOutcome,
   type CheckStageName,
   DECISION_KEYS,
   DECISION_STAGES,
-  type DecisionStageName,
   decisionKeyOf,
   type Effect,
-  type Fact,
   type FailureCounterName,
   FINAL_PHASE,
   INITIAL_PHASE,
   LIFECYCLE,
   type LifecycleFacts,
   type LifecycleStage,
-  type LifecycleState,
   type Outcome,
-  type OutcomeRow,
   PHASES,
   type Phase,
   PLAN_LOOP_RESETS,
@@ -207,10 +197,7 @@ export {
   promptTemplateOf,
   type ReviewStageName,
   reviewFileOf,
-  type StageKind,
-  type StageRow,
   stageRow,
-  type Transition,
   takesAgentSlot,
   transition,
   WORKTREE_STAGES,
@@ -296,7 +283,6 @@ export {
   sessionMonitorSchema,
   sessionPlanSchema,
   sessionStatusSchema,
-  sessionYamlPlanSchema,
 } from './session/index.js';
 export { replaceFileSync } from './state/atomic-file.js';
 export {
@@ -309,11 +295,10 @@ export {
   newTaskState,
   type ReplaceFileOptions,
   replaceFile,
-  type TaskPhase,
   type TaskState,
   taskStateSchema,
 } from './state/index.js';
-export { type Snapshot, type SnapshotEntry, snapshotEntrySchema } from './state/snapshot-entry.js';
+export { type Snapshot, snapshotEntrySchema } from './state/snapshot-entry.js';
 export {
   type AdmittedPlan,
   type DecisionKey,
@@ -346,7 +331,6 @@ export {
   type LeasePort,
   type LeaseResult,
   leaseLost,
-  MISSED_KEPT,
   type PutLocatorOptions,
   type PutTaskStateOptions,
   parseLeaseHolder,
@@ -363,7 +347,6 @@ export {
   type StoredEscalation,
   type StoredEvent,
   type StoreSetting,
-  type StoreSettingInputs,
   type TargetState,
   type TargetStatePort,
   type TaskStatePort,
@@ -379,7 +362,6 @@ export type {
   DoneAssertion,
   ParsedPlan,
   PlanFrontMatter,
-  PlanSection,
   TaskId,
   WriteSetEntry,
 } from './task/types.js';
