@@ -21,7 +21,7 @@ const { O_CREAT, O_EXCL, O_RDWR, O_WRONLY } = fs.constants;
 
 /** The kind of an open: /proc reads, new files (O_EXCL: the temp file of an atomic
  * replacement, or an exclusive create), opens that may create (append, truncate), opens for
- * writing an existing file (a temp file made ahead), reads. */
+ * writing an existing file, reads. */
 function openKind(path, flags) {
   if (String(path).startsWith('/proc/')) return '/proc reads (process scans, liveness)';
   const bits =
@@ -34,7 +34,7 @@ function openKind(path, flags) {
     return 'new files (O_EXCL: temp files of atomic replacements, exclusive creates)';
   if (bits & O_CREAT) return 'opens that create when missing (append, truncate)';
   if (typeof flags === 'number' && flags & (O_WRONLY | O_RDWR))
-    return 'opens for writing without creating (temp files made ahead)';
+    return 'opens for writing without creating';
   return 'opens for reading';
 }
 

@@ -1,14 +1,17 @@
 import { describe, expect, it } from 'vitest';
+import { cli, runInProcess } from '../engine/cli-in-process.js';
 import { gitWorkspace, sourceStatus } from '../isolation/git-workspace.js';
-import { APPROVE, runCli } from './helpers.js';
+import { APPROVE } from './helpers.js';
 
+// Awaited commands run the CLI's own entry in this process (test/engine/cli-in-process.ts) with
+// real git and agents as processes; a run the test works beside stays spawned.
 describe('an agent that repeats itself (real git, fake agent)', { timeout: 120_000 }, () => {
   it('three identical empty diffs block and escalate; the budget of 10 is not spent', async () => {
     const ws = gitWorkspace({ 'src/a.js': 'a0\n' });
     // Every worker attempt "succeeds" without changing a file.
     ws.catalog({ t: { scenario: { cases: [APPROVE], steps: [{ fillChecklist: true }] } } });
     ws.task('g/a', { files: ['src/a.js'] });
-    const result = await ws.run();
+    const result = await runInProcess(ws);
     expect(result.code, result.stdout + result.stderr).toBe(3);
     const workers = ws
       .events()
@@ -31,7 +34,7 @@ describe('an agent that repeats itself (real git, fake agent)', { timeout: 120_0
     expect(JSON.stringify(bundle)).toContain('the agent repeats itself');
     expect(sourceStatus(ws)).toBe('');
     // The retrospective counts the three empty diffs as failures of t, not "100 % success".
-    const retro = await runCli(['retro', '--workspace', ws.dir, '--json']);
+    const retro = await cli(['retro', '--workspace', ws.dir, '--json']);
     expect(retro.code, retro.stderr).toBe(0);
     const t = JSON.parse(retro.stdout).targets.find((g: { target: string }) => g.target === 't');
     expect(t).toMatchObject({ attempts: 3, succeeded: 0, failureClasses: { 'empty-diff': 3 } });

@@ -1,5 +1,6 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { runInProcess } from '../engine/cli-in-process.js';
 import { runEngine } from '../engine/harness.js';
 import { Workspace } from './helpers.js';
 
@@ -20,6 +21,8 @@ function plan(ws: Workspace, id: string, frontMatter: string[], file: string): v
   );
 }
 
+// Awaited commands run the CLI's own entry in this process (test/engine/cli-in-process.ts); git
+// and the agents are real processes.
 describe('routing by complexity and risk (in process)', { timeout: 60_000 }, () => {
   it('a plan with `complexity:` and no route lands on the mapped route; the dry run says why', async () => {
     const ws = new Workspace();
@@ -44,7 +47,7 @@ describe('routing by complexity and risk (in process)', { timeout: 60_000 }, () 
     plan(ws, 'g/hard', ['complexity: complex', 'risk: high'], 'src/hard.ts');
     plan(ws, 'g/pinned', ['route: cloud-G07', 'complexity: complex'], 'src/pinned.ts');
 
-    const dry = await ws.run(['--dry-run', '--json']);
+    const dry = await runInProcess(ws, ['--dry-run', '--json']);
     expect(dry.code, dry.stderr).toBe(0);
     const tasks = JSON.parse(dry.stdout).tasks as Array<Record<string, any>>;
     const hard = tasks.find((t) => t.id === 'g/hard')!;
@@ -59,7 +62,7 @@ describe('routing by complexity and risk (in process)', { timeout: 60_000 }, () 
       route: 'cloud-G07',
       route_reason: 'route: cloud-G07 in PLAN.md',
     });
-    const text = await ws.run(['--dry-run']);
+    const text = await runInProcess(ws, ['--dry-run']);
     expect(text.stdout).toContain('route       complexity: complex → cloud-G02');
 
     const result = await runEngine(ws);

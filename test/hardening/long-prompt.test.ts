@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Workspace } from '../dispatcher/helpers.js';
+import { runInProcess } from '../engine/cli-in-process.js';
 
 const approve = { when: { role: 'review' }, steps: [{ review: 'Verdict: APPROVED\n' }] };
 const finishWork = { steps: [{ fillChecklist: true }] };
@@ -39,6 +40,8 @@ function workerPrompt(ws: Workspace): string {
   return readFileSync(join(dir, worker, 'prompt.md'), 'utf8');
 }
 
+// `switchyard run` in this process (test/engine/cli-in-process.ts), its env set as a spawned CLI's;
+// the agents are processes.
 describe('a prompt too long for argv goes through stdin, or is refused before spawning', {
   timeout: 180_000,
 }, () => {
@@ -48,7 +51,7 @@ describe('a prompt too long for argv goes through stdin, or is refused before sp
       ws.catalog({ a: { agent, scenario: { cases: [approve], ...finishWork } } });
       ws.task('g/t', { files: longWriteSet() });
       const log = join(mkdtempSync(join(tmpdir(), 'sy-prompt-')), 'prompts.jsonl');
-      const result = await ws.run([], { env: { SWITCHYARD_FAKE_AGENT_PROMPT_LOG: log } });
+      const result = await runInProcess(ws, [], { env: { SWITCHYARD_FAKE_AGENT_PROMPT_LOG: log } });
       expect(result.stderr).not.toContain('E2BIG');
       expect(result.code).toBe(0);
       const prompt = workerPrompt(ws);
@@ -72,7 +75,7 @@ describe('a prompt too long for argv goes through stdin, or is refused before sp
     writeFileSync(ws.catalogFile, JSON.stringify(catalog, null, 2));
     ws.task('g/t', { files: longWriteSet() });
     const log = join(mkdtempSync(join(tmpdir(), 'sy-prompt-')), 'prompts.jsonl');
-    const result = await ws.run([], { env: { SWITCHYARD_FAKE_AGENT_PROMPT_LOG: log } });
+    const result = await runInProcess(ws, [], { env: { SWITCHYARD_FAKE_AGENT_PROMPT_LOG: log } });
     expect(result.code).toBe(3);
     expect(promptLog(log)).toEqual([]);
     const events = ws.events();

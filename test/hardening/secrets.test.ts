@@ -2,6 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Workspace } from '../dispatcher/helpers.js';
+import { runInProcess } from '../engine/cli-in-process.js';
 
 const KEY = 'sk-ant-api03-Zx9Qw8Er7Ty6Ui5Op4As3Df2Gh1Jk0LzXcVbNm';
 
@@ -19,6 +20,8 @@ function filesBelow(dir: string): { path: string; text: string }[] {
   return out;
 }
 
+// `switchyard run` in this process (test/engine/cli-in-process.ts), its env set as a spawned CLI's;
+// the agents are processes.
 describe('a gate that prints the environment does not leak credentials', {
   timeout: 180_000,
 }, () => {
@@ -31,7 +34,7 @@ describe('a gate that prints the environment does not leak credentials', {
       files: ['src/t.ts'],
       done: { command: '/usr/bin/env', assertion: 'stdout contains "never printed"' },
     });
-    const result = await ws.run([], { env: { ANTHROPIC_API_KEY: KEY } });
+    const result = await runInProcess(ws, [], { env: { ANTHROPIC_API_KEY: KEY } });
     expect(result.code, result.stderr).toBe(3);
     const files = filesBelow(ws.path('agent-task'));
     const gateLogs = files.filter((f) => f.path.includes('/gates/'));

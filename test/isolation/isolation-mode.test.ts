@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { runCli, Workspace } from '../dispatcher/helpers.js';
+import { cli, runInProcess } from '../engine/cli-in-process.js';
 import {
   git,
   gitWorkspace,
@@ -36,6 +37,8 @@ const blockThenAppend = {
 const stateOf = (ws: Workspace) =>
   JSON.parse(ws.read('agent-task/.switchyard/tasks/g/a.json')) as Record<string, unknown>;
 
+// Awaited commands run the CLI's own entry in this process (test/engine/cli-in-process.ts) with
+// real git and agents as processes; a run the test works beside stays spawned.
 describe('a task keeps the isolation mode it started with (real git, fake agents)', {
   timeout: 180_000,
 }, () => {
@@ -43,7 +46,7 @@ describe('a task keeps the isolation mode it started with (real git, fake agents
     const ws = new Workspace();
     ws.catalog(blockThenAppend);
     ws.task('g/a', { files: ['src/a.js'] });
-    const first = await ws.run();
+    const first = await runInProcess(ws);
     expect(first.code, first.stdout + first.stderr).toBe(3);
     expect(stateOf(ws).isolationMode).toBe('none');
     expect(ws.read('src/a.js')).toBe('v1\n');
@@ -54,7 +57,7 @@ describe('a task keeps the isolation mode it started with (real git, fake agents
     git(ws.dir, 'config', 'user.email', 'test@example.com');
     git(ws.dir, 'add', '.gitignore', 'switchyard.config.json');
     git(ws.dir, 'commit', '-qm', 'init');
-    const status = await runCli(['status', '--workspace', ws.dir]);
+    const status = await cli(['status', '--workspace', ws.dir]);
     expect(status.stdout).toMatch(/shared workspace: g\/a \(started without a worktree/);
     let pid: number | undefined;
     let exited = false;
@@ -84,10 +87,10 @@ describe('a task keeps the isolation mode it started with (real git, fake agents
     const ws = gitWorkspace({ 'src/a.js': 'a0\n' });
     ws.catalog(blockThenAppend);
     ws.task('g/a', { files: ['src/a.js'] });
-    expect((await ws.run()).code).toBe(3);
+    expect((await runInProcess(ws)).code).toBe(3);
     expect(stateOf(ws).isolationMode).toBe('worktree');
     ws.config({ retry: { baseDelayMs: 5, maxDelayMs: 20 }, isolation: 'none' });
-    const result = await runCli([
+    const result = await cli([
       'retry',
       'g/a',
       '--workspace',

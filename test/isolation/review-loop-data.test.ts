@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../dispatcher/helpers.js';
+import { cli, runInProcess } from '../engine/cli-in-process.js';
+
 import { git, gitWorkspace, prompts, taskCommits } from './git-workspace.js';
 
 const OLD = "// TODO: a human's note from 2019\nmodule.exports = 0;\n";
@@ -16,6 +17,8 @@ const write = (path: string, content: string) => ({ write: { path, content } });
  *   so g/second, which shares the file, runs and lands; `switchyard retry g/first` takes the
  *   claim again and meets the apply like any other task (a conflict, then a fresh worktree).
  */
+// Awaited commands run the CLI's own entry in this process (test/engine/cli-in-process.ts) with
+// real git and agents as processes; a run the test works beside stays spawned.
 describe('the review loop judges the right data at the right time (real git, fake agents)', {
   timeout: 240_000,
 }, () => {
@@ -62,7 +65,7 @@ describe('the review loop judges the right data at the right time (real git, fak
     ws.task('g/first', { files: ['src/index.js'] });
     ws.task('g/second', { files: ['src/index.js'] });
 
-    const first = await ws.run();
+    const first = await runInProcess(ws);
     expect(first.code, first.stdout + first.stderr).toBe(3);
     const events = ws.events();
 
@@ -97,7 +100,7 @@ describe('the review loop judges the right data at the right time (real git, fak
     expect(JSON.parse(ws.read('agent-task/.switchyard/claims/claims.json')).tasks).toEqual({});
 
     // The retry takes the claim again; its worktree's base is older than g/second's commit.
-    const retry = await runCli([
+    const retry = await cli([
       'retry',
       'g/first',
       '--workspace',

@@ -2,7 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CLI, runCli } from '../dispatcher/helpers.js';
+import { CLI } from '../dispatcher/helpers.js';
+import { cli, runInProcess } from '../engine/cli-in-process.js';
 import {
   git,
   gitWorkspace,
@@ -65,6 +66,8 @@ const npmEnv = (dir: string) => ({
   npm_config_cache: join(dir, '..', `${dir.split('/').pop()}-npm-cache`),
 });
 
+// Awaited commands run the CLI's own entry in this process (test/engine/cli-in-process.ts) with
+// real git and agents as processes; a run the test works beside stays spawned.
 describe('a new worktree is set up before its first agent (real git, real npm, fake agents)', {
   timeout: 240_000,
 }, () => {
@@ -147,7 +150,7 @@ describe('a new worktree is set up before its first agent (real git, real npm, f
     expect(kept.startsWith(ws.dir)).toBe(false);
     expect(existsSync(join(kept, 'node_modules/greet/index.js'))).toBe(true);
     expect(readFileSync(join(kept, '.env'), 'utf8')).toBe('WHO=world\n');
-    const shown = await runCli(['status', '--workspace', ws.dir]);
+    const shown = await cli(['status', '--workspace', ws.dir]);
     expect(shown.stdout).toMatch(/g\/b +\[setup\] the worktree set-up failed/);
     expect(shown.stdout).toMatch(/g\/b +blocked +switchyard\/g\/b/);
     expect(sourceStatus(ws)).toBe('');
@@ -160,7 +163,7 @@ describe('a new worktree is set up before its first agent (real git, real npm, f
     });
     ws.task('g/c', { files: ['src/c.js'] });
     git(ws.dir, 'commit', '-qam', 'disk cap');
-    const capped = await ws.run([], { env });
+    const capped = await runInProcess(ws, [], { env });
     expect(capped.code, capped.stdout + capped.stderr).toBe(3);
     expect(
       ws
@@ -169,20 +172,20 @@ describe('a new worktree is set up before its first agent (real git, real npm, f
         .map((e) => [e.rule, e.held]),
     ).toEqual([['worktree-disk', 1]]);
     expect(ws.events().some((e) => e.type === 'task.admitted' && e.task === 'g/c')).toBe(false);
-    const waiting = await runCli(['status', '--workspace', ws.dir]);
+    const waiting = await cli(['status', '--workspace', ws.dir]);
     expect(waiting.stdout).toMatch(
       /g\/c +waits for worktree disk: the task worktrees take \d.* of the 1 B cap \(isolation\.maxDiskBytes\)/,
     );
     expect(waiting.stdout).toMatch(
       /isolation {2}a git worktree per task · 1 worktree\(s\), .* of the 1 B cap/,
     );
-    const cleaned = await runCli(['clean', '--blocked', '--workspace', ws.dir]);
+    const cleaned = await cli(['clean', '--blocked', '--workspace', ws.dir]);
     expect(cleaned.stdout).toMatch(/^removed g\/b \(blocked\) .* (\d+\.\d) (KiB|MiB)$/m);
     expect(cleaned.stdout).toMatch(/^1 removed, 0 kept, \d+\.\d (KiB|MiB) freed$/m);
     expect(existsSync(kept)).toBe(false);
 
     writeFileSync(ws.path('.allow-b'), 'yes\n');
-    const retried = await runCli(
+    const retried = await cli(
       ['retry', 'g/b', '--workspace', ws.dir, '--execution-catalog', ws.catalogFile],
       { env },
     );

@@ -27,14 +27,14 @@ function packagesLoadedBy(file: string, seen = new Set<string>()): Set<string> {
 }
 
 // `switchyard run --dry-run` loads the light entries only: the dispatcher, review parsing,
-// prompts and plugins (the whole of core's root entry) stay unloaded. Not yet
-// `@switchyard/engine/dry-run`: its target resolution imports `@switchyard/catalog`'s root,
-// which loads core's root (catalog needs a light entry first).
+// prompts and plugins (the whole of core's root entry) stay unloaded.
 describe('the dry run loads the light entries only', () => {
   it.each([
     'packages/core/dist/dry-run.js',
     'packages/runner-kit/dist/dry-run.js',
     'packages/store-fs/dist/dry-run.js',
+    'packages/catalog/dist/dry-run.js',
+    'packages/engine/dist/dry-run.js',
   ])('%s loads no root entry of another package', (entry) => {
     const loaded = [...packagesLoadedBy(join(root, entry))];
     expect(loaded.filter((spec) => !/^@switchyard\/[\w-]+\/(dry-run|errors)$/.test(spec))).toEqual(

@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../dispatcher/helpers.js';
+import { cli } from '../engine/cli-in-process.js';
+
 import {
   git,
   gitWorkspace,
@@ -13,6 +14,8 @@ import {
 
 const approve = { when: { role: 'review' }, steps: [{ review: 'Verdict: APPROVED\n' }] };
 
+// Awaited commands run the CLI's own entry in this process (test/engine/cli-in-process.ts) with
+// real git and agents as processes; a run the test works beside stays spawned.
 describe('the user checks out another branch while a task runs (real git, fake agent)', {
   timeout: 120_000,
 }, () => {
@@ -43,7 +46,7 @@ describe('the user checks out another branch while a task runs (real git, fake a
       () => ws.events().some((e) => e.type === 'task.waiting' && e.reason === 'apply'),
       'the apply to wait',
     );
-    const status = await runCli(['status', '--workspace', ws.dir]);
+    const status = await cli(['status', '--workspace', ws.dir]);
     expect(status.stdout).toMatch(
       /g\/a .*the apply to main waits: the source checkout is on feature, not main; switch back to main \(git switch main\) and it goes on/,
     );

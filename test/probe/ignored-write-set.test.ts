@@ -1,9 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../dispatcher/helpers.js';
+import { cli, runInProcess } from '../engine/cli-in-process.js';
+
 import { gitWorkspace, sourceStatus, taskCommits } from '../isolation/git-workspace.js';
 
 const approve = { when: { role: 'review' }, steps: [{ review: 'Verdict: APPROVED\n' }] };
 
+// Awaited commands run the CLI's own entry in this process (test/engine/cli-in-process.ts) with
+// real git and agents as processes; a run the test works beside stays spawned.
 describe('a write set that names a file git ignores (real git, fake agent)', {
   timeout: 120_000,
 }, () => {
@@ -25,7 +28,7 @@ describe('a write set that names a file git ignores (real git, fake agent)', {
       },
     });
     ws.task('g/a', { files: ['src/a.js', 'dist/out.js'] });
-    const result = await ws.run();
+    const result = await runInProcess(ws);
     expect(result.code, result.stdout + result.stderr).toBe(3);
     const workers = ws.events().filter((e) => e.type === 'attempt.finished' && e.role === 'worker');
     expect(workers).toHaveLength(1);
@@ -36,7 +39,7 @@ describe('a write set that names a file git ignores (real git, fake agent)', {
     expect(taskCommits(ws)).toEqual([]);
     expect(ws.read('src/a.js')).toBe('a0\n');
     expect(sourceStatus(ws)).toBe('');
-    const status = await runCli(['status', '--workspace', ws.dir]);
+    const status = await cli(['status', '--workspace', ws.dir]);
     expect(status.stdout).toMatch(/g\/a +\[writeset\] .*ignored by git.*dist\/out\.js/);
   });
 });

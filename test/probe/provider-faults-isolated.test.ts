@@ -1,9 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../dispatcher/helpers.js';
+import { cli, runInProcess } from '../engine/cli-in-process.js';
+
 import { git, gitWorkspace, sourceStatus, taskCommits } from '../isolation/git-workspace.js';
 
 const approve = { when: { role: 'review' }, steps: [{ review: 'Verdict: APPROVED\n' }] };
 
+// Awaited commands run the CLI's own entry in this process (test/engine/cli-in-process.ts) with
+// real git and agents as processes; a run the test works beside stays spawned.
 describe('provider faults under worktree isolation (real git, fake agents)', {
   timeout: 180_000,
 }, () => {
@@ -47,7 +50,7 @@ describe('provider faults under worktree isolation (real git, fake agents)', {
     ws.task('g/prose', { files: ['src/p.js'] });
     ws.task('g/exhaust', { files: ['src/e.js'] });
     ws.task('g/auth', { files: ['src/u.js'] });
-    const result = await ws.run(['--max-parallel', '3']);
+    const result = await runInProcess(ws, ['--max-parallel', '3']);
     expect(result.code, result.stdout + result.stderr).toBe(3);
     const events = ws.events();
     const runs = (task: string) =>
@@ -79,7 +82,7 @@ describe('provider faults under worktree isolation (real git, fake agents)', {
         .map((b) => b.trim()),
     ).toEqual(['+ switchyard/g/auth', '+ switchyard/g/exhaust']);
     // People read messages, not raw JSON event lines cut at a width.
-    const status = await runCli(['status', '--workspace', ws.dir]);
+    const status = await cli(['status', '--workspace', ws.dir]);
     expect(status.code).toBe(0);
     expect(status.stdout).toMatch(/g\/auth +\[worker\] authentication failed for target first/);
     expect(status.stdout).toMatch(/^ +Invalid API key/m);
@@ -89,7 +92,7 @@ describe('provider faults under worktree isolation (real git, fake agents)', {
     );
     expect(status.stdout).not.toContain('{"duration_api_ms"');
     // Machines keep the raw evidence.
-    const json = JSON.parse((await runCli(['status', '--workspace', ws.dir, '--json'])).stdout);
+    const json = JSON.parse((await cli(['status', '--workspace', ws.dir, '--json'])).stdout);
     expect(json.blocked.find((b: { task: string }) => b.task === 'g/auth').evidence[0]).toContain(
       '"api_error_status":401',
     );

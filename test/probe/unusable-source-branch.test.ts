@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Workspace } from '../dispatcher/helpers.js';
+import { runInProcess } from '../engine/cli-in-process.js';
 import { git, gitWorkspace } from '../isolation/git-workspace.js';
 
 const approve = { when: { role: 'review' }, steps: [{ review: 'Verdict: APPROVED\n' }] };
@@ -23,6 +24,8 @@ function noIdentityEnv(): Record<string, string> {
   };
 }
 
+// Awaited commands run the CLI's own entry in this process (test/engine/cli-in-process.ts) with
+// real git and agents as processes; a run the test works beside stays spawned.
 describe('a git checkout tasks cannot land on: refused before any agent starts (real git)', {
   timeout: 120_000,
 }, () => {
@@ -34,7 +37,7 @@ describe('a git checkout tasks cannot land on: refused before any agent starts (
     ws.task('g/a', { files: ['src/a.js'] });
     const env = noIdentityEnv();
 
-    const run = await ws.run([], { env });
+    const run = await runInProcess(ws, [], { env });
     expect(run.code, run.stdout + run.stderr).toBe(2);
     expect(run.stderr).toMatch(/SY_PREFLIGHT_FAILED: 2 problems found before starting/);
     expect(run.stderr).toMatch(/SY_PREFLIGHT_GIT_IDENTITY .*user\.name and user\.email not set/);
@@ -48,7 +51,7 @@ describe('a git checkout tasks cannot land on: refused before any agent starts (
     expect(ws.exists('agent-task', '.switchyard', 'sessions')).toBe(false);
     expect(ws.exists('agent-task', '.switchyard', 'worktrees')).toBe(false);
 
-    const dry = await ws.run(['--dry-run', '--json'], { env });
+    const dry = await runInProcess(ws, ['--dry-run', '--json'], { env });
     expect(dry.code, dry.stderr).toBe(2);
     const problems = JSON.parse(dry.stdout).problems as { code: string; fix?: string }[];
     expect(problems.map((p) => p.code)).toEqual(
@@ -62,7 +65,7 @@ describe('a git checkout tasks cannot land on: refused before any agent starts (
     git(ws.dir, 'switch', '-q', '--detach');
     ws.catalog({ t: { scenario } });
     ws.task('g/a', { files: ['src/a.js'] });
-    const result = await ws.run();
+    const result = await runInProcess(ws);
     expect(result.code, result.stdout + result.stderr).toBe(2);
     expect(result.stderr).toMatch(/SY_PREFLIGHT_DETACHED_HEAD .*has a detached HEAD/);
     expect(result.stderr).toContain(`fix:  git -C ${ws.dir} switch main`);

@@ -2,6 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Workspace } from '../dispatcher/helpers.js';
+import { runInProcess } from '../engine/cli-in-process.js';
 import { runEngine } from '../engine/harness.js';
 
 const approve = { review: 'Verdict: APPROVED\n' };
@@ -33,6 +34,8 @@ function redTeamPlan(ws: Workspace, id: string): void {
   writeFileSync(file, readFileSync(file, 'utf8').replace('---\n#', 'review: red-team\n---\n#'));
 }
 
+// Awaited commands run the CLI's own entry in this process (test/engine/cli-in-process.ts); git
+// and the agents are real processes.
 describe('red-team review (in process)', { timeout: 60_000 }, () => {
   it('runs after the review approved, on another agent family; its CHANGES_REQUESTED starts plan loop 2', async () => {
     const ws = new Workspace();
@@ -112,7 +115,7 @@ describe('red-team review (in process)', { timeout: 60_000 }, () => {
     });
     redTeamPlan(ws, 'g/alone');
     // The dry run says so first, as an error: nothing is paid for a review that cannot run.
-    const dry = await ws.run(['--dry-run', '--json']);
+    const dry = await runInProcess(ws, ['--dry-run', '--json']);
     expect(dry.code, dry.stderr).toBe(2);
     const report = JSON.parse(dry.stdout);
     expect(report.tasks[0].stages.redteam).toMatchObject({ selected: null, candidates: [] });

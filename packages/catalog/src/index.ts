@@ -1,3 +1,4 @@
+export { CATALOG_ENV } from './catalog-env.js';
 export { expandCatalog, isCompactCatalog } from './compact.js';
 export { compactCatalog } from './compact-write.js';
 export { findExecutable } from './executables.js';
@@ -11,7 +12,6 @@ export {
 } from './named-target.js';
 export { applyPermissions } from './permissions.js';
 export {
-  CATALOG_ENV,
   type ResolveCatalogOptions,
   type ResolvedCatalog,
   resolveCatalogFrom,

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { type Problem, SwitchyardError } from '@switchyard/core';
 import { assetPath } from '@switchyard/utils';
+import { CATALOG_ENV } from './catalog-env.js';
 import { anchorRelativeCommands, commandBaseOf } from './command-base.js';
 import { loaderVariableWarnings } from './loader-variables.js';
 import { catalogRevision } from './revision.js';
@@ -47,9 +48,6 @@ export interface ResolveCatalogOptions {
   /** Start of the window-coverage year (default now). */
   now?: Date;
 }
-
-/** The environment variable that names a catalog file. */
-export const CATALOG_ENV = 'AGENT_TASK_EXECUTION_CATALOG';
 
 async function readCatalogFile(path: string): Promise<unknown> {
   let bytes: Uint8Array;

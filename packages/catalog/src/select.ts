@@ -1,5 +1,5 @@
 import type { RouteId, Stage } from '@switchyard/core';
-import { SwitchyardError } from '@switchyard/core';
+import { SwitchyardError } from '@switchyard/core/errors';
 import type { Catalog } from './schema.js';
 import { windowMatches } from './windows.js';
 

@@ -2,7 +2,12 @@ import { existsSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ResolvedCatalog } from '@switchyard/catalog';
-import { applyRouting, CATALOG_ENV, DEFAULT_ROUTING, selectCandidates } from '@switchyard/catalog';
+import {
+  applyRouting,
+  CATALOG_ENV,
+  DEFAULT_ROUTING,
+  selectCandidates,
+} from '@switchyard/catalog/dry-run';
 import type { ProjectConfig } from '@switchyard/config';
 import { hasConfigFile, loadProjectConfig, resolveCatalog } from '@switchyard/config';
 import type { ClaimRecord, Problem, RouteId, Stage } from '@switchyard/core';

@@ -2,7 +2,7 @@
 // `@switchyard/engine/dry-run` and `@switchyard/store-fs/dry-run` entries), without review
 // parsing, prompts or plugins, so the command loads less. Same objects as the root entry
 // (shared chunks): `SwitchyardError.is` and friends work across both.
-export { type PermissionLevel, STAGES } from './catalog/constants.js';
+export { isRouteId, type PermissionLevel, STAGES } from './catalog/constants.js';
 export {
   ERROR_CODES,
   formatProblem,

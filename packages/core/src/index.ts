@@ -33,7 +33,6 @@ export {
   persistedWaitLeftMs,
   stopwatch,
   systemClock,
-  type WaitBound,
   waitBoundOf,
 } from './clock/index.js';
 export { breachUsd, costBudgetSchema } from './cost/budget.js';
@@ -70,14 +69,12 @@ export {
   type RunCounts,
   type RunEvent,
   type RunEventInput,
-  type RunEventType,
   runEventSchema,
 } from './events/index.js';
 export { gateResultLine, type ProjectGateResult } from './gates/index.js';
 export { isolationConfigSchema } from './isolation/config-schema.js';
 export {
   type AgentCommitPolicy,
-  APPLY_STEPS,
   type ApplyJournal,
   type ApplyRequest,
   type ApplyResult,
@@ -112,39 +109,28 @@ export {
   worktreeRecordSchema,
 } from './isolation/index.js';
 export {
-  ATTEMPT_ROLES,
   type AttemptRoleName,
-  type Branch,
   type BudgetStageName,
   backToWorkerOutcome,
   type CheckStageName,
   DECISION_KEYS,
   DECISION_STAGES,
-  type DecisionStageName,
   decisionKeyOf,
   type Effect,
-  type Fact,
   type FailureCounterName,
   FINAL_PHASE,
   INITIAL_PHASE,
   LIFECYCLE,
   type LifecycleFacts,
   type LifecycleStage,
-  type LifecycleState,
   type Outcome,
-  type OutcomeRow,
   PHASES,
   type Phase,
   PLAN_LOOP_RESETS,
-  parksOnQuota,
   phaseLabel,
   promptTemplateOf,
-  type ReviewStageName,
   reviewFileOf,
-  type StageKind,
-  type StageRow,
   stageRow,
-  type Transition,
   takesAgentSlot,
   transition,
   WORKTREE_STAGES,
@@ -212,7 +198,6 @@ export {
   sessionMonitorSchema,
   sessionPlanSchema,
   sessionStatusSchema,
-  sessionYamlPlanSchema,
 } from './session/index.js';
 export {
   type AttemptRecord,
@@ -222,11 +207,10 @@ export {
   type Decision,
   type DecisionStage,
   newTaskState,
-  type TaskPhase,
   type TaskState,
   taskStateSchema,
 } from './state/index.js';
-export { type Snapshot, type SnapshotEntry, snapshotEntrySchema } from './state/snapshot-entry.js';
+export { type Snapshot, snapshotEntrySchema } from './state/snapshot-entry.js';
 export {
   type AdmittedPlan,
   type DecisionKey,
@@ -259,7 +243,6 @@ export {
   type LeasePort,
   type LeaseResult,
   leaseLost,
-  MISSED_KEPT,
   type PutLocatorOptions,
   type PutTaskStateOptions,
   parseLeaseHolder,
@@ -276,7 +259,6 @@ export {
   type StoredEscalation,
   type StoredEvent,
   type StoreSetting,
-  type StoreSettingInputs,
   type TargetState,
   type TargetStatePort,
   type TaskStatePort,
@@ -292,7 +274,6 @@ export type {
   DoneAssertion,
   ParsedPlan,
   PlanFrontMatter,
-  PlanSection,
   TaskId,
   WriteSetEntry,
 } from './task/types.js';

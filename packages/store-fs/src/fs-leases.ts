@@ -102,10 +102,7 @@ export function fsLeases(
   const save = async (doc: LeasesFile) => {
     if (!madeDir) mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
     madeDir = true;
-    await replaceFile(file, `${JSON.stringify(doc, null, 2)}\n`, {
-      durable: false,
-      frequent: true,
-    });
+    await replaceFile(file, `${JSON.stringify(doc, null, 2)}\n`, { durable: false });
   };
   const writeBehind = () => {
     dirty = true;

@@ -105,7 +105,6 @@ export function fsTasks(
         const version = options.expected + 1;
         await replaceFile(file, `${JSON.stringify({ ...state, revision: version }, null, 1)}\n`, {
           durable: false,
-          frequent: true,
         });
         versions.set(state.task, { key: statKey(file), version });
         return version;

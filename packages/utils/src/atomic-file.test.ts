@@ -1,9 +1,9 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { removeSpareTemps, replaceFile, replaceFileSync } from './atomic-file.js';
+import { replaceFile, replaceFileSync } from './atomic-file.js';
 
 const dirs: string[] = [];
 const tempDir = () => {
@@ -35,39 +35,6 @@ describe('replaceFile', () => {
         replaceFile(join(dir, 'missing', 'f.json'), '{}', { durable }),
       ).rejects.toMatchObject({ code: 'ENOENT' });
     expect(readdirSync(dir)).toEqual([]);
-  });
-});
-
-describe('replaceFile of a folder written often (frequent)', () => {
-  const spareNames = (dir: string) =>
-    readdirSync(dir).filter((n) => new RegExp(`^\\.spare\\.${process.pid}\\.\\d+\\.tmp$`).test(n));
-  const until = async (done: () => boolean) => {
-    while (!done()) await new Promise((resolve) => setTimeout(resolve, 5));
-  };
-
-  it('writes into temp files made ahead, falls back when they are gone, and removes the rest', async () => {
-    const dir = tempDir();
-    const file = join(dir, 'state.json');
-    await replaceFile(file, '1\n', { durable: false, frequent: true }); // no spare yet: as before
-    await until(() => spareNames(dir).length >= 4);
-    const made = spareNames(dir);
-    for (const name of made) expect(readFileSync(join(dir, name), 'utf8')).toBe('');
-    await replaceFile(file, '2\n', { durable: false, frequent: true });
-    await replaceFile(file, '3\n', { durable: true, frequent: true });
-    expect(readFileSync(file, 'utf8')).toBe('3\n');
-    // two spares were used (renamed over the file), none was created on this thread meanwhile
-    expect(made.filter((n) => !spareNames(dir).includes(n))).toHaveLength(2);
-    expect(readdirSync(dir).filter((n) => !n.startsWith('.spare.'))).toEqual(['state.json']);
-
-    // the folder removed and made again: the spares it had are gone, a write still lands
-    rmSync(dir, { recursive: true, force: true });
-    mkdirSync(dir);
-    await replaceFile(file, '4\n', { durable: false, frequent: true });
-    expect(readFileSync(file, 'utf8')).toBe('4\n');
-
-    await until(() => spareNames(dir).length >= 4);
-    removeSpareTemps(); // what exit does
-    expect(readdirSync(dir)).toEqual(['state.json']);
   });
 });
 

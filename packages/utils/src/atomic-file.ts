@@ -1,7 +1,6 @@
 import {
   closeSync,
   constants,
-  open as openCallback,
   openSync,
   readdirSync,
   renameSync,
@@ -18,12 +17,6 @@ import { dirname, join } from 'node:path';
  */
 export interface ReplaceFileOptions {
   durable: boolean;
-  /**
-   * The folder's files are replaced again and again (task states, claims, leases): its temp
-   * files are created ahead, a few at a time on the thread pool (see {@link takeSpareTemp}),
-   * so a replacement does not create a file on the caller's thread.
-   */
-  frequent?: boolean;
 }
 
 // A new temp file only: never through a symlink or a file planted at its (predictable) name.
@@ -41,9 +34,8 @@ const queues = new Map<string, Promise<void>>();
  * Readers see the old or the new content, never a mix. Lean on purpose (no realpath, chown
  * or chmod per write): these files are created and owned by switchyard itself. The temp file
  * of a write that is not durable is written synchronously (page cache only: cheaper than
- * three thread-pool round trips; with `frequent`, into a temp file created ahead); the
- * rename always goes to the thread pool, since ext4 starts writeback when a rename replaces
- * a file.
+ * three thread-pool round trips); the rename always goes to the thread pool, since ext4
+ * starts writeback when a rename replaces a file.
  */
 export function replaceFile(
   file: string,
@@ -51,25 +43,12 @@ export function replaceFile(
   options: ReplaceFileOptions,
 ): Promise<void> {
   const run = async () => {
-    const dir = dirname(file);
-    sweepStaleTemps(dir);
-    const write = (temp: string, spare: boolean) =>
-      options.durable ? writeDurably(temp, data, spare) : writeTemp(temp, data, spare);
-    let temp = options.frequent ? takeSpareTemp(dir) : undefined;
-    try {
-      if (temp !== undefined) await write(temp, true);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-      forgetSpares(dir); // the folder was removed (and made again) since
-      temp = undefined;
-    }
-    if (temp === undefined) {
-      temp = tempOf(file);
-      await write(temp, false);
-    }
-    const written = temp;
-    await rename(written, file).catch(async (error) => {
-      await unlink(written).catch(() => undefined);
+    sweepStaleTemps(dirname(file));
+    const temp = tempOf(file);
+    if (options.durable) await writeDurably(temp, data);
+    else writeTemp(temp, data);
+    await rename(temp, file).catch(async (error) => {
+      await unlink(temp).catch(() => undefined);
       throw error;
     });
   };
@@ -102,12 +81,8 @@ export function replaceFileSync(file: string, data: string | Uint8Array): void {
   }
 }
 
-async function writeDurably(
-  temp: string,
-  data: string | Uint8Array,
-  created: boolean,
-): Promise<void> {
-  const handle = await open(temp, created ? SPARE_FLAGS : TEMP_FLAGS, 0o600);
+async function writeDurably(temp: string, data: string | Uint8Array): Promise<void> {
+  const handle = await open(temp, TEMP_FLAGS, 0o600);
   try {
     await handle.writeFile(data);
     await handle.sync();
@@ -119,10 +94,9 @@ async function writeDurably(
   await handle.close();
 }
 
-/** Writes the temp file (page cache only); removes it again when that fails. `created`: a
- * spare temp file made ahead (see {@link takeSpareTemp}), opened without creating. */
-function writeTemp(temp: string, data: string | Uint8Array, created = false): void {
-  const fd = openSync(temp, created ? SPARE_FLAGS : TEMP_FLAGS, 0o600);
+/** Writes the temp file (page cache only); removes it again when that fails. */
+function writeTemp(temp: string, data: string | Uint8Array): void {
+  const fd = openSync(temp, TEMP_FLAGS, 0o600);
   try {
     const bytes = typeof data === 'string' ? Buffer.from(data) : data;
     for (let written = 0; written < bytes.length; )
@@ -141,60 +115,6 @@ function unlinkQuietly(path: string): void {
   } catch {
     // already gone
   }
-}
-
-// A spare temp file made ahead is opened as it is: never through a symlink, never a FIFO.
-const SPARE_FLAGS = constants.O_WRONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
-const SPARES_PER_FOLDER = 8;
-// Per folder: empty temp files this process created ahead (names ending .<pid>.<n>.tmp, so a
-// writer that dies leaves them to the next sweep), and whether more are on their way.
-const spares = new Map<string, { ready: string[]; filling: boolean }>();
-
-/**
- * A temp file in `dir` created ahead on the thread pool, or undefined when none is ready
- * (the caller creates one as before). Creating a file is the dear part of a replacement
- * where many files come and go (ext4 looks for an inode that was not freed recently, reading
- * inode blocks): made ahead, a replacement only opens, writes and renames on the caller's
- * thread. The same work, off the event loop; the temp files left at exit are removed then.
- */
-function takeSpareTemp(dir: string): string | undefined {
-  let pool = spares.get(dir);
-  if (!pool) {
-    if (spares.size === 0) process.once('exit', removeSpareTemps);
-    pool = { ready: [], filling: false };
-    spares.set(dir, pool);
-  }
-  const temp = pool.ready.pop();
-  if (pool.ready.length < SPARES_PER_FOLDER / 2 && !pool.filling) fillSpares(dir, pool);
-  return temp;
-}
-
-/** Drops the spares of a folder that was removed since, and makes new ones. */
-function forgetSpares(dir: string): void {
-  const pool = spares.get(dir);
-  if (!pool) return;
-  pool.ready.splice(0);
-  if (!pool.filling) fillSpares(dir, pool);
-}
-
-function fillSpares(dir: string, pool: { ready: string[]; filling: boolean }): void {
-  pool.filling = true;
-  let pending = SPARES_PER_FOLDER - pool.ready.length;
-  for (let i = SPARES_PER_FOLDER - pool.ready.length; i > 0; i--) {
-    const temp = join(dir, `.spare.${process.pid}.${++sequence}.tmp`);
-    openCallback(temp, TEMP_FLAGS, 0o600, (error, fd) => {
-      if (!error) {
-        closeSync(fd);
-        pool.ready.push(temp);
-      }
-      if (--pending === 0) pool.filling = false;
-    });
-  }
-}
-
-/** Removes the spare temp files this process made ahead (at exit; exported for its test). */
-export function removeSpareTemps(): void {
-  for (const pool of spares.values()) for (const temp of pool.ready.splice(0)) unlinkQuietly(temp);
 }
 
 // Folders already swept by this process.

@@ -88,4 +88,34 @@ describe('process identity', () => {
       await Promise.all([...children, lookalike].map((c) => once(c, 'exit')));
     }
   }, 30_000);
+
+  it('passes over processes running before the time given, reading only later ones', async () => {
+    const marker = `born-${process.pid}-${Date.now()}`;
+    const spawnedAt = Date.now();
+    const child = spawn('sleep', ['30'], {
+      stdio: 'ignore',
+      env: { ...process.env, SWITCHYARD_ATTEMPT_ID: marker },
+    });
+    try {
+      const pid = child.pid!;
+      await vi.waitFor(
+        () => expect(hasEnvironmentMarker(pid, 'SWITCHYARD_ATTEMPT_ID', marker)).toBe(true),
+        { timeout: 20_000, interval: 20 },
+      );
+      const markers = new Set([marker]);
+      // started after `spawnedAt`: looked at, and found
+      expect(
+        findProcessesWithMarkers('SWITCHYARD_ATTEMPT_ID', markers, { bornSinceMs: spawnedAt }),
+      ).toEqual(new Map([[marker, [pid]]]));
+      // running long before a time a minute from now: its environment is not read at all
+      expect(
+        findProcessesWithMarkers('SWITCHYARD_ATTEMPT_ID', markers, {
+          bornSinceMs: Date.now() + 60_000,
+        }),
+      ).toEqual(new Map());
+    } finally {
+      child.kill('SIGKILL');
+      await once(child, 'exit');
+    }
+  }, 30_000);
 });

@@ -1,4 +1,4 @@
-import { closeSync, openSync, readdirSync, readFileSync, readSync } from 'node:fs';
+import { closeSync, lstatSync, openSync, readdirSync, readFileSync, readSync } from 'node:fs';
 
 /**
  * Identity of a running process that survives PID reuse: the PID plus a start token
@@ -124,6 +124,17 @@ export function findProcessesWithMarker(name: string, value: string): number[] {
   return findProcessesWithMarkers(name, new Set([value])).get(value) ?? [];
 }
 
+/** Options of {@link findProcessesWithMarkers}. */
+export interface MarkerScanOptions {
+  /**
+   * Wall-clock time (ms since the epoch) at or before which every process looked for was
+   * started, e.g. taken just before the attempt's agent was spawned: a process the kernel
+   * knew before it (its `/proc/<pid>` entry is older) cannot descend from that agent, so its
+   * environment is not read. Without it, every process's environment is read.
+   */
+  bornSinceMs?: number;
+}
+
 /**
  * For each of `values`, the PIDs of live processes whose environment carries `name=<value>`:
  * one pass over /proc for all of them (each environment read once), for callers that look
@@ -132,6 +143,7 @@ export function findProcessesWithMarker(name: string, value: string): number[] {
 export function findProcessesWithMarkers(
   name: string,
   values: ReadonlySet<string>,
+  options: MarkerScanOptions = {},
 ): Map<string, number[]> {
   const found = new Map<string, number[]>();
   if (values.size === 0) return found;
@@ -142,9 +154,14 @@ export function findProcessesWithMarkers(
     return found;
   }
   const key = Buffer.from(`${name}=`);
+  const bornSince =
+    options.bornSinceMs !== undefined && procEntryTimesUsable()
+      ? options.bornSinceMs - PROC_CLOCK_SLACK_MS
+      : undefined;
   for (const entry of entries) {
     const pid = Number(entry);
     if (!Number.isInteger(pid) || pid <= 0) continue;
+    if (bornSince !== undefined && procEntryOlderThan(entry, bornSince)) continue;
     const environ = readEnviron(pid);
     if (environ === undefined) continue;
     for (const value of entryValues(environ, key)) {
@@ -155,6 +172,35 @@ export function findProcessesWithMarkers(
     }
   }
   return found;
+}
+
+// Why the age of a /proc/<pid> entry tells a process born later from one born earlier, at the
+// cost of one lstat instead of reading its environment (open, read, close): the kernel makes
+// the entry's inode when the entry is first looked up (or listed) and stamps it with the time
+// then; a process that did not exist yet cannot have had one; and an entry whose process ended
+// is dropped, so a reused PID gets a new one. So an entry older than the attempt's start is a
+// process that was running before the agent, never one of its descendants. The stamp comes
+// from the kernel's coarse clock (a tick behind at most): the slack covers that.
+const PROC_CLOCK_SLACK_MS = 1000;
+
+function procEntryOlderThan(entry: string, wallMs: number): boolean {
+  const stat = lstatSync(`/proc/${entry}`, { throwIfNoEntry: false });
+  return stat !== undefined && stat.ctimeMs < wallMs;
+}
+
+let entryTimesUsable: boolean | undefined;
+/**
+ * True when this system's /proc stamps a process's entry as described above: this process's
+ * own entry cannot be older than the process. A /proc that reports a fixed time (0, the boot
+ * time) fails, and every environment is read as before.
+ */
+function procEntryTimesUsable(): boolean {
+  if (entryTimesUsable === undefined) {
+    const stat = lstatSync(`/proc/${process.pid}`, { throwIfNoEntry: false });
+    entryTimesUsable =
+      stat !== undefined && stat.ctimeMs >= performance.timeOrigin - PROC_CLOCK_SLACK_MS;
+  }
+  return entryTimesUsable;
 }
 
 /** The values of every entry of `environ` that starts with `key` (`NAME=`). */

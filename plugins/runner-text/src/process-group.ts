@@ -83,12 +83,19 @@ export async function terminateAttempt(opts: {
   pgid: number;
   graceMs: number;
   marker?: { name: string; value: string };
+  /** Every process carrying the marker started at or after this wall-clock time (see
+   * `attemptBornSinceMs`): older ones are not looked at. */
+  bornSinceMs?: number;
   contained?: boolean;
 }): Promise<void> {
   const survivors = async () => {
     const pids = new Set(opts.contained ? [] : groupMembers(opts.pgid));
     if (opts.marker)
-      for (const pid of await processesWithMarker(opts.marker.name, opts.marker.value))
+      for (const pid of await processesWithMarker(
+        opts.marker.name,
+        opts.marker.value,
+        opts.bornSinceMs,
+      ))
         pids.add(pid);
     pids.delete(process.pid);
     return [...pids];

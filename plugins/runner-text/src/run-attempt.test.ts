@@ -91,8 +91,9 @@ describe('startAttempt (text)', () => {
     expect((await readLocator(spec.attemptDir)).endedBy).toBe('cancel');
   });
 
-  it('leaves no background child behind after a normal exit', async () => {
-    const spec = testSpec(['sh', '-c', 'sleep 300 & echo bye']);
+  it('leaves no background child behind after a normal exit, in its group or not', async () => {
+    // `setsid`: a new session, out of the group; only its marker (environment) tells it is ours.
+    const spec = testSpec(['sh', '-c', 'sleep 300 & setsid sleep 301 & echo bye']);
     const outcome = await (await startAttempt(spec)).done;
     expect(outcome.exitCode).toBe(0);
     expect(findProcessesWithMarker(PROCESS_MARKER_VAR, spec.attemptId)).toEqual([]);

@@ -24,6 +24,7 @@ import {
 } from '@switchyard/utils';
 import { AttemptMonitor } from './attempt-monitor.js';
 import type { AttemptHooks, HooksFactory } from './hooks.js';
+import { attemptBornSinceMs } from './marker-scan.js';
 import { EVIDENCE_APPEND, EVIDENCE_MODE } from './owned-append.js';
 import { terminateAttempt } from './process-group.js';
 import { sandboxedExit } from './sandbox-exit.js';
@@ -43,6 +44,9 @@ interface Controller {
   startedAt: Date;
   /** `startedAt` on `performance.now()`'s clock: the attempt's duration is measured on it. */
   startedAtMonotonicMs: number;
+  /** Started here (not re-attached): `startedAt` was taken before its agent was spawned, so
+   * the leftover scan passes over processes older than it. */
+  spawnedHere: boolean;
 }
 
 /** Wires exit, watchdog and cancel into one `done` promise. */
@@ -50,10 +54,14 @@ function control(c: Controller, setEnd: (end: (reason: EndedBy) => void) => void
   let endedBy: EndedBy | undefined;
   const pgid = c.locator.process.pgid;
   const marker = { name: c.locator.process.markerName, value: c.locator.process.marker };
+  const bornSince = () =>
+    c.spawnedHere
+      ? { bornSinceMs: attemptBornSinceMs(c.startedAt.getTime(), c.startedAtMonotonicMs) }
+      : {};
   const end = (reason: EndedBy) => {
     if (endedBy !== undefined) return;
     endedBy = reason;
-    void terminateAttempt({ pgid, graceMs: c.killGraceMs, marker });
+    void terminateAttempt({ pgid, graceMs: c.killGraceMs, marker, ...bornSince() });
   };
   setEnd(end);
   const done = (async (): Promise<RunOutcome> => {
@@ -63,7 +71,7 @@ function control(c: Controller, setEnd: (end: (reason: EndedBy) => void) => void
     // sandbox whose agent exited by itself, bwrap's init stands for whatever is left (see
     // terminateAttempt's `contained`).
     const contained = c.sandboxed && ended.exitObserved && ended.signal === null && !endedBy;
-    await terminateAttempt({ pgid, graceMs: c.killGraceMs, marker, contained });
+    await terminateAttempt({ pgid, graceMs: c.killGraceMs, marker, contained, ...bornSince() });
     const exit = c.sandboxed ? sandboxedExit(ended) : ended;
     const evidence = await c.monitor.finish({
       exitCode: exit.exitCode,
@@ -190,6 +198,7 @@ export async function startAttempt(spec: RunnerSpec, makeHooks?: HooksFactory): 
     killGraceMs: spec.killGraceMs ?? DEFAULTS.killGraceMs,
     startedAt,
     startedAtMonotonicMs,
+    spawnedHere: true,
   };
   return control(controller, (e) => {
     end = e;
@@ -264,6 +273,7 @@ export async function reattachAttempt(
     killGraceMs: options.killGraceMs ?? DEFAULTS.killGraceMs,
     startedAt,
     startedAtMonotonicMs,
+    spawnedHere: false,
   };
   return control(controller, (e) => {
     end = e;

@@ -1,4 +1,4 @@
-import { isRouteId } from '@switchyard/core';
+import { isRouteId } from '@switchyard/core/dry-run';
 import { z } from 'zod';
 
 const routeId = z

@@ -1,6 +1,6 @@
 import { relative } from 'node:path';
 import type { ClaimRecord, Problem } from '@switchyard/core/dry-run';
-import type { WorkspaceModel } from '@switchyard/tasks';
+import type { LoadedTask, WorkspaceModel } from '@switchyard/tasks';
 import { admit } from '../admission/admit.js';
 import { writeSetCollisions } from '../admission/collisions.js';
 import { admissionTaskOf } from '../admission/task-view.js';
@@ -11,7 +11,7 @@ import {
   type DryRunTask,
   toDryRunProblem,
 } from './report.js';
-import { stageTargets } from './stage-targets.js';
+import { dryRunTask, serializedWith, type TaskEntryContext } from './task-entry.js';
 
 /** The catalog as the dry run sees it; the CLI fills it from the resolved catalog. */
 export interface DryRunRouting {
@@ -61,139 +61,31 @@ export function planDryRun(input: DryRunInput): DryRunReport {
   const push = (...ps: Problem[]) => {
     for (const p of ps) problems.add(p);
   };
-  // Files inside the workspace are shown relative to it; others (a catalog elsewhere) stay absolute.
-  const rel = (file: string | undefined) => {
-    if (!file?.startsWith('/')) return file;
-    const r = relative(model.workspace, file);
-    return r.startsWith('..') ? file : r || '.';
-  };
-  if (input.taskGroup !== undefined && !model.groups.includes(input.taskGroup))
-    push({
-      code: 'SY_UNKNOWN_GROUP',
-      message: `task group "${input.taskGroup}" does not exist under agent-task/`,
-      hint: `known groups: ${model.groups.join(', ') || '(none)'}`,
-      severity: 'error',
-    });
+  const rel = relativeTo(model.workspace);
   const agents = routing.agents ?? new Map<string, string>();
-  const agentNames = new Set(agents.values());
-  if (
-    input.withTarget !== undefined &&
-    routing.valid &&
-    !routing.targetIds.has(input.withTarget) &&
-    !agentNames.has(input.withTarget)
-  )
-    push({
-      code: 'SY_USAGE',
-      message: `--with "${input.withTarget}" is neither a catalog target nor an agent of the catalog`,
-      hint: `targets: ${[...routing.targetIds].join(', ') || '(none)'}; agents: ${[...agentNames].join(', ') || '(none)'}`,
-      severity: 'error',
-    });
-  for (const task of model.tasks) {
-    push(...task.problems);
-    if (task.target !== undefined && routing.valid && !routing.targetIds.has(task.target)) {
-      const p: Problem = {
-        code: 'SY_PLAN_INVALID',
-        message: `target "${task.target}" is not a target of the catalog`,
-        file: task.planFile,
-        hint: 'use a target id from `switchyard catalog show`, or remove the pin',
-        severity: 'error',
-      };
-      task.problems.push(p);
-      push(p);
-      task.valid = false;
-    }
-  }
+  const withKnown = knowsWith(input, agents);
+  push(...optionProblems(input, agents));
+  for (const task of model.tasks) push(...task.problems, ...pinProblems(input, task));
   const select = cachedSelect(input, push);
   const inScope = (group: string) => input.taskGroup === undefined || group === input.taskGroup;
   const admissionTasks = model.tasks.map((t) => admissionTaskOf(t, input.slotFree?.has(t.id)));
-  const claims = new Map<string, string>();
-  for (const record of input.claims) for (const p of record.paths) claims.set(p, record.taskId);
-  const result = admit({
-    tasks: admissionTasks,
-    archivedComplete: new Set(
-      [...model.archived.values()].filter((a) => a.complete).map((a) => a.id),
-    ),
-    liveAttempts: input.liveAttempts ?? new Set(),
-    ...(input.blocked && !input.retryBlocked ? { blocked: new Set(input.blocked.keys()) } : {}),
-    invalid: new Set(model.tasks.filter((t) => !t.valid).map((t) => t.id)),
-    claims,
-    activeStages: input.liveAttempts?.size ?? 0,
-    maxParallel: input.maxParallel,
-    scope: new Set(model.tasks.filter((t) => inScope(t.group)).map((t) => t.id)),
-  });
-  const decisions = new Map(result.decisions.map((d) => [d.id, d]));
+  const result = admitNow(input, admissionTasks, inScope);
   const collisions = writeSetCollisions(admissionTasks);
-  const serialized = new Map<string, Set<string>>();
-  for (const c of collisions)
-    for (const id of c.tasks) {
-      const set = serialized.get(id) ?? new Set<string>();
-      for (const other of c.tasks) if (other !== id) set.add(other);
-      serialized.set(id, set);
-    }
-  const tasks: DryRunTask[] = model.tasks.map((t) => {
-    const decision = decisions.get(t.id);
-    const withKnown =
-      input.withTarget !== undefined &&
-      (routing.targetIds.has(input.withTarget) || agentNames.has(input.withTarget));
-    const routed = stageTargets({
-      route: t.route,
-      pin: t.target,
-      withName: withKnown ? input.withTarget : undefined,
-      redTeam: t.review === 'red-team',
-      agents,
-      select: (stage) => select(stage, t.route),
-      stages: routing.stages,
-      planFile: t.planFile,
-    });
-    const stages = routed.stages;
-    if (routing.valid && t.valid) {
-      t.problems.push(...routed.problems);
-      push(...routed.problems);
-    }
-    return {
-      id: t.id,
-      group: t.group,
-      plan: t.planFile,
-      plan_loop: t.planLoop,
-      in_scope: inScope(t.group),
-      valid: t.valid,
-      route: t.route ?? null,
-      route_reason: t.routeReason ?? (t.route ? `route: ${t.route} in PLAN.md` : null),
-      review: t.review ?? null,
-      target: t.target ?? null,
-      depends_on: t.dependsOn.map((d) => d.id),
-      status: decision?.status ?? 'invalid',
-      blocked: input.blocked?.get(t.id) ?? null,
-      waiting_on: decision?.waitingOn ?? decision?.conflicts?.map((c) => c.holder) ?? [],
-      waiting_on_blocked_claim: [
-        ...new Set(
-          (decision?.conflicts ?? []).map((c) => c.holder).filter((h) => input.blocked?.has(h)),
-        ),
-      ].sort(),
-      write_set: t.writeSet.map((e) => ({
-        path: e.path,
-        line: e.line,
-        ...(e.note ? { note: e.note } : {}),
-        ...(e.resolved ? { resolved: e.resolved } : {}),
-      })),
-      serialized_with: [...(serialized.get(t.id) ?? [])].sort(),
-      stages,
-      checklist: {
-        total: t.checklist.length,
-        checked: t.checklist.filter((c) => c.checked).length,
-      },
-      definition_of_done: t.definitionOfDone
-        ? {
-            command: t.definitionOfDone.command,
-            argv: t.definitionOfDone.argv,
-            assertion: t.definitionOfDone.assertion,
-          }
-        : null,
-      problems: t.problems.map((p) => toDryRunProblem({ ...p, file: rel(p.file) })),
-    };
-  });
+  const entry: TaskEntryContext = {
+    routingValid: routing.valid,
+    stages: routing.stages,
+    agents,
+    withName: withKnown ? input.withTarget : undefined,
+    select,
+    push,
+    inScope,
+    decisions: new Map(result.decisions.map((d) => [d.id, d])),
+    serialized: serializedWith(collisions),
+    blocked: input.blocked,
+    rel,
+  };
+  const tasks = model.tasks.map((t) => dryRunTask(entry, t));
   const all = [...problems].map((p) => toDryRunProblem({ ...p, file: rel(p.file) }));
-  const scoped = tasks.filter((t) => t.in_scope);
   return {
     schema_version: DRY_RUN_SCHEMA_VERSION,
     kind: 'switchyard.dry-run',
@@ -221,16 +113,104 @@ export function planDryRun(input: DryRunInput): DryRunReport {
       active_stages: input.liveAttempts?.size ?? 0,
       max_parallel: input.maxParallel,
     },
-    summary: {
-      tasks: tasks.length,
-      in_scope: scoped.length,
-      admitted: result.admitted.length,
-      waiting: scoped.filter((t) => t.status.startsWith('waiting')).length,
-      invalid: scoped.filter((t) => !t.valid).length,
-      errors: all.filter((p) => p.severity === 'error').length,
-      warnings: all.filter((p) => p.severity === 'warning').length,
-    },
+    summary: summaryOf(tasks, all, result.admitted.length),
     problems: all,
+  };
+}
+
+/** Files inside the workspace are shown relative to it; others (a catalog elsewhere) stay absolute. */
+function relativeTo(workspace: string) {
+  return (file: string | undefined) => {
+    if (!file?.startsWith('/')) return file;
+    const r = relative(workspace, file);
+    return r.startsWith('..') ? file : r || '.';
+  };
+}
+
+/** `--with` names a target or an agent of a valid catalog. */
+function knowsWith(input: DryRunInput, agents: ReadonlyMap<string, string>): boolean {
+  const name = input.withTarget;
+  if (name === undefined) return false;
+  return input.routing.targetIds.has(name) || new Set(agents.values()).has(name);
+}
+
+/** The run's options against the workspace and catalog: an unknown group, an unknown `--with`. */
+function optionProblems(input: DryRunInput, agents: ReadonlyMap<string, string>): Problem[] {
+  const { model, routing } = input;
+  const problems: Problem[] = [];
+  if (input.taskGroup !== undefined && !model.groups.includes(input.taskGroup))
+    problems.push({
+      code: 'SY_UNKNOWN_GROUP',
+      message: `task group "${input.taskGroup}" does not exist under agent-task/`,
+      hint: `known groups: ${model.groups.join(', ') || '(none)'}`,
+      severity: 'error',
+    });
+  const agentNames = new Set(agents.values());
+  if (input.withTarget !== undefined && routing.valid && !knowsWith(input, agents))
+    problems.push({
+      code: 'SY_USAGE',
+      message: `--with "${input.withTarget}" is neither a catalog target nor an agent of the catalog`,
+      hint: `targets: ${[...routing.targetIds].join(', ') || '(none)'}; agents: ${[...agentNames].join(', ') || '(none)'}`,
+      severity: 'error',
+    });
+  return problems;
+}
+
+/** A PLAN's `target` pin the catalog lacks: the task becomes invalid, the problem is its own. */
+function pinProblems(input: DryRunInput, task: LoadedTask): Problem[] {
+  const { routing } = input;
+  if (task.target === undefined || !routing.valid || routing.targetIds.has(task.target)) return [];
+  const p: Problem = {
+    code: 'SY_PLAN_INVALID',
+    message: `target "${task.target}" is not a target of the catalog`,
+    file: task.planFile,
+    hint: 'use a target id from `switchyard catalog show`, or remove the pin',
+    severity: 'error',
+  };
+  task.problems.push(p);
+  task.valid = false;
+  return [p];
+}
+
+/** Admission as a run would decide it now, from the held claims and live attempts. */
+function admitNow(
+  input: DryRunInput,
+  admissionTasks: ReturnType<typeof admissionTaskOf>[],
+  inScope: (group: string) => boolean,
+) {
+  const { model } = input;
+  const claims = new Map<string, string>();
+  for (const record of input.claims) for (const p of record.paths) claims.set(p, record.taskId);
+  return admit({
+    tasks: admissionTasks,
+    archivedComplete: new Set(
+      [...model.archived.values()].filter((a) => a.complete).map((a) => a.id),
+    ),
+    liveAttempts: input.liveAttempts ?? new Set(),
+    ...(input.blocked && !input.retryBlocked ? { blocked: new Set(input.blocked.keys()) } : {}),
+    invalid: new Set(model.tasks.filter((t) => !t.valid).map((t) => t.id)),
+    claims,
+    activeStages: input.liveAttempts?.size ?? 0,
+    maxParallel: input.maxParallel,
+    scope: new Set(model.tasks.filter((t) => inScope(t.group)).map((t) => t.id)),
+  });
+}
+
+/** The report's counts: of the tasks in scope, and of every problem. */
+function summaryOf(
+  tasks: readonly DryRunTask[],
+  all: readonly ReturnType<typeof toDryRunProblem>[],
+  admitted: number,
+): DryRunReport['summary'] {
+  const scoped = tasks.filter((t) => t.in_scope);
+  return {
+    tasks: tasks.length,
+    in_scope: scoped.length,
+    admitted,
+    waiting: scoped.filter((t) => t.status.startsWith('waiting')).length,
+    invalid: scoped.filter((t) => !t.valid).length,
+    errors: all.filter((p) => p.severity === 'error').length,
+    warnings: all.filter((p) => p.severity === 'warning').length,
   };
 }
 

@@ -1,4 +1,8 @@
-import { redTeamCandidates, resolveNamedTarget, reviewCandidates } from '@switchyard/catalog';
+import {
+  redTeamCandidates,
+  resolveNamedTarget,
+  reviewCandidates,
+} from '@switchyard/catalog/dry-run';
 import type { Problem } from '@switchyard/core/dry-run';
 import { candidateOrder } from '../selection/decide.js';
 import type { DryRunStage } from './report.js';

@@ -135,26 +135,7 @@ export function buildEscalation(input: BundleInput): {
   const code = escalationCode(blocked);
   const rel = (p: string) => relative(workspace, resolvePath(workspace, p)) || '.';
   const last = lastAttemptOf(state, blocked.stage);
-  const failedDirs = state.attempts
-    .filter((a) => a.result !== undefined && a.result !== 'success')
-    .map((a) => rel(a.attemptDir));
-  const source = sourceFacts(input.isolation?.record, input.isolation?.journal, state);
-  const diffPath = source.worktree ? rel(source.worktree) : undefined;
-  const lastCheck = checkOf(blocked, task, workspace, rel);
-  const patch = state.isolation?.patchFile ? join(task.dir, state.isolation.patchFile) : undefined;
-  const artifacts = [
-    ...(patch && existsSync(patch) ? [rel(patch)] : []),
-    ...(diffPath ? [diffPath] : []),
-    ...(lastCheck ? [lastCheck.output] : []),
-  ];
-  const evidencePaths = [
-    ...new Set([
-      ...failedDirs.slice(-5),
-      ...(lastCheck ? [lastCheck.output] : []),
-      ...(state.correction?.file ? [rel(state.correction.file)] : []),
-      ...(diffPath ? [diffPath] : []),
-    ]),
-  ];
+  const files = evidenceFiles(input, rel);
   const question = recommendedQuestion(code, input);
   const createdAt = input.now.toISOString();
   const bundle: FailureBundle = {
@@ -187,21 +168,65 @@ export function buildEscalation(input: BundleInput): {
         }
       : {}),
     ...(last ? { lastAttempt: attemptTail(last, rel) } : {}),
-    ...(lastCheck ? { lastCheck } : {}),
-    artifacts: [...new Set(artifacts)],
-    evidencePaths,
-    ...(diffPath ? { diffPath } : {}),
-    ...(source.facts ? { source: source.facts } : {}),
+    ...(files.lastCheck ? { lastCheck: files.lastCheck } : {}),
+    artifacts: files.artifacts,
+    evidencePaths: files.evidencePaths,
+    ...(files.diffPath ? { diffPath: files.diffPath } : {}),
+    ...(files.source ? { source: files.source } : {}),
     blockedDownstream: [...input.downstream].sort(),
     question,
     blockedAt: blocked.at,
     createdAt,
   };
-  const resolve = (flag: string) => `switchyard resolve ${task.id} ${flag}`;
-  const interview: InterviewRequest = {
+  const interview = interviewRequest(input, question, createdAt);
+  return redactDeep({ bundle, interview }, input.secrets ?? []);
+}
+
+/** The files a human reads: the patch, the worktree's diff, the last check's output, the
+ * last five failed attempts' folders and the correction the worker was given. */
+function evidenceFiles(input: BundleInput, rel: (p: string) => string) {
+  const { state, task, workspace } = input;
+  const failedDirs = state.attempts
+    .filter((a) => a.result !== undefined && a.result !== 'success')
+    .map((a) => rel(a.attemptDir));
+  const source = sourceFacts(input.isolation?.record, input.isolation?.journal, state);
+  const diffPath = source.worktree ? rel(source.worktree) : undefined;
+  const lastCheck = checkOf(state.blocked, task, workspace, rel);
+  const patch = state.isolation?.patchFile ? join(task.dir, state.isolation.patchFile) : undefined;
+  const artifacts = [
+    ...(patch && existsSync(patch) ? [rel(patch)] : []),
+    ...(diffPath ? [diffPath] : []),
+    ...(lastCheck ? [lastCheck.output] : []),
+  ];
+  const evidencePaths = [
+    ...new Set([
+      ...failedDirs.slice(-5),
+      ...(lastCheck ? [lastCheck.output] : []),
+      ...(state.correction?.file ? [rel(state.correction.file)] : []),
+      ...(diffPath ? [diffPath] : []),
+    ]),
+  ];
+  return {
+    lastCheck,
+    diffPath,
+    source: source.facts,
+    artifacts: [...new Set(artifacts)],
+    evidencePaths,
+  };
+}
+
+/** What the human is asked, with the commands that answer it. */
+function interviewRequest(
+  input: BundleInput,
+  question: string,
+  createdAt: string,
+): InterviewRequest {
+  const id = input.task.id;
+  const resolve = (flag: string) => `switchyard resolve ${id} ${flag}`;
+  return {
     schema_version: 1,
     kind: 'interview-request',
-    task: task.id,
+    task: id,
     question,
     options: [
       {
@@ -216,10 +241,9 @@ export function buildEscalation(input: BundleInput): {
       },
     ],
     bundle: input.bundlePath,
-    blockedAt: blocked.at,
+    blockedAt: input.state.blocked.at,
     createdAt,
   };
-  return redactDeep({ bundle, interview }, input.secrets ?? []);
 }
 
 /**

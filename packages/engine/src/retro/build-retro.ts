@@ -1,11 +1,5 @@
-import {
-  formatUsd,
-  type PriceTable,
-  priceUsage,
-  type RunEvent,
-  roundUsd,
-  tokensOf,
-} from '@switchyard/core';
+import { formatUsd, type PriceTable, type RunEvent, roundUsd } from '@switchyard/core';
+import { RetroTally, type TargetTally, type TaskTally } from './tally-events.js';
 
 /** Which events a retrospective covers. */
 export interface RetroScope {
@@ -78,10 +72,6 @@ export function runsInScope(events: readonly RunEvent[], scope: RetroScope): str
   return last ? [last.runId] : [];
 }
 
-const inc = (map: Record<string, number>, key: string) => {
-  map[key] = (map[key] ?? 0) + 1;
-};
-
 /**
  * Builds the retrospective of the selected runs from their events: per task (attempts,
  * failovers and their classes, plan loops, findings by severity, gate failures, duration,
@@ -96,141 +86,11 @@ export function buildRetro(
   const runs = runsInScope(events, scope);
   const inRuns = new Set(runs);
   const scoped = events.filter((e) => inRuns.has(e.runId));
-  const tasks = new Map<string, RetroTask & { first?: number; last?: number }>();
-  const task = (id: string) => {
-    let t = tasks.get(id);
-    if (!t) {
-      t = {
-        task: id,
-        outcome: 'open',
-        attempts: 0,
-        failovers: 0,
-        failureClasses: {},
-        planLoops: 1,
-        findings: { critical: 0, moderate: 0, minor: 0 },
-        reviewsRequestingChanges: 0,
-        gateFailures: 0,
-        durationMs: 0,
-        tokens: 0,
-        costUsd: 0,
-      };
-      tasks.set(id, t);
-    }
-    return t;
-  };
-  const targets = new Map<string, RetroTarget & { durations: number; tasks: Set<string> }>();
-  const target = (id: string) => {
-    let t = targets.get(id);
-    if (!t) {
-      t = {
-        target: id,
-        attempts: 0,
-        succeeded: 0,
-        successRate: 0,
-        failureClasses: {},
-        meanDurationMs: 0,
-        costUsd: 0,
-        archivedTasks: 0,
-        durations: 0,
-        tasks: new Set(),
-      };
-      targets.set(id, t);
-    }
-    return t;
-  };
-  // The worker attempt of each task that last "succeeded": a write-set correction of its
-  // result (an empty diff, files outside the write set) makes it a failure after all.
-  const lastWorkerSuccess = new Map<string, string>();
-  for (const e of scoped) {
-    // a human's stop of the whole run names no task
-    if (!('task' in e) || e.task === undefined) continue;
-    const t = task(e.task);
-    const at = Date.parse(e.at);
-    if (e.type === 'attempt.started' || e.type === 'gate.finished') t.first ??= at;
-    t.last = at;
-    if ('planLoop' in e) t.planLoops = Math.max(t.planLoops, e.planLoop);
-    switch (e.type) {
-      case 'attempt.started':
-        if (!e.reattached) t.attempts += 1;
-        if (e.machine && !e.reattached) {
-          t.machines ??= {};
-          inc(t.machines, e.machine);
-        }
-        break;
-      case 'attempt.finished': {
-        const g = target(e.target);
-        g.attempts += 1;
-        g.durations += e.durationMs;
-        g.tasks.add(e.task);
-        if (e.role === 'worker') lastWorkerSuccess.delete(e.task);
-        if (e.result === 'success') {
-          g.succeeded += 1;
-          if (e.role === 'worker') lastWorkerSuccess.set(e.task, e.target);
-        } else {
-          inc(g.failureClasses, e.result);
-          inc(t.failureClasses, e.result);
-        }
-        if (e.usage) {
-          const priced = priceUsage(e.usage, prices[e.target]);
-          t.tokens += tokensOf(e.usage);
-          t.costUsd = roundUsd(t.costUsd + (priced.costUsd ?? 0));
-          g.costUsd = roundUsd(g.costUsd + (priced.costUsd ?? 0));
-        }
-        break;
-      }
-      case 'task.isolation': {
-        const worked = lastWorkerSuccess.get(e.task);
-        if (e.step !== 'writeset-violation' || worked === undefined) break;
-        lastWorkerSuccess.delete(e.task);
-        const g = target(worked);
-        g.succeeded -= 1;
-        const cls = e.detail.startsWith('no change was made') ? 'empty-diff' : 'writeset-violated';
-        inc(g.failureClasses, cls);
-        inc(t.failureClasses, cls);
-        break;
-      }
-      case 'target.failover':
-        t.failovers += 1;
-        break;
-      case 'gate.finished':
-        if (!e.passed) t.gateFailures += 1;
-        break;
-      case 'review.verdict':
-        t.findings.critical += e.findings.critical;
-        t.findings.moderate += e.findings.moderate;
-        t.findings.minor += e.findings.minor;
-        if (e.verdict === 'CHANGES_REQUESTED') t.reviewsRequestingChanges += 1;
-        break;
-      case 'task.archived':
-        t.outcome = 'archived';
-        break;
-      case 'task.blocked':
-        t.outcome = 'blocked';
-        break;
-    }
-  }
-  const taskList = [...tasks.values()]
-    .filter((t) => t.attempts > 0 || t.outcome !== 'open' || t.gateFailures > 0)
-    .map(({ first, last, ...t }) => ({
-      ...t,
-      durationMs: first !== undefined && last !== undefined ? last - first : 0,
-    }))
-    .sort((a, b) => a.task.localeCompare(b.task));
+  const tally = new RetroTally(prices);
+  for (const e of scoped) tally.add(e);
+  const taskList = taskFigures(tally.tasks.values());
   const archived = new Set(taskList.filter((t) => t.outcome === 'archived').map((t) => t.task));
-  const targetList = [...targets.values()]
-    .map(({ durations, tasks: worked, ...g }) => {
-      const archivedTasks = [...worked].filter((id) => archived.has(id)).length;
-      return {
-        ...g,
-        successRate: g.attempts > 0 ? g.succeeded / g.attempts : 0,
-        meanDurationMs: g.attempts > 0 ? Math.round(durations / g.attempts) : 0,
-        archivedTasks,
-        ...(archivedTasks > 0
-          ? { costPerArchivedTaskUsd: roundUsd(g.costUsd / archivedTasks) }
-          : {}),
-      };
-    })
-    .sort((a, b) => a.target.localeCompare(b.target));
+  const targetList = targetFigures(tally.targets.values(), archived);
   const times = scoped.map((e) => e.at).sort();
   return {
     runs,
@@ -246,6 +106,38 @@ export function buildRetro(
       costUsd: roundUsd(taskList.reduce((n, t) => n + t.costUsd, 0)),
     },
   };
+}
+
+/** The tasks that did something (an attempt, a gate, an outcome), by id, with their durations. */
+function taskFigures(tallies: Iterable<TaskTally>): RetroTask[] {
+  return [...tallies]
+    .filter((t) => t.attempts > 0 || t.outcome !== 'open' || t.gateFailures > 0)
+    .map(({ first, last, ...t }) => ({
+      ...t,
+      durationMs: first !== undefined && last !== undefined ? last - first : 0,
+    }))
+    .sort((a, b) => a.task.localeCompare(b.task));
+}
+
+/** The targets by id, with their rates and the cost per archived task they worked on. */
+function targetFigures(
+  tallies: Iterable<TargetTally>,
+  archived: ReadonlySet<string>,
+): RetroTarget[] {
+  return [...tallies]
+    .map(({ durations, tasks: worked, ...g }) => {
+      const archivedTasks = [...worked].filter((id) => archived.has(id)).length;
+      return {
+        ...g,
+        successRate: g.attempts > 0 ? g.succeeded / g.attempts : 0,
+        meanDurationMs: g.attempts > 0 ? Math.round(durations / g.attempts) : 0,
+        archivedTasks,
+        ...(archivedTasks > 0
+          ? { costPerArchivedTaskUsd: roundUsd(g.costUsd / archivedTasks) }
+          : {}),
+      };
+    })
+    .sort((a, b) => a.target.localeCompare(b.target));
 }
 
 const pct = (n: number) => `${Math.round(n * 100)} %`;

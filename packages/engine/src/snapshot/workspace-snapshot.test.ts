@@ -45,5 +45,13 @@ describe('takeSnapshot', () => {
     const second = await takeSnapshot(root, { previous });
     expect(second['a/f2.txt']?.sha256).toBe('recorded');
     expect(changedPaths(first, second)).toEqual(['a/f2.txt', 'a/f3.txt', 'skipped/file']);
+
+    // Several earlier snapshots: the first that has a path answers for it.
+    const f1 = first['a/f1.txt']!;
+    const third = await takeSnapshot(root, {
+      previous: [undefined, { 'a/f1.txt': { ...f1, sha256: 'from the first' } }, first, previous],
+    });
+    expect(third['a/f1.txt']?.sha256).toBe('from the first');
+    expect(third['a/f2.txt']?.sha256).toBe(first['a/f2.txt']?.sha256);
   });
 });

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { createReadStream, lstatSync, readdirSync, readFileSync } from 'node:fs';
-import { readFile, readlink } from 'node:fs/promises';
+import { createReadStream, lstatSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { readlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Snapshot } from '@switchyard/core';
 import ignore from 'ignore';
@@ -24,9 +24,11 @@ export const SKIPPED_DIRS: ReadonlySet<string> = new Set([
 
 /** Options of {@link takeSnapshot}. */
 export interface SnapshotOptions {
-  /** An earlier snapshot of the same root: a file whose size, mtime and inode are unchanged
-   * keeps its hash, so only changed files are read. */
-  previous?: Snapshot;
+  /** Earlier snapshots of the same root, the first that has a path answering for it: a file
+   * whose size, mtime and inode are unchanged keeps its hash, so only changed files are read.
+   * (Looked up in each, never merged: copying a large workspace's entries cost more than
+   * the walk's own work.) */
+  previous?: Snapshot | readonly (Snapshot | undefined)[];
   /** Further paths to leave out: true for a workspace-relative path (a folder's ends in `/`)
    * that is not part of the workspace's content (e.g. `agent-task/`, what `.gitignore` names). */
   skip?: (path: string) => boolean;
@@ -47,6 +49,13 @@ const READ_WHOLE_BYTES = 1 << 20;
  */
 export async function takeSnapshot(root: string, options: SnapshotOptions = {}): Promise<Snapshot> {
   const snapshot: Snapshot = {};
+  const earlier = (Array.isArray(options.previous) ? options.previous : [options.previous]).filter(
+    (e): e is Snapshot => e !== undefined,
+  );
+  const seenBefore = (path: string) => {
+    for (const e of earlier) if (Object.hasOwn(e, path)) return e[path];
+    return undefined;
+  };
   let sinceYield = 0;
   const walk = async (dir: string, rel: string): Promise<void> => {
     let names: string[];
@@ -69,7 +78,7 @@ export async function takeSnapshot(root: string, options: SnapshotOptions = {}):
         continue;
       }
       if ((!stat.isFile() && !stat.isSymbolicLink()) || options.skip?.(path)) continue;
-      const seen = options.previous?.[path];
+      const seen = seenBefore(path);
       const same =
         seen && seen.size === stat.size && seen.mtimeMs === stat.mtimeMs && seen.ino === stat.ino;
       const sha256 = same ? seen.sha256 : await contentHash(full, stat.isSymbolicLink(), stat.size);
@@ -93,15 +102,27 @@ export function changedPaths(before: Snapshot, after: Snapshot): string[] {
  * while agents run, and which a worktree's diff leaves out as well. Always false without one.
  */
 export async function gitignoreOf(root: string): Promise<(path: string) => boolean> {
+  const file = join(root, '.gitignore');
+  const stat = statSync(file, { throwIfNoEntry: false });
+  if (!stat?.isFile()) return () => false;
+  // The rules (and the answers they gave, which `ignore` keeps per path) last while the file
+  // is unchanged: every snapshot of a shared workspace asks, two per writing attempt.
+  const key = `${stat.size}:${stat.mtimeMs}:${stat.ctimeMs}:${stat.ino}`;
+  const cached = gitignores.get(root);
+  if (cached?.key === key) return cached.ignored;
   let text: string;
   try {
-    text = await readFile(join(root, '.gitignore'), 'utf8');
+    text = readFileSync(file, 'utf8');
   } catch {
     return () => false;
   }
   const rules = ignore().add(text);
-  return (path) => rules.ignores(path);
+  const ignored = (path: string) => rules.ignores(path);
+  gitignores.set(root, { key, ignored });
+  return ignored;
 }
+
+const gitignores = new Map<string, { key: string; ignored: (path: string) => boolean }>();
 
 async function contentHash(path: string, link: boolean, size: number): Promise<string | undefined> {
   try {

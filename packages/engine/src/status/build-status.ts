@@ -1,10 +1,4 @@
-import {
-  type AttemptRecord,
-  INITIAL_PHASE,
-  type PriceTable,
-  type RunEvent,
-  type TaskState,
-} from '@switchyard/core';
+import { INITIAL_PHASE, type PriceTable, type RunEvent, type TaskState } from '@switchyard/core';
 import { summarizeUsage } from '@switchyard/runner-kit';
 import type { EscalationEntry, LockHolder } from '@switchyard/store-fs';
 import { type AdmissionDecision, admit } from '../admission/admit.js';
@@ -12,13 +6,8 @@ import { worktreeBytes } from '../admission/worktree-bytes.js';
 import { unrecordedReason } from '../dispatcher/checks/completion-record.js';
 import { describeWaiting } from './describe-waiting.js';
 import { dispatcherStatus, maxParallelOf } from './dispatcher-status.js';
-import type {
-  BlockedEntry,
-  DispatcherStatus,
-  RunningEntry,
-  StatusReport,
-  WaitingEntry,
-} from './status-types.js';
+import type { BlockedEntry, RunningEntry, StatusReport, WaitingEntry } from './status-types.js';
+import { placeTask } from './task-standing.js';
 
 /** An active (not archived) task as status needs it. */
 export interface StatusTask {
@@ -75,85 +64,23 @@ export function buildStatus(input: StatusInput): StatusReport {
   const pending: StatusTask[] = [];
 
   for (const task of input.tasks) {
-    const state = states.get(task.id);
-    const setup = settingUp(task.id, state, dispatcher.state === 'running');
-    if (setup?.kind === 'running') {
-      running.push(setup.entry);
+    const placed = placeTask(task, states.get(task.id), input, dispatcher.state);
+    if (placed.kind === 'running') {
+      running.push(...placed.entries);
       liveTasks.add(task.id);
-      continue;
-    }
-    if (setup?.kind === 'waiting') {
-      waiting.push(setup.entry);
-      continue;
-    }
-    const open = state?.attempts.filter((a) => a.status !== 'finished') ?? [];
-    const live = open.filter((a) => input.liveAttempts.has(a.id));
-    if (live.length > 0 || (open.length > 0 && dispatcher.state === 'running')) {
-      liveTasks.add(task.id);
-      for (const a of live.length > 0 ? live : open)
-        running.push(runningEntry(a, task.id, input, dispatcher.state));
-      continue;
-    }
-    if (state?.blocked) {
-      blocked.push({
-        task: task.id,
-        stage: state.blocked.stage,
-        reason: state.blocked.reason,
-        evidence: state.blocked.evidence,
-        since: state.blocked.at,
-        ...(state.blocked.class ? { class: state.blocked.class } : {}),
-        ...(state.blocked.catalog ? { catalog: state.blocked.catalog } : {}),
-      });
-      continue;
-    }
-    if (task.invalid) {
-      blocked.push({
-        task: task.id,
-        stage: 'plan',
-        reason: `invalid plan: ${task.invalid}`,
-        evidence: [],
-      });
-      continue;
-    }
-    if (open.length > 0) {
-      waiting.push({
-        task: task.id,
-        kind: 'interrupted',
-        why: `attempt ${open[0]!.id} ended while no dispatcher watched it; the next run judges it from its evidence`,
-        phase: state!.phase,
-        planLoop: state!.planLoop,
-      });
-      continue;
-    }
-    pending.push(task);
+    } else if (placed.kind === 'waiting') waiting.push(placed.entry);
+    else if (placed.kind === 'blocked') blocked.push(placed.entry);
+    else pending.push(task);
   }
 
-  const decisions = admissionOf(
-    input,
-    pending,
-    liveTasks,
-    running.length,
-    maxParallelOf(input.events),
+  waiting.push(
+    ...admissionWaits(input, pending, {
+      live: liveTasks,
+      activeStages: running.length,
+      blocked: new Set(blocked.map((b) => b.task)),
+      dispatcherRunning: dispatcher.state === 'running',
+    }),
   );
-  const blockedIds = new Set(blocked.map((b) => b.task));
-  const disk = input.worktreeDiskCap
-    ? { bytes: worktreeBytes(input.states), cap: input.worktreeDiskCap }
-    : undefined;
-  for (const task of pending) {
-    const state = states.get(task.id);
-    const decision = decisions.get(task.id);
-    waiting.push(
-      describeWaiting(
-        task.id,
-        state,
-        decision,
-        input.now,
-        dispatcher.state === 'running',
-        blockedIds,
-        disk,
-      ),
-    );
-  }
   for (const task of input.unrecorded ?? [])
     blocked.push({
       task,
@@ -161,39 +88,11 @@ export function buildStatus(input: StatusInput): StatusReport {
       reason: unrecordedReason(task, `agent-task/archive/${task}`),
       evidence: [],
     });
-  // Each blocked task names the tasks waiting on the claim it keeps.
-  for (const entry of blocked) {
-    const waiters = waiting
-      .filter((w) => w.blockedHolders?.includes(entry.task))
-      .map((w) => w.task)
-      .sort();
-    if (waiters.length > 0) entry.claimWaiters = waiters;
-  }
+  nameClaimWaiters(blocked, waiting);
   // A task archived on disk whose state is not marked done yet finishes on the next run.
   const done = input.archived.map((task) => ({ task, archiveDir: `agent-task/archive/${task}` }));
-  for (const state of input.states) {
-    if (
-      state.phase === 'archive' &&
-      !input.tasks.some((t) => t.id === state.task) &&
-      !archived.has(state.task)
-    ) {
-      waiting.push({
-        task: state.task,
-        kind: 'archive',
-        why: 'approved; the archive move finishes on the next run',
-        phase: 'archive',
-        planLoop: state.planLoop,
-      });
-    }
-  }
-  // "plan loop N of M": every entry of an active task carries its cap.
-  const caps = new Map(input.tasks.map((t) => [t.id, t.maxPlanLoops]));
-  for (const entry of [...running, ...waiting]) {
-    const cap = caps.get(entry.task);
-    if (cap !== undefined) entry.maxPlanLoops = cap;
-  }
-  const byTask = <T extends { task: string }>(a: T, b: T) =>
-    a.task < b.task ? -1 : a.task > b.task ? 1 : 0;
+  waiting.push(...archivesToFinish(input, archived));
+  carryPlanLoopCaps(input.tasks, [...running, ...waiting]);
   return {
     schema_version: 1,
     workspace: input.workspace,
@@ -217,71 +116,83 @@ export function buildStatus(input: StatusInput): StatusReport {
   };
 }
 
-/**
- * A task whose new worktree is being set up (config `isolation.setup`) runs no attempt yet:
- * it shows as running "setting up" while a dispatcher works, and as interrupted otherwise
- * (the next run sets the worktree up again).
- */
-function settingUp(
-  task: string,
-  state: TaskState | undefined,
-  dispatcherRunning: boolean,
-): { kind: 'running'; entry: RunningEntry } | { kind: 'waiting'; entry: WaitingEntry } | undefined {
-  const setup = state?.isolation?.setup;
-  if (!state || setup?.state !== 'running' || state.blocked) return undefined;
-  const command = setup.command
-    ? `${setup.command.join(' ')} (${setup.index} of ${setup.total})`
-    : '';
-  if (!dispatcherRunning)
-    return {
-      kind: 'waiting',
-      entry: {
-        task,
-        kind: 'interrupted',
-        why: `the set-up of its worktree was interrupted${command ? ` at ${command}` : ''}; the next run sets it up again`,
-        phase: state.phase,
-        planLoop: state.planLoop,
-      },
-    };
-  return {
-    kind: 'running',
-    entry: {
-      task,
-      role: 'setup',
-      planLoop: state.planLoop,
-      attempt: 'setup',
-      target: 'setup',
-      since: setup.since,
-      supervision: 'watched',
-      attemptDir: '',
-      activity: `setting up its worktree: ${command}`,
-    },
-  };
+const byTask = <T extends { task: string }>(a: T, b: T) =>
+  a.task < b.task ? -1 : a.task > b.task ? 1 : 0;
+
+/** The pending tasks' waiting lines, from what admission decides for them now. */
+function admissionWaits(
+  input: StatusInput,
+  pending: readonly StatusTask[],
+  run: {
+    live: Set<string>;
+    activeStages: number;
+    blocked: ReadonlySet<string>;
+    dispatcherRunning: boolean;
+  },
+): WaitingEntry[] {
+  const states = new Map(input.states.map((s) => [s.task, s]));
+  const decisions = admissionOf(
+    input,
+    pending,
+    run.live,
+    run.activeStages,
+    maxParallelOf(input.events),
+  );
+  const disk = input.worktreeDiskCap
+    ? { bytes: worktreeBytes(input.states), cap: input.worktreeDiskCap }
+    : undefined;
+  return pending.map((task) =>
+    describeWaiting(
+      task.id,
+      states.get(task.id),
+      decisions.get(task.id),
+      input.now,
+      run.dispatcherRunning,
+      run.blocked,
+      disk,
+    ),
+  );
 }
 
-function runningEntry(
-  a: AttemptRecord,
-  task: string,
-  input: StatusInput,
-  state: DispatcherStatus['state'],
-): RunningEntry {
-  const pid = input.liveAttempts.get(a.id) ?? a.pid;
-  return {
-    task,
-    role: a.role,
-    planLoop: a.planLoop,
-    attempt: a.id,
-    target: a.target,
-    ...(pid !== undefined ? { pid } : {}),
-    since: a.startedAt,
-    supervision: !input.liveAttempts.has(a.id)
-      ? 'starting'
-      : state === 'running'
-        ? 'watched'
-        : 'orphaned',
-    attemptDir: a.attemptDir,
-    ...(a.sandbox ? { sandbox: a.sandbox } : {}),
-  };
+/** Each blocked task names the tasks waiting on the claim it keeps. */
+function nameClaimWaiters(blocked: BlockedEntry[], waiting: readonly WaitingEntry[]): void {
+  for (const entry of blocked) {
+    const waiters = waiting
+      .filter((w) => w.blockedHolders?.includes(entry.task))
+      .map((w) => w.task)
+      .sort();
+    if (waiters.length > 0) entry.claimWaiters = waiters;
+  }
+}
+
+/** Approved tasks whose folder is not archived yet (nor active): the next run moves them. */
+function archivesToFinish(input: StatusInput, archived: ReadonlySet<string>): WaitingEntry[] {
+  return input.states
+    .filter(
+      (state) =>
+        state.phase === 'archive' &&
+        !input.tasks.some((t) => t.id === state.task) &&
+        !archived.has(state.task),
+    )
+    .map((state) => ({
+      task: state.task,
+      kind: 'archive',
+      why: 'approved; the archive move finishes on the next run',
+      phase: 'archive',
+      planLoop: state.planLoop,
+    }));
+}
+
+/** "plan loop N of M": every entry of an active task carries its cap. */
+function carryPlanLoopCaps(
+  tasks: readonly StatusTask[],
+  entries: readonly (RunningEntry | WaitingEntry)[],
+): void {
+  const caps = new Map(tasks.map((t) => [t.id, t.maxPlanLoops]));
+  for (const entry of entries) {
+    const cap = caps.get(entry.task);
+    if (cap !== undefined) entry.maxPlanLoops = cap;
+  }
 }
 
 /** A task that has not started (as the scheduler's admission sees it): it would get a worktree. */
@@ -291,7 +202,7 @@ const isFresh = (task: StatusTask, state: TaskState | undefined): boolean =>
 
 function admissionOf(
   input: StatusInput,
-  pending: StatusTask[],
+  pending: readonly StatusTask[],
   live: Set<string>,
   activeStages: number,
   maxParallel: number,

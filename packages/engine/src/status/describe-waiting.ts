@@ -18,16 +18,32 @@ export function describeWaiting(
   disk?: WorktreeDiskState,
 ): WaitingEntry {
   const phase = state?.phase ?? INITIAL_PHASE;
-  const base = { task, phase, planLoop: state?.planLoop ?? 1 };
-  const next = phaseLabel(phase);
-  if (phase === 'apply' && state?.isolation?.waiting)
+  const base: WaitingBase = { task, phase, planLoop: state?.planLoop ?? 1 };
+  return (
+    (state && heldByItsState(base, state, now)) ??
+    heldByAdmission(base, decision, { dispatcherRunning, blocked, disk })
+  );
+}
+
+type WaitingBase = Pick<WaitingEntry, 'task' | 'phase' | 'planLoop'>;
+
+/** What admission needs besides its decision to say why a task waits. */
+interface AdmissionFacts {
+  dispatcherRunning: boolean;
+  blocked: ReadonlySet<string>;
+  disk: WorktreeDiskState | undefined;
+}
+
+/** A wait the task's own state holds it in (a waiting apply, a park, a backoff), if any. */
+function heldByItsState(base: WaitingBase, state: TaskState, now: Date): WaitingEntry | undefined {
+  const { isolation, parked } = state;
+  if (base.phase === 'apply' && isolation?.waiting)
     return {
       ...base,
       kind: 'apply',
-      why: `the apply to ${state.isolation.sourceBranch} waits: ${state.isolation.waiting.replace(/^waiting: /, '')}; ${applyWaitAdvice(state.isolation.waiting, state.isolation.sourceBranch)}`,
+      why: `the apply to ${isolation.sourceBranch} waits: ${isolation.waiting.replace(/^waiting: /, '')}; ${applyWaitAdvice(isolation.waiting, isolation.sourceBranch)}`,
     };
-  const parked = state?.parked;
-  if (parked && parked.until === state?.notBefore && Date.parse(parked.until) > now.getTime()) {
+  if (parked && parked.until === state.notBefore && Date.parse(parked.until) > now.getTime()) {
     return {
       ...base,
       kind: 'parked',
@@ -40,15 +56,26 @@ export function describeWaiting(
       ...(parked.budget ? { parkBudget: parked.budget } : {}),
     };
   }
-  if (state?.notBefore && Date.parse(state.notBefore) > now.getTime()) {
+  if (state.notBefore && Date.parse(state.notBefore) > now.getTime()) {
     const failures = Math.max(...Object.values(state.failures));
     return {
       ...base,
       kind: 'backoff',
-      why: `retry of the ${next} after ${failures} consecutive failure(s), not before ${state.notBefore}`,
+      why: `retry of the ${phaseLabel(base.phase)} after ${failures} consecutive failure(s), not before ${state.notBefore}`,
       until: state.notBefore,
     };
   }
+  return undefined;
+}
+
+/** What admission says holds the task back (or that it is ready). */
+function heldByAdmission(
+  base: WaitingBase,
+  decision: AdmissionDecision | undefined,
+  facts: AdmissionFacts,
+): WaitingEntry {
+  const next = phaseLabel(base.phase);
+  const { disk } = facts;
   switch (decision?.status) {
     case 'waiting-dependencies':
       return {
@@ -62,24 +89,8 @@ export function describeWaiting(
         kind: 'dependency-blocked',
         why: `waits on blocked ${(decision.waitingOn ?? []).join(', ')}`,
       };
-    case 'waiting-claim': {
-      const c = decision.conflicts ?? [];
-      const list = c
-        .map(
-          (x) =>
-            `${x.path} (held by ${x.holder}${blocked.has(x.holder) ? ', which is blocked' : ''})`,
-        )
-        .join(', ');
-      const holders = [...new Set(c.map((x) => x.holder).filter((h) => blocked.has(h)))];
-      if (holders.length === 0)
-        return { ...base, kind: 'claim', why: `write set collides with an active claim: ${list}` };
-      return {
-        ...base,
-        kind: 'claim',
-        why: `write set collides with an active claim: ${list}. A blocked task in the shared workspace keeps its claim (its unfinished changes are in those files): retry it (\`switchyard resolve ${holders[0]} --retry\`), or undo its changes and archive or remove it`,
-        blockedHolders: holders,
-      };
-    }
+    case 'waiting-claim':
+      return claimWait(base, decision.conflicts ?? [], facts.blocked);
     case 'waiting-slot':
       return {
         ...base,
@@ -98,11 +109,33 @@ export function describeWaiting(
       return {
         ...base,
         kind: 'ready',
-        why: dispatcherRunning
+        why: facts.dispatcherRunning
           ? `ready; the dispatcher starts the ${next} next`
           : `ready; the next \`switchyard run\` starts the ${next}`,
       };
   }
+}
+
+/** A write set that collides with held claims; a blocked holder keeps its claim until settled. */
+function claimWait(
+  base: WaitingBase,
+  conflicts: NonNullable<AdmissionDecision['conflicts']>,
+  blocked: ReadonlySet<string>,
+): WaitingEntry {
+  const list = conflicts
+    .map(
+      (x) => `${x.path} (held by ${x.holder}${blocked.has(x.holder) ? ', which is blocked' : ''})`,
+    )
+    .join(', ');
+  const holders = [...new Set(conflicts.map((x) => x.holder).filter((h) => blocked.has(h)))];
+  if (holders.length === 0)
+    return { ...base, kind: 'claim', why: `write set collides with an active claim: ${list}` };
+  return {
+    ...base,
+    kind: 'claim',
+    why: `write set collides with an active claim: ${list}. A blocked task in the shared workspace keeps its claim (its unfinished changes are in those files): retry it (\`switchyard resolve ${holders[0]} --retry\`), or undo its changes and archive or remove it`,
+    blockedHolders: holders,
+  };
 }
 
 /** What the user does so a waiting apply goes on (the reason comes from the isolation plugin). */

@@ -73,7 +73,7 @@ export async function openClaimStore(
     cache = undefined;
     // fsynced (other processes and a restart after a power loss rely on it), in the thread
     // pool: the mutex stays held, the event loop does not wait
-    await replaceFile(dataPath, `${JSON.stringify(file)}\n`, { durable: true, frequent: true });
+    await replaceFile(dataPath, `${JSON.stringify(file)}\n`, { durable: true });
   };
   // Mutations of this process take turns here first, so only other processes ever wait on
   // the file mutex (whose retry sleeps would otherwise delay them too).

@@ -1,5 +1,5 @@
 import { join, relative } from 'node:path';
-import type { ApplyResult, Correction, SourceCheck } from '@switchyard/core';
+import type { ApplyResult, SourceCheck } from '@switchyard/core';
 import { maskSecretsInFile } from '@switchyard/runner-kit';
 import { readPlanText } from '@switchyard/tasks';
 import { ensureOwnedDir, writeOwnedFile } from '@switchyard/utils';
@@ -9,13 +9,10 @@ import { checkSourceAfterApply } from '../checks/source-gates.js';
 import { writeSetCorrection } from '../checks/stage-writeset.js';
 import { allowedPaths } from '../checks/write-set-scope.js';
 import { type DispatchContext, persist, type TaskRuntime } from '../context.js';
-import { waitUntil } from '../task-wait.js';
 import { isolationOf } from '../worktree/task-worktree.js';
-import { correctOrBlock } from './apply-failure.js';
 import { filesCell, writeGitStageRows } from './git-stage-rows.js';
+import { type ApplyFiles, failApply, settleApply } from './settle-apply.js';
 
-/** How long an apply waits before it looks at the user's uncommitted source changes again. */
-export const APPLY_WAIT_MS = 2_000;
 /** The patch an `apply: patch` task keeps in its (archived) folder. */
 export const TASK_PATCH_FILE = 'task.patch';
 
@@ -96,12 +93,6 @@ export async function runApplyStage(ctx: DispatchContext, rt: TaskRuntime): Prom
   await settleApply(ctx, rt, result, files);
 }
 
-/** Files an apply left: its evidence (the work-log row's) and the source check's output. */
-interface ApplyFiles {
-  evidence?: string;
-  sourceOutput?: string;
-}
-
 /** An apply the stop request kept from starting, or that a second one rolled back. */
 function announceInterrupted(
   ctx: DispatchContext,
@@ -133,122 +124,6 @@ function applyRow(result: Exclude<ApplyResult, { status: 'waiting' | 'interrupte
     case 'refused':
       return { artifact: `refused: ${result.message.slice(0, 160)}`, result: 'refused' };
   }
-}
-
-async function settleApply(
-  ctx: DispatchContext,
-  rt: TaskRuntime,
-  result: ApplyResult,
-  files: ApplyFiles,
-): Promise<void> {
-  const facts = rt.state.isolation!;
-  const isolation = isolationOf(ctx)!;
-  if (result.status !== 'waiting') delete facts.waiting;
-  switch (result.status) {
-    case 'interrupted':
-      return;
-    case 'applied':
-      facts.sourceCommit = result.sourceCommit;
-      ctx.bus.emit({
-        type: 'task.isolation',
-        task: rt.id,
-        step: 'applied',
-        detail: `committed ${result.sourceCommit.slice(0, 12)} onto ${facts.sourceBranch} (${result.files.length} file(s))`,
-        files: result.files,
-        commit: result.sourceCommit,
-      });
-      advance(rt, 'passed');
-      return persist(ctx, rt);
-    case 'waiting': {
-      const changed = facts.waiting !== result.message;
-      facts.waiting = result.message;
-      if (changed)
-        ctx.bus.emit({
-          type: 'task.waiting',
-          task: rt.id,
-          reason: 'apply',
-          detail: result.message,
-        });
-      advance(rt, 'apply-waiting');
-      waitUntil(ctx, rt, new Date(ctx.now().getTime() + APPLY_WAIT_MS));
-      return persist(ctx, rt);
-    }
-    case 'conflict': {
-      const record = await isolation.recreateWorktree(rt.id);
-      Object.assign(facts, {
-        branch: record.branch,
-        path: record.path,
-        workdir: record.workdir,
-        baseCommit: record.baseCommit,
-      });
-      ctx.bus.emit({
-        type: 'task.isolation',
-        task: rt.id,
-        step: 'conflict',
-        detail: `${result.message}; a fresh worktree from ${record.baseCommit.slice(0, 12)} goes back to the worker`,
-        files: result.files,
-      });
-      return failApply(ctx, rt, {
-        source: 'apply',
-        summary: `your changes conflicted with work that landed on ${facts.sourceBranch} meanwhile (${result.message}); the worktree was recreated from the new tip ${record.baseCommit.slice(0, 12)}: redo the task on top of it. Your previous version is commit ${result.taskCommit}`,
-        evidence: result.files.map((f) => `conflict: ${f}`),
-        ...(files.evidence ? { file: files.evidence } : {}),
-      });
-    }
-    case 'dod-failed':
-      facts.rolledBack = [...facts.rolledBack, result.sourceCommit];
-      ctx.bus.emit({
-        type: 'task.isolation',
-        task: rt.id,
-        step: 'rolled-back',
-        detail: `the definition of done failed on the source; commit ${result.sourceCommit.slice(0, 12)} was rolled back (${result.detail})`,
-        commit: result.sourceCommit,
-      });
-      return failApply(ctx, rt, {
-        source: 'apply',
-        summary: `the definition of done failed on the source branch after your change was applied, so it was rolled back: ${result.detail}`,
-        evidence: result.detail.split('\n').slice(-40),
-        ...((files.sourceOutput ?? files.evidence)
-          ? { file: (files.sourceOutput ?? files.evidence) as string }
-          : {}),
-      });
-    case 'refused': {
-      const correction = {
-        ...(writeSetCorrection(result.report, await allowedPaths(isolation, rt)) ?? {
-          source: 'apply' as const,
-          summary: result.message,
-          evidence: [],
-        }),
-        ...(files.evidence ? { file: files.evidence } : {}),
-      };
-      ctx.bus.emit({
-        type: 'task.isolation',
-        task: rt.id,
-        step: 'refused',
-        detail: result.message,
-        files: [
-          ...result.report.gitMetadata,
-          ...(result.report.escapingLinks ?? []),
-          ...result.report.outside,
-        ],
-      });
-      return failApply(ctx, rt, correction);
-    }
-  }
-}
-
-/** A failed apply: back to the worker with the correction, or blocked once the budget is spent. */
-async function failApply(
-  ctx: DispatchContext,
-  rt: TaskRuntime,
-  correction: Correction,
-): Promise<void> {
-  correctOrBlock(ctx, rt, {
-    stage: 'apply',
-    correction,
-    blockReason: (n) => `${n} consecutive failed applies: ${correction.summary}`,
-  });
-  await persist(ctx, rt);
 }
 
 /** The plan's definition of done, then the project's source gates, in the source tree. */

@@ -83,7 +83,7 @@ async function snapshotOf(ctx: DispatchContext, previous?: Snapshot): Promise<Sn
   const ignored = await gitignoreOf(ctx.workspace);
   const skip = (path: string) => path === `${AGENT_TASK_DIR}/` || ignored(path);
   const snapshot = await takeSnapshot(ctx.workspace, {
-    previous: { ...latest.get(ctx), ...previous },
+    previous: [previous, latest.get(ctx)],
     skip,
   });
   latest.set(ctx, snapshot);

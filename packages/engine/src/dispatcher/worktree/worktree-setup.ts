@@ -85,44 +85,85 @@ export async function setUpWorktree(
       output: relative(ctx.workspace, output),
     });
     if (failed(result)) {
-      const why = failure(result, setup.timeoutMs);
-      facts.setup = {
-        ...facts.setup,
-        state: 'failed',
-        durationMs: ctx.now().getTime() - startedAt.getTime(),
-      };
-      const evidence = writeEvidence(ctx, rt, startedAt, stamp, steps, record, 'setup-failed');
-      ctx.bus.emit({
-        type: 'task.isolation',
-        task: rt.id,
-        step: 'setup-failed',
-        detail: `${quoteArgv(command)} ${why}`,
-      });
-      blockTask(ctx, rt, {
-        stage: 'setup',
-        reason: `the worktree set-up failed: ${quoteArgv(command)} ${why} (fix the command in isolation.setup or what it needs, then \`switchyard retry ${rt.id}\` runs the set-up again)`,
-        evidence: [
-          `output: ${relative(ctx.workspace, output)}`,
-          `evidence: ${evidence}`,
-          ...result.tail.slice(-TAIL_LINES),
-        ],
-      });
-      await persist(ctx, rt);
+      await blockFailedSetup(ctx, rt, { startedAt, stamp, steps, record }, result, setup.timeoutMs);
       return false;
     }
   }
   await isolation.markSetUp(rt.id);
-  const durationMs = ctx.now().getTime() - startedAt.getTime();
-  facts.setup = { state: 'passed', since: startedAt.toISOString(), total, durationMs };
+  await passSetup(ctx, rt, { startedAt, stamp, steps, record });
+  return true;
+}
+
+/** A set-up under way: when it began, its evidence files' stamp, the commands that ran. */
+interface SetupRun {
+  startedAt: Date;
+  stamp: string;
+  steps: SetupStep[];
+  record: WorktreeRecord;
+}
+
+/** The last step failed: the task blocks at once with the command, its exit and its output. */
+async function blockFailedSetup(
+  ctx: DispatchContext,
+  rt: TaskRuntime,
+  run: SetupRun,
+  result: CommandResult,
+  timeoutMs: number,
+): Promise<void> {
+  const facts = rt.state.isolation!;
+  const step = run.steps.at(-1)!;
+  const command = quoteArgv(step.command);
+  const why = failure(result, timeoutMs);
+  facts.setup = {
+    ...facts.setup!,
+    state: 'failed',
+    durationMs: ctx.now().getTime() - run.startedAt.getTime(),
+  };
+  const evidence = writeEvidence(
+    ctx,
+    rt,
+    run.startedAt,
+    run.stamp,
+    run.steps,
+    run.record,
+    'setup-failed',
+  );
+  ctx.bus.emit({
+    type: 'task.isolation',
+    task: rt.id,
+    step: 'setup-failed',
+    detail: `${command} ${why}`,
+  });
+  blockTask(ctx, rt, {
+    stage: 'setup',
+    reason: `the worktree set-up failed: ${command} ${why} (fix the command in isolation.setup or what it needs, then \`switchyard retry ${rt.id}\` runs the set-up again)`,
+    evidence: [
+      `output: ${step.output}`,
+      `evidence: ${evidence}`,
+      ...result.tail.slice(-TAIL_LINES),
+    ],
+  });
   await persist(ctx, rt);
-  writeEvidence(ctx, rt, startedAt, stamp, steps, record, 'success');
+}
+
+/** Every step passed: recorded (state, evidence file, event). */
+async function passSetup(ctx: DispatchContext, rt: TaskRuntime, run: SetupRun): Promise<void> {
+  const total = run.steps.length;
+  const durationMs = ctx.now().getTime() - run.startedAt.getTime();
+  rt.state.isolation!.setup = {
+    state: 'passed',
+    since: run.startedAt.toISOString(),
+    total,
+    durationMs,
+  };
+  await persist(ctx, rt);
+  writeEvidence(ctx, rt, run.startedAt, run.stamp, run.steps, run.record, 'success');
   ctx.bus.emit({
     type: 'task.isolation',
     task: rt.id,
     step: 'setup-passed',
     detail: `set up in ${(durationMs / 1000).toFixed(1)} s: ${total} command(s) passed`,
   });
-  return true;
 }
 
 const pick = (r: CommandResult) => ({

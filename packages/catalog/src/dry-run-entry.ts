@@ -1,0 +1,15 @@
+// `@switchyard/catalog/dry-run`: what `switchyard run --dry-run` needs of the catalog (routing a
+// task, choosing candidates, resolving a named target), on core's light `dry-run` and `errors`
+// entries only: no catalog validation, JSON Schemas or core root. Same objects as the root
+// entry (shared chunks).
+export { CATALOG_ENV } from './catalog-env.js';
+export {
+  agentsOf,
+  type NamedTarget,
+  redTeamCandidates,
+  resolveNamedTarget,
+  reviewCandidates,
+} from './named-target.js';
+export { applyRouting, routeTask } from './routing/route-task.js';
+export { DEFAULT_ROUTING, type RoutingConfig } from './routing/routing-schema.js';
+export { selectCandidates } from './select.js';
