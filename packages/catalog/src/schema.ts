@@ -1,16 +1,18 @@
 import {
   CATALOG_SCHEMA_VERSION,
-  credentialShape,
   EXECUTION_CLASSES,
   OUTPUT_FORMATS,
   PERMISSION_LEVELS,
   ROUTE_IDS,
   type RouteId,
-  SECRET_HINT,
   STAGES,
+} from '@switchyard/core';
+import {
+  credentialShape,
+  SECRET_HINT,
   secretInArgument,
   secretInEnvironment,
-} from '@switchyard/core';
+} from '@switchyard/utils';
 import { z } from 'zod';
 import { checkArgv, checkPlaceholders } from './templates.js';
 import { isValidTimezone } from './windows.js';

@@ -1,7 +1,8 @@
 import { basename } from 'node:path';
 import type { CatalogTarget } from '@switchyard/catalog';
-import { type ClassifierPlugin, expandEnvironmentValue, type Problem } from '@switchyard/core';
+import type { ClassifierPlugin, Problem } from '@switchyard/core';
 import { parseCliVersion, unverifiedVersionWarning } from '@switchyard/runner-kit';
+import { expandEnvironmentValue } from '@switchyard/utils';
 import { execa } from 'execa';
 import { KNOWN_AGENTS } from './known-agents.js';
 

@@ -21,14 +21,6 @@ export {
   type TemplateValues,
 } from './catalog/constants.js';
 export {
-  credentialShape,
-  expandEnvironmentValue,
-  namesCredential,
-  SECRET_HINT,
-  secretInArgument,
-  secretInEnvironment,
-} from './catalog/secrets.js';
-export {
   type Clock,
   persistedWaitLeftMs,
   stopwatch,

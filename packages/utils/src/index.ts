@@ -30,6 +30,14 @@ export {
 export { readJsonFile } from './read-json-file.js';
 export { knownKeysAt } from './schema-keys.js';
 export {
+  credentialShape,
+  expandEnvironmentValue,
+  namesCredential,
+  SECRET_HINT,
+  secretInArgument,
+  secretInEnvironment,
+} from './secrets.js';
+export {
   type FindWorkspaceOptions,
   findWorkspaceRoot,
   hasTasksDir,

@@ -3,13 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { type CatalogTarget, findExecutable, selectCandidates } from '@switchyard/catalog';
 import { hasConfigFile, loadProjectConfig, resolveCatalog } from '@switchyard/config';
-import {
-  expandEnvironmentValue,
-  isRouteId,
-  planFileName,
-  SwitchyardError,
-  stateDir,
-} from '@switchyard/core';
+import { isRouteId, planFileName, SwitchyardError, stateDir } from '@switchyard/core';
 import { attemptEnvironment, fillTemplate } from '@switchyard/runner-kit';
 import {
   loadWorkspace,
@@ -18,7 +12,7 @@ import {
   parsePlanFindings,
   planReviewPrompt,
 } from '@switchyard/tasks';
-import { findWorkspaceRoot, searchWorkspaceRoot } from '@switchyard/utils';
+import { expandEnvironmentValue, findWorkspaceRoot, searchWorkspaceRoot } from '@switchyard/utils';
 import { execa } from 'execa';
 import pc from 'picocolors';
 import { printJson } from '../output.js';

@@ -1,6 +1,7 @@
 import { type CatalogTarget, findExecutable, renderTemplate } from '@switchyard/catalog';
-import { expandEnvironmentValue, type Problem, SwitchyardError } from '@switchyard/core';
+import { type Problem, SwitchyardError } from '@switchyard/core';
 import { quoteArgv } from '@switchyard/tasks/dry-run';
+import { expandEnvironmentValue } from '@switchyard/utils';
 import { execa } from 'execa';
 import type { PreflightCheck } from './registry.js';
 

@@ -1,4 +1,5 @@
-import { credentialShape, namesCredential, type SecretValue } from '@switchyard/core';
+import type { SecretValue } from '@switchyard/core';
+import { credentialShape, namesCredential } from '@switchyard/utils';
 
 // Shorter values are too likely to occur by chance ("1", "true", a port number).
 const MIN_SECRET_LENGTH = 8;

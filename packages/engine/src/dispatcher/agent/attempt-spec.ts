@@ -1,13 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { CatalogTarget } from '@switchyard/catalog';
-import {
-  type AttemptRole,
-  expandEnvironmentValue,
-  type RunnerLocatorFields,
-  type TemplateValues,
-} from '@switchyard/core';
+import type { AttemptRole, RunnerLocatorFields, TemplateValues } from '@switchyard/core';
 import { attemptEnvironment, fillTemplate } from '@switchyard/runner-kit';
+import { expandEnvironmentValue } from '@switchyard/utils';
 import type { DispatchContext, TaskRuntime } from '../context.js';
 import { workdirOf } from '../worktree/workdir.js';
 
