@@ -2,6 +2,7 @@ import type {
   AttemptLocator,
   AttemptLocatorInput,
   Classification,
+  RunnerLocatorFields,
   WorkspaceIdentity,
 } from '@switchyard/core';
 import { PROCESS_MARKER_VAR } from './environment.js';
@@ -27,22 +28,7 @@ import { readLocator, writeLocator } from './locator-file.js';
 export interface LocatorLaunch {
   attemptId: string;
   /** The static fields the dispatcher supplied (task, role, target, catalog, runtime…). */
-  fields: Omit<
-    AttemptLocatorInput,
-    | 'schemaVersion'
-    | 'attemptId'
-    | 'process'
-    | 'workspace'
-    | 'startedAt'
-    | 'result'
-    | 'endedAt'
-    | 'exitCode'
-    | 'signal'
-    | 'exitObserved'
-    | 'endedBy'
-    | 'sessionId'
-    | 'sandbox'
-  >;
+  fields: RunnerLocatorFields;
   pid: number;
   /** The sandbox the runner started the agent in (bwrap is then the process recorded). */
   sandbox?: AttemptLocatorInput['sandbox'];
