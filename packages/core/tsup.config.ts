@@ -7,7 +7,6 @@ export default defineConfig({
     index: 'src/index.ts',
     errors: 'src/errors.ts',
     'dry-run': 'src/dry-run-entry.ts',
-    'memory-store': 'src/store/memory-entry.ts',
   },
   format: ['esm'],
   dts: true,

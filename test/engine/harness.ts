@@ -19,7 +19,6 @@ import {
   type TaskState,
   WORK_LOG_HEADER,
 } from '@switchyard/core';
-import { createMemoryStore, type MemoryStore } from '@switchyard/core/memory-store';
 import {
   buildRetro,
   type DispatcherPlugins,
@@ -30,6 +29,7 @@ import {
 } from '@switchyard/engine';
 import { loadPlugins, PluginSet } from '@switchyard/runner-kit';
 import { acquireWorkspaceLock, openFsStore, type WorkspaceLock } from '@switchyard/store-fs';
+import { createMemoryStore, type MemoryStore } from '@switchyard/store-memory';
 import { assetPath } from '@switchyard/utils';
 import { inProcessRunner } from './in-process-runner.js';
 

@@ -91,7 +91,6 @@ const LEFT: Record<string, string> = {
   'packages/cli/src/isolation-report.ts':
     'reads task states by path when the dry run calls it without them: goes with the dry run',
   'packages/cli/src/preflight/context.ts': DRY_RUN,
-  'packages/core/src/store/memory/memory-records.ts': 'the memory store: implements readEvents',
   'packages/testkit/src/store-conformance/record-cases.ts':
     'the conformance suite calls the port method readEvents',
 };

@@ -2,8 +2,8 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { newTaskState, PHASES, type Phase, stateDir as stateDirOf } from '@switchyard/core';
-import { createMemoryStore, type MemoryStore } from '@switchyard/core/memory-store';
 import { openClaimStore, openStateStore, readClaims } from '@switchyard/store-fs';
+import { createMemoryStore, type MemoryStore } from '@switchyard/store-memory';
 import { loadWorkspace } from '@switchyard/tasks';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';

@@ -4,7 +4,7 @@ import {
   SwitchyardError,
   type WorkLogPort,
 } from '@switchyard/core';
-import { createMemoryStore } from '@switchyard/core/memory-store';
+import { createMemoryStore } from '@switchyard/store-memory';
 import { describe, expect, it } from 'vitest';
 import { isSuccessfulFinalEvent, judgeUnobservedExit } from './agent/unobserved-exit.js';
 import { judgeGate } from './checks/stage-gate.js';

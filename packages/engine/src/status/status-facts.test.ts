@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { newTaskState } from '@switchyard/core';
-import { createMemoryStore } from '@switchyard/core/memory-store';
+import { createMemoryStore } from '@switchyard/store-memory';
 import { describe, expect, it } from 'vitest';
 import { buildEscalation } from '../escalation/build-bundle.js';
 import { buildStatus } from './build-status.js';

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type AttemptRecord, newTaskState } from '@switchyard/core';
-import { createMemoryStore } from '@switchyard/core/memory-store';
+import { createMemoryStore } from '@switchyard/store-memory';
 import { describe, expect, it } from 'vitest';
 import { advance } from '../advance.js';
 import type { DispatchContext, TaskRuntime } from '../context.js';

@@ -8,7 +8,7 @@ import {
   type WorkspaceIsolation,
   type WriteSetReport,
 } from '@switchyard/core';
-import { createMemoryStore } from '@switchyard/core/memory-store';
+import { createMemoryStore } from '@switchyard/store-memory';
 import { describe, expect, it } from 'vitest';
 import type { DispatchContext, TaskRuntime } from '../context.js';
 import { TaskLeases } from '../shared/task-leases.js';

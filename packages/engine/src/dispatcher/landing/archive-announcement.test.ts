@@ -7,7 +7,7 @@ import {
   type RunEvent,
   stateDir as stateDirOf,
 } from '@switchyard/core';
-import { createMemoryStore, type MemoryStoreData } from '@switchyard/core/memory-store';
+import { createMemoryStore, type MemoryStoreData } from '@switchyard/store-memory';
 import { loadWorkspace } from '@switchyard/tasks';
 import { describe, expect, it } from 'vitest';
 import { createEventBus } from '../../events/event-bus.js';

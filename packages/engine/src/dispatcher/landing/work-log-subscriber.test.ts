@@ -5,7 +5,7 @@ import {
   newTaskState,
   type RunEventInput,
 } from '@switchyard/core';
-import { createMemoryStore } from '@switchyard/core/memory-store';
+import { createMemoryStore } from '@switchyard/store-memory';
 import { describe, expect, it } from 'vitest';
 import { createEventBus } from '../../events/event-bus.js';
 import type { DispatchContext, TaskRuntime } from '../context.js';

@@ -4,7 +4,7 @@ import {
   type Decision,
   newTaskState,
 } from '@switchyard/core';
-import { createMemoryStore, type MemoryStoreData } from '@switchyard/core/memory-store';
+import { createMemoryStore, type MemoryStoreData } from '@switchyard/store-memory';
 import { describe, expect, it } from 'vitest';
 import { type DispatchContext, persist, type TaskRuntime } from '../context.js';
 import { applyFailure } from '../landing/apply-failure.js';

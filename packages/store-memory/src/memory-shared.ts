@@ -1,5 +1,9 @@
-import { keepingLastFire, type SchedulePort } from '../schedule-port.js';
-import type { TargetState, TargetStatePort } from '../target-state-port.js';
+import {
+  keepingLastFire,
+  type SchedulePort,
+  type TargetState,
+  type TargetStatePort,
+} from '@switchyard/core';
 import { copy, type MemoryStoreData, sortedKeys } from './memory-data.js';
 import { checkFence } from './memory-ownership.js';
 

@@ -1,9 +1,15 @@
-import type { TaskState } from '../../state/state-schema.js';
-import type { ClaimConflict, ClaimPort } from '../claim-port.js';
-import type { Fence } from '../fence.js';
-import type { Lease, LeasePort } from '../lease-port.js';
-import { fenceHolds, leaseLost, versionConflict } from '../store-errors.js';
-import type { TaskStatePort } from '../task-state-port.js';
+import {
+  type ClaimConflict,
+  type ClaimPort,
+  type Fence,
+  fenceHolds,
+  type Lease,
+  type LeasePort,
+  leaseLost,
+  type TaskState,
+  type TaskStatePort,
+  versionConflict,
+} from '@switchyard/core';
 import { copy, type MemoryStoreData, sortedKeys } from './memory-data.js';
 
 /** The current (unreleased) lease of a task. */

@@ -1,4 +1,4 @@
-import type { Store, StoreClockOptions } from '../store.js';
+import type { Store, StoreClockOptions } from '@switchyard/core';
 import { emptyMemoryData, type MemoryStoreData } from './memory-data.js';
 import { memoryClaims, memoryLeases, memoryTasks } from './memory-ownership.js';
 import {

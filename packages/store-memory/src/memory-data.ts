@@ -1,14 +1,19 @@
-import type { AttemptLocator } from '../../attempt/locator.js';
-import type { RunEvent } from '../../events/event-schema.js';
-import type { ApplyJournal, WorktreeRecord } from '../../isolation/schema.js';
-import type { SessionPlan, SessionStatus } from '../../session/session-schema.js';
-import type { TaskState } from '../../state/state-schema.js';
-import type { WorkLogRow } from '../../worklog/work-log-row.js';
-import type { AttemptRef } from '../attempt-index-port.js';
-import type { StoredEscalation } from '../escalation-port.js';
-import type { Lease } from '../lease-port.js';
-import type { Schedule, ScheduleRuns } from '../schedule-port.js';
-import type { TargetState } from '../target-state-port.js';
+import type {
+  ApplyJournal,
+  AttemptLocator,
+  AttemptRef,
+  Lease,
+  RunEvent,
+  Schedule,
+  ScheduleRuns,
+  SessionPlan,
+  SessionStatus,
+  StoredEscalation,
+  TargetState,
+  TaskState,
+  WorkLogRow,
+  WorktreeRecord,
+} from '@switchyard/core';
 
 /**
  * What a memory store holds. Several store handles may share one (two "dispatchers" in one

@@ -1,6 +1,6 @@
-import { createMemoryStore, type MemoryStoreData } from '@switchyard/core/memory-store';
+import { describeStoreConformance } from '@switchyard/testkit/store-conformance';
 import { describe, it } from 'vitest';
-import { describeStoreConformance } from './index.js';
+import { createMemoryStore, type MemoryStoreData } from './index.js';
 
 // The memory store shares one data object between the handles of a location.
 describeStoreConformance(

@@ -1,9 +1,11 @@
-import type { AttemptIndexPort } from '../attempt-index-port.js';
-import type { EscalationPort } from '../escalation-port.js';
-import type { EventLogPort } from '../event-log-port.js';
-import type { IsolationPort } from '../isolation-port.js';
-import type { SessionPort } from '../session-port.js';
-import type { WorkLogPort } from '../work-log-port.js';
+import type {
+  AttemptIndexPort,
+  EscalationPort,
+  EventLogPort,
+  IsolationPort,
+  SessionPort,
+  WorkLogPort,
+} from '@switchyard/core';
 import { copy, type MemoryStoreData, sortedKeys } from './memory-data.js';
 import { checkFence } from './memory-ownership.js';
 

@@ -1,7 +1,0 @@
-// The `@switchyard/core/memory-store` entry: a store in memory, for in-process tests.
-export {
-  createMemoryStore,
-  type MemoryStore,
-  type MemoryStoreData,
-  type MemoryStoreOptions,
-} from './memory/memory-store.js';
