@@ -1,13 +1,14 @@
 import {
   closeSync,
   constants,
+  fsync,
   openSync,
   readdirSync,
+  rename,
   renameSync,
   unlinkSync,
   writeSync,
 } from 'node:fs';
-import { open, rename, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 
 /**
@@ -33,9 +34,10 @@ const queues = new Map<string, Promise<void>>();
  * Replaces `file` atomically: write a temp file beside it, optionally fsync, rename over.
  * Readers see the old or the new content, never a mix. Lean on purpose (no realpath, chown
  * or chmod per write): these files are created and owned by switchyard itself. The temp file
- * of a write that is not durable is written synchronously (page cache only: cheaper than
- * three thread-pool round trips); the rename always goes to the thread pool, since ext4
- * starts writeback when a rename replaces a file.
+ * is written synchronously (page cache only: cheaper than thread-pool round trips); only the
+ * fsync and the rename go to the thread pool (ext4 starts writeback when a rename replaces a
+ * file), as plain callbacks: a FileHandle's open, write, sync and close cost about twice the
+ * CPU of the same write done this way.
  */
 export function replaceFile(
   file: string,
@@ -45,10 +47,17 @@ export function replaceFile(
   const run = async () => {
     sweepStaleTemps(dirname(file));
     const temp = tempOf(file);
-    if (options.durable) await writeDurably(temp, data);
-    else writeTemp(temp, data);
-    await rename(temp, file).catch(async (error) => {
-      await unlink(temp).catch(() => undefined);
+    const fd = writeTemp(temp, data);
+    try {
+      if (options.durable) await call(fsync, fd);
+    } catch (error) {
+      closeSync(fd);
+      unlinkQuietly(temp);
+      throw error;
+    }
+    closeSync(fd);
+    await call(rename, temp, file).catch((error) => {
+      unlinkQuietly(temp);
       throw error;
     });
   };
@@ -72,7 +81,7 @@ export function replaceFile(
 export function replaceFileSync(file: string, data: string | Uint8Array): void {
   sweepStaleTemps(dirname(file));
   const temp = tempOf(file);
-  writeTemp(temp, data);
+  closeSync(writeTemp(temp, data));
   try {
     renameSync(temp, file);
   } catch (error) {
@@ -81,21 +90,19 @@ export function replaceFileSync(file: string, data: string | Uint8Array): void {
   }
 }
 
-async function writeDurably(temp: string, data: string | Uint8Array): Promise<void> {
-  const handle = await open(temp, TEMP_FLAGS, 0o600);
-  try {
-    await handle.writeFile(data);
-    await handle.sync();
-  } catch (error) {
-    await handle.close();
-    await unlink(temp).catch(() => undefined);
-    throw error;
-  }
-  await handle.close();
+/** A callback-style fs call as a promise (no FileHandle, no fs/promises wrapper). */
+function call<A extends unknown[]>(
+  fn: (...args: [...A, (error: NodeJS.ErrnoException | null) => void]) => void,
+  ...args: A
+): Promise<void> {
+  return new Promise((resolve, reject) =>
+    fn(...args, (error) => (error ? reject(error) : resolve())),
+  );
 }
 
-/** Writes the temp file (page cache only); removes it again when that fails. */
-function writeTemp(temp: string, data: string | Uint8Array): void {
+/** Writes the temp file (page cache only) and returns its open descriptor; removes it again
+ * when that fails. */
+function writeTemp(temp: string, data: string | Uint8Array): number {
   const fd = openSync(temp, TEMP_FLAGS, 0o600);
   try {
     const bytes = typeof data === 'string' ? Buffer.from(data) : data;
@@ -106,7 +113,7 @@ function writeTemp(temp: string, data: string | Uint8Array): void {
     unlinkQuietly(temp);
     throw error;
   }
-  closeSync(fd);
+  return fd;
 }
 
 function unlinkQuietly(path: string): void {
