@@ -24,6 +24,9 @@ export interface TaskRuntime {
   version: number;
   /** The task's writes in order (each waits for the one before: compare-and-set). */
   persisting?: Promise<void>;
+  /** A pure transition made in memory that the task's next `persist` writes (see
+   * `persistLater`). */
+  unsaved?: boolean;
   /** True while a stage of the task runs (the task holds a parallel slot). */
   busy: boolean;
   /** Emitted task.admitted in this run already. */
@@ -110,6 +113,7 @@ export interface DispatchContext {
  * another in call order (each a snapshot taken at the call).
  */
 export function persist(ctx: DispatchContext, rt: TaskRuntime): Promise<void> {
+  rt.unsaved = false;
   rt.state.updatedAt = ctx.now().toISOString();
   const snapshot = redactDeep(structuredClone(rt.state), ctx.secrets);
   const write = async () => {
@@ -124,4 +128,31 @@ export function persist(ctx: DispatchContext, rt: TaskRuntime): Promise<void> {
   const done = previous ? previous.then(write, write) : write();
   rt.persisting = done.catch(() => undefined);
   return done;
+}
+
+/**
+ * Leaves a pure transition for the task's next `persist` to write (one write instead of two).
+ * Each write of a task's state is a file replacement on the file store, about a twelfth of the
+ * dispatcher's CPU per task, so the transitions whose loss a crash can afford are merged into
+ * the write after them. The rules every write keeps: nothing already done is lost (an
+ * attempt's outcome, a failure counted, a correction, a block), and a crash never starts an
+ * attempt twice (its `starting` record is written before its agent is spawned, see
+ * run-attempt.ts). Per stage, after a crash before the next write:
+ *
+ * - the start mode (`isolationMode`, recorded at the first stage): a task with no attempt and
+ *   no worktree takes the run's mode again; the worktree record or the first attempt's
+ *   `starting` record, written before anything runs for the task, carries it (a `runner:
+ *   local` command runs without such a record first, so its mode is written at once);
+ * - a passed write-set check of the shared workspace (snapshots), a passed change verification
+ *   of a plan without a definition of done, a kept completion promise: each judges files
+ *   the task's claim keeps as they are, so it runs again with the same result (its work-log
+ *   rows and evidence file written again; a round already taken reads as nothing to judge,
+ *   which passes as it did). A failed check, a correction or a block is written at once.
+ *
+ * What the next write is: the review's `starting` record (the check stages lead to it), the
+ * archive's record of its `complete.log` (after the promise), or any write of the task (a
+ * block, a hold); a run that ends before one writes what is left (`finalizeRun`).
+ */
+export function persistLater(rt: TaskRuntime): void {
+  rt.unsaved = true;
 }

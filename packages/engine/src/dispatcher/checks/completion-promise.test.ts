@@ -5,7 +5,7 @@ import { type AttemptRecord, newTaskState } from '@switchyard/core';
 import { createMemoryStore } from '@switchyard/store-memory';
 import { describe, expect, it } from 'vitest';
 import { advance } from '../advance.js';
-import type { DispatchContext, TaskRuntime } from '../context.js';
+import { type DispatchContext, persist, type TaskRuntime } from '../context.js';
 import { TaskLeases } from '../shared/task-leases.js';
 import { brokenPromises, openChecklistNotes } from './completion-promise.js';
 import { runPromiseStage } from './stage-promise.js';
@@ -130,6 +130,8 @@ describe('the completion promise', () => {
     await runPromiseStage(ctx, rt);
     expect(state.phase).toBe('worker');
     expect(state.failures.promise).toBe(1);
+    // A correction is written at once.
+    expect((await ctx.store.tasks.get('g/t'))?.value.correction?.source).toBe('promise');
     expect(state.correction).toMatchObject({
       source: 'promise',
       evidence: ["the write-set check never passed in this task's records"],
@@ -137,6 +139,19 @@ describe('the completion promise', () => {
     expect(state.correction?.summary).toMatch(
       /^the completion promise is not met, so nothing was applied: /,
     );
+  });
+
+  it("a kept promise before the archive is written by the archive's first write", async () => {
+    const { ctx, rt, state, pass } = task();
+    pass(['worker', 'passed'], ['writeset', 'passed'], ['gate', 'passed'], ['review', 'approved']);
+    await runPromiseStage(ctx, rt);
+    expect(state.phase).toBe('archive');
+    // A crash now runs the promise again, with the same result (see persistLater).
+    expect(await ctx.store.tasks.get('g/t')).toBeUndefined();
+    expect(rt.unsaved).toBe(true);
+    await persist(ctx, rt);
+    expect((await ctx.store.tasks.get('g/t'))?.value.phase).toBe('archive');
+    expect(rt.unsaved).toBe(false);
   });
 
   it('judges a state from before these records on its files only', () => {

@@ -8,6 +8,7 @@ import { correctOrBlock } from '../landing/apply-failure.js';
 import { writeGitStageRows } from '../landing/git-stage-rows.js';
 import { workdirOf } from '../worktree/workdir.js';
 import { runGateCheck } from './gate-check.js';
+import { persistPassedCheck } from './passed-check.js';
 import { verifyChange, verifyTestRun } from './verify-change.js';
 
 export { judgeGate } from './judge-gate.js';
@@ -108,7 +109,7 @@ async function verifyWithoutCommand(ctx: DispatchContext, rt: TaskRuntime): Prom
   });
   if (findings.length === 0) {
     advance(rt, 'passed');
-    return persist(ctx, rt);
+    return persistPassedCheck(ctx, rt);
   }
   const why = `the change does not verify: ${findings.length} finding(s)`;
   ctx.bus.emit({

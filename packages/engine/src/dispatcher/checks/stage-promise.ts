@@ -2,6 +2,7 @@ import { advance } from '../advance.js';
 import { type DispatchContext, persist, type TaskRuntime } from '../context.js';
 import { correctOrBlock } from '../landing/apply-failure.js';
 import { brokenPromises } from './completion-promise.js';
+import { persistPassedCheck } from './passed-check.js';
 
 /**
  * The completion promise, before anything lands (apply or archive): it holds when the work as
@@ -13,7 +14,7 @@ export async function runPromiseStage(ctx: DispatchContext, rt: TaskRuntime): Pr
   const broken = brokenPromises(ctx, rt);
   if (broken.length === 0) {
     advance(rt, 'passed');
-    return persist(ctx, rt);
+    return persistPassedCheck(ctx, rt);
   }
   correctOrBlock(ctx, rt, {
     stage: 'promise',

@@ -5,6 +5,7 @@ import { blockTask, correctOrBlock } from '../landing/apply-failure.js';
 import { filesCell, writeGitStageRows } from '../landing/git-stage-rows.js';
 import { inspectSharedRound } from '../shared/shared-writes.js';
 import { isolationOf } from '../worktree/task-worktree.js';
+import { persistPassedCheck } from './passed-check.js';
 import { allowedPaths } from './write-set-scope.js';
 
 /**
@@ -118,7 +119,7 @@ async function checkSharedWrites(ctx: DispatchContext, rt: TaskRuntime): Promise
     : undefined;
   if (!report || !correction) {
     advance(rt, 'passed');
-    return persist(ctx, rt);
+    return persistPassedCheck(ctx, rt);
   }
   return sendBack(ctx, rt, report, correction, evidenceFile);
 }

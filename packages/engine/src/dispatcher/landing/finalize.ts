@@ -4,7 +4,7 @@ import { archivedTaskDir, SwitchyardError } from '@switchyard/core';
 import { workLogPath } from '@switchyard/store-fs';
 import { completionFacts } from '../checks/completion-facts.js';
 import { unrecordedReason } from '../checks/completion-record.js';
-import type { DispatchContext } from '../context.js';
+import { type DispatchContext, persist } from '../context.js';
 import { isRunnable } from '../scheduler.js';
 import type { BlockedSummary, DispatchResult } from '../types.js';
 import { removeIfEmpty } from './stage-archive.js';
@@ -21,6 +21,7 @@ export async function finalizeRun(
   startedAt: number,
   elapsedMs: number,
 ): Promise<DispatchResult> {
+  await writeUnsaved(ctx);
   const failures = [...ctx.controlFailures];
   if (!(await ctx.workLog.flush()))
     failures.push(`work log: ${ctx.workLog.failure ?? 'rows could not be written'}`);
@@ -127,5 +128,18 @@ function archivedGroups(workspace: string): string[] {
       .map((e) => e.name);
   } catch {
     return [];
+  }
+}
+
+/** Writes the passed checks no later write of their task carried (see `persistLater`); a task
+ * another dispatcher took over is its to write. */
+async function writeUnsaved(ctx: DispatchContext): Promise<void> {
+  for (const rt of ctx.tasks.values()) {
+    if (!rt.unsaved || (ctx.shared && !ctx.shared.owned.has(rt.id))) continue;
+    try {
+      await persist(ctx, rt);
+    } catch (error) {
+      ctx.controlFailures.push(`${rt.id}: cannot persist state: ${String(error)}`);
+    }
   }
 }

@@ -1,5 +1,5 @@
 import { type TaskIsolation, WORKTREE_STAGES, type WorkspaceIsolation } from '@switchyard/core';
-import { type DispatchContext, persist, type TaskRuntime } from '../context.js';
+import { type DispatchContext, persist, persistLater, type TaskRuntime } from '../context.js';
 import { taskIsolationMode, worktreeTaskWithoutIsolation } from './task-isolation-mode.js';
 import { measureWorktreeDisk } from './worktree-disk.js';
 import { setUpWorktree } from './worktree-setup.js';
@@ -70,7 +70,10 @@ async function keepStartMode(ctx: DispatchContext, rt: TaskRuntime): Promise<'wo
   const mode = taskIsolationMode(ctx, rt);
   if (rt.state.isolationMode !== mode) {
     rt.state.isolationMode = mode;
-    await persist(ctx, rt);
+    // Written with the worktree's record or the first attempt's `starting` record (see
+    // persistLater); a local command runs before any write of its own.
+    if (rt.task.runner === 'local') await persist(ctx, rt);
+    else persistLater(rt);
   }
   if (mode === 'none' && isolationOf(ctx) && !rt.sharedWorkspaceAnnounced) {
     rt.sharedWorkspaceAnnounced = true;
