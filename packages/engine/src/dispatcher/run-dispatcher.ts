@@ -2,8 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { realpathSync } from 'node:fs';
 import { hostname } from 'node:os';
 import {
+  type Clock,
   type Problem,
   type RunCounts,
+  type SecretValue,
   SwitchyardError,
   stateDir as stateDirOf,
   stopwatch,
@@ -14,11 +16,11 @@ import {
 import { dispatcherSecrets, redactDeep } from '@switchyard/runner-kit';
 import { acquireWorkspaceLock } from '@switchyard/store-fs';
 import { loadWorkspace, refuseUnjudgeableTests } from '@switchyard/tasks';
-import { createEventBus } from '../events/event-bus.js';
+import { createEventBus, type EventBus } from '../events/event-bus.js';
 import { buildRuntimes, prepareRetryBlocked } from './agent/runtimes.js';
 import { countingSourceCommands, type SourceCommands } from './checks/source-watch.js';
 import type { DispatchContext } from './context.js';
-import { watchEscalations } from './corrections/escalate.js';
+import { type EscalationWatch, watchEscalations } from './corrections/escalate.js';
 import { finalizeRun } from './landing/finalize.js';
 import { sealInterruptedRows } from './landing/seal-open-rows.js';
 import { feedWorkLogFromBus } from './landing/work-log-subscriber.js';
@@ -50,147 +52,225 @@ export async function runDispatcher(options: DispatcherOptions): Promise<Dispatc
   try {
     const model = loadWorkspace(workspace);
     for (const task of model.tasks) refuseUnjudgeableTests(task, options.projectGates ?? []);
-    const stateDir = stateDirOf(workspace);
     rejectInvalidInput(
       model,
       options.taskGroup,
       options.retryTasks,
       admittedTasks(await options.store.tasks.list()),
     );
-    const runId = `${new Date(startedAt).toISOString().replace(/[-:.]/g, '')}-${randomBytes(2).toString('hex')}`;
-    const secrets = dispatcherSecrets(process.env, options.catalog.catalog);
-    const { store } = options;
-    const bus = createEventBus({
-      runId,
-      // On a shared backlog every event names its machine (the monitor and retro of any
-      // machine show who did what).
-      ...(options.backlog ? { machine: machineName() } : {}),
-      log: store.events,
-      redact: (event) => redactDeep(event, secrets),
-    });
-    if (options.onEvent) bus.on(options.onEvent);
-    const abort = new AbortController();
-    const signal = options.signal ? AbortSignal.any([options.signal, abort.signal]) : abort.signal;
-    const sourceCommands: SourceCommands = { running: 0, started: 0 };
-    const shared = openSharedRun(options.backlog, options.leaseMs ?? DEFAULT_LEASE_MS);
-    const ctx: DispatchContext = {
-      options: {
-        ...options,
-        runCommand: countingSourceCommands(options.runCommand, workspace, stateDir, sourceCommands),
-      },
-      workspace,
-      stateDir,
-      catalog: options.catalog.catalog,
-      catalogFacts: {
-        source: catalogSourceLabel(options.catalog),
-        revision: options.catalog.revision,
-        targets: options.catalog.catalog.targets,
-      },
-      store,
-      claims: store.claims,
-      ...(shared ? { shared } : {}),
-      leases: new TaskLeases(store.leases, runId, options.leaseMs, (task) => {
-        if (shared) return loseTask(ctx, task);
-        const message = `${task}: its lease was taken over by another dispatcher; this run writes nothing more for it`;
-        ctx.controlFailures.push(message);
-        bus.emit({ type: 'control.failure', code: 'SY_LEASE_LOST', message });
-      }),
-      // On a shared backlog it mirrors this run's own tasks' claims only: a snapshot of the
-      // other machines' claims would go stale as they release them (nothing tells this run), and
-      // a task of this run sharing a path would wait on it for ever. Theirs are refused by the
-      // store when this run claims (the scheduler says which task holds the path).
-      claimIndex: new Map(shared ? [] : await store.claims.snapshot()),
-      bus,
-      workLog: new WorkLogWriter(store.workLog, secrets),
-      tasks: new Map(),
-      // Filled from the dispatcher's records (completion-record.ts), never from the folders.
-      archived: new Set(),
-      handles: new Map(),
-      controlFailures: [],
-      secrets,
-      signal,
-      applyAbort: options.abortApply ?? new AbortController().signal,
-      sourceCommands,
-      runStartedAt: startedAt,
-      now: () => clock.now(),
-      monotonicMs: () => clock.monotonicMs(),
-    };
+    const { ctx, abort } = await openDispatchContext(options, workspace, clock, startedAt);
+    const { shared } = ctx;
     ctx.leases.adoptedOnly = shared !== undefined;
     ctx.leases.start();
     // Any machine's change to the shared backlog wakes the scheduler.
     watching = await shared?.backlog.watch(() => shared.wake?.());
-    registerStartGuards(ctx);
-    feedWorkLogFromBus(ctx);
-    await buildRuntimes(ctx, model);
-    if (!shared && (options.retryBlocked || options.retryTasks)) await prepareRetryBlocked(ctx);
-    const escalations = watchEscalations(ctx);
-    bus.emit({
-      type: 'run.started',
-      workspace,
-      pid: process.pid,
-      catalog: { source: ctx.catalogFacts.source, revision: ctx.catalogFacts.revision },
-      maxParallel: options.maxParallel,
-      ...(options.taskGroup ? { taskGroup: options.taskGroup } : {}),
-      tasks: [...ctx.tasks.values()].filter(
-        (rt) => !options.taskGroup || rt.group === options.taskGroup,
-      ).length,
-    });
-    // Worktree isolation: an apply a crash interrupted is finished or rolled back first.
-    await options.isolation?.recover();
-    // The disk the kept worktrees take now (the disk cap, status and the monitor read it), and
-    // escalations a crash left unwritten. (On a shared backlog no task is this run's yet: the
-    // others' states are other machines' to write.)
-    if (!shared) {
-      await measureKeptWorktrees(ctx);
-      await escalations.sweep();
-    }
-    const recovering = new Map<string, Promise<void>>();
-    // On a shared backlog a task is recovered once this run takes it (shared-backlog.ts).
-    for (const rt of shared ? [] : ctx.tasks.values()) {
-      const { live } = await recoverTask(ctx, rt);
-      if (live) recovering.set(rt.id, live);
-    }
-    sealInterruptedRows(ctx);
-    const stop = () => {
-      bus.emit({ type: 'run.stopping', abortApply: false });
-      for (const handle of ctx.handles.values()) void handle.cancel();
-    };
-    const abortApply = () => bus.emit({ type: 'run.stopping', abortApply: true });
-    signal.addEventListener('abort', stop);
-    ctx.applyAbort.addEventListener('abort', abortApply);
-    // A human's stop-run (monitor) stops the run as a first interrupt does.
-    const detach = options.control?.attach(ctx, () => abort.abort());
-    let last = '';
-    await schedule(ctx, recovering, (counts: RunCounts) => {
-      const key = JSON.stringify(counts);
-      if (key === last) return;
-      last = key;
-      bus.emit({ type: 'run.progress', counts, elapsedMs: elapsed() });
-    }).finally(() => detach?.());
-    signal.removeEventListener('abort', stop);
-    ctx.applyAbort.removeEventListener('abort', abortApply);
-    await escalations.flush();
-    escalations.stop();
-    const result = await finalizeRun(ctx, startedAt, elapsed());
-    const counts = JSON.parse(
-      last || '{"running":0,"ready":0,"waiting":0,"blocked":0,"done":0}',
-    ) as RunCounts;
-    bus.emit({
-      type: 'run.finished',
-      exitCode: result.exitCode,
-      counts: { ...counts, running: 0 },
-      elapsedMs: result.elapsedMs,
-      blocked: result.blocked,
-      controlFailures: result.controlFailures,
-    });
-    await bus.flush();
-    bus.close();
-    await ctx.leases.stop();
-    return result;
+    const escalations = await startRun(ctx, model);
+    const recovering = await recoverLeftovers(ctx, escalations);
+    const counts = await scheduleUntilDone(ctx, recovering, abort, elapsed);
+    return await finishRun(ctx, escalations, counts, startedAt, elapsed);
   } finally {
     await watching?.stop();
     lock.release();
   }
+}
+
+/** The run's id: its start time and a random suffix (two runs in one second differ). */
+function runIdOf(startedAt: number): string {
+  return `${new Date(startedAt).toISOString().replace(/[-:.]/g, '')}-${randomBytes(2).toString('hex')}`;
+}
+
+/** The run's event bus: redacted, stamped with the run (and the machine on a shared backlog). */
+function openEventBus(
+  options: DispatcherOptions,
+  runId: string,
+  secrets: readonly SecretValue[],
+): EventBus {
+  const bus = createEventBus({
+    runId,
+    // On a shared backlog every event names its machine (the monitor and retro of any
+    // machine show who did what).
+    ...(options.backlog ? { machine: machineName() } : {}),
+    log: options.store.events,
+    redact: (event) => redactDeep(event, secrets),
+  });
+  if (options.onEvent) bus.on(options.onEvent);
+  return bus;
+}
+
+/**
+ * Everything one run shares between its stages; `abort` is the run's own stop (a human's
+ * stop-run), joined with the caller's signal.
+ */
+async function openDispatchContext(
+  options: DispatcherOptions,
+  workspace: string,
+  clock: Clock,
+  startedAt: number,
+): Promise<{ ctx: DispatchContext; abort: AbortController }> {
+  const stateDir = stateDirOf(workspace);
+  const runId = runIdOf(startedAt);
+  const secrets = dispatcherSecrets(process.env, options.catalog.catalog);
+  const { store } = options;
+  const bus = openEventBus(options, runId, secrets);
+  const abort = new AbortController();
+  const signal = options.signal ? AbortSignal.any([options.signal, abort.signal]) : abort.signal;
+  const sourceCommands: SourceCommands = { running: 0, started: 0 };
+  const shared = openSharedRun(options.backlog, options.leaseMs ?? DEFAULT_LEASE_MS);
+  const ctx: DispatchContext = {
+    options: {
+      ...options,
+      runCommand: countingSourceCommands(options.runCommand, workspace, stateDir, sourceCommands),
+    },
+    workspace,
+    stateDir,
+    catalog: options.catalog.catalog,
+    catalogFacts: {
+      source: catalogSourceLabel(options.catalog),
+      revision: options.catalog.revision,
+      targets: options.catalog.catalog.targets,
+    },
+    store,
+    claims: store.claims,
+    ...(shared ? { shared } : {}),
+    leases: new TaskLeases(store.leases, runId, options.leaseMs, (task) => {
+      if (shared) return loseTask(ctx, task);
+      const message = `${task}: its lease was taken over by another dispatcher; this run writes nothing more for it`;
+      ctx.controlFailures.push(message);
+      bus.emit({ type: 'control.failure', code: 'SY_LEASE_LOST', message });
+    }),
+    // On a shared backlog it mirrors this run's own tasks' claims only: a snapshot of the
+    // other machines' claims would go stale as they release them (nothing tells this run), and
+    // a task of this run sharing a path would wait on it for ever. Theirs are refused by the
+    // store when this run claims (the scheduler says which task holds the path).
+    claimIndex: new Map(shared ? [] : await store.claims.snapshot()),
+    bus,
+    workLog: new WorkLogWriter(store.workLog, secrets),
+    tasks: new Map(),
+    // Filled from the dispatcher's records (completion-record.ts), never from the folders.
+    archived: new Set(),
+    handles: new Map(),
+    controlFailures: [],
+    secrets,
+    signal,
+    applyAbort: options.abortApply ?? new AbortController().signal,
+    sourceCommands,
+    runStartedAt: startedAt,
+    now: () => clock.now(),
+    monotonicMs: () => clock.monotonicMs(),
+  };
+  return { ctx, abort };
+}
+
+/** Builds the tasks' runtimes, starts watching escalations and announces `run.started`. */
+async function startRun(
+  ctx: DispatchContext,
+  model: ReturnType<typeof loadWorkspace>,
+): Promise<EscalationWatch> {
+  const { options } = ctx;
+  registerStartGuards(ctx);
+  feedWorkLogFromBus(ctx);
+  await buildRuntimes(ctx, model);
+  if (!ctx.shared && (options.retryBlocked || options.retryTasks)) await prepareRetryBlocked(ctx);
+  const escalations = watchEscalations(ctx);
+  ctx.bus.emit({
+    type: 'run.started',
+    workspace: ctx.workspace,
+    pid: process.pid,
+    catalog: { source: ctx.catalogFacts.source, revision: ctx.catalogFacts.revision },
+    maxParallel: options.maxParallel,
+    ...(options.taskGroup ? { taskGroup: options.taskGroup } : {}),
+    tasks: [...ctx.tasks.values()].filter(
+      (rt) => !options.taskGroup || rt.group === options.taskGroup,
+    ).length,
+  });
+  return escalations;
+}
+
+/**
+ * Finishes what a previous dispatcher left behind: interrupted applies, unwritten escalations,
+ * attempts to re-attach or judge, open work-log rows. Returns the re-attached live attempts.
+ */
+async function recoverLeftovers(
+  ctx: DispatchContext,
+  escalations: EscalationWatch,
+): Promise<Map<string, Promise<void>>> {
+  const { shared } = ctx;
+  // Worktree isolation: an apply a crash interrupted is finished or rolled back first.
+  await ctx.options.isolation?.recover();
+  // The disk the kept worktrees take now (the disk cap, status and the monitor read it), and
+  // escalations a crash left unwritten. (On a shared backlog no task is this run's yet: the
+  // others' states are other machines' to write.)
+  if (!shared) {
+    await measureKeptWorktrees(ctx);
+    await escalations.sweep();
+  }
+  const recovering = new Map<string, Promise<void>>();
+  // On a shared backlog a task is recovered once this run takes it (shared-backlog.ts).
+  for (const rt of shared ? [] : ctx.tasks.values()) {
+    const { live } = await recoverTask(ctx, rt);
+    if (live) recovering.set(rt.id, live);
+  }
+  sealInterruptedRows(ctx);
+  return recovering;
+}
+
+/**
+ * Schedules until nothing runs and nothing more can start, stopping on an interrupt or a
+ * human's stop-run; announces each change of the counts. Returns the last counts announced.
+ */
+async function scheduleUntilDone(
+  ctx: DispatchContext,
+  recovering: Map<string, Promise<void>>,
+  abort: AbortController,
+  elapsed: () => number,
+): Promise<RunCounts> {
+  const { bus, signal } = ctx;
+  const stop = () => {
+    bus.emit({ type: 'run.stopping', abortApply: false });
+    for (const handle of ctx.handles.values()) void handle.cancel();
+  };
+  const abortApply = () => bus.emit({ type: 'run.stopping', abortApply: true });
+  signal.addEventListener('abort', stop);
+  ctx.applyAbort.addEventListener('abort', abortApply);
+  // A human's stop-run (monitor) stops the run as a first interrupt does.
+  const detach = ctx.options.control?.attach(ctx, () => abort.abort());
+  let last = '';
+  await schedule(ctx, recovering, (counts: RunCounts) => {
+    const key = JSON.stringify(counts);
+    if (key === last) return;
+    last = key;
+    bus.emit({ type: 'run.progress', counts, elapsedMs: elapsed() });
+  }).finally(() => detach?.());
+  signal.removeEventListener('abort', stop);
+  ctx.applyAbort.removeEventListener('abort', abortApply);
+  return JSON.parse(
+    last || '{"running":0,"ready":0,"waiting":0,"blocked":0,"done":0}',
+  ) as RunCounts;
+}
+
+/** Flushes escalations, writes the run's outcome, announces `run.finished` and lets go. */
+async function finishRun(
+  ctx: DispatchContext,
+  escalations: EscalationWatch,
+  counts: RunCounts,
+  startedAt: number,
+  elapsed: () => number,
+): Promise<DispatchResult> {
+  await escalations.flush();
+  escalations.stop();
+  const result = await finalizeRun(ctx, startedAt, elapsed());
+  ctx.bus.emit({
+    type: 'run.finished',
+    exitCode: result.exitCode,
+    counts: { ...counts, running: 0 },
+    elapsedMs: result.elapsedMs,
+    blocked: result.blocked,
+    controlFailures: result.controlFailures,
+  });
+  await ctx.bus.flush();
+  ctx.bus.close();
+  await ctx.leases.stop();
+  return result;
 }
 
 /** Invalid input in scope stops the run before anything launches (exit 2). */

@@ -52,8 +52,60 @@ export async function schedule(
   recovering: Map<string, Promise<void>>,
   onCounts: (counts: RunCounts) => void,
 ): Promise<void> {
+  const stages = runningStages(ctx);
+  for (const [id, promise] of recovering) stages.track(id, promise, true);
+  if (ctx.shared) ctx.shared.wake = stages.wake;
+  // A retry asked by a human (monitor) may start a task at once.
+  ctx.options.control?.bindWake(stages.wake);
+  const held: HeldAnnouncements = { applyQueue: false, disk: false };
+  const onAbort = () => stages.wake();
+  ctx.signal.addEventListener('abort', onAbort);
+  try {
+    for (;;) {
+      // Nothing is admitted once the run is interrupted: the loop waits for what runs.
+      const pass = ctx.signal.aborted ? idlePass() : await admitAndStart(ctx, stages, held);
+      // The soonest end of a wait, on the monotonic clock (see task-wait.ts).
+      let nextTimer = pass.nextTimer;
+      onCounts(countsOf(ctx, pass.decisions, stages.inflight.size));
+      // A shared backlog with work left on any machine: look again after a while (an expired
+      // lease of a machine that died sends no wake-up).
+      if (!ctx.signal.aborted && ctx.shared && sharedWorkLeft(ctx))
+        nextTimer = Math.min(nextTimer, ctx.monotonicMs() + ctx.shared.pollMs);
+      if (
+        stages.inflight.size === 0 &&
+        (ctx.signal.aborted || nextTimer === Number.POSITIVE_INFINITY)
+      )
+        return;
+      if (stages.takeWake()) continue;
+      await stages.sleep(nextTimer);
+    }
+  } finally {
+    ctx.signal.removeEventListener('abort', onAbort);
+  }
+}
+
+/** Whether the apply queue / the disk cap hold tasks back (each announced once per episode). */
+interface HeldAnnouncements {
+  applyQueue: boolean;
+  disk: boolean;
+}
+
+/** The stages in flight and the wake-up the scheduling loop sleeps on. */
+interface RunningStages {
+  readonly inflight: Map<string, Promise<void>>;
+  /** Tasks whose running stage holds a `maxParallel` agent slot (gates and archives do not). */
+  readonly holdingSlot: Set<string>;
+  /** Wakes the loop; a wake-up while it is not sleeping is kept for its next turn. */
+  wake(): void;
+  track(id: string, promise: Promise<void>, slot: boolean): void;
+  /** True (and consumed) when a wake-up came while the loop was busy. */
+  takeWake(): boolean;
+  /** Sleeps until a wake-up or the monotonic time `until` (never, when infinite). */
+  sleep(until: number): Promise<void>;
+}
+
+function runningStages(ctx: DispatchContext): RunningStages {
   const inflight = new Map<string, Promise<void>>();
-  // Tasks whose running stage holds a `maxParallel` agent slot (gates and archives do not).
   const holdingSlot = new Set<string>();
   // `dirty` catches a wake-up that happens while the loop is not waiting yet.
   let dirty = false;
@@ -62,78 +114,29 @@ export async function schedule(
     dirty = true;
     resolver?.();
   };
-  const track = (id: string, promise: Promise<void>, slot: boolean) => {
-    if (slot) holdingSlot.add(id);
-    inflight.set(
-      id,
-      promise.finally(() => {
-        inflight.delete(id);
-        holdingSlot.delete(id);
-        wake();
-      }),
-    );
-  };
-  for (const [id, promise] of recovering) track(id, promise, true);
-  if (ctx.shared) ctx.shared.wake = wake;
-  // A retry asked by a human (monitor) may start a task at once.
-  ctx.options.control?.bindWake(wake);
-  // True while the apply queue rule holds tasks back (announced once per episode).
-  let applyQueueHeld = false;
-  let diskHeld = false;
-  const onAbort = () => wake();
-  ctx.signal.addEventListener('abort', onAbort);
-  try {
-    for (;;) {
-      // The soonest end of a wait, on the monotonic clock (see task-wait.ts).
-      let nextTimer = Number.POSITIVE_INFINITY;
-      let decisions: AdmissionDecision[] = [];
-      if (!ctx.signal.aborted) {
-        if (ctx.shared) {
-          const room =
-            ctx.options.maxParallel > 0 ? ctx.options.maxParallel - ctx.shared.owned.size : 64;
-          const attached = await syncSharedBacklog(ctx, new Set(inflight.keys()), room);
-          for (const [id, promise] of attached) track(id, promise, true);
-        }
-        await releaseBlockedClaims(ctx);
-        const cooling = new Set<string>();
-        for (const rt of ctx.tasks.values()) {
-          if (!isRunnable(ctx, rt)) continue;
-          const left = waitLeftMs(ctx, rt);
-          if (left > 0) {
-            cooling.add(rt.id);
-            nextTimer = Math.min(nextTimer, ctx.monotonicMs() + left);
-          }
-        }
-        const result = admit(
-          liveAdmissionState(ctx, new Set([...inflight.keys(), ...cooling]), holdingSlot.size),
-        );
-        decisions = result.decisions;
-        announceWaits(ctx, decisions);
-        applyQueueHeld = announceApplyQueue(ctx, decisions, applyQueueHeld);
-        diskHeld = announceDiskCap(ctx, decisions, diskHeld);
-        for (const id of result.admitted) {
-          const rt = ctx.tasks.get(id)!;
-          if (!(await claimFor(ctx, rt))) continue;
-          if (!rt.announced) {
-            rt.announced = true;
-            ctx.bus.emit({ type: 'task.admitted', task: id, planLoop: rt.state.planLoop });
-          }
-          track(id, runStep(ctx, rt), takesAgentSlot(rt.state.phase));
-        }
-      }
-      onCounts(countsOf(ctx, decisions, inflight.size));
-      // A shared backlog with work left on any machine: look again after a while (an expired
-      // lease of a machine that died sends no wake-up).
-      if (!ctx.signal.aborted && ctx.shared && sharedWorkLeft(ctx))
-        nextTimer = Math.min(nextTimer, ctx.monotonicMs() + ctx.shared.pollMs);
-      if (inflight.size === 0 && (ctx.signal.aborted || nextTimer === Number.POSITIVE_INFINITY))
-        return;
-      if (dirty) {
-        dirty = false;
-        continue;
-      }
+  return {
+    inflight,
+    holdingSlot,
+    wake,
+    track(id, promise, slot) {
+      if (slot) holdingSlot.add(id);
+      inflight.set(
+        id,
+        promise.finally(() => {
+          inflight.delete(id);
+          holdingSlot.delete(id);
+          wake();
+        }),
+      );
+    },
+    takeWake() {
+      if (!dirty) return false;
+      dirty = false;
+      return true;
+    },
+    async sleep(until) {
       await new Promise<void>((resolve) => {
-        const delay = nextTimer - ctx.monotonicMs();
+        const delay = until - ctx.monotonicMs();
         const timer = Number.isFinite(delay) ? setTimeout(wake, Math.max(0, delay)) : undefined;
         resolver = () => {
           if (timer) clearTimeout(timer);
@@ -142,10 +145,72 @@ export async function schedule(
       });
       resolver = undefined;
       dirty = false;
-    }
-  } finally {
-    ctx.signal.removeEventListener('abort', onAbort);
+    },
+  };
+}
+
+/** What one admission pass decided, and the soonest end of a backoff/cooldown. */
+interface AdmissionPass {
+  decisions: AdmissionDecision[];
+  nextTimer: number;
+}
+
+function idlePass(): AdmissionPass {
+  return { decisions: [], nextTimer: Number.POSITIVE_INFINITY };
+}
+
+/**
+ * One admission pass: takes what other machines hand over, releases blocked tasks' claims,
+ * admits what the rules allow and starts a stage for each admitted task that gets its claim.
+ * Returns the decisions and the soonest end of a backoff/cooldown.
+ */
+async function admitAndStart(
+  ctx: DispatchContext,
+  stages: RunningStages,
+  held: HeldAnnouncements,
+): Promise<AdmissionPass> {
+  if (ctx.shared) {
+    const room = ctx.options.maxParallel > 0 ? ctx.options.maxParallel - ctx.shared.owned.size : 64;
+    const attached = await syncSharedBacklog(ctx, new Set(stages.inflight.keys()), room);
+    for (const [id, promise] of attached) stages.track(id, promise, true);
   }
+  await releaseBlockedClaims(ctx);
+  const { cooling, nextTimer } = coolingTasks(ctx);
+  const result = admit(
+    liveAdmissionState(
+      ctx,
+      new Set([...stages.inflight.keys(), ...cooling]),
+      stages.holdingSlot.size,
+    ),
+  );
+  announceWaits(ctx, result.decisions);
+  held.applyQueue = announceApplyQueue(ctx, result.decisions, held.applyQueue);
+  held.disk = announceDiskCap(ctx, result.decisions, held.disk);
+  for (const id of result.admitted) {
+    const rt = ctx.tasks.get(id)!;
+    if (!(await claimFor(ctx, rt))) continue;
+    if (!rt.announced) {
+      rt.announced = true;
+      ctx.bus.emit({ type: 'task.admitted', task: id, planLoop: rt.state.planLoop });
+    }
+    stages.track(id, runStep(ctx, rt), takesAgentSlot(rt.state.phase));
+  }
+  return { decisions: result.decisions, nextTimer };
+}
+
+/** Runnable tasks still in a backoff/cooldown, and the soonest monotonic time one ends. */
+function coolingTasks(ctx: DispatchContext): { cooling: Set<string>; nextTimer: number } {
+  const cooling = new Set<string>();
+  let nextTimer = Number.POSITIVE_INFINITY;
+  for (const rt of ctx.tasks.values()) {
+    if (!isRunnable(ctx, rt)) continue;
+    const left = waitLeftMs(ctx, rt);
+    if (left > 0) {
+      cooling.add(rt.id);
+      nextTimer = Math.min(nextTimer, ctx.monotonicMs() + left);
+    }
+  }
+  return { cooling, nextTimer };
 }
 
 /** Emits `task.waiting` when a task starts waiting on dependencies or on a held claim. */

@@ -5,14 +5,16 @@ import {
   decisionKeyOf,
   type RunHandle,
   type RunnerPlugin,
+  type RunnerSpec,
+  type SandboxSpec,
   SwitchyardError,
 } from '@switchyard/core';
-import { redactSecrets } from '@switchyard/runner-kit';
+import { type PromptDeliveryPlan, redactSecrets } from '@switchyard/runner-kit';
 import { writeOwnedFileBelow } from '@switchyard/utils';
 import { checkSource, snapshotSource } from '../checks/source-watch.js';
 import { type DispatchContext, persist, type TaskRuntime } from '../context.js';
 import { notePlanFiles, takeReturnedPlan } from '../corrections/plan-copy.js';
-import { attemptRowFields } from '../landing/work-log-row.js';
+import { type AttemptRowFields, attemptRowFields } from '../landing/work-log-row.js';
 import { workdirOf } from '../worktree/workdir.js';
 import { attemptSandbox } from './attempt-sandbox.js';
 import { type AttemptInputs, attemptArgv, attemptEnv, locatorFields } from './attempt-spec.js';
@@ -52,6 +54,40 @@ export async function runAttempt(
   // agent's argv with every secret redacted.
   const inputs = { ...given, prompt: redactSecrets(given.prompt, ctx.secrets) };
   const now = ctx.now();
+  const record = startingRecord(rt, inputs, now);
+  rt.state.attempts.push(record);
+  const launch = planLaunch(ctx, given, inputs);
+  await persist(ctx, rt);
+
+  const agentModel = `${inputs.target.agent}/${inputs.target.model}`;
+  const row = attemptRowFields(ctx, rt, record, agentModel);
+  try {
+    await ctx.workLog.start(rt.group, { ...row, kind: 'START', time: now, result: 'running' });
+  } catch (error) {
+    return finish(ctx, record, {
+      class: 'work-log-failure',
+      confidence: 'certain',
+      evidence: [error instanceof Error ? error.message : String(error)],
+    });
+  }
+  if ('refused' in launch.delivery) {
+    return refusedPrompt(ctx, rt, row, record, launch.delivery.refused);
+  }
+  let handle: RunHandle;
+  try {
+    handle = await spawnAgent(ctx, rt, inputs, record, launch);
+  } catch (error) {
+    return spawnFailed(ctx, rt, row, record, error);
+  }
+  await markRunning(ctx, rt, inputs, record, handle);
+  const result = await awaitAttempt(ctx, rt, record, handle);
+  await checkSource(ctx, rt, record);
+  takeReturnedPlan(ctx, rt, record);
+  return result;
+}
+
+/** The record of an attempt about to start (status `starting`), before anything is spawned. */
+function startingRecord(rt: TaskRuntime, inputs: AttemptInputs, now: Date): AttemptRecord {
   const record: AttemptRecord = {
     id: inputs.attemptId,
     role: inputs.role,
@@ -63,7 +99,19 @@ export async function runAttempt(
   };
   const revision = rt.state.decisions[decisionKeyOf(inputs.role)]?.catalogRevision;
   if (revision !== undefined) record.catalogRevision = revision;
-  rt.state.attempts.push(record);
+  return record;
+}
+
+/** How an attempt's agent is launched: its argv and how the prompt reaches it. */
+interface LaunchPlan {
+  argv: readonly string[];
+  delivery: PromptDeliveryPlan;
+  /** The target monitors the agent's native session. */
+  native: boolean;
+}
+
+/** Writes prompt.md and decides how the (redacted) prompt reaches the agent. */
+function planLaunch(ctx: DispatchContext, given: AttemptInputs, inputs: AttemptInputs): LaunchPlan {
   writeOwnedFileBelow(
     ctx.workspace,
     join(inputs.attemptDir, 'prompt.md'),
@@ -81,89 +129,126 @@ export async function runAttempt(
     runnerIfAny(ctx, runtime.output_format, native),
   );
   const argv = 'refused' in delivery ? filled : delivery.argv;
-  await persist(ctx, rt);
+  return { argv, delivery, native };
+}
 
-  const agentModel = `${inputs.target.agent}/${inputs.target.model}`;
-  const row = attemptRowFields(ctx, rt, record, agentModel);
-  try {
-    await ctx.workLog.start(rt.group, { ...row, kind: 'START', time: now, result: 'running' });
-  } catch (error) {
-    return finish(ctx, record, {
-      class: 'work-log-failure',
-      confidence: 'certain',
-      evidence: [error instanceof Error ? error.message : String(error)],
-    });
-  }
+/** Refused before spawning: retrying the same prompt cannot help (the stage blocks). */
+function refusedPrompt(
+  ctx: DispatchContext,
+  rt: TaskRuntime,
+  row: AttemptRowFields,
+  record: AttemptRecord,
+  refused: string,
+): AttemptResult {
+  ctx.workLog.finish(rt.group, {
+    ...row,
+    kind: 'FINISH',
+    time: ctx.now(),
+    result: 'generic-error',
+  });
+  return finish(ctx, record, {
+    class: 'generic-error',
+    confidence: 'certain',
+    reason: 'prompt-too-long',
+    evidence: [`SY_PROMPT_TOO_LONG: ${refused}`],
+  });
+}
 
-  if ('refused' in delivery) {
-    // Refused before spawning: retrying the same prompt cannot help (the stage blocks).
-    ctx.workLog.finish(rt.group, {
-      ...row,
-      kind: 'FINISH',
-      time: ctx.now(),
-      result: 'generic-error',
-    });
-    return finish(ctx, record, {
-      class: 'generic-error',
-      confidence: 'certain',
-      reason: 'prompt-too-long',
-      evidence: [`SY_PROMPT_TOO_LONG: ${delivery.refused}`],
-    });
-  }
-  let handle: RunHandle;
-  try {
-    // The task's plan files as they are now: an agent changes only its copy (see plan-copy).
-    notePlanFiles(rt, inputs.attemptDir);
-    const runner = runnerForTarget(ctx, runtime.output_format, native);
-    const env = attemptEnv(ctx, rt, inputs);
-    const sandbox = attemptSandbox(ctx, rt, inputs, env, argv, runner);
-    if (sandbox) record.sandbox = sandbox.mode;
-    // What the source checkout holds now: an agent may change nothing there (see source-watch).
-    // A sandboxed agent cannot write it, so what changes there meanwhile is the user's: kept.
-    else await snapshotSource(ctx, inputs.attemptDir);
-    handle = await runner.start({
-      attemptId: record.id,
-      attemptDir: inputs.attemptDir,
-      agent: inputs.target.agent,
-      outputFormat: runtime.output_format,
-      argv,
-      ...(delivery.stdin ? { stdinFile: join(inputs.attemptDir, 'prompt.md') } : {}),
-      cwd: workdirOf(ctx, rt),
-      env,
-      ...(sandbox ? { sandbox } : {}),
-      stallTimeoutMs: ctx.options.stallTimeoutMs,
-      retryLoopTimeoutMs: ctx.options.retryLoopTimeoutMs ?? ctx.options.stallTimeoutMs,
-      ...attemptTimeLimitMs(ctx, runtime),
-      isRetryLine: ctx.options.plugins.isRetryLineFor(inputs.target.agent),
-      ...transcriptOf(ctx, inputs.target.agent),
-      ...(ctx.secrets.length > 0 ? { secrets: ctx.secrets } : {}),
-      locator: locatorFields(ctx, rt, inputs, argv),
-      ...(native
-        ? {
-            nativeSession: {
-              monitor: true,
-              ...(runtime.session_path ? { sessionPath: runtime.session_path } : {}),
-            },
-          }
-        : {}),
-      ...(ctx.options.killGraceMs !== undefined ? { killGraceMs: ctx.options.killGraceMs } : {}),
-    });
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    const verdict: Classification = {
-      class: 'generic-error',
-      confidence: 'certain',
-      evidence: [message],
-    };
-    ctx.workLog.finish(rt.group, {
-      ...row,
-      kind: 'FINISH',
-      time: ctx.now(),
-      result: verdict.class,
-    });
-    if (SwitchyardError.is(error) && error.code !== 'SY_RUNNER_SPAWN') throw error;
-    return finish(ctx, record, verdict);
-  }
+/** Starts the agent through its runner (the `starting` record is already durable). */
+async function spawnAgent(
+  ctx: DispatchContext,
+  rt: TaskRuntime,
+  inputs: AttemptInputs,
+  record: AttemptRecord,
+  launch: LaunchPlan,
+): Promise<RunHandle> {
+  // The task's plan files as they are now: an agent changes only its copy (see plan-copy).
+  notePlanFiles(rt, inputs.attemptDir);
+  const runner = runnerForTarget(ctx, inputs.target.runtime.output_format, launch.native);
+  const env = attemptEnv(ctx, rt, inputs);
+  const sandbox = attemptSandbox(ctx, rt, inputs, env, launch.argv, runner);
+  if (sandbox) record.sandbox = sandbox.mode;
+  // What the source checkout holds now: an agent may change nothing there (see source-watch).
+  // A sandboxed agent cannot write it, so what changes there meanwhile is the user's: kept.
+  else await snapshotSource(ctx, inputs.attemptDir);
+  return await runner.start(runnerSpec(ctx, rt, inputs, record, launch, env, sandbox));
+}
+
+/** What the runner is told to start. */
+function runnerSpec(
+  ctx: DispatchContext,
+  rt: TaskRuntime,
+  inputs: AttemptInputs,
+  record: AttemptRecord,
+  launch: LaunchPlan,
+  env: Readonly<Record<string, string>>,
+  sandbox: SandboxSpec | undefined,
+): RunnerSpec {
+  const { argv, delivery, native } = launch;
+  const runtime = inputs.target.runtime;
+  return {
+    attemptId: record.id,
+    attemptDir: inputs.attemptDir,
+    agent: inputs.target.agent,
+    outputFormat: runtime.output_format,
+    argv,
+    ...('stdin' in delivery && delivery.stdin
+      ? { stdinFile: join(inputs.attemptDir, 'prompt.md') }
+      : {}),
+    cwd: workdirOf(ctx, rt),
+    env,
+    ...(sandbox ? { sandbox } : {}),
+    stallTimeoutMs: ctx.options.stallTimeoutMs,
+    retryLoopTimeoutMs: ctx.options.retryLoopTimeoutMs ?? ctx.options.stallTimeoutMs,
+    ...attemptTimeLimitMs(ctx, runtime),
+    isRetryLine: ctx.options.plugins.isRetryLineFor(inputs.target.agent),
+    ...transcriptOf(ctx, inputs.target.agent),
+    ...(ctx.secrets.length > 0 ? { secrets: ctx.secrets } : {}),
+    locator: locatorFields(ctx, rt, inputs, argv),
+    ...(native
+      ? {
+          nativeSession: {
+            monitor: true,
+            ...(runtime.session_path ? { sessionPath: runtime.session_path } : {}),
+          },
+        }
+      : {}),
+    ...(ctx.options.killGraceMs !== undefined ? { killGraceMs: ctx.options.killGraceMs } : {}),
+  };
+}
+
+/** The runner could not start the agent: a spawn failure finishes the attempt, others throw. */
+function spawnFailed(
+  ctx: DispatchContext,
+  rt: TaskRuntime,
+  row: AttemptRowFields,
+  record: AttemptRecord,
+  error: unknown,
+): AttemptResult {
+  const message = error instanceof Error ? error.message : String(error);
+  const verdict: Classification = {
+    class: 'generic-error',
+    confidence: 'certain',
+    evidence: [message],
+  };
+  ctx.workLog.finish(rt.group, {
+    ...row,
+    kind: 'FINISH',
+    time: ctx.now(),
+    result: verdict.class,
+  });
+  if (SwitchyardError.is(error) && error.code !== 'SY_RUNNER_SPAWN') throw error;
+  return finish(ctx, record, verdict);
+}
+
+/** Records the live agent (PID + start token) and announces it; resolves once that is durable. */
+function markRunning(
+  ctx: DispatchContext,
+  rt: TaskRuntime,
+  inputs: AttemptInputs,
+  record: AttemptRecord,
+  handle: RunHandle,
+): Promise<void> {
   record.status = 'running';
   record.pid = handle.pid;
   if (handle.startToken !== undefined) record.startToken = handle.startToken;
@@ -181,11 +266,7 @@ export async function runAttempt(
     attemptDir: inputs.attemptDir,
     ...(record.sandbox ? { sandbox: record.sandbox } : {}),
   });
-  await persisted;
-  const result = await awaitAttempt(ctx, rt, record, handle);
-  await checkSource(ctx, rt, record);
-  takeReturnedPlan(ctx, rt, record);
-  return result;
+  return persisted;
 }
 
 function runnerIfAny(
