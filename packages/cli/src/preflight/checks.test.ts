@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, statfsSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { projectConfigSchema } from '@switchyard/config';
@@ -162,20 +162,22 @@ describe('preflight: the git checks, with the fix each prints', { timeout: 60_00
     writeFileSync(join(dir, 'big', 'blob.bin'), Buffer.alloc(8 * 1024 ** 2, 1));
     git(dir, env, 'add', '-A');
     git(dir, env, 'commit', '-qm', 'init');
-    // Enough tasks, all at once, that their 8 MiB checkouts outgrow this disk's free space.
-    const disk = statfsSync(dir);
-    const count = Math.ceil((disk.bavail * disk.bsize) / (8 * 1024 ** 2)) + 10;
-    const tasks = Array.from({ length: count }, (_, i) => ({ id: `g/t${i}`, writeSet: [] }));
-    const found = await runPreflightChecks(
-      context(dir, env, { tasks, maxParallel: 0 }),
-      PREFLIGHT_CHECKS,
-    );
+    // A fixed free figure (the free space of a shared disk moves while the test runs): 1 GiB
+    // holds the 256 MiB headroom and 96 checkouts of 8 MiB.
+    const measured: string[] = [];
+    const diskFree = async (path: string) => {
+      measured.push(path);
+      return 1024 ** 3;
+    };
+    const tasks = Array.from({ length: 200 }, (_, i) => ({ id: `g/t${i}`, writeSet: [] }));
+    const check = (maxParallel: number) =>
+      runPreflightChecks(context(dir, env, { tasks, maxParallel, diskFree }), PREFLIGHT_CHECKS);
+    const found = await check(0);
     expect(codes(found)).toEqual(['SY_PREFLIGHT_DISK_SPACE']);
-    expect(found[0]?.fix).toMatch(/^switchyard run --max-parallel \d+$/);
-    const fits = Number(/(\d+)$/.exec(found[0]?.fix ?? '')?.[1]);
-    expect(
-      await runPreflightChecks(context(dir, env, { tasks, maxParallel: fits }), PREFLIGHT_CHECKS),
-    ).toEqual([]);
+    expect(found[0]?.message).toContain(`1024.0 MiB free under ${measured[0]}`);
+    expect(found[0]?.fix).toBe('switchyard run --max-parallel 96');
+    expect(await check(96)).toEqual([]);
+    expect(codes(await check(97))).toEqual(['SY_PREFLIGHT_DISK_SPACE']);
   });
 
   it('outside git, or under isolation "none", the git checks have nothing to check', async () => {

@@ -33,6 +33,9 @@ export interface PreflightContext {
   pushes: boolean;
   env: NodeJS.ProcessEnv;
   signal?: AbortSignal;
+  /** Free bytes on the disk of a path (default: statfs). A test gives a fixed figure: the free
+   * space of a shared disk moves with whatever else writes to it. */
+  diskFree?(path: string): Promise<number | undefined>;
 }
 
 /**

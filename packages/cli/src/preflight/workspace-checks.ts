@@ -68,7 +68,7 @@ export const freeDiskCheck: PreflightCheck = {
     const { isolationSettings } = await import('@switchyard/core');
     const { dir } = isolationSettings(ctx.config.isolation);
     const where = layoutOf(facts.repo, { ...(dir ? { dir } : {}), env: ctx.env }).worktreesDir;
-    const free = await freeBytes(where);
+    const free = await (ctx.diskFree ?? freeBytes)(where);
     if (free === undefined) return [];
     const fresh = ctx.tasks.filter((t) => !ctx.states.get(t.id)?.isolation).length;
     const atOnce = ctx.maxParallel === 0 ? fresh : Math.min(fresh, ctx.maxParallel);
