@@ -9,6 +9,7 @@ import {
   redactDeep,
 } from '@switchyard/runner-kit';
 import type { DispatchContext, TaskRuntime } from '../context.js';
+import { runTimeZone } from '../time-zone.js';
 import { collectAuxiliaryLogs } from './auxiliary-logs.js';
 import { isReviewRole } from './red-team.js';
 import { judgeReviewAttempt } from './review-judge.js';
@@ -57,7 +58,7 @@ export async function awaitAttempt(
         outcome,
         await classifyEvidence(outcome.evidence, ctx.options.plugins.classifiersFor(agent), {
           endedAt: outcome.endedAt,
-          timeZone: ctx.options.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone,
+          timeZone: runTimeZone(ctx),
         }),
       );
   // Evidence lines quote agent output: no credential goes on into state, events or logs.

@@ -8,6 +8,7 @@ import {
 } from '@switchyard/runner-kit';
 import { judgeUnobservedExit } from '../agent/unobserved-exit.js';
 import type { DispatchContext } from '../context.js';
+import { runTimeZone } from '../time-zone.js';
 
 const TAIL_BYTES = 256 * 1024;
 
@@ -96,7 +97,7 @@ export async function judgeGoneAttempt(
     ctx.options.plugins.classifiersFor(locator.agent),
     {
       endedAt: observed ? new Date(locator.endedAt!) : lastWrite(paths, ctx.now()),
-      timeZone: ctx.options.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone,
+      timeZone: runTimeZone(ctx),
     },
   );
   if (observed) return classified;
