@@ -76,6 +76,12 @@ export function takeReturnedPlan(
       ? before.get(name) !== now.get(name)
       : recordedPlanText(plan, loopOf(plan, name)) !== now.get(name),
   );
+  // Nothing changed and every file is the record's text: its contract is the admitted one
+  // (the checklist marks are no part of it), so there is nothing to parse or announce.
+  if (changed.length === 0 && plan.loops.every((l) => isRecorded(rt, l.loop, now))) {
+    writePlanFiles(rt, now, false);
+    return;
+  }
   const files = taskFromPlanTexts(
     ctx.workspace,
     rt.id,
@@ -93,6 +99,23 @@ export function takeReturnedPlan(
       detail: `the ${record.role} attempt changed the task's plan (${describeChanges(rt.task, files, fields)}): the plan as admitted stays in force, and its files were written again from the dispatcher's record`,
     });
   writePlanFiles(rt, now, fields.length > 0);
+}
+
+/**
+ * A loop's file holds the record's text, or (the current loop's) its admitted text before the
+ * checklist was merged: writing every loop from the record would then write what writing the
+ * current one does.
+ */
+function isRecorded(
+  rt: TaskRuntime,
+  loop: number,
+  now: ReadonlyMap<string, string | undefined>,
+): boolean {
+  const plan = rt.state.plan!;
+  const text = now.get(planFileName(loop));
+  if (loop === rt.state.planLoop && text === plan.loops.find((l) => l.loop === loop)?.text)
+    return true;
+  return text === recordedPlanText(plan, loop);
 }
 
 const loopOf = (plan: AdmittedPlan, name: string): number =>
