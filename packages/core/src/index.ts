@@ -20,23 +20,14 @@ export {
   type TemplatePlaceholder,
   type TemplateValues,
 } from './catalog/constants.js';
-export {
-  type Clock,
-  persistedWaitLeftMs,
-  stopwatch,
-  systemClock,
-  waitBoundOf,
-} from './clock/index.js';
-export { breachUsd, costBudgetSchema } from './cost/budget.js';
+export { type Clock, stopwatch, systemClock } from './clock/index.js';
 export {
   type AttemptUsage,
   attemptUsageSchema,
-  type BudgetBreach,
   type CostBudget,
-  checkBudget,
+  costBudgetSchema,
   type PriceTable,
   priceUsage,
-  type Spent,
   tokensOf,
 } from './cost/index.js';
 export { formatUsd, priceTableSchema, roundUsd } from './cost/usage.js';
@@ -63,7 +54,7 @@ export {
   type RunEventInput,
   runEventSchema,
 } from './events/index.js';
-export { gateResultLine, type ProjectGateResult } from './gates/index.js';
+export type { ProjectGateResult } from './gates/index.js';
 export { isolationConfigSchema } from './isolation/config-schema.js';
 export {
   type AgentCommitPolicy,
@@ -275,7 +266,6 @@ export {
   WORK_LOG_HEADER,
   type WorkLogRow,
 } from './worklog/index.js';
-export { openStartRows } from './worklog/open-rows.js';
 export {
   AGENT_TASK_DIR,
   ARCHIVE_DIR,

@@ -1,10 +1,4 @@
-export {
-  type BudgetBreach,
-  type CostBudget,
-  checkBudget,
-  costBudgetSchema,
-  type Spent,
-} from './budget.js';
+export { type CostBudget, costBudgetSchema } from './budget.js';
 export {
   type AttemptUsage,
   attemptUsageSchema,

@@ -16,8 +16,3 @@ export const projectGateResultSchema = z.object({
 });
 
 export type ProjectGateResult = z.infer<typeof projectGateResultSchema>;
-
-/** One line per gate: `name (on): passed|FAILED — detail`. */
-export function gateResultLine(result: ProjectGateResult): string {
-  return `${result.name} (${result.on}, loop ${result.planLoop}): ${result.passed ? 'passed' : 'FAILED'} — ${result.detail}`;
-}

@@ -1,1 +1,1 @@
-export { gateResultLine, type ProjectGateResult, projectGateResultSchema } from './gate-result.js';
+export { type ProjectGateResult, projectGateResultSchema } from './gate-result.js';

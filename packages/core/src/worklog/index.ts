@@ -1,2 +1,1 @@
-export * from './open-rows.js';
 export * from './work-log-row.js';

@@ -1,5 +1,5 @@
 import { join, relative } from 'node:path';
-import { type AttemptRecord, type Classification, openStartRows } from '@switchyard/core';
+import type { AttemptRecord, Classification } from '@switchyard/core';
 import {
   attemptPaths,
   finalizeLocator,
@@ -12,6 +12,7 @@ import { collectAuxiliaryLogs } from './agent/auxiliary-logs.js';
 import { finish } from './agent/await-attempt.js';
 import { lastWrite } from './checks/judge-gone.js';
 import type { DispatchContext, TaskRuntime } from './context.js';
+import { openStartRows } from './landing/open-rows.js';
 
 /**
  * Settles an attempt judged after a restart from its files (its dispatcher died; the agent

@@ -1,9 +1,10 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { ARCHIVE_DIR, COMPLETE_LOG, openStartRows } from '@switchyard/core';
+import { ARCHIVE_DIR, COMPLETE_LOG } from '@switchyard/core';
 import { workLogPath } from '@switchyard/store-fs';
 import { probeAttempt } from '../../status/attempt-probe.js';
 import type { DispatchContext, TaskRuntime } from '../context.js';
+import { openStartRows } from '../landing/open-rows.js';
 import type { BlockedSummary } from '../types.js';
 import { unrecordedReason } from './completion-record.js';
 

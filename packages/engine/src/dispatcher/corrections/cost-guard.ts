@@ -1,15 +1,8 @@
-import {
-  type AttemptRecord,
-  type BudgetBreach,
-  breachUsd,
-  checkBudget,
-  priceUsage,
-  roundUsd,
-  type Spent,
-} from '@switchyard/core';
+import { type AttemptRecord, priceUsage, roundUsd } from '@switchyard/core';
 import type { StartGuard, StartVeto } from '../../events/start-guard.js';
 import type { DispatchContext, TaskRuntime } from '../context.js';
 import { blockTask } from '../landing/apply-failure.js';
+import { type BudgetBreach, breachUsd, checkBudget, type Spent } from './budget.js';
 
 /** The cost of attempts: reported, else estimated from the price table. */
 export function spentOn(ctx: DispatchContext, attempts: Iterable<AttemptRecord>): Spent {

@@ -1,8 +1,9 @@
 import { join, relative } from 'node:path';
-import { type AttemptRecord, openStartRows } from '@switchyard/core';
+import type { AttemptRecord } from '@switchyard/core';
 import { readWorkLogText } from '@switchyard/store-fs';
 import type { DispatchContext } from '../context.js';
 import { groupsWithLog } from './finalize.js';
+import { openStartRows } from './open-rows.js';
 
 /**
  * Closes the START rows an earlier dispatcher left open, once recovery has judged its

@@ -5,7 +5,6 @@ import { dirname, join, relative } from 'node:path';
 import {
   archivedTaskDir,
   COMPLETE_LOG,
-  gateResultLine,
   type ProjectGateResult,
   reviewFileName,
   SwitchyardError,
@@ -13,6 +12,7 @@ import {
 import { ATTEMPT_FILES, maskSecretsBelow, redactSecrets, usageLine } from '@switchyard/runner-kit';
 import { openChangeStore } from '@switchyard/store-fs';
 import { ensureOwnedDir, unsafePathError, writeOwnedFile } from '@switchyard/utils';
+import { gateResultLine } from '../../gates/gate-result-line.js';
 import { advance } from '../advance.js';
 import { acceptedNotesLines } from '../agent/accepted-notes.js';
 import { openChecklistNotes } from '../checks/completion-promise.js';

@@ -1,5 +1,4 @@
-import type { WorkLogRoleName } from '../lifecycle/lifecycle-table.js';
-import type { WorkLogRow } from './work-log-row.js';
+import type { WorkLogRoleName, WorkLogRow } from '@switchyard/core';
 
 /** A START row of a work log that has no FINISH row yet. */
 export interface OpenStartRow {
