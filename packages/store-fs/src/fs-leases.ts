@@ -50,6 +50,8 @@ function mayBeAlive(holder: string): boolean {
   return isSameProcessAlive({ pid: who.pid, startToken: who.startToken });
 }
 
+const copy = (doc: LeasesFile): LeasesFile => ({ ...doc, leases: { ...doc.leases } });
+
 const toLease = (task: string, s: StoredLease): Lease => ({
   task,
   holder: s.holder,
@@ -117,9 +119,12 @@ export function fsLeases(
       writing = undefined;
     });
   };
+  // A change replaces whole entries of `leases`, so a copy of that map keeps the document it
+  // started from intact (a deep clone of every lease per change cost more than the change).
+  // Exclusive: the document is this process's own, changed in place.
   const mutate = <T>(fn: (doc: LeasesFile) => { result: T; changed: boolean }) =>
     locked(async () => {
-      const doc = structuredClone(load());
+      const doc = held ?? copy(read());
       const { result, changed } = fn(doc);
       if (!changed) return result;
       if (exclusive) {
