@@ -23,6 +23,12 @@ const HINT =
  * 1). Replaced atomically without fsync: a dispatcher crash keeps the page cache, so the
  * rename is the commit point; a power loss may lose recent writes, but every agent dies with
  * the machine, so an older record only makes a stage run again later, never beside itself.
+ *
+ * Exclusive (the opener holds the workspace lock, so no other process writes these files):
+ * the compare-and-set checks the versions this process wrote, without a stat per check, and
+ * the store lock covers the check and the version bump only, not the rename; replacements of
+ * one file still commit in call order (`replaceFile` queues them), and `put` still resolves
+ * only once its rename is done.
  */
 export function fsTasks(
   stateDir: string,
@@ -30,11 +36,15 @@ export function fsTasks(
   locked: Locked,
   leases: FsLeases,
   now: () => number,
+  exclusive = false,
 ): TaskStatePort {
   const fileOf = (task: string) => taskFile(tasksDir, task);
   // The version of each file as this process last saw it, keyed by the file's identity.
   const versions = new Map<string, { key: string; version: number }>();
   const madeDirs = new Set<string>();
+  // The last replacement of each task's file still in flight (exclusive: put leaves the lock
+  // before its rename).
+  const writes = new Map<string, Promise<void>>();
 
   const read = (file: string): Versioned<TaskState> | undefined => {
     let text: string;
@@ -63,6 +73,8 @@ export function fsTasks(
     return { value: parsed.data, version };
   };
   const versionOf = (task: string): number => {
+    const known = versions.get(task);
+    if (exclusive && known) return known.version;
     const file = fileOf(task);
     const key = statKey(file);
     if (key === 'absent') return 0;
@@ -91,11 +103,12 @@ export function fsTasks(
           }
       return out;
     },
-    put: (state, options) =>
-      locked(async () => {
+    put: (state, options) => {
+      const file = fileOf(state.task);
+      // Under the lock: the fence and version checks, then the replacement is queued.
+      const start = () => {
         leases.check(options.fence);
         check(state.task, options.expected);
-        const file = fileOf(state.task);
         const dir = dirname(file);
         if (!madeDirs.has(dir)) {
           ensureOwnedDir(stateDir, dir); // 0700, no symlinked folder below the state dir
@@ -103,16 +116,36 @@ export function fsTasks(
         }
         state.updatedAt = new Date(now()).toISOString();
         const version = options.expected + 1;
-        await replaceFile(file, `${JSON.stringify({ ...state, revision: version }, null, 1)}\n`, {
-          durable: false,
+        const text = `${JSON.stringify({ ...state, revision: version }, null, 1)}\n`;
+        const written = replaceFile(file, text, { durable: false });
+        if (exclusive) versions.set(state.task, { key: '', version });
+        const settled = written.then(
+          () => undefined,
+          () => undefined,
+        );
+        writes.set(state.task, settled);
+        void settled.then(() => {
+          if (writes.get(state.task) === settled) writes.delete(state.task);
         });
-        versions.set(state.task, { key: statKey(file), version });
+        return { version, written };
+      };
+      const commit = async ({ version, written }: ReturnType<typeof start>) => {
+        try {
+          await written;
+        } catch (error) {
+          versions.delete(state.task); // read the file again on the next check
+          throw error;
+        }
+        if (!exclusive) versions.set(state.task, { key: statKey(file), version });
         return version;
-      }),
+      };
+      return exclusive ? locked(start).then(commit) : locked(async () => commit(start()));
+    },
     delete: (task, options) =>
       locked(async () => {
         leases.check(options.fence);
         check(task, options.expected);
+        await writes.get(task); // a queued replacement must not bring the file back
         rmSync(fileOf(task), { force: true });
         versions.delete(task);
       }),
