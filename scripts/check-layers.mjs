@@ -5,6 +5,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { sourceFilesUnder } from './source-files.mjs';
 
 /** Lowest first. Names not yet created are the planned split of core (ARCHITECTURE.md). */
 const LAYERS = [
@@ -28,16 +29,6 @@ const LAYERS = [
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const IMPORT = /(?:from\s+|import\s*\(\s*|require\s*\(\s*)'(@switchyard\/[\w.-]+)/g;
-
-function sourceFiles(dir, out = []) {
-  for (const name of readdirSync(dir)) {
-    if (name === 'node_modules' || name === 'dist') continue;
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) sourceFiles(path, out);
-    else if (/\.(ts|mts|js|mjs)$/.test(name) && !/\.test\.|\.d\.ts$/.test(name)) out.push(path);
-  }
-  return out;
-}
 
 const packages = [];
 for (const top of ['packages', 'plugins']) {
@@ -63,7 +54,7 @@ for (const pkg of packages) {
       `${pkg.name}: not in a layer (add it to LAYERS in ${relative(root, fileURLToPath(import.meta.url))})`,
     );
   const uses = new Set();
-  for (const file of sourceFiles(join(pkg.dir, 'src'))) {
+  for (const file of sourceFilesUnder(join(pkg.dir, 'src'), /\.(ts|mts|js|mjs)$/)) {
     for (const [, name] of readFileSync(file, 'utf8').matchAll(IMPORT)) {
       if (name === pkg.name || uses.has(`${name} ${file}`)) continue;
       uses.add(`${name} ${file}`);

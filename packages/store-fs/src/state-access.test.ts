@@ -1,7 +1,8 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { packageSourceFiles } from '../../../scripts/source-files.mjs';
 
 /**
  * One owner of the state folder (`agent-task/.switchyard/`) and the work logs: the file store.
@@ -95,27 +96,6 @@ const LEFT: Record<string, string> = {
     'the conformance suite calls the port method readEvents',
 };
 
-/** Every TypeScript source file (tests excluded) under the packages and plugins. */
-function sourceFiles(root: string): string[] {
-  const out: string[] = [];
-  const walk = (dir: string) => {
-    for (const name of readdirSync(dir)) {
-      if (name === 'node_modules' || name === 'dist') continue;
-      const path = join(dir, name);
-      if (statSync(path).isDirectory()) walk(path);
-      else if (name.endsWith('.ts') && !name.endsWith('.test.ts') && !name.endsWith('.d.ts'))
-        out.push(path);
-    }
-  };
-  for (const top of ['packages', 'plugins']) {
-    for (const pkg of readdirSync(join(root, top))) {
-      const src = join(root, top, pkg, 'src');
-      if (statSync(src, { throwIfNoEntry: false })?.isDirectory()) walk(src);
-    }
-  }
-  return out;
-}
-
 /** The first line of `text` that touches state by path, or undefined. */
 function stateAccess(text: string): string | undefined {
   return text
@@ -130,7 +110,7 @@ function stateAccess(text: string): string | undefined {
 describe('one owner of the state files', () => {
   const root = join(dirname(fileURLToPath(import.meta.url)), '../../..');
   // Store implementations (store-fs, store-postgres…) own their storage.
-  const files = sourceFiles(root).filter((file) => !file.includes('/packages/store-'));
+  const files = packageSourceFiles(root).filter((file) => !file.includes('/packages/store-'));
 
   it('no module outside store-fs reads or writes state by path but those left with a reason', () => {
     expect(files.length).toBeGreaterThan(100);

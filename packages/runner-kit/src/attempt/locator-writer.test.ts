@@ -1,8 +1,9 @@
-import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { packageSourceFiles } from '../../../../scripts/source-files.mjs';
 import { PROCESS_MARKER_VAR } from './environment.js';
 import { readLocator } from './locator-file.js';
 import { createLocator, finalizeLocator, recordLocatorExit } from './locator-writer.js';
@@ -131,31 +132,10 @@ describe('locator writer', () => {
   });
 });
 
-/** Every TypeScript source file (tests excluded) under the packages and plugins. */
-function sourceFiles(root: string): string[] {
-  const out: string[] = [];
-  const walk = (dir: string) => {
-    for (const name of readdirSync(dir)) {
-      if (name === 'node_modules' || name === 'dist') continue;
-      const path = join(dir, name);
-      if (statSync(path).isDirectory()) walk(path);
-      else if (name.endsWith('.ts') && !name.endsWith('.test.ts') && !name.endsWith('.d.ts'))
-        out.push(path);
-    }
-  };
-  for (const top of ['packages', 'plugins']) {
-    for (const pkg of readdirSync(join(root, top))) {
-      const src = join(root, top, pkg, 'src');
-      if (statSync(src, { throwIfNoEntry: false })?.isDirectory()) walk(src);
-    }
-  }
-  return out;
-}
-
 describe('one writer of locator.json', () => {
   it('no source file but the locator writer calls writeLocator', () => {
     const root = join(dirname(fileURLToPath(import.meta.url)), '../../../..');
-    const files = sourceFiles(root);
+    const files = packageSourceFiles(root);
     expect(files.length).toBeGreaterThan(50);
     const writers = files
       .filter((file) => /\bwriteLocator\s*\(/.test(readFileSync(file, 'utf8')))
