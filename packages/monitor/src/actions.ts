@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { userInfo } from 'node:os';
 import { SwitchyardError } from '@switchyard/core';
 import { humanActionRequestSchema, performHumanAction, type RunControl } from '@switchyard/engine';
+import { openFsStore } from '@switchyard/store-fs';
 
 /** Largest action body read (an answer's words fit many times over). */
 const MAX_BODY_BYTES = 16 * 1024;
@@ -51,6 +52,8 @@ export async function handleAction(
       parsed.data,
       { by: userName(), via: 'monitor' },
       control,
+      // Without a run of this process: the workspace's files, beside a run that may hold them.
+      () => openFsStore({ workspace }),
     );
     return { status: 200, body: { ok: true, ...outcome } };
   } catch (error) {

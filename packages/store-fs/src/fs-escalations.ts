@@ -49,8 +49,8 @@ export function fsEscalations(
             out.push(`${group}/${name.slice(0, -BUNDLE_SUFFIX.length)}`);
       return out;
     },
-    async resolve(task, action, at, by) {
-      await recordResolution(stateDir, task, action, at, by);
+    async resolve(task, action, at, by, note) {
+      await recordResolution(stateDir, task, action, at, by, note);
     },
     locate(task) {
       const paths = escalationPaths(stateDir, task);

@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import {
   SwitchyardError,
   type TaskState,
@@ -31,6 +31,7 @@ const HINT =
  * only once its rename is done.
  */
 export function fsTasks(
+  workspace: string,
   stateDir: string,
   tasksDir: string,
   locked: Locked,
@@ -149,6 +150,7 @@ export function fsTasks(
         rmSync(fileOf(task), { force: true });
         versions.delete(task);
       }),
+    locate: (task) => relative(workspace, fileOf(task)),
   };
 }
 

@@ -81,6 +81,7 @@ export function openFsStore(options: FsStoreOptions): FsStore {
     location: layout.stateDir,
     layout,
     tasks: fsTasks(
+      layout.workspace,
       layout.stateDir,
       layout.tasksDir,
       locked,

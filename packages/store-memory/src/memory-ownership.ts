@@ -104,6 +104,7 @@ export function memoryTasks(data: MemoryStoreData, now: () => number): TaskState
       check(task, options.expected);
       data.tasks.delete(task);
     },
+    locate: (task) => `memory:tasks/${task}`,
   };
 }
 

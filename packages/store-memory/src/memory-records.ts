@@ -106,10 +106,15 @@ export function memoryEscalations(data: MemoryStoreData): EscalationPort {
     async tasks() {
       return sortedKeys(data.escalations);
     },
-    async resolve(task, action, at, by) {
+    async resolve(task, action, at, by, note) {
       const stored = data.escalations.get(task);
       if (!stored) return;
-      const resolution = { action, at: at.toISOString(), ...(by ? { by } : {}) };
+      const resolution = {
+        action,
+        at: at.toISOString(),
+        ...(by ? { by } : {}),
+        ...(note ? { note } : {}),
+      };
       data.escalations.set(task, {
         bundle: { ...stored.bundle, resolution },
         ...(stored.interview ? { interview: { ...stored.interview, resolution } } : {}),

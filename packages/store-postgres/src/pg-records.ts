@@ -180,8 +180,13 @@ export function pgEscalations(ctx: PgContext): EscalationPort {
       );
       return rows.map((row) => row.task);
     },
-    async resolve(task, action, at, by) {
-      const resolution = JSON.stringify({ action, at: at.toISOString(), ...(by ? { by } : {}) });
+    async resolve(task, action, at, by, note) {
+      const resolution = JSON.stringify({
+        action,
+        at: at.toISOString(),
+        ...(by ? { by } : {}),
+        ...(note ? { note } : {}),
+      });
       await ctx.pool.query(
         `update ${ctx.s}.escalations
          set bundle = jsonb_set(bundle, '{resolution}', $3::jsonb),

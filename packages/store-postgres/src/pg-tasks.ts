@@ -64,5 +64,6 @@ export function pgTasks(ctx: PgContext): TaskStatePort {
         );
         if (rowCount !== 1) throw await conflict(client, task, options.expected);
       }),
+    locate: (task) => `${ctx.location} task_states ${task}`,
   };
 }

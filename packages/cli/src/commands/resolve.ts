@@ -123,12 +123,22 @@ Examples:
               resolveShared(shared, task, action, catalogFacts),
             );
           })()
-        : await resolveEscalation({
-            workspace,
-            task,
-            action,
-            ...(catalogFacts ? { catalogFacts } : {}),
-          });
+        : await (async () => {
+            // The file store, not exclusive: the workspace lock is taken by the resolve itself.
+            const { openFsStore } = await import('@switchyard/store-fs');
+            const store = openFsStore({ workspace });
+            try {
+              return await resolveEscalation({
+                workspace,
+                store,
+                task,
+                action,
+                ...(catalogFacts ? { catalogFacts } : {}),
+              });
+            } finally {
+              await store.close();
+            }
+          })();
       if (opts.json) {
         const { printJson } = await import('../output.js');
         printJson(outcome);

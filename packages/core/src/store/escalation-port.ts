@@ -21,7 +21,8 @@ export interface EscalationLocation {
 /**
  * Escalations of blocked tasks: a failure bundle and an interview request per task. `put`
  * stores both durably, the bundle last (a stored bundle always has its interview request);
- * `resolve` records a human's answer in both the same way.
+ * `resolve` records a human's answer (`resolution`: action, time, who, their note) in both the
+ * same way, durable once its promise resolved; a task without an escalation is left as it is.
  */
 export interface EscalationPort {
   put(bundle: FailureBundle, interview: InterviewRequest, options?: FencedWrite): Promise<void>;
@@ -29,6 +30,12 @@ export interface EscalationPort {
   get(task: TaskId): Promise<StoredEscalation | undefined>;
   /** Task ids that have an escalation, sorted. */
   tasks(): Promise<TaskId[]>;
-  resolve(task: TaskId, action: ResolutionAction, at: Date, by?: string): Promise<void>;
+  resolve(
+    task: TaskId,
+    action: ResolutionAction,
+    at: Date,
+    by?: string,
+    note?: string,
+  ): Promise<void>;
   locate(task: TaskId): EscalationLocation;
 }

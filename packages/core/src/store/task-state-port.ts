@@ -31,4 +31,6 @@ export interface TaskStatePort {
   put(state: TaskState, options: PutTaskStateOptions): Promise<number>;
   /** Removes a task's state (compare-and-set like `put`). */
   delete(task: TaskId, options: PutTaskStateOptions): Promise<void>;
+  /** Where a human finds the task's record (a workspace-relative path, or a store URL). */
+  locate(task: TaskId): string;
 }

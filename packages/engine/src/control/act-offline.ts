@@ -1,8 +1,7 @@
 import { realpathSync } from 'node:fs';
-import { join } from 'node:path';
 import { resolveCatalog } from '@switchyard/config';
-import { SwitchyardError, stateDir as stateDirOf } from '@switchyard/core';
-import { appendWorkLog, openStateStore, readLockHolder } from '@switchyard/store-fs';
+import { type Store, SwitchyardError, stateDir as stateDirOf } from '@switchyard/core';
+import { readLockHolder } from '@switchyard/store-fs';
 import { isSameProcessAlive } from '@switchyard/utils';
 import { catalogSourceLabel } from '../dispatcher/types.js';
 import { resolveEscalation } from '../escalation/resolve-escalation.js';
@@ -21,10 +20,12 @@ import {
  * `switchyard resolve --retry|--skip` (under the workspace lock, so refused while a run of
  * another process holds it); stop-run stops another process's run as Ctrl-C in its terminal
  * does (SIGINT to the lock holder); stop-task needs the run's own monitor. Recorded in the
- * event log and the task's work log.
+ * event log and the task's work log of `store`, the workspace's store (not exclusive: a run
+ * of another process may hold the workspace).
  */
 export async function actOffline(
   workspace: string,
+  store: Store,
   request: HumanActionRequest,
   actor: Actor,
   now = new Date(),
@@ -37,7 +38,7 @@ export async function actOffline(
     if (!holder || !alive) throw refused('No run is going.', 'Nothing to stop.');
     if (holder.pid === process.pid) throw refused('The run is ending.', 'Nothing more to stop.');
     const detail = `asked the run of process ${holder.pid} to stop (as Ctrl-C in its terminal)`;
-    record(root, request, actor, detail, now);
+    await record(store, request, actor, detail, now);
     process.kill(holder.pid, 'SIGINT');
     return { action: request.action, detail };
   }
@@ -69,6 +70,7 @@ export async function actOffline(
   try {
     await resolveEscalation({
       workspace: root,
+      store,
       task: request.task!,
       action: answer,
       now,
@@ -90,30 +92,34 @@ export async function actOffline(
     answer === 'retry'
       ? 'retried: it runs with a fresh failure budget on the next `switchyard run`'
       : 'skipped: it stays blocked and its dependents keep waiting';
-  record(root, request, actor, detail, now);
+  await record(store, request, actor, detail, now);
   return { action: request.action, task: request.task!, detail };
 }
 
-/** The event (on a bus of its own, into the run's event log) and the work-log row. */
-function record(
-  workspace: string,
+/**
+ * The event (on a bus of its own, into the store's event log) and the work-log row, each
+ * stored (the row fsynced) before this resolves.
+ */
+async function record(
+  store: Store,
   request: HumanActionRequest,
   actor: Actor,
   detail: string,
   now: Date,
-): void {
-  const stateDir = stateDirOf(workspace);
+): Promise<void> {
   const bus = createEventBus({
     runId: `human-${now.toISOString().replace(/[-:.]/g, '')}`,
-    file: join(stateDir, 'events.jsonl'),
+    log: store.events,
     now: () => now,
   });
   bus.emit(actionEvent(request, actor, detail));
+  await bus.flush();
   bus.close();
   if (!request.task) return;
-  const state = openStateStore(stateDir).read(request.task);
+  const state = (await store.tasks.get(request.task))?.value;
   const group = request.task.slice(0, request.task.indexOf('/'));
-  appendWorkLog(workspace, group, [
+  await store.workLog.append(group, [
     actionRow(request, actor, { id: request.task, planLoop: state?.planLoop ?? 1 }, now),
   ]);
+  await store.workLog.flush();
 }

@@ -1,4 +1,4 @@
-import { isOpen, readBundle, recordResolution } from '@switchyard/store-fs';
+import { isOpen } from '@switchyard/store-fs';
 import {
   type Actor,
   actionEvent,
@@ -80,26 +80,26 @@ export class RunControl {
         'Only a blocked task can be retried or skipped.',
       );
     if (answer === 'skip') {
-      const bundle = readBundle(ctx.stateDir, rt.id);
-      if (!bundle || !isOpen(bundle, rt.state))
+      const escalation = await ctx.store.escalations.get(rt.id);
+      if (!escalation || !isOpen(escalation.bundle, rt.state))
         throw refused(
           `Task ${rt.id} has no open escalation to skip.`,
           'Its escalation is being written or was resolved; reload the page.',
         );
-      await recordResolution(ctx.stateDir, rt.id, 'skip', ctx.now(), actor.by, request.note);
+      await ctx.store.escalations.resolve(rt.id, 'skip', ctx.now(), actor.by, request.note);
       const detail = 'skipped: it stays blocked and its dependents keep waiting';
       this.#record(request, actor, detail, [rt]);
       return { action: request.action, task: rt.id, detail };
     }
-    const bundle = readBundle(ctx.stateDir, rt.id);
-    const open = bundle && isOpen(bundle, rt.state);
+    const escalation = await ctx.store.escalations.get(rt.id);
+    const open = escalation && isOpen(escalation.bundle, rt.state);
     if (!(await retryBlockedTask(ctx, rt)))
       throw refused(
         `Task ${rt.id} blocked at its plan-loop cap; a retry does not lift the cap.`,
         'Raise max_plan_loops in its PLAN.md front matter, then retry; or skip it.',
       );
     if (open)
-      await recordResolution(ctx.stateDir, rt.id, 'retry', ctx.now(), actor.by, request.note);
+      await ctx.store.escalations.resolve(rt.id, 'retry', ctx.now(), actor.by, request.note);
     const detail = 'retried with a fresh failure budget in this run';
     this.#record(request, actor, detail, [rt]);
     this.#wake?.();

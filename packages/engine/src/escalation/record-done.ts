@@ -4,11 +4,11 @@ import {
   archivedTaskDir,
   COMPLETE_LOG,
   newTaskState,
+  type Store,
   SwitchyardError,
   type TaskState,
   taskDir,
 } from '@switchyard/core';
-import { openClaimStore, type StateStore } from '@switchyard/store-fs';
 
 /**
  * `switchyard resolve <task> --done`: a person says an archive entry the dispatcher did not
@@ -19,8 +19,7 @@ import { openClaimStore, type StateStore } from '@switchyard/store-fs';
  */
 export async function recordDoneByHand(
   workspace: string,
-  stateDir: string,
-  store: StateStore,
+  store: Store,
   task: string,
   now: Date,
 ): Promise<TaskState['blocked']> {
@@ -40,7 +39,8 @@ export async function recordDoneByHand(
       file: join(where, COMPLETE_LOG),
       hint: `a task is recorded done by hand only from ${where} with its ${COMPLETE_LOG}; move the folder back under agent-task/${task.split('/')[0]}/ to run it instead`,
     });
-  const state = store.read(task) ?? newTaskState(task, now);
+  const stored = await store.tasks.get(task);
+  const state = stored?.value ?? newTaskState(task, now);
   if (state.phase === 'done')
     throw new SwitchyardError('SY_USAGE', `Task ${task} is already recorded as done.`, {
       hint: '`switchyard status` shows what is left to do.',
@@ -48,7 +48,7 @@ export async function recordDoneByHand(
   // Its agent may still run (a dispatcher died): a run settles it first, else it is orphaned.
   if (state.attempts.some((a) => a.status !== 'finished'))
     throw new SwitchyardError('SY_USAGE', `Task ${task} has an attempt that was not settled.`, {
-      file: relative(workspace, store.fileOf(task)),
+      file: store.tasks.locate(task),
       hint: `run \`switchyard run\` first: it waits for that attempt and then reports ${task} as archived without the dispatcher's record; then resolve it --done`,
     });
   const blocked = state.blocked;
@@ -56,8 +56,7 @@ export async function recordDoneByHand(
   state.doneBy = 'hand';
   delete state.blocked;
   delete state.notBefore;
-  await store.write(state);
-  const claims = await openClaimStore(stateDir);
-  await claims.release(task);
+  await store.tasks.put(state, { expected: stored?.version ?? 0 });
+  await store.claims.release(task);
   return blocked;
 }

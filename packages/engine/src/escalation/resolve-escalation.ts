@@ -6,18 +6,12 @@ import {
   DECISION_KEYS,
   freshFailures,
   type ResolutionAction,
+  type Store,
   SwitchyardError,
-  stateDir as stateDirOf,
   type TaskState,
   taskDir,
 } from '@switchyard/core';
-import {
-  acquireWorkspaceLock,
-  isOpen,
-  openStateStore,
-  readBundle,
-  recordResolution,
-} from '@switchyard/store-fs';
+import { acquireWorkspaceLock, isOpen } from '@switchyard/store-fs';
 import { didYouMean } from '@switchyard/utils';
 import { type CatalogFacts, checkDecision } from '../selection/decide.js';
 import { recordDoneByHand } from './record-done.js';
@@ -25,6 +19,8 @@ import { recordDoneByHand } from './record-done.js';
 /** What `switchyard resolve` does. */
 export interface ResolveRequest {
   workspace: string;
+  /** The workspace's store (the caller opens and closes it; not exclusive: the lock is taken here). */
+  store: Store;
   /** `<group>/<task>`. */
   task: string;
   action: ResolutionAction;
@@ -54,19 +50,18 @@ export interface ResolveOutcome {
  */
 export async function resolveEscalation(request: ResolveRequest): Promise<ResolveOutcome> {
   const workspace = realpathSync(request.workspace);
-  const stateDir = stateDirOf(workspace);
+  const { store } = request;
   const now = request.now ?? new Date();
   const lock = acquireWorkspaceLock({ workspace });
   try {
-    const store = openStateStore(stateDir);
-    const state = store.read(request.task);
+    const stored = await store.tasks.get(request.task);
+    const state = stored?.value;
     if (request.action === 'done') {
-      const bundle = readBundle(stateDir, request.task);
-      const open = bundle && isOpen(bundle, state);
-      const blocked = await recordDoneByHand(workspace, stateDir, store, request.task, now);
+      const escalation = await store.escalations.get(request.task);
+      const open = escalation && isOpen(escalation.bundle, state);
+      const blocked = await recordDoneByHand(workspace, store, request.task, now);
       if (open)
-        await recordResolution(
-          stateDir,
+        await store.escalations.resolve(
           request.task,
           'done',
           now,
@@ -83,7 +78,7 @@ export async function resolveEscalation(request: ResolveRequest): Promise<Resolv
     if (!known) {
       const near = didYouMean(
         request.task,
-        store.list().map((s) => s.task),
+        (await store.tasks.list()).map((s) => s.value.task),
       );
       throw new SwitchyardError(
         'SY_USAGE',
@@ -93,7 +88,7 @@ export async function resolveEscalation(request: ResolveRequest): Promise<Resolv
         },
       );
     }
-    if (!state || !blocked) {
+    if (!stored || !state || !blocked) {
       throw new SwitchyardError(
         'SY_USAGE',
         `Task ${request.task} is not blocked; nothing to resolve.`,
@@ -102,8 +97,8 @@ export async function resolveEscalation(request: ResolveRequest): Promise<Resolv
         },
       );
     }
-    const bundle = readBundle(stateDir, request.task);
-    if (request.action === 'skip' && !(bundle && isOpen(bundle, state))) {
+    const escalation = await store.escalations.get(request.task);
+    if (request.action === 'skip' && !(escalation && isOpen(escalation.bundle, state))) {
       throw new SwitchyardError(
         'SY_USAGE',
         `Task ${request.task} has no open escalation to skip.`,
@@ -115,16 +110,15 @@ export async function resolveEscalation(request: ResolveRequest): Promise<Resolv
     if (request.action === 'retry') liftBlock(request.task, state, request.catalogFacts);
     // The answer is recorded first: a crash before the state write leaves the task blocked
     // with a closed escalation, which `switchyard retry` still lifts.
-    if (bundle)
-      await recordResolution(
-        stateDir,
+    if (escalation)
+      await store.escalations.resolve(
         request.task,
         request.action,
         now,
         request.by ?? userName(),
         request.note,
       );
-    if (request.action === 'retry') await store.write(state);
+    if (request.action === 'retry') await store.tasks.put(state, { expected: stored.version });
     return { task: request.task, action: request.action, blocked };
   } finally {
     lock.release();

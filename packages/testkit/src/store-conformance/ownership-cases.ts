@@ -40,6 +40,10 @@ export function ownershipCases(t: ConformanceRunner, adapter: StoreAdapter): voi
       await a.tasks.delete('f/z', { expected: 1 });
       assert.equal(await b.tasks.get('f/z'), undefined);
       assert.equal(await b.tasks.put(taskState('f/z'), { expected: 0 }), 1);
+      // where a person finds a record: one place per task, the same for every handle
+      assert.ok(a.tasks.locate('g/a').includes('g/a'));
+      assert.equal(a.tasks.locate('g/a'), b.tasks.locate('g/a'));
+      assert.notEqual(a.tasks.locate('g/a'), a.tasks.locate('f/z'));
     }),
   );
 

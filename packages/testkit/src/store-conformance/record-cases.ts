@@ -95,6 +95,14 @@ export function recordCases(t: ConformanceRunner, adapter: StoreAdapter): void {
       assert.deepEqual(resolved?.bundle.resolution, resolution);
       assert.deepEqual(resolved?.interview?.resolution, resolution);
       assert.ok(a.escalations.locate('g/a').bundle.length > 0);
+      // A person's words go with the answer; a task without an escalation stays without one.
+      await a.escalations.resolve('f/z', 'skip', new Date('2026-12-02T01:00:00.000Z'), 'bo', 'why');
+      const noted = { action: 'skip', at: '2026-12-02T01:00:00.000Z', by: 'bo', note: 'why' };
+      assert.deepEqual((await b.escalations.get('f/z'))?.interview?.resolution, noted);
+      assert.deepEqual((await b.escalations.get('f/z'))?.bundle.resolution, noted);
+      await b.escalations.resolve('g/none', 'skip', new Date('2026-12-02T02:00:00.000Z'));
+      assert.equal(await a.escalations.get('g/none'), undefined);
+      assert.deepEqual(await a.escalations.tasks(), ['f/z', 'g/a']);
     }),
   );
 
