@@ -272,7 +272,11 @@ async function liveRunLocked(
     throw refused;
   }
   printProblems(problems);
+  // Sessions are this machine's runs (judged alive by its process table): in the file store,
+  // whichever store holds the tasks.
+  const local = store.kind === 'fs' ? undefined : openFsStore({ workspace });
   const session = await openRunSession(
+    (local ?? store).sessions,
     workspace,
     model,
     {
@@ -389,6 +393,7 @@ async function liveRunLocked(
     await notifier.close();
     await session.finish({ result });
     for (const close of closing) await close();
+    await local?.close();
     await writeRunRetro(workspace, store.events, config.prices, ownRunId);
     renderer?.summary(result, {
       archive: resolve(workspace, 'agent-task', 'archive'),
@@ -398,6 +403,7 @@ async function liveRunLocked(
   } catch (error) {
     await session.finish({ code: exitCodeFor(error) });
     for (const close of closing) await close();
+    await local?.close();
     throw error;
   } finally {
     process.off('SIGINT', onSignal);

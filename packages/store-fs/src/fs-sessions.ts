@@ -1,6 +1,12 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { type SessionPort, sessionPlanSchema, sessionStatusSchema } from '@switchyard/core';
+import {
+  MONITOR_FILE,
+  type SessionPort,
+  sessionMonitorSchema,
+  sessionPlanSchema,
+  sessionStatusSchema,
+} from '@switchyard/core';
 import { ensureOwnedDir, readJsonFile, replaceFile } from '@switchyard/utils';
 import { readEvents } from './events/read-events.js';
 import { JsonlAppender } from './jsonl-file.js';
@@ -14,7 +20,8 @@ const ID = /^s-\d{8}T\d{6}Z-[0-9a-f]{4}$/;
 
 /**
  * Sessions in `sessions/<id>/`, as before: `plan.json` (written once, fsynced), `status.json`
- * (replaced atomically) and `events.jsonl` (appended, one line per event).
+ * (replaced atomically), `events.jsonl` (appended, one line per event) and
+ * `monitor-server.json` (replaced atomically, owner-only: its URL carries the page's token).
  */
 export function fsSessions(stateDir: string): SessionPort & { close(): void } {
   const paths = new SessionStore(stateDir); // folder names and id validation
@@ -62,6 +69,16 @@ export function fsSessions(stateDir: string): SessionPort & { close(): void } {
     },
     async readEvents(id) {
       return readEvents(join(paths.dirOf(id), 'events.jsonl')).events;
+    },
+    async putMonitor(id, monitor) {
+      await replaceFile(
+        join(paths.dirOf(id), MONITOR_FILE),
+        `${JSON.stringify(sessionMonitorSchema.parse(monitor), null, 2)}\n`,
+        { durable: false },
+      );
+    },
+    async getMonitor(id) {
+      return readJsonFile(join(paths.dirOf(id), MONITOR_FILE), sessionMonitorSchema, SESSION_FILE);
     },
     locate: (id) => paths.dirOf(id),
     close() {

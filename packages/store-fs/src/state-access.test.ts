@@ -42,7 +42,6 @@ const WORK_LOG_TEXT =
   'reads WORK_LOG.md text by path to find open START rows / archived logs: needs a work-log port read of the open rows';
 const MONITOR =
   'follows events.jsonl and task files incrementally by stat (cheap polling): needs the event log read-from-position and a changed-since task read on the port';
-const SESSIONS = 'session commands use SessionStore by path: to move onto store.sessions';
 const DRY_RUN =
   'the dry run loads only the light `@switchyard/core/dry-run` entry; store-fs imports the core root, so it reads task states and claims with core by-path readers until store-fs has a light read entry';
 
@@ -76,9 +75,6 @@ const LEFT: Record<string, string> = {
   'packages/monitor/src/server.ts': MONITOR,
   'packages/monitor/src/snapshot.ts': MONITOR,
   'packages/monitor/src/state-files.ts': MONITOR,
-  'packages/cli/src/commands/resume.ts': SESSIONS,
-  'packages/cli/src/session/run-session.ts': SESSIONS,
-  'packages/cli/src/session/session-status.ts': SESSIONS,
   'packages/cli/src/dry-run.ts': DRY_RUN,
   'packages/cli/src/completion-sources.ts':
     'shell completion lists task and session ids by path: it must answer fast and load little',

@@ -6,6 +6,7 @@ import type {
   RunEvent,
   Schedule,
   ScheduleRuns,
+  SessionMonitor,
   SessionPlan,
   SessionStatus,
   StoredEscalation,
@@ -28,7 +29,10 @@ export interface MemoryStoreData {
   workLogs: Map<string, WorkLogRow[]>;
   archivedWorkLogs: Map<string, WorkLogRow[][]>;
   attempts: Map<string, { ref: AttemptRef; locator: AttemptLocator }>;
-  sessions: Map<string, { plan: SessionPlan; status: SessionStatus; events: RunEvent[] }>;
+  sessions: Map<
+    string,
+    { plan: SessionPlan; status: SessionStatus; events: RunEvent[]; monitor?: SessionMonitor }
+  >;
   escalations: Map<string, StoredEscalation>;
   records: Map<string, WorktreeRecord>;
   journals: Map<string, ApplyJournal>;

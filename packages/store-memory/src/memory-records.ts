@@ -90,6 +90,13 @@ export function memorySessions(data: MemoryStoreData): SessionPort {
     async readEvents(id) {
       return copy(data.sessions.get(id)?.events ?? []);
     },
+    async putMonitor(id, monitor) {
+      const session = data.sessions.get(id);
+      if (session) session.monitor = copy(monitor);
+    },
+    async getMonitor(id) {
+      return copy(data.sessions.get(id)?.monitor);
+    },
     locate: (id) => `memory:sessions/${id}`,
   };
 }

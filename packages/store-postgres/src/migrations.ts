@@ -72,6 +72,11 @@ create index backlog_status on ${s}.backlog (scope, status);
       name: 'backlog archives',
       sql: (s) => `alter table ${s}.backlog add column archive jsonb;`,
     },
+    {
+      version: 3,
+      name: 'session monitors',
+      sql: (s) => `alter table ${s}.sessions add column monitor jsonb;`,
+    },
   ];
 
 /** The schema version this switchyard needs. */

@@ -4,6 +4,7 @@ import type {
   AttemptRef,
   EscalationPort,
   RunEvent,
+  SessionMonitor,
   SessionPlan,
   SessionPort,
   SessionStatus,
@@ -103,7 +104,7 @@ export function pgAttempts(ctx: PgContext): AttemptIndexPort {
 }
 
 export function pgSessions(ctx: PgContext): SessionPort {
-  const one = async <T>(column: 'plan' | 'status', id: string) => {
+  const one = async <T>(column: 'plan' | 'status' | 'monitor', id: string) => {
     const { rows } = await ctx.pool.query<Record<string, T>>(
       `select ${column} from ${ctx.s}.sessions where scope = $1 and id = $2`,
       [ctx.scope, id],
@@ -149,6 +150,13 @@ export function pgSessions(ctx: PgContext): SessionPort {
       );
       return rows.map((row) => row.event);
     },
+    async putMonitor(id, monitor) {
+      await ctx.pool.query(
+        `update ${ctx.s}.sessions set monitor = $3 where scope = $1 and id = $2`,
+        [ctx.scope, id, JSON.stringify(monitor)],
+      );
+    },
+    getMonitor: async (id) => (await one<SessionMonitor | null>('monitor', id)) ?? undefined,
     locate: (id) => `${ctx.location} sessions ${id}`,
   };
 }

@@ -45,19 +45,23 @@ Examples:
   $ switchyard resume s-20261201T020000Z-1a2b --json`,
     )
     .action(async (id: string | undefined, opts: ResumeOptions) => {
-      const { SwitchyardError, stateDir } = await import('@switchyard/core');
+      const { SwitchyardError } = await import('@switchyard/core');
       const { findWorkspaceRoot } = await import('@switchyard/utils');
       const { hasConfigFile } = await import('@switchyard/config');
-      const { SessionStore } = await import('@switchyard/store-fs');
+      const { openFsStore } = await import('@switchyard/store-fs');
+      const { listSessions, readSession } = await import('../session/session-view.js');
       const workspace = findWorkspaceRoot({
         ...(opts.workspace !== undefined ? { explicit: opts.workspace } : {}),
         isMarker: hasConfigFile,
       });
-      const store = new SessionStore(stateDir(workspace));
-      const sessions = store.list();
-      const view = id
-        ? store.read(id)
-        : (sessions.filter((s) => s.state !== 'finished').at(-1) ?? sessions.at(-1));
+      // Sessions are this machine's runs (their state is judged by its process table): they
+      // are kept in the file store, whichever store the runs share their tasks in.
+      const store = openFsStore({ workspace });
+      const view = await (async () => {
+        if (id) return readSession(store.sessions, id);
+        const sessions = await listSessions(store.sessions);
+        return sessions.filter((s) => s.state !== 'finished').at(-1) ?? sessions.at(-1);
+      })().finally(() => store.close());
       if (!view) {
         throw new SwitchyardError('SY_USAGE', 'This workspace has no session to resume.', {
           hint: 'Start one with `switchyard run`.',

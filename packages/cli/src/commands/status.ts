@@ -78,7 +78,11 @@ Examples:
       const report = buildStatus(input);
       if (session !== undefined || opts.sessions) {
         const { printSessionStatus } = await import('../session/session-status.js');
-        printSessionStatus(report, session, opts);
+        // Sessions are this machine's runs: the file store's, beside a shared store too.
+        const sessions = openFsStore({ workspace });
+        await printSessionStatus(sessions.sessions, report, session, opts).finally(() =>
+          sessions.close(),
+        );
         return;
       }
       const { gatherIsolation, renderIsolation } = await import('../isolation-report.js');

@@ -1,15 +1,16 @@
-import {
-  type RunEvent,
-  type SessionOptions,
-  type SessionPlan,
-  type SessionTask,
-  type SessionYamlPlan,
-  stateDir,
+import type {
+  RunEvent,
+  SessionOptions,
+  SessionPlan,
+  SessionPort,
+  SessionTask,
+  SessionYamlPlan,
 } from '@switchyard/core';
 import type { DispatchResult } from '@switchyard/engine';
 import { sessionTaskAfter } from '@switchyard/engine';
-import { newSessionId, SessionStore } from '@switchyard/store-fs';
+import { newSessionId } from '@switchyard/store-fs';
 import type { WorkspaceModel } from '@switchyard/tasks';
+import { readSession, runningStatus } from './session-view.js';
 
 /** Least time between two `status.json` snapshots written while the run goes (ms). */
 const SNAPSHOT_INTERVAL_MS = 1000;
@@ -30,28 +31,29 @@ export interface RunSession {
 }
 
 /**
- * Opens the session of a live run, under the workspace lock: `resume` continues an existing
- * session (its status turns running again), otherwise a new one is created with the run's
- * options and the tasks in scope. While the run goes, `status.json` keeps a snapshot of every
- * task's state and the counts (written at most once a second, and when the run ends).
+ * Opens the session of a live run in `sessions` (the file store's), under the workspace lock:
+ * `resume` continues an existing session (its status turns running again), otherwise a new
+ * one is created with the run's options and the tasks in scope. While the run goes, the
+ * status keeps a snapshot of every task's state and the counts (written at most once a
+ * second, and when the run ends).
  */
 export async function openRunSession(
+  sessions: SessionPort,
   workspace: string,
   model: WorkspaceModel,
   options: SessionOptions,
   resume: string | undefined,
   yamlPlan?: SessionYamlPlan,
 ): Promise<RunSession> {
-  const store = new SessionStore(stateDir(workspace));
   const id = resume ?? newSessionId();
   let plan: SessionPlan;
   // A resumed session's task snapshot carries on from where its last run left it.
   const tasks: Record<string, SessionTask> = {};
   if (resume) {
-    const view = store.read(resume);
+    const view = await readSession(sessions, resume);
     plan = view.plan;
     Object.assign(tasks, view.status.tasks ?? {});
-    await store.markRunning(resume);
+    await sessions.putStatus(runningStatus(resume, view.status));
   } else {
     const tasks = model.tasks
       .filter((t) => !options.taskGroup || t.group === options.taskGroup)
@@ -65,21 +67,23 @@ export async function openRunSession(
       tasks,
       ...(yamlPlan ? { yamlPlan } : {}),
     };
-    await store.create(plan);
+    await sessions.create(plan, runningStatus(id, undefined));
   }
   const startedAt = new Date().toISOString();
   let counts: Record<string, number> | undefined;
   let runs: string[] = [];
   let eventsBroken = false;
   let recording: Promise<void> = Promise.resolve();
+  // Event appends under way (each keeps its call order in the store); the end waits for them.
+  const appending = new Set<Promise<void>>();
   let snapshotDue: NodeJS.Timeout | undefined;
   /** Writes the status with the run ids and task snapshot so far (serialized, never throws). */
   const writeSnapshot = () => {
     recording = recording
       .then(async () => {
-        const current = store.readStatus(id);
+        const current = await sessions.getStatus(id);
         if (current)
-          await store.writeStatus({
+          await sessions.putStatus({
             ...current,
             runs: [...new Set([...current.runs, ...runs])],
             updatedAt: new Date().toISOString(),
@@ -98,7 +102,7 @@ export async function openRunSession(
   };
   return {
     id,
-    dir: store.dirOf(id),
+    dir: sessions.locate(id),
     plan,
     onEvent(event) {
       if (event.type === 'run.started') {
@@ -116,24 +120,26 @@ export async function openRunSession(
         }
       }
       if (eventsBroken) return;
-      try {
-        store.appendEvent(id, event);
-      } catch (error) {
+      const append = sessions.appendEvent(id, event).catch((error: unknown) => {
+        if (eventsBroken) return;
         eventsBroken = true;
         process.stderr.write(
           `session ${id}: events can no longer be recorded (${error instanceof Error ? error.message : String(error)}); the run goes on\n`,
         );
-      }
+      });
+      appending.add(append);
+      void append.finally(() => appending.delete(append));
     },
     async recordMonitor(monitor, stopped = false) {
       const now = new Date().toISOString();
-      await store
-        .writeMonitor(id, {
+      const previous = stopped ? await sessions.getMonitor(id).catch(() => undefined) : undefined;
+      await sessions
+        .putMonitor(id, {
           schema_version: 1,
           url: monitor.url,
           port: monitor.port,
           pid: process.pid,
-          startedAt: stopped ? (store.readMonitor(id)?.startedAt ?? startedAt) : now,
+          startedAt: stopped ? (previous?.startedAt ?? startedAt) : now,
           ...(stopped ? { stoppedAt: now } : {}),
         })
         .catch((error: unknown) =>
@@ -147,12 +153,12 @@ export async function openRunSession(
       snapshotDue = undefined;
       writeSnapshot();
       await recording;
-      store.closeEvents();
-      const previous = store.readStatus(id);
+      while (appending.size > 0) await Promise.allSettled([...appending]);
+      const previous = await sessions.getStatus(id);
       if (!previous) return;
       const now = new Date().toISOString();
       const code = 'result' in outcome ? outcome.result.exitCode : outcome.code;
-      await store.writeStatus({
+      await sessions.putStatus({
         ...previous,
         state:
           code === 0

@@ -1,7 +1,7 @@
-import { stateDir } from '@switchyard/core';
+import type { SessionPort } from '@switchyard/core';
 import type { StatusReport } from '@switchyard/engine';
-import { SessionStore, type SessionView } from '@switchyard/store-fs';
 import { printJson } from '../output.js';
+import { listSessions, readSession, type SessionView } from './session-view.js';
 
 /** Where one task of a session stands, from the workspace status report. */
 export interface SessionTaskLine {
@@ -24,15 +24,15 @@ function taskLines(report: StatusReport, view: SessionView): SessionTaskLine[] {
   });
 }
 
-/** `status <session>` and `status --sessions`, text or JSON. */
-export function printSessionStatus(
+/** `status <session>` and `status --sessions`, text or JSON, from the store's sessions. */
+export async function printSessionStatus(
+  store: SessionPort,
   report: StatusReport,
   id: string | undefined,
   opts: { json?: boolean },
-): void {
-  const store = new SessionStore(stateDir(report.workspace));
+): Promise<void> {
   if (id === undefined) {
-    const sessions = store.list().map((v) => ({
+    const sessions = (await listSessions(store)).map((v) => ({
       id: v.plan.id,
       state: v.state,
       startedAt: v.status.startedAt,
@@ -53,7 +53,7 @@ export function printSessionStatus(
     );
     return;
   }
-  const view = store.read(id);
+  const view = await readSession(store, id);
   const tasks = taskLines(report, view);
   if (opts.json) {
     printJson({

@@ -79,6 +79,23 @@ export function recordCases(t: ConformanceRunner, adapter: StoreAdapter): void {
         [1, 2, 3],
       );
       assert.equal(await a.sessions.getPlan('s-20261201T110000Z-ffff'), undefined);
+      // the monitor a run serves: absent, recorded, replaced whole when it stops
+      assert.equal(await b.sessions.getMonitor(id), undefined);
+      const monitor = {
+        schema_version: 1 as const,
+        url: 'http://127.0.0.1:4100/?token=t',
+        port: 4100,
+        pid: 4242,
+        startedAt: '2026-12-01T10:00:00.000Z',
+      };
+      await a.sessions.putMonitor(id, monitor);
+      assert.deepEqual(await b.sessions.getMonitor(id), monitor);
+      await b.sessions.putMonitor(id, { ...monitor, stoppedAt: '2026-12-01T11:00:00.000Z' });
+      assert.deepEqual(await a.sessions.getMonitor(id), {
+        ...monitor,
+        stoppedAt: '2026-12-01T11:00:00.000Z',
+      });
+      assert.equal(await a.sessions.getMonitor(other), undefined);
     }),
   );
 
