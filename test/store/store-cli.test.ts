@@ -47,13 +47,13 @@ describe('switchyard store init|status', { timeout: 120_000 }, () => {
     const secret = url.replace('postgres@', 'postgres:hunter2@');
     const init = await runCli(['store', 'init'], { env: { SWITCHYARD_STORE: secret } });
     expect(init.code, init.stderr).toBe(0);
-    expect(init.stdout).toMatch(/schema +migrated to version 2 \(applied 1, 2\)/);
+    expect(init.stdout).toMatch(/schema +migrated to version 3 \(applied 1, 2, 3\)/);
     expect(init.stdout).toContain('(from SWITCHYARD_STORE)');
     expect(init.stdout).toMatch(/pg-boss +schema switchyard_boss, version \d+/);
     expect(init.stdout + init.stderr).not.toContain('hunter2');
     const again = await runCli(['store', 'init', '--store', url, '--json'], { env });
     expect(again.code, again.stderr).toBe(0);
-    expect(JSON.parse(again.stdout)).toMatchObject({ applied: [], schemaVersion: 2 });
+    expect(JSON.parse(again.stdout)).toMatchObject({ applied: [], schemaVersion: 3 });
 
     // the config names the store and its lease; --store still wins over it
     const ws = workspace({ store: { url: secret, leaseSeconds: 45 } });
