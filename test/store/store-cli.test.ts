@@ -88,7 +88,7 @@ describe('switchyard store init|status', { timeout: 120_000 }, () => {
       const newer = await runCli(['store', command, '--store', future], { env });
       expect(newer.code, command).toBe(1);
       expect(newer.stderr).toContain('SY_STORE_SCHEMA');
-      expect(newer.stderr).toContain('schema version 99, newer than this switchyard (2)');
+      expect(newer.stderr).toContain('schema version 99, newer than this switchyard (3)');
       expect(newer.stderr).toContain('upgrade switchyard on this machine');
     }
 
