@@ -1,4 +1,3 @@
-import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   MONITOR_FILE,
@@ -16,7 +15,6 @@ const SESSION_FILE = {
   what: 'session file',
   hint: 'Session files are written atomically, so it was edited by hand; restore or delete the session folder.',
 };
-const ID = /^s-\d{8}T\d{6}Z-[0-9a-f]{4}$/;
 
 /**
  * Sessions in `sessions/<id>/`, as before: `plan.json` (written once, fsynced), `status.json`
@@ -51,13 +49,7 @@ export function fsSessions(stateDir: string): SessionPort & { close(): void } {
       return readJsonFile(join(paths.dirOf(id), 'status.json'), sessionStatusSchema, SESSION_FILE);
     },
     async ids() {
-      try {
-        return readdirSync(paths.root)
-          .filter((name) => ID.test(name))
-          .sort();
-      } catch {
-        return [];
-      }
+      return paths.ids();
     },
     async appendEvent(id, event) {
       let appender = appenders.get(id);

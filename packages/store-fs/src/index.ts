@@ -37,7 +37,7 @@ export {
   readLockHolder,
   type WorkspaceLock,
 } from './lock/workspace-lock.js';
-export { newSessionId, SessionStore, type SessionView } from './session/session-store.js';
+export { newSessionId, SessionStore } from './session/session-store.js';
 export { type ChangeBaseline, openChangeStore } from './state/change-store.js';
 export { openStateStore, type StateStore } from './state/state-store.js';
 export { readWorkLogText } from './worklog/read-work-log.js';
