@@ -226,6 +226,8 @@ export {
   type LeasePort,
   type LeaseResult,
   leaseLost,
+  type OpenStartsOptions,
+  type OpenWorkLogStart,
   type PutLocatorOptions,
   type PutTaskStateOptions,
   parseLeaseHolder,
@@ -266,6 +268,8 @@ export {
   WORK_LOG_HEADER,
   type WorkLogRow,
 } from './worklog/index.js';
+// The pairing of START and FINISH rows every store's `WorkLogPort.openStarts` answers by.
+export { openStartRows } from './worklog/open-rows.js';
 export {
   AGENT_TASK_DIR,
   ARCHIVE_DIR,

@@ -1,4 +1,12 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { WorkLogRow } from '@switchyard/core';
@@ -57,6 +65,33 @@ describe('fs work log', () => {
     symlinkSync(victim, log);
     await expect(store.workLog.append('g', [row('FINISH', 'a2')])).rejects.toThrow(/symlink/);
     expect(readFileSync(victim, 'utf8')).toBe('original\n');
+    await store.close();
+    rmSync(ws, { recursive: true, force: true });
+  });
+
+  it('finds open START rows in the text people may have touched, and archived logs by mtime', async () => {
+    const ws = mkdtempSync(join(tmpdir(), 'sy-fs-wl-'));
+    mkdirSync(join(ws, 'agent-task', 'g'), { recursive: true });
+    mkdirSync(join(ws, 'agent-task', 'archive', 'g'), { recursive: true });
+    const store = openFsStore({ workspace: ws, exclusive: true });
+    // A row that is not one (a note, a broken line) is skipped, not taken for a START.
+    await store.workLog.append('g', [row('START', 'a1'), row('START', 'a2')]);
+    writeFileSync(join(ws, 'agent-task/g/WORK_LOG.md'), 'a note | not | a row\n', { flag: 'a' });
+    await store.workLog.append('g', [{ ...row('FINISH', 'a1'), maxPlanLoops: 4 }]);
+    const open = await store.workLog.openStarts('g');
+    expect(open).toEqual([
+      { row: { ...row('START', 'a2') }, log: join(ws, 'agent-task/g/WORK_LOG.md') },
+    ]);
+    expect(await store.workLog.groups()).toEqual(['g']);
+    // An archived log last written before the instant asked about is left out.
+    const archived = await store.workLog.archive('g');
+    expect(await store.workLog.groups()).toEqual([]);
+    writeFileSync(join(ws, 'agent-task/archive/g/notes.txt'), '| x |\n');
+    utimesSync(archived!, new Date(10_000), new Date(10_000));
+    expect(await store.workLog.openStarts('g', { archivedSince: 10_001 })).toEqual([]);
+    expect(await store.workLog.openStarts('g', { archivedSince: 10_000 })).toEqual([
+      { row: row('START', 'a2'), log: archived },
+    ]);
     await store.close();
     rmSync(ws, { recursive: true, force: true });
   });

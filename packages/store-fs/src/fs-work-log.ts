@@ -4,11 +4,17 @@ import {
   fsync,
   fsyncSync,
   lstatSync,
+  readdirSync,
   readFileSync,
+  statSync,
   writeSync,
 } from 'node:fs';
+import { join } from 'node:path';
 import {
+  AGENT_TASK_DIR,
+  ARCHIVE_DIR,
   formatWorkLogRow,
+  openStartRows,
   SwitchyardError,
   WORK_LOG_HEADER,
   type WorkLogPort,
@@ -25,7 +31,8 @@ import { archiveWorkLog, workLogPath } from './worklog/work-log.js';
  * on an O_APPEND descriptor kept open per group, before `append` resolves (so they survive a
  * dispatcher crash), and are fsynced in the background, coalesced; `flush` fsyncs them all.
  * A moved or replaced log is opened again (a symlink at its name is refused). `archive`
- * moves the log to `agent-task/archive/<group>/work_log_<N>.log`.
+ * moves the log to `agent-task/archive/<group>/work_log_<N>.log`; such a log was last
+ * written at its modification time (`link()` keeps it).
  */
 export interface FsWorkLog extends WorkLogPort {
   close(): void;
@@ -113,14 +120,23 @@ export function fsWorkLog(workspace: string, leases: FsLeases): FsWorkLog {
           hint: 'Check the disk; the rows are written but may not survive a power loss.',
         });
     },
-    async read(group) {
-      let text: string;
-      try {
-        text = readFileSync(workLogPath(workspace, group), 'utf8');
-      } catch {
-        return [];
+    read: async (group) => readRows(workLogPath(workspace, group)),
+    async groups() {
+      return list(join(workspace, AGENT_TASK_DIR))
+        .filter((group) => !group.startsWith('.') && group !== ARCHIVE_DIR)
+        .filter((group) => entryExists(workLogPath(workspace, group)))
+        .sort();
+    },
+    async openStarts(group, options = {}) {
+      const logs = [workLogPath(workspace, group)];
+      const since = options.archivedSince;
+      if (since !== undefined) {
+        const archiveDir = join(workspace, AGENT_TASK_DIR, ARCHIVE_DIR, group);
+        for (const name of list(archiveDir))
+          if (/^work_log_\d+\.log$/.test(name) && modifiedSince(join(archiveDir, name), since))
+            logs.push(join(archiveDir, name));
       }
-      return text.split('\n').flatMap((line) => parseRow(line) ?? []);
+      return logs.flatMap((log) => openStartRows(readRows(log)).map((row) => ({ row, log })));
     },
     async archive(group) {
       closeGroup(group);
@@ -130,6 +146,41 @@ export function fsWorkLog(workspace: string, leases: FsLeases): FsWorkLog {
       for (const group of [...fds.keys()]) closeGroup(group);
     },
   };
+}
+
+/** The rows of a log file, in order; none when it cannot be read. */
+function readRows(file: string): WorkLogRow[] {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    return [];
+  }
+  return text.split('\n').flatMap((line) => parseRow(line) ?? []);
+}
+
+function list(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Whether a directory entry is there, without following it: a work log replaced by a
+ * dangling link is still a log (to archive, and refuse), not "no log".
+ */
+function entryExists(path: string): boolean {
+  return lstatSync(path, { throwIfNoEntry: false }) !== undefined;
+}
+
+function modifiedSince(file: string, since: number): boolean {
+  try {
+    return statSync(file).mtimeMs >= since;
+  } catch {
+    return false;
+  }
 }
 
 /** Whether an open descriptor is still the file at `path` (same device and inode). */

@@ -40,8 +40,7 @@ export {
 export { newSessionId, SessionStore } from './session/session-store.js';
 export { type ChangeBaseline, openChangeStore } from './state/change-store.js';
 export { openStateStore, type StateStore } from './state/state-store.js';
-export { readWorkLogText } from './worklog/read-work-log.js';
-export { appendWorkLog, workLogPath } from './worklog/work-log.js';
+export { appendWorkLog } from './worklog/work-log.js';
 
 /** Options of {@link openFsStore}. */
 export interface FsStoreOptions extends StoreClockOptions {

@@ -25,7 +25,6 @@ const BY_PATH = [
   'listOpenEscalations',
   'escalationPaths',
   'SessionStore',
-  'readWorkLogText',
   'workLogPath',
 ];
 const CALL = new RegExp(`\\b(?:new\\s+)?(${BY_PATH.join('|')})\\s*\\(`);
@@ -38,8 +37,6 @@ const CAPTURE =
   'writes capture or gate/stage output folders under the state folder: local evidence';
 const GIT_ISOLATION =
   'the git isolation provider writes its worktree records and apply journals by path (the store-fs isolation port reads the same files): the provider needs the port passed in';
-const WORK_LOG_TEXT =
-  'reads WORK_LOG.md text by path to find open START rows / archived logs: needs a work-log port read of the open rows';
 const MONITOR =
   'follows events.jsonl and task files incrementally by stat (cheap polling): needs the event log read-from-position and a changed-since task read on the port';
 const DRY_RUN =
@@ -67,10 +64,6 @@ const LEFT: Record<string, string> = {
   // Not moved onto the ports yet.
   'packages/git-isolation/src/layout.ts': GIT_ISOLATION,
   'packages/git-isolation/src/task-blocked.ts': GIT_ISOLATION,
-  'packages/engine/src/dispatcher/checks/completion-facts.ts': WORK_LOG_TEXT,
-  'packages/engine/src/dispatcher/landing/finalize.ts': WORK_LOG_TEXT,
-  'packages/engine/src/dispatcher/landing/seal-open-rows.ts': WORK_LOG_TEXT,
-  'packages/engine/src/dispatcher/settle-gone.ts': WORK_LOG_TEXT,
   'packages/monitor/src/follow.ts': MONITOR,
   'packages/monitor/src/server.ts': MONITOR,
   'packages/monitor/src/snapshot.ts': MONITOR,

@@ -1,10 +1,12 @@
-import type {
-  AttemptIndexPort,
-  EscalationPort,
-  EventLogPort,
-  IsolationPort,
-  SessionPort,
-  WorkLogPort,
+import {
+  type AttemptIndexPort,
+  type EscalationPort,
+  type EventLogPort,
+  type IsolationPort,
+  openStartRows,
+  type SessionPort,
+  type WorkLogPort,
+  type WorkLogRow,
 } from '@switchyard/core';
 import { copy, type MemoryStoreData, sortedKeys } from './memory-data.js';
 import { checkFence } from './memory-ownership.js';
@@ -36,6 +38,24 @@ export function memoryWorkLog(data: MemoryStoreData): WorkLogPort {
     async flush() {},
     async read(group) {
       return copy(data.workLogs.get(group) ?? []);
+    },
+    async groups() {
+      return [...data.workLogs].flatMap(([group, rows]) => (rows.length > 0 ? [group] : [])).sort();
+    },
+    // An archived log was last written at the time of its latest row.
+    async openStarts(group, options = {}) {
+      const since = options.archivedSince;
+      const logs: [string, WorkLogRow[]][] = [
+        [`memory:work-log/${group}`, data.workLogs.get(group) ?? []],
+      ];
+      if (since !== undefined)
+        (data.archivedWorkLogs.get(group) ?? []).forEach((rows, i) => {
+          if (rows.some((row) => row.time.getTime() >= since))
+            logs.push([`memory:work-log/${group}/${i + 1}`, rows]);
+        });
+      return logs.flatMap(([log, rows]) =>
+        openStartRows(rows).map((row) => ({ row: copy(row), log })),
+      );
     },
     async archive(group) {
       const rows = data.workLogs.get(group);

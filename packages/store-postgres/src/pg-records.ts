@@ -1,22 +1,27 @@
-import type {
-  AttemptIndexPort,
-  AttemptLocator,
-  AttemptRef,
-  EscalationPort,
-  RunEvent,
-  SessionMonitor,
-  SessionPlan,
-  SessionPort,
-  SessionStatus,
-  StoredEscalation,
-  WorkLogPort,
-  WorkLogRow,
+import {
+  type AttemptIndexPort,
+  type AttemptLocator,
+  type AttemptRef,
+  type EscalationPort,
+  openStartRows,
+  type RunEvent,
+  type SessionMonitor,
+  type SessionPlan,
+  type SessionPort,
+  type SessionStatus,
+  type StoredEscalation,
+  type WorkLogPort,
+  type WorkLogRow,
 } from '@switchyard/core';
 import { checkFence, type PgContext } from './context.js';
 import { lockKey, transaction } from './db.js';
 
-/** Work-log rows per group; `archive` numbers the closed log and the next append opens a new one. */
+/**
+ * Work-log rows per group; `archive` numbers the closed log and the next append opens a new one.
+ * An archived log was last written at the time of its latest row.
+ */
 export function pgWorkLog(ctx: PgContext): WorkLogPort {
+  const openLog = (group: string) => `${ctx.location} work_log ${group}`;
   return {
     append: (group, rows, options) =>
       ctx.inOrder('work-log', () =>
@@ -37,8 +42,44 @@ export function pgWorkLog(ctx: PgContext): WorkLogPort {
          order by id`,
         [ctx.scope, group],
       );
-      return rows.map(({ row }) => ({ ...row, time: new Date(row.time) }));
+      return rows.map(({ row }) => rowOf(row));
     },
+    async groups() {
+      const { rows } = await ctx.pool.query<{ grp: string }>(
+        `select distinct grp from ${ctx.s}.work_log where scope = $1 and archive is null
+         order by grp`,
+        [ctx.scope],
+      );
+      return rows.map((r) => r.grp);
+    },
+    // After the appends called before it (as `flush`): a row handed over is a row read.
+    openStarts: (group, options = {}) =>
+      ctx.inOrder('work-log', async () => {
+        const { rows } = await ctx.pool.query<{
+          archive: number | null;
+          row: WorkLogRow & { time: string };
+        }>(
+          `select archive, row from ${ctx.s}.work_log
+           where scope = $1 and grp = $2 and (archive is null or archive in (
+             select archive from ${ctx.s}.work_log
+             where scope = $1 and grp = $2 and archive is not null and $3::double precision is not null
+             group by archive having max((row->>'time')::timestamptz) >= to_timestamp($3 / 1000.0)))
+           order by id`,
+          [ctx.scope, group, options.archivedSince ?? null],
+        );
+        const logs = new Map<number | null, WorkLogRow[]>();
+        for (const { archive, row } of rows) {
+          const log = logs.get(archive) ?? [];
+          log.push(rowOf(row));
+          logs.set(archive, log);
+        }
+        return [...logs].flatMap(([archive, logRows]) =>
+          openStartRows(logRows).map((row) => ({
+            row,
+            log: archive === null ? openLog(group) : `${openLog(group)} #${archive}`,
+          })),
+        );
+      }),
     archive: (group) =>
       transaction(ctx.pool, async (client) => {
         await lockKey(client, `work-log:${ctx.scope}:${group}`);
@@ -54,13 +95,18 @@ export function pgWorkLog(ctx: PgContext): WorkLogPort {
           [ctx.scope, group, count],
         );
         if (moved.rowCount === 0) throw new NothingToArchive();
-        return `${ctx.location} work_log ${group} #${count}`;
+        return `${openLog(group)} #${count}`;
       }).catch((error: unknown) => {
         if (error instanceof NothingToArchive) return undefined;
         throw error;
       }),
   };
 }
+
+const rowOf = (row: WorkLogRow & { time: string }): WorkLogRow => ({
+  ...row,
+  time: new Date(row.time),
+});
 
 /** Thrown inside `archive`'s transaction to roll back the counter when no row is open. */
 class NothingToArchive extends Error {}

@@ -39,4 +39,4 @@ export {
 } from './store-setting.js';
 export type { TargetState, TargetStatePort } from './target-state-port.js';
 export type { PutTaskStateOptions, TaskStatePort, Versioned } from './task-state-port.js';
-export type { WorkLogPort } from './work-log-port.js';
+export type { OpenStartsOptions, OpenWorkLogStart, WorkLogPort } from './work-log-port.js';

@@ -1,6 +1,21 @@
 import type { WorkLogRow } from '../worklog/work-log-row.js';
 import type { FencedWrite } from './fence.js';
 
+/** A START row whose FINISH row is not in the same log (see {@link WorkLogPort.openStarts}). */
+export interface OpenWorkLogStart {
+  /** The row as stored (its FINISH repeats every cell but time, kind and result). */
+  row: WorkLogRow;
+  /** Where the log holding it can be read, for people: the open log, or an archived one as
+   * `archive` named it. */
+  log: string;
+}
+
+/** Options of {@link WorkLogPort.openStarts}. */
+export interface OpenStartsOptions {
+  /** Epoch ms: also the group's archived logs last written at or after it. */
+  archivedSince?: number;
+}
+
 /**
  * Work-log rows (START/FINISH per attempt and stage), per task group. `WORK_LOG.md` and the
  * archived `work_log_N.log` are renderings of these rows for people.
@@ -17,4 +32,12 @@ export interface WorkLogPort {
   /** The rows of the group's open log, in order. */
   read(group: string): Promise<WorkLogRow[]>;
   archive(group: string): Promise<string | undefined>;
+  /** The groups that have an open log (appended to and not archived since), sorted. */
+  groups(): Promise<string[]>;
+  /**
+   * The START rows of the group's open log (and, with `archivedSince`, of its archived logs
+   * last written since then) that have no FINISH row in the same log, in log order. The rows
+   * pair as `openStartRows` says (core `worklog/open-rows.ts`).
+   */
+  openStarts(group: string, options?: OpenStartsOptions): Promise<OpenWorkLogStart[]>;
 }

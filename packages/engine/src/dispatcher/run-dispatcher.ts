@@ -210,7 +210,7 @@ async function recoverLeftovers(
     const { live } = await recoverTask(ctx, rt);
     if (live) recovering.set(rt.id, live);
   }
-  sealInterruptedRows(ctx);
+  await sealInterruptedRows(ctx);
   return recovering;
 }
 

@@ -7,12 +7,10 @@ import {
   readLocator,
   redactDeep,
 } from '@switchyard/runner-kit';
-import { readWorkLogText } from '@switchyard/store-fs';
 import { collectAuxiliaryLogs } from './agent/auxiliary-logs.js';
 import { finish } from './agent/await-attempt.js';
 import { lastWrite } from './checks/judge-gone.js';
 import type { DispatchContext, TaskRuntime } from './context.js';
-import { openStartRows } from './landing/open-rows.js';
 
 /**
  * Settles an attempt judged after a restart from its files (its dispatcher died; the agent
@@ -38,7 +36,7 @@ export async function settleGoneAttempt(
     : lastWrite(attemptPaths(record.attemptDir), ctx.now());
   record.endedAt = endedAt.toISOString();
   if (locator) await finalizeLocator(record.attemptDir, verdict, { endedAt }).catch(() => {});
-  finishRowIfMissing(ctx, rt, record, verdict.class);
+  await finishRowIfMissing(ctx, rt, record, verdict.class);
   const started = Date.parse(locator?.startedAt ?? record.startedAt);
   ctx.bus.emit({
     type: 'attempt.finished',
@@ -63,16 +61,14 @@ export async function settleGoneAttempt(
  * work log without one (the dispatcher died before writing it): the START row's cells again,
  * so the two pair up whatever the catalog says now.
  */
-function finishRowIfMissing(
+async function finishRowIfMissing(
   ctx: DispatchContext,
   rt: TaskRuntime,
   record: AttemptRecord,
   result: string,
-): void {
-  const text = readWorkLogText(ctx.workspace, rt.group);
-  if (text === undefined) return;
+): Promise<void> {
   const locator = relative(ctx.workspace, join(record.attemptDir, 'locator.json'));
-  const open = openStartRows(text).find((o) => o.locator === locator);
+  const open = (await ctx.workLog.openStarts(rt.group)).find((o) => o.row.locator === locator);
   if (!open) return;
   ctx.workLog.finish(rt.group, { ...open.row, kind: 'FINISH', time: ctx.now(), result });
 }

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import type { WorkLogRow } from '@switchyard/core';
 import { withStores } from './harness.js';
 import {
   admitted,
@@ -35,6 +36,45 @@ export function recordCases(t: ConformanceRunner, adapter: StoreAdapter): void {
       assert.deepEqual(await b.workLog.read('g'), []);
       assert.equal(await b.workLog.archive('g'), undefined);
       assert.equal((await a.workLog.read('h')).length, 1);
+    }),
+  );
+
+  t.it('work log: START rows without FINISH per log, groups with an open log', () =>
+    withStores(adapter, async ({ a, b }) => {
+      const finish = (row: WorkLogRow): WorkLogRow => ({ ...row, kind: 'FINISH', result: 'ok' });
+      const [a1, a2] = [workLogRow('g/a', 1), workLogRow('g/b', 2)];
+      assert.deepEqual(await a.workLog.groups(), []);
+      assert.deepEqual(await a.workLog.openStarts('g'), []);
+      // A FINISH pairs with its START whatever the plan-loop cap says.
+      await a.workLog.append('g', [{ ...a1, maxPlanLoops: 3 }, a2]);
+      await a.workLog.append('g', [{ ...finish(a1), maxPlanLoops: 4 }]);
+      await a.workLog.append('h', [workLogRow('h/x', 1), finish(workLogRow('h/x', 1))]);
+      assert.deepEqual(await b.workLog.groups(), ['g', 'h']);
+      const open = await b.workLog.openStarts('g');
+      assert.deepEqual(
+        open.map((o) => [o.row.task, o.row.attempt, o.row.locator, o.row.agentModel]),
+        [['g/b', '2', a2.locator, a2.agentModel]],
+      );
+      assert.ok(open[0]?.log);
+      assert.deepEqual(await b.workLog.openStarts('h'), []);
+      // An archived log counts only with `archivedSince`, when it was last written since then.
+      const archived = await a.workLog.archive('g');
+      assert.ok(archived);
+      assert.deepEqual(await b.workLog.groups(), ['h']);
+      await a.workLog.append('g', [workLogRow('g/c', 3)]);
+      assert.deepEqual(
+        (await b.workLog.openStarts('g')).map((o) => o.row.attempt),
+        ['3'],
+      );
+      const withArchived = await b.workLog.openStarts('g', { archivedSince: 0 });
+      assert.deepEqual(withArchived.map((o) => o.row.attempt).sort(), ['2', '3']);
+      assert.equal(withArchived.find((o) => o.row.attempt === '2')?.log, archived);
+      assert.notEqual(withArchived.find((o) => o.row.attempt === '3')?.log, archived);
+      const later = Date.parse('2100-01-01T00:00:00.000Z');
+      assert.deepEqual(
+        (await b.workLog.openStarts('g', { archivedSince: later })).map((o) => o.row.attempt),
+        ['3'],
+      );
     }),
   );
 

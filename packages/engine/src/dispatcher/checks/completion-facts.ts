@@ -1,17 +1,10 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { existsSync, readdirSync } from 'node:fs';
+import { isAbsolute, join, relative } from 'node:path';
 import { ARCHIVE_DIR, COMPLETE_LOG } from '@switchyard/core';
-import { workLogPath } from '@switchyard/store-fs';
 import { probeAttempt } from '../../status/attempt-probe.js';
 import type { DispatchContext, TaskRuntime } from '../context.js';
-import { openStartRows } from '../landing/open-rows.js';
 import type { BlockedSummary } from '../types.js';
 import { unrecordedReason } from './completion-record.js';
-
-/** Locators (last column) of the START rows of a work log's text without a FINISH row. */
-export function startsWithoutFinish(text: string): string[] {
-  return openStartRows(text).map((open) => open.locator);
-}
 
 /** What keeps a run from exiting 0 although no task is blocked: see `completionFacts`. */
 export interface CompletionGaps {
@@ -22,17 +15,17 @@ export interface CompletionGaps {
 }
 
 /**
- * Checks the facts an exit 0 stands for, from the files themselves: no agent of an in-scope
- * task is still alive, every task folder under `agent-task/archive/<group>/` of the scope
- * has `complete.log`, and every START row of the scope's work logs (the active ones and those
- * archived during this run) has its FINISH row.
+ * Checks the facts an exit 0 stands for, from the files and the store themselves: no agent of
+ * an in-scope task is still alive, every task folder under `agent-task/archive/<group>/` of
+ * the scope has `complete.log`, and every START row of the scope's work logs (the open ones
+ * and those archived during this run) has its FINISH row.
  */
-export function completionFacts(
+export async function completionFacts(
   ctx: DispatchContext,
   inScope: readonly TaskRuntime[],
   groups: ReadonlySet<string>,
   startedAt: number,
-): CompletionGaps {
+): Promise<CompletionGaps> {
   const failures: string[] = [];
   for (const rt of inScope) {
     for (const record of rt.state.attempts) {
@@ -45,34 +38,23 @@ export function completionFacts(
   const incomplete: BlockedSummary[] = [];
   for (const group of groups) {
     const archiveDir = join(ctx.workspace, 'agent-task', ARCHIVE_DIR, group);
-    const logs = [workLogPath(ctx.workspace, group)];
     for (const entry of entries(archiveDir)) {
+      if (!entry.isDirectory()) continue;
       const path = join(archiveDir, entry.name);
-      if (entry.isDirectory()) {
-        const task = `${group}/${entry.name}`;
-        if (!existsSync(join(path, COMPLETE_LOG)))
-          incomplete.push({
-            task,
-            reason: `archived without ${COMPLETE_LOG} (${relative(ctx.workspace, path)}): add it to mark the task complete, or move the folder back under agent-task/${group}/ to run it`,
-          });
-        // Done only by the dispatcher's record (a runtime of its own reports a task it knows).
-        else if (!ctx.archived.has(task) && !ctx.tasks.has(task))
-          incomplete.push({ task, reason: unrecordedReason(task, relative(ctx.workspace, path)) });
-      } else if (/^work_log_\d+\.log$/.test(entry.name) && modifiedSince(path, startedAt)) {
-        logs.push(path);
-      }
+      const task = `${group}/${entry.name}`;
+      if (!existsSync(join(path, COMPLETE_LOG)))
+        incomplete.push({
+          task,
+          reason: `archived without ${COMPLETE_LOG} (${relative(ctx.workspace, path)}): add it to mark the task complete, or move the folder back under agent-task/${group}/ to run it`,
+        });
+      // Done only by the dispatcher's record (a runtime of its own reports a task it knows).
+      else if (!ctx.archived.has(task) && !ctx.tasks.has(task))
+        incomplete.push({ task, reason: unrecordedReason(task, relative(ctx.workspace, path)) });
     }
-    for (const log of logs) {
-      let text: string;
-      try {
-        text = readFileSync(log, 'utf8');
-      } catch {
-        continue;
-      }
-      for (const locator of startsWithoutFinish(text))
-        failures.push(
-          `work log ${relative(ctx.workspace, log)}: START of attempt ${locator} has no FINISH row`,
-        );
+    // Logs archived during this run; a second of slack: log times are whole seconds.
+    for (const open of await ctx.workLog.openStarts(group, { archivedSince: startedAt - 1000 })) {
+      const log = isAbsolute(open.log) ? relative(ctx.workspace, open.log) : open.log;
+      failures.push(`work log ${log}: START of attempt ${open.row.locator} has no FINISH row`);
     }
   }
   return { failures, incomplete };
@@ -83,13 +65,5 @@ function entries(dir: string) {
     return readdirSync(dir, { withFileTypes: true });
   } catch {
     return [];
-  }
-}
-
-function modifiedSince(file: string, since: number): boolean {
-  try {
-    return statSync(file).mtimeMs >= since - 1000;
-  } catch {
-    return false;
   }
 }

@@ -1,7 +1,6 @@
-import { existsSync, lstatSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { archivedTaskDir, SwitchyardError } from '@switchyard/core';
-import { workLogPath } from '@switchyard/store-fs';
 import { completionFacts } from '../checks/completion-facts.js';
 import { unrecordedReason } from '../checks/completion-record.js';
 import { type DispatchContext, persist } from '../context.js';
@@ -29,12 +28,12 @@ export async function finalizeRun(
   const inScope = [...ctx.tasks.values()].filter((rt) => !scope || rt.group === scope);
   const groups = new Set(inScope.map((rt) => rt.group));
   // A group log left behind by an earlier run whose tasks are all archived is due as well.
-  for (const group of groupsWithLog(ctx.workspace))
-    if (!scope || group === scope) groups.add(group);
+  const withLog = new Set(await ctx.workLog.groups());
+  for (const group of withLog) if (!scope || group === scope) groups.add(group);
   for (const group of groups) {
     const tasks = [...ctx.tasks.values()].filter((rt) => rt.group === group);
     if (!tasks.every((rt) => rt.state.phase === 'done')) continue;
-    if (!entryExists(workLogPath(ctx.workspace, group))) continue;
+    if (!withLog.has(group)) continue;
     try {
       const path = await ctx.workLog.archive(group);
       if (path) ctx.bus.emit({ type: 'worklog.archived', group, path });
@@ -52,7 +51,7 @@ export async function finalizeRun(
   const factGroups = new Set(groups);
   for (const group of archivedGroups(ctx.workspace))
     if (!scope || group === scope) factGroups.add(group);
-  const gaps = completionFacts(ctx, inScope, factGroups, startedAt);
+  const gaps = await completionFacts(ctx, inScope, factGroups, startedAt);
   failures.push(...gaps.failures);
   for (const gap of gaps.incomplete)
     if (!blocked.some((b) => b.task === gap.task)) blocked.push(gap);
@@ -96,28 +95,6 @@ function reasonOf(ctx: DispatchContext, id: string, seen = new Set<string>()): s
   }
   if (ctx.signal.aborted) return 'interrupted';
   return `unfinished in phase ${rt.state.phase}`;
-}
-
-/** Groups under agent-task/ that have a WORK_LOG.md. */
-export function groupsWithLog(workspace: string): string[] {
-  let entries: string[];
-  try {
-    entries = readdirSync(join(workspace, 'agent-task'));
-  } catch {
-    return [];
-  }
-  return entries.filter(
-    (group) =>
-      !group.startsWith('.') && group !== 'archive' && entryExists(workLogPath(workspace, group)),
-  );
-}
-
-/**
- * Whether a directory entry is there, without following it: a work log replaced by a
- * dangling link must still be archived (and refused), not taken for "no log".
- */
-function entryExists(path: string): boolean {
-  return lstatSync(path, { throwIfNoEntry: false }) !== undefined;
 }
 
 /** Groups under agent-task/archive/. */

@@ -1,9 +1,6 @@
 import { join, relative } from 'node:path';
 import type { AttemptRecord } from '@switchyard/core';
-import { readWorkLogText } from '@switchyard/store-fs';
 import type { DispatchContext } from '../context.js';
-import { groupsWithLog } from './finalize.js';
-import { openStartRows } from './open-rows.js';
 
 /**
  * Closes the START rows an earlier dispatcher left open, once recovery has judged its
@@ -13,18 +10,16 @@ import { openStartRows } from './open-rows.js';
  * does not report a gap that recovery has dealt with. An agent attempt whose record is
  * finished gets its recorded result; one still running (re-attached) is left to its own end.
  */
-export function sealInterruptedRows(ctx: DispatchContext): void {
+export async function sealInterruptedRows(ctx: DispatchContext): Promise<void> {
   const records = new Map<string, AttemptRecord>();
   for (const rt of ctx.tasks.values())
     for (const record of rt.state.attempts)
       records.set(relative(ctx.workspace, join(record.attemptDir, 'locator.json')), record);
   const groups = new Set([...ctx.tasks.values()].map((rt) => rt.group));
-  for (const group of groupsWithLog(ctx.workspace)) groups.add(group);
+  for (const group of await ctx.workLog.groups()) groups.add(group);
   for (const group of groups) {
-    const text = readWorkLogText(ctx.workspace, group);
-    if (text === undefined) continue;
-    for (const open of openStartRows(text)) {
-      const record = records.get(open.locator);
+    for (const open of await ctx.workLog.openStarts(group)) {
+      const record = records.get(open.row.locator);
       if (record && record.status !== 'finished') continue;
       ctx.workLog.finish(group, {
         ...open.row,

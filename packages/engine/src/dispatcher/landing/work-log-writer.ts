@@ -1,4 +1,6 @@
 import {
+  type OpenStartsOptions,
+  type OpenWorkLogStart,
   type SecretValue,
   SwitchyardError,
   type WorkLogPort,
@@ -61,6 +63,21 @@ export class WorkLogWriter {
     await this.#settled();
     if (this.#pending.has(group)) await this.#write(group, [], false);
     return this.port.archive(group);
+  }
+
+  /** The groups with an open log, once every row handed over before is written. */
+  async groups(): Promise<string[]> {
+    await this.#settled();
+    return this.port.groups();
+  }
+
+  /**
+   * The group's START rows without their FINISH row (`WorkLogPort.openStarts`), once every
+   * row handed over before is written: a FINISH just written is never taken for missing.
+   */
+  async openStarts(group: string, options?: OpenStartsOptions): Promise<OpenWorkLogStart[]> {
+    await this.#settled();
+    return this.port.openStarts(group, options);
   }
 
   /** Why the log is not fully written, or undefined when it is. */
