@@ -143,7 +143,11 @@ async function benchManager(name, rounds) {
     const { openGitIsolation } = await import(
       new URL('../../packages/git-isolation/dist/index.js', import.meta.url).href
     );
+    const { openFsStore } = await import(
+      new URL('../../packages/store-fs/dist/index.js', import.meta.url).href
+    );
     const isolation = await openGitIsolation(source, {
+      store: openFsStore({ workspace: source }),
       worktreesDir: join(base, 'worktrees'),
       copy: ['.env'],
     });

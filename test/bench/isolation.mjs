@@ -21,6 +21,9 @@ import { join } from 'node:path';
 const { openGitIsolation } = await import(
   new URL('../../packages/git-isolation/dist/index.js', import.meta.url).href
 );
+const { openFsStore } = await import(
+  new URL('../../packages/store-fs/dist/index.js', import.meta.url).href
+);
 
 const fileCount = Number(process.argv[2] ?? 10_000);
 const rounds = Number(process.argv[3] ?? 5);
@@ -62,6 +65,7 @@ makeRepository(handRoot);
 // Each apply's spans (git-isolation's `onTiming`), collected per apply call.
 let spans = {};
 const isolation = await openGitIsolation(root, {
+  store: openFsStore({ workspace: root }),
   worktreesDir: join(worktreesRoot, 'switchyard'),
   onTiming: (span, ms) => {
     spans[span] = (spans[span] ?? 0) + ms;

@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { openGitIsolation } from '@switchyard/git-isolation';
+import { openFsStore } from '@switchyard/store-fs';
 import { describe, expect, it } from 'vitest';
 import { runCli, tempDir } from './catalog-helpers.js';
 
@@ -17,7 +18,7 @@ async function repoWithWorktrees(): Promise<string> {
   writeFileSync(join(root, 'src/a.js'), 'a\n');
   git(root, 'add', '-A');
   git(root, 'commit', '-q', '-m', 'initial');
-  const isolation = await openGitIsolation(root);
+  const isolation = await openGitIsolation(root, { store: openFsStore({ workspace: root }) });
   if (!isolation) throw new Error('no repository');
   for (const id of ['g/active', 'g/applied', 'g/blocked']) await isolation.ensureWorktree(id);
   writeFileSync(join(worktree(root, 'g/applied'), 'src/a.js'), 'done\n');

@@ -9,7 +9,7 @@ import {
   type TaskState,
   type WorkspaceIsolation,
 } from '@switchyard/core';
-import { openStateStore } from '@switchyard/store-fs';
+import { openFsStore, openStateStore } from '@switchyard/store-fs';
 import pc from 'picocolors';
 import { openConfiguredIsolation } from './run-isolation.js';
 
@@ -67,7 +67,9 @@ export async function gatherIsolation(
   let unreadable: string | undefined;
   try {
     const isolation =
-      configured === 'none' ? undefined : await openConfiguredIsolation(workspace, config);
+      configured === 'none'
+        ? undefined
+        : await openConfiguredIsolation(workspace, config, openFsStore({ workspace }));
     inGit ||= isolation !== undefined;
     // The run measures its worktrees into the task states: those are not walked again here.
     if (isolation) listed = await isolation.list({ known: measuredDisk(known) });

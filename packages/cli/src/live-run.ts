@@ -309,7 +309,14 @@ async function liveRunLocked(
     notifier.onEvent(event);
   };
   try {
-    const isolation = await openRunIsolation(workspace, config.isolation);
+    // Worktree records and apply journals describe this machine's worktrees and checkout: on a
+    // shared store, whose scope is every clone of the repository, they stay in this
+    // workspace's file store (no other machine's recovery may take this apply for its own).
+    const isolation = await openRunIsolation(
+      workspace,
+      config.isolation,
+      shared ? openFsStore({ workspace }) : store,
+    );
     if (shared) {
       if (!isolation.isolation)
         throw new SwitchyardError(

@@ -5,9 +5,13 @@ import {
   type ResolvedIsolation,
   resolveIsolation,
   type SourceGuard,
+  type Store,
   type WorkspaceIsolation,
 } from '@switchyard/core';
 import type { GitIsolationOptions } from '@switchyard/git-isolation';
+
+/** The store ports the git isolation keeps its records in and reads task states from. */
+export type IsolationStore = Pick<Store, 'isolation' | 'tasks'>;
 
 /** The isolation a run uses: the git one under "worktree", none otherwise, and its warning. */
 export interface RunIsolation extends ResolvedIsolation {
@@ -15,21 +19,29 @@ export interface RunIsolation extends ResolvedIsolation {
   settings: IsolationSettings;
 }
 
-/** What `openGitIsolation` takes from the project config's `isolation`. */
-export function gitIsolationOptions(settings: IsolationSettings): GitIsolationOptions {
+/** What `openGitIsolation` takes from the project config's `isolation` (and the store). */
+export function gitIsolationOptions(
+  settings: IsolationSettings,
+  store: IsolationStore,
+): GitIsolationOptions {
   return {
+    store,
     ...(settings.dir ? { dir: settings.dir } : {}),
     ...(settings.copy.length > 0 ? { copy: settings.copy } : {}),
   };
 }
 
-/** The git isolation of `workspace` as the project config sets it up (undefined outside git). */
+/**
+ * The git isolation of `workspace` as the project config sets it up, keeping its worktree
+ * records and apply journals in `store` (undefined outside git).
+ */
 export async function openConfiguredIsolation(
   workspace: string,
   config: IsolationConfig | undefined,
+  store: IsolationStore,
 ): Promise<WorkspaceIsolation | undefined> {
   const { openGitIsolation } = await import('@switchyard/git-isolation');
-  return openGitIsolation(workspace, gitIsolationOptions(isolationSettings(config)));
+  return openGitIsolation(workspace, gitIsolationOptions(isolationSettings(config), store));
 }
 
 /**
@@ -40,13 +52,14 @@ export async function openConfiguredIsolation(
 export async function openRunIsolation(
   workspace: string,
   config: IsolationConfig | undefined,
+  store: IsolationStore,
 ): Promise<RunIsolation> {
   const settings = isolationSettings(config);
   const configured = settings.mode;
   if (configured === 'none') return { ...resolveIsolation('none', true), settings };
   let isolation: WorkspaceIsolation | undefined;
   try {
-    isolation = await openConfiguredIsolation(workspace, config);
+    isolation = await openConfiguredIsolation(workspace, config, store);
   } catch (error) {
     // Without git installed there is no repository to isolate in: the shared workspace, warned.
     if (configured === 'worktree' || !/ENOENT/.test(String(error))) throw error;
@@ -79,7 +92,8 @@ export async function openRunSourceGuard(
 ): Promise<SourceGuard | undefined> {
   const { openSourceGuard } = await import('@switchyard/git-isolation');
   try {
-    return await openSourceGuard(workspace, gitIsolationOptions(isolationSettings(config)));
+    const { dir } = isolationSettings(config);
+    return await openSourceGuard(workspace, dir ? { dir } : {});
   } catch (error) {
     if (/ENOENT/.test(String(error))) return undefined; // git is not installed
     throw error;

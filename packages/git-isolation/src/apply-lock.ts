@@ -9,7 +9,7 @@ export const DEFAULT_LOCK_TIMEOUT_MS = 24 * 60 * 60 * 1000;
  * every worktree and workspace of the repository; a dead holder's lock is broken).
  */
 export async function withApplyLock<T>(
-  ctx: IsolationContext,
+  ctx: Pick<IsolationContext, 'layout'>,
   timeoutMs: number | undefined,
   signal: AbortSignal | undefined,
   work: () => Promise<T>,

@@ -15,7 +15,7 @@ import { inApplyQueue, StoppedWhileQueued, whileSourceMoves } from './apply-queu
 import { commitMessage, commitWorktree, replayOnto } from './commit.js';
 import { firstLine, git, nulList } from './git.js';
 import { inspectWorktree } from './inspect.js';
-import { journalFile } from './layout.js';
+import { scratchIndexFile } from './layout.js';
 import { pausePoint } from './pause.js';
 import { readRecord, recordStep, removeJournal } from './records.js';
 import { finishApplied, recoverTask, rollbackSource } from './recover.js';
@@ -49,7 +49,7 @@ export async function applyTask(
   options: ApplyOptions = {},
 ): Promise<ApplyResult> {
   const { taskId } = request;
-  const record = await readRecord(ctx.layout, taskId);
+  const record = await readRecord(ctx, taskId);
   if (!record)
     throw new SwitchyardError('SY_INTERNAL', `task ${taskId} has no worktree to apply`, {
       hint: 'ensureWorktree is called at admission; run the task again',
@@ -72,7 +72,7 @@ export async function applyTask(
         // An earlier apply of this task that a crash interrupted: finished or undone first.
         const earlier = await recoverTask(ctx, taskId);
         if (earlier?.outcome === 'completed') {
-          const done = await readRecord(ctx.layout, taskId);
+          const done = await readRecord(ctx, taskId);
           if (done?.appliedCommit) return appliedAgain(ctx, done);
         }
         return applyLocked(ctx, record, request, report);
@@ -156,10 +156,10 @@ async function applyLocked(
     history: [],
   };
   const step = (next: ApplyStep, fields?: Partial<ApplyJournal>) =>
-    timed(ctx.onTiming, 'journal', () => recordStep(layout, journal, next, fields));
+    timed(ctx.onTiming, 'journal', () => recordStep(ctx, journal, next, fields));
   const aborted = () => request.abort?.aborted === true;
   const abortedUntouched = async (): Promise<ApplyResult> => {
-    await removeJournal(layout, taskId);
+    await removeJournal(ctx, taskId);
     return {
       status: 'interrupted',
       taskId,
@@ -169,7 +169,7 @@ async function applyLocked(
   journal = await step('commit');
   await pausePoint('commit');
   const taskCommit = await timed(ctx.onTiming, 'commit', () =>
-    commitWorktree(record, message, taskFiles, `${journalFile(layout, taskId)}.index`),
+    commitWorktree(record, message, taskFiles, scratchIndexFile(layout, taskId)),
   );
   if (aborted()) return abortedUntouched();
 
@@ -180,7 +180,7 @@ async function applyLocked(
   );
   if (aborted()) return abortedUntouched();
   if ('conflict' in replay) {
-    await removeJournal(layout, taskId);
+    await removeJournal(ctx, taskId);
     const files = replay.conflict.map((f) => toWorkspacePath(repo, f));
     return {
       status: 'conflict',
@@ -208,7 +208,7 @@ async function applyLocked(
     ),
   );
   if (!advanced) {
-    await removeJournal(layout, taskId);
+    await removeJournal(ctx, taskId);
     return waiting(`waiting: ${record.sourceBranch} moved during the apply; apply again`);
   }
 
@@ -223,7 +223,7 @@ async function applyLocked(
     journal = await step('rollback', { reason: 'the apply was aborted' });
     await rollbackSource(ctx, journal);
     await step('rolled-back');
-    await removeJournal(layout, taskId);
+    await removeJournal(ctx, taskId);
     return {
       status: 'interrupted',
       taskId,
@@ -249,7 +249,7 @@ async function applyLocked(
   await rollbackSource(ctx, journal);
   await step('rolled-back');
   await pausePoint('rolled-back');
-  await removeJournal(layout, taskId);
+  await removeJournal(ctx, taskId);
   return {
     status: 'dod-failed',
     taskId,

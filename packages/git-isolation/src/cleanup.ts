@@ -3,7 +3,7 @@ import { join, relative, sep } from 'node:path';
 import type { CleanOptions, CleanReport, ListOptions, WorktreeListing } from '@switchyard/core';
 import { diskUsage } from './disk-usage.js';
 import { git, nulList } from './git.js';
-import { listTaskFiles, readRecord } from './records.js';
+import { readRecord } from './records.js';
 import { isBlockedNow } from './task-blocked.js';
 import { removeEmptyParents } from './tidy.js';
 import { type IsolationContext, registeredWorktrees, removeWorktree } from './worktree.js';
@@ -26,8 +26,8 @@ export async function listWorktrees(
   const listings: WorktreeListing[] = [];
   const known = new Set<string>();
   const knownBranches = new Set<string>();
-  for (const taskId of await listTaskFiles(ctx.layout.recordsDir)) {
-    const record = await readRecord(ctx.layout, taskId);
+  for (const taskId of await ctx.store.isolation.recordTasks()) {
+    const record = await readRecord(ctx, taskId);
     if (!record) continue;
     known.add(record.path);
     knownBranches.add(`refs/heads/${record.branch}`);
@@ -37,7 +37,9 @@ export async function listWorktrees(
       branch: record.branch,
       // A blocked record of a task that was retried (not blocked any more) is active again.
       state:
-        record.state === 'blocked' && !isBlockedNow(ctx.layout, taskId) ? 'active' : record.state,
+        record.state === 'blocked' && !(await isBlockedNow(ctx.store.tasks, taskId))
+          ? 'active'
+          : record.state,
       baseCommit: record.baseCommit,
       ...(await measure(record.path)),
     });

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { openFsStore } from '@switchyard/store-fs';
 import { describe, expect, it } from 'vitest';
 import { openGitIsolation } from './git-isolation.js';
 import { makeRepo, put, read, sh, status } from './test-repo.js';
@@ -16,6 +17,7 @@ describe('isolation.copy', () => {
     put(root, 'config/local.yaml', 'port: 1\n');
     put(root, 'config/extra.json', 'untracked, not ignored\n');
     const isolation = await openGitIsolation(root, {
+      store: openFsStore({ workspace: root }),
       copy: ['.env', 'config/local.*', 'config/*.json', 'missing.txt'],
     });
     const record = await isolation!.ensureWorktree('g/t');
@@ -35,7 +37,10 @@ describe('isolation.copy', () => {
     expect(read(record.workdir, '.env')).toBe('TOKEN=edited by the task\n');
     // A workspace in a subfolder copies its own files, workspace-relative.
     put(join(root, 'app'), '.env', 'APP=1\n');
-    const sub = await openGitIsolation(join(root, 'app'), { copy: ['.env'] });
+    const sub = await openGitIsolation(join(root, 'app'), {
+      store: openFsStore({ workspace: join(root, 'app') }),
+      copy: ['.env'],
+    });
     const inSub = await sub!.ensureWorktree('g/sub');
     expect(inSub.copied).toEqual(['.env']);
     expect(read(inSub.workdir, '.env')).toBe('APP=1\n');

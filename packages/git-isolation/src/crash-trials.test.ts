@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { openFsStore } from '@switchyard/store-fs';
 import { describe, expect, it } from 'vitest';
 import { openGitIsolation } from './git-isolation.js';
 import { makeRepo, put, read, sh, status } from './test-repo.js';
@@ -100,7 +101,7 @@ describe('crash trials: SIGKILL at every apply step, then recover', () => {
       const count = 3 + Math.floor(next() * 4);
       for (let i = 0; i < count; i++) files[`src/f${i}.js`] = `f${i} v1\n`;
       const root = makeRepo(files);
-      const isolation = await openGitIsolation(root);
+      const isolation = await openGitIsolation(root, { store: openFsStore({ workspace: root }) });
       if (!isolation) throw new Error('no repository');
       const wt = await isolation.ensureWorktree('g/t');
       // the task: modify one file, add one, delete one (chosen by the seed)
@@ -163,7 +164,7 @@ describe('crash trials: SIGKILL at every apply step, then recover', () => {
 describe('crash trials: apply itself recovers its own interrupted apply', () => {
   it('killed after verification, applied again without recover(): one commit, not two', async () => {
     const root = makeRepo({ 'src/a.js': 'a\n' });
-    const isolation = await openGitIsolation(root);
+    const isolation = await openGitIsolation(root, { store: openFsStore({ workspace: root }) });
     if (!isolation) throw new Error('no repository');
     const wt = await isolation.ensureWorktree('g/t');
     put(wt.workdir, 'src/a.js', 'a by the task\n');
@@ -183,7 +184,7 @@ describe('crash trials: apply itself recovers its own interrupted apply', () => 
 
   it('killed after moving the branch, applied again without recover(): rolled back, then applied once', async () => {
     const root = makeRepo({ 'src/a.js': 'a\n' });
-    const isolation = await openGitIsolation(root);
+    const isolation = await openGitIsolation(root, { store: openFsStore({ workspace: root }) });
     if (!isolation) throw new Error('no repository');
     const wt = await isolation.ensureWorktree('g/t');
     put(wt.workdir, 'src/a.js', 'a by the task\n');

@@ -5,7 +5,7 @@ import { diskUsage } from './disk-usage.js';
 import { inspectWorktree, revertOutside } from './inspect.js';
 import { layoutOf } from './layout.js';
 import { worktreePatch } from './patch.js';
-import { readRecord } from './records.js';
+import { type IsolationStore, readRecord } from './records.js';
 import { recoverApplies } from './recover.js';
 import { relocateAll } from './relocate.js';
 import { findRepository } from './repository.js';
@@ -21,7 +21,13 @@ import {
 
 /** Options of {@link openGitIsolation}. */
 export interface GitIsolationOptions {
-  /** Dispatcher state directory; default `<workspace>/agent-task/.switchyard`. */
+  /**
+   * The run's store: worktree records and apply journals are written through its isolation
+   * port (each before the step it describes), task states read through its task port.
+   */
+  store: IsolationStore;
+  /** The state folder the local files go under (metadata snapshots, the scratch index);
+   * default `<workspace>/agent-task/.switchyard`. */
   stateDir?: string;
   /**
    * The folder of this workspace's task worktrees (`<group>/<task>` inside it); default
@@ -50,18 +56,19 @@ export interface GitIsolationOptions {
  */
 export async function openGitIsolation(
   workspace: string,
-  options: GitIsolationOptions = {},
+  options: GitIsolationOptions,
 ): Promise<WorkspaceIsolation | undefined> {
   const repo = await findRepository(workspace);
   if (!repo) return undefined;
   const ctx: IsolationContext = {
     repo,
     layout: layoutOf(repo, options),
+    store: options.store,
     ...(options.copy ? { copy: options.copy } : {}),
     ...(options.onTiming ? { onTiming: options.onTiming } : {}),
   };
   const recordOf = async (taskId: TaskId) => {
-    const record = await readRecord(ctx.layout, taskId);
+    const record = await readRecord(ctx, taskId);
     if (!record)
       throw new Error(`task ${taskId} has no worktree (ensureWorktree is called at admission)`);
     return record;
@@ -76,7 +83,7 @@ export async function openGitIsolation(
     worktreeOf: (taskId) => cache.get(taskId),
     markSetUp: async (taskId) => {
       await markSetUp(ctx, taskId);
-      const record = await readRecord(ctx.layout, taskId);
+      const record = await readRecord(ctx, taskId);
       if (record) remember(record);
     },
     inspect: async (taskId, writeSet) => inspectWorktree(ctx, await recordOf(taskId), writeSet),
@@ -101,7 +108,7 @@ export async function openGitIsolation(
       return recovered;
     },
     diskUse: async (taskId) => {
-      const record = await readRecord(ctx.layout, taskId);
+      const record = await readRecord(ctx, taskId);
       return record ? diskUsage(record.path) : undefined;
     },
     list: (listOptions) => listWorktrees(ctx, listOptions),

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { chmod, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { openFsStore } from '@switchyard/store-fs';
 import { describe, expect, it } from 'vitest';
 import { openGitIsolation } from './git-isolation.js';
 import { makeRepo, put, read, sh } from './test-repo.js';
@@ -8,7 +9,7 @@ import { makeRepo, put, read, sh } from './test-repo.js';
 describe('git config and hooks changed from inside a worktree (real git)', () => {
   it('refuses hooksPath, fsmonitor, worktree config, hooks and info/exclude; ignores upstream bookkeeping', async () => {
     const root = makeRepo({ 'src/a.js': 'a\n' });
-    const isolation = await openGitIsolation(root);
+    const isolation = await openGitIsolation(root, { store: openFsStore({ workspace: root }) });
     if (!isolation) throw new Error('not a git repository');
     const wt = await isolation.ensureWorktree('g/t');
     put(wt.workdir, 'src/a.js', 'a2\n');
@@ -61,7 +62,7 @@ describe('git config and hooks changed from inside a worktree (real git)', () =>
     put(root, '.git/hooks/pre-commit', '#!/bin/sh\necho user hook\n');
     await chmod(join(root, '.git', 'hooks', 'pre-commit'), 0o755);
     put(root, '.git/info/exclude', 'local-notes.md\n');
-    const isolation = await openGitIsolation(root);
+    const isolation = await openGitIsolation(root, { store: openFsStore({ workspace: root }) });
     if (!isolation) throw new Error('not a git repository');
     const wt = await isolation.ensureWorktree('g/t');
     put(wt.workdir, 'src/a.js', 'a2\n');
@@ -114,7 +115,7 @@ describe('git config and hooks changed from inside a worktree (real git)', () =>
     const root = makeRepo({ 'src/a.js': 'a\n' });
     put(root, '.git/hooks/pre-push', '#!/bin/sh\nexit 0\n');
     await chmod(join(root, '.git', 'hooks', 'pre-push'), 0o755);
-    const isolation = await openGitIsolation(root);
+    const isolation = await openGitIsolation(root, { store: openFsStore({ workspace: root }) });
     if (!isolation) throw new Error('not a git repository');
     const wt = await isolation.ensureWorktree('g/t');
     // The copy kept to undo changes is tampered with, then the hook is changed.
@@ -137,7 +138,7 @@ describe('git config and hooks changed from inside a worktree (real git)', () =>
 describe('commits an agent makes in its worktree (real git)', () => {
   it("are reported (not the dispatcher's own) and squashed by the apply", async () => {
     const root = makeRepo({ 'src/a.js': 'a\n' });
-    const isolation = await openGitIsolation(root);
+    const isolation = await openGitIsolation(root, { store: openFsStore({ workspace: root }) });
     if (!isolation) throw new Error('not a git repository');
     const wt = await isolation.ensureWorktree('g/t');
     expect((await isolation.inspect('g/t', ['src/a.js'])).agentCommits).toBeUndefined();

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ApplyRequest, WorkspaceIsolation } from '@switchyard/core';
+import { openFsStore } from '@switchyard/store-fs';
 import { describe, expect, it } from 'vitest';
 import { commandCheck } from './command-check.js';
 import { openGitIsolation } from './git-isolation.js';
@@ -19,7 +20,7 @@ async function worktreesDirOf(workspace: string): Promise<string> {
 }
 
 async function open(root: string): Promise<WorkspaceIsolation> {
-  const isolation = await openGitIsolation(root);
+  const isolation = await openGitIsolation(root, { store: openFsStore({ workspace: root }) });
   if (!isolation) throw new Error('not a git repository');
   return isolation;
 }
@@ -458,7 +459,9 @@ describe('outside git', () => {
   it('openGitIsolation returns undefined', async () => {
     const root = makeRepo();
     await rm(join(root, '.git'), { recursive: true });
-    expect(await openGitIsolation(root)).toBeUndefined();
+    expect(
+      await openGitIsolation(root, { store: openFsStore({ workspace: root }) }),
+    ).toBeUndefined();
   });
 });
 
@@ -482,7 +485,10 @@ describe('gates run in the task’s own worktree', () => {
   it('worktreesDir puts the worktrees elsewhere (outside the workspace); records stay in the state dir', async () => {
     const root = makeRepo({ 'src/a.js': 'a\n' });
     const elsewhere = join(makeRepo(), 'worktrees');
-    const isolation = await openGitIsolation(root, { worktreesDir: elsewhere });
+    const isolation = await openGitIsolation(root, {
+      store: openFsStore({ workspace: root }),
+      worktreesDir: elsewhere,
+    });
     if (!isolation) throw new Error('no repository');
     const wt = await isolation.ensureWorktree('g/t');
     expect(wt.path).toBe(join(elsewhere, 'g/t'));
@@ -497,7 +503,9 @@ describe('a workspace in a subdirectory of the repository', () => {
   it('works in <worktree>/<prefix>, reports workspace-relative paths and applies at the repository root', async () => {
     const root = makeRepo({ 'app/src/a.js': 'a\n', 'other/b.js': 'b\n' });
     const workspace = join(root, 'app');
-    const isolation = await openGitIsolation(workspace);
+    const isolation = await openGitIsolation(workspace, {
+      store: openFsStore({ workspace: workspace }),
+    });
     if (!isolation) throw new Error('no repository');
     const wt = await isolation.ensureWorktree('g/t');
     expect(wt.workdir).toBe(join(wt.path, 'app'));

@@ -5,14 +5,14 @@ import { stateDir as defaultStateDir, SwitchyardError, type TaskId } from '@swit
 import type { Repository } from './repository.js';
 import { defaultWorktreesRoot, isInside, repositoryId } from './worktrees-location.js';
 
-/** Where isolation keeps its records, journals, worktrees and the apply lock. */
+/**
+ * Where isolation keeps its local files: the worktrees, the git metadata snapshots, an apply's
+ * scratch index and the apply lock. Worktree records and apply journals are the store's (the
+ * isolation port); these are files of this machine's repository, as the worktrees themselves.
+ */
 export interface IsolationLayout {
-  /** The dispatcher's state directory (task states under `tasks/`). */
-  stateDir: string;
-  /** `<state>/isolation/worktrees/<group>/<task>.json`: one record per task worktree. */
-  recordsDir: string;
-  /** `<state>/isolation/apply/<group>/<task>.json`: the journal of an apply in progress. */
-  journalsDir: string;
+  /** `<state>/isolation`: the file store keeps records and journals under it too. */
+  isolationDir: string;
   /** `<state>/isolation/metadata/<id>/`: git config, hooks and `info/` as fingerprinted. */
   metadataDir: string;
   /** `<root>/<repository id>/<group>/<task>/`: the worktrees themselves. */
@@ -44,9 +44,7 @@ export interface LayoutOptions {
 export function layoutOf(repo: Repository, options: LayoutOptions = {}): IsolationLayout {
   const state = options.stateDir ?? defaultStateDir(repo.workspace);
   return {
-    stateDir: state,
-    recordsDir: join(state, 'isolation', 'worktrees'),
-    journalsDir: join(state, 'isolation', 'apply'),
+    isolationDir: join(state, 'isolation'),
     metadataDir: join(state, 'isolation', 'metadata'),
     worktreesDir:
       options.worktreesDir ??
@@ -66,7 +64,7 @@ export function layoutOf(repo: Repository, options: LayoutOptions = {}): Isolati
  */
 export async function ensureLayout(layout: IsolationLayout, repo: Repository): Promise<void> {
   await mkdir(layout.worktreesDir, { recursive: true, mode: 0o700 });
-  const inRepository = [join(layout.recordsDir, '..'), layout.worktreesDir].filter((dir) =>
+  const inRepository = [layout.isolationDir, layout.worktreesDir].filter((dir) =>
     isInside(repo.root, dir),
   );
   for (const dir of inRepository) {
@@ -86,11 +84,10 @@ const splitTaskId = (taskId: TaskId): [string, string] => {
   return [group, task];
 };
 
-export const recordFile = (layout: IsolationLayout, taskId: TaskId): string =>
-  `${join(layout.recordsDir, ...splitTaskId(taskId))}.json`;
-
-export const journalFile = (layout: IsolationLayout, taskId: TaskId): string =>
-  `${join(layout.journalsDir, ...splitTaskId(taskId))}.json`;
+/** The scratch index an apply builds the task's tree in (beside where the file store keeps
+ * the task's journal, as before; removed when the commit is made). */
+export const scratchIndexFile = (layout: IsolationLayout, taskId: TaskId): string =>
+  `${join(layout.isolationDir, 'apply', ...splitTaskId(taskId))}.json.index`;
 
 export const worktreePath = (layout: IsolationLayout, taskId: TaskId): string =>
   join(layout.worktreesDir, ...splitTaskId(taskId));

@@ -7,14 +7,7 @@ import {
 import { withApplyLock } from './apply-lock.js';
 import { whileSourceMoves } from './apply-queue.js';
 import { git } from './git.js';
-import {
-  listTaskFiles,
-  readJournal,
-  readRecord,
-  recordStep,
-  removeJournal,
-  writeRecord,
-} from './records.js';
+import { readJournal, readRecord, recordStep, removeJournal, writeRecord } from './records.js';
 import { resolveCommit } from './repository.js';
 import { moveSourceBack, removeStrays } from './source-tree.js';
 import type { IsolationContext } from './worktree.js';
@@ -30,7 +23,7 @@ export async function recoverApplies(
   ctx: IsolationContext,
   options: { lockTimeoutMs?: number } = {},
 ): Promise<RecoveredApply[]> {
-  const ids = await listTaskFiles(ctx.layout.journalsDir);
+  const ids = await ctx.store.isolation.journalTasks();
   if (ids.length === 0) return [];
   return withApplyLock(ctx, options.lockTimeoutMs, undefined, async () => {
     const recovered: RecoveredApply[] = [];
@@ -47,14 +40,14 @@ export async function recoverTask(
   ctx: IsolationContext,
   taskId: TaskId,
 ): Promise<RecoveredApply | undefined> {
-  const journal = await readJournal(ctx.layout, taskId);
+  const journal = await readJournal(ctx, taskId);
   if (!journal) return undefined;
   const step = journal.step;
   switch (step) {
     case 'commit':
     case 'rebase':
       // Only the task branch and new objects exist so far: the source was never touched.
-      await removeJournal(ctx.layout, taskId);
+      await removeJournal(ctx, taskId);
       return { taskId, step, outcome: 'discarded' };
     case 'verified':
     case 'done':
@@ -69,11 +62,11 @@ export async function recoverTask(
       const rolling =
         step === 'rollback' || step === 'rolled-back'
           ? journal
-          : await recordStep(ctx.layout, journal, 'rollback', {
+          : await recordStep(ctx, journal, 'rollback', {
               reason: `interrupted at step ${step}`,
             });
       await rollbackSource(ctx, rolling);
-      await removeJournal(ctx.layout, taskId);
+      await removeJournal(ctx, taskId);
       return {
         taskId,
         step,
@@ -86,14 +79,14 @@ export async function recoverTask(
 
 /** Marks the task's worktree applied (with the source commit) and closes its journal. */
 export async function finishApplied(ctx: IsolationContext, journal: ApplyJournal): Promise<void> {
-  const record = await readRecord(ctx.layout, journal.taskId);
+  const record = await readRecord(ctx, journal.taskId);
   if (record && journal.sourceCommit)
-    await writeRecord(ctx.layout, {
+    await writeRecord(ctx, {
       ...record,
       state: 'applied',
       appliedCommit: journal.sourceCommit,
     });
-  await removeJournal(ctx.layout, journal.taskId);
+  await removeJournal(ctx, journal.taskId);
 }
 
 /**

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { WorkspaceIsolation } from '@switchyard/core';
+import { openFsStore } from '@switchyard/store-fs';
 import { describe, expect, it } from 'vitest';
 import { openGitIsolation } from './git-isolation.js';
 import { layoutOf } from './layout.js';
@@ -10,7 +11,10 @@ import { makeRepo, put, read, sh, status } from './test-repo.js';
 import { defaultWorktreesRoot, repositoryId } from './worktrees-location.js';
 
 async function open(root: string, worktreesDir?: string): Promise<WorkspaceIsolation> {
-  const isolation = await openGitIsolation(root, worktreesDir ? { worktreesDir } : {});
+  const isolation = await openGitIsolation(root, {
+    store: openFsStore({ workspace: root }),
+    ...(worktreesDir ? { worktreesDir } : {}),
+  });
   if (!isolation) throw new Error('not a git repository');
   return isolation;
 }

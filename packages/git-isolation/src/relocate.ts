@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import type { TaskId, WorktreeRecord } from '@switchyard/core';
 import { git } from './git.js';
 import { worktreePath } from './layout.js';
-import { listTaskFiles, readRecord, writeRecord } from './records.js';
+import { readRecord, writeRecord } from './records.js';
 import { removeEmptyParents } from './tidy.js';
 import type { IsolationContext } from './worktree.js';
 import { isInside } from './worktrees-location.js';
@@ -52,7 +52,7 @@ export async function relocateWorktree(
     path: target,
     workdir: ctx.repo.prefix === '' ? target : join(target, ctx.repo.prefix),
   };
-  await writeRecord(ctx.layout, relocated);
+  await writeRecord(ctx, relocated);
   await removeEmptyParents(ctx.layout, from);
   return relocated;
 }
@@ -65,8 +65,8 @@ export async function relocateWorktree(
 export async function relocateAll(ctx: IsolationContext): Promise<TaskId[]> {
   const moved: TaskId[] = [];
   let cwds: string[] | undefined;
-  for (const taskId of await listTaskFiles(ctx.layout.recordsDir)) {
-    const record = await readRecord(ctx.layout, taskId);
+  for (const taskId of await ctx.store.isolation.recordTasks()) {
+    const record = await readRecord(ctx, taskId);
     if (!record || record.path === worktreePath(ctx.layout, taskId)) continue;
     cwds ??= await processDirs();
     if (cwds.some((cwd) => isInside(record.path, cwd))) continue;

@@ -1,6 +1,7 @@
 import { existsSync, mkdtempSync, readFileSync, readlinkSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { openFsStore } from '@switchyard/store-fs';
 import { describe, expect, it } from 'vitest';
 import { openGitIsolation } from './git-isolation.js';
 import { openSourceGuard } from './source-guard.js';
@@ -81,7 +82,7 @@ describe('source guard (real git)', () => {
 
   it('an apply between snapshot and check is not a change; restore: false only reports', async () => {
     const root = makeRepo({ 'src/a.js': 'a\n', 'src/b.js': 'b\n' });
-    const isolation = (await openGitIsolation(root))!;
+    const isolation = (await openGitIsolation(root, { store: openFsStore({ workspace: root }) }))!;
     const guard = (await openSourceGuard(root))!;
     const wt = await isolation.ensureWorktree('g/a');
     const before = await guard.snapshot();

@@ -24,7 +24,7 @@ export async function openSourceGuard(
 ): Promise<SourceGuard | undefined> {
   const repo = await findRepository(workspace);
   if (!repo) return undefined;
-  const ctx: IsolationContext = { repo, layout: layoutOf(repo, options) };
+  const ctx: Pick<IsolationContext, 'repo' | 'layout'> = { repo, layout: layoutOf(repo, options) };
   const exclude = [
     toRepoPath(repo, 'agent-task'),
     ...insideRepo(repo.root, ctx.layout.worktreesDir),

@@ -1,6 +1,4 @@
-import type { TaskId } from '@switchyard/core';
-import { openStateStore } from '@switchyard/store-fs';
-import type { IsolationLayout } from './layout.js';
+import type { TaskId, TaskStatePort } from '@switchyard/core';
 
 /**
  * Whether the task is blocked right now, by its own state (not by its worktree record: a
@@ -8,9 +6,9 @@ import type { IsolationLayout } from './layout.js';
  * without a state (its folder and state were removed) is not running either: true. A state
  * that cannot be read is answered false, so nothing is removed on a guess.
  */
-export function isBlockedNow(layout: IsolationLayout, taskId: TaskId): boolean {
+export async function isBlockedNow(tasks: TaskStatePort, taskId: TaskId): Promise<boolean> {
   try {
-    const state = openStateStore(layout.stateDir).read(taskId);
+    const state = (await tasks.get(taskId))?.value;
     return state === undefined || state.blocked !== undefined;
   } catch {
     return false;

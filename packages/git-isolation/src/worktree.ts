@@ -7,7 +7,7 @@ import { git } from './git.js';
 import { metadataFingerprint } from './git-metadata.js';
 import { branchOf, ensureLayout, type IsolationLayout, worktreePath } from './layout.js';
 import { saveMetadataSnapshot } from './metadata-snapshot.js';
-import { readRecord, removeRecord, writeRecord } from './records.js';
+import { type IsolationStore, readRecord, removeRecord, writeRecord } from './records.js';
 import { relocateWorktree } from './relocate.js';
 import { currentBranch, type Repository, resolveCommit } from './repository.js';
 import { removeEmptyParents } from './tidy.js';
@@ -17,6 +17,8 @@ import type { TimingSink } from './timing.js';
 export interface IsolationContext {
   repo: Repository;
   layout: IsolationLayout;
+  /** The run's store: worktree records, apply journals, task states. */
+  store: IsolationStore;
   /** Ignored files (or globs) copied into each new worktree (config `isolation.copy`). */
   copy?: readonly string[];
   /** Receives the apply's time per span (the isolation bench); see ./timing.ts. */
@@ -59,7 +61,7 @@ export async function ensureWorktree(
   ctx: IsolationContext,
   taskId: TaskId,
 ): Promise<WorktreeRecord> {
-  const stored = await readRecord(ctx.layout, taskId);
+  const stored = await readRecord(ctx, taskId);
   // A worktree of an earlier version (nested in the state folder) or an earlier `isolation.dir`.
   const existing = stored && (await relocateWorktree(ctx, stored));
   const current = existing?.state !== 'blocked' && existing?.metadata !== undefined;
@@ -72,7 +74,7 @@ export async function ensureWorktree(
     // (a checkout of thousands of files), and git does not fsync the worktree it adds either.
     // A record lost to a power cut leaves an orphan worktree that the next call of this task
     // (addFresh refused, dropStale) or `switchyard clean` removes.
-    await writeRecord(ctx.layout, record, false);
+    await writeRecord(ctx, record, false);
     if (!(await addFresh(ctx, record))) {
       await dropStale(ctx, record);
       await attach(ctx, record);
@@ -87,7 +89,7 @@ export async function ensureWorktree(
         state: record.state === 'blocked' ? 'active' : record.state,
         metadata: record.metadata ?? (await fingerprintNow(ctx)),
       };
-      await writeRecord(ctx.layout, record);
+      await writeRecord(ctx, record);
     }
     created = await attach(ctx, record);
   }
@@ -100,8 +102,8 @@ export async function ensureWorktree(
   if (ctx.copy?.length && record.copied === undefined) {
     const report = await copyIgnoredFiles(ctx.repo, record.workdir, ctx.copy);
     record = { ...record, copied: report.copied, copySkipped: report.skipped };
-    await writeRecord(ctx.layout, record, false);
-  } else if (created && existing) await writeRecord(ctx.layout, record);
+    await writeRecord(ctx, record, false);
+  } else if (created && existing) await writeRecord(ctx, record);
   // A workspace folder not committed yet is absent from a fresh checkout: agents still run there.
   await mkdir(record.workdir, { recursive: true, mode: 0o700 });
   rememberAttached(ctx, record);
@@ -284,11 +286,11 @@ async function detach(ctx: IsolationContext, record: Pick<WorktreeRecord, 'path'
 
 /** Removes the task's worktree, branch and record (after verified archive). Idempotent. */
 export async function removeWorktree(ctx: IsolationContext, taskId: TaskId): Promise<void> {
-  const record = await readRecord(ctx.layout, taskId);
+  const record = await readRecord(ctx, taskId);
   if (!record) return;
   await detach(ctx, record);
   await git(ctx.repo.root, ['branch', '-D', record.branch], { allow: [1] });
-  await removeRecord(ctx.layout, taskId);
+  await removeRecord(ctx, taskId);
   await removeEmptyParents(ctx.layout, record.path);
 }
 
@@ -306,13 +308,12 @@ export async function recreateWorktree(
 
 /** The worktree's set-up passed (see {@link WorktreeRecord.setUpAt}). */
 export async function markSetUp(ctx: IsolationContext, taskId: TaskId): Promise<void> {
-  const record = await readRecord(ctx.layout, taskId);
-  if (record) await writeRecord(ctx.layout, { ...record, setUpAt: new Date().toISOString() });
+  const record = await readRecord(ctx, taskId);
+  if (record) await writeRecord(ctx, { ...record, setUpAt: new Date().toISOString() });
 }
 
 /** Keeps a blocked task's worktree as evidence; `clean --blocked` removes it. */
 export async function markBlocked(ctx: IsolationContext, taskId: TaskId): Promise<void> {
-  const record = await readRecord(ctx.layout, taskId);
-  if (record && record.state === 'active')
-    await writeRecord(ctx.layout, { ...record, state: 'blocked' });
+  const record = await readRecord(ctx, taskId);
+  if (record && record.state === 'active') await writeRecord(ctx, { ...record, state: 'blocked' });
 }

@@ -35,8 +35,6 @@ const UNDER_STATE = /\(\s*(?:\w+\.)*(?:stateDir|state)(?:Of)?(?:\([\w.]*\))?\s*,
 
 const CAPTURE =
   'writes capture or gate/stage output folders under the state folder: local evidence';
-const GIT_ISOLATION =
-  'the git isolation provider writes its worktree records and apply journals by path (the store-fs isolation port reads the same files): the provider needs the port passed in';
 const MONITOR =
   'follows events.jsonl and task files incrementally by stat (cheap polling): needs the event log read-from-position and a changed-since task read on the port';
 const DRY_RUN =
@@ -61,9 +59,9 @@ const LEFT: Record<string, string> = {
   'packages/tasks/src/workspace/plan-cache.ts':
     'a cache of parsed plans, rebuilt when missing: no stored fact',
   'packages/cli/src/commands/demo.ts': "prints where the demo's event log is (no I/O)",
+  'packages/git-isolation/src/layout.ts':
+    "git metadata snapshots, an apply's scratch index and earlier versions' worktree folder under the state folder: local files of this machine's repository, as the worktrees are (records and journals go through store.isolation)",
   // Not moved onto the ports yet.
-  'packages/git-isolation/src/layout.ts': GIT_ISOLATION,
-  'packages/git-isolation/src/task-blocked.ts': GIT_ISOLATION,
   'packages/monitor/src/follow.ts': MONITOR,
   'packages/monitor/src/server.ts': MONITOR,
   'packages/monitor/src/snapshot.ts': MONITOR,

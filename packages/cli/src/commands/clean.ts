@@ -66,7 +66,13 @@ async function cleanCommand(opts: CleanCommandOptions): Promise<void> {
     (c) => c.config,
     () => undefined,
   );
-  const isolation = await openConfiguredIsolation(workspace, config?.isolation);
+  const { openFsStore } = await import('@switchyard/store-fs');
+  // The worktree records are this machine's: in the workspace's file store.
+  const isolation = await openConfiguredIsolation(
+    workspace,
+    config?.isolation,
+    openFsStore({ workspace }),
+  );
   const dryRun = opts.dryRun === true;
   const pruneEvidence = opts.evidenceOlderThan !== undefined || opts.evidenceMaxSize !== undefined;
   const evidence = pruneEvidence
