@@ -79,11 +79,12 @@ export function writeOwnedFile(path: string, data: string | Uint8Array, how: Own
 /**
  * Throws `SY_UNSAFE_PATH` unless every existing component of `path` below `root` is a real
  * folder (no symlink). `root` is trusted (the workspace's real path); missing components
- * are fine (they will be created by {@link ensureOwnedDir}).
+ * are fine (they will be created by {@link ensureOwnedDir}). Returns whether every component
+ * exists as a real folder.
  */
-export function assertNoSymlinkBelow(root: string, path: string): void {
+export function assertNoSymlinkBelow(root: string, path: string): boolean {
   const rel = relative(root, path);
-  if (rel === '') return;
+  if (rel === '') return true;
   if (rel.startsWith('..') || rel.startsWith(sep))
     throw unsafePathError(path, `is outside the workspace ${root}`);
   let at = root;
@@ -93,18 +94,21 @@ export function assertNoSymlinkBelow(root: string, path: string): void {
     try {
       stat = lstatSync(at);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
       throw error;
     }
     if (stat.isSymbolicLink()) throw unsafePathError(at, 'is a symlink');
     // A plain file in the way is no escape: the caller's mkdir or open fails on it.
-    if (!stat.isDirectory()) return;
+    if (!stat.isDirectory()) return false;
   }
+  return true;
 }
 
 /** Creates `dir` (0700) and its missing parents below `root`, refusing any symlink on the way. */
 export function ensureOwnedDir(root: string, dir: string): void {
-  assertNoSymlinkBelow(root, dir);
+  // All there already: nothing to create, and a second look would close no window (a symlink
+  // planted after it is as possible as after the first).
+  if (assertNoSymlinkBelow(root, dir)) return;
   mkdirSync(dir, { recursive: true, mode: OWNED_DIR_MODE });
   // A symlink planted between the check and mkdir: look again now that it all exists.
   assertNoSymlinkBelow(root, dir);
