@@ -29,7 +29,8 @@ import { archiveWorkLog, workLogPath } from './worklog/work-log.js';
  * Work-log rows in each group's `agent-task/<group>/WORK_LOG.md`, the Markdown table people
  * read (the file is the record: rows are parsed back from it). Rows go out with one `write()`
  * on an O_APPEND descriptor kept open per group, before `append` resolves (so they survive a
- * dispatcher crash), and are fsynced in the background, coalesced; `flush` fsyncs them all.
+ * dispatcher crash), and are fsynced in the background, coalesced (one fsync per group per
+ * 100 ms at most); `flush` fsyncs them all.
  * A moved or replaced log is opened again (a symlink at its name is refused). `archive`
  * moves the log to `agent-task/archive/<group>/work_log_<N>.log`; such a log was last
  * written at its modification time (`link()` keeps it).
@@ -37,6 +38,9 @@ import { archiveWorkLog, workLogPath } from './worklog/work-log.js';
 export interface FsWorkLog extends WorkLogPort {
   close(): void;
 }
+
+/** How long a written row waits for others to share its background fsync. */
+const SYNC_DELAY_MS = 100;
 
 export function fsWorkLog(workspace: string, leases: FsLeases): FsWorkLog {
   const fds = new Map<string, number>();
@@ -61,15 +65,23 @@ export function fsWorkLog(workspace: string, leases: FsLeases): FsWorkLog {
     fds.set(group, opened);
     return opened;
   };
-  // One background fsync per group at a time; rows written meanwhile ride on the next.
+  // One background fsync per group at a time, started a moment after the first unsynced row,
+  // so the rows of the attempts that start and finish meanwhile share it (each row is already
+  // written, and survives a dispatcher crash, before `append` resolves).
   const sync = (group: string) => {
-    const fd = fds.get(group);
-    if (fd === undefined || syncing.has(group)) return;
+    if (!fds.has(group) || syncing.has(group)) return;
     syncing.add(group);
-    fsync(fd, (error) => {
-      syncing.delete(group);
-      if (error) syncError = `Cannot flush the work log of ${group}: ${error.message}`;
-    });
+    setTimeout(() => {
+      const fd = fds.get(group);
+      if (fd === undefined) {
+        syncing.delete(group); // closed meanwhile, and fsynced when it was
+        return;
+      }
+      fsync(fd, (error) => {
+        syncing.delete(group);
+        if (error) syncError = `Cannot flush the work log of ${group}: ${error.message}`;
+      });
+    }, SYNC_DELAY_MS).unref();
   };
   const drop = (group: string) => {
     const fd = fds.get(group);
