@@ -1,15 +1,12 @@
 import {
-  type DiskUse,
-  formatBytes,
   type IsolationConfig,
   type IsolationMode,
   isolationSettings,
   resolveIsolation,
-  stateDir,
-  type TaskState,
-  type WorkspaceIsolation,
-} from '@switchyard/core';
+} from '@switchyard/config';
+import { type DiskUse, stateDir, type TaskState, type WorkspaceIsolation } from '@switchyard/core';
 import { openFsStore, openStateStore } from '@switchyard/store-fs';
+import { formatBytes } from '@switchyard/utils';
 import pc from 'picocolors';
 import { openConfiguredIsolation } from './run-isolation.js';
 

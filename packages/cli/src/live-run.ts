@@ -8,9 +8,13 @@ import {
   type ResolvedCatalog,
   selectCandidates,
 } from '@switchyard/catalog';
-import { hasConfigFile, loadProjectConfig, resolveCatalog } from '@switchyard/config';
 import {
   agentCommitPolicyOf,
+  hasConfigFile,
+  loadProjectConfig,
+  resolveCatalog,
+} from '@switchyard/config';
+import {
   isRouteId,
   type Problem,
   type RouteId,

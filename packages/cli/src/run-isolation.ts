@@ -4,10 +4,8 @@ import {
   isolationSettings,
   type ResolvedIsolation,
   resolveIsolation,
-  type SourceGuard,
-  type Store,
-  type WorkspaceIsolation,
-} from '@switchyard/core';
+} from '@switchyard/config';
+import type { SourceGuard, Store, WorkspaceIsolation } from '@switchyard/core';
 import type { GitIsolationOptions } from '@switchyard/git-isolation';
 
 /** The store ports the git isolation keeps its records in and reads task states from. */

@@ -1,3 +1,17 @@
+export {
+  type AgentCommitPolicy,
+  agentCommitPolicyOf,
+  type IsolationMode,
+  isolationModeOf,
+  type ResolvedIsolation,
+  resolveIsolation,
+  type WriteSetPolicy,
+} from './isolation-mode.js';
+export {
+  type IsolationConfig,
+  type IsolationSettings,
+  isolationSettings,
+} from './isolation-schema.js';
 export { projectConfigJsonSchema } from './json-schema.js';
 export {
   configFilesIn,
@@ -8,3 +22,4 @@ export {
 export type { NotifyConfig, NotifyEvent } from './notify-schema.js';
 export { resolveCatalog } from './resolve-catalog.js';
 export { defineConfig, type ProjectConfig, projectConfigSchema } from './schema.js';
+export { resolveStoreSetting, STORE_ENV, type StoreSetting } from './store-setting.js';

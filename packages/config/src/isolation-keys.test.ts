@@ -1,6 +1,6 @@
-import { isolationSettings, parseByteSize } from '@switchyard/core';
-import { issuesToProblems } from '@switchyard/utils';
+import { issuesToProblems, parseByteSize } from '@switchyard/utils';
 import { describe, expect, it } from 'vitest';
+import { isolationSettings } from './isolation-schema.js';
 import { projectConfigSchema } from './schema.js';
 
 describe('isolation config keys', () => {

@@ -1,14 +1,10 @@
 import { DEFAULT_ROUTING, routingSchema } from '@switchyard/catalog';
-import {
-  costBudgetSchema,
-  isolationConfigSchema,
-  priceTableSchema,
-  sandboxSchema,
-  storeConfigSchema,
-} from '@switchyard/core';
+import { costBudgetSchema, priceTableSchema, sandboxSchema } from '@switchyard/core';
 import { projectGateSchema } from '@switchyard/tasks';
 import { z } from 'zod';
+import { isolationConfigSchema } from './isolation-schema.js';
 import { notifySchema } from './notify-schema.js';
+import { storeConfigSchema } from './store-setting.js';
 
 const pluginEntry = z
   .union([z.string().min(1), z.tuple([z.string().min(1), z.record(z.string(), z.unknown())])])

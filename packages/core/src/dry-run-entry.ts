@@ -12,7 +12,6 @@ export {
   type SwitchyardErrorCode,
   type SwitchyardErrorOptions,
 } from './errors.js';
-export { isolationModeOf } from './isolation/mode.js';
 export { FINAL_PHASE, PHASES, type Phase, takesAgentSlot } from './lifecycle/lifecycle-table.js';
 export { sandboxForTarget } from './sandbox/sandbox-schema.js';
 export { type TaskState, taskStateSchema } from './state/state-schema.js';

@@ -52,7 +52,7 @@ export interface GitIsolationOptions {
 
 /**
  * Task isolation with git for `workspace`, or undefined when the workspace is not inside
- * a git work tree (then the run uses isolation "none"; see core `resolveIsolation`).
+ * a git work tree (then the run uses isolation "none"; see `resolveIsolation` of @switchyard/config).
  */
 export async function openGitIsolation(
   workspace: string,

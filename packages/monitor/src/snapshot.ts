@@ -1,10 +1,8 @@
 import { existsSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadProjectConfig } from '@switchyard/config';
+import { isolationSettings, loadProjectConfig } from '@switchyard/config';
 import {
   type BacklogView,
-  formatBytes,
-  isolationSettings,
   type PriceTable,
   type ProjectGateResult,
   type RunEvent,
@@ -23,6 +21,7 @@ import {
 import type { UsageSummary } from '@switchyard/runner-kit';
 import { listOpenEscalations, readClaims } from '@switchyard/store-fs';
 import { loadWorkspace, parsePlanFile, type WorkspaceModel } from '@switchyard/tasks';
+import { formatBytes } from '@switchyard/utils';
 import { EventLogReader } from './event-log.js';
 import { applyBacklog } from './shared-tasks.js';
 import { StateFiles } from './state-files.js';

@@ -1,4 +1,5 @@
-import { redactStoreUrl, SwitchyardError } from '@switchyard/core';
+import { SwitchyardError } from '@switchyard/core';
+import { redactStoreUrl } from '@switchyard/utils';
 
 /** Where a PostgreSQL store is: the connection string, and the names it uses in the database. */
 export interface PostgresLocation {

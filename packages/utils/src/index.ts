@@ -7,6 +7,7 @@ export {
   maxPlanBytes,
   readBoundedFile,
 } from './bounded-read.js';
+export { formatBytes, parseByteSize } from './byte-size.js';
 export { closestName, didYouMean } from './did-you-mean.js';
 export { encodeJsonChunks, Utf8ChunkWriter } from './json-chunks.js';
 export { lazyRequire } from './lazy-require.js';
@@ -37,6 +38,7 @@ export {
   secretInArgument,
   secretInEnvironment,
 } from './secrets.js';
+export { redactStoreUrl } from './store-url.js';
 export {
   type FindWorkspaceOptions,
   findWorkspaceRoot,

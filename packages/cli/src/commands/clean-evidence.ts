@@ -33,7 +33,8 @@ export async function cleanEvidence(
   workspace: string,
   opts: { olderThan?: string; maxSize?: string; dryRun: boolean },
 ) {
-  const { parseByteSize, stateDir } = await import('@switchyard/core');
+  const { stateDir } = await import('@switchyard/core');
+  const { parseByteSize } = await import('@switchyard/utils');
   const { pruneAttemptEvidence } = await import('@switchyard/runner-kit');
   const { openFsStore } = await import('@switchyard/store-fs');
   const store = openFsStore({ workspace });

@@ -57,7 +57,7 @@ Examples:
 }
 
 async function cleanCommand(opts: CleanCommandOptions): Promise<void> {
-  const { formatBytes: size } = await import('@switchyard/core');
+  const { formatBytes: size } = await import('@switchyard/utils');
   const { loadProjectConfig } = await import('@switchyard/config');
   const { openConfiguredIsolation } = await import('../run-isolation.js');
   const workspace = resolve(opts.workspace ?? process.cwd());

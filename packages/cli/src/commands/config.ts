@@ -39,8 +39,7 @@ Examples:
 
 async function configCommand(opts: ConfigOptions): Promise<void> {
   const { relative, resolve } = await import('node:path');
-  const core = await import('@switchyard/core');
-  const { searchWorkspaceRoot } = await import('@switchyard/utils');
+  const { redactStoreUrl, searchWorkspaceRoot } = await import('@switchyard/utils');
   const configLib = await import('@switchyard/config');
   const catalogLib = await import('@switchyard/catalog');
   const root =
@@ -83,14 +82,14 @@ async function configCommand(opts: ConfigOptions): Promise<void> {
     config.store === undefined
       ? undefined
       : typeof config.store === 'string'
-        ? core.redactStoreUrl(config.store)
-        : { ...config.store, url: core.redactStoreUrl(config.store.url) };
-  const envStore = process.env[core.STORE_ENV];
+        ? redactStoreUrl(config.store)
+        : { ...config.store, url: redactStoreUrl(config.store.url) };
+  const envStore = process.env[configLib.STORE_ENV];
   if (envStore)
     overrides.set(typeof config.store === 'object' ? 'store.url' : 'store', {
-      value: core.redactStoreUrl(envStore),
+      value: redactStoreUrl(envStore),
       from: 'env',
-      source: core.STORE_ENV,
+      source: configLib.STORE_ENV,
     });
   else if (!store) overrides.set('store', { value: 'file', from: 'default' });
   const { configValues } = await import('../config-values.js');

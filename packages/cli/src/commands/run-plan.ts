@@ -11,17 +11,13 @@ import {
 } from '@switchyard/catalog';
 import {
   hasConfigFile,
+  isolationModeOf,
   loadProjectConfig,
   type ProjectConfig,
   resolveCatalog,
-} from '@switchyard/config';
-import {
-  isolationModeOf,
-  type Problem,
   resolveIsolation,
-  type SessionYamlPlan,
-  SwitchyardError,
-} from '@switchyard/core';
+} from '@switchyard/config';
+import { type Problem, type SessionYamlPlan, SwitchyardError } from '@switchyard/core';
 import {
   checkRenderedPlans,
   choosePlanRun,

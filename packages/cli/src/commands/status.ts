@@ -43,7 +43,7 @@ Examples:
   $ switchyard status --store postgres://sy@db/switchyard   # every machine's tasks`,
     )
     .action(async (session: string | undefined, opts: StatusOptions) => {
-      const { isolationSettings } = await import('@switchyard/core');
+      const { isolationSettings } = await import('@switchyard/config');
       const { findWorkspaceRoot } = await import('@switchyard/utils');
       const { hasConfigFile, loadProjectConfig } = await import('@switchyard/config');
       const { buildStatus, gatherStatus, readStatusFacts } = await import('@switchyard/engine');

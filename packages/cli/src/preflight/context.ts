@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { isolationModeOf } from '@switchyard/config';
 import type { TaskState } from '@switchyard/core';
-import { isolationModeOf, stateDir } from '@switchyard/core/dry-run';
+import { stateDir } from '@switchyard/core/dry-run';
 import { openStateStore } from '@switchyard/store-fs/dry-run';
 import type { WorkspaceModel } from '@switchyard/tasks';
 import { inGitRepository } from '../run-isolation.js';

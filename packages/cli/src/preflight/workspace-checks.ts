@@ -65,7 +65,7 @@ export const freeDiskCheck: PreflightCheck = {
     if (!facts?.head) return [];
     const checkout = await checkoutBytes(ctx, facts.repo.root);
     const { layoutOf } = await import('@switchyard/git-isolation');
-    const { isolationSettings } = await import('@switchyard/core');
+    const { isolationSettings } = await import('@switchyard/config');
     const { dir } = isolationSettings(ctx.config.isolation);
     const where = layoutOf(facts.repo, { ...(dir ? { dir } : {}), env: ctx.env }).worktreesDir;
     const free = await (ctx.diskFree ?? freeBytes)(where);

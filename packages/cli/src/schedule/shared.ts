@@ -18,8 +18,8 @@ export interface SharedSchedules {
  * project config's `store` is not read: a daemon serves many workspaces.
  */
 export async function openSharedSchedules(flag?: string): Promise<SharedSchedules | undefined> {
-  const core = await import('@switchyard/core');
-  const setting = core.resolveStoreSetting({ flag, env: process.env[core.STORE_ENV] });
+  const { resolveStoreSetting, STORE_ENV } = await import('@switchyard/config');
+  const setting = resolveStoreSetting({ flag, env: process.env[STORE_ENV] });
   if (setting.kind !== 'postgres') return undefined;
   const { openPostgresStore } = await import('@switchyard/store-postgres');
   const store = await openPostgresStore({ url: setting.url, scope: SCHEDULE_SCOPE, poolSize: 3 });

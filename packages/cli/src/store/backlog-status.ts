@@ -1,4 +1,5 @@
-import { parseLeaseHolder, type StoreSetting } from '@switchyard/core';
+import type { StoreSetting } from '@switchyard/config';
+import { parseLeaseHolder } from '@switchyard/core';
 
 /** One task of the shared backlog as `status --store` shows it. */
 export interface SharedTaskStatus {

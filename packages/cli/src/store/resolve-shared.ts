@@ -1,10 +1,6 @@
 import { userInfo } from 'node:os';
-import {
-  parseLeaseHolder,
-  type ResolutionAction,
-  type StoreSetting,
-  SwitchyardError,
-} from '@switchyard/core';
+import type { StoreSetting } from '@switchyard/config';
+import { parseLeaseHolder, type ResolutionAction, SwitchyardError } from '@switchyard/core';
 import { type CatalogFacts, liftBlock, type ResolveOutcome } from '@switchyard/engine';
 import { isOpen } from '@switchyard/store-fs';
 import type { SharedStore } from './shared-backlog.js';

@@ -1,4 +1,4 @@
-import type { StoreSetting } from '@switchyard/core';
+import type { StoreSetting } from '@switchyard/config';
 
 /** Options every command that can use a shared store takes. */
 export interface StoreFlagOptions {
@@ -14,10 +14,9 @@ export interface StoreFlagOptions {
  */
 export async function resolveStore(opts: StoreFlagOptions): Promise<StoreSetting> {
   const { resolve } = await import('node:path');
-  const core = await import('@switchyard/core');
   const { searchWorkspaceRoot } = await import('@switchyard/utils');
   const configLib = await import('@switchyard/config');
-  const env = process.env[core.STORE_ENV];
+  const env = process.env[configLib.STORE_ENV];
   const root =
     opts.workspace !== undefined
       ? resolve(opts.workspace)
@@ -29,7 +28,7 @@ export async function resolveStore(opts: StoreFlagOptions): Promise<StoreSetting
       if (decided) return undefined;
       throw error;
     });
-  return core.resolveStoreSetting({
+  return configLib.resolveStoreSetting({
     flag: opts.store,
     env,
     config: loaded?.config.store,

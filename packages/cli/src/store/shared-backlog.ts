@@ -1,10 +1,6 @@
 import { createHash } from 'node:crypto';
-import {
-  type SharedBacklogPort,
-  type StoreSetting,
-  SwitchyardError,
-  type WorkspaceIsolation,
-} from '@switchyard/core';
+import type { StoreSetting } from '@switchyard/config';
+import { type SharedBacklogPort, SwitchyardError, type WorkspaceIsolation } from '@switchyard/core';
 import type { RemoteBranch } from '@switchyard/git-isolation';
 import type { PostgresStore } from '@switchyard/store-postgres';
 import type { LoadedTask } from '@switchyard/tasks';

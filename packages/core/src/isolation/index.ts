@@ -1,21 +1,4 @@
 export {
-  type IsolationConfig,
-  type IsolationSettings,
-  isolationConfigSchema,
-  isolationSettings,
-  parseByteSize,
-} from './config-schema.js';
-export { formatBytes } from './format-bytes.js';
-export {
-  type AgentCommitPolicy,
-  agentCommitPolicyOf,
-  type IsolationMode,
-  isolationModeOf,
-  type ResolvedIsolation,
-  resolveIsolation,
-  type WriteSetPolicy,
-} from './mode.js';
-export {
   APPLY_STEPS,
   type ApplyJournal,
   type ApplyStep,

@@ -28,15 +28,6 @@ export {
 export type { SessionPort } from './session-port.js';
 export type { Store, StoreClockOptions } from './store.js';
 export { fenceHolds, leaseLost, versionConflict } from './store-errors.js';
-export {
-  DEFAULT_LEASE_SECONDS,
-  redactStoreUrl,
-  resolveStoreSetting,
-  STORE_ENV,
-  type StoreSetting,
-  type StoreSettingInputs,
-  storeConfigSchema,
-} from './store-setting.js';
 export type { TargetState, TargetStatePort } from './target-state-port.js';
 export type { PutTaskStateOptions, TaskStatePort, Versioned } from './task-state-port.js';
 export type { OpenStartsOptions, OpenWorkLogStart, WorkLogPort } from './work-log-port.js';

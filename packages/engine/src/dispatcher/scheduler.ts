@@ -1,4 +1,5 @@
-import { formatBytes, type RunCounts, takesAgentSlot } from '@switchyard/core';
+import { type RunCounts, takesAgentSlot } from '@switchyard/core';
+import { formatBytes } from '@switchyard/utils';
 import { type AdmissionDecision, admit } from '../admission/admit.js';
 import { claimKeys } from '../admission/task-view.js';
 import { worktreeBytes } from '../admission/worktree-bytes.js';

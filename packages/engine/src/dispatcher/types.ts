@@ -1,6 +1,6 @@
 import type { ResolvedCatalog, RoutingConfig } from '@switchyard/catalog';
+import type { AgentCommitPolicy, WriteSetPolicy } from '@switchyard/config';
 import type {
-  AgentCommitPolicy,
   AgentWritablePath,
   ClassifierPlugin,
   Clock,
@@ -15,7 +15,6 @@ import type {
   Store,
   TranscriptPlugin,
   WorkspaceIsolation,
-  WriteSetPolicy,
 } from '@switchyard/core';
 import type { WorkspaceLock } from '@switchyard/store-fs';
 import type { ProjectGate } from '@switchyard/tasks';

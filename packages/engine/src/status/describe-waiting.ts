@@ -1,4 +1,5 @@
-import { formatBytes, INITIAL_PHASE, phaseLabel, type TaskState } from '@switchyard/core';
+import { INITIAL_PHASE, phaseLabel, type TaskState } from '@switchyard/core';
+import { formatBytes } from '@switchyard/utils';
 import type { AdmissionDecision, WorktreeDiskState } from '../admission/admit.js';
 import { parkBudgetText } from '../selection/park.js';
 import type { WaitingEntry } from './status-types.js';

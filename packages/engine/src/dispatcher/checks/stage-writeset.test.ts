@@ -1,8 +1,8 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { AgentCommitPolicy } from '@switchyard/config';
 import {
-  type AgentCommitPolicy,
   newTaskState,
   type WorkLogRow,
   type WorkspaceIsolation,

@@ -1,4 +1,5 @@
-import type { AgentCommitPolicy, Correction, WriteSetReport } from '@switchyard/core';
+import type { AgentCommitPolicy } from '@switchyard/config';
+import type { Correction, WriteSetReport } from '@switchyard/core';
 import { advance } from '../advance.js';
 import { type DispatchContext, persist, type TaskRuntime } from '../context.js';
 import { blockTask, correctOrBlock } from '../landing/apply-failure.js';

@@ -1,4 +1,5 @@
-import { type IsolationMode, SwitchyardError } from '@switchyard/core';
+import type { IsolationMode } from '@switchyard/config';
+import { SwitchyardError } from '@switchyard/core';
 import type { DispatchContext, TaskRuntime } from '../context.js';
 
 /**

@@ -1,28 +1,8 @@
+import { parseByteSize } from '@switchyard/utils';
 import { z } from 'zod';
-import type { IsolationMode } from './mode.js';
+import type { IsolationMode } from './isolation-mode.js';
 
 const mode = z.enum(['worktree', 'none']);
-
-/** `500MB`, `20GiB` or a number of bytes. */
-const SIZE_UNITS: Record<string, number> = {
-  '': 1,
-  b: 1,
-  kb: 1e3,
-  mb: 1e6,
-  gb: 1e9,
-  tb: 1e12,
-  kib: 1024,
-  mib: 1024 ** 2,
-  gib: 1024 ** 3,
-  tib: 1024 ** 4,
-};
-
-/** Bytes of a size written as `500MB`, `2GiB` or `1048576`; undefined when it is not one. */
-export function parseByteSize(text: string): number | undefined {
-  const match = /^(\d+(?:\.\d+)?)\s*([a-z]*)$/i.exec(text.trim());
-  const unit = SIZE_UNITS[(match?.[2] ?? 'x').toLowerCase()];
-  return match && unit !== undefined ? Math.floor(Number(match[1]) * unit) : undefined;
-}
 
 const byteSize = z.union([
   z.number().int().positive(),

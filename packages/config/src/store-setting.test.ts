@@ -1,5 +1,6 @@
+import { redactStoreUrl } from '@switchyard/utils';
 import { describe, expect, it } from 'vitest';
-import { redactStoreUrl, resolveStoreSetting, storeConfigSchema } from './store-setting.js';
+import { resolveStoreSetting, storeConfigSchema } from './store-setting.js';
 
 const PG = 'postgres://sy:pw@db:5432/switchyard';
 

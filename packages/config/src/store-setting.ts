@@ -1,5 +1,6 @@
+import { SwitchyardError } from '@switchyard/core';
+import { redactStoreUrl } from '@switchyard/utils';
 import { z } from 'zod';
-import { SwitchyardError } from '../errors.js';
 
 /** The environment variable that selects the state store (over the config, under `--store`). */
 export const STORE_ENV = 'SWITCHYARD_STORE';
@@ -88,18 +89,4 @@ export function resolveStoreSetting(inputs: StoreSettingInputs): StoreSetting {
       },
     );
   return { kind: 'postgres', url: value, leaseSeconds, ...from };
-}
-
-/**
- * A store URL without its password, for anything a person or a log sees (the user stays: a
- * command printed in a hint must still name it).
- */
-export function redactStoreUrl(value: string): string {
-  try {
-    const url = new URL(value);
-    url.password = '';
-    return url.href;
-  } catch {
-    return value.replace(/\/\/([^@/:]*):[^@/]*@/, '//$1@');
-  }
 }

@@ -1,4 +1,4 @@
-import type { IsolationConfig } from './config-schema.js';
+import type { IsolationConfig } from './isolation-schema.js';
 
 /** Where a task's agents and gates work: a git worktree of its own, or the shared workspace. */
 export type IsolationMode = 'worktree' | 'none';
