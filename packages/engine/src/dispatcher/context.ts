@@ -158,3 +158,23 @@ export function persist(ctx: DispatchContext, rt: TaskRuntime): Promise<void> {
 export function persistLater(rt: TaskRuntime): void {
   rt.unsaved = true;
 }
+
+/**
+ * Writes the transitions `persistLater` left that no later write carried: a task in `skip`
+ * (its next stage is under way and writes first) and a task another dispatcher took over (its
+ * to write) are left alone. A failed write is reported with the run's control failures.
+ */
+export async function writeUnsaved(
+  ctx: DispatchContext,
+  skip: { has(task: string): boolean } = new Set(),
+): Promise<void> {
+  for (const rt of ctx.tasks.values()) {
+    if (!rt.unsaved || skip.has(rt.id)) continue;
+    if (ctx.shared && !ctx.shared.owned.has(rt.id)) continue;
+    try {
+      await persist(ctx, rt);
+    } catch (error) {
+      ctx.controlFailures.push(`${rt.id}: cannot persist state: ${String(error)}`);
+    }
+  }
+}

@@ -3,7 +3,7 @@ import { formatBytes } from '@switchyard/utils';
 import { type AdmissionDecision, admit } from '../admission/admit.js';
 import { claimKeys } from '../admission/task-view.js';
 import { worktreeBytes } from '../admission/worktree-bytes.js';
-import { type DispatchContext, persist, type TaskRuntime } from './context.js';
+import { type DispatchContext, type TaskRuntime, writeUnsaved } from './context.js';
 import { liveAdmissionState } from './live-admission.js';
 import { countsOf } from './run-counts.js';
 import { runStep } from './run-step.js';
@@ -196,25 +196,11 @@ async function admitAndStart(
     }
     stages.track(id, runStep(ctx, rt), takesAgentSlot(rt.state.phase));
   }
-  await writeUnstarted(ctx, stages);
+  // A passed check left to the next write is written now when the stage after it did not
+  // start in this pass (no slot, a cooldown…): status and the monitor read the phase from the
+  // store, and the wait may be long.
+  await writeUnsaved(ctx, stages.inflight);
   return { decisions: result.decisions, nextTimer };
-}
-
-/**
- * A passed check left to the task's next write (see `persistLater`) is written now when the
- * stage after it did not start in this pass (no slot, a cooldown…): status and the monitor
- * read the task's phase from the store, and the wait may be long.
- */
-async function writeUnstarted(ctx: DispatchContext, stages: RunningStages): Promise<void> {
-  for (const rt of ctx.tasks.values()) {
-    if (!rt.unsaved || stages.inflight.has(rt.id)) continue;
-    if (ctx.shared && !ctx.shared.owned.has(rt.id)) continue;
-    try {
-      await persist(ctx, rt);
-    } catch (error) {
-      ctx.controlFailures.push(`${rt.id}: cannot persist state: ${String(error)}`);
-    }
-  }
 }
 
 /** Runnable tasks still in a backoff/cooldown, and the soonest monotonic time one ends. */

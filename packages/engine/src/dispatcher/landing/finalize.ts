@@ -3,7 +3,7 @@ import { join, relative } from 'node:path';
 import { archivedTaskDir, SwitchyardError } from '@switchyard/core';
 import { completionFacts } from '../checks/completion-facts.js';
 import { unrecordedReason } from '../checks/completion-record.js';
-import { type DispatchContext, persist } from '../context.js';
+import { type DispatchContext, writeUnsaved } from '../context.js';
 import { isRunnable } from '../scheduler.js';
 import type { BlockedSummary, DispatchResult } from '../types.js';
 import { removeIfEmpty } from './stage-archive.js';
@@ -105,18 +105,5 @@ function archivedGroups(workspace: string): string[] {
       .map((e) => e.name);
   } catch {
     return [];
-  }
-}
-
-/** Writes the passed checks no later write of their task carried (see `persistLater`); a task
- * another dispatcher took over is its to write. */
-async function writeUnsaved(ctx: DispatchContext): Promise<void> {
-  for (const rt of ctx.tasks.values()) {
-    if (!rt.unsaved || (ctx.shared && !ctx.shared.owned.has(rt.id))) continue;
-    try {
-      await persist(ctx, rt);
-    } catch (error) {
-      ctx.controlFailures.push(`${rt.id}: cannot persist state: ${String(error)}`);
-    }
   }
 }
