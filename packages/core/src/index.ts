@@ -251,7 +251,7 @@ export {
   type WorkLogRow,
 } from './worklog/index.js';
 // The pairing of START and FINISH rows every store's `WorkLogPort.openStarts` answers by.
-export { openStartRows } from './worklog/open-rows.js';
+export { openStartsAcrossLogs } from './worklog/open-rows.js';
 export {
   AGENT_TASK_DIR,
   ARCHIVE_DIR,

@@ -14,7 +14,7 @@ import {
   AGENT_TASK_DIR,
   ARCHIVE_DIR,
   formatWorkLogRow,
-  openStartRows,
+  openStartsAcrossLogs,
   SwitchyardError,
   WORK_LOG_HEADER,
   type WorkLogPort,
@@ -140,15 +140,18 @@ export function fsWorkLog(workspace: string, leases: FsLeases): FsWorkLog {
         .sort();
     },
     async openStarts(group, options = {}) {
-      const logs = [workLogPath(workspace, group)];
+      const logs: string[] = [];
       const since = options.archivedSince;
       if (since !== undefined) {
         const archiveDir = join(workspace, AGENT_TASK_DIR, ARCHIVE_DIR, group);
-        for (const name of list(archiveDir))
-          if (/^work_log_\d+\.log$/.test(name) && modifiedSince(join(archiveDir, name), since))
-            logs.push(join(archiveDir, name));
+        const archived = list(archiveDir)
+          .map((name) => ({ name, n: /^work_log_(\d+)\.log$/.exec(name)?.[1] }))
+          .filter(({ name, n }) => n && modifiedSince(join(archiveDir, name), since))
+          .sort((a, b) => Number(a.n) - Number(b.n)); // oldest first, as they were written
+        for (const { name } of archived) logs.push(join(archiveDir, name));
       }
-      return logs.flatMap((log) => openStartRows(readRows(log)).map((row) => ({ row, log })));
+      logs.push(workLogPath(workspace, group));
+      return openStartsAcrossLogs(logs.map((log) => ({ log, rows: readRows(log) })));
     },
     async archive(group) {
       closeGroup(group);

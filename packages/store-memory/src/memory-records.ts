@@ -3,7 +3,7 @@ import {
   type EscalationPort,
   type EventLogPort,
   type IsolationPort,
-  openStartRows,
+  openStartsAcrossLogs,
   type SessionPort,
   type WorkLogPort,
   type WorkLogRow,
@@ -45,17 +45,14 @@ export function memoryWorkLog(data: MemoryStoreData): WorkLogPort {
     // An archived log was last written at the time of its latest row.
     async openStarts(group, options = {}) {
       const since = options.archivedSince;
-      const logs: [string, WorkLogRow[]][] = [
-        [`memory:work-log/${group}`, data.workLogs.get(group) ?? []],
-      ];
+      const logs: { log: string; rows: WorkLogRow[] }[] = [];
       if (since !== undefined)
         (data.archivedWorkLogs.get(group) ?? []).forEach((rows, i) => {
           if (rows.some((row) => row.time.getTime() >= since))
-            logs.push([`memory:work-log/${group}/${i + 1}`, rows]);
+            logs.push({ log: `memory:work-log/${group}/${i + 1}`, rows });
         });
-      return logs.flatMap(([log, rows]) =>
-        openStartRows(rows).map((row) => ({ row: copy(row), log })),
-      );
+      logs.push({ log: `memory:work-log/${group}`, rows: data.workLogs.get(group) ?? [] });
+      return openStartsAcrossLogs(logs).map(({ row, log }) => ({ row: copy(row), log }));
     },
     async archive(group) {
       const rows = data.workLogs.get(group);

@@ -3,7 +3,7 @@ import {
   type AttemptLocator,
   type AttemptRef,
   type EscalationPort,
-  openStartRows,
+  openStartsAcrossLogs,
   type RunEvent,
   type SessionMonitor,
   type SessionPlan,
@@ -67,16 +67,11 @@ export function pgWorkLog(ctx: PgContext): WorkLogPort {
            order by id`,
           [ctx.scope, group, options.archivedSince ?? null],
         );
-        const logs = new Map<number | null, WorkLogRow[]>();
-        for (const { archive, row } of rows) {
-          const log = logs.get(archive) ?? [];
-          log.push(rowOf(row));
-          logs.set(archive, log);
-        }
-        return [...logs].flatMap(([archive, logRows]) =>
-          openStartRows(logRows).map((row) => ({
-            row,
+        // Rows in id order: the archived logs oldest first, then the open one.
+        return openStartsAcrossLogs(
+          rows.map(({ archive, row }) => ({
             log: archive === null ? openLog(group) : `${openLog(group)} #${archive}`,
+            rows: [rowOf(row)],
           })),
         );
       }),

@@ -1,7 +1,7 @@
 import type { WorkLogRow } from '../worklog/work-log-row.js';
 import type { FencedWrite } from './fence.js';
 
-/** A START row whose FINISH row is not in the same log (see {@link WorkLogPort.openStarts}). */
+/** A START row without its FINISH row (see {@link WorkLogPort.openStarts}). */
 export interface OpenWorkLogStart {
   /** The row as stored (its FINISH repeats every cell but time, kind and result). */
   row: WorkLogRow;
@@ -36,8 +36,9 @@ export interface WorkLogPort {
   groups(): Promise<string[]>;
   /**
    * The START rows of the group's open log (and, with `archivedSince`, of its archived logs
-   * last written since then) that have no FINISH row in the same log, in log order. The rows
-   * pair as `openStartRows` says (core `worklog/open-rows.ts`).
+   * last written since then) that have no FINISH row after them in those logs, read oldest
+   * first (a log can be archived between an attempt's START and FINISH), in log order. The
+   * rows pair as `openStartsAcrossLogs` says (core `worklog/open-rows.ts`).
    */
   openStarts(group: string, options?: OpenStartsOptions): Promise<OpenWorkLogStart[]>;
 }

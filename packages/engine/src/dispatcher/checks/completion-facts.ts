@@ -17,8 +17,8 @@ export interface CompletionGaps {
 /**
  * Checks the facts an exit 0 stands for, from the files and the store themselves: no agent of
  * an in-scope task is still alive, every task folder under `agent-task/archive/<group>/` of
- * the scope has `complete.log`, and every START row of the scope's work logs (the open ones
- * and those archived during this run) has its FINISH row.
+ * the scope has `complete.log`, and every START row of this run's tasks in the scope's work
+ * logs (the open ones and those archived during this run) has its FINISH row.
  */
 export async function completionFacts(
   ctx: DispatchContext,
@@ -53,6 +53,7 @@ export async function completionFacts(
     }
     // Logs archived during this run; a second of slack: log times are whole seconds.
     for (const open of await ctx.workLog.openStarts(group, { archivedSince: startedAt - 1000 })) {
+      if (!knowsTask(ctx, open.row.task)) continue;
       const log = isAbsolute(open.log) ? relative(ctx.workspace, open.log) : open.log;
       failures.push(`work log ${log}: START of attempt ${open.row.locator} has no FINISH row`);
     }
@@ -66,4 +67,12 @@ function entries(dir: string) {
   } catch {
     return [];
   }
+}
+
+/**
+ * A task of this run (running or archived by it). A store shared with other machines keeps
+ * their rows in the same group logs: an attempt of theirs still running is theirs to judge.
+ */
+export function knowsTask(ctx: DispatchContext, task: string): boolean {
+  return ctx.tasks.has(task) || ctx.archived.has(task);
 }

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { archivedTaskDir, SwitchyardError } from '@switchyard/core';
-import { completionFacts } from '../checks/completion-facts.js';
+import { completionFacts, knowsTask } from '../checks/completion-facts.js';
 import { unrecordedReason } from '../checks/completion-record.js';
 import { type DispatchContext, writeUnsaved } from '../context.js';
 import { isRunnable } from '../scheduler.js';
@@ -33,7 +33,7 @@ export async function finalizeRun(
   for (const group of groups) {
     const tasks = [...ctx.tasks.values()].filter((rt) => rt.group === group);
     if (!tasks.every((rt) => rt.state.phase === 'done')) continue;
-    if (!withLog.has(group)) continue;
+    if (!withLog.has(group) || (await othersOpen(ctx, group))) continue;
     try {
       const path = await ctx.workLog.archive(group);
       if (path) ctx.bus.emit({ type: 'worklog.archived', group, path });
@@ -106,4 +106,13 @@ function archivedGroups(workspace: string): string[] {
   } catch {
     return [];
   }
+}
+
+/**
+ * Whether the group's log holds an open START row of a task this run does not know: another
+ * machine's attempt on a shared store, still running. Archiving the log now would part that
+ * row from its FINISH row; the machine that ends last archives it.
+ */
+async function othersOpen(ctx: DispatchContext, group: string): Promise<boolean> {
+  return (await ctx.workLog.openStarts(group)).some((open) => !knowsTask(ctx, open.row.task));
 }
