@@ -271,8 +271,8 @@ async function breakdownRun(tasks) {
     const run = await dispatcherRun(tasks, dir, fsOpsFile);
     const [file] = readdirSync(dir).filter((n) => n.endsWith('.cpuprofile'));
     if (!file) throw new Error('the profiled dispatcher wrote no .cpuprofile');
-    const { kinds } = JSON.parse(readFileSync(fsOpsFile, 'utf8'));
-    return { run, profile: profileBreakdown(join(dir, file)), fsOps: kinds };
+    const { kinds, replacements } = JSON.parse(readFileSync(fsOpsFile, 'utf8'));
+    return { run, profile: profileBreakdown(join(dir, file)), fsOps: kinds, replacements };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -334,7 +334,7 @@ console.log(
   `  CPU of everything (agents included): xargs ${fmt(baseCpuMs)}, switchyard ${fmt(allCpuMs)} (agents ${fmt(agentsMs)}): ratio ${(allCpuMs / baseCpuMs).toFixed(3)}`,
 );
 if (BREAKDOWN_TASKS > 0) {
-  const { run, profile, fsOps } = await breakdownRun(BREAKDOWN_TASKS);
+  const { run, profile, fsOps, replacements } = await breakdownRun(BREAKDOWN_TASKS);
   // On a loaded machine the profiler's samples also count time the process waited for a CPU:
   // each category's share of the samples is scaled to the CPU the run really used.
   const runCpuMs = run.cpu.userMs + run.cpu.systemMs;
@@ -360,6 +360,17 @@ if (BREAKDOWN_TASKS > 0) {
     console.log(
       `    ${perAttempt(k.count).toFixed(1).padStart(6)} x ${perAttempt(k.syncMs).toFixed(2).padStart(6)} ms / ${perAttempt(k.asyncMs).toFixed(2).padStart(6)} ms  ${kind}`,
     );
+  // The new files by the file they replace and the call site that wrote them: the figure to
+  // bring down (each creates and frees an inode).
+  const total = (sites) => Object.values(sites).reduce((a, n) => a + n, 0);
+  console.log(`  new files per attempt by the file they replace (call sites below each):`);
+  for (const [record, sites] of Object.entries(replacements).sort(
+    (a, b) => total(b[1]) - total(a[1]),
+  )) {
+    console.log(`    ${perAttempt(total(sites)).toFixed(2).padStart(6)}  ${record}`);
+    for (const [site, n] of Object.entries(sites).sort((a, b) => b[1] - a[1]))
+      console.log(`      ${perAttempt(n).toFixed(2).padStart(6)}  ${site}`);
+  }
 }
 if (VERSION_RUNS > 0) {
   const v = measureVersionStartup(BIN, VERSION_RUNS);

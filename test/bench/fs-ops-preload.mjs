@@ -4,6 +4,9 @@
 // libuv's thread pool, from the call to its callback (overlapping other work). At exit it
 // writes { kinds: { [kind]: { count, syncMs, asyncMs } } } to $SWITCHYARD_BENCH_FSOPS_FILE.
 // Counts do not depend on the machine's load; times do. Plain Node, no dependencies.
+// It also lists every new file (the temp file of an atomic replacement) by the file it
+// replaces (task and attempt names folded) and by the call site that asked for it (the first
+// frames of the stack outside utils' file helpers), as { replacements: { [file]: { [site]: n } } }.
 import fs, { writeFileSync } from 'node:fs';
 import fsp from 'node:fs/promises';
 import { syncBuiltinESMExports } from 'node:module';
@@ -17,6 +20,52 @@ const note = (kind, key, ms) => {
   k[key] += ms;
 };
 const now = () => Number(process.hrtime.bigint()) / 1e6;
+
+const replacements = {};
+const TEMP_SUFFIX = /\.\d+\.\d+\.tmp$/;
+/** The replaced file with its task and attempt names folded, from under agent-task/. */
+function recordOf(path) {
+  // utils' replaceFile: <file>.<pid>.<n>.tmp; writeOwnedFile: .<name>.<pid>.tmp beside it
+  const file = String(path)
+    .replace(TEMP_SUFFIX, '')
+    .replace(/(^|\/)\.([^/]+)\.\d+\.tmp$/, '$1$2');
+  const at = file.indexOf('/agent-task/');
+  return (at >= 0 ? file.slice(at + 1) : file)
+    .replace(/\/t\d+(?=[./]|$)/g, '/<task>')
+    .replace(/\/attempts\/[^/]+/, '/attempts/<attempt>')
+    .replace(/\/runs\/[^/]+/, '/runs/<run>')
+    .replace(/\/sessions\/[^/]+/, '/sessions/<session>');
+}
+/** The first frames of the stack in switchyard's own code, outside utils' file helpers. */
+function siteOf() {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 30;
+  const stack = new Error().stack ?? '';
+  Error.stackTraceLimit = limit;
+  const frames = stack
+    .split('\n')
+    .slice(1)
+    .map((line) => line.trim())
+    .filter(
+      (line) =>
+        /\/packages\/[^/]+\/dist\//.test(line) &&
+        !/^at (async )?(writeTemp|run|replaceFile|openOwnedFile) .*\/utils\/dist\//.test(line) &&
+        !line.includes('fs-ops-preload'),
+    )
+    .map((line) =>
+      line
+        .replace(/^at /, '')
+        .replace(/\(?file:\/\/.*\/packages\/([^/]+)\/dist\/([^:]+):(\d+):\d+\)?/, '$1/$2:$3'),
+    );
+  return frames.slice(0, 5).join(' < ') || '(no switchyard frame)';
+}
+function noteReplacement(path) {
+  const record = recordOf(path);
+  const sites = replacements[record] ?? {};
+  replacements[record] = sites;
+  const site = siteOf();
+  sites[site] = (sites[site] ?? 0) + 1;
+}
 const { O_CREAT, O_EXCL, O_RDWR, O_WRONLY } = fs.constants;
 
 /** The kind of an open: /proc reads, new files (O_EXCL: the temp file of an atomic
@@ -30,8 +79,10 @@ function openKind(path, flags) {
       : typeof flags === 'string'
         ? (/[wa]/.test(flags) ? O_CREAT : 0) | (flags.includes('x') ? O_EXCL : 0)
         : 0;
-  if (bits & O_EXCL)
+  if (bits & O_EXCL) {
+    noteReplacement(path);
     return 'new files (O_EXCL: temp files of atomic replacements, exclusive creates)';
+  }
   if (bits & O_CREAT) return 'opens that create when missing (append, truncate)';
   if (typeof flags === 'number' && flags & (O_WRONLY | O_RDWR))
     return 'opens for writing without creating';
@@ -124,5 +175,5 @@ if (file) {
     return handle;
   };
   syncBuiltinESMExports();
-  process.on('exit', () => writeFileSync(file, JSON.stringify({ kinds })));
+  process.on('exit', () => writeFileSync(file, JSON.stringify({ kinds, replacements })));
 }
