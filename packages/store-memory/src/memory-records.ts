@@ -2,9 +2,11 @@ import {
   type AttemptIndexPort,
   type EscalationPort,
   type EventLogPort,
+  type FencedWrite,
   type IsolationPort,
   openStartsAcrossLogs,
   type SessionPort,
+  type TaskId,
   type WorkLogPort,
   type WorkLogRow,
 } from '@switchyard/core';
@@ -152,34 +154,32 @@ export function memoryEscalations(data: MemoryStoreData): EscalationPort {
 }
 
 export function memoryIsolation(data: MemoryStoreData): IsolationPort {
+  const records = fencedTaskMap(data, data.records);
+  const journals = fencedTaskMap(data, data.journals);
   return {
-    async getRecord(task) {
-      return copy(data.records.get(task));
-    },
-    async putRecord(record, options) {
+    getRecord: records.get,
+    putRecord: records.put,
+    removeRecord: records.remove,
+    recordTasks: records.tasks,
+    getJournal: journals.get,
+    putJournal: journals.put,
+    removeJournal: journals.remove,
+    journalTasks: journals.tasks,
+  };
+}
+
+/** Worktree records and apply journals alike: one value per task, each write fenced. */
+function fencedTaskMap<T extends { taskId: TaskId }>(data: MemoryStoreData, map: Map<string, T>) {
+  return {
+    get: async (task: TaskId) => copy(map.get(task)),
+    put: async (value: T, options?: FencedWrite) => {
       checkFence(data, options?.fence);
-      data.records.set(record.taskId, copy(record));
+      map.set(value.taskId, copy(value));
     },
-    async removeRecord(task, options) {
+    remove: async (task: TaskId, options?: FencedWrite) => {
       checkFence(data, options?.fence);
-      data.records.delete(task);
+      map.delete(task);
     },
-    async recordTasks() {
-      return sortedKeys(data.records);
-    },
-    async getJournal(task) {
-      return copy(data.journals.get(task));
-    },
-    async putJournal(journal, options) {
-      checkFence(data, options?.fence);
-      data.journals.set(journal.taskId, copy(journal));
-    },
-    async removeJournal(task, options) {
-      checkFence(data, options?.fence);
-      data.journals.delete(task);
-    },
-    async journalTasks() {
-      return sortedKeys(data.journals);
-    },
+    tasks: async () => sortedKeys(map),
   };
 }
