@@ -53,13 +53,14 @@ function workspace(): string {
       `${JSON.stringify({ ...gate, at: at.toISOString() })}\n`,
     );
   // lane01 is the task group of a YAML plan run in a session: its title, goal and lanes.
-  const session = join(dir, 'agent-task', '.switchyard', 'sessions', 's-1');
+  const id = 's-20261201T100000Z-0a0b';
+  const session = join(dir, 'agent-task', '.switchyard', 'sessions', id);
   mkdirSync(session, { recursive: true });
   writeFileSync(
     join(session, 'plan.json'),
     JSON.stringify({
       schema_version: 1,
-      id: 's-1',
+      id,
       workspace: dir,
       createdAt: new Date().toISOString(),
       options: {},

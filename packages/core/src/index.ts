@@ -229,6 +229,8 @@ export {
   type StoredEvent,
   type TargetState,
   type TargetStatePort,
+  type TaskStateChanges,
+  type TaskStateCursor,
   type TaskStatePort,
   type Versioned,
   versionConflict,

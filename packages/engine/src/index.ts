@@ -15,6 +15,7 @@ export {
 export {
   buildEscalation,
   liftBlock,
+  openEscalations,
   type ResolveOutcome,
   resolveEscalation,
 } from './escalation/index.js';

@@ -1,6 +1,4 @@
-export { EventLogReader } from './event-log.js';
 export type { EventFeed, NumberedEvent } from './event-relay.js';
-export { type FollowOptions, followWorkspace, type WorkspaceChange } from './follow.js';
 export { assertLoopbackBind, LOOPBACK, maskSecrets, type Refusal, refusalOf } from './guard.js';
 export { type MonitorOptions, type MonitorServer, startMonitor } from './server.js';
 export {

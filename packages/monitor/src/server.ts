@@ -7,14 +7,15 @@ import {
   agentTaskDir,
   planLoopOf,
   type RunEvent,
+  type Store,
   SwitchyardError,
-  stateDir,
 } from '@switchyard/core';
 import type { RunControl } from '@switchyard/engine';
+import { openFsStore } from '@switchyard/store-fs';
 import { handleAction } from './actions.js';
 import { loadPageAssets, type PageAssets } from './assets.js';
 import { type EventFeed, EventRelay, startPosition } from './event-relay.js';
-import { followWorkspace, type WorkspaceChange } from './follow.js';
+import { followPlans } from './follow.js';
 import { assertLoopbackBind, LOOPBACK, maskSecrets, refusalOf } from './guard.js';
 import { DEFAULT_LIMITS, type MonitorLimits, serverOptions, writeEvent } from './limits.js';
 import { renderPage } from './page-html.js';
@@ -33,8 +34,16 @@ export interface MonitorOptions {
   port?: number;
   /** Bind address; only 127.0.0.1 is accepted (anything else throws `SY_USAGE`). */
   host?: string;
-  /** Fallback poll period of the file follower (ms). */
+  /**
+   * How often the store is read for changes while a page is open (ms; default 250), and the
+   * fallback poll of the plan folders (default 1000).
+   */
   pollMs?: number;
+  /**
+   * The store the page reads (task states, claims, events, escalations, sessions): default the
+   * workspace's file store. Any store serves: it is read through its ports only.
+   */
+  store?: Store;
   /** Least time between two pushed snapshots (ms); changes in between are coalesced. */
   pushIntervalMs?: number;
   /** Connection, stream and buffer bounds (see limits.ts); defaults for anything not given. */
@@ -86,7 +95,8 @@ export async function startMonitor(options: MonitorOptions): Promise<MonitorServ
   const host = options.host ?? LOOPBACK;
   assertLoopbackBind(host);
   const assets = loadPageAssets();
-  const reader = new SnapshotReader(options.workspace);
+  const store = options.store ?? openWorkspaceStore(options.workspace);
+  const reader = new SnapshotReader(options.workspace, store);
   await reader.init();
   // A shared store: its events followed once for every page (`/log`) and for the snapshots.
   const relay = options.eventFeed ? new EventRelay() : undefined;
@@ -98,13 +108,12 @@ export async function startMonitor(options: MonitorOptions): Promise<MonitorServ
   });
   if (relay && options.sharedFacts) reader.useStore(await options.sharedFacts(), storeEvents);
   // Fails here, before listening, on a folder without agent-task/ (SY_USAGE).
-  const first = reader.read();
+  const first = await reader.read();
   const token = randomBytes(24).toString('base64url');
   const streams = new Set<ServerResponse>();
   const stops = new Set<() => void>();
   // What every open page holds: snapshot `differ.current`; pages get patches from there on.
   const differ = new SnapshotDiffer();
-  let generation = reader.logGeneration;
   differ.next(first);
   let current: { snapshot: MonitorSnapshot; seq: number; json?: string } = {
     snapshot: first,
@@ -120,12 +129,12 @@ export async function startMonitor(options: MonitorOptions): Promise<MonitorServ
     for (const res of streams)
       if (!writeEvent(res, event, json, limits.maxBufferedBytes)) streams.delete(res);
   };
-  /** Reads the workspace again and sends open pages what changed (a patch, or nothing). */
-  const rebuild = () => {
+  /** Reads the store again and sends open pages what changed (a patch, or nothing). */
+  const rebuildOnce = async () => {
     dirty = false;
     let next: MonitorSnapshot;
     try {
-      next = reader.read();
+      next = await reader.read();
     } catch (error) {
       // The pages keep what they have and are told; tried again in a second.
       broadcast('failure', JSON.stringify({ error: String(error) }));
@@ -133,20 +142,28 @@ export async function startMonitor(options: MonitorOptions): Promise<MonitorServ
       if (!closed && !pending && streams.size > 0) pending = setTimeout(push, 1000);
       return;
     }
-    const reset = reader.logGeneration !== generation;
-    generation = reader.logGeneration;
-    const patch = differ.next(next, reset);
+    const patch = differ.next(next);
     current = { snapshot: next, seq: differ.current };
-    if (reset) broadcast('snapshot', fullJson());
-    else if (patch) broadcast('patch', JSON.stringify(patch));
+    if (patch) broadcast('patch', JSON.stringify(patch));
+  };
+  /** One rebuild at a time; a change seen during one asks for the next. */
+  let building: Promise<void> | undefined;
+  const rebuild = (): Promise<void> => {
+    building ??= rebuildOnce().finally(() => {
+      building = undefined;
+      if (dirty && !closed && !pending && streams.size > 0)
+        pending = setTimeout(push, Math.max(0, lastPush + interval - performance.now()));
+    });
+    return building;
   };
   const fullJson = () => {
     current.json ??= JSON.stringify({ ...current.snapshot, seq: current.seq });
     return current.json;
   };
-  /** The snapshot as it is now on disk (read again only when something changed). */
-  const snapshot = () => {
-    if (dirty) rebuild();
+  /** The snapshot as it is now in the store (read again only when something changed). */
+  const snapshot = async () => {
+    if (await reader.refresh().catch(() => true)) dirty = true;
+    if (dirty) await rebuild();
     return current;
   };
 
@@ -157,9 +174,9 @@ export async function startMonitor(options: MonitorOptions): Promise<MonitorServ
   const push = () => {
     pending = undefined;
     lastPush = performance.now();
-    rebuild();
+    void rebuild();
   };
-  const onChange = (what: WorkspaceChange = 'state') => {
+  const onChange = (what: 'state' | 'plans' = 'state') => {
     if (what === 'plans') reader.invalidatePlans();
     dirty = true;
     if (pending || streams.size === 0) return;
@@ -203,9 +220,30 @@ export async function startMonitor(options: MonitorOptions): Promise<MonitorServ
   sharedPoll?.unref();
   /** Open `/log` streams, ended when the monitor closes. */
   const logStreams = new Set<ServerResponse>();
-  const stopFollow = followWorkspace(options.workspace, onChange, {
+  const stopPlans = followPlans(options.workspace, () => onChange('plans'), {
     ...(options.pollMs ? { pollMs: options.pollMs } : {}),
   });
+  // The store polled while a page is open (one read at a time): what changed is read, and
+  // the pages get a patch.
+  let polling = false;
+  const storePoll = setInterval(() => {
+    if (polling || streams.size === 0) return;
+    polling = true;
+    void reader
+      .refresh()
+      .then(
+        (changed) => changed && onChange(),
+        () => onChange(), // the rebuild reports the failure to the pages
+      )
+      .finally(() => {
+        polling = false;
+      });
+  }, options.pollMs ?? STORE_POLL_MS);
+  storePoll.unref();
+  const stopFollow = () => {
+    stopPlans();
+    clearInterval(storePoll);
+  };
   let port = 0;
 
   const server = createServer(serverOptions(limits), (req, res) => {
@@ -219,14 +257,13 @@ export async function startMonitor(options: MonitorOptions): Promise<MonitorServ
       res.end(`${refusal.message}\n`);
       return;
     }
-    try {
-      route(req, res, url);
-    } catch (error) {
-      send(res, 500, 'text/plain; charset=utf-8', `monitor error: ${String(error)}\n`);
-    }
+    route(req, res, url).catch((error: unknown) => {
+      if (res.headersSent) res.end();
+      else send(res, 500, 'text/plain; charset=utf-8', `monitor error: ${String(error)}\n`);
+    });
   });
 
-  const route = (req: IncomingMessage, res: ServerResponse, url: URL) => {
+  const route = async (req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> => {
     if (req.method === 'POST') {
       void handleAction(req, options.workspace, options.control).then(
         (reply) => {
@@ -240,14 +277,14 @@ export async function startMonitor(options: MonitorOptions): Promise<MonitorServ
     }
     switch (url.pathname) {
       case '/':
-        snapshot();
+        await snapshot();
         return sendPage(res, assets, fullJson());
       case '/snapshot.json':
-        snapshot();
+        await snapshot();
         return send(res, 200, 'application/json', fullJson());
       case '/events':
+        await snapshot();
         return openStream(req, res, (write) => {
-          snapshot();
           write('snapshot', fullJson());
           streams.add(res);
           return () => streams.delete(res);
@@ -271,7 +308,7 @@ export async function startMonitor(options: MonitorOptions): Promise<MonitorServ
         });
       }
       case '/tail': {
-        snapshot(); // the attempt folders are those of the event log read so far
+        await snapshot(); // the attempt folders are those of the event log read so far
         const dir = reader.attemptDirs.get(url.searchParams.get('attempt') ?? '');
         if (!dir) return send(res, 404, 'text/plain', 'unknown attempt\n');
         return openStream(req, res, (write) =>
@@ -281,25 +318,19 @@ export async function startMonitor(options: MonitorOptions): Promise<MonitorServ
         );
       }
       case '/raw/events':
-        if (reader.onStore)
-          return send(
-            res,
-            200,
-            'text/plain; charset=utf-8',
-            storeEvents.map((e) => `${JSON.stringify(e)}\n`).join(''),
-          );
+        // every event read so far (a shared store's as followed), one JSON line each
+        await snapshot();
         return send(
           res,
           200,
           'text/plain; charset=utf-8',
-          readText(join(stateDir(options.workspace), 'events.jsonl')),
+          reader.events.map((e) => `${JSON.stringify(e)}\n`).join(''),
         );
       case '/raw/state': {
-        const task = knownTask(snapshot().snapshot, url);
+        const task = knownTask((await snapshot()).snapshot, url);
         if (!task) return send(res, 404, 'text/plain', 'unknown task\n');
-        const file = join(stateDir(options.workspace), 'tasks', `${task}.json`);
-        // On a shared store the state is the store's (whichever machine wrote it).
-        const stored = reader.onStore ? reader.stateOf(task) : undefined;
+        // The state as stored (on a shared store: whichever machine wrote it).
+        const stored = reader.stateOf(task);
         if (reader.onStore && !stored)
           return send(
             res,
@@ -307,17 +338,11 @@ export async function startMonitor(options: MonitorOptions): Promise<MonitorServ
             'text/plain; charset=utf-8',
             `${task} has no state in the shared store yet (it has not started on any machine)\n`,
           );
-        const text = stored ? JSON.stringify(stored) : readText(file);
-        let body = text;
-        try {
-          body = JSON.stringify(maskSecrets(JSON.parse(text)), null, 2);
-        } catch {
-          // not JSON (torn or missing): shown as is
-        }
+        const body = stored ? JSON.stringify(maskSecrets(stored), null, 2) : '';
         return send(res, 200, 'application/json', body);
       }
       case '/diff': {
-        const snap = snapshot().snapshot;
+        const snap = (await snapshot()).snapshot;
         const task = knownTask(snap, url);
         if (!task) return send(res, 404, 'text/plain', 'unknown task\n');
         const writeSet = snap.tasks.find((t) => t.id === task)?.writeSet ?? [];
@@ -342,7 +367,7 @@ export async function startMonitor(options: MonitorOptions): Promise<MonitorServ
         return;
       }
       case '/raw/plan': {
-        const task = knownTask(snapshot().snapshot, url);
+        const task = knownTask((await snapshot()).snapshot, url);
         if (!task) return send(res, 404, 'text/plain', 'unknown task\n');
         const plan = latestPlan(options.workspace, task);
         if (!plan && reader.onStore)
@@ -364,6 +389,7 @@ export async function startMonitor(options: MonitorOptions): Promise<MonitorServ
     res: ServerResponse,
     start: (write: (event: string, data: string) => void) => () => void,
   ) => {
+    if (res.destroyed) return; // the page left while its snapshot was read
     if (openStreams >= limits.maxStreams) {
       res.writeHead(503, {
         'content-type': 'text/plain; charset=utf-8',
@@ -432,7 +458,10 @@ export async function startMonitor(options: MonitorOptions): Promise<MonitorServ
       if (pending) clearTimeout(pending);
       // Open pages get the final state (e.g. the run's last archive) before the streams end:
       // read again whatever was announced or not (a change may not have been announced yet).
-      if (streams.size > 0) rebuild();
+      if (streams.size > 0) {
+        dirty = true;
+        await rebuild();
+      }
       // Pages stop reconnecting: the monitor is gone on purpose (the run it served ended).
       broadcast('end', JSON.stringify({ reason: 'the monitor stopped' }));
       const open = [...streams, ...logStreams];
@@ -447,6 +476,21 @@ export async function startMonitor(options: MonitorOptions): Promise<MonitorServ
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** How often the store is read for changes while a page is open (ms). */
+const STORE_POLL_MS = 250;
+
+/**
+ * The workspace's file store, opened to read. A folder that does not exist has no store: the
+ * first snapshot then says it has no agent-task/ folder (SY_USAGE).
+ */
+function openWorkspaceStore(workspace: string): Store {
+  if (!existsSync(workspace))
+    throw new SwitchyardError('SY_USAGE', `${workspace} has no agent-task/ folder.`, {
+      hint: 'Run `switchyard status` in the repository root, or pass --workspace <dir>.',
+    });
+  return openFsStore({ workspace });
 }
 
 /** Longest wait for an open page to take its last bytes when the monitor closes. */

@@ -1,22 +1,13 @@
-import {
-  appendFileSync,
-  mkdirSync,
-  mkdtempSync,
-  rmSync,
-  statSync,
-  utimesSync,
-  writeFileSync,
-} from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { newTaskState, type RunEvent } from '@switchyard/core';
 import { buildEscalation } from '@switchyard/engine';
-import { recordResolution, writeEscalation } from '@switchyard/store-fs';
+import { openFsStore, recordResolution, writeEscalation } from '@switchyard/store-fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { MonitorSnapshot } from './snapshot.js';
 import { SnapshotReader } from './snapshot.js';
 import { type MonitorPatch, SnapshotDiffer } from './snapshot-diff.js';
-import { StateFiles } from './state-files.js';
 
 const PLAN = (deps: string) => `---
 route: cloud-G03
@@ -70,10 +61,10 @@ const event = (e: Partial<RunEvent> & { type: RunEvent['type'] }): string =>
 
 describe('snapshot patches', () => {
   it('a page that applies every patch holds exactly the snapshot the server read', async () => {
-    const reader = new SnapshotReader(ws);
+    const reader = new SnapshotReader(ws, openFsStore({ workspace: ws }));
     await reader.init();
     const differ = new SnapshotDiffer();
-    let held = reader.read();
+    let held = await reader.read();
     differ.next(held);
     const log = join(dir, 'events.jsonl');
     const steps: (() => void)[] = [
@@ -132,7 +123,7 @@ describe('snapshot patches', () => {
     for (const step of steps) {
       step();
       reader.invalidatePlans();
-      const next = reader.read();
+      const next = await reader.read();
       const patch = differ.next(next);
       if (patch) {
         patches += 1;
@@ -144,15 +135,15 @@ describe('snapshot patches', () => {
     expect(patches).toBe(steps.length);
     // Nothing changed: no patch, the numbering stays.
     const seq = differ.current;
-    expect(differ.next(reader.read())).toBeUndefined();
+    expect(differ.next(await reader.read())).toBeUndefined();
     expect(differ.current).toBe(seq);
   });
 
   it('a patch carries only the tasks that changed', async () => {
-    const reader = new SnapshotReader(ws);
+    const reader = new SnapshotReader(ws, openFsStore({ workspace: ws }));
     await reader.init();
     const differ = new SnapshotDiffer();
-    differ.next(reader.read());
+    differ.next(await reader.read());
     appendFileSync(
       join(dir, 'events.jsonl'),
       event({
@@ -165,36 +156,18 @@ describe('snapshot patches', () => {
         evidence: ['429'],
       } as never),
     );
-    const patch = differ.next(reader.read());
+    const patch = differ.next(await reader.read());
     expect(patch?.tasks.map((t) => t.id)).toEqual(['h/c']);
     expect(patch?.removed).toEqual([]);
   });
 });
 
-describe('task state files', () => {
-  it('a second write in the same clock tick (same inode, size and mtime) is not missed', () => {
-    const file = join(dir, 'tasks', 'g', 'a.json');
-    const first = newTaskState('g/a');
-    first.phase = 'worker';
-    writeFileSync(file, JSON.stringify(first));
-    const files = new StateFiles(dir);
-    expect(files.read().map((s) => s.phase)).toEqual(['worker']);
-    const { mtime, atime } = statSync(file);
-    const second = { ...first, phase: 'review' as const };
-    // 'review' and 'worker' have the same length: same size; mtime set back: same tick.
-    writeFileSync(file, JSON.stringify(second));
-    utimesSync(file, atime, mtime);
-    utimesSync(join(dir, 'tasks', 'g'), atime, statSync(join(dir, 'tasks', 'g')).mtime);
-    expect(files.read().map((s) => s.phase)).toEqual(['review']);
-  });
-});
-
 describe('open escalations', () => {
   it('are in the snapshot (task, code, question, bundle) and in the patches, until resolved', async () => {
-    const reader = new SnapshotReader(ws);
+    const reader = new SnapshotReader(ws, openFsStore({ workspace: ws }));
     await reader.init();
     const differ = new SnapshotDiffer();
-    let held = reader.read();
+    let held = await reader.read();
     expect(held.escalations).toEqual([]);
     differ.next(held);
     // g/a blocks: its state says so and the dispatcher wrote its failure bundle.
@@ -221,7 +194,7 @@ describe('open escalations', () => {
       now: new Date('2026-12-01T00:00:01.000Z'),
     });
     await writeEscalation(dir, bundle, interview);
-    const open = reader.read();
+    const open = await reader.read();
     expect(open.escalations).toEqual([
       expect.objectContaining({
         task: 'g/a',
@@ -237,7 +210,7 @@ describe('open escalations', () => {
     expect(held.escalations).toEqual(open.escalations);
     // A human answers: the escalation leaves the page with the next patch.
     await recordResolution(dir, 'g/a', 'skip', new Date('2026-12-01T00:01:00.000Z'));
-    const resolved = reader.read();
+    const resolved = await reader.read();
     expect(resolved.escalations).toEqual([]);
     held = apply(held, differ.next(resolved)!);
     expect(held.escalations).toEqual([]);

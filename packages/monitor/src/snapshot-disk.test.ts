@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { newTaskState, type TaskState } from '@switchyard/core';
+import { openFsStore } from '@switchyard/store-fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SnapshotReader } from './snapshot.js';
 import { SnapshotDiffer } from './snapshot-diff.js';
@@ -63,9 +64,9 @@ describe('the monitor shows worktree disk', () => {
     writeState('g/a', 'worker', 3 * MiB, 40 * MiB);
     writeState('g/b', 'review', 2 * MiB, 0);
     writeState('g/c', 'done', 50 * MiB, 0);
-    const reader = new SnapshotReader(ws);
+    const reader = new SnapshotReader(ws, openFsStore({ workspace: ws }));
     await reader.init();
-    const first = reader.read();
+    const first = await reader.read();
     expect(first.worktreeDisk).toEqual({
       worktrees: 2,
       bytes: 5 * MiB,
@@ -77,7 +78,7 @@ describe('the monitor shows worktree disk', () => {
     writeState('g/b', 'review', 12 * MiB, 0);
     const differ = new SnapshotDiffer();
     differ.next(first);
-    const second = reader.read();
+    const second = await reader.read();
     expect(second.worktreeDisk.text).toBe(
       '2 worktree(s): 15.0 MiB (+ 40.0 MiB shared) of the 64.0 MiB cap',
     );
@@ -85,7 +86,7 @@ describe('the monitor shows worktree disk', () => {
     expect(patch?.set.worktreeDisk).toEqual(second.worktreeDisk);
     // A worktree removed since it was measured (`clean --blocked` between runs) no longer counts.
     rmSync(worktree('g/b'), { recursive: true });
-    expect(reader.read().worktreeDisk.text).toBe(
+    expect((await reader.read()).worktreeDisk.text).toBe(
       '1 worktree(s): 3.0 MiB (+ 40.0 MiB shared) of the 64.0 MiB cap',
     );
   });

@@ -1,30 +1,30 @@
-import { existsSync, realpathSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { isolationSettings, loadProjectConfig } from '@switchyard/config';
 import {
+  agentTaskDir,
   type BacklogView,
   type PriceTable,
   type ProjectGateResult,
   type RunEvent,
-  stateDir,
+  type Store,
   type TaskState,
 } from '@switchyard/core';
 import {
   buildStatus,
   type DispatcherStatus,
   gatherStatus,
+  openEscalations,
   STAGE_FAILURE_BUDGET,
   type StatusFacts,
   type StatusReport,
   worktreeBytes,
 } from '@switchyard/engine';
 import type { UsageSummary } from '@switchyard/runner-kit';
-import { listOpenEscalations, readClaims } from '@switchyard/store-fs';
 import { loadWorkspace, parsePlanFile, type WorkspaceModel } from '@switchyard/tasks';
-import { formatBytes } from '@switchyard/utils';
-import { EventLogReader } from './event-log.js';
+import { formatBytes, isSameProcessAlive } from '@switchyard/utils';
 import { applyBacklog } from './shared-tasks.js';
-import { StateFiles } from './state-files.js';
+import { StoreFollower } from './store-follower.js';
 import { type PlanInfo, readYamlPlans } from './yaml-plans.js';
 
 /** A shared store's facts: task states, claims, open escalations and its backlog. */
@@ -126,15 +126,15 @@ const PLAN_MAX_AGE_MS = 60_000;
 const PLAN_EVENTS = new Set<RunEvent['type']>(['task.plan-loop', 'task.archived', 'run.started']);
 const RUN_EVENTS = new Set<RunEvent['type']>(['run.started', 'run.finished', 'control.failure']);
 
-/** Reads a workspace's persisted state into snapshots; caches what never changes. */
+/** Reads a workspace's stored state into snapshots; caches what never changes. */
 export class SnapshotReader {
   /** Dependencies and write sets of archived tasks (their plans do not change once archived). */
   private readonly archivedPlans = new Map<string, { dependsOn: string[]; writeSet: string[] }>();
   private prices: PriceTable | undefined;
   /** Config `isolation.maxDiskBytes`. */
   private diskCap: number | undefined;
-  private readonly events: EventLogReader;
-  private readonly states: StateFiles;
+  /** The store's events, task states and claims, followed incrementally. */
+  private readonly stored: StoreFollower;
   /** Parsed plans, reused until a plan may have changed (see {@link invalidatePlans}). */
   private model: WorkspaceModel | undefined;
   /** YAML plans of the sessions, read again with the model (a new run may bring a new plan). */
@@ -147,24 +147,52 @@ export class SnapshotReader {
   private runs: RunEvent[] = [];
   private planMark = 0;
   private processed = 0;
-  private generation = 0;
+  /** The workspace lock as the last snapshot found it: a poll notices its holder dying. */
+  private lock: ReturnType<typeof gatherStatus>['lock'];
 
   /** On a shared store: every machine's facts, kept current by the server (see useStore). */
   private shared: StatusFacts | undefined;
   /** On a shared store: every machine's tasks and where each stands. */
   private backlog: readonly BacklogView[] | undefined;
 
-  constructor(readonly workspace: string) {
-    this.events = new EventLogReader(join(stateDir(workspace), 'events.jsonl'));
-    this.states = new StateFiles(stateDir(workspace));
+  constructor(
+    readonly workspace: string,
+    private readonly store: Store,
+  ) {
+    this.stored = new StoreFollower(store);
   }
 
   /** Attempt id -> folder, from the event log (tails are resolved here, never from a request). */
   readonly attemptDirs = new Map<string, string>();
 
-  /** The persisted state of one task as last read (undefined before its first state file). */
+  /** The stored state of one task as last read (undefined before its first state). */
   stateOf(task: string): TaskState | undefined {
-    return (this.shared?.states ?? this.states.read()).find((s) => s.task === task);
+    return this.shared
+      ? this.shared.states.find((s) => s.task === task)
+      : this.stored.states.get(task);
+  }
+
+  /** Every event read so far, oldest first. */
+  get events(): readonly RunEvent[] {
+    return this.shared?.events ?? this.stored.events;
+  }
+
+  /**
+   * Reads what changed in the store since the last read (events, task states, claims) and
+   * whether the dispatcher that held the workspace died since the last snapshot; true when
+   * anything did, so the page needs a new snapshot. On a shared store the server feeds the
+   * facts instead (see useStore).
+   */
+  async refresh(): Promise<boolean> {
+    let changed = false;
+    const lock = this.lock;
+    if (lock?.alive && !isSameProcessAlive(lock.holder)) {
+      this.lock = { ...lock, alive: false };
+      changed = true;
+    }
+    // Nothing is read (or made) in a folder that is no workspace: the snapshot says so.
+    if (this.shared || !existsSync(agentTaskDir(this.workspace))) return changed;
+    return (await this.stored.pull()) || changed;
   }
 
   /**
@@ -204,20 +232,8 @@ export class SnapshotReader {
     }
   }
 
-  /** Times the event log was replaced since this reader started: histories were rebuilt. */
-  get logGeneration(): number {
-    return this.generation;
-  }
-
   /** Files the histories and run events in with the events appended since the last read. */
   private follow(events: readonly RunEvent[]): void {
-    if (this.events.generation !== this.generation) {
-      this.generation = this.events.generation;
-      this.history = new Map();
-      this.runs = [];
-      this.planMark = 0;
-      this.processed = 0;
-    }
     for (; this.processed < events.length; this.processed += 1) {
       const event = events[this.processed]!;
       if (PLAN_EVENTS.has(event.type)) this.planMark += 1;
@@ -230,31 +246,45 @@ export class SnapshotReader {
     }
   }
 
-  /** A snapshot of the workspace now. */
-  read(now = new Date()): MonitorSnapshot {
-    const events = this.shared?.events ?? this.events.read();
-    this.follow(events);
-    const mark = `${this.generation}:${this.planMark}`;
+  /** A snapshot of the workspace now: what changed in the store is read first. */
+  async read(now = new Date()): Promise<MonitorSnapshot> {
+    await this.refresh();
+    this.follow(this.events);
+    const mark = String(this.planMark);
     // Plans edited in place are not watched file by file: the model also expires.
     if (mark !== this.modelMark || now.getTime() - this.modelAt > PLAN_MAX_AGE_MS)
       this.model = undefined;
     if (!this.model) {
       this.model = loadWorkspace(this.workspace);
-      this.plans = readYamlPlans(stateDir(this.workspace));
+      this.plans = await readYamlPlans(this.store.sessions);
       this.modelMark = mark;
       this.modelAt = now.getTime();
     }
-    // The monitor follows the files itself (cheap polling by stat), not through the store.
-    const dir = stateDir(this.workspace);
-    const stored = this.shared?.states ?? this.states.read();
-    const real = existsSync(this.workspace) ? realpathSync(this.workspace) : this.workspace;
+    const escalations = this.shared?.escalations ?? (await this.openEscalations());
+    return this.build(now, this.model, escalations);
+  }
+
+  /** Open escalations of the store, or none in a folder that is no workspace (nothing made). */
+  private async openEscalations(): Promise<StatusFacts['escalations']> {
+    if (!existsSync(agentTaskDir(this.workspace))) return [];
+    return openEscalations(this.store.escalations, this.stored.sortedStates());
+  }
+
+  /** The snapshot of what was read. */
+  private build(
+    now: Date,
+    model: WorkspaceModel,
+    escalations: StatusFacts['escalations'],
+  ): MonitorSnapshot {
+    const events = this.events;
     const facts = {
-      states: stored,
-      claims: this.shared?.claims ?? readClaims(dir),
+      states: this.shared?.states ?? this.stored.sortedStates(),
+      claims: this.shared?.claims ?? this.stored.claims,
       events,
-      escalations: this.shared?.escalations ?? listOpenEscalations(real, stateDir(real), stored),
+      escalations,
     };
-    const input = gatherStatus(this.workspace, facts, now, { model: this.model });
+    const input = gatherStatus(this.workspace, facts, now, { model });
+    this.lock = input.lock;
     if (this.prices) input.prices = this.prices;
     if (this.diskCap) input.worktreeDiskCap = this.diskCap;
     const report = buildStatus(input);

@@ -1,6 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { SESSIONS_DIR, sessionPlanSchema } from '@switchyard/core';
+import type { SessionPlan, SessionPort } from '@switchyard/core';
 
 /** A YAML plan as the page heads its task group: title, goal and its lanes in order. */
 export interface PlanInfo {
@@ -14,29 +12,26 @@ export interface PlanInfo {
 
 /**
  * The YAML plans run in this workspace, by task group (a plan's id is its group): the newest
- * session of each plan wins. Read from the sessions' `plan.json` (written once per session);
- * an unreadable one is skipped (the group is then shown without a title).
+ * session of each plan wins. Read from the sessions' plans (written once per session); an
+ * unreadable one is skipped (the group is then shown without a title).
  */
-export function readYamlPlans(stateDir: string): Record<string, PlanInfo> {
-  const dir = join(stateDir, SESSIONS_DIR);
-  let names: string[];
+export async function readYamlPlans(sessions: SessionPort): Promise<Record<string, PlanInfo>> {
+  let ids: string[];
   try {
-    names = readdirSync(dir).sort();
+    ids = (await sessions.ids()).sort();
   } catch {
     return {};
   }
   const found: Record<string, PlanInfo & { createdAt: string }> = {};
-  for (const name of names) {
-    let plan: ReturnType<typeof sessionPlanSchema.parse>;
+  for (const id of ids) {
+    let plan: SessionPlan | undefined;
     try {
-      plan = sessionPlanSchema.parse(
-        JSON.parse(readFileSync(join(dir, name, 'plan.json'), 'utf8')),
-      );
+      plan = await sessions.getPlan(id);
     } catch {
       continue;
     }
-    const parsed = plan.yamlPlan?.parsed as ParsedPlan | undefined;
-    if (!parsed?.planId || typeof parsed.title !== 'string') continue;
+    const parsed = plan?.yamlPlan?.parsed as ParsedPlan | undefined;
+    if (!plan || !parsed?.planId || typeof parsed.title !== 'string') continue;
     const known = found[parsed.planId];
     if (known && known.createdAt > plan.createdAt) continue;
     found[parsed.planId] = {

@@ -10,6 +10,7 @@ import {
 } from '@switchyard/core';
 import { ensureOwnedDir, replaceFile } from '@switchyard/utils';
 import type { FsLeases } from './fs-leases.js';
+import { fsTaskChanges } from './fs-task-changes.js';
 import { statKey } from './json-file.js';
 import { taskFile } from './layout.js';
 import type { Locked } from './locked.js';
@@ -103,6 +104,9 @@ export function fsTasks(
             if (entry) out.push(entry);
           }
       return out;
+    },
+    async changes(since) {
+      return fsTaskChanges(tasksDir, read, since);
     },
     put: (state, options) => {
       const file = fileOf(state.task);

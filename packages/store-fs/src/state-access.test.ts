@@ -35,8 +35,6 @@ const UNDER_STATE = /\(\s*(?:\w+\.)*(?:stateDir|state)(?:Of)?(?:\([\w.]*\))?\s*,
 
 const CAPTURE =
   'writes capture or gate/stage output folders under the state folder: local evidence';
-const MONITOR =
-  'follows events.jsonl and task files incrementally by stat (cheap polling): needs the event log read-from-position and a changed-since task read on the port';
 const DRY_RUN =
   'the dry run loads only the light `@switchyard/core/dry-run` entry; store-fs imports the core root, so it reads task states and claims with core by-path readers until store-fs has a light read entry';
 
@@ -62,10 +60,6 @@ const LEFT: Record<string, string> = {
   'packages/git-isolation/src/layout.ts':
     "git metadata snapshots, an apply's scratch index and earlier versions' worktree folder under the state folder: local files of this machine's repository, as the worktrees are (records and journals go through store.isolation)",
   // Not moved onto the ports yet.
-  'packages/monitor/src/follow.ts': MONITOR,
-  'packages/monitor/src/server.ts': MONITOR,
-  'packages/monitor/src/snapshot.ts': MONITOR,
-  'packages/monitor/src/state-files.ts': MONITOR,
   'packages/cli/src/dry-run.ts': DRY_RUN,
   'packages/cli/src/completion-sources.ts':
     'shell completion lists task and session ids by path: it must answer fast and load little',

@@ -7,6 +7,7 @@ import {
   type LeasePort,
   leaseLost,
   type TaskState,
+  type TaskStateCursor,
   type TaskStatePort,
   versionConflict,
 } from '@switchyard/core';
@@ -90,6 +91,20 @@ export function memoryTasks(data: MemoryStoreData, now: () => number): TaskState
         const entry = data.tasks.get(task) as { state: TaskState; version: number };
         return { value: copy(entry.state), version: entry.version };
       });
+    },
+    async changes(since) {
+      // Each write stores a new entry object: the cursor holds the entries as seen.
+      type Entry = { state: TaskState; version: number };
+      const before = (since as unknown as ReadonlyMap<string, Entry> | undefined) ?? new Map();
+      const cursor = new Map(data.tasks);
+      const changed = sortedKeys(data.tasks)
+        .filter((task) => before.get(task) !== data.tasks.get(task))
+        .map((task) => {
+          const entry = data.tasks.get(task) as Entry;
+          return { value: copy(entry.state), version: entry.version };
+        });
+      const removed = [...before.keys()].filter((task) => !data.tasks.has(task)).sort();
+      return { changed, removed, cursor: cursor as unknown as TaskStateCursor };
     },
     async put(state, options) {
       checkFence(data, options.fence);

@@ -1,4 +1,9 @@
-import { type TaskState, type TaskStatePort, versionConflict } from '@switchyard/core';
+import {
+  type TaskState,
+  type TaskStateCursor,
+  type TaskStatePort,
+  versionConflict,
+} from '@switchyard/core';
 import { checkFence, type PgContext } from './context.js';
 import { type Client, transaction } from './db.js';
 
@@ -32,6 +37,30 @@ export function pgTasks(ctx: PgContext): TaskStatePort {
         [ctx.scope],
       );
       return rows.map((row) => ({ value: row.state, version: row.version }));
+    },
+    async changes(since) {
+      // Versions and row versions only (the states are not read); a task deleted and made
+      // again between two calls has a new row (xmin), so it counts as changed.
+      const { rows } = await ctx.pool.query<{ task: string; stamp: string }>(
+        `select task, version || ':' || xmin::text as stamp
+         from ${ctx.s}.task_states where scope = $1 order by task collate "C"`,
+        [ctx.scope],
+      );
+      const before = (since as unknown as ReadonlyMap<string, string> | undefined) ?? new Map();
+      const cursor = new Map(rows.map((row) => [row.task, row.stamp]));
+      const moved = rows.filter((row) => before.get(row.task) !== row.stamp).map((r) => r.task);
+      const removed = [...before.keys()].filter((task) => !cursor.has(task)).sort();
+      const changed =
+        moved.length === 0
+          ? []
+          : (
+              await ctx.pool.query<TaskRow>(
+                `select state, version from ${ctx.s}.task_states
+                 where scope = $1 and task = any($2) order by task collate "C"`,
+                [ctx.scope, moved],
+              )
+            ).rows.map((row) => ({ value: row.state, version: row.version }));
+      return { changed, removed, cursor: cursor as unknown as TaskStateCursor };
     },
     put: (state, options) =>
       transaction(ctx.pool, async (client) => {

@@ -29,5 +29,11 @@ export type { SessionPort } from './session-port.js';
 export type { Store, StoreClockOptions } from './store.js';
 export { fenceHolds, leaseLost, versionConflict } from './store-errors.js';
 export type { TargetState, TargetStatePort } from './target-state-port.js';
-export type { PutTaskStateOptions, TaskStatePort, Versioned } from './task-state-port.js';
+export type {
+  PutTaskStateOptions,
+  TaskStateChanges,
+  TaskStateCursor,
+  TaskStatePort,
+  Versioned,
+} from './task-state-port.js';
 export type { OpenStartsOptions, OpenWorkLogStart, WorkLogPort } from './work-log-port.js';

@@ -14,6 +14,26 @@ export interface PutTaskStateOptions extends FencedWrite {
   expected: number;
 }
 
+declare const cursorBrand: unique symbol;
+
+/**
+ * Where a reader stands in the task states, as {@link TaskStatePort.changes} last answered
+ * it: opaque, valid for the store that made it (pass back the newest one).
+ */
+export interface TaskStateCursor {
+  readonly [cursorBrand]: true;
+}
+
+/** The answer of {@link TaskStatePort.changes}. */
+export interface TaskStateChanges {
+  /** States written (or first seen) since the cursor, sorted by task id. */
+  changed: Versioned<TaskState>[];
+  /** Tasks whose state was removed since the cursor, sorted. */
+  removed: TaskId[];
+  /** Pass as `since` on the next call. */
+  cursor: TaskStateCursor;
+}
+
 /**
  * Every task's durable state, the single source of truth for recovery.
  *
@@ -33,4 +53,11 @@ export interface TaskStatePort {
   delete(task: TaskId, options: PutTaskStateOptions): Promise<void>;
   /** Where a human finds the task's record (a workspace-relative path, or a store URL). */
   locate(task: TaskId): string;
+  /**
+   * What changed since `since` (without it: every state, as `changed`), for a reader that
+   * polls (the monitor): its cost follows what changed, not how many tasks there are (a store
+   * finds unchanged tasks by a stat or an index, without reading their records). A record that
+   * cannot be read now is left out and reported once it reads.
+   */
+  changes(since?: TaskStateCursor): Promise<TaskStateChanges>;
 }

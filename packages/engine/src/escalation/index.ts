@@ -5,6 +5,7 @@ export {
   recommendedQuestion,
   tailLines,
 } from './build-bundle.js';
+export { openEscalations } from './open-escalations.js';
 export {
   liftBlock,
   type ResolveOutcome,

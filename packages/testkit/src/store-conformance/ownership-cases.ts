@@ -47,6 +47,42 @@ export function ownershipCases(t: ConformanceRunner, adapter: StoreAdapter): voi
     }),
   );
 
+  t.it('task state: changes since a cursor name what was written and removed since', () =>
+    withStores(adapter, async ({ a, b }) => {
+      const tasksOf = (states: { value: { task: string; selfcheckRetries: number } }[]) =>
+        states.map((s) => [s.value.task, s.value.selfcheckRetries]);
+      const first = await b.tasks.changes();
+      assert.deepEqual([first.changed, first.removed], [[], []]);
+      await a.tasks.put(taskState('h/b', 1), { expected: 0 });
+      await a.tasks.put(taskState('g/a', 1), { expected: 0 });
+      const second = await b.tasks.changes(first.cursor);
+      assert.deepEqual(tasksOf(second.changed), [
+        ['g/a', 1],
+        ['h/b', 1],
+      ]);
+      assert.deepEqual(
+        second.changed.map((s) => s.version),
+        [1, 1],
+      );
+      const quiet = await b.tasks.changes(second.cursor);
+      assert.deepEqual([quiet.changed, quiet.removed], [[], []]);
+      await a.tasks.put(taskState('g/a', 2), { expected: 1 });
+      await a.tasks.delete('h/b', { expected: 1 });
+      const third = await b.tasks.changes(quiet.cursor);
+      assert.deepEqual(tasksOf(third.changed), [['g/a', 2]]);
+      assert.equal(third.changed[0]?.version, 2);
+      assert.deepEqual(third.removed, ['h/b']);
+      // without a cursor: every state
+      assert.deepEqual(tasksOf((await a.tasks.changes()).changed), [['g/a', 2]]);
+      // removed and written again between two reads: changed
+      await a.tasks.delete('g/a', { expected: 2 });
+      await a.tasks.put(taskState('g/a', 5), { expected: 0 });
+      const fourth = await b.tasks.changes(third.cursor);
+      assert.deepEqual(tasksOf(fourth.changed), [['g/a', 5]]);
+      assert.deepEqual(fourth.removed, []);
+    }),
+  );
+
   t.it('leases: held until expiry, then stolen with a greater token; renew and release', () =>
     withStores(adapter, async ({ a, b, clock }) => {
       const first = await a.leases.acquire('g/a', 'A', TTL);
