@@ -1,65 +1,35 @@
-import { hostname } from 'node:os';
-import { dirname, isAbsolute, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { resolve } from 'node:path';
+import { hasConfigFile } from '@switchyard/config';
 import {
-  applyRouting,
-  CATALOG_ENV,
-  type CatalogTarget,
-  type ResolvedCatalog,
-  selectCandidates,
-} from '@switchyard/catalog';
-import {
-  agentCommitPolicyOf,
-  hasConfigFile,
-  loadProjectConfig,
-  resolveCatalog,
-} from '@switchyard/config';
-import {
-  isRouteId,
   type Problem,
-  type RouteId,
   type RunEvent,
-  type RunnerPlugin,
   type SessionYamlPlan,
-  STAGES,
   type Store,
-  SwitchyardError,
   stateDir,
 } from '@switchyard/core';
-import { loadPromptTemplates, RunControl, runDispatcher } from '@switchyard/engine';
+import { type DispatchResult, RunControl, runDispatcher } from '@switchyard/engine';
 import type { MonitorServer } from '@switchyard/monitor';
-import { loadPlugins, PluginSet } from '@switchyard/runner-kit';
 import { acquireWorkspaceLock, openFsStore, type WorkspaceLock } from '@switchyard/store-fs';
-import { loadWorkspace, resolveWith, type WorkspaceModel } from '@switchyard/tasks';
-import { assetPath, findWorkspaceRoot } from '@switchyard/utils';
+import type { WorkspaceModel } from '@switchyard/tasks';
+import { findWorkspaceRoot } from '@switchyard/utils';
 import pc from 'picocolors';
-import {
-  agentsWithVerifiedLines,
-  probeAgentVersions,
-  versionsByTarget,
-  versionWarnings,
-} from './agent-versions.js';
-import { BUILTIN_PLUGINS } from './builtin-plugins.js';
-import { onOutputClosed } from './closed-pipe.js';
-import { configuredEngineOptions } from './engine-options.js';
-import { skipMissingTargets } from './executable-targets.js';
+import { agentsWithVerifiedLines, probeAgentVersions, versionWarnings } from './agent-versions.js';
 import { exitCodeFor } from './exit-codes.js';
-import { runGateCommand } from './gate-runner.js';
-import { agentTypoWarnings } from './known-agents.js';
+import { dispatcherOptions, type LiveDispatch, openLiveIsolation } from './live-run-dispatch.js';
+import { prepareRun, type RunSetup, usedTargets } from './live-run-setup.js';
 import { startMonitorServer } from './monitor-server.js';
-import { createNotifier } from './notify/notifier.js';
+import { createNotifier, type Notifier } from './notify/notifier.js';
 import { printProblems } from './output.js';
-import { permittedCatalog } from './permissions.js';
 import { cappedParallel } from './plan-concurrency.js';
 import { PREFLIGHT_CHECKS } from './preflight/checks.js';
 import { preflightContext } from './preflight/context.js';
 import { preflightError, runPreflightChecks } from './preflight/registry.js';
-import { openRunIsolation, openRunSourceGuard } from './run-isolation.js';
-import { createRunRenderer } from './run-renderer.js';
+import { openRunSourceGuard } from './run-isolation.js';
+import { createRunRenderer, type RunRenderer } from './run-renderer.js';
 import { writeRunRetro } from './run-retro.js';
-import { checkSandbox } from './sandbox-check.js';
+import { listenForStop } from './run-stop-signals.js';
 import { openRunSession, type RunSession } from './session/run-session.js';
-import { publishTasks, type SharedStore, sharedIsolation } from './store/shared-backlog.js';
+import type { SharedStore } from './store/shared-backlog.js';
 
 /** Options of a live `switchyard run` (the flags after parsing). */
 export interface LiveRunOptions {
@@ -169,6 +139,7 @@ async function openRunSharedStore(
   return openSharedStore(workspace, setting);
 }
 
+/** The run under the workspace lock: setup, preflight, session, then the dispatcher. */
 async function liveRunLocked(
   workspace: string,
   lock: WorkspaceLock,
@@ -177,78 +148,71 @@ async function liveRunLocked(
   opts: LiveRunOptions,
   monitor: MonitorServer | undefined,
 ): Promise<number> {
-  const { config, filepath } = await loadProjectConfig(workspace);
-  const configDir = filepath ? dirname(filepath) : undefined;
-  const env = absoluteCatalogEnv(process.env);
-  // Commands are checked below, per route in use: a missing agent CLI only skips its targets.
-  const written = await resolveCatalog({
-    ...(opts.executionCatalog ? { flagPath: resolve(opts.executionCatalog) } : {}),
-    env,
-    cwd: workspace,
-    checkExecutables: false,
-  });
-  printProblems(written.warnings ?? []);
-  const model = loadWorkspace(workspace);
-  for (const task of model.tasks) applyRouting(task, config.routing);
-  const fixupTarget = config.review.fixupTarget;
-  if (fixupTarget !== undefined && !(fixupTarget in written.catalog.targets))
-    throw new SwitchyardError(
-      'SY_CONFIG_INVALID',
-      `review.fixupTarget names target "${fixupTarget}", which the catalog does not define.`,
-      {
-        ...(filepath ? { file: filepath } : {}),
-        hint: `Name one of the catalog's targets (${Object.keys(written.catalog.targets).join(', ')}), or remove review.fixupTarget to keep MINOR findings as accepted notes.`,
-      },
-    );
-  const scope = scopeOf(model, opts, written, fixupTarget);
-  // A route with no installed candidate is reported with the other preflight problems.
-  const checked = skipMissingTargets(written, scope, { env, cwd: workspace });
-  printProblems(checked.warnings);
-  const loaded = await loadPlugins({
-    entries: config.plugins,
-    ...(configDir ? { configDir, configFile: filepath } : {}),
-    fallbackDir: dirname(fileURLToPath(import.meta.url)),
-    builtins: BUILTIN_PLUGINS,
-  });
-  const plugins = new PluginSet(loaded);
-  // Targets' `permissions` become their CLIs' flags, as the agents' plugins know them.
-  const permitted = permittedCatalog(checked.resolved, plugins);
-  const catalog = permitted.resolved;
-  // Before anything starts: a sandboxed target needs a bwrap that works here.
-  const sandbox = await checkSandbox({
-    config,
-    catalogTargets: Object.keys(written.catalog.targets),
-    targets: usedTargets(catalog, scope).map(([id]) => id),
-  });
-  sandbox.problems.push(...sandboxRunnerProblems(sandbox.sandboxed, catalog, plugins));
-  printProblems(
-    agentTypoWarnings(catalog.catalog.targets, (agent) =>
-      plugins.classifiersFor(agent).some((c) => c.agents !== '*'),
-    ),
-  );
-  const prompts = loadPromptTemplates({
-    templatesDir: assetPath('prompts'),
-    overrides: config.prompts,
-    ...(configDir ? { configDir } : {}),
-    ...(filepath ? { configFile: filepath } : {}),
-  });
-  const abort = new AbortController();
-  /** Records kept current while the run goes, closed when it ends. */
-  const closing: Array<() => Promise<void>> = [];
-  // A first SIGINT/SIGTERM stops admissions, agents and gates and lets the apply under way
-  // finish; a second one aborts that apply too (rolled back through its journal).
-  const abortApply = new AbortController();
-  const onSignal = () => (abort.signal.aborted ? abortApply.abort() : abort.abort());
-  // `on`, not `once`: execa's signal-exit handler re-raises the signal (killing the process
-  // before the agents are stopped and the state persisted) when it finds itself the only
-  // listener left, which a consumed `once` listener would make it.
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-  // `switchyard run --json | head`: the reader left; stop the agents and end like an interrupt.
-  const offPipe = onOutputClosed(() => abort.abort());
+  const setup = await prepareRun(workspace, opts);
+  const stop = listenForStop();
   const renderer = opts.json ? undefined : createRunRenderer();
   // Every precondition, before a session exists or anything is launched (all problems at once).
-  const problems = await runPreflightChecks(
+  const problems = await preflightRun(workspace, setup, opts, stop.abort.signal);
+  const refused = preflightError(problems);
+  if (stop.abort.signal.aborted || refused) {
+    stop.off();
+    await setup.plugins.dispose();
+    // Interrupted during the checks: nothing was launched, but it is an interrupt.
+    if (stop.abort.signal.aborted) return 130;
+    throw refused;
+  }
+  printProblems(problems);
+  // Sessions are this machine's runs (judged alive by its process table): in the file store,
+  // whichever store holds the tasks.
+  const local = store.kind === 'fs' ? undefined : openFsStore({ workspace });
+  const session = await openLiveSession((local ?? store).sessions, workspace, setup.model, opts);
+  announceSession(session, workspace, opts, monitor);
+  /** Records kept current while the run goes, closed when it ends. */
+  const closing: Array<() => Promise<void>> = [];
+  if (monitor) {
+    await session.recordMonitor(monitor);
+    closing.push(() => session.recordMonitor(monitor, true));
+  }
+  const notifier = createNotifier(setup.config.notify, workspace, (m) =>
+    process.stderr.write(`${m}\n`),
+  );
+  const events = runEventFanOut(opts, renderer, session, notifier);
+  const closeRecords = async () => {
+    for (const close of closing) await close();
+    await local?.close();
+  };
+  try {
+    const run = { workspace, store, shared, lock, opts, stop, onEvent: events.onEvent };
+    const result = await dispatchLive(setup, run);
+    if (result === 130) return 130;
+    await notifier.close();
+    await session.finish({ result });
+    await closeRecords();
+    await writeRunRetro(workspace, store.events, setup.config.prices, events.ownRunId());
+    renderer?.summary(result, {
+      archive: resolve(workspace, 'agent-task', 'archive'),
+      state: stateDir(workspace),
+    });
+    return result.exitCode;
+  } catch (error) {
+    await session.finish({ code: exitCodeFor(error) });
+    await closeRecords();
+    throw error;
+  } finally {
+    stop.off();
+    await setup.plugins.dispose();
+  }
+}
+
+/** The preflight checks of a run, with the problems its setup found. */
+async function preflightRun(
+  workspace: string,
+  setup: RunSetup,
+  opts: LiveRunOptions,
+  signal: AbortSignal,
+): Promise<Problem[]> {
+  const { config, model, env } = setup;
+  return runPreflightChecks(
     await preflightContext({
       workspace,
       mode: 'run',
@@ -258,29 +222,24 @@ async function liveRunLocked(
       ...(opts.retryBlocked ? { retryBlocked: true } : {}),
       ...(opts.retryTasks ? { retryTasks: opts.retryTasks } : {}),
       maxParallel: cappedParallel(opts.maxParallel ?? config.maxParallel, opts.planMaxConcurrency),
-      targets: usedTargets(catalog, scope),
-      foundProblems: [...checked.errors, ...permitted.problems, ...sandbox.problems],
+      targets: usedTargets(setup.catalog, setup.scope),
+      foundProblems: setup.foundProblems,
       env,
-      signal: abort.signal,
+      signal,
     }),
     PREFLIGHT_CHECKS,
   );
-  const refused = preflightError(problems);
-  if (abort.signal.aborted || refused) {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
-    offPipe();
-    await plugins.dispose();
-    // Interrupted during the checks: nothing was launched, but it is an interrupt.
-    if (abort.signal.aborted) return 130;
-    throw refused;
-  }
-  printProblems(problems);
-  // Sessions are this machine's runs (judged alive by its process table): in the file store,
-  // whichever store holds the tasks.
-  const local = store.kind === 'fs' ? undefined : openFsStore({ workspace });
-  const session = await openRunSession(
-    (local ?? store).sessions,
+}
+
+/** A new session for the run's flags, or the one `switchyard resume` continues. */
+function openLiveSession(
+  sessions: Store['sessions'],
+  workspace: string,
+  model: WorkspaceModel,
+  opts: LiveRunOptions,
+): Promise<RunSession> {
+  return openRunSession(
+    sessions,
     workspace,
     model,
     {
@@ -294,17 +253,22 @@ async function liveRunLocked(
     opts.resumeSession,
     opts.yamlPlan,
   );
-  announceSession(session, workspace, opts, monitor);
-  if (monitor) {
-    await session.recordMonitor(monitor);
-    closing.push(() => session.recordMonitor(monitor, true));
-  }
-  const notifier = createNotifier(config.notify, workspace, (m) => process.stderr.write(`${m}\n`));
+}
+
+/**
+ * Each run event goes to the terminal (or stdout as JSON), the session and the notifier. It
+ * keeps this run's id for its retrospective: on a shared backlog the log's last run may be
+ * another machine's.
+ */
+function runEventFanOut(
+  opts: LiveRunOptions,
+  renderer: RunRenderer | undefined,
+  session: RunSession,
+  notifier: Notifier,
+): { onEvent: (event: RunEvent) => void; ownRunId: () => string | undefined } {
   const show = opts.json
     ? (event: RunEvent) => process.stdout.write(`${JSON.stringify(event)}\n`)
     : (event: RunEvent) => renderer!.onEvent(event);
-  // This run's id, for its retrospective: on a shared backlog the log's last run may be
-  // another machine's.
   let ownRunId: string | undefined;
   const onEvent = (event: RunEvent) => {
     if (event.type === 'run.started') ownRunId ??= event.runId;
@@ -312,116 +276,34 @@ async function liveRunLocked(
     session.onEvent(event);
     notifier.onEvent(event);
   };
-  try {
-    // Worktree records and apply journals describe this machine's worktrees and checkout: on a
-    // shared store, whose scope is every clone of the repository, they stay in this
-    // workspace's file store (no other machine's recovery may take this apply for its own).
-    const isolation = await openRunIsolation(
-      workspace,
-      config.isolation,
-      shared ? openFsStore({ workspace }) : store,
-    );
-    if (shared) {
-      if (!isolation.isolation)
-        throw new SwitchyardError(
-          'SY_STORE_SCOPE',
-          `A run on the shared store ${store.location} needs worktree isolation (each task's commit is pushed to ${shared.target.remote}/${shared.target.branch}); this workspace runs with isolation "none".`,
-          { hint: 'Remove `"isolation": "none"` from the project config, or run without --store.' },
-        );
-      const holder = `${hostname()}/${process.pid}/apply`;
-      isolation.isolation = await sharedIsolation(isolation.isolation, shared, holder);
-      const { published, existing } = await publishTasks(
-        shared,
-        model.tasks,
-        opts.taskGroup,
-        holder,
-      );
-      if (!opts.json)
-        process.stdout.write(
-          `backlog ${shared.scope} on ${store.location}: ${published} task(s) published, ${existing} already there\n`,
-        );
-    }
-    const sourceGuard = await openRunSourceGuard(workspace, config.isolation);
-    // On the run's own output (stderr stays for errors): the user sees how to isolate tasks.
-    if (isolation.warning && !opts.json)
-      process.stdout.write(`${pc.yellow('warning')} isolation: ${isolation.warning}\n`);
-    // Each agent CLI's version goes into its attempts' evidence; one outside the release
-    // lines its classifiers were verified on is worth a warning before anything starts.
-    const classifiers = plugins.classifiers.list();
-    const versions = await probeAgentVersions(
-      usedTargets(catalog, scope),
-      agentsWithVerifiedLines(classifiers),
-      { cwd: workspace, signal: abort.signal },
-    );
-    if (abort.signal.aborted) return 130;
-    printProblems(versionWarnings(versions, classifiers));
-    const result = await runDispatcher({
-      workspace,
-      store,
-      ...(shared ? { backlog: shared.backlog, leaseMs: shared.leaseMs } : {}),
-      catalog,
-      ...configuredEngineOptions(config),
-      maxParallel: cappedParallel(opts.maxParallel ?? config.maxParallel, opts.planMaxConcurrency),
-      ...(opts.taskGroup ? { taskGroup: opts.taskGroup } : {}),
-      ...(opts.retryBlocked ? { retryBlocked: true } : {}),
-      ...(opts.retryTasks ? { retryTasks: opts.retryTasks } : {}),
-      ...(opts.with ? { runWith: opts.with } : {}),
-      plugins,
-      runCommand: runGateCommand,
-      prompts,
-      onEvent,
-      signal: abort.signal,
-      abortApply: abortApply.signal,
-      ...(opts.control ? { control: opts.control } : {}),
-      lock,
-      ...(isolation.isolation
-        ? {
-            isolation: isolation.isolation,
-            writeSetPolicy: config.writeSet,
-            worktreeSetup: {
-              commands: isolation.settings.setup,
-              timeoutMs: isolation.settings.setupTimeoutMs,
-            },
-            ...(isolation.settings.maxDiskBytes
-              ? { worktreeDiskCap: isolation.settings.maxDiskBytes }
-              : {}),
-            agentCommitPolicy: agentCommitPolicyOf(config.isolation),
-          }
-        : {}),
-      ...(sourceGuard ? { sourceGuard } : {}),
-      agentVersions: versionsByTarget(versions),
-      sourceIsWorkingTree: !isolation.isolation,
-      ...(sandbox.command
-        ? {
-            sandbox: {
-              config: config.sandbox,
-              targets: config.sandboxTargets,
-              command: sandbox.command,
-            },
-          }
-        : {}),
-    });
-    await notifier.close();
-    await session.finish({ result });
-    for (const close of closing) await close();
-    await local?.close();
-    await writeRunRetro(workspace, store.events, config.prices, ownRunId);
-    renderer?.summary(result, {
-      archive: resolve(workspace, 'agent-task', 'archive'),
-      state: stateDir(workspace),
-    });
-    return result.exitCode;
-  } catch (error) {
-    await session.finish({ code: exitCodeFor(error) });
-    for (const close of closing) await close();
-    await local?.close();
-    throw error;
-  } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
-    offPipe();
-    await plugins.dispose();
-  }
+  return { onEvent, ownRunId: () => ownRunId };
+}
+
+/**
+ * Isolation, source guard and agent versions, then the dispatcher; 130 when the run was
+ * interrupted before the dispatcher started.
+ */
+async function dispatchLive(
+  setup: RunSetup,
+  run: Omit<LiveDispatch, 'isolation' | 'sourceGuard' | 'versions'>,
+): Promise<DispatchResult | 130> {
+  const { workspace, opts, stop } = run;
+  const isolation = await openLiveIsolation(workspace, setup, run.store, run.shared, opts);
+  const sourceGuard = await openRunSourceGuard(workspace, setup.config.isolation);
+  // On the run's own output (stderr stays for errors): the user sees how to isolate tasks.
+  if (isolation.warning && !opts.json)
+    process.stdout.write(`${pc.yellow('warning')} isolation: ${isolation.warning}\n`);
+  // Each agent CLI's version goes into its attempts' evidence; one outside the release
+  // lines its classifiers were verified on is worth a warning before anything starts.
+  const classifiers = setup.plugins.classifiers.list();
+  const versions = await probeAgentVersions(
+    usedTargets(setup.catalog, setup.scope),
+    agentsWithVerifiedLines(classifiers),
+    { cwd: workspace, signal: stop.abort.signal },
+  );
+  if (stop.abort.signal.aborted) return 130;
+  printProblems(versionWarnings(versions, classifiers));
+  return runDispatcher(dispatcherOptions(setup, { ...run, isolation, sourceGuard, versions }));
 }
 
 /**
@@ -484,113 +366,4 @@ function announceSession(
   }
   process.stdout.write(`session ${session.id}${opts.resumeSession ? ' (resumed)' : ''}\n`);
   if (monitor) process.stdout.write(`monitor_url ${monitor.url}\n`);
-}
-
-/** Sandboxed targets whose runner plugin cannot start an agent in a sandbox. */
-function sandboxRunnerProblems(
-  sandboxed: readonly string[],
-  catalog: ResolvedCatalog,
-  plugins: PluginSet,
-): Problem[] {
-  return sandboxed.flatMap((id) => {
-    const runtime = catalog.catalog.targets[id]?.runtime;
-    if (!runtime) return [];
-    let runner: RunnerPlugin;
-    try {
-      runner = plugins.runnerFor(runtime.output_format, {
-        nativeSession: runtime.native_session_monitor !== undefined,
-      });
-    } catch {
-      runner = plugins.runnerFor(runtime.output_format);
-    }
-    if (runner.sandbox === true) return [];
-    return [
-      {
-        code: 'SY_SANDBOX_UNAVAILABLE' as const,
-        severity: 'error' as const,
-        message: `target ${id} is to run sandboxed, but its runner plugin ${runner.meta.name} cannot start an agent in a sandbox`,
-        hint: `use a runner built on @switchyard/runner-text (createRunner), or set "sandboxTargets": { "${id}": "none" }`,
-      },
-    ];
-  });
-}
-
-/** AGENT_TASK_EXECUTION_CATALOG is relative to where the user runs the command. */
-function absoluteCatalogEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const value = env[CATALOG_ENV];
-  return value && !isAbsolute(value) ? { ...env, [CATALOG_ENV]: resolve(value) } : env;
-}
-
-/**
- * The routes and pins of the in-scope tasks; an unknown --task-group is an error, and so is a
- * `with <name>` that is neither a target id nor an agent serving a worker candidate of every
- * in-scope route (nothing is launched). A pin or `with` chooses the worker: the review (and
- * the worker's failover) still use every candidate of the task's route.
- */
-function scopeOf(
-  model: WorkspaceModel,
-  opts: LiveRunOptions,
-  resolved: ResolvedCatalog,
-  fixupTarget?: string,
-) {
-  if (opts.taskGroup !== undefined && !model.groups.includes(opts.taskGroup))
-    throw new SwitchyardError(
-      'SY_UNKNOWN_GROUP',
-      `--task-group "${opts.taskGroup}": no such group under agent-task/.`,
-      { hint: `Known groups: ${model.groups.join(', ') || '(none)'}.` },
-    );
-  const routes = new Set<RouteId>();
-  const pinned: { target: string; by: string }[] = [];
-  if (fixupTarget) pinned.push({ target: fixupTarget, by: 'review.fixupTarget' });
-  const withErrors = new Map<string, { error: string; hint: string }>();
-  const now = new Date();
-  for (const task of model.tasks) {
-    if (opts.taskGroup && task.group !== opts.taskGroup) continue;
-    if (task.target) pinned.push({ target: task.target, by: `task ${task.id}` });
-    if (!task.route || !isRouteId(task.route)) continue;
-    routes.add(task.route);
-    if (opts.with === undefined || task.target) continue;
-    const named = resolveWith(resolved.catalog, opts.with, task.route, now);
-    if ('target' in named) pinned.push({ target: named.target, by: '--with' });
-    else withErrors.set(named.error, named);
-  }
-  if (opts.with !== undefined && !(opts.with in resolved.catalog.targets) && routes.size === 0) {
-    const agents = new Set(Object.values(resolved.catalog.targets).map((t) => t.agent));
-    if (!agents.has(opts.with))
-      withErrors.set('unknown', {
-        error: `with "${opts.with}" is neither a target id nor an agent of the catalog`,
-        hint: `targets: ${Object.keys(resolved.catalog.targets).join(', ')}; agents: ${[...agents].join(', ')}`,
-      });
-  }
-  if (withErrors.size > 0) {
-    const [first] = withErrors.values();
-    throw new SwitchyardError('SY_USAGE', `--with: ${first!.error}; nothing was launched.`, {
-      hint: first!.hint,
-      problems: [...withErrors.values()].map((e) => ({
-        code: 'SY_USAGE' as const,
-        message: e.error,
-        hint: e.hint,
-        severity: 'error' as const,
-      })),
-    });
-  }
-  return { routes, pinned };
-}
-
-/** Targets the in-scope tasks can reach now (pins, --with, every candidate of their routes). */
-function usedTargets(
-  catalog: ResolvedCatalog,
-  scope: ReturnType<typeof scopeOf>,
-): [string, CatalogTarget][] {
-  const ids = new Set<string>(scope.pinned.map((p) => p.target));
-  const now = new Date();
-  for (const route of scope.routes) {
-    for (const stage of STAGES) {
-      for (const id of selectCandidates(catalog.catalog, stage, route, now).candidates) ids.add(id);
-    }
-  }
-  return [...ids].flatMap((id) => {
-    const target = catalog.catalog.targets[id];
-    return target ? [[id, target] as [string, CatalogTarget]] : [];
-  });
 }
