@@ -1,0 +1,102 @@
+import { createHash } from 'node:crypto';
+import type { PgBoss } from 'pg-boss';
+import type { BacklogEntry, BacklogStatus } from './backlog.js';
+import { inTransaction } from './boss.js';
+import type { PgContext } from './context.js';
+import type { Client } from './db.js';
+
+/** The NOTIFY channel of backlog changes (payload: the scope). */
+export const BACKLOG_CHANNEL = 'switchyard_backlog';
+
+/** A row of the backlog table (with the lease holder when joined). */
+export interface BacklogRow {
+  task: string;
+  plan_hash: string;
+  depends_on: string[];
+  status: BacklogStatus;
+  entry: unknown;
+  published_by: string;
+  published_at: Date;
+  holder?: string | null;
+  archive?: Record<string, string> | null;
+}
+
+export const entryOf = (row: BacklogRow): BacklogEntry => ({
+  task: row.task,
+  planHash: row.plan_hash,
+  dependsOn: row.depends_on,
+  payload: row.entry,
+  status: row.status,
+  publishedBy: row.published_by,
+  publishedAt: new Date(row.published_at).toISOString(),
+  ...(row.holder ? { holder: row.holder } : {}),
+  ...(row.archive ? { archive: row.archive } : {}),
+});
+
+/** The pg-boss queue that delivers one scope's ready tasks. */
+export const queueName = (scope: string): string =>
+  `switchyard-tasks-${createHash('sha256').update(scope).digest('hex').slice(0, 16)}`;
+
+/** One scope's delivery queue and the row queries every backlog operation shares. */
+export interface BacklogQueue {
+  ctx: PgContext;
+  boss: PgBoss;
+  /** The pg-boss queue name. */
+  queue: string;
+  /** Creates the queue once (exclusive per task, notifying, retried). */
+  ensure(): Promise<void>;
+  /** Sends one job per task, in the client's transaction, and notifies the scope's watchers. */
+  deliver(client: Client, tasks: string[], startAfterSeconds?: number): Promise<void>;
+  /** Marks ready the waiting tasks whose predecessors are all archived now; returns them, sorted. */
+  releasable(client: Client): Promise<string[]>;
+  /** The task's row, locked for the transaction. */
+  lockRow(client: Client, task: string): Promise<BacklogRow | undefined>;
+}
+
+export function backlogQueue(ctx: PgContext, boss: PgBoss): BacklogQueue {
+  const queue = queueName(ctx.scope);
+  let created: Promise<void> | undefined;
+  return {
+    ctx,
+    boss,
+    queue,
+    ensure() {
+      created ??= boss.createQueue(queue, {
+        policy: 'exclusive',
+        notify: true,
+        retryLimit: 1000,
+        expireInSeconds: 120,
+      });
+      return created;
+    },
+    async deliver(client, tasks, startAfterSeconds = 0) {
+      for (const task of tasks)
+        await boss.send(
+          queue,
+          { task },
+          { singletonKey: task, startAfter: startAfterSeconds, db: inTransaction(client) },
+        );
+      if (tasks.length > 0)
+        await client.query('select pg_notify($1, $2)', [BACKLOG_CHANNEL, ctx.scope]);
+    },
+    async releasable(client) {
+      const { rows } = await client.query<{ task: string }>(
+        `update ${ctx.s}.backlog b set status = 'ready', updated_at = now()
+         where b.scope = $1 and b.status = 'waiting' and not exists (
+           select 1 from unnest(b.depends_on) d(task)
+           where not exists (select 1 from ${ctx.s}.backlog p
+                             where p.scope = b.scope and p.task = d.task and p.status = 'archived'))
+         returning task`,
+        [ctx.scope],
+      );
+      return rows.map((row) => row.task).sort();
+    },
+    async lockRow(client, task) {
+      const { rows } = await client.query<BacklogRow>(
+        `select * from ${ctx.s}.backlog where scope = $1 and task = $2 for update`,
+        [ctx.scope, task],
+      );
+      return rows[0];
+    },
+  };
+}
