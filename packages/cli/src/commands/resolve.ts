@@ -1,15 +1,41 @@
 import type { Command } from 'commander';
+import type { ResolveOptions } from './resolve-run.js';
 
-/** Options of `switchyard resolve`. */
-export interface ResolveOptions {
-  workspace?: string;
-  retry?: boolean;
-  skip?: boolean;
-  done?: boolean;
-  executionCatalog?: string;
-  json?: boolean;
-  store?: string;
-}
+const RESOLVE_HELP = `
+A task that blocks (its failure budget spent, credentials rejected, the catalog changed…)
+is escalated: agent-task/.switchyard/escalations/<group>/<task>.failure-bundle.json says
+what happened (failure code and class, attempts, definition of done, output tails,
+evidence paths, the tasks it holds up) and <task>.interview-request.json asks a question.
+\`switchyard status\` lists the open escalations until they are resolved here.
+
+--retry  the task becomes runnable again with a fresh failure budget; its attempts and
+         evidence stay. The next \`switchyard run\` (or \`resume\`) runs it.
+--skip   the escalation closes but the task stays blocked, and so do the tasks that depend
+         on it: they never got what they depend on. Archive the task by hand or remove
+         the dependency to let them run; \`switchyard retry\` still retries it later.
+--done   you archived the task yourself (its folder, with complete.log, is in
+         agent-task/archive/<group>/<task>): it is recorded as complete and its
+         dependents may run. A run never counts an archive entry as done on its own,
+         since an agent can write one; it reports it and exits 3 until you decide.
+
+Takes the workspace lock, so it refuses while a run is going (exit 1): stop it first.
+
+On a shared store (--store, SWITCHYARD_STORE or config \`store\`) the answer changes the
+task's record in the database, whichever machine blocked it, under the same rules; a
+retried task goes back to the backlog and a dispatcher of any machine takes it. A task
+another machine is running right now (its lease is live) is refused with SY_TASK_HELD,
+naming that machine (exit 1). --done needs the hand-made archive of one clone: it is not
+offered on a shared store. --json adds "machine": the machine that last ran the task.
+
+Exit codes: 0 resolved, 1 internal failure or the lock (or the task's lease) is held, 2 an
+unknown task, a task that is not blocked, bad flags.
+
+Examples:
+  $ switchyard status                          # lists open escalations
+  $ switchyard resolve api/add-flag --retry && switchyard run
+  $ switchyard resolve docs/readme --skip
+  $ switchyard resolve docs/intro --done
+  $ switchyard resolve api/add-flag --retry --store postgres://sy@db/switchyard`;
 
 /** `switchyard resolve <group>/<task> --retry|--skip|--done`: a human answers an escalation. */
 export function registerResolve(program: Command): void {
@@ -44,114 +70,8 @@ export function registerResolve(program: Command): void {
       '--store <url>',
       'a postgres:// store shared by several machines: answer in its database (default: SWITCHYARD_STORE, else config `store`)',
     )
-    .addHelpText(
-      'after',
-      `
-A task that blocks (its failure budget spent, credentials rejected, the catalog changed…)
-is escalated: agent-task/.switchyard/escalations/<group>/<task>.failure-bundle.json says
-what happened (failure code and class, attempts, definition of done, output tails,
-evidence paths, the tasks it holds up) and <task>.interview-request.json asks a question.
-\`switchyard status\` lists the open escalations until they are resolved here.
-
---retry  the task becomes runnable again with a fresh failure budget; its attempts and
-         evidence stay. The next \`switchyard run\` (or \`resume\`) runs it.
---skip   the escalation closes but the task stays blocked, and so do the tasks that depend
-         on it: they never got what they depend on. Archive the task by hand or remove
-         the dependency to let them run; \`switchyard retry\` still retries it later.
---done   you archived the task yourself (its folder, with complete.log, is in
-         agent-task/archive/<group>/<task>): it is recorded as complete and its
-         dependents may run. A run never counts an archive entry as done on its own,
-         since an agent can write one; it reports it and exits 3 until you decide.
-
-Takes the workspace lock, so it refuses while a run is going (exit 1): stop it first.
-
-On a shared store (--store, SWITCHYARD_STORE or config \`store\`) the answer changes the
-task's record in the database, whichever machine blocked it, under the same rules; a
-retried task goes back to the backlog and a dispatcher of any machine takes it. A task
-another machine is running right now (its lease is live) is refused with SY_TASK_HELD,
-naming that machine (exit 1). --done needs the hand-made archive of one clone: it is not
-offered on a shared store. --json adds "machine": the machine that last ran the task.
-
-Exit codes: 0 resolved, 1 internal failure or the lock (or the task's lease) is held, 2 an
-unknown task, a task that is not blocked, bad flags.
-
-Examples:
-  $ switchyard status                          # lists open escalations
-  $ switchyard resolve api/add-flag --retry && switchyard run
-  $ switchyard resolve docs/readme --skip
-  $ switchyard resolve docs/intro --done
-  $ switchyard resolve api/add-flag --retry --store postgres://sy@db/switchyard`,
-    )
-    .action(async (task: string, opts: ResolveOptions) => {
-      const { SwitchyardError } = await import('@switchyard/core');
-      const { findWorkspaceRoot } = await import('@switchyard/utils');
-      const { hasConfigFile, resolveCatalog } = await import('@switchyard/config');
-      const { resolveEscalation } = await import('@switchyard/engine');
-      if ([opts.retry, opts.skip, opts.done].filter(Boolean).length !== 1) {
-        throw new SwitchyardError('SY_USAGE', 'Give exactly one of --retry, --skip or --done.', {
-          hint: 'switchyard resolve <group>/<task> --retry   (or --skip, or --done)',
-        });
-      }
-      const workspace = findWorkspaceRoot({
-        ...(opts.workspace !== undefined ? { explicit: opts.workspace } : {}),
-        isMarker: hasConfigFile,
-      });
-      const { resolve } = await import('node:path');
-      const catalog = opts.retry
-        ? await resolveCatalog({
-            ...(opts.executionCatalog ? { flagPath: resolve(opts.executionCatalog) } : {}),
-            cwd: workspace,
-            checkExecutables: false,
-          })
-        : undefined;
-      const { catalogSourceLabel } = await import('@switchyard/engine');
-      const action = opts.retry ? 'retry' : opts.done ? 'done' : 'skip';
-      const catalogFacts = catalog && {
-        source: catalogSourceLabel(catalog),
-        revision: catalog.revision,
-        targets: catalog.catalog.targets,
-      };
-      const { sharedStoreSetting } = await import('../store/resolve-store.js');
-      const setting = await sharedStoreSetting({
-        workspace,
-        ...(opts.store !== undefined ? { store: opts.store } : {}),
-      });
-      const outcome = setting
-        ? await (async () => {
-            const { resolveShared, withSharedStore } = await import('../store/resolve-shared.js');
-            return withSharedStore(workspace, setting, (shared) =>
-              resolveShared(shared, task, action, catalogFacts),
-            );
-          })()
-        : await (async () => {
-            // The file store, not exclusive: the workspace lock is taken by the resolve itself.
-            const { openFsStore } = await import('@switchyard/store-fs');
-            const store = openFsStore({ workspace });
-            try {
-              return await resolveEscalation({
-                workspace,
-                store,
-                task,
-                action,
-                ...(catalogFacts ? { catalogFacts } : {}),
-              });
-            } finally {
-              await store.close();
-            }
-          })();
-      if (opts.json) {
-        const { printJson } = await import('../output.js');
-        printJson(outcome);
-        return;
-      }
-      process.stdout.write(
-        outcome.action === 'retry'
-          ? setting
-            ? `resolved ${task}: back in the shared backlog with a fresh budget; a dispatcher of any machine takes it\n`
-            : `resolved ${task}: retry with a fresh budget on the next \`switchyard run\`\n`
-          : outcome.action === 'done'
-            ? `resolved ${task}: recorded as done by hand; its dependents run on the next \`switchyard run\`\n`
-            : `resolved ${task}: skipped; it stays blocked and its dependents keep waiting\n`,
-      );
-    });
+    .addHelpText('after', RESOLVE_HELP)
+    .action(async (task: string, opts: ResolveOptions) =>
+      (await import('./resolve-run.js')).resolveCommand(task, opts),
+    );
 }

@@ -3,6 +3,7 @@ import { type Command, InvalidArgumentError } from 'commander';
 // type-only: live-run.js itself is loaded lazily, only for a live run
 import type { LiveRunOptions } from '../live-run.js';
 import { parsePort } from '../monitor-server.js';
+import { addOptions, type OptionRow } from './option-table.js';
 
 /** Every option of `switchyard run`, after parsing. */
 export interface RunOptions extends LiveRunOptions {
@@ -22,80 +23,65 @@ export function parseMaxParallel(value: string): number {
   return Number(value);
 }
 
-/** `switchyard run`: the dispatcher; `--dry-run` reports what it would do; `--validate-plan` checks one plan. */
-export function registerRun(program: Command): void {
-  program
-    .command('run')
-    .description(
-      'Run every ready task of the workspace to a reviewed, archived result (or --dry-run first); `run plan.yaml [with <target>]` runs a YAML plan.',
-    )
-    .argument('[plan]', 'a YAML plan (orchestrate-plan version 1) to run as agent-task/<plan-id>/')
-    .argument('[with]', 'the word `with`, then the target for agent tasks without a backend')
-    .argument('[target]', 'catalog target id (like --with)')
-    .option(
-      '--workspace <dir>',
-      'folder holding agent-task/ (default: found from the current folder upward, like git)',
-    )
-    .option('--execution-catalog <file>', 'use this catalog instead of the resolved one')
-    .option(
-      '--task-group <group>',
-      'only admit tasks of agent-task/<group>/ (limits still count the whole workspace)',
-    )
-    .option(
-      '--max-parallel <n>',
-      'active task stages in the whole workspace (default: config maxParallel, else 3; 0 = unlimited)',
-      parseMaxParallel,
-    )
-    .option(
-      '--retry-blocked',
-      'retry every blocked task in scope for its own reason, keeping its history (`switchyard retry` picks tasks)',
-    )
-    .option(
-      '--with <target>',
-      'run the worker on this catalog target, or on the first candidate of this agent (e.g. codex), unless a task pins its own; reviews keep their route',
-    )
-    .option(
-      '--json',
-      'machine output: the dry-run report as one JSON document, a live run as JSONL events',
-    )
-    .option(
-      '--store <url>',
-      'the state store: "file" (this machine) or a postgres:// URL whose backlog several machines drain together (default: SWITCHYARD_STORE, else config `store`, else "file")',
-    )
-    .option(
-      '--monitor',
-      'serve the live browser page of the run (a YAML plan run does by default); prints monitor_url with the session',
-    )
-    .option('--no-monitor', 'a YAML plan run: do not serve the monitor page')
-    .option(
-      '--port <n>',
-      'with --monitor: port on 127.0.0.1 (default: a random free port)',
-      parsePort,
-    )
-    .option(
-      '--dry-run',
-      'launch nothing: report catalog, tasks, candidates, readiness, claims and problems',
-    )
-    .option('--validate-plan <file>', 'check one PLAN.md like `switchyard validate-plan` and exit')
-    .option(
-      '--patch-only',
-      'with a YAML plan: every agent task ends with its diff as a patch artifact; the source is untouched',
-    )
-    .option(
-      '--again',
-      'with a YAML plan that already finished: run it anew (agent-task/<plan-id>.run2/, …); an unfinished run is continued',
-    )
-    .option(
-      '--review-plans',
-      'first have a review target read the plans (`plan review`); stop with exit 2 on a CRITICAL finding',
-    )
-    .option(
-      '--no-review-plans',
-      'a YAML plan run: skip the advisory plan review it gets first (findings on stderr, never a stop)',
-    )
-    .addHelpText(
-      'after',
-      `
+/** The options of `switchyard run`, in the order of its help. */
+const RUN_OPTIONS: readonly OptionRow[] = [
+  [
+    '--workspace <dir>',
+    'folder holding agent-task/ (default: found from the current folder upward, like git)',
+  ],
+  ['--execution-catalog <file>', 'use this catalog instead of the resolved one'],
+  [
+    '--task-group <group>',
+    'only admit tasks of agent-task/<group>/ (limits still count the whole workspace)',
+  ],
+  [
+    '--max-parallel <n>',
+    'active task stages in the whole workspace (default: config maxParallel, else 3; 0 = unlimited)',
+    parseMaxParallel,
+  ],
+  [
+    '--retry-blocked',
+    'retry every blocked task in scope for its own reason, keeping its history (`switchyard retry` picks tasks)',
+  ],
+  [
+    '--with <target>',
+    'run the worker on this catalog target, or on the first candidate of this agent (e.g. codex), unless a task pins its own; reviews keep their route',
+  ],
+  ['--json', 'machine output: the dry-run report as one JSON document, a live run as JSONL events'],
+  [
+    '--store <url>',
+    'the state store: "file" (this machine) or a postgres:// URL whose backlog several machines drain together (default: SWITCHYARD_STORE, else config `store`, else "file")',
+  ],
+  [
+    '--monitor',
+    'serve the live browser page of the run (a YAML plan run does by default); prints monitor_url with the session',
+  ],
+  ['--no-monitor', 'a YAML plan run: do not serve the monitor page'],
+  ['--port <n>', 'with --monitor: port on 127.0.0.1 (default: a random free port)', parsePort],
+  [
+    '--dry-run',
+    'launch nothing: report catalog, tasks, candidates, readiness, claims and problems',
+  ],
+  ['--validate-plan <file>', 'check one PLAN.md like `switchyard validate-plan` and exit'],
+  [
+    '--patch-only',
+    'with a YAML plan: every agent task ends with its diff as a patch artifact; the source is untouched',
+  ],
+  [
+    '--again',
+    'with a YAML plan that already finished: run it anew (agent-task/<plan-id>.run2/, …); an unfinished run is continued',
+  ],
+  [
+    '--review-plans',
+    'first have a review target read the plans (`plan review`); stop with exit 2 on a CRITICAL finding',
+  ],
+  [
+    '--no-review-plans',
+    'a YAML plan run: skip the advisory plan review it gets first (findings on stderr, never a stop)',
+  ],
+];
+
+const RUN_HELP = `
 Run --dry-run before the first live run. It reads every task of every group, shows each
 task's route and the target every stage would use now (a task's "target" pin, else --with,
 else the route's first candidate), dependencies and readiness, write sets and which tasks
@@ -144,68 +130,80 @@ YAML plans (orchestrate-plan version 1; schema: assets/schema/orchestrate-plan.s
   $ switchyard run plan.yaml --dry-run            # the routes of every task, and why
   $ switchyard run plan.yaml with codex           # the worker of tasks that name no backend
   $ switchyard run plan.yaml --patch-only --json
-  $ switchyard run plan.yaml --again              # the plan finished earlier: once more`,
+  $ switchyard run plan.yaml --again              # the plan finished earlier: once more`;
+
+/** `switchyard run`: the dispatcher; `--dry-run` reports what it would do; `--validate-plan` checks one plan. */
+export function registerRun(program: Command): void {
+  const run = program
+    .command('run')
+    .description(
+      'Run every ready task of the workspace to a reviewed, archived result (or --dry-run first); `run plan.yaml [with <target>]` runs a YAML plan.',
     )
-    .action(
-      async (
-        plan: string | undefined,
-        withWord: string | undefined,
-        target: string | undefined,
-        opts: RunOptions,
-      ) => {
-        if (plan !== undefined) {
-          if (withWord !== undefined && (withWord !== 'with' || target === undefined))
-            throw new SwitchyardError(
-              'SY_USAGE',
-              `expected \`with <target>\` after the plan, got "${[withWord, target].filter(Boolean).join(' ')}"`,
-            );
-          if (target !== undefined && opts.with !== undefined && target !== opts.with)
-            throw new SwitchyardError(
-              'SY_USAGE',
-              `\`with ${target}\` and --with ${opts.with} disagree; give one`,
-            );
-          // A YAML plan is reviewed anyway (advisory; --no-review-plans skips it).
-          for (const [flag, given] of [
-            ['--validate-plan', opts.validatePlan !== undefined],
-          ] as const)
-            if (given)
-              throw new SwitchyardError(
-                'SY_USAGE',
-                `${flag} does not apply to a YAML plan (${plan}); nothing was started`,
-                {
-                  hint: '`switchyard run plan.yaml --dry-run` checks the whole plan; drop the flag',
-                },
-              );
-          const { runPlanCommand } = await import('./run-plan.js');
-          return runPlanCommand(plan, {
-            ...opts,
-            ...(target !== undefined ? { with: target } : {}),
-          });
-        }
-        for (const [flag, given] of [
-          ['--patch-only', opts.patchOnly],
-          ['--again', opts.again],
-        ] as const)
-          if (given)
-            throw new SwitchyardError(
-              'SY_USAGE',
-              `${flag} needs a YAML plan: \`switchyard run plan.yaml ${flag}\``,
-            );
-        if (opts.validatePlan !== undefined) {
-          const { validatePlanCommand } = await import('./validate-plan.js');
-          return validatePlanCommand(opts.validatePlan, {
-            ...(opts.workspace ? { workspace: opts.workspace } : {}),
-            ...(opts.json ? { json: true } : {}),
-          });
-        }
-        if (opts.dryRun) return (await import('../dry-run.js')).dryRunCommand(opts);
-        if (
-          opts.reviewPlans &&
-          !(await (await import('./run-review-plans.js')).reviewPlansFirst(opts))
-        )
-          return;
-        // The live run: the dispatcher (packages/cli/src/live-run.ts).
-        process.exitCode = await (await import('../live-run.js')).liveRun(opts);
-      },
+    .argument('[plan]', 'a YAML plan (orchestrate-plan version 1) to run as agent-task/<plan-id>/')
+    .argument('[with]', 'the word `with`, then the target for agent tasks without a backend')
+    .argument('[target]', 'catalog target id (like --with)');
+  addOptions(run, RUN_OPTIONS).addHelpText('after', RUN_HELP).action(runAction);
+}
+
+/** `switchyard run [plan [with <target>]]`: a YAML plan, or the workspace's tasks. */
+async function runAction(
+  plan: string | undefined,
+  withWord: string | undefined,
+  target: string | undefined,
+  opts: RunOptions,
+): Promise<void> {
+  if (plan !== undefined) return runYamlPlan(plan, withWord, target, opts);
+  for (const [flag, given] of [
+    ['--patch-only', opts.patchOnly],
+    ['--again', opts.again],
+  ] as const)
+    if (given)
+      throw new SwitchyardError(
+        'SY_USAGE',
+        `${flag} needs a YAML plan: \`switchyard run plan.yaml ${flag}\``,
+      );
+  if (opts.validatePlan !== undefined) {
+    const { validatePlanCommand } = await import('./validate-plan.js');
+    return validatePlanCommand(opts.validatePlan, {
+      ...(opts.workspace ? { workspace: opts.workspace } : {}),
+      ...(opts.json ? { json: true } : {}),
+    });
+  }
+  if (opts.dryRun) return (await import('../dry-run.js')).dryRunCommand(opts);
+  if (opts.reviewPlans && !(await (await import('./run-review-plans.js')).reviewPlansFirst(opts)))
+    return;
+  // The live run: the dispatcher (packages/cli/src/live-run.ts).
+  process.exitCode = await (await import('../live-run.js')).liveRun(opts);
+}
+
+/** `switchyard run plan.yaml [with <target>]`: the words after the plan checked, then the plan run. */
+async function runYamlPlan(
+  plan: string,
+  withWord: string | undefined,
+  target: string | undefined,
+  opts: RunOptions,
+): Promise<void> {
+  if (withWord !== undefined && (withWord !== 'with' || target === undefined))
+    throw new SwitchyardError(
+      'SY_USAGE',
+      `expected \`with <target>\` after the plan, got "${[withWord, target].filter(Boolean).join(' ')}"`,
     );
+  if (target !== undefined && opts.with !== undefined && target !== opts.with)
+    throw new SwitchyardError(
+      'SY_USAGE',
+      `\`with ${target}\` and --with ${opts.with} disagree; give one`,
+    );
+  // A YAML plan is reviewed anyway (advisory; --no-review-plans skips it).
+  for (const [flag, given] of [['--validate-plan', opts.validatePlan !== undefined]] as const)
+    if (given)
+      throw new SwitchyardError(
+        'SY_USAGE',
+        `${flag} does not apply to a YAML plan (${plan}); nothing was started`,
+        { hint: '`switchyard run plan.yaml --dry-run` checks the whole plan; drop the flag' },
+      );
+  const { runPlanCommand } = await import('./run-plan.js');
+  return runPlanCommand(plan, {
+    ...opts,
+    ...(target !== undefined ? { with: target } : {}),
+  });
 }
