@@ -1,0 +1,471 @@
+import { readFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import {
+  type Entry,
+  entryReports,
+  entryResolver,
+  importingFiles,
+  packageEntries,
+  type Read,
+  readDisk,
+} from './entry-usage.js';
+
+// Each package entry (its `src/index.ts` and the subpath entries of its package.json `exports`)
+// lists only what other packages, plugins, the tests in test/ and the scripts import from it:
+// a name only its own package uses is internal, and its own modules import it directly.
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
+
+/**
+ * Names kept although no file of this repository imports them, each with its reason: the
+ * public contract of plugin and store authors that the package READMEs and ARCHITECTURE.md
+ * promise.
+ */
+const KEPT: Record<string, Record<string, string>> = {};
+
+/**
+ * Temporary: names still exported although nobody outside their package imports them, until
+ * their package's entry is trimmed. The list only shrinks.
+ */
+const PENDING: Record<string, string[]> = {
+  '@switchyard/catalog': ['canonicalJson'],
+  '@switchyard/catalog/dry-run': ['NamedTarget', 'RoutingConfig', 'agentsOf', 'routeTask'],
+  '@switchyard/cli': ['ConfiguredEngineOptions', 'EXIT', 'RunRenderer'],
+  '@switchyard/config': ['defineConfig'],
+  // core's entry is being trimmed with the moves out of core: the core lines go with that work
+  '@switchyard/core': [
+    'AttemptClass',
+    'Awaitable',
+    'EscalationLocation',
+    'EventPage',
+    'FailoverClass',
+    'IsolationWrite',
+    'LeaseHolderIdentity',
+    'PluginExport',
+    'PluginKind',
+    'PluginMeta',
+    'ProblemLocation',
+    'PutLocatorOptions',
+    'PutTaskStateOptions',
+    'SourceCheckRequest',
+    'SwitchyardErrorCode',
+    'SwitchyardErrorOptions',
+    'definePlugin',
+    'pluginSchema',
+  ],
+  '@switchyard/core/dry-run': [
+    'ERROR_CODES',
+    'ProblemLocation',
+    'SwitchyardErrorCode',
+    'SwitchyardErrorOptions',
+    'formatProblem',
+  ],
+  '@switchyard/core/errors': ['ERROR_CODES', 'ProblemLocation', 'SwitchyardErrorOptions'],
+  '@switchyard/engine': ['Retro'],
+  '@switchyard/git-isolation': [
+    'ApplyOptions',
+    'DEFAULT_LOCK_TIMEOUT_MS',
+    'IsolationContext',
+    'IsolationLayout',
+    'LayoutOptions',
+    'RemoteLandingOptions',
+    'SourceGuardOptions',
+    'TimingSink',
+    'applyTask',
+    'cleanWorktrees',
+    'commandCheck',
+    'commitMessage',
+    'ensureWorktree',
+    'inspectWorktree',
+    'listWorktrees',
+    'markBlocked',
+    'recoverApplies',
+    'recreateWorktree',
+    'removeWorktree',
+    'revertOutside',
+    'worktreePatch',
+  ],
+  '@switchyard/monitor': [
+    'LOOPBACK',
+    'MonitorPatch',
+    'MonitorSnapshot',
+    'MonitorTask',
+    'MonitorTaskState',
+    'NumberedEvent',
+    'NumberedSnapshot',
+    'Refusal',
+    'SnapshotDiffer',
+    'SnapshotReader',
+    'assertLoopbackBind',
+    'maskSecrets',
+    'refusalOf',
+    'tailFile',
+  ],
+  '@switchyard/runner-kit': ['PruneEvidenceReport'],
+  '@switchyard/store-fs': [
+    'FsLayout',
+    'FsStore',
+    'FsStoreOptions',
+    'LOCK_FILE_NAME',
+    'RUNS_FILE',
+    'SCHEDULES_FILE',
+    'StateStore',
+    'appendWorkLog',
+    'fsLayout',
+    'listOpenEscalations',
+    'openFsStoreAt',
+    'readSchedules',
+    'stateHome',
+  ],
+  '@switchyard/store-memory': ['MemoryStoreOptions'],
+  '@switchyard/store-postgres': [
+    'BACKLOG_CHANNEL',
+    'BacklogEntry',
+    'BacklogStatus',
+    'BacklogTask',
+    'Delivery',
+    'PgBacklog',
+    'PostgresLocation',
+    'PostgresStoreOptions',
+    'SCHEMA_VERSION',
+    'StoreInitResult',
+    'isPostgresUrl',
+    'openPostgresStoreAt',
+    'parseStoreUrl',
+    'redact',
+  ],
+  '@switchyard/tasks': ['readTaskFolder', 'splitTaskId', 'taskId'],
+  '@switchyard/tasks/dry-run': ['WorkspaceModel'],
+  '@switchyard/testkit': [
+    'FAKE_AGENT_FORMATS',
+    'FAKE_AGENT_USAGE',
+    'FAKE_FAULTS',
+    'FakeAgentExit',
+    'FakeAgentFormat',
+    'FakeAgentScenario',
+    'FakeAgentStdin',
+    'FakeAgentStep',
+    'FakeAgentWhen',
+    'FakeFault',
+    'FakeUsage',
+    'FaultOutput',
+    'FaultReply',
+    'FormatPrinter',
+    'MOCK_FAULTS',
+    'MockFault',
+    'MockProtocol',
+    'MockProvider',
+    'MockProviderOptions',
+    'MockRequest',
+    'MockToolCall',
+    'RunKey',
+    'StepContext',
+    'capturedFault',
+    'defaultRetryLine',
+    'faultOutput',
+    'faultReply',
+    'formatPrinter',
+    'isMockFault',
+    'loadScenario',
+    'recordRun',
+    'runFakeAgentCli',
+    'runStep',
+    'scenarioSchema',
+    'stepSchema',
+    'templateFault',
+    'whenSchema',
+  ],
+  '@switchyard/testkit/store-conformance': [
+    'ChildOpener',
+    'ConformanceRunner',
+    'FakeClock',
+    'StoreAdapter',
+    'StoreLocation',
+  ],
+  '@switchyard/utils': [
+    'BoundedRead',
+    'BoundedReadOptions',
+    'FindWorkspaceOptions',
+    'WorkspaceSearch',
+  ],
+  '@switchyard/classifier-claude-code': [
+    'claudeCodeClassifier',
+    'claudeCodePermissionArgs',
+    'claudeCodeSandboxWritable',
+    'claudeCodeTranscript',
+    'claudeCodeUsage',
+  ],
+  '@switchyard/classifier-codex': [
+    'codexClassifier',
+    'codexPermissionArgs',
+    'codexSandboxWritable',
+    'codexTranscript',
+    'codexUsage',
+    'default',
+    'formatCodexEvent',
+  ],
+  '@switchyard/classifier-copilot': [
+    'copilotClassifier',
+    'copilotPermissionArgs',
+    'copilotSandboxWritable',
+    'copilotTranscript',
+    'default',
+    'formatCopilotEvent',
+  ],
+  '@switchyard/classifier-gemini-cli': [
+    'default',
+    'formatGeminiEvent',
+    'geminiCliClassifier',
+    'geminiCliPermissionArgs',
+    'geminiCliSandboxWritable',
+    'geminiCliTranscript',
+    'geminiCliUsage',
+  ],
+  '@switchyard/classifier-generic': [
+    'API_ERROR_LINE',
+    'CapturedRun',
+    'FaultRule',
+    'PROVIDER_RULES',
+    'classifyCapture',
+    'eventCandidates',
+    'genericClassifier',
+    'genericTranscript',
+    'isErrorEvidence',
+    'isJsonText',
+    'matchRules',
+    'parseClassifierOptions',
+    'ruleMatches',
+    'terminationVerdict',
+    'verdictFromLines',
+  ],
+  '@switchyard/classifier-qwen-code': [
+    'default',
+    'qwenCodeClassifier',
+    'qwenCodePermissionArgs',
+    'qwenCodeSandboxWritable',
+    'qwenCodeTranscript',
+    'qwenCodeUsage',
+  ],
+  '@switchyard/runner-jsonl': ['default'],
+  '@switchyard/runner-native-session': [
+    'ResumePlan',
+    'SessionOrigin',
+    'default',
+    'expandHome',
+    'findSessionFile',
+    'nativeSessionHooks',
+    'planResume',
+    'readHead',
+    'sessionBelongsToWorkspace',
+    'sessionIdFromEvent',
+    'sessionIdFromTextLine',
+    'sessionOrigin',
+  ],
+  '@switchyard/runner-text': [
+    'AgentExit',
+    'AttemptHooks',
+    'FileTail',
+    'HelperSpawnError',
+    'HelperSpawnRequest',
+    'HelperSpawned',
+    'HookContext',
+    'MonitorOptions',
+    'SpawnAgentSpec',
+    'SpawnedAgent',
+    'default',
+    'groupMembers',
+    'reattachAttempt',
+    'signalGroup',
+    'spawnAgent',
+    'terminateAttempt',
+  ],
+};
+
+/** Whole-entry uses whose names cannot be read from the source (`file:line` → why allowed). */
+const OPAQUE_ALLOWED: Record<string, string> = {};
+
+describe('each package entry exports only what others import', () => {
+  const entries = packageEntries(root);
+  const entryOf = entryResolver(entries, root);
+  const files = importingFiles(root).map((file) => ({ file, text: readFileSync(file, 'utf8') }));
+  const { reports, opaque } = entryReports(entries, files, readDisk, entryOf);
+
+  it('finds every package and its subpath entries', () => {
+    expect(entries.length).toBeGreaterThan(23);
+    expect(entries.map((e) => e.key)).toContain('@switchyard/core/dry-run');
+    expect(entries.map((e) => e.key)).toContain('@switchyard/testkit/store-conformance');
+  });
+
+  it.each(reports.map((r) => [r.entry.key, r] as const))('%s', (key, report) => {
+    const kept = KEPT[key] ?? {};
+    const pending = new Set(PENDING[key] ?? []);
+    const unused = report.unused.filter((n) => !(n in kept) && !pending.has(n));
+    expect(
+      unused,
+      `${key} (${relative(root, report.entry.source)}) exports names no other package, plugin, test or script imports: drop them from the entry, or keep them in KEPT of test/packaging/entry-usage.test.ts with a reason`,
+    ).toEqual([]);
+    // (PENDING is not checked for names gone or now imported: the entries are trimmed by
+    // several people at once, and a stale line there hides nothing)
+    const exported = new Set(report.exported.map((x) => x.name));
+    expect(
+      Object.keys(kept).filter((n) => !exported.has(n)),
+      `${key}: KEPT names the entry no longer exports`,
+    ).toEqual([]);
+  });
+
+  it('no entry is used whole where its names cannot be read', () => {
+    const found = opaque.map((o) => `${relative(root, o.file)}:${o.line} ${o.key}: ${o.what}`);
+    expect(found.filter((f) => !((f.split(' ')[0] as string) in OPAQUE_ALLOWED))).toEqual([]);
+  });
+});
+
+describe('the entry usage check', () => {
+  /** A small repository in memory: two packages, `a` (with a subpath entry) and `b`. */
+  const fixture = (files: Record<string, string>) => {
+    const all: Record<string, string> = {
+      '/r/packages/a/src/index.ts': [
+        "export { used, unused } from './lib.js';",
+        "export type { Shape, Unshaped } from './types.js';",
+        "export * from './more.js';",
+        'export default function plugin() {}',
+      ].join('\n'),
+      '/r/packages/a/src/lib.ts': 'export const used = 1;\nexport const unused = 2;',
+      '/r/packages/a/src/types.ts': 'export interface Shape {}\nexport type Unshaped = 1;',
+      '/r/packages/a/src/more.ts':
+        'export function fromStar() {}\nexport class StarUnused {}\nexport default 3;',
+      '/r/packages/a/src/light.ts': 'export const light = 1;\nexport const heavy = 2;',
+      '/r/packages/b/src/index.ts': 'export const b = 1;',
+      ...files,
+    };
+    const read: Read = (file) => all[file];
+    const entry = (pkg: string, key: string, source: string, dist: string): Entry => ({
+      key,
+      pkg,
+      dir: `/r/packages/${pkg.slice('@switchyard/'.length)}`,
+      source,
+      dist,
+    });
+    const entries = [
+      entry('@switchyard/a', '@switchyard/a', '/r/packages/a/src/index.ts', 'dist/index.js'),
+      entry('@switchyard/a', '@switchyard/a/light', '/r/packages/a/src/light.ts', 'dist/light.js'),
+      entry('@switchyard/b', '@switchyard/b', '/r/packages/b/src/index.ts', 'dist/index.js'),
+    ];
+    const entryOf = entryResolver(entries, '/r');
+    const sources = Object.entries(all)
+      .filter(
+        ([file]) => !file.includes('/src/') || file.includes('/b/') || file.includes('.test.'),
+      )
+      .map(([file, text]) => ({ file, text }));
+    const { reports, opaque } = entryReports(entries, sources, read, entryOf);
+    const unusedOf = (key: string) => reports.find((r) => r.entry.key === key)?.unused;
+    return { unusedOf, opaque, reports };
+  };
+  const ALL_OF_A = ['Shape', 'StarUnused', 'Unshaped', 'default', 'fromStar', 'unused', 'used'];
+
+  it('catches an unused export and accepts a used one', () => {
+    const { unusedOf } = fixture({ '/r/test/x.test.ts': "import { used } from '@switchyard/a';" });
+    expect(unusedOf('@switchyard/a')).toEqual(ALL_OF_A.filter((n) => n !== 'used'));
+  });
+
+  it('counts type imports, default imports, renamed imports and import types', () => {
+    const { unusedOf } = fixture({
+      '/r/packages/b/src/use.ts': [
+        "import type { Shape } from '@switchyard/a';",
+        "import plugin, { type Unshaped as U, used as u } from '@switchyard/a';",
+        "type F = typeof import('@switchyard/a').fromStar;",
+      ].join('\n'),
+    });
+    expect(unusedOf('@switchyard/a')).toEqual(['StarUnused', 'unused']);
+  });
+
+  it('does not count a package importing its own entry', () => {
+    const { unusedOf } = fixture({
+      '/r/packages/a/src/x.test.ts': "import { used } from '@switchyard/a';",
+    });
+    expect(unusedOf('@switchyard/a')).toEqual(ALL_OF_A);
+  });
+
+  it('counts the properties read on a namespace, not the whole entry', () => {
+    const { unusedOf, opaque } = fixture({
+      '/r/test/ns.test.ts': [
+        "import * as a from '@switchyard/a';",
+        'a.used();',
+        "const s: a.Shape = a['fromStar'];",
+        'const { unused } = a;',
+        'const other = { a: 1 }; other.a;',
+      ].join('\n'),
+    });
+    expect(unusedOf('@switchyard/a')).toEqual(['StarUnused', 'Unshaped', 'default']);
+    expect(opaque).toEqual([]);
+  });
+
+  it('reports a namespace passed on whole, and counts it as a use of every name', () => {
+    const { unusedOf, opaque } = fixture({
+      '/r/packages/b/src/ns.ts': "import * as a from '@switchyard/a';\nregister(a);",
+    });
+    expect(unusedOf('@switchyard/a')).toEqual([]);
+    expect(opaque.map((o) => [o.key, o.file, o.line])).toEqual([
+      ['@switchyard/a', '/r/packages/b/src/ns.ts', 2],
+    ]);
+  });
+
+  it('reads dynamic imports: destructured, bound, read as a property, through .then and .catch', () => {
+    const { unusedOf, opaque } = fixture({
+      '/r/packages/b/src/dyn.ts': [
+        'async function f() {',
+        "  const { used } = await import('@switchyard/a');",
+        "  const a = await import('@switchyard/a');",
+        '  a.fromStar();',
+        "  const p = (await import('@switchyard/a')).default;",
+        "  await import('@switchyard/a').then((m) => m.Shape);",
+        "  const { unused } = await import('@switchyard/a').catch(() => process.exit(2));",
+        '}',
+        'function g(a: number) { return a; }',
+      ].join('\n'),
+    });
+    expect(unusedOf('@switchyard/a')).toEqual(['StarUnused', 'Unshaped']);
+    expect(opaque).toEqual([]);
+  });
+
+  it('reads the built entries a script imports by path, and the scripts it writes into strings', () => {
+    const { unusedOf } = fixture({
+      '/r/test/bench/x.mjs': [
+        "const kit = join(here, '..', '..', 'packages', 'a', 'dist', 'index.js');",
+        'const { used } = await import(kit);',
+        "const { fromStar } = await import(new URL('../../packages/a/dist/index.js', import.meta.url).href);",
+        "const { light } = await import(join(root, 'plugins/p/node_modules/@switchyard/a/dist/light.js'));",
+        'const CHILD = `',
+        "import { unused } from ${JSON.stringify(join(root, 'packages/a/dist/index.js'))};",
+        '`;',
+      ].join('\n'),
+    });
+    expect(unusedOf('@switchyard/a')).toEqual(['Shape', 'StarUnused', 'Unshaped', 'default']);
+    expect(unusedOf('@switchyard/a/light')).toEqual(['heavy']);
+  });
+
+  it('counts a name re-exported by another package, and follows export * across packages', () => {
+    const { unusedOf, opaque } = fixture({
+      '/r/packages/b/src/index.ts':
+        "export { used } from '@switchyard/a';\nexport * from './star.js';",
+      '/r/packages/b/src/star.ts': "export * from '@switchyard/a/light';",
+      '/r/test/y.test.ts': "import { heavy } from '@switchyard/b';",
+    });
+    expect(unusedOf('@switchyard/a')).toEqual(ALL_OF_A.filter((n) => n !== 'used'));
+    // b's entry passes on a/light: a name used through b counts in a/light
+    expect(unusedOf('@switchyard/a/light')).toEqual(['light']);
+    expect(unusedOf('@switchyard/b')).toEqual(['light', 'used']);
+    expect(opaque).toEqual([]);
+  });
+
+  it('reports export * of another package outside an entry, as a use of every name', () => {
+    const { unusedOf, opaque } = fixture({
+      '/r/packages/b/src/orphan.ts': "export * from '@switchyard/a/light';",
+    });
+    expect(unusedOf('@switchyard/a/light')).toEqual([]);
+    expect(opaque.map((o) => [o.key, o.file])).toEqual([
+      ['@switchyard/a/light', '/r/packages/b/src/orphan.ts'],
+    ]);
+  });
+});
