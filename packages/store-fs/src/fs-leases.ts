@@ -50,6 +50,9 @@ function mayBeAlive(holder: string): boolean {
   return isSameProcessAlive({ pid: who.pid, startToken: who.startToken });
 }
 
+/** How long an exclusive store's lease changes wait to share one write of `leases.json`. */
+export const LEASE_WRITE_DELAY_MS = 1000;
+
 const copy = (doc: LeasesFile): LeasesFile => ({ ...doc, leases: { ...doc.leases } });
 
 const toLease = (task: string, s: StoredLease): Lease => ({
@@ -80,10 +83,11 @@ export interface FsLeases extends LeasePort {
  * ownership explicit per task, as a shared store needs it.
  *
  * Exclusive (the opener holds the workspace lock): the workspace lock is the grant, so the
- * leases live in this process and `leases.json` is written behind them (coalesced, at the
- * latest on `flush`): a lease costs no file write on the hot path. A crash may lose the last
- * ones; the next run's tokens may then repeat, which fences nobody wrongly, since the lock
- * proves the previous holder dead.
+ * leases live in this process and `leases.json` is written behind them (coalesced: every
+ * change within {@link LEASE_WRITE_DELAY_MS} of the first shares one write, at the latest on
+ * `flush`): a lease costs no file write on the hot path. A crash may lose the last ones; the
+ * next run's tokens may then repeat, which fences nobody wrongly, since the lock proves the
+ * previous holder dead. No other process takes a lease meanwhile: it would need the lock.
  */
 export function fsLeases(
   file: string,
@@ -106,9 +110,18 @@ export function fsLeases(
     madeDir = true;
     await replaceFile(file, `${JSON.stringify(doc, null, 2)}\n`, { durable: false });
   };
+  // The pending write-behind: its timer (cleared by flush, which writes at once) and its end.
+  let timer: NodeJS.Timeout | undefined;
+  let wake: (() => void) | undefined;
   const writeBehind = () => {
     dirty = true;
-    writing ??= new Promise<void>((resolve) => setImmediate(resolve)).then(async () => {
+    writing ??= new Promise<void>((resolve) => {
+      wake = resolve;
+      timer = setTimeout(resolve, LEASE_WRITE_DELAY_MS);
+      timer.unref(); // a run that ends flushes them; a crash may lose them (see above)
+    }).then(async () => {
+      timer = undefined;
+      wake = undefined;
       while (dirty) {
         dirty = false;
         await save(held as LeasesFile).catch(() => {
@@ -185,6 +198,8 @@ export function fsLeases(
         .sort()
         .flatMap((task) => current(task) ?? []),
     async flush() {
+      if (timer) clearTimeout(timer);
+      wake?.();
       await writing;
       if (dirty && held) {
         dirty = false;
