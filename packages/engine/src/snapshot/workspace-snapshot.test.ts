@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { changedPaths, takeSnapshot } from './workspace-snapshot.js';
+import { changedPaths, folderListings, takeSnapshot } from './workspace-snapshot.js';
 
 const sha = (text: string) => createHash('sha256').update(text).digest('hex');
 let root: string;
@@ -53,5 +53,62 @@ describe('takeSnapshot', () => {
     });
     expect(third['a/f1.txt']?.sha256).toBe('from the first');
     expect(third['a/f2.txt']?.sha256).toBe(first['a/f2.txt']?.sha256);
+  });
+});
+
+describe('takeSnapshot with folder listings kept between walks', () => {
+  it('lists again only the folders whose entries changed, and still finds every new, deleted or edited file', async () => {
+    root = mkdtempSync(join(tmpdir(), 'sy-snapshot-'));
+    for (const dir of ['a', 'b']) mkdirSync(join(root, dir));
+    writeFileSync(join(root, 'a', 'one.txt'), 'one');
+    writeFileSync(join(root, 'a', 'two.txt'), 'two');
+    writeFileSync(join(root, 'b', 'three.txt'), 'three');
+    const listings = folderListings();
+    // A clock a minute ahead: every folder's change time has settled, so each listing is kept.
+    const later = () => Date.now() + 60_000;
+    const first = await takeSnapshot(root, { listings, clock: later });
+    expect(Object.keys(first)).toEqual(['a/one.txt', 'a/two.txt', 'b/three.txt']);
+    expect([...listings.keys()].sort()).toEqual(['', 'a', 'b']);
+
+    // A kept listing answers while its folder is unchanged: no listing of its own is read
+    // (shown by a kept listing that leaves a file out on purpose).
+    listings.set('b', { ...listings.get('b')!, names: [] });
+    expect(Object.keys(await takeSnapshot(root, { listings, clock: later }))).toEqual([
+      'a/one.txt',
+      'a/two.txt',
+    ]);
+
+    // Files created (in an existing folder and in a new one), deleted and edited in place are
+    // all found: an added or removed entry moves its folder's change time.
+    writeFileSync(join(root, 'b', 'four.txt'), 'four');
+    mkdirSync(join(root, 'a', 'new', 'deeper'), { recursive: true });
+    writeFileSync(join(root, 'a', 'new', 'deeper', 'five.txt'), 'five');
+    rmSync(join(root, 'a', 'one.txt'));
+    writeFileSync(join(root, 'a', 'two.txt'), 'TWO');
+    const second = await takeSnapshot(root, { previous: first, listings, clock: later });
+    expect(changedPaths(first, second)).toEqual([
+      'a/new/deeper/five.txt',
+      'a/one.txt',
+      'a/two.txt',
+      'b/four.txt',
+    ]);
+    expect(Object.keys(second)).toContain('b/three.txt');
+  });
+
+  it('keeps no listing of a folder changed within the settle time (its change time could repeat)', async () => {
+    root = mkdtempSync(join(tmpdir(), 'sy-snapshot-'));
+    mkdirSync(join(root, 'fresh'));
+    writeFileSync(join(root, 'fresh', 'x.txt'), 'x');
+    const listings = folderListings();
+    // The walk starts in the same instant the folder changed.
+    const changedAt = statSync(join(root, 'fresh')).ctimeMs;
+    await takeSnapshot(root, { listings, clock: () => changedAt });
+    expect(listings.has('fresh')).toBe(false);
+    // A change in the same tick of the kernel's clock is still found on the next walk.
+    writeFileSync(join(root, 'fresh', 'y.txt'), 'y');
+    expect(Object.keys(await takeSnapshot(root, { listings, clock: () => changedAt }))).toEqual([
+      'fresh/x.txt',
+      'fresh/y.txt',
+    ]);
   });
 });

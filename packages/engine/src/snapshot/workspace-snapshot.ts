@@ -1,7 +1,14 @@
 import { createHash } from 'node:crypto';
-import { createReadStream, lstatSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import {
+  createReadStream,
+  lstatSync,
+  readdirSync,
+  readFileSync,
+  type Stats,
+  statSync,
+} from 'node:fs';
 import { readlink } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { Snapshot } from '@switchyard/core';
 import ignore from 'ignore';
 
@@ -32,20 +39,45 @@ export interface SnapshotOptions {
   /** Further paths to leave out: true for a workspace-relative path (a folder's ends in `/`)
    * that is not part of the workspace's content (e.g. `agent-task/`, what `.gitignore` names). */
   skip?: (path: string) => boolean;
+  /** The folder listings of earlier walks of the same root ({@link folderListings}): a folder
+   * whose inode and change time are those of its kept listing is not listed again. */
+  listings?: FolderListings;
+  /** The wall clock the settled rule of `listings` reads (Date.now; tests move it on). */
+  clock?: () => number;
+}
+
+/**
+ * Folder listings kept between walks of one root, by workspace-relative folder path. A
+ * folder's change time moves whenever an entry is added, removed or renamed in it (and no
+ * process can set it back, unlike its mtime), so a folder with the same inode and change time
+ * still has the names it had. Only listings whose change time had settled when they were read
+ * are kept (see {@link SETTLED_MS}).
+ */
+export type FolderListings = Map<string, { ino: number; ctimeMs: number; names: string[] }>;
+
+/** An empty {@link FolderListings}, for a caller that walks the same root again and again. */
+export function folderListings(): FolderListings {
+  return new Map();
 }
 
 // Entries looked at between two yields to the event loop: a few milliseconds of work.
 const ENTRIES_PER_TURN = 512;
 // Files up to this size are hashed in one read on this thread; larger ones are streamed.
 const READ_WHOLE_BYTES = 1 << 20;
+// The kernel stamps change times from its coarse clock, up to a tick behind the wall clock:
+// a folder changed again within that tick of its listing could keep the same change time.
+// A listing is kept only when the folder's change time is older than the walk's start by more
+// than this, so any later change gives it a newer one (git's "racy" rule, with room to spare).
+const SETTLED_MS = 1000;
 
 /**
  * A snapshot of every regular file and symbolic link under `root` (folders in
  * {@link SKIPPED_DIRS} and what `skip` says left out): size, mtime and inode of each, and its
- * content hash — read only where those differ from `previous`. Folders are listed and files
- * lstat'ed synchronously (a tenth of the CPU of one thread-pool round trip per file), yielding
- * to the event loop every {@link ENTRIES_PER_TURN} entries, so the agents of other tasks are
- * still watched while a large workspace is walked.
+ * content hash — read only where those differ from `previous`. Folders are listed (unless
+ * `listings` has their names, unchanged) and files lstat'ed synchronously (a tenth of the CPU
+ * of one thread-pool round trip per file), yielding to the event loop every
+ * {@link ENTRIES_PER_TURN} entries, so the agents of other tasks are still watched while a
+ * large workspace is walked.
  */
 export async function takeSnapshot(root: string, options: SnapshotOptions = {}): Promise<Snapshot> {
   const snapshot: Snapshot = {};
@@ -56,37 +88,59 @@ export async function takeSnapshot(root: string, options: SnapshotOptions = {}):
     for (const e of earlier) if (Object.hasOwn(e, path)) return e[path];
     return undefined;
   };
-  let sinceYield = 0;
-  const walk = async (dir: string, rel: string): Promise<void> => {
+  const { listings, skip } = options;
+  const settledBefore = (options.clock ?? Date.now)() - SETTLED_MS;
+  const namesOf = (dir: string, rel: string, folder: Stats): string[] | undefined => {
+    const kept = listings?.get(rel);
+    if (kept && kept.ino === folder.ino && kept.ctimeMs === folder.ctimeMs) return kept.names;
     let names: string[];
     try {
-      names = readdirSync(dir);
+      names = readdirSync(dir).sort();
     } catch {
-      return; // removed meanwhile, or unreadable: nothing of it to compare
+      listings?.delete(rel);
+      return undefined; // removed meanwhile, or unreadable: nothing of it to compare
     }
-    for (const name of names.sort()) {
+    if (listings && folder.ctimeMs < settledBefore)
+      listings.set(rel, { ino: folder.ino, ctimeMs: folder.ctimeMs, names });
+    else listings?.delete(rel);
+    return names;
+  };
+  let sinceYield = 0;
+  const walk = async (dir: string, rel: string, folder: Stats): Promise<void> => {
+    const names = namesOf(dir, rel, folder);
+    if (!names) return;
+    for (const name of names) {
       if (++sinceYield >= ENTRIES_PER_TURN) {
         sinceYield = 0;
-        await new Promise<void>((resolve) => setImmediate(resolve));
+        await new Promise<void>((done) => setImmediate(done));
       }
       const path = rel === '' ? name : `${rel}/${name}`;
-      const full = join(dir, name);
+      const full = `${dir}/${name}`;
       const stat = lstatSync(full, { throwIfNoEntry: false });
       if (!stat) continue;
       if (stat.isDirectory()) {
-        if (!SKIPPED_DIRS.has(name) && !options.skip?.(`${path}/`)) await walk(full, path);
+        if (!SKIPPED_DIRS.has(name) && !skip?.(`${path}/`)) await walk(full, path, stat);
         continue;
       }
-      if ((!stat.isFile() && !stat.isSymbolicLink()) || options.skip?.(path)) continue;
+      if ((!stat.isFile() && !stat.isSymbolicLink()) || skip?.(path)) continue;
       const seen = seenBefore(path);
-      const same =
-        seen && seen.size === stat.size && seen.mtimeMs === stat.mtimeMs && seen.ino === stat.ino;
-      const sha256 = same ? seen.sha256 : await contentHash(full, stat.isSymbolicLink(), stat.size);
+      if (
+        seen &&
+        seen.size === stat.size &&
+        seen.mtimeMs === stat.mtimeMs &&
+        seen.ino === stat.ino
+      ) {
+        snapshot[path] = seen; // the same version: its entry (never changed in place) is kept
+        continue;
+      }
+      const sha256 = await contentHash(full, stat.isSymbolicLink(), stat.size);
       if (sha256 === undefined) continue;
       snapshot[path] = { size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino, sha256 };
     }
   };
-  await walk(root, '');
+  const top = resolve(root);
+  const stat = statSync(top, { throwIfNoEntry: false });
+  if (stat?.isDirectory()) await walk(top === '/' ? '' : top, '', stat);
   return snapshot;
 }
 

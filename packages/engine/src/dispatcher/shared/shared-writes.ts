@@ -2,12 +2,20 @@ import type { Snapshot } from '@switchyard/core';
 import { AGENT_TASK_DIR, type WriteSetReport } from '@switchyard/core';
 import { openChangeStore } from '@switchyard/store-fs';
 import { claimKeys } from '../../admission/task-view.js';
-import { changedPaths, gitignoreOf, takeSnapshot } from '../../snapshot/workspace-snapshot.js';
+import {
+  changedPaths,
+  type FolderListings,
+  folderListings,
+  gitignoreOf,
+  takeSnapshot,
+} from '../../snapshot/workspace-snapshot.js';
 import { recordChangeBaseline } from '../checks/task-change.js';
 import type { DispatchContext, TaskRuntime } from '../context.js';
 
-// The latest snapshot of each run's workspace: a new one reads only the files changed since.
+// The latest snapshot of each run's workspace and its folders' listings: a new one reads only
+// the files changed since, and lists only the folders whose entries changed.
 const latest = new WeakMap<DispatchContext, Snapshot>();
+const listingsOf = new WeakMap<DispatchContext, FolderListings>();
 
 /**
  * A task in the shared workspace outside git (isolation `none`, no git to diff) before an agent that
@@ -82,9 +90,12 @@ export async function inspectSharedRound(
 async function snapshotOf(ctx: DispatchContext, previous?: Snapshot): Promise<Snapshot> {
   const ignored = await gitignoreOf(ctx.workspace);
   const skip = (path: string) => path === `${AGENT_TASK_DIR}/` || ignored(path);
+  const listings = listingsOf.get(ctx) ?? folderListings();
+  listingsOf.set(ctx, listings);
   const snapshot = await takeSnapshot(ctx.workspace, {
     previous: [previous, latest.get(ctx)],
     skip,
+    listings,
   });
   latest.set(ctx, snapshot);
   return snapshot;
