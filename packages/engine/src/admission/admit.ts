@@ -199,6 +199,8 @@ export function stuckTasks(
   state: AdmissionState,
   tasks: ReadonlyMap<TaskId, AdmissionTask>,
 ): Set<TaskId> {
+  // Nothing blocked or invalid (the usual pass): nothing is stuck, whatever depends on what.
+  if (!state.blocked?.size && !state.invalid?.size) return new Set();
   const dependents = new Map<TaskId, TaskId[]>();
   for (const task of tasks.values())
     for (const dep of task.dependsOn) {

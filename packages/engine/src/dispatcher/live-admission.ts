@@ -1,6 +1,6 @@
 import { INITIAL_PHASE, takesAgentSlot } from '@switchyard/core';
-import type { AdmissionState, ApplyQueueState } from '../admission/admit.js';
-import { admissionTaskOf } from '../admission/task-view.js';
+import type { AdmissionState, AdmissionTask, ApplyQueueState } from '../admission/admit.js';
+import { admissionTaskOf, type TaskViewSource } from '../admission/task-view.js';
 import { worktreeBytes } from '../admission/worktree-bytes.js';
 import type { DispatchContext, TaskRuntime } from './context.js';
 
@@ -25,7 +25,7 @@ export function liveAdmissionState(
   return {
     tasks: runtimes
       .filter((rt) => rt.state.phase !== 'done')
-      .map((rt) => admissionTaskOf(rt.task, !takesAgentSlot(rt.state.phase), isFresh(rt))),
+      .map((rt) => admissionViewOf(rt.task, !takesAgentSlot(rt.state.phase), isFresh(rt))),
     archivedComplete: ctx.archived,
     liveAttempts: live,
     blocked: new Set(
@@ -48,6 +48,31 @@ export function liveAdmissionState(
         }
       : {}),
   };
+}
+
+// A task's admission view changes only when its plans are read again (a new task object, with
+// new write-set and dependency lists): every scheduling pass reuses it instead of building each
+// task's claim keys again. Four views per task, by whether it is slot-free and fresh.
+const views = new WeakMap<
+  TaskViewSource,
+  { writeSet: unknown; dependsOn: unknown; byFlags: (AdmissionTask | undefined)[] }
+>();
+
+/** {@link admissionTaskOf}, built once per task object and flags (admission never changes it). */
+export function admissionViewOf(
+  task: TaskViewSource,
+  slotFree: boolean,
+  fresh: boolean,
+): AdmissionTask {
+  let kept = views.get(task);
+  if (!kept || kept.writeSet !== task.writeSet || kept.dependsOn !== task.dependsOn) {
+    kept = { writeSet: task.writeSet, dependsOn: task.dependsOn, byFlags: [] };
+    views.set(task, kept);
+  }
+  const index = (slotFree ? 2 : 0) + (fresh ? 1 : 0);
+  const view = kept.byFlags[index] ?? admissionTaskOf(task, slotFree, fresh);
+  kept.byFlags[index] = view;
+  return view;
 }
 
 /** A task that has not started: admitting it would give it a worktree. */
