@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { newTaskState } from '@switchyard/core';
@@ -71,6 +71,23 @@ describe('the shared workspace: a task judged on snapshots, not a git diff', () 
     ]);
   });
 
+  it("leaves out a change to the resolved target of another task's write-set path, and a path another task holds a claim on", async () => {
+    const { ctx, rt, write } = workspace();
+    const linked = {
+      id: 'g/linked',
+      group: 'g',
+      task: { writeSet: [{ path: 'link/c.ts', resolved: 'real/c.ts' }], runner: 'agent' },
+      state: newTaskState('g/linked'),
+    } as unknown as TaskRuntime;
+    ctx.tasks.set(linked.id, linked);
+    ctx.claimIndex.set('gen/out.ts', 'g/elsewhere');
+    await openSharedRound(ctx, rt, 'w1');
+    write('real/c.ts', 'written through the link by g/linked\n');
+    write('gen/out.ts', 'written by the task holding its claim\n');
+    write('notes.txt', 'written by the worker\n');
+    expect((await inspectSharedRound(ctx, rt))?.outside).toEqual(['notes.txt']);
+  });
+
   it('a file touched but not changed is no change', async () => {
     const { dir, ctx, rt } = workspace();
     await openSharedRound(ctx, rt, 'w1');
@@ -92,6 +109,20 @@ describe('the shared workspace: a task judged on snapshots, not a git diff', () 
     await openSharedRound(ctx, rt, 'w2'); // the retry: the round stays the first one's
     write('src/a.ts', 'export const a = 3;\n');
     expect((await inspectSharedRound(ctx, rt))?.outside).toEqual(['notes.txt']);
+  });
+
+  it('finds files created in a new folder and deleted files outside the write set', async () => {
+    const { ctx, rt, write } = workspace();
+    await openSharedRound(ctx, rt, 'w1');
+    mkdirSync(join(ctx.workspace, 'new', 'folder'), { recursive: true });
+    write('new/folder/file.txt', 'created by the worker\n');
+    rmSync(join(ctx.workspace, 'README.md'));
+    expect(await inspectSharedRound(ctx, rt)).toEqual({
+      changed: ['README.md', 'new/folder/file.txt'],
+      outside: ['README.md', 'new/folder/file.txt'],
+      gitMetadata: [],
+      empty: false,
+    });
   });
 
   it('a round an earlier run left (the task blocked, a person edited meanwhile) starts over', async () => {

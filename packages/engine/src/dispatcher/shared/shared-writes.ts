@@ -1,7 +1,6 @@
 import type { Snapshot } from '@switchyard/core';
 import { AGENT_TASK_DIR, type WriteSetReport } from '@switchyard/core';
 import { openChangeStore } from '@switchyard/store-fs';
-import { claimKeys } from '../../admission/task-view.js';
 import {
   changedPaths,
   type FolderListings,
@@ -73,11 +72,13 @@ export async function inspectSharedRound(
   if (!round) return undefined;
   const after = await snapshotOf(ctx, round.files);
   const own = new Set(rt.task.writeSet.map((e) => e.path));
-  const others = new Set<string>();
-  for (const other of ctx.tasks.values())
-    if (other.id !== rt.id) for (const key of claimKeys(other.task.writeSet)) others.add(key);
-  for (const [path, holder] of ctx.claimIndex) if (holder !== rt.id) others.add(path);
-  const changed = changedPaths(round.files, after).filter((p) => own.has(p) || !others.has(p));
+  const all = changedPaths(round.files, after);
+  const others = heldByOthers(
+    ctx,
+    rt,
+    all.filter((p) => !own.has(p)),
+  );
+  const changed = all.filter((p) => own.has(p) || !others.has(p));
   await store.removeRound(rt.id);
   return {
     changed,
@@ -85,6 +86,33 @@ export async function inspectSharedRound(
     gitMetadata: [],
     empty: false,
   };
+}
+
+/**
+ * Which of `paths` (changed outside the task's write set) another task lists in its write set
+ * (a claim key: the path or its resolved target) or holds a claim on. Looks only for these
+ * few paths, without collecting every task's keys.
+ */
+function heldByOthers(
+  ctx: DispatchContext,
+  rt: TaskRuntime,
+  paths: readonly string[],
+): Set<string> {
+  const held = new Set<string>();
+  if (paths.length === 0) return held;
+  const wanted = new Set(paths);
+  for (const other of ctx.tasks.values()) {
+    if (other.id === rt.id) continue;
+    for (const entry of other.task.writeSet) {
+      if (wanted.has(entry.path)) held.add(entry.path);
+      if (entry.resolved !== undefined && wanted.has(entry.resolved)) held.add(entry.resolved);
+    }
+  }
+  for (const path of wanted) {
+    const holder = ctx.claimIndex.get(path);
+    if (holder !== undefined && holder !== rt.id) held.add(path);
+  }
+  return held;
 }
 
 async function snapshotOf(ctx: DispatchContext, previous?: Snapshot): Promise<Snapshot> {
