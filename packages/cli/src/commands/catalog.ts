@@ -23,7 +23,14 @@ Examples:
   $ switchyard catalog show --at 2027-01-15T09:30:00-05:00
   $ switchyard catalog init && switchyard catalog validate --execution-catalog execution-catalog.json`,
     );
+  registerCatalogValidate(catalog);
+  registerCatalogShow(catalog);
+  registerCatalogSchema(catalog);
+  registerCatalogInit(catalog);
+}
 
+/** `switchyard catalog validate`. */
+function registerCatalogValidate(catalog: Command): void {
   catalog
     .command('validate')
     .description(
@@ -48,7 +55,10 @@ Examples:
   $ AGENT_TASK_EXECUTION_CATALOG=ci.json switchyard catalog validate --json`,
     )
     .action(async (opts) => (await import('./catalog-validate.js')).catalogValidate(opts));
+}
 
+/** `switchyard catalog show`. */
+function registerCatalogShow(catalog: Command): void {
   catalog
     .command('show')
     .description('Show the resolved routes per stage with the time window active at an instant.')
@@ -78,7 +88,10 @@ Examples:
   $ switchyard catalog show --json | jq '.stages.worker[] | select(.route == "cloud-G05")'`,
     )
     .action(async (opts) => (await import('./catalog-show.js')).catalogShow(opts));
+}
 
+/** `switchyard catalog schema`. */
+function registerCatalogSchema(catalog: Command): void {
   catalog
     .command('schema')
     .description('Print the JSON Schema of the execution catalog (generated from the validator).')
@@ -91,7 +104,10 @@ Examples:
   $ switchyard catalog schema --project-config`,
     )
     .action(async (opts) => (await import('./catalog-schema.js')).catalogSchemaCommand(opts));
+}
 
+/** `switchyard catalog init`. */
+function registerCatalogInit(catalog: Command): void {
   catalog
     .command('init')
     .description('Write a project catalog that uses only the agent CLIs installed on this machine.')

@@ -12,25 +12,7 @@ export interface MonitorOptions {
   store?: string;
 }
 
-/** `switchyard monitor`: the live browser page of a workspace's run, from persisted state. */
-export function registerMonitor(program: Command): void {
-  program
-    .command('monitor')
-    .description(
-      'Serve a live browser page of the workspace run (DAG, failovers, reviews, tokens, cost).',
-    )
-    .option('--workspace <dir>', 'repository root holding agent-task/ (default: current folder)')
-    .option('--port <n>', 'port on 127.0.0.1 (default: a random free port)', parsePort)
-    .option('--host <address>', 'bind address; only 127.0.0.1 is accepted')
-    .option('--json', 'print the URL as one JSON line {"type":"monitor.started","monitor_url":…}')
-    .option('--read-only', 'the page only shows: retry, skip, resolve and stop are refused')
-    .option(
-      '--store <url>',
-      'a postgres:// store shared by several machines: follow the events of every machine live (default: SWITCHYARD_STORE, else config `store`)',
-    )
-    .addHelpText(
-      'after',
-      `
+const MONITOR_HELP = `
 Prints monitor_url (http://127.0.0.1:<port>/?token=<token>) and serves until Ctrl-C.
 The page follows agent-task/.switchyard/ (events.jsonl, task state, claims, the lock), so
 it shows a run in progress, a finished one, or one whose dispatcher died, and keeps up
@@ -62,8 +44,25 @@ Examples:
   $ switchyard monitor
   $ switchyard monitor --workspace ~/src/app --port 8765
   $ switchyard run --monitor            # the same page, started with the run
-  $ switchyard monitor --store postgres://sy@db/switchyard   # every machine's events on /log`,
+  $ switchyard monitor --store postgres://sy@db/switchyard   # every machine's events on /log`;
+
+/** `switchyard monitor`: the live browser page of a workspace's run, from persisted state. */
+export function registerMonitor(program: Command): void {
+  program
+    .command('monitor')
+    .description(
+      'Serve a live browser page of the workspace run (DAG, failovers, reviews, tokens, cost).',
     )
+    .option('--workspace <dir>', 'repository root holding agent-task/ (default: current folder)')
+    .option('--port <n>', 'port on 127.0.0.1 (default: a random free port)', parsePort)
+    .option('--host <address>', 'bind address; only 127.0.0.1 is accepted')
+    .option('--json', 'print the URL as one JSON line {"type":"monitor.started","monitor_url":…}')
+    .option('--read-only', 'the page only shows: retry, skip, resolve and stop are refused')
+    .option(
+      '--store <url>',
+      'a postgres:// store shared by several machines: follow the events of every machine live (default: SWITCHYARD_STORE, else config `store`)',
+    )
+    .addHelpText('after', MONITOR_HELP)
     .action(async (opts: MonitorOptions) => {
       const { startAnnouncedMonitor, untilInterrupted } = await import('../monitor-server.js');
       const workspace = resolve(opts.workspace ?? process.cwd());

@@ -10,6 +10,21 @@ export interface RetroOptions {
   store?: string;
 }
 
+const RETRO_HELP = `
+Built only from agent-task/.switchyard/events.jsonl (and the project's price table for
+tokens reported without a cost). Each run also writes its retrospective to
+agent-task/retros/<date>-<run>.md when it ends.
+On a shared store (--store, SWITCHYARD_STORE or config \`store\`) it reads the events of
+every machine from the database; without --run or --since it covers every run that was
+still going when the last one started (machines run side by side), and each task lists
+its attempts by machine ("machines" in --json: "<host> pid <pid>" -> attempts).
+Exit 0 with a report, 2 for invalid input (an unknown --run, a --since that is no date).
+
+Examples:
+  $ switchyard retro
+  $ switchyard retro --since 2026-12-01 --json | jq '.targets'
+  $ switchyard retro --store postgres://sy@db/switchyard --json | jq '.tasks[].machines'`;
+
 /** `switchyard retro`: what a run's figures say, from its persisted events. */
 export function registerRetro(program: Command): void {
   program
@@ -28,23 +43,7 @@ export function registerRetro(program: Command): void {
       '--store <url>',
       'a postgres:// store shared by several machines: the runs of every machine (default: SWITCHYARD_STORE, else config `store`)',
     )
-    .addHelpText(
-      'after',
-      `
-Built only from agent-task/.switchyard/events.jsonl (and the project's price table for
-tokens reported without a cost). Each run also writes its retrospective to
-agent-task/retros/<date>-<run>.md when it ends.
-On a shared store (--store, SWITCHYARD_STORE or config \`store\`) it reads the events of
-every machine from the database; without --run or --since it covers every run that was
-still going when the last one started (machines run side by side), and each task lists
-its attempts by machine ("machines" in --json: "<host> pid <pid>" -> attempts).
-Exit 0 with a report, 2 for invalid input (an unknown --run, a --since that is no date).
-
-Examples:
-  $ switchyard retro
-  $ switchyard retro --since 2026-12-01 --json | jq '.targets'
-  $ switchyard retro --store postgres://sy@db/switchyard --json | jq '.tasks[].machines'`,
-    )
+    .addHelpText('after', RETRO_HELP)
     .action(async (opts: RetroOptions) => {
       const core = await import('@switchyard/core');
       const { findWorkspaceRoot } = await import('@switchyard/utils');

@@ -8,6 +8,22 @@ export interface StatusOptions {
   store?: string;
 }
 
+const STATUS_HELP = `
+Reads the dispatcher's persisted state (agent-task/.switchyard/), the plans and /proc; it
+never talks to a running dispatcher and never changes anything, so it is safe during a run,
+after it, and after a crash. "orphaned" marks an agent still running with no dispatcher
+watching it: the next \`switchyard run\` re-attaches to it instead of starting it again.
+Exit 0 when the report was built, 2 when the folder has no agent-task/.
+
+Examples:
+  $ switchyard status
+  $ switchyard status --workspace ~/src/app
+  $ switchyard status --json | jq '.blocked[] | {task, reason}'
+  $ switchyard status --sessions
+  $ switchyard status s-20261201T020000Z-1a2b --json
+  $ watch -n 2 switchyard status
+  $ switchyard status --store postgres://sy@db/switchyard   # every machine's tasks`;
+
 /** `switchyard status`: what runs, waits, is blocked and is done, from persisted state. */
 export function registerStatus(program: Command): void {
   program
@@ -24,24 +40,7 @@ export function registerStatus(program: Command): void {
       '--store <url>',
       'a postgres:// store shared by several machines: show its backlog, each task with its machine (default: SWITCHYARD_STORE, else config `store`)',
     )
-    .addHelpText(
-      'after',
-      `
-Reads the dispatcher's persisted state (agent-task/.switchyard/), the plans and /proc; it
-never talks to a running dispatcher and never changes anything, so it is safe during a run,
-after it, and after a crash. "orphaned" marks an agent still running with no dispatcher
-watching it: the next \`switchyard run\` re-attaches to it instead of starting it again.
-Exit 0 when the report was built, 2 when the folder has no agent-task/.
-
-Examples:
-  $ switchyard status
-  $ switchyard status --workspace ~/src/app
-  $ switchyard status --json | jq '.blocked[] | {task, reason}'
-  $ switchyard status --sessions
-  $ switchyard status s-20261201T020000Z-1a2b --json
-  $ watch -n 2 switchyard status
-  $ switchyard status --store postgres://sy@db/switchyard   # every machine's tasks`,
-    )
+    .addHelpText('after', STATUS_HELP)
     .action(async (session: string | undefined, opts: StatusOptions) => {
       const { isolationSettings } = await import('@switchyard/config');
       const { findWorkspaceRoot } = await import('@switchyard/utils');

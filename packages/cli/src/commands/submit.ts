@@ -8,6 +8,18 @@ export interface SubmitOptions {
   json?: boolean;
 }
 
+const SUBMIT_HELP = `
+For scripts and CI. The backlog is the one of the checked-out branch's upstream (every clone
+of the repository shares it). A task is its id and the SHA-256 of its plan files: publishing
+the same task again changes nothing ("already there"); another plan under an id already
+published is SY_BACKLOG_CONFLICT and nothing is published. Invalid plans in scope are
+SY_PLAN_INVALID, nothing published. Exit 0 published (or already there), 2 invalid input,
+1 the store cannot be reached.
+
+Examples:
+  $ switchyard submit --store postgres://sy@db/switchyard
+  $ SWITCHYARD_STORE=postgres://sy@db/switchyard switchyard submit --task-group api --json`;
+
 /** `switchyard submit`: publish the workspace's tasks to the shared backlog and exit. */
 export function registerSubmit(program: Command): void {
   program
@@ -25,20 +37,7 @@ export function registerSubmit(program: Command): void {
     )
     .option('--task-group <group>', 'only the tasks of agent-task/<group>/')
     .option('--json', 'print { published, existing, scope } as one JSON document')
-    .addHelpText(
-      'after',
-      `
-For scripts and CI. The backlog is the one of the checked-out branch's upstream (every clone
-of the repository shares it). A task is its id and the SHA-256 of its plan files: publishing
-the same task again changes nothing ("already there"); another plan under an id already
-published is SY_BACKLOG_CONFLICT and nothing is published. Invalid plans in scope are
-SY_PLAN_INVALID, nothing published. Exit 0 published (or already there), 2 invalid input,
-1 the store cannot be reached.
-
-Examples:
-  $ switchyard submit --store postgres://sy@db/switchyard
-  $ SWITCHYARD_STORE=postgres://sy@db/switchyard switchyard submit --task-group api --json`,
-    )
+    .addHelpText('after', SUBMIT_HELP)
     .action(async (opts: SubmitOptions) => {
       const core = await import('@switchyard/core');
       const { findWorkspaceRoot } = await import('@switchyard/utils');
