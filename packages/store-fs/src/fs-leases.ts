@@ -153,45 +153,9 @@ export function fsLeases(
       if (!fenceHolds(fence, lease)) throw leaseLost(fence, lease);
     },
     acquire: (task, holder, ttlMs) =>
-      mutate<LeaseResult>((doc) => {
-        const at = now();
-        const stored = doc.leases[task];
-        const live = stored && !stored.released ? toLease(task, stored) : undefined;
-        if (live && live.holder !== holder && live.expiresAt > at && mayBeAlive(live.holder))
-          return { result: { ok: false, held: live }, changed: false };
-        const lease: Lease =
-          live && live.holder === holder
-            ? { ...live, expiresAt: at + ttlMs }
-            : {
-                task,
-                holder,
-                token: (stored?.token ?? 0) + 1,
-                acquiredAt: at,
-                expiresAt: at + ttlMs,
-              };
-        doc.leases[task] = toStored(lease);
-        return { result: { ok: true, lease }, changed: true };
-      }),
-    renew: (leases, ttlMs) =>
-      mutate((doc) => {
-        const at = now();
-        const result = leases.map((lease) => {
-          const stored = doc.leases[lease.task];
-          if (!stored || stored.released || stored.token !== lease.token) return undefined;
-          const renewed = { ...toLease(lease.task, stored), expiresAt: at + ttlMs };
-          doc.leases[lease.task] = toStored(renewed);
-          return renewed;
-        });
-        return { result, changed: result.some(Boolean) };
-      }),
-    release: (lease) =>
-      mutate((doc) => {
-        const stored = doc.leases[lease.task];
-        if (!stored || stored.released || stored.token !== lease.token)
-          return { result: undefined, changed: false };
-        doc.leases[lease.task] = { ...stored, released: true };
-        return { result: undefined, changed: true };
-      }),
+      mutate<LeaseResult>((doc) => acquireIn(doc, task, holder, ttlMs, now())),
+    renew: (leases, ttlMs) => mutate((doc) => renewIn(doc, leases, ttlMs, now())),
+    release: (lease) => mutate((doc) => releaseIn(doc, lease)),
     get: async (task) => current(task),
     list: async () =>
       Object.keys(load().leases)
@@ -207,4 +171,62 @@ export function fsLeases(
       }
     },
   };
+}
+
+/** A change of the leases document: what it returns, and whether the document changed. */
+type Change<T> = { result: T; changed: boolean };
+
+/**
+ * Grants `holder` the task's lease until `at + ttlMs`: renewed when it holds it, else a new
+ * token, unless another holder's lease is live (and that holder may be alive).
+ */
+function acquireIn(
+  doc: LeasesFile,
+  task: string,
+  holder: string,
+  ttlMs: number,
+  at: number,
+): Change<LeaseResult> {
+  const stored = doc.leases[task];
+  const live = stored && !stored.released ? toLease(task, stored) : undefined;
+  if (live && live.holder !== holder && live.expiresAt > at && mayBeAlive(live.holder))
+    return { result: { ok: false, held: live }, changed: false };
+  const lease: Lease =
+    live && live.holder === holder
+      ? { ...live, expiresAt: at + ttlMs }
+      : {
+          task,
+          holder,
+          token: (stored?.token ?? 0) + 1,
+          acquiredAt: at,
+          expiresAt: at + ttlMs,
+        };
+  doc.leases[task] = toStored(lease);
+  return { result: { ok: true, lease }, changed: true };
+}
+
+/** Extends each lease still held with its token to `at + ttlMs`; undefined for one lost. */
+function renewIn(
+  doc: LeasesFile,
+  leases: readonly Lease[],
+  ttlMs: number,
+  at: number,
+): Change<(Lease | undefined)[]> {
+  const result = leases.map((lease) => {
+    const stored = doc.leases[lease.task];
+    if (!stored || stored.released || stored.token !== lease.token) return undefined;
+    const renewed = { ...toLease(lease.task, stored), expiresAt: at + ttlMs };
+    doc.leases[lease.task] = toStored(renewed);
+    return renewed;
+  });
+  return { result, changed: result.some(Boolean) };
+}
+
+/** Marks the lease released when it is still the one stored (its token). */
+function releaseIn(doc: LeasesFile, lease: Lease): Change<undefined> {
+  const stored = doc.leases[lease.task];
+  if (!stored || stored.released || stored.token !== lease.token)
+    return { result: undefined, changed: false };
+  doc.leases[lease.task] = { ...stored, released: true };
+  return { result: undefined, changed: true };
 }

@@ -41,72 +41,28 @@ export function fsTasks(
   exclusive = false,
 ): TaskStatePort {
   const fileOf = (task: string) => taskFile(tasksDir, task);
-  // The version of each file as this process last saw it, keyed by the file's identity.
-  const versions = new Map<string, { key: string; version: number }>();
   const madeDirs = new Set<string>();
-  // The last replacement of each task's file still in flight (exclusive: put leaves the lock
-  // before its rename).
-  const writes = new Map<string, Promise<void>>();
+  // Exclusive: put leaves the lock before its rename.
+  const writes = inFlightWrites();
 
-  const read = (file: string): Versioned<TaskState> | undefined => {
-    let text: string;
-    try {
-      text = readFileSync(file, 'utf8');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-      throw error;
-    }
-    let raw: { revision?: unknown };
-    try {
-      raw = JSON.parse(text);
-    } catch (error) {
-      throw stateCorrupt(file, (error as Error).message, error);
-    }
-    const parsed = taskStateSchema.safeParse(raw);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      throw stateCorrupt(
-        file,
-        `${issue?.path.join('.') || '(root)'}: ${issue?.message}`,
-        parsed.error,
-      );
-    }
-    const version = typeof raw.revision === 'number' ? raw.revision : 1;
-    return { value: parsed.data, version };
-  };
-  const versionOf = (task: string): number => {
-    const known = versions.get(task);
-    if (exclusive && known) return known.version;
-    const file = fileOf(task);
-    const key = statKey(file);
-    if (key === 'absent') return 0;
-    const cached = versions.get(task);
-    if (cached?.key === key) return cached.version;
-    const version = read(file)?.version ?? 0;
-    versions.set(task, { key, version });
-    return version;
-  };
-  const check = (task: string, expected: number) => {
-    const actual = versionOf(task);
-    if (actual !== expected) throw versionConflict(`The state of ${task}`, expected, actual);
-  };
+  const { versions, check } = taskVersions(fileOf, exclusive);
 
   return {
     async get(task) {
-      return read(fileOf(task));
+      return readTaskState(fileOf(task));
     },
     async list() {
       const out: Versioned<TaskState>[] = [];
       for (const group of listDir(tasksDir).sort())
         for (const name of listDir(join(tasksDir, group)).sort())
           if (name.endsWith('.json')) {
-            const entry = read(join(tasksDir, group, name));
+            const entry = readTaskState(join(tasksDir, group, name));
             if (entry) out.push(entry);
           }
       return out;
     },
     async changes(since) {
-      return fsTaskChanges(tasksDir, read, since);
+      return fsTaskChanges(tasksDir, readTaskState, since);
     },
     put: (state, options) => {
       const file = fileOf(state.task);
@@ -124,14 +80,7 @@ export function fsTasks(
         const text = `${JSON.stringify({ ...state, revision: version }, null, 1)}\n`;
         const written = replaceFile(file, text, { durable: false });
         if (exclusive) versions.set(state.task, { key: '', version });
-        const settled = written.then(
-          () => undefined,
-          () => undefined,
-        );
-        writes.set(state.task, settled);
-        void settled.then(() => {
-          if (writes.get(state.task) === settled) writes.delete(state.task);
-        });
+        writes.track(state.task, written);
         return { version, written };
       };
       const commit = async ({ version, written }: ReturnType<typeof start>) => {
@@ -150,11 +99,83 @@ export function fsTasks(
       locked(async () => {
         leases.check(options.fence);
         check(task, options.expected);
-        await writes.get(task); // a queued replacement must not bring the file back
+        await writes.of(task); // a queued replacement must not bring the file back
         rmSync(fileOf(task), { force: true });
         versions.delete(task);
       }),
     locate: (task) => relative(workspace, fileOf(task)),
+  };
+}
+
+/** A task's state file and its version; undefined when there is none. */
+function readTaskState(file: string): Versioned<TaskState> | undefined {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+  let raw: { revision?: unknown };
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    throw stateCorrupt(file, (error as Error).message, error);
+  }
+  const parsed = taskStateSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw stateCorrupt(
+      file,
+      `${issue?.path.join('.') || '(root)'}: ${issue?.message}`,
+      parsed.error,
+    );
+  }
+  const version = typeof raw.revision === 'number' ? raw.revision : 1;
+  return { value: parsed.data, version };
+}
+
+/**
+ * The version of each task's file as this process last saw it, keyed by the file's identity
+ * (exclusive: the version this process wrote, with no stat), and the compare-and-set check.
+ */
+function taskVersions(fileOf: (task: string) => string, exclusive: boolean) {
+  const versions = new Map<string, { key: string; version: number }>();
+  const versionOf = (task: string): number => {
+    const known = versions.get(task);
+    if (exclusive && known) return known.version;
+    const file = fileOf(task);
+    const key = statKey(file);
+    if (key === 'absent') return 0;
+    const cached = versions.get(task);
+    if (cached?.key === key) return cached.version;
+    const version = readTaskState(file)?.version ?? 0;
+    versions.set(task, { key, version });
+    return version;
+  };
+  const check = (task: string, expected: number) => {
+    const actual = versionOf(task);
+    if (actual !== expected) throw versionConflict(`The state of ${task}`, expected, actual);
+  };
+
+  return { versions, check };
+}
+
+/** The last replacement of each task's file still in flight, settled either way. */
+function inFlightWrites() {
+  const writes = new Map<string, Promise<void>>();
+  return {
+    track(task: string, written: Promise<void>): void {
+      const settled = written.then(
+        () => undefined,
+        () => undefined,
+      );
+      writes.set(task, settled);
+      void settled.then(() => {
+        if (writes.get(task) === settled) writes.delete(task);
+      });
+    },
+    of: (task: string): Promise<void> | undefined => writes.get(task),
   };
 }
 

@@ -1,14 +1,4 @@
-import {
-  closeSync,
-  fstatSync,
-  fsync,
-  fsyncSync,
-  lstatSync,
-  readdirSync,
-  readFileSync,
-  statSync,
-  writeSync,
-} from 'node:fs';
+import { lstatSync, readdirSync, readFileSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   AGENT_TASK_DIR,
@@ -16,13 +6,12 @@ import {
   formatWorkLogRow,
   openStartsAcrossLogs,
   SwitchyardError,
-  WORK_LOG_HEADER,
   type WorkLogPort,
   type WorkLogRoleName,
   type WorkLogRow,
 } from '@switchyard/core';
-import { openOwnedFile } from '@switchyard/utils';
 import type { FsLeases } from './fs-leases.js';
+import { workLogFiles } from './fs-work-log-files.js';
 import { archiveWorkLog, workLogPath } from './worklog/work-log.js';
 
 /**
@@ -39,67 +28,9 @@ export interface FsWorkLog extends WorkLogPort {
   close(): void;
 }
 
-/** How long a written row waits for others to share its background fsync. */
-const SYNC_DELAY_MS = 100;
-
 export function fsWorkLog(workspace: string, leases: FsLeases): FsWorkLog {
-  const fds = new Map<string, number>();
-  const syncing = new Set<string>();
-  let syncError: string | undefined;
-
-  const open = (group: string): number => {
-    const file = workLogPath(workspace, group);
-    const fd = fds.get(group);
-    if (fd !== undefined) {
-      if (isStillAt(fd, file)) return fd;
-      drop(group); // moved, deleted or replaced since it was opened
-    }
-    let opened: number;
-    try {
-      opened = openOwnedFile(file, 'create');
-      writeSync(opened, WORK_LOG_HEADER(group));
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      opened = openOwnedFile(file, 'append');
-    }
-    fds.set(group, opened);
-    return opened;
-  };
-  // One background fsync per group at a time, started a moment after the first unsynced row,
-  // so the rows of the attempts that start and finish meanwhile share it (each row is already
-  // written, and survives a dispatcher crash, before `append` resolves).
-  const sync = (group: string) => {
-    if (!fds.has(group) || syncing.has(group)) return;
-    syncing.add(group);
-    setTimeout(() => {
-      const fd = fds.get(group);
-      if (fd === undefined) {
-        syncing.delete(group); // closed meanwhile, and fsynced when it was
-        return;
-      }
-      fsync(fd, (error) => {
-        syncing.delete(group);
-        if (error) syncError = `Cannot flush the work log of ${group}: ${error.message}`;
-      });
-    }, SYNC_DELAY_MS).unref();
-  };
-  const drop = (group: string) => {
-    const fd = fds.get(group);
-    fds.delete(group);
-    if (fd === undefined) return;
-    if (syncing.has(group)) fsync(fd, () => closeSync(fd));
-    else closeSync(fd);
-  };
-  const closeGroup = (group: string) => {
-    const fd = fds.get(group);
-    if (fd === undefined) return;
-    try {
-      fsyncSync(fd);
-    } catch (error) {
-      syncError = `Cannot flush the work log of ${group}: ${(error as Error).message}`;
-    }
-    drop(group);
-  };
+  const files = workLogFiles(workspace);
+  const { open, sync, drop, closeGroup } = files;
 
   return {
     async append(group, rows, options) {
@@ -124,9 +55,8 @@ export function fsWorkLog(workspace: string, leases: FsLeases): FsWorkLog {
       sync(group);
     },
     async flush() {
-      for (const group of [...fds.keys()]) closeGroup(group);
-      const error = syncError;
-      syncError = undefined;
+      for (const group of files.groups()) closeGroup(group);
+      const error = files.takeError();
       if (error)
         throw new SwitchyardError('SY_WORK_LOG', error, {
           hint: 'Check the disk; the rows are written but may not survive a power loss.',
@@ -158,7 +88,7 @@ export function fsWorkLog(workspace: string, leases: FsLeases): FsWorkLog {
       return archiveWorkLog(workspace, group);
     },
     close() {
-      for (const group of [...fds.keys()]) closeGroup(group);
+      for (const group of files.groups()) closeGroup(group);
     },
   };
 }
@@ -196,14 +126,6 @@ function modifiedSince(file: string, since: number): boolean {
   } catch {
     return false;
   }
-}
-
-/** Whether an open descriptor is still the file at `path` (same device and inode). */
-function isStillAt(fd: number, path: string): boolean {
-  const atPath = lstatSync(path, { throwIfNoEntry: false });
-  if (!atPath) return false;
-  const open = fstatSync(fd);
-  return open.ino === atPath.ino && open.dev === atPath.dev;
 }
 
 /** A row of the table back from its Markdown line (`formatWorkLogRow`), or undefined. */

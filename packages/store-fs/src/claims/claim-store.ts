@@ -53,13 +53,7 @@ export async function openClaimStore(
 
   // Re-read only when the file changed (rename gives a new inode; times and size as backup).
   const load = (): Loaded => {
-    let key = 'absent';
-    try {
-      const s = statSync(dataPath, { bigint: true });
-      key = `${s.ino}:${s.mtimeNs}:${s.ctimeNs}:${s.size}`;
-    } catch {
-      // no claims yet
-    }
+    const key = fileKey(dataPath);
     if (cache && cache.key === key) return cache;
     const file = key === 'absent' ? emptyFile() : parse(readFileSync(dataPath, 'utf8'), dataPath);
     const index = new Map<string, TaskId>();
@@ -100,21 +94,9 @@ export async function openClaimStore(
     tryClaim: (taskId, paths) =>
       locked(async (): Promise<ClaimResult> => {
         const { file, index } = load();
-        const wanted = [...new Set(paths)];
-        const conflicts: ClaimConflict[] = [];
-        for (const path of wanted) {
-          const holder = index.get(path);
-          if (holder !== undefined && holder !== taskId) conflicts.push({ path, holder });
-        }
-        if (conflicts.length > 0) return { ok: false, conflicts };
-        const current = file.tasks[taskId];
-        const added = wanted.filter((p) => index.get(p) !== taskId);
-        const all = [...(current?.paths ?? []), ...added].sort();
-        if (current === undefined || added.length > 0) {
-          file.tasks[taskId] = { paths: all, since: current?.since ?? new Date().toISOString() };
-          await save(file);
-        }
-        return { ok: true, paths: all };
+        const { result, changed } = claimIn(file, index, taskId, paths);
+        if (changed) await save(file);
+        return result;
       }),
     release: (taskId) =>
       locked(async () => {
@@ -132,6 +114,42 @@ export async function openClaimStore(
         .sort((a, b) => (a.taskId < b.taskId ? -1 : a.taskId > b.taskId ? 1 : 0)),
     snapshot: async () => new Map(load().index),
   };
+}
+
+/** The claims file's identity: a rename gives a new inode; times and size as backup. */
+function fileKey(path: string): string {
+  try {
+    const s = statSync(path, { bigint: true });
+    return `${s.ino}:${s.mtimeNs}:${s.ctimeNs}:${s.size}`;
+  } catch {
+    return 'absent'; // no claims yet
+  }
+}
+
+/**
+ * Claims `paths` for the task in the document: refused with every path another task holds,
+ * else the task's paths grow by those it lacked (its first claim records when it started).
+ */
+function claimIn(
+  file: ClaimsFile,
+  index: Map<string, TaskId>,
+  taskId: TaskId,
+  paths: readonly string[],
+): { result: ClaimResult; changed: boolean } {
+  const wanted = [...new Set(paths)];
+  const conflicts: ClaimConflict[] = [];
+  for (const path of wanted) {
+    const holder = index.get(path);
+    if (holder !== undefined && holder !== taskId) conflicts.push({ path, holder });
+  }
+  if (conflicts.length > 0) return { result: { ok: false, conflicts }, changed: false };
+  const current = file.tasks[taskId];
+  const added = wanted.filter((p) => index.get(p) !== taskId);
+  const all = [...(current?.paths ?? []), ...added].sort();
+  const changed = current === undefined || added.length > 0;
+  if (changed)
+    file.tasks[taskId] = { paths: all, since: current?.since ?? new Date().toISOString() };
+  return { result: { ok: true, paths: all }, changed };
 }
 
 function emptyFile(): ClaimsFile {
