@@ -104,12 +104,7 @@ export function fsLeases(
     const stored = load().leases[task];
     return stored && !stored.released ? toLease(task, stored) : undefined;
   };
-  let madeDir = false;
-  const save = async (doc: LeasesFile) => {
-    if (!madeDir) mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
-    madeDir = true;
-    await replaceFile(file, `${JSON.stringify(doc, null, 2)}\n`, { durable: false });
-  };
+  const save = leasesWriter(file);
   // The pending write-behind: its timer (cleared by flush, which writes at once) and its end.
   let timer: NodeJS.Timeout | undefined;
   let wake: (() => void) | undefined;
@@ -170,6 +165,16 @@ export function fsLeases(
         await save(held);
       }
     },
+  };
+}
+
+/** Replaces the leases file (its folder made once, owner-only), not fsynced. */
+function leasesWriter(file: string): (doc: LeasesFile) => Promise<void> {
+  let madeDir = false;
+  return async (doc) => {
+    if (!madeDir) mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+    madeDir = true;
+    await replaceFile(file, `${JSON.stringify(doc, null, 2)}\n`, { durable: false });
   };
 }
 

@@ -1,5 +1,6 @@
 import {
   type TaskState,
+  type TaskStateChanges,
   type TaskStateCursor,
   type TaskStatePort,
   versionConflict,
@@ -38,30 +39,7 @@ export function pgTasks(ctx: PgContext): TaskStatePort {
       );
       return rows.map((row) => ({ value: row.state, version: row.version }));
     },
-    async changes(since) {
-      // Versions and row versions only (the states are not read); a task deleted and made
-      // again between two calls has a new row (xmin), so it counts as changed.
-      const { rows } = await ctx.pool.query<{ task: string; stamp: string }>(
-        `select task, version || ':' || xmin::text as stamp
-         from ${ctx.s}.task_states where scope = $1 order by task collate "C"`,
-        [ctx.scope],
-      );
-      const before = (since as unknown as ReadonlyMap<string, string> | undefined) ?? new Map();
-      const cursor = new Map(rows.map((row) => [row.task, row.stamp]));
-      const moved = rows.filter((row) => before.get(row.task) !== row.stamp).map((r) => r.task);
-      const removed = [...before.keys()].filter((task) => !cursor.has(task)).sort();
-      const changed =
-        moved.length === 0
-          ? []
-          : (
-              await ctx.pool.query<TaskRow>(
-                `select state, version from ${ctx.s}.task_states
-                 where scope = $1 and task = any($2) order by task collate "C"`,
-                [ctx.scope, moved],
-              )
-            ).rows.map((row) => ({ value: row.state, version: row.version }));
-      return { changed, removed, cursor: cursor as unknown as TaskStateCursor };
-    },
+    changes: (since) => taskChanges(ctx, since),
     put: (state, options) =>
       transaction(ctx.pool, async (client) => {
         await checkFence(ctx, client, options.fence);
@@ -95,4 +73,36 @@ export function pgTasks(ctx: PgContext): TaskStatePort {
       }),
     locate: (task) => `${ctx.location} task_states ${task}`,
   };
+}
+
+/**
+ * The states changed since a cursor (a map of task to version and row version), the tasks
+ * removed, and the new cursor.
+ */
+async function taskChanges(
+  ctx: PgContext,
+  since: TaskStateCursor | undefined,
+): Promise<TaskStateChanges> {
+  // Versions and row versions only (the states are not read); a task deleted and made
+  // again between two calls has a new row (xmin), so it counts as changed.
+  const { rows } = await ctx.pool.query<{ task: string; stamp: string }>(
+    `select task, version || ':' || xmin::text as stamp
+       from ${ctx.s}.task_states where scope = $1 order by task collate "C"`,
+    [ctx.scope],
+  );
+  const before = (since as unknown as ReadonlyMap<string, string> | undefined) ?? new Map();
+  const cursor = new Map(rows.map((row) => [row.task, row.stamp]));
+  const moved = rows.filter((row) => before.get(row.task) !== row.stamp).map((r) => r.task);
+  const removed = [...before.keys()].filter((task) => !cursor.has(task)).sort();
+  const changed =
+    moved.length === 0
+      ? []
+      : (
+          await ctx.pool.query<TaskRow>(
+            `select state, version from ${ctx.s}.task_states
+               where scope = $1 and task = any($2) order by task collate "C"`,
+            [ctx.scope, moved],
+          )
+        ).rows.map((row) => ({ value: row.state, version: row.version }));
+  return { changed, removed, cursor: cursor as unknown as TaskStateCursor };
 }
