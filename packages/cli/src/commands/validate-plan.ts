@@ -1,5 +1,9 @@
 import { basename, relative, resolve, sep } from 'node:path';
+import type { Problem } from '@switchyard/core';
+import type { parsePlanFile } from '@switchyard/tasks';
 import type { Command } from 'commander';
+
+type ParsedPlan = ReturnType<typeof parsePlanFile>;
 
 /** Options of `switchyard validate-plan`. */
 export interface ValidatePlanOptions {
@@ -58,10 +62,55 @@ export async function validatePlanCommand(
   const loop = core.planLoopOf(basename(file));
   const plan = tasksLib.parsePlanFile(file, { file: shown, workspace, followUp: (loop ?? 1) > 1 });
   const problems = [...plan.problems];
-  // depends_on names tasks: check each resolves to a task folder (active or archived).
+  problems.push(...(await dependencyProblems(plan.frontMatter.dependsOn, file, workspace, shown)));
+  problems.sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
+  const valid = !tasksLib.hasErrors(problems);
+  process.exitCode = valid ? 0 : 2;
+  if (opts.json) {
+    printJson({
+      schema_version: 1,
+      valid,
+      file: shown,
+      workspace,
+      plan: {
+        route: plan.frontMatter.route ?? null,
+        depends_on: plan.frontMatter.dependsOn.map((d) => d.raw),
+        target: plan.frontMatter.target ?? null,
+        max_plan_loops: plan.frontMatter.maxPlanLoops ?? null,
+        write_set: plan.writeSet,
+        checklist: plan.checklist,
+        definition_of_done: plan.definitionOfDone ?? null,
+      },
+      problems: problems.map((p) => ({ ...p, severity: p.severity ?? 'error' })),
+    });
+    return;
+  }
+  printProblems(problems);
+  if (!valid) {
+    const n = problems.filter((p) => p.severity !== 'warning').length;
+    process.stderr.write(`${shown}: ${n} problem${n === 1 ? '' : 's'}; nothing was run.\n`);
+    return;
+  }
+  process.stdout.write(`${summaryLines(plan, shown, loop).join('\n')}\n`);
+}
+
+/**
+ * depends_on names tasks: each must resolve to a task folder (active or archived), and not be
+ * the plan's own task. Outside agent-task/<group>/<task>/ a bare name is only a warning.
+ */
+async function dependencyProblems(
+  dependsOn: readonly { raw: string; line?: number }[],
+  file: string,
+  workspace: string,
+  shown: string,
+): Promise<Problem[]> {
+  const core = await import('@switchyard/core');
+  const tasksLib = await import('@switchyard/tasks');
+  const { existsSync } = await import('node:fs');
+  const problems: Problem[] = [];
   const inTree = relative(core.agentTaskDir(workspace), file).split(sep);
   const group = inTree.length === 3 && !inTree[0]?.startsWith('..') ? inTree[0] : undefined;
-  for (const dep of plan.frontMatter.dependsOn) {
+  for (const dep of dependsOn) {
     const id = group
       ? tasksLib.resolveDependency(dep.raw, group)
       : dep.raw.includes('/')
@@ -91,7 +140,6 @@ export async function validatePlanCommand(
       });
       continue;
     }
-    const { existsSync } = await import('node:fs');
     if (
       !existsSync(core.taskDir(workspace, id)) &&
       !existsSync(core.archivedTaskDir(workspace, id))
@@ -105,37 +153,14 @@ export async function validatePlanCommand(
         severity: 'error',
       });
   }
-  problems.sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
-  const valid = !tasksLib.hasErrors(problems);
-  process.exitCode = valid ? 0 : 2;
-  if (opts.json) {
-    printJson({
-      schema_version: 1,
-      valid,
-      file: shown,
-      workspace,
-      plan: {
-        route: plan.frontMatter.route ?? null,
-        depends_on: plan.frontMatter.dependsOn.map((d) => d.raw),
-        target: plan.frontMatter.target ?? null,
-        max_plan_loops: plan.frontMatter.maxPlanLoops ?? null,
-        write_set: plan.writeSet,
-        checklist: plan.checklist,
-        definition_of_done: plan.definitionOfDone ?? null,
-      },
-      problems: problems.map((p) => ({ ...p, severity: p.severity ?? 'error' })),
-    });
-    return;
-  }
-  printProblems(problems);
-  if (!valid) {
-    const n = problems.filter((p) => p.severity !== 'warning').length;
-    process.stderr.write(`${shown}: ${n} problem${n === 1 ? '' : 's'}; nothing was run.\n`);
-    return;
-  }
+  return problems;
+}
+
+/** The human summary of a valid plan. */
+function summaryLines(plan: ParsedPlan, shown: string, loop: number | undefined): string[] {
   const fm = plan.frontMatter;
   const dod = plan.definitionOfDone;
-  const lines = [
+  return [
     `✓ ${shown} follows the task contract${loop && loop > 1 ? ` (follow-up plan, loop ${loop})` : ''}`,
     `  route       ${fm.route ?? '(from PLAN.md)'}${fm.target ? `, pinned to target ${fm.target}` : ''}`,
     `  depends on  ${fm.dependsOn.map((d) => d.raw).join(', ') || '(nothing)'}`,
@@ -143,7 +168,6 @@ export async function validatePlanCommand(
     `  checklist   ${plan.checklist.length} item${plan.checklist.length === 1 ? '' : 's'}, ${plan.checklist.filter((c) => c.checked).length} checked`,
     `  done when   ${dod ? `${dod.command} → ${describeAssertion(dod.assertion)}` : '(no Definition of Done)'}`,
   ];
-  process.stdout.write(`${lines.join('\n')}\n`);
 }
 
 function describeAssertion(a: {

@@ -103,54 +103,11 @@ export function createNotifier(
       const body = JSON.stringify(payload);
       for (const hook of config.webhooks) {
         if (!wants(hook.events, payload.event)) continue;
-        track(
-          pRetry(
-            async () => {
-              const response = await fetch(hook.url, {
-                method: 'POST',
-                headers: { 'content-type': 'application/json', ...hook.headers },
-                body,
-                signal: AbortSignal.any([stop.signal, AbortSignal.timeout(config.timeoutMs)]),
-              });
-              await response.body?.cancel();
-              if (response.ok) return;
-              const failure = new Error(`HTTP ${response.status}`);
-              throw permanent(response.status) ? new AbortError(failure) : failure;
-            },
-            {
-              retries: config.retries,
-              minTimeout: options.minRetryDelayMs ?? 500,
-              factor: 2,
-              signal: stop.signal,
-            },
-          ).catch((error: unknown) => {
-            throw new Error(
-              `notify: webhook ${redactUrl(hook.url)} (${payload.event}) failed: ${error instanceof Error ? error.message : String(error)}`,
-            );
-          }),
-        );
+        track(postWebhook(hook, body, payload.event, config, stop.signal, options));
       }
       for (const hook of config.commands) {
         if (!wants(hook.events, payload.event)) continue;
-        track(
-          execa(hook.argv[0]!, hook.argv.slice(1), {
-            input: body,
-            cwd: workspace,
-            env: { SWITCHYARD_NOTIFY_EVENT: payload.event },
-            timeout: config.timeoutMs,
-            cancelSignal: stop.signal,
-            stdout: 'ignore',
-            stderr: 'pipe',
-            reject: true,
-          }).then(
-            () => undefined,
-            (error: { shortMessage?: string; message: string }) => {
-              throw new Error(
-                `notify: command ${hook.argv[0]} (${payload.event}) failed: ${error.shortMessage ?? error.message}`,
-              );
-            },
-          ),
-        );
+        track(runHookCommand(hook.argv, body, payload.event, workspace, config, stop.signal));
       }
     },
     async close() {
@@ -170,6 +127,71 @@ export function createNotifier(
       }
     },
   };
+}
+
+type Webhook = NotifyConfig['webhooks'][number];
+
+/** One POST of the payload, retried with backoff; a failure names the webhook (redacted). */
+function postWebhook(
+  hook: Webhook,
+  body: string,
+  event: string,
+  config: NotifyConfig,
+  stop: AbortSignal,
+  options: { minRetryDelayMs?: number },
+): Promise<void> {
+  return pRetry(
+    async () => {
+      const response = await fetch(hook.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...hook.headers },
+        body,
+        signal: AbortSignal.any([stop, AbortSignal.timeout(config.timeoutMs)]),
+      });
+      await response.body?.cancel();
+      if (response.ok) return;
+      const failure = new Error(`HTTP ${response.status}`);
+      throw permanent(response.status) ? new AbortError(failure) : failure;
+    },
+    {
+      retries: config.retries,
+      minTimeout: options.minRetryDelayMs ?? 500,
+      factor: 2,
+      signal: stop,
+    },
+  ).catch((error: unknown) => {
+    throw new Error(
+      `notify: webhook ${redactUrl(hook.url)} (${event}) failed: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  });
+}
+
+/** One run of a hook command, without a shell, the payload on its stdin. */
+function runHookCommand(
+  argv: readonly string[],
+  body: string,
+  event: string,
+  workspace: string,
+  config: NotifyConfig,
+  stop: AbortSignal,
+): Promise<void> {
+  return execa(argv[0]!, argv.slice(1), {
+    input: body,
+    cwd: workspace,
+    env: { SWITCHYARD_NOTIFY_EVENT: event },
+    timeout: config.timeoutMs,
+    cancelSignal: stop,
+    stdout: 'ignore',
+    stderr: 'pipe',
+    reject: true,
+  }).then(
+    () => undefined,
+    (error: { shortMessage?: string; message: string }) => {
+      throw new Error(
+        `notify: command ${argv[0]} (${event}) failed: ${error.shortMessage ?? error.message}`,
+      );
+    },
+  );
 }
 
 /** A URL without its credentials or query (tokens often ride there). */
