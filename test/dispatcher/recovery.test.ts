@@ -61,6 +61,61 @@ describe('switchyard run: restart after a dispatcher crash', { timeout: 120_000 
     expect(ws.exists('agent-task/archive/g/crash/complete.log')).toBe(true);
   });
 
+  it('re-attaches an agent whose PID was not written yet (a crash before its record said running), never starting it twice', async () => {
+    const ws = new Workspace();
+    const go = join(mkdtempSync(join(tmpdir(), 'sy-go-')), 'go');
+    ws.catalog({
+      a: { scenario: { cases: [approve], steps: [{ waitFor: go }, { fillChecklist: true }] } },
+    });
+    ws.task('g/early', { files: ['src/e.ts'] });
+    let pid = 0;
+    const first = ws.run([], {
+      onSpawn: (p) => {
+        pid = p;
+      },
+    });
+    await Promise.race([
+      until(() => ws.events().some((e) => e.type === 'attempt.started')),
+      first.then((r) => {
+        throw new Error(`the run ended before its agent started: ${r.stderr}`);
+      }),
+    ]);
+    const agentPid = ws.events().find((e) => e.type === 'attempt.started')?.pid as number;
+    process.kill(pid, 'SIGKILL');
+    expect((await first).signal).toBe('SIGKILL');
+    expect(alive(agentPid)).toBe(true);
+    // The state as a crash right after the spawn leaves it, whenever the kill landed: the
+    // attempt's record written before the spawn (status starting), without PID or start token
+    // (they ride with the attempt's end, or are written once it has run a while).
+    const stateFile = ws.path('agent-task/.switchyard/tasks/g/early.json');
+    const state = JSON.parse(readFileSync(stateFile, 'utf8'));
+    const [record] = state.attempts;
+    expect(record).toMatchObject({
+      role: 'worker',
+      status: expect.stringMatching(/^(starting|running)$/),
+    });
+    record.status = 'starting';
+    delete record.pid;
+    delete record.startToken;
+    writeFileSync(stateFile, `${JSON.stringify(state, null, 1)}\n`);
+
+    // Found by the marker in its environment, re-attached, and let finish only then.
+    const secondRun = ws.run();
+    await until(() => ws.events().some((e) => e.type === 'attempt.started' && e.reattached));
+    writeFileSync(go, '');
+    const second = await secondRun;
+    expect(second.code, second.stderr).toBe(0);
+    expect(
+      ws.events().filter((e) => e.type === 'attempt.started' && e.reattached === true),
+    ).toEqual([expect.objectContaining({ task: 'g/early', role: 'worker', pid: agentPid })]);
+    const runs = readFileSync(ws.path('.scenario-a.json.state.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(runs.map((r) => r.role)).toEqual(['worker', 'review']);
+    expect(ws.exists('agent-task/archive/g/early/complete.log')).toBe(true);
+  });
+
   it('fails closed when the catalog changed under a persisted decision; --retry-blocked re-decides', async () => {
     const ws = new Workspace();
     const scenario = {

@@ -160,6 +160,29 @@ export function persistLater(rt: TaskRuntime): void {
 }
 
 /**
+ * `persistLater` with a bound: when no write of the task carried its transitions within `ms`
+ * and `due()` still holds, they are written then. For a record worth having on the store while
+ * a stage runs long (the PID of a running attempt: status and a restart then find its process
+ * without a marker scan) that a short stage leaves to its end's write. `due` must only hold
+ * while the task's state in memory is one a crash may find (no transition half made). A
+ * failed write is left to that end's write, which meets the same failure (a lease lost to
+ * another machine, a full disk) and reports it where the stage handles it.
+ */
+export function persistWithin(
+  ctx: DispatchContext,
+  rt: TaskRuntime,
+  ms: number,
+  due: () => boolean,
+): void {
+  persistLater(rt);
+  const timer = setTimeout(() => {
+    if (!rt.unsaved || !due() || (ctx.shared && !ctx.shared.owned.has(rt.id))) return;
+    persist(ctx, rt).catch(() => undefined);
+  }, ms);
+  timer.unref(); // the stage's end writes it anyway
+}
+
+/**
  * Writes the transitions `persistLater` left that no later write carried: a task in `skip`
  * (its next stage is under way and writes first) and a task another dispatcher took over (its
  * to write) are left alone. A failed write is reported with the run's control failures.

@@ -12,7 +12,7 @@ import {
 import { type PromptDeliveryPlan, redactSecrets } from '@switchyard/runner-kit';
 import { writeOwnedFileBelow } from '@switchyard/utils';
 import { checkSource, snapshotSource } from '../checks/source-watch.js';
-import { type DispatchContext, persist, type TaskRuntime } from '../context.js';
+import { type DispatchContext, persist, persistWithin, type TaskRuntime } from '../context.js';
 import { notePlanFiles, takeReturnedPlan } from '../corrections/plan-copy.js';
 import { type AttemptRowFields, attemptRowFields } from '../landing/work-log-row.js';
 import { workdirOf } from '../worktree/workdir.js';
@@ -40,10 +40,11 @@ export function runnerForTarget(
 
 /**
  * Runs one attempt. The attempt record is persisted with status `starting` BEFORE the
- * process is spawned, and again with PID + start token right after, so a dispatcher killed
- * at any instant finds every attempt it may have started (by PID, or by marker). The
- * finished record is returned for the caller to persist together with the task's next
- * phase, in one atomic write.
+ * process is spawned, so a dispatcher killed at any instant finds every attempt it may have
+ * started (by the marker in its environment; by PID once that is written). The PID and start
+ * token ride with the attempt's end, or are written on their own once the attempt has run
+ * {@link RUNNING_RECORD_DELAY_MS} (see `markRunning`). The finished record is returned for
+ * the caller to persist together with the task's next phase, in one atomic write.
  */
 export async function runAttempt(
   ctx: DispatchContext,
@@ -79,7 +80,7 @@ export async function runAttempt(
   } catch (error) {
     return spawnFailed(ctx, rt, row, record, error);
   }
-  await markRunning(ctx, rt, inputs, record, handle);
+  markRunning(ctx, rt, inputs, record, handle);
   const result = await awaitAttempt(ctx, rt, record, handle);
   await checkSource(ctx, rt, record);
   takeReturnedPlan(ctx, rt, record);
@@ -241,18 +242,33 @@ function spawnFailed(
   return finish(ctx, record, verdict);
 }
 
-/** Records the live agent (PID + start token) and announces it; resolves once that is durable. */
+/**
+ * How long an attempt runs before its PID is written on its own; a shorter one's PID rides
+ * with its end's write (one task-state write per attempt fewer).
+ */
+export const RUNNING_RECORD_DELAY_MS = 1000;
+
+/**
+ * Records the live agent (PID + start token) in memory and announces it. Written with the
+ * attempt's end, or after {@link RUNNING_RECORD_DELAY_MS} while it still runs: nothing waits
+ * for it. A crash before that finds the `starting` record, and the process by its marker
+ * (`probeAttempt`): re-attached while it lives, judged from its locator (the runner wrote PID
+ * and start token there right after the spawn) and evidence once gone, never started again
+ * beside itself. `status` finds it the same way.
+ */
 function markRunning(
   ctx: DispatchContext,
   rt: TaskRuntime,
   inputs: AttemptInputs,
   record: AttemptRecord,
   handle: RunHandle,
-): Promise<void> {
+): void {
   record.status = 'running';
   record.pid = handle.pid;
   if (handle.startToken !== undefined) record.startToken = handle.startToken;
-  const persisted = persist(ctx, rt);
+  // Only while the attempt runs: once it ended in memory, its end and the task's next phase
+  // are written together by the caller.
+  persistWithin(ctx, rt, RUNNING_RECORD_DELAY_MS, () => record.status === 'running');
   ctx.bus.emit({
     type: 'attempt.started',
     task: rt.id,
@@ -266,7 +282,6 @@ function markRunning(
     attemptDir: inputs.attemptDir,
     ...(record.sandbox ? { sandbox: record.sandbox } : {}),
   });
-  return persisted;
 }
 
 function runnerIfAny(
