@@ -57,7 +57,18 @@ describe('a passed check left to the next write', { timeout: 60_000 }, () => {
             )
         );
       }, "g/a's checks ending while g/b's worker runs");
-      phase = (await store.tasks.get('g/a'))?.value.phase;
+      // Written within a second of the pass that could not start its review (the next stage
+      // of a task that waits only a moment for a slot writes it instead).
+      const poll = setInterval(() => {
+        void store.tasks.get('g/a').then((stored) => {
+          phase = stored?.value.phase;
+        });
+      }, 25);
+      try {
+        await until(() => phase === 'review', "g/a's phase on the store while its review waits");
+      } finally {
+        clearInterval(poll);
+      }
     } finally {
       writeFileSync(join(ws.dir, 'release.flag'), '');
     }

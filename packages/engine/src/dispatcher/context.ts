@@ -152,8 +152,9 @@ export function persist(ctx: DispatchContext, rt: TaskRuntime): Promise<void> {
  * What the next write is: the review's `starting` record (the check stages lead to it), the
  * archive's record of its `complete.log` (after the promise), or any write of the task (a
  * block, a hold); a task whose next stage does not start in the same scheduling pass is written
- * in that pass (scheduler.ts: status and the monitor read the phase from the store); a run that
- * ends before one writes what is left (`finalizeRun`).
+ * a second after it unless that stage started meanwhile (waiting-writes.ts: status and the
+ * monitor read the phase from the store); a run that ends before one writes what is left
+ * (`finalizeRun`).
  */
 export function persistLater(rt: TaskRuntime): void {
   rt.unsaved = true;

@@ -3,13 +3,14 @@ import { formatBytes } from '@switchyard/utils';
 import { type AdmissionDecision, admit } from '../admission/admit.js';
 import { claimKeys } from '../admission/task-view.js';
 import { worktreeBytes } from '../admission/worktree-bytes.js';
-import { type DispatchContext, type TaskRuntime, writeUnsaved } from './context.js';
+import type { DispatchContext, TaskRuntime } from './context.js';
 import { liveAdmissionState } from './live-admission.js';
 import { countsOf } from './run-counts.js';
 import { runStep } from './run-step.js';
 import { releaseBlockedClaims } from './shared/blocked-claims.js';
 import { ownsTask, sharedWorkLeft, syncSharedBacklog } from './shared/shared-backlog.js';
 import { waitLeftMs } from './task-wait.js';
+import { type WaitingWrites, waitingWrites } from './waiting-writes.js';
 
 /** True when the task may run a stage in this run (in scope, not finished, not blocked). */
 export function isRunnable(ctx: DispatchContext, rt: TaskRuntime): boolean {
@@ -59,12 +60,15 @@ export async function schedule(
   // A retry asked by a human (monitor) may start a task at once.
   ctx.options.control?.bindWake(stages.wake);
   const held: HeldAnnouncements = { applyQueue: false, disk: false };
+  const waiting = waitingWrites(ctx, stages.inflight);
   const onAbort = () => stages.wake();
   ctx.signal.addEventListener('abort', onAbort);
   try {
     for (;;) {
       // Nothing is admitted once the run is interrupted: the loop waits for what runs.
-      const pass = ctx.signal.aborted ? idlePass() : await admitAndStart(ctx, stages, held);
+      const pass = ctx.signal.aborted
+        ? idlePass()
+        : await admitAndStart(ctx, stages, held, waiting);
       // The soonest end of a wait, on the monotonic clock (see task-wait.ts).
       let nextTimer = pass.nextTimer;
       onCounts(countsOf(ctx, pass.decisions, stages.inflight.size));
@@ -82,6 +86,7 @@ export async function schedule(
     }
   } finally {
     ctx.signal.removeEventListener('abort', onAbort);
+    await waiting.settle();
   }
 }
 
@@ -169,6 +174,7 @@ async function admitAndStart(
   ctx: DispatchContext,
   stages: RunningStages,
   held: HeldAnnouncements,
+  waiting: WaitingWrites,
 ): Promise<AdmissionPass> {
   if (ctx.shared) {
     const room = ctx.options.maxParallel > 0 ? ctx.options.maxParallel - ctx.shared.owned.size : 64;
@@ -196,10 +202,10 @@ async function admitAndStart(
     }
     stages.track(id, runStep(ctx, rt), takesAgentSlot(rt.state.phase));
   }
-  // A passed check left to the next write is written now when the stage after it did not
-  // start in this pass (no slot, a cooldown…): status and the monitor read the phase from the
-  // store, and the wait may be long.
-  await writeUnsaved(ctx, stages.inflight);
+  // A passed check left to the next write is written within a second when the stage after
+  // it did not start by then (no slot, a cooldown…): status and the monitor read the phase
+  // from the store, and the wait may be long (waiting-writes.ts).
+  waiting.arm();
   return { decisions: result.decisions, nextTimer };
 }
 
