@@ -198,6 +198,8 @@ describe('monitor server security', () => {
     expect(raw.status).toBe(200);
     expect(raw.body).not.toContain('sk-live-secret');
     expect(raw.body).toContain('"OPENAI_API_KEY": "***"');
+    // as the file store keeps it: with its version (a file without one counts as revision 1)
+    expect(JSON.parse(raw.body)).toMatchObject({ task: 'g/a', revision: 1 });
     const traversal = await get(
       monitor.port,
       `/raw/state?task=../../etc/passwd&token=${monitor.token}`,
@@ -231,6 +233,35 @@ describe('monitor follows persisted state', () => {
     const snap = await live;
     const a = snap.tasks.find((t) => t.id === 'g/a')!;
     expect(a.history).toEqual([expect.objectContaining({ from: 'one', to: 'two' })]);
+  });
+
+  it('reads a replaced event log from the start (a new run in a state folder made again)', async () => {
+    const dir = join(ws, 'agent-task', '.switchyard');
+    mkdirSync(dir, { recursive: true });
+    const file = join(dir, 'events.jsonl');
+    const failover = (task: string, to: string): string =>
+      `${JSON.stringify({
+        type: 'target.failover',
+        at: new Date().toISOString(),
+        runId: 'r1',
+        task,
+        stage: 'worker',
+        from: 'one',
+        to,
+        class: 'provider-quota',
+        evidence: ['429 quota'],
+      } satisfies RunEvent)}\n`;
+    writeFileSync(file, failover('g/a', 'two') + failover('g/a', 'three'));
+    monitor = await startMonitor({ workspace: ws });
+    const historyOf = (s: { tasks: { id: string; history: RunEvent[] }[] }, id: string) =>
+      s.tasks.find((t) => t.id === id)?.history ?? [];
+    await nextSnapshot(monitor, (s) => historyOf(s, 'g/a').length === 2);
+    const next = nextSnapshot(monitor, (s) => historyOf(s, 'g/b').length === 1);
+    // a shorter log in its place: the old position is past its end
+    writeFileSync(file, failover('g/b', 'four'));
+    const snap = await next;
+    expect(historyOf(snap, 'g/a')).toEqual([]);
+    expect(historyOf(snap, 'g/b')).toEqual([expect.objectContaining({ to: 'four' })]);
   });
 
   it('tails the normalized output of an attempt of the log, live; unknown attempts are refused', async () => {

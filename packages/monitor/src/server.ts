@@ -114,6 +114,7 @@ export async function startMonitor(options: MonitorOptions): Promise<MonitorServ
   const stops = new Set<() => void>();
   // What every open page holds: snapshot `differ.current`; pages get patches from there on.
   const differ = new SnapshotDiffer();
+  let generation = reader.logGeneration;
   differ.next(first);
   let current: { snapshot: MonitorSnapshot; seq: number; json?: string } = {
     snapshot: first,
@@ -142,9 +143,13 @@ export async function startMonitor(options: MonitorOptions): Promise<MonitorServ
       if (!closed && !pending && streams.size > 0) pending = setTimeout(push, 1000);
       return;
     }
-    const patch = differ.next(next);
+    // A replaced event log rebuilt every history: the pages get the snapshot whole.
+    const reset = reader.logGeneration !== generation;
+    generation = reader.logGeneration;
+    const patch = differ.next(next, reset);
     current = { snapshot: next, seq: differ.current };
-    if (patch) broadcast('patch', JSON.stringify(patch));
+    if (reset) broadcast('snapshot', fullJson());
+    else if (patch) broadcast('patch', JSON.stringify(patch));
   };
   /** One rebuild at a time; a change seen during one asks for the next. */
   let building: Promise<void> | undefined;
@@ -330,7 +335,7 @@ export async function startMonitor(options: MonitorOptions): Promise<MonitorServ
         const task = knownTask((await snapshot()).snapshot, url);
         if (!task) return send(res, 404, 'text/plain', 'unknown task\n');
         // The state as stored (on a shared store: whichever machine wrote it).
-        const stored = reader.stateOf(task);
+        const stored = reader.rawStateOf(task);
         if (reader.onStore && !stored)
           return send(
             res,

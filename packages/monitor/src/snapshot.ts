@@ -147,6 +147,8 @@ export class SnapshotReader {
   private runs: RunEvent[] = [];
   private planMark = 0;
   private processed = 0;
+  /** The event log's generation the histories were built from (see logGeneration). */
+  private generation = 0;
   /** The workspace lock as the last snapshot found it: a poll notices its holder dying. */
   private lock: ReturnType<typeof gatherStatus>['lock'];
 
@@ -170,6 +172,17 @@ export class SnapshotReader {
     return this.shared
       ? this.shared.states.find((s) => s.task === task)
       : this.stored.states.get(task);
+  }
+
+  /**
+   * The state of one task as stored, for `/raw/state`: on this workspace's store with its
+   * version as `revision`, as the file store writes it; on a shared store as the store has it.
+   */
+  rawStateOf(task: string): (TaskState & { revision?: number }) | undefined {
+    if (this.shared) return this.stateOf(task);
+    const state = this.stored.states.get(task);
+    const revision = this.stored.versions.get(task);
+    return state && revision !== undefined ? { ...state, revision } : state;
   }
 
   /** Every event read so far, oldest first. */
@@ -232,8 +245,23 @@ export class SnapshotReader {
     }
   }
 
+  /**
+   * Times the store's event log was read again from the start since this reader started (it
+   * was replaced): the histories were rebuilt, so pages need the snapshot whole.
+   */
+  get logGeneration(): number {
+    return this.generation;
+  }
+
   /** Files the histories and run events in with the events appended since the last read. */
   private follow(events: readonly RunEvent[]): void {
+    if (!this.shared && this.stored.generation !== this.generation) {
+      this.generation = this.stored.generation;
+      this.history = new Map();
+      this.runs = [];
+      this.planMark += 1; // plans may differ too (a new run)
+      this.processed = 0;
+    }
     for (; this.processed < events.length; this.processed += 1) {
       const event = events[this.processed]!;
       if (PLAN_EVENTS.has(event.type)) this.planMark += 1;

@@ -11,14 +11,25 @@ export class StoreFollower {
   readonly events: RunEvent[] = [];
   /** Every task's state as last read, by task id. */
   readonly states = new Map<string, TaskState>();
+  /** Every task's stored version as last read (the file store's `revision`), by task id. */
+  readonly versions = new Map<string, number>();
   /** Every held claim as last read. */
   claims: ClaimRecord[] = [];
   private position = 0;
+  private resets = 0;
   private cursor: TaskStateCursor | undefined;
   private claimsMark = '';
   private turn: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly store: Store) {}
+
+  /**
+   * Times the event log was read again from the start (the store said it no longer holds the
+   * position read to: a log replaced by hand): the events before are void.
+   */
+  get generation(): number {
+    return this.resets;
+  }
 
   /** Reads what changed since the last pull; true when anything did. One pull at a time. */
   pull(): Promise<boolean> {
@@ -41,17 +52,28 @@ export class StoreFollower {
       this.store.tasks.changes(this.cursor),
       this.store.claims.list(),
     ]);
+    if (page.reset) {
+      this.events.length = 0;
+      this.resets += 1;
+    }
     this.position = page.next;
     for (const stored of page.events) this.events.push(stored.event);
     this.cursor = changes.cursor;
-    for (const entry of changes.changed) this.states.set(entry.value.task, entry.value);
-    for (const task of changes.removed) this.states.delete(task);
+    for (const entry of changes.changed) {
+      this.states.set(entry.value.task, entry.value);
+      this.versions.set(entry.value.task, entry.version);
+    }
+    for (const task of changes.removed) {
+      this.states.delete(task);
+      this.versions.delete(task);
+    }
     // A claim changes by its task, its paths or its start: enough to tell a change.
     const mark = claims.map((c) => `${c.taskId}:${c.paths.length}:${c.since}`).join('|');
     const claimsChanged = mark !== this.claimsMark;
     this.claimsMark = mark;
     this.claims = claims;
     return (
+      page.reset === true ||
       page.events.length > 0 ||
       changes.changed.length > 0 ||
       changes.removed.length > 0 ||

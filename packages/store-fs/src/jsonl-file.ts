@@ -86,3 +86,27 @@ export function readJsonlLines(file: string, from: number): JsonlLine[] {
     closeSync(fd);
   }
 }
+
+/**
+ * Whether `offset` can be a position of the file as a reader last saw it: 0, or just past a
+ * newline it still holds. A log replaced or cut shorter (its folder removed by hand between
+ * runs) fails this at almost every old position; a replacement that happens to hold a newline
+ * there is not told apart.
+ */
+export function endsLineAt(file: string, offset: number): boolean {
+  if (offset === 0) return true;
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw error;
+  }
+  try {
+    if (fstatSync(fd).size < offset) return false;
+    const byte = Buffer.alloc(1);
+    return readSync(fd, byte, 0, 1, offset - 1) === 1 && byte[0] === 0x0a;
+  } finally {
+    closeSync(fd);
+  }
+}

@@ -15,6 +15,12 @@ export interface EventPage {
   next: number;
   /** Positions of stored entries that could not be read (a torn last line after a crash). */
   skipped: number[];
+  /**
+   * The log no longer holds position `after` (the file store's log was replaced or cut
+   * shorter, e.g. its state folder removed by hand between runs): this page is read from the
+   * start instead, and a reader drops every event it had read before.
+   */
+  reset?: true;
 }
 
 /**
