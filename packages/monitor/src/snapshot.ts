@@ -5,7 +5,6 @@ import {
   agentTaskDir,
   type BacklogView,
   type PriceTable,
-  type ProjectGateResult,
   type RunEvent,
   type Store,
   type TaskState,
@@ -15,7 +14,6 @@ import {
   type DispatcherStatus,
   gatherStatus,
   openEscalations,
-  STAGE_FAILURE_BUDGET,
   type StatusFacts,
   type StatusReport,
   worktreeBytes,
@@ -24,51 +22,14 @@ import type { UsageSummary } from '@switchyard/runner-kit';
 import { loadWorkspace, parsePlanFile, type WorkspaceModel } from '@switchyard/tasks';
 import { formatBytes, isSameProcessAlive } from '@switchyard/utils';
 import { applyBacklog } from './shared-tasks.js';
+import { assignDepths, type MonitorTask, type TaskPlanFacts, taskCards } from './snapshot-tasks.js';
 import { StoreFollower } from './store-follower.js';
 import { type PlanInfo, readYamlPlans } from './yaml-plans.js';
 
 /** A shared store's facts: task states, claims, open escalations and its backlog. */
 export type SharedFacts = Omit<StatusFacts, 'events'> & { backlog?: readonly BacklogView[] };
 
-/** A task's lifecycle state as the page colours it. */
-export type MonitorTaskState = 'running' | 'waiting' | 'blocked' | 'done';
-
-/** One task of the page: its place in the DAG, its state and why, and its history. */
-export interface MonitorTask {
-  id: string;
-  group: string;
-  dependsOn: string[];
-  writeSet: string[];
-  /** Longest dependency chain below the task inside the snapshot (its DAG column). */
-  depth: number;
-  state: MonitorTaskState;
-  /** One line: what it does now or why it waits/blocks. */
-  why: string;
-  planLoop: number;
-  /** The task's cap on plan loops (the page says "plan loop N of M"). */
-  maxPlanLoops?: number;
-  phase?: string;
-  /** Why is in `why`. */
-  waiting?: { kind: string; until?: string };
-  running?: {
-    role: string;
-    target: string;
-    attempt: string;
-    since: string;
-    planLoop: number;
-    /** 1-based attempt number within the stage's consecutive-failure budget. */
-    attemptNo: number;
-    budget: number;
-    supervision: string;
-  };
-  blocked?: { stage: string; reason: string; evidence: string[]; class?: string; since?: string };
-  /** On a shared store: the machine running it, or the last one (`<host> pid <pid>`). */
-  machine?: string;
-  /** Events about this task, oldest first (attempts, failovers, gates, verdicts, loops). */
-  history: RunEvent[];
-  /** The last result of each project gate (config `gates`) for this task. */
-  gates?: ProjectGateResult[];
-}
+export type { MonitorTask, MonitorTaskState } from './snapshot-tasks.js';
 
 /** Everything the page shows, rebuilt from persisted state on every change. */
 export interface MonitorSnapshot {
@@ -316,90 +277,12 @@ export class SnapshotReader {
     if (this.prices) input.prices = this.prices;
     if (this.diskCap) input.worktreeDiskCap = this.diskCap;
     const report = buildStatus(input);
-    const states = new Map(input.states.map((s) => [s.task, s]));
-    const history = this.history;
-    const deps = new Map<string, string[]>();
-    const writeSets = new Map<string, string[]>();
-    const caps = new Map<string, number>();
-    for (const t of input.tasks) {
-      if (t.maxPlanLoops !== undefined) caps.set(t.id, t.maxPlanLoops);
-      deps.set(t.id, t.dependsOn);
-      writeSets.set(t.id, t.writeSet);
-    }
-    for (const id of input.archived) {
-      const plan = this.archivedPlan(id);
-      deps.set(id, plan.dependsOn);
-      writeSets.set(id, plan.writeSet);
-    }
-
-    const tasks: MonitorTask[] = [];
-    const add = (id: string, fields: Omit<MonitorTask, 'id' | 'group' | 'depth' | 'history'>) => {
-      tasks.push({
-        id,
-        group: id.includes('/') ? id.slice(0, id.indexOf('/')) : id,
-        depth: 0,
-        // a copy: the reader's list grows after this snapshot was taken
-        history: history.get(id)?.slice() ?? [],
-        ...fields,
-      });
-    };
-    const base = (id: string) => ({
-      dependsOn: deps.get(id) ?? [],
-      writeSet: writeSets.get(id) ?? [],
-      planLoop: states.get(id)?.planLoop ?? 1,
-      ...(caps.has(id) ? { maxPlanLoops: caps.get(id)! } : {}),
-      ...(states.get(id)?.gates?.length ? { gates: states.get(id)!.gates! } : {}),
+    const tasks = taskCards({
+      report,
+      states: new Map(input.states.map((s) => [s.task, s])),
+      plans: this.planFacts(input),
+      history: this.history,
     });
-    for (const r of report.running) {
-      if (tasks.some((t) => t.id === r.task)) continue;
-      const state = states.get(r.task);
-      const attemptNo = attemptNumber(state, r.role);
-      add(r.task, {
-        ...base(r.task),
-        state: 'running',
-        // A new worktree's set-up runs no agent: the card says what it runs.
-        why:
-          r.activity ??
-          `${r.role} on ${r.target} (attempt ${attemptNo} of ${STAGE_FAILURE_BUDGET})`,
-        ...(state ? { phase: state.phase } : {}),
-        running: {
-          role: r.role,
-          target: r.target,
-          attempt: r.attempt,
-          since: r.since,
-          planLoop: r.planLoop,
-          attemptNo,
-          budget: STAGE_FAILURE_BUDGET,
-          supervision: r.supervision,
-        },
-      });
-    }
-    for (const w of report.waiting) {
-      add(w.task, {
-        ...base(w.task),
-        state: 'waiting',
-        why: w.why,
-        phase: w.phase,
-        waiting: { kind: w.kind, ...(w.until ? { until: w.until } : {}) },
-      });
-    }
-    for (const b of report.blocked) {
-      add(b.task, {
-        ...base(b.task),
-        state: 'blocked',
-        why: b.reason,
-        blocked: {
-          stage: b.stage,
-          reason: b.reason,
-          evidence: b.evidence,
-          ...(b.class ? { class: b.class } : {}),
-          ...(b.since ? { since: b.since } : {}),
-        },
-      });
-    }
-    for (const d of report.done) {
-      add(d.task, { ...base(d.task), state: 'done', why: `archived in ${d.archiveDir}` });
-    }
     const counts = this.backlog ? applyBacklog(tasks, this.backlog).counts : report.counts;
     assignDepths(tasks);
     tasks.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
@@ -422,6 +305,19 @@ export class SnapshotReader {
       plans: this.plans,
       worktreeDisk: worktreeDiskOf(input.states, this.diskCap),
     };
+  }
+
+  /** Each task's plan facts: active tasks' from the parsed plans, archived ones' from their PLAN. */
+  private planFacts(input: ReturnType<typeof gatherStatus>): Map<string, TaskPlanFacts> {
+    const plans = new Map<string, TaskPlanFacts>();
+    for (const t of input.tasks)
+      plans.set(t.id, {
+        dependsOn: t.dependsOn,
+        writeSet: t.writeSet,
+        ...(t.maxPlanLoops !== undefined ? { maxPlanLoops: t.maxPlanLoops } : {}),
+      });
+    for (const id of input.archived) plans.set(id, { ...plans.get(id), ...this.archivedPlan(id) });
+    return plans;
   }
 
   private archivedPlan(id: string): { dependsOn: string[]; writeSet: string[] } {
@@ -478,31 +374,4 @@ function compact(event: RunEvent): RunEvent {
       .slice(-20)
       .map((l) => (l.length > EVIDENCE_CHARS ? `${l.slice(0, EVIDENCE_CHARS)}…` : l));
   return out;
-}
-
-/** The running stage's attempt number: consecutive failures of that stage so far, plus one. */
-function attemptNumber(state: TaskState | undefined, role: string): number {
-  if (!state) return 1;
-  const failures = state.failures as Record<string, number>;
-  return (failures[role] ?? 0) + 1;
-}
-
-/** Longest path to a root through dependencies present in the snapshot (cycles cut). */
-function assignDepths(tasks: MonitorTask[]): void {
-  const byId = new Map(tasks.map((t) => [t.id, t]));
-  const memo = new Map<string, number>();
-  const visiting = new Set<string>();
-  const depth = (id: string): number => {
-    const known = memo.get(id);
-    if (known !== undefined) return known;
-    const task = byId.get(id);
-    if (!task || visiting.has(id)) return -1;
-    visiting.add(id);
-    let d = 0;
-    for (const dep of task.dependsOn) d = Math.max(d, depth(dep) + 1);
-    visiting.delete(id);
-    memo.set(id, d);
-    return d;
-  };
-  for (const t of tasks) t.depth = depth(t.id);
 }
