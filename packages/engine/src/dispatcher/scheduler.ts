@@ -76,18 +76,37 @@ export async function schedule(
       // lease of a machine that died sends no wake-up).
       if (!ctx.signal.aborted && ctx.shared && sharedWorkLeft(ctx))
         nextTimer = Math.min(nextTimer, ctx.monotonicMs() + ctx.shared.pollMs);
-      if (
-        stages.inflight.size === 0 &&
-        (ctx.signal.aborted || nextTimer === Number.POSITIVE_INFINITY)
-      )
-        return;
-      if (stages.takeWake()) continue;
-      await stages.sleep(nextTimer);
+      const move = afterPass({
+        woken: stages.takeWake(),
+        inflight: stages.inflight.size,
+        aborted: ctx.signal.aborted,
+        nextTimer,
+      });
+      if (move === 'done') return;
+      if (move === 'sleep') await stages.sleep(nextTimer);
     }
   } finally {
     ctx.signal.removeEventListener('abort', onAbort);
     await waiting.settle();
   }
+}
+
+/**
+ * What the loop does after a pass: a wake-up that came during it (a stage that ended while
+ * the pass awaited its writes) means another pass, even when nothing is in flight any more —
+ * the task of that stage has its next stage to start; otherwise the run is done when nothing
+ * runs and nothing waits for a timer (or it was interrupted), and sleeps till then.
+ */
+export function afterPass(pass: {
+  woken: boolean;
+  inflight: number;
+  aborted: boolean;
+  nextTimer: number;
+}): 'again' | 'done' | 'sleep' {
+  if (pass.woken) return 'again';
+  if (pass.inflight === 0 && (pass.aborted || pass.nextTimer === Number.POSITIVE_INFINITY))
+    return 'done';
+  return 'sleep';
 }
 
 /** Whether the apply queue / the disk cap hold tasks back (each announced once per episode). */
