@@ -53,7 +53,7 @@ describe('takeSnapshot', () => {
     });
     expect(third['a/f1.txt']?.sha256).toBe('from the first');
     expect(third['a/f2.txt']?.sha256).toBe(first['a/f2.txt']?.sha256);
-  });
+  }, 60_000); // 1,200 files and a 3 MB one to write and hash: slow on a loaded machine
 });
 
 describe('takeSnapshot with folder listings kept between walks', () => {
