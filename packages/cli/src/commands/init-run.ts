@@ -32,21 +32,73 @@ export async function runInit(opts: InitCommandOptions): Promise<void> {
   const dir = resolve(opts.workspace ?? process.cwd());
   const catalogFile = resolve(dir, opts.catalog);
   const configFile = resolve(dir, RECOMMENDED_CONFIG_FILE);
+  refuseExisting(dir, catalogFile, configFile, opts.force === true);
+  const detected = await detectInstalledCatalog(dir);
+  const chosen = await chooseCatalog(detected, opts);
+  const { derived } = detected;
+  const existing = existsSync(configFile)
+    ? (JSON.parse(readFileSync(configFile, 'utf8')) as Record<string, unknown>)
+    : {};
+  // A worktree holds only tracked files: its dependencies come from a set-up (asked first on a
+  // terminal; an `isolation` the user wrote already is left alone).
+  let setup = existing.isolation === undefined && opts.setup !== false ? proposeSetup(dir) : [];
+  if (setup.length > 0 && interactive(opts) && !(await confirmSetup(setup))) setup = [];
+  const leaks = cloudTargetsInLocalRoutes(chosen.catalog).filter(
+    (l) => !derived?.placeholders.some((p) => l.endsWith(`: ${p}`)),
+  );
+  if (leaks.length > 0)
+    throw new SwitchyardError('SY_INTERNAL', 'A cloud target ended up in a local route.', {
+      hint: leaks.join('; '),
+    });
+
+  const { revision } = await writeCatalogFile(catalogFile, chosen.catalog, 'compact');
+  const config = existing;
+  config.executionCatalog = `./${relative(dir, catalogFile)}`;
+  if (setup.length > 0) config.isolation = { setup: setup.map((s) => s.command) };
+  config.routing ??= { complexity: { ...DEFAULT_COMPLEXITY_ROUTES } };
+  if (chosen.sandbox === 'bwrap') config.sandbox = { mode: 'bwrap' };
+  else if (chosen.sandbox === 'none' && config.sandbox !== undefined) config.sandbox = 'none';
+  writeFileSync(configFile, `${JSON.stringify(config, null, 2)}\n`);
+  printInitResult({ catalogFile, configFile, revision, detected, chosen, config, setup }, opts);
+}
+
+/** Another config file of the project, or (without --force) files init would overwrite. */
+function refuseExisting(dir: string, catalogFile: string, configFile: string, force: boolean) {
   const others = configFilesIn(dir).filter((f) => f !== configFile);
   if (others.length > 0)
     throw new SwitchyardError('SY_USAGE', `${others[0]} already configures this project.`, {
       file: others[0],
       hint: `add "executionCatalog": "./${relative(dir, catalogFile)}" to it by hand, or remove it and run init again`,
     });
-  if (!opts.force)
+  if (!force)
     for (const file of [catalogFile, configFile])
       if (existsSync(file))
         throw new SwitchyardError('SY_USAGE', `${file} already exists.`, {
           file,
           hint: 'pass --force to overwrite the catalog and update the config',
         });
+}
 
-  const { agents, derived, template } = await detectInstalledCatalog(dir);
+type Detected = Awaited<ReturnType<typeof detectInstalledCatalog>>;
+
+/** The catalog init writes, and the choices that made it. */
+interface ChosenCatalog {
+  catalog: Catalog;
+  choices: InitChoices;
+  sandbox: 'bwrap' | 'none' | undefined;
+  permissions: PermissionLevel;
+  /** A bwrap that works here, when one was looked for. */
+  usable: { command: string; version?: string } | undefined;
+}
+
+/**
+ * A target per kind of work (the flags, else the defaults, asked on a terminal), the sandbox
+ * (offered only where bwrap works; asked for by the flag, it must work) and the permissions.
+ */
+async function chooseCatalog(
+  { agents, derived, template }: Detected,
+  opts: InitCommandOptions,
+): Promise<ChosenCatalog> {
   const flags: InitChoices = {};
   for (const role of INIT_ROLES) if (opts[role]) flags[role] = opts[role];
   if (!derived && Object.keys(flags).length > 0)
@@ -59,7 +111,6 @@ export async function runInit(opts: InitCommandOptions): Promise<void> {
     );
   let choices: InitChoices = {};
   let catalog: Catalog = template;
-  // The sandbox is offered only where bwrap works; asked for by the flag, it must work.
   const bwrap = opts.sandbox === 'none' ? undefined : await probeBwrap({ version: true });
   if (opts.sandbox === 'bwrap' && bwrap && 'problem' in bwrap)
     throw new SwitchyardError(
@@ -91,31 +142,25 @@ export async function runInit(opts: InitCommandOptions): Promise<void> {
     catalog = applyChoices(derived.catalog, choices);
   }
   catalog = withPermissions(catalog, permissions);
-  const existing = existsSync(configFile)
-    ? (JSON.parse(readFileSync(configFile, 'utf8')) as Record<string, unknown>)
-    : {};
-  // A worktree holds only tracked files: its dependencies come from a set-up (asked first on a
-  // terminal; an `isolation` the user wrote already is left alone).
-  let setup = existing.isolation === undefined && opts.setup !== false ? proposeSetup(dir) : [];
-  if (setup.length > 0 && interactive(opts) && !(await confirmSetup(setup))) setup = [];
-  const leaks = cloudTargetsInLocalRoutes(catalog).filter(
-    (l) => !derived?.placeholders.some((p) => l.endsWith(`: ${p}`)),
-  );
-  if (leaks.length > 0)
-    throw new SwitchyardError('SY_INTERNAL', 'A cloud target ended up in a local route.', {
-      hint: leaks.join('; '),
-    });
+  return { catalog, choices, sandbox, permissions, usable };
+}
 
-  const { revision } = await writeCatalogFile(catalogFile, catalog, 'compact');
-  const reference = `./${relative(dir, catalogFile)}`;
-  const config = existing;
-  config.executionCatalog = reference;
-  if (setup.length > 0) config.isolation = { setup: setup.map((s) => s.command) };
-  config.routing ??= { complexity: { ...DEFAULT_COMPLEXITY_ROUTES } };
-  if (sandbox === 'bwrap') config.sandbox = { mode: 'bwrap' };
-  else if (sandbox === 'none' && config.sandbox !== undefined) config.sandbox = 'none';
-  writeFileSync(configFile, `${JSON.stringify(config, null, 2)}\n`);
-
+/** What init wrote: one JSON document, or the summary. */
+function printInitResult(
+  written: {
+    catalogFile: string;
+    configFile: string;
+    revision: string;
+    detected: Detected;
+    chosen: ChosenCatalog;
+    config: Record<string, unknown>;
+    setup: ProposedSetup[];
+  },
+  opts: InitCommandOptions,
+): void {
+  const { catalogFile, configFile, revision, config, setup } = written;
+  const { agents, derived } = written.detected;
+  const { choices, permissions, usable } = written.chosen;
   const installed = agents.filter((a) => a.path);
   if (opts.json) {
     printJson({

@@ -53,20 +53,43 @@ export async function reviewPlans(
   plan: string | undefined,
   opts: PlanReviewOptions,
 ): Promise<PlanReviewReport> {
-  const workspace =
-    plan !== undefined && opts.workspace === undefined
-      ? (searchWorkspaceRoot(dirname(resolve(plan)), hasConfigFile).root ?? dirname(resolve(plan)))
-      : findWorkspaceRoot({
-          ...(opts.workspace !== undefined ? { explicit: opts.workspace } : {}),
-          isMarker: hasConfigFile,
-          // One plan file needs no agent-task/ (a YAML plan in a fresh repository).
-          requireTasks: plan === undefined,
-        });
+  const workspace = reviewWorkspace(plan, opts);
   const plans = plansOf(plan, workspace);
   if (plans.length === 0)
     throw new SwitchyardError('SY_USAGE', `No task plan to review in ${workspace}.`, {
       hint: 'write agent-task/<group>/<task>/PLAN.md first, or pass a plan file',
     });
+  const { targetId, target, route } = await pickReviewer(workspace, opts);
+  const findingsFile = await runReviewer(workspace, plans, targetId, target);
+  return {
+    target: targetId,
+    route: opts.with ? null : route,
+    plans: plans.map((p) => p.path),
+    findingsFile,
+    ...parsePlanFindings(readFileSync(findingsFile, 'utf8')),
+  };
+}
+
+/** The workspace: a plan file's (found from its folder upward, else its folder), or the usual one. */
+function reviewWorkspace(plan: string | undefined, opts: PlanReviewOptions): string {
+  return plan !== undefined && opts.workspace === undefined
+    ? (searchWorkspaceRoot(dirname(resolve(plan)), hasConfigFile).root ?? dirname(resolve(plan)))
+    : findWorkspaceRoot({
+        ...(opts.workspace !== undefined ? { explicit: opts.workspace } : {}),
+        isMarker: hasConfigFile,
+        // One plan file needs no agent-task/ (a YAML plan in a fresh repository).
+        requireTasks: plan === undefined,
+      });
+}
+
+/**
+ * The reviewer: `--with`, else the first installed candidate of the review route, started with
+ * the flags its `permissions` stand for, as in a run.
+ */
+async function pickReviewer(
+  workspace: string,
+  opts: PlanReviewOptions,
+): Promise<{ targetId: string; target: CatalogTarget; route: string }> {
   const { config, filepath } = await loadProjectConfig(workspace);
   const written = await resolveCatalog({
     ...(opts.executionCatalog ? { flagPath: resolve(opts.executionCatalog) } : {}),
@@ -74,7 +97,6 @@ export async function reviewPlans(
     cwd: workspace,
     checkExecutables: false,
   });
-  // The reviewer is started with the flags its `permissions` stand for, as in a run.
   const permitted = await permittedWithProjectPlugins(written, config, filepath);
   if (permitted.problems.length > 0)
     throw new SwitchyardError('SY_CATALOG_INVALID', 'A target cannot be given its permissions.', {
@@ -108,7 +130,19 @@ export async function reviewPlans(
         hint: `Known targets: ${Object.keys(catalog.targets).join(', ')}.`,
       },
     );
+  return { targetId, target, route };
+}
 
+/**
+ * Runs the reviewer once in the workspace, the prompt as `{prompt}` and the findings file as
+ * `SWITCHYARD_REVIEW_FILE`, its evidence in a plan-reviews folder; returns the findings file.
+ */
+async function runReviewer(
+  workspace: string,
+  plans: PlanUnderReview[],
+  targetId: string,
+  target: CatalogTarget,
+): Promise<string> {
   const id = `plan-review.${Date.now().toString(36)}.${randomUUID().slice(0, 8)}`;
   const dir = join(stateDir(workspace), 'plan-reviews', id);
   mkdirSync(dir, { recursive: true, mode: 0o700 });
@@ -154,13 +188,7 @@ export async function reviewPlans(
       hint: `see ${join(dir, 'output.log')}; retry, or pick another reviewer with --with TARGET`,
     });
   }
-  return {
-    target: targetId,
-    route: opts.with ? null : route,
-    plans: plans.map((p) => p.path),
-    findingsFile,
-    ...parsePlanFindings(readFileSync(findingsFile, 'utf8')),
-  };
+  return findingsFile;
 }
 
 /** Human lines of a plan review. */
