@@ -71,8 +71,7 @@ const COMPACT_ROUTE_HINT =
   'give every route a default: "defaults": { "candidates": [...] } (or defaults.<stage>, defaults.local / defaults.cloud), or write the route under routes.<stage>';
 
 function validateFullCatalog(raw: unknown, opts: ValidateCatalogOptions): CatalogValidation {
-  const at = (path: string) => [opts.pathPrefix, path].filter(Boolean).join('.');
-  const loc = opts.file ? { file: opts.file } : {};
+  const { loc } = locator(opts);
   const problems: Problem[] = [];
   const parsed = catalogSchema.safeParse(raw, { reportInput: true });
   if (!parsed.success) {
@@ -89,6 +88,33 @@ function validateFullCatalog(raw: unknown, opts: ValidateCatalogOptions): Catalo
   const doc = isObject(raw) ? raw : {};
   const targets = isObject(doc.targets) ? doc.targets : {};
   const routes = isObject(doc.routes) ? doc.routes : {};
+  problems.push(...routeProblems(routes, targets, opts));
+  if (opts.checkExecutables ?? true) problems.push(...executableProblems(targets, opts));
+
+  return problems.length === 0 && parsed.success
+    ? { catalog: parsed.data, problems }
+    : { problems };
+}
+
+/** Where a problem is: the catalog file, and the path under the option's prefix. */
+function locator(opts: ValidateCatalogOptions) {
+  return {
+    at: (path: string) => [opts.pathPrefix, path].filter(Boolean).join('.'),
+    loc: opts.file ? { file: opts.file } : {},
+  };
+}
+
+/**
+ * Every route's candidates must be targets, and a route's time windows must cover every
+ * instant of the coming year exactly once.
+ */
+function routeProblems(
+  routes: Record<string, unknown>,
+  targets: Record<string, unknown>,
+  opts: ValidateCatalogOptions,
+): Problem[] {
+  const { at, loc } = locator(opts);
+  const problems: Problem[] = [];
   const now = opts.now ?? new Date();
   const until = new Date(now.getTime() + YEAR_MS);
 
@@ -134,28 +160,32 @@ function validateFullCatalog(raw: unknown, opts: ValidateCatalogOptions): Catalo
       }
     }
   }
+  return problems;
+}
 
-  if (opts.checkExecutables ?? true) {
-    const commandBase = opts.cwd ?? commandBaseOf(opts.file, process.cwd());
-    for (const [id, rawTarget] of Object.entries(targets)) {
-      const target = targetSchema.safeParse(rawTarget);
-      if (!target.success) continue;
-      const command = target.data.runtime.command[0] ?? '';
-      if (!findExecutable(command, opts.env ?? process.env, commandBase)) {
-        problems.push({
-          code: 'SY_CATALOG_NOT_EXECUTABLE',
-          ...loc,
-          path: at(`targets.${id}.runtime.command.0`),
-          message: `target "${id}": command "${command}" is not an executable on PATH or at that path`,
-          hint: 'install the agent CLI (or fix the path); to validate on a machine without the agents use --skip-command-check',
-        });
-      }
+/** Each well-formed target's command must be an executable here (on PATH or at its path). */
+function executableProblems(
+  targets: Record<string, unknown>,
+  opts: ValidateCatalogOptions,
+): Problem[] {
+  const { at, loc } = locator(opts);
+  const problems: Problem[] = [];
+  const commandBase = opts.cwd ?? commandBaseOf(opts.file, process.cwd());
+  for (const [id, rawTarget] of Object.entries(targets)) {
+    const target = targetSchema.safeParse(rawTarget);
+    if (!target.success) continue;
+    const command = target.data.runtime.command[0] ?? '';
+    if (!findExecutable(command, opts.env ?? process.env, commandBase)) {
+      problems.push({
+        code: 'SY_CATALOG_NOT_EXECUTABLE',
+        ...loc,
+        path: at(`targets.${id}.runtime.command.0`),
+        message: `target "${id}": command "${command}" is not an executable on PATH or at that path`,
+        hint: 'install the agent CLI (or fix the path); to validate on a machine without the agents use --skip-command-check',
+      });
     }
   }
-
-  return problems.length === 0 && parsed.success
-    ? { catalog: parsed.data, problems }
-    : { problems };
+  return problems;
 }
 
 /** Route-coverage problems get a hint that names the exact route set. */
