@@ -75,15 +75,7 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    let path = url.pathname;
-    let fault = defaultFault;
-    const prefixed = FAULT_PREFIX.exec(path);
-    if (prefixed && isMockFault(prefixed[1]!)) {
-      fault = prefixed[1];
-      path = prefixed[2] ?? '/';
-    }
-    const header = req.headers['x-mock-fault'];
-    if (typeof header === 'string' && isMockFault(header)) fault = header;
+    const { path, fault } = faultOf(req, url.pathname, defaultFault);
     const body = req.method === 'POST' ? await readJsonBody(req) : {};
     const r = route(path);
     const model = r.model ?? (typeof body.model === 'string' ? body.model : 'mock-model');
@@ -110,39 +102,8 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
     };
     // `hang`: accept the request and never answer (the client's cancel or timeout ends it)
     if (fault === 'hang' && r.op !== 'models') return;
-    switch (r.op) {
-      case 'messages': {
-        const toolCall = handleAnthropicMessages(ctx);
-        if (toolCall) record.toolCall = toolCall;
-        return;
-      }
-      case 'count':
-        return handleAnthropicCountTokens(ctx);
-      case 'responses': {
-        const toolCall = handleOpenAiResponses(ctx);
-        if (toolCall) record.toolCall = toolCall;
-        return;
-      }
-      case 'chat': {
-        const toolCall = handleOpenAiChat(ctx);
-        if (toolCall) record.toolCall = toolCall;
-        return;
-      }
-      case 'models':
-        return handleOpenAiModels(ctx, [...models]);
-      case 'countTokens':
-        return handleGeminiCountTokens(ctx);
-      case 'generateContent':
-      case 'streamGenerateContent': {
-        const toolCall = handleGemini(ctx, url.searchParams.get('alt') === 'sse');
-        if (toolCall) record.toolCall = toolCall;
-        return;
-      }
-      default:
-        return sendJson(res, 404, {
-          error: { message: `mock provider: no route for ${req.method} ${path}` },
-        });
-    }
+    const toolCall = reply(r.op, ctx, [...models], url, `${req.method} ${path}`);
+    if (toolCall) record.toolCall = toolCall;
   };
 
   const server = createServer((req, res) => {
@@ -172,6 +133,61 @@ export async function startMockProvider(options: MockProviderOptions = {}): Prom
         server.close(() => resolve());
       }),
   };
+}
+
+/** The fault of a request: its path prefix (`/fault/<fault>/…`, removed), its header, or the default. */
+function faultOf(
+  req: IncomingMessage,
+  pathname: string,
+  defaultFault: MockFault,
+): { path: string; fault: MockFault } {
+  let path = pathname;
+  let fault = defaultFault;
+  const prefixed = FAULT_PREFIX.exec(path);
+  if (prefixed && isMockFault(prefixed[1]!)) {
+    fault = prefixed[1];
+    path = prefixed[2] ?? '/';
+  }
+  const header = req.headers['x-mock-fault'];
+  if (typeof header === 'string' && isMockFault(header)) fault = header;
+  return { path, fault };
+}
+
+/** Answers a routed request; returns the tool call the reply asked for, if any. */
+function reply(
+  op: string,
+  ctx: HandlerContext,
+  models: string[],
+  url: URL,
+  request: string,
+): string | undefined {
+  switch (op) {
+    case 'messages': {
+      return handleAnthropicMessages(ctx);
+    }
+    case 'count':
+      handleAnthropicCountTokens(ctx);
+      return undefined;
+    case 'responses': {
+      return handleOpenAiResponses(ctx);
+    }
+    case 'chat': {
+      return handleOpenAiChat(ctx);
+    }
+    case 'models':
+      handleOpenAiModels(ctx, models);
+      return undefined;
+    case 'countTokens':
+      handleGeminiCountTokens(ctx);
+      return undefined;
+    case 'generateContent':
+    case 'streamGenerateContent': {
+      return handleGemini(ctx, url.searchParams.get('alt') === 'sse');
+    }
+    default:
+      sendJson(ctx.res, 404, { error: { message: `mock provider: no route for ${request}` } });
+      return undefined;
+  }
 }
 
 /** A URL on 127.0.0.1 where nothing listens: connecting is refused (the port was just freed). */
