@@ -31,7 +31,23 @@ export function handleOpenAiResponses(ctx: HandlerContext): string | undefined {
 }
 
 function replyResponsesText(ctx: HandlerContext): void {
-  const { res, model, replyText } = ctx;
+  const { res } = ctx;
+  const { item, response } = responsesText(ctx.model, ctx.replyText);
+  if (!ctx.stream) {
+    if (ctx.fault === 'stream-cut') {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"id":"resp_mock_01","object":"response","output":[{"type":"mess');
+      cutConnection(res);
+      return;
+    }
+    sendJson(res, 200, response);
+    return;
+  }
+  streamResponsesText(ctx, item, response);
+}
+
+/** A finished Responses API reply carrying `replyText`, and its one message item. */
+function responsesText(model: string, replyText: string) {
   const created = Math.floor(Date.now() / 1000);
   const item = {
     id: 'msg_mock_01',
@@ -56,16 +72,16 @@ function replyResponsesText(ctx: HandlerContext): void {
     output: [item],
     usage,
   };
-  if (!ctx.stream) {
-    if (ctx.fault === 'stream-cut') {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.write('{"id":"resp_mock_01","object":"response","output":[{"type":"mess');
-      cutConnection(res);
-      return;
-    }
-    sendJson(res, 200, response);
-    return;
-  }
+  return { item, response };
+}
+
+/** The reply as Responses API server-sent events; `stream-cut` ends it halfway through the text. */
+function streamResponsesText(
+  ctx: HandlerContext,
+  item: ReturnType<typeof responsesText>['item'],
+  response: ReturnType<typeof responsesText>['response'],
+): void {
+  const { res, replyText } = ctx;
   startSse(res);
   let seq = 0;
   const send = (data: Record<string, unknown>) =>
