@@ -1,8 +1,8 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  // dry-run: a light entry for `switchyard run --dry-run` (task states and claims by path).
-  entry: { index: 'src/index.ts', 'dry-run': 'src/dry-run-entry.ts' },
+  // read: the store opened for reading, a light entry for the dry run and shell completion.
+  entry: { index: 'src/index.ts', read: 'src/read-entry.ts' },
   format: ['esm'],
   dts: true,
   clean: true,

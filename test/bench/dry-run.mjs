@@ -9,19 +9,27 @@
 // ratio to it, the fixed cost of a dry run (a workspace without tasks), and how time per task
 // scales from 2,500 to 10,000 tasks.
 // Run: npx -y pnpm@10.34.9 build && npx -y pnpm@10.34.9 exec node test/bench/dry-run.mjs [tasks]
+// `--cli <bin.js>` times another build's CLI (e.g. a copy of the previous build) instead.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { planDryRun } from '@switchyard/engine/dry-run';
 import { openClaimStore } from '@switchyard/store-fs';
 import { buildTaskGraph, loadWorkspace, loadWorkspaceAsync } from '@switchyard/tasks';
 import { generateWorkspace } from './dry-run-workspace.mjs';
 
-const BIN = fileURLToPath(new URL('../../packages/cli/dist/bin.js', import.meta.url));
+const args = process.argv.slice(2);
+const cliAt = args.indexOf('--cli');
+const BIN =
+  cliAt >= 0
+    ? resolve(args[cliAt + 1])
+    : fileURLToPath(new URL('../../packages/cli/dist/bin.js', import.meta.url));
 const PRELOAD = fileURLToPath(new URL('./dry-run-cpu-preload.mjs', import.meta.url));
-const sizes = process.argv[2] ? [Number(process.argv[2])] : [2_500, 5_000, 10_000];
+const [tasksArg] = args.filter((_, i) => i !== cliAt && i !== cliAt + 1);
+const sizes = tasksArg ? [Number(tasksArg)] : [2_500, 5_000, 10_000];
+console.log(`CLI: ${BIN}`);
 const RUNS = 3;
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const time = (fn) => {
@@ -202,6 +210,7 @@ for (const held of [1_000, 10_000]) {
   try {
     const store = await openClaimStore(root);
     const { writeFileSync } = await import('node:fs');
+    mkdirSync(join(root, 'claims')); // the store makes it with its first change
     const tasksDoc = {};
     for (let i = 0; i < held; i++)
       tasksDoc[`g/t${i}`] = {

@@ -32,7 +32,7 @@ describe('the dry run loads the light entries only', () => {
   it.each([
     'packages/core/dist/dry-run.js',
     'packages/runner-kit/dist/dry-run.js',
-    'packages/store-fs/dist/dry-run.js',
+    'packages/store-fs/dist/read.js',
     'packages/catalog/dist/dry-run.js',
     'packages/engine/dist/dry-run.js',
   ])('%s loads no root entry of another package', (entry) => {

@@ -1,5 +1,6 @@
-import { existsSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { newTaskState } from '@switchyard/core';
 import { openClaimStore, openStateStore } from '@switchyard/store-fs';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -186,6 +187,39 @@ describe('switchyard run --dry-run', { timeout: 60_000 }, () => {
     );
     const retry = await dryRun(f, '--retry-blocked');
     expect(statusOf(retry.doc)['api/add-flag']).toBe('admitted');
+  });
+
+  it('writes nothing but its plan cache: the stored state is read through a store that creates nothing', async () => {
+    const f = fixture();
+    execFileSync('git', ['init', '-q', f.ws]); // the isolation report and git checks run too
+    const state = join(f.ws, 'agent-task/.switchyard');
+    const blocked = newTaskState('db/schema');
+    blocked.blocked = {
+      reason: 'stuck',
+      stage: 'worker',
+      evidence: [],
+      at: new Date().toISOString(),
+    };
+    await openStateStore(state).write(blocked);
+    // Every entry under the workspace but the plan cache (parsed plans, rebuilt when missing).
+    const listing = () =>
+      readdirSync(f.ws, { recursive: true, encoding: 'utf8' })
+        .map((entry) => relative(f.ws, join(f.ws, entry)))
+        .filter(
+          (entry) => !entry.startsWith('.git') && !entry.startsWith('agent-task/.switchyard/cache'),
+        )
+        .sort();
+    const before = listing();
+    expect(before).not.toContain('agent-task/.switchyard/claims'); // no claim store yet
+    const { doc } = await dryRun(f);
+    expect(statusOf(doc)['db/schema']).toBe('blocked');
+    expect(doc.claims).toEqual([]);
+    const human = await runCli(['run', '--dry-run', '--execution-catalog', f.catalog.path], {
+      cwd: f.ws,
+      env: SYSTEM_PATH,
+    });
+    expect(human.stdout).toContain('nothing was launched');
+    expect(listing()).toEqual(before);
   });
 
   it('exits 2 with every problem: cycle, unknown dependency, bad plan, bad pin, unknown group', async () => {

@@ -12,46 +12,85 @@ export interface CompletionSources {
   targets: () => string[];
 }
 
-const quietly = <T>(read: () => T[]): T[] => {
-  try {
-    return read();
-  } catch {
+export type SourceName = keyof CompletionSources;
+
+/** Sources that answer nothing and note which of them were asked (a completion's first pass). */
+export function demandedSources(asked: Set<SourceName>): CompletionSources {
+  const noting = (name: SourceName) => () => {
+    asked.add(name);
     return [];
+  };
+  return {
+    tasks: noting('tasks'),
+    blockedTasks: noting('blockedTasks'),
+    groups: noting('groups'),
+    sessions: noting('sessions'),
+    targets: noting('targets'),
+  };
+}
+
+/** What `read` answers, or `fallback` when it throws. */
+const quietly = async <T>(read: () => T | Promise<T>, fallback: T): Promise<T> => {
+  try {
+    return await read();
+  } catch {
+    return fallback;
   }
 };
 
-/** The sources of the workspace around `cwd`; `withTargets` reads the catalog first. */
-export async function loadSources(cwd: string, withTargets: boolean): Promise<CompletionSources> {
-  const core = await import('@switchyard/core');
+/**
+ * The sources of the workspace around `cwd`, reading only the `wanted` ones (the stored ones
+ * through the store opened for reading, which creates nothing); `withTargets` reads the
+ * catalog when targets are wanted.
+ */
+export async function loadSources(
+  cwd: string,
+  withTargets: boolean,
+  wanted: ReadonlySet<SourceName>,
+): Promise<CompletionSources> {
   const { searchWorkspaceRoot } = await import('@switchyard/utils');
-  const tasksLib = await import('@switchyard/tasks');
-  const files = await import('@switchyard/store-fs');
   const configLib = await import('@switchyard/config');
   const root = searchWorkspaceRoot(cwd, configLib.hasConfigFile).root ?? cwd;
-  const stateDir = core.stateDir(root);
-  let scan: ReturnType<typeof tasksLib.scanWorkspace> | undefined;
-  const scanned = () => {
-    scan ??= tasksLib.scanWorkspace(root);
-    return scan;
-  };
-  const targets = withTargets
-    ? await configLib
-        .resolveCatalog({ cwd: root, checkExecutables: false })
-        .then((c) => Object.keys(c.catalog.targets))
-        .catch(() => [])
-    : [];
+  const scan =
+    wanted.has('tasks') || wanted.has('groups')
+      ? await quietly(
+          async () => (await import('@switchyard/tasks')).scanWorkspace(root),
+          undefined,
+        )
+      : undefined;
+  const reader =
+    wanted.has('blockedTasks') || wanted.has('sessions')
+      ? await quietly(
+          async () => (await import('@switchyard/store-fs/read')).openFsReader({ workspace: root }),
+          undefined,
+        )
+      : undefined;
+  const tasks = scan?.tasks.map((t) => t.id) ?? [];
+  const groups = scan?.groups ?? [];
+  const blockedTasks =
+    reader && wanted.has('blockedTasks')
+      ? await quietly(
+          async () =>
+            (await reader.tasks.list()).filter((s) => s.value.blocked).map((s) => s.value.task),
+          [],
+        )
+      : [];
+  const sessions =
+    reader && wanted.has('sessions')
+      ? await quietly(async () => (await reader.sessions.ids()).reverse(), [])
+      : [];
+  const targets =
+    withTargets && wanted.has('targets')
+      ? await configLib
+          .resolveCatalog({ cwd: root, checkExecutables: false })
+          .then((c) => Object.keys(c.catalog.targets))
+          .catch((): string[] => [])
+      : [];
   return {
-    tasks: () => quietly(() => scanned().tasks.map((t) => t.id)),
-    blockedTasks: () =>
-      quietly(() =>
-        files
-          .openStateStore(stateDir)
-          .list()
-          .filter((s) => s.blocked)
-          .map((s) => s.task),
-      ),
-    groups: () => quietly(() => scanned().groups),
-    sessions: () => quietly(() => new files.SessionStore(stateDir).ids().reverse()),
+    tasks: () => tasks,
+    blockedTasks: () => blockedTasks,
+    groups: () => groups,
+    sessions: () => sessions,
     targets: () => targets,
   };
 }

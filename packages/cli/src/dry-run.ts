@@ -1,5 +1,4 @@
-import { existsSync } from 'node:fs';
-import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { dirname, isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ResolvedCatalog } from '@switchyard/catalog';
 import {
@@ -10,9 +9,9 @@ import {
 } from '@switchyard/catalog/dry-run';
 import type { ProjectConfig } from '@switchyard/config';
 import { hasConfigFile, loadProjectConfig, resolveCatalog } from '@switchyard/config';
-import type { ClaimRecord, Problem, RouteId, Stage } from '@switchyard/core';
+import type { ClaimRecord, Problem, RouteId, Stage, TaskState } from '@switchyard/core';
 // The dry-run subpath: only what this command needs is loaded (not the dispatcher, etc.).
-import { STAGES, SwitchyardError, stateDir } from '@switchyard/core/dry-run';
+import { STAGES, SwitchyardError } from '@switchyard/core/dry-run';
 import {
   type DryRunReport,
   type DryRunRouting,
@@ -20,7 +19,7 @@ import {
   probeAttempt,
   slotFreeTasks,
 } from '@switchyard/engine/dry-run';
-import { openStateStore, readClaims } from '@switchyard/store-fs/dry-run';
+import { type FsReader, openFsReader } from '@switchyard/store-fs/read';
 import type { ProjectGate, WorkspaceModel } from '@switchyard/tasks';
 import { loadWorkspaceAsync, refuseUnjudgeableTests } from '@switchyard/tasks/dry-run';
 import { encodeJsonChunks, findWorkspaceRoot } from '@switchyard/utils';
@@ -120,14 +119,17 @@ function routingFor(
   };
 }
 
-/** Blocked tasks and tasks with a live attempt, from the dispatcher's per-task state. */
-function readDispatcherState(dir: string, problems: Problem[]) {
+/**
+ * Blocked tasks and tasks with a live attempt, from the dispatcher's per-task state (and the
+ * states themselves, for the preflight and the isolation report; undefined when unreadable).
+ */
+async function readDispatcherState(store: FsReader, problems: Problem[]) {
   const blocked = new Map<string, string>();
   const live = new Set<string>();
   let slotFree = new Set<string>();
-  if (!existsSync(join(dir, 'tasks'))) return { blocked, live, slotFree };
+  let states: TaskState[] | undefined;
   try {
-    const states = openStateStore(dir).list();
+    states = (await store.tasks.list()).map((entry) => entry.value);
     for (const state of states) {
       if (state.blocked) blocked.set(state.task, state.blocked.reason);
       if (state.attempts.some((a) => a.status !== 'finished' && probeAttempt(a).state === 'live'))
@@ -138,7 +140,7 @@ function readDispatcherState(dir: string, problems: Problem[]) {
   } catch (error) {
     problems.push(...problemsOf(error));
   }
-  return { blocked, live, slotFree };
+  return { blocked, live, slotFree, states };
 }
 
 /** Loads the config's plugins (only code the config names); a failure is a problem. */
@@ -211,6 +213,7 @@ async function prepareDryRun(
   report: DryRunReport;
   cacheWritten: Promise<void>;
   sandbox?: SandboxCheck | undefined;
+  states?: readonly TaskState[] | undefined;
 }> {
   const workspace = findWorkspaceRoot({
     ...(opts.workspace !== undefined ? { explicit: opts.workspace } : {}),
@@ -259,9 +262,11 @@ async function prepareDryRun(
     return true;
   });
   routing.problems.splice(0, routing.problems.length, ...unique);
+  // The store opened for reading: nothing under the state folder is created or changed.
+  const store = openFsReader({ workspace });
   let claims: ClaimRecord[] = [];
   try {
-    claims = readClaims(stateDir(workspace));
+    claims = await store.claims.list();
   } catch (error) {
     routing.problems.push(...problemsOf(error));
   }
@@ -278,7 +283,7 @@ async function prepareDryRun(
     });
     routing.problems.push(...sandbox.problems);
   }
-  const dispatcher = readDispatcherState(stateDir(workspace), routing.problems);
+  const dispatcher = await readDispatcherState(store, routing.problems);
   // The checks a live run makes before starting anything, except those that run commands.
   // Targets' `permissions` need a plugin of their agent that knows the CLI's flags.
   if (!Array.isArray(resolvedCatalog) && projectConfig) {
@@ -296,7 +301,14 @@ async function prepareDryRun(
   }
   if (projectConfig)
     routing.problems.push(
-      ...(await dryRunPreflight(workspace, projectConfig, loaded, opts, configMax ?? 3)),
+      ...(await dryRunPreflight(
+        workspace,
+        projectConfig,
+        loaded,
+        opts,
+        configMax ?? 3,
+        dispatcher.states ?? [],
+      )),
     );
   const report = planDryRun({
     blocked: dispatcher.blocked,
@@ -311,7 +323,7 @@ async function prepareDryRun(
     claims,
     now,
   });
-  return { report, cacheWritten: loaded.cacheWritten, sandbox };
+  return { report, cacheWritten: loaded.cacheWritten, sandbox, states: dispatcher.states };
 }
 
 /** The live run's preflight problems, from the checks that only read (git, disk). */
@@ -321,6 +333,7 @@ async function dryRunPreflight(
   model: WorkspaceModel,
   opts: RunOptions,
   configMax: number,
+  states: readonly TaskState[],
 ): Promise<Problem[]> {
   const { preflightContext } = await import('./preflight/context.js');
   const { runPreflightChecks } = await import('./preflight/registry.js');
@@ -330,6 +343,7 @@ async function dryRunPreflight(
     mode: 'dry-run',
     config,
     model,
+    states,
     ...(opts.taskGroup !== undefined ? { taskGroup: opts.taskGroup } : {}),
     ...(opts.retryBlocked ? { retryBlocked: true } : {}),
     maxParallel: opts.maxParallel ?? configMax,
@@ -343,8 +357,8 @@ async function dryRunPreflight(
 
 /** `switchyard run --dry-run`: prints the report; exit 0 when nothing is wrong, else 2. */
 export async function dryRunCommand(opts: RunOptions): Promise<void> {
-  const { report, cacheWritten, sandbox } = await prepareDryRun(opts, new Date());
-  const isolation = await dryRunIsolation(report.workspace);
+  const { report, cacheWritten, sandbox, states } = await prepareDryRun(opts, new Date());
+  const isolation = await dryRunIsolation(report.workspace, states);
   const sandboxFacts = sandbox && sandboxSummary(sandbox);
   // Compact: a 10,000-task report is ~15 MB pretty-printed; pipe through `jq` to read it.
   if (opts.json) {
@@ -390,14 +404,14 @@ function renderSandbox(facts: NonNullable<ReturnType<typeof sandboxSummary>>): s
 }
 
 /** Worktree isolation as the run would use it (mode, warning, worktrees, apply queue); read only. */
-async function dryRunIsolation(workspace: string) {
+async function dryRunIsolation(workspace: string, states: readonly TaskState[] | undefined) {
   try {
     const { gatherIsolation } = await import('./isolation-report.js');
     const config = await loadProjectConfig(workspace).then(
       (c) => c.config,
       () => undefined,
     );
-    return await gatherIsolation(workspace, config?.isolation);
+    return await gatherIsolation(workspace, config?.isolation, states);
   } catch {
     // A broken repository is reported by the run itself; the dry run's report stands.
     return undefined;

@@ -4,8 +4,8 @@ import {
   isolationSettings,
   resolveIsolation,
 } from '@switchyard/config';
-import { type DiskUse, stateDir, type TaskState, type WorkspaceIsolation } from '@switchyard/core';
-import { openFsStore, openStateStore } from '@switchyard/store-fs';
+import type { DiskUse, TaskState, WorkspaceIsolation } from '@switchyard/core';
+import { openFsReader } from '@switchyard/store-fs/read';
 import { formatBytes } from '@switchyard/utils';
 import pc from 'picocolors';
 import { openConfiguredIsolation } from './run-isolation.js';
@@ -51,10 +51,12 @@ export async function gatherIsolation(
 ): Promise<IsolationReport> {
   const settings = isolationSettings(config);
   const configured = settings.mode;
+  // Opened for reading: the report changes nothing (a write through it would be refused).
+  const store = openFsReader({ workspace });
   let known = states;
   if (!known) {
     try {
-      known = openStateStore(stateDir(workspace)).list();
+      known = (await store.tasks.list()).map((entry) => entry.value);
     } catch {
       known = [];
     }
@@ -64,9 +66,7 @@ export async function gatherIsolation(
   let unreadable: string | undefined;
   try {
     const isolation =
-      configured === 'none'
-        ? undefined
-        : await openConfiguredIsolation(workspace, config, openFsStore({ workspace }));
+      configured === 'none' ? undefined : await openConfiguredIsolation(workspace, config, store);
     inGit ||= isolation !== undefined;
     // The run measures its worktrees into the task states: those are not walked again here.
     if (isolation) listed = await isolation.list({ known: measuredDisk(known) });

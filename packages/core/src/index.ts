@@ -60,7 +60,6 @@ export {
   type ApplyRequest,
   type ApplyResult,
   type ApplyStep,
-  applyJournalSchema,
   type CleanOptions,
   type CleanReport,
   type DiskUse,
@@ -76,7 +75,6 @@ export {
   type WorktreeListing,
   type WorktreeRecord,
   type WriteSetReport,
-  worktreeRecordSchema,
 } from './isolation/index.js';
 export {
   type AttemptRoleName,
@@ -158,16 +156,13 @@ export {
   sandboxForTarget,
   sandboxSchema,
 } from './sandbox/index.js';
-export {
-  type SessionMonitor,
-  type SessionOptions,
-  type SessionPlan,
-  type SessionStatus,
-  type SessionTask,
-  type SessionYamlPlan,
-  sessionMonitorSchema,
-  sessionPlanSchema,
-  sessionStatusSchema,
+export type {
+  SessionMonitor,
+  SessionOptions,
+  SessionPlan,
+  SessionStatus,
+  SessionTask,
+  SessionYamlPlan,
 } from './session/index.js';
 export {
   type AttemptRecord,
@@ -178,7 +173,6 @@ export {
   type DecisionStage,
   newTaskState,
   type TaskState,
-  taskStateSchema,
 } from './state/index.js';
 export { type Snapshot, snapshotEntrySchema } from './state/snapshot-entry.js';
 export {
@@ -260,12 +254,10 @@ export {
   agentTaskDir,
   archivedTaskDir,
   COMPLETE_LOG,
-  MONITOR_FILE,
   PLAN_FILE,
   planFileName,
   planLoopOf,
   reviewFileName,
-  SESSIONS_DIR,
   STATE_DIR,
   stateDir,
   taskDir,

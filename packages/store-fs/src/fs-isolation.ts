@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { applyJournalSchema, type IsolationPort, worktreeRecordSchema } from '@switchyard/core';
+import type { IsolationPort } from '@switchyard/core';
+import { applyJournalSchema, worktreeRecordSchema } from '@switchyard/core/dry-run';
 import { ensureOwnedDir, replaceFile } from '@switchyard/utils';
 import type { z } from 'zod';
 import type { FsLeases } from './fs-leases.js';

@@ -1,15 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
-import {
-  type Fence,
-  fenceHolds,
-  type Lease,
-  type LeasePort,
-  type LeaseResult,
-  leaseLost,
-  parseLeaseHolder,
-} from '@switchyard/core';
+import type { Fence, Lease, LeasePort, LeaseResult } from '@switchyard/core';
+import { fenceHolds, leaseLost, parseLeaseHolder } from '@switchyard/core/dry-run';
 import { isSameProcessAlive, replaceFile } from '@switchyard/utils';
 import { cachedJson, corrupt } from './json-file.js';
 import type { Locked } from './locked.js';

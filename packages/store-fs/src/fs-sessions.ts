@@ -1,11 +1,11 @@
 import { join } from 'node:path';
+import type { SessionPort } from '@switchyard/core';
 import {
   MONITOR_FILE,
-  type SessionPort,
   sessionMonitorSchema,
   sessionPlanSchema,
   sessionStatusSchema,
-} from '@switchyard/core';
+} from '@switchyard/core/dry-run';
 import { ensureOwnedDir, readJsonFile, replaceFile } from '@switchyard/utils';
 import { readEvents } from './events/read-events.js';
 import { JsonlAppender } from './jsonl-file.js';

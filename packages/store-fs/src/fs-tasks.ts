@@ -1,13 +1,7 @@
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
-import {
-  SwitchyardError,
-  type TaskState,
-  type TaskStatePort,
-  taskStateSchema,
-  type Versioned,
-  versionConflict,
-} from '@switchyard/core';
+import type { TaskState, TaskStatePort, Versioned } from '@switchyard/core';
+import { SwitchyardError, taskStateSchema, versionConflict } from '@switchyard/core/dry-run';
 import { ensureOwnedDir, replaceFile } from '@switchyard/utils';
 import type { FsLeases } from './fs-leases.js';
 import { fsTaskChanges } from './fs-task-changes.js';

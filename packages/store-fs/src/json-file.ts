@@ -1,5 +1,5 @@
 import { readFileSync, statSync } from 'node:fs';
-import { SwitchyardError } from '@switchyard/core';
+import { SwitchyardError } from '@switchyard/core/dry-run';
 
 /** The identity of a file's content as the file system tells it (a rename gives a new inode). */
 export function statKey(path: string): string {

@@ -1,6 +1,6 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { stateDir as stateDirOf } from '@switchyard/core';
+import { stateDir as stateDirOf } from '@switchyard/core/dry-run';
 
 /** Where the file store keeps each kind of record (today's layout, unchanged). */
 export interface FsLayout {

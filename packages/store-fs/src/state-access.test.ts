@@ -35,12 +35,12 @@ const UNDER_STATE = /\(\s*(?:\w+\.)*(?:stateDir|state)(?:Of)?(?:\([\w.]*\))?\s*,
 
 const CAPTURE =
   'writes capture or gate/stage output folders under the state folder: local evidence';
-const DRY_RUN =
-  'the dry run loads only the light `@switchyard/core/dry-run` entry; store-fs imports the core root, so it reads task states and claims with core by-path readers until store-fs has a light read entry';
 
 /** What still touches state by path outside store-fs, and why. */
 const LEFT: Record<string, string> = {
   'packages/core/src/store/session-port.ts': 'names the port method readEvents (no I/O)',
+  'packages/testkit/src/store-conformance/record-cases.ts':
+    'the conformance suite calls the port method readEvents',
   // Local evidence, outside the store by design (as attempt captures; the store keeps locators).
   'packages/engine/src/dispatcher/agent/attempt-spec.ts': CAPTURE,
   'packages/engine/src/dispatcher/landing/git-stage-rows.ts': CAPTURE,
@@ -59,15 +59,6 @@ const LEFT: Record<string, string> = {
   'packages/cli/src/commands/demo.ts': "prints where the demo's event log is (no I/O)",
   'packages/git-isolation/src/layout.ts':
     "git metadata snapshots, an apply's scratch index and earlier versions' worktree folder under the state folder: local files of this machine's repository, as the worktrees are (records and journals go through store.isolation)",
-  // Not moved onto the ports yet.
-  'packages/cli/src/dry-run.ts': DRY_RUN,
-  'packages/cli/src/completion-sources.ts':
-    'shell completion lists task and session ids by path: it must answer fast and load little',
-  'packages/cli/src/isolation-report.ts':
-    'reads task states by path when the dry run calls it without them: goes with the dry run',
-  'packages/cli/src/preflight/context.ts': DRY_RUN,
-  'packages/testkit/src/store-conformance/record-cases.ts':
-    'the conformance suite calls the port method readEvents',
 };
 
 /** The first line of `text` that touches state by path, or undefined. */

@@ -1,6 +1,6 @@
 import type { RootCommand } from '@bomb.sh/tab';
 import type { Command } from 'commander';
-import type { CompletionSources } from '../completion-sources.js';
+import type { CompletionSources, SourceName } from '../completion-sources.js';
 
 const SHELLS = ['bash', 'zsh', 'fish', 'powershell'] as const;
 type Shell = (typeof SHELLS)[number];
@@ -96,18 +96,20 @@ export function completionTree(
   return root;
 }
 
-/** Answers one completion request (`switchyard complete -- <words>`) on stdout. */
-async function answer(program: Command, words: string[]): Promise<void> {
+/**
+ * The answer to `words` from `sources` (tab prints it with console.log: held back, since a
+ * file or folder argument is answered with a directive that lets the shell complete paths).
+ */
+async function completeWith(
+  program: Command,
+  sources: CompletionSources,
+  words: string[],
+): Promise<string> {
   const { RootCommand } = await import('@bomb.sh/tab');
-  const { loadSources } = await import('../completion-sources.js');
-  const wantsTargets = words.some((w) => w === 'with' || w.startsWith('--with'));
-  const sources = await loadSources(process.cwd(), wantsTargets);
   let files: string[] | 'dirs' | undefined;
   const root = completionTree(new RootCommand(), program, sources, (f) => {
     files = f;
   });
-  // tab prints its answer with console.log: held back, since a file or folder argument is
-  // answered with a directive that lets the shell complete paths instead.
   const lines: unknown[] = [];
   const log = console.log;
   console.log = (line: unknown) => lines.push(line);
@@ -116,13 +118,30 @@ async function answer(program: Command, words: string[]): Promise<void> {
   } finally {
     console.log = log;
   }
-  process.stdout.write(
-    files === undefined
-      ? lines.map((line) => `${String(line)}\n`).join('')
-      : files === 'dirs'
-        ? `:${FILTER_DIRS}\n`
-        : `${files.join('\n')}\n:${FILTER_FILE_EXT}\n`,
-  );
+  return files === undefined
+    ? lines.map((line) => `${String(line)}\n`).join('')
+    : files === 'dirs'
+      ? `:${FILTER_DIRS}\n`
+      : `${files.join('\n')}\n:${FILTER_FILE_EXT}\n`;
+}
+
+/**
+ * Answers one completion request (`switchyard complete -- <words>`) on stdout. A first pass
+ * finds which of the workspace's ids the words complete to (tab's handlers are synchronous);
+ * only those are read, then the words are completed again with them. Words that need none
+ * (a command or flag name) are answered without reading the workspace.
+ */
+async function answer(program: Command, words: string[]): Promise<void> {
+  const { demandedSources, loadSources } = await import('../completion-sources.js');
+  const wanted = new Set<SourceName>();
+  const first = await completeWith(program, demandedSources(wanted), words);
+  if (wanted.size === 0) {
+    process.stdout.write(first);
+    return;
+  }
+  const wantsTargets = words.some((w) => w === 'with' || w.startsWith('--with'));
+  const sources = await loadSources(process.cwd(), wantsTargets, wanted);
+  process.stdout.write(await completeWith(program, sources, words));
 }
 
 /**

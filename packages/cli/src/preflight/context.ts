@@ -1,9 +1,6 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { isolationModeOf } from '@switchyard/config';
 import type { TaskState } from '@switchyard/core';
-import { stateDir } from '@switchyard/core/dry-run';
-import { openStateStore } from '@switchyard/store-fs/dry-run';
+import { openFsReader } from '@switchyard/store-fs/read';
 import type { WorkspaceModel } from '@switchyard/tasks';
 import { inGitRepository } from '../run-isolation.js';
 import type { PreflightContext, PreflightTask } from './registry.js';
@@ -18,6 +15,8 @@ export interface PreflightInput
   model?: WorkspaceModel;
   /** Or the tasks themselves (a YAML plan's, before its folders are written). */
   tasks?: readonly PreflightTask[];
+  /** The persisted task states when the caller has read them already (else read here). */
+  states?: readonly TaskState[];
   taskGroup?: string;
   retryBlocked?: boolean;
   retryTasks?: readonly string[];
@@ -35,7 +34,9 @@ export async function preflightContext(input: PreflightInput): Promise<Preflight
     isolationModeOf(config.isolation) === 'none'
       ? false
       : await inGitRepository(workspace).catch(() => false);
-  const states = readStates(workspace);
+  const states = input.states
+    ? new Map(input.states.map((s) => [s.task, s]))
+    : await readStates(workspace);
   const retried = new Set(input.retryTasks ?? []);
   const tasks =
     input.tasks ??
@@ -63,15 +64,10 @@ export async function preflightContext(input: PreflightInput): Promise<Preflight
 }
 
 /** Persisted task states by id; unreadable state is reported by the run itself, not here. */
-function readStates(workspace: string): Map<string, TaskState> {
-  const dir = stateDir(workspace);
-  if (!existsSync(join(dir, 'tasks'))) return new Map();
+async function readStates(workspace: string): Promise<Map<string, TaskState>> {
   try {
-    return new Map(
-      openStateStore(dir)
-        .list()
-        .map((s) => [s.task, s]),
-    );
+    const states = await openFsReader({ workspace }).tasks.list();
+    return new Map(states.map(({ value }) => [value.task, value]));
   } catch {
     return new Map();
   }

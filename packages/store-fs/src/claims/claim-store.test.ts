@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -57,8 +57,18 @@ describe('openClaimStore', () => {
     ).toBe(1);
   });
 
+  it('creates its folder with the first change, not when opened or read', async () => {
+    const store = await openClaimStore(state);
+    expect(await store.list()).toEqual([]);
+    expect(await store.holderOf('a.ts')).toBeUndefined();
+    expect(existsSync(store.dir)).toBe(false);
+    await store.tryClaim('g/a', ['a.ts']);
+    expect(readClaims(state).map((c) => c.taskId)).toEqual(['g/a']);
+  });
+
   it('reports a corrupt claims file as SY_STATE_CORRUPT with a hint', async () => {
     const store = await openClaimStore(state);
+    mkdirSync(join(state, 'claims'));
     writeFileSync(join(state, 'claims', 'claims.json'), '{"schema_version":1,"tasks":');
     await expect(store.tryClaim('g/a', ['a.ts'])).rejects.toMatchObject({
       code: 'SY_STATE_CORRUPT',

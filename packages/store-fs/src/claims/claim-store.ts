@@ -40,13 +40,16 @@ export interface ClaimStoreOptions extends FileMutexOptions {
   exclusive?: boolean;
 }
 
-/** Opens (creating its folder) the claim store under a dispatcher state directory. */
+/**
+ * Opens the claim store under a dispatcher state directory. Its folder is created by the
+ * first change, so a store only read (a dry run, a report) leaves the workspace as it was.
+ */
 export async function openClaimStore(
   stateDir: string,
   options: ClaimStoreOptions = {},
 ): Promise<ClaimStore> {
   const dir = join(stateDir, 'claims');
-  mkdirSync(dir, { recursive: true, mode: 0o700 }); // owner-only, like all state
+  let madeDir = false;
   const dataPath = join(dir, CLAIMS_FILE);
   const lockPath = join(dir, 'claims.lock');
   let cache: Loaded | undefined;
@@ -74,6 +77,8 @@ export async function openClaimStore(
   let turn: Promise<unknown> = Promise.resolve();
   const locked = <T>(fn: () => T | Promise<T>): Promise<T> => {
     const run = async () => {
+      if (!madeDir) mkdirSync(dir, { recursive: true, mode: 0o700 }); // owner-only, like all state
+      madeDir = true;
       const release = options.exclusive ? undefined : await acquireFileMutex(lockPath, options);
       try {
         return await fn();

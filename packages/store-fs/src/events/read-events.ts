@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { type RunEvent, runEventSchema } from '@switchyard/core';
+import { type RunEvent, runEventSchema } from '@switchyard/core/dry-run';
 
 /** Events read back from a JSONL file, plus the line numbers of lines that did not parse. */
 export interface ReadEventsResult {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { SESSIONS_DIR, SwitchyardError } from '@switchyard/core';
+import { SESSIONS_DIR, SwitchyardError } from '@switchyard/core/dry-run';
 
 const ID = /^s-\d{8}T\d{6}Z-[0-9a-f]{4}$/;
 
