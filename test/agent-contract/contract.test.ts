@@ -7,13 +7,13 @@ import {
   type MockProvider,
   refusedUrl,
   startMockProvider,
-} from '../../packages/testkit/src/index.js';
+} from '../../packages/testkit/src/mock-provider/index.js';
 import { claudeCodeClassifier } from '../../plugins/classifier-claude-code/src/classifier.js';
 import { codexClassifier } from '../../plugins/classifier-codex/src/classifier.js';
 import { copilotClassifier } from '../../plugins/classifier-copilot/src/classifier.js';
 import { geminiCliClassifier } from '../../plugins/classifier-gemini-cli/src/classifier.js';
+import { classifyCapture } from '../../plugins/classifier-generic/src/fixture-harness.js';
 import { genericClassifier } from '../../plugins/classifier-generic/src/generic-classifier.js';
-import { classifyCapture } from '../../plugins/classifier-generic/src/index.js';
 import { qwenCodeClassifier } from '../../plugins/classifier-qwen-code/src/classifier.js';
 // @ts-expect-error plain .mjs helpers shared with the capture command
 import { AGENTS, isInstalled } from './agents.mjs';

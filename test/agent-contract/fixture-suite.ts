@@ -2,8 +2,8 @@
 import type { ClassifierPlugin } from '@switchyard/core';
 import { unverifiedVersionWarning } from '@switchyard/runner-kit';
 import { describe, expect, it } from 'vitest';
+import { classifyCapture } from '../../plugins/classifier-generic/src/fixture-harness.js';
 import { genericClassifier } from '../../plugins/classifier-generic/src/generic-classifier.js';
-import { classifyCapture } from '../../plugins/classifier-generic/src/index.js';
 import { EXPECTED_CLASS, loadReleaseLines } from './fixtures.js';
 
 /**

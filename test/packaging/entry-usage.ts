@@ -189,13 +189,15 @@ export function importingFiles(root: string): string[] {
 
 /**
  * Maps what a file imports to an entry key: a package specifier (`@switchyard/x`,
- * `@switchyard/x/dry-run`) or a path to a built entry (`../../packages/x/dist/index.js`,
- * `…/node_modules/@switchyard/x/dist/index.js`), as the bench scripts import them.
+ * `@switchyard/x/dry-run`), a path to a built entry (`../../packages/x/dist/index.js`,
+ * `…/node_modules/@switchyard/x/dist/index.js`), as the bench scripts import them, or a path
+ * to an entry's source (`../../plugins/x/src/index.js`), as some tests do.
  */
 export function entryResolver(entries: Entry[], root: string): (spec: string) => Entry | undefined {
   const byKey = new Map(entries.map((e) => [e.key, e]));
   const byDist = new Map(entries.map((e) => [posix.join(relative(root, e.dir), e.dist), e]));
   const byPkgDist = new Map(entries.map((e) => [`${e.pkg}/${e.dist}`, e]));
+  const bySource = new Map(entries.map((e) => [relative(root, e.source), e]));
   return (spec) => {
     const direct = byKey.get(spec);
     if (direct) return direct;
@@ -204,6 +206,11 @@ export function entryResolver(entries: Entry[], root: string): (spec: string) =>
     if (inRepo) return byDist.get(inRepo[1] as string);
     const installed = /(?:^|\/)(@switchyard\/[\w.-]+\/dist\/[\w.-]+\.js)$/.exec(path);
     if (installed) return byPkgDist.get(installed[1] as string);
+    // a test reaching into a package's source entry (`../../plugins/x/src/index.js`)
+    const source = /(?:^|\/)((?:packages|plugins)\/[\w.-]+\/src\/[\w./-]+?)\.[mc]?[jt]s$/.exec(
+      path,
+    );
+    if (source) return bySource.get(`${source[1]}.ts`);
     return undefined;
   };
 }

@@ -3,13 +3,7 @@
 // entries only: no catalog validation, JSON Schemas or core root. Same objects as the root
 // entry (shared chunks).
 export { CATALOG_ENV } from './catalog-env.js';
-export {
-  agentsOf,
-  type NamedTarget,
-  redTeamCandidates,
-  resolveNamedTarget,
-  reviewCandidates,
-} from './named-target.js';
-export { applyRouting, routeTask } from './routing/route-task.js';
-export { DEFAULT_ROUTING, type RoutingConfig } from './routing/routing-schema.js';
+export { redTeamCandidates, resolveNamedTarget, reviewCandidates } from './named-target.js';
+export { applyRouting } from './routing/route-task.js';
+export { DEFAULT_ROUTING } from './routing/routing-schema.js';
 export { selectCandidates } from './select.js';

@@ -11,12 +11,8 @@ export {
   reviewCandidates,
 } from './named-target.js';
 export { applyPermissions } from './permissions.js';
-export {
-  type ResolveCatalogOptions,
-  type ResolvedCatalog,
-  resolveCatalogFrom,
-} from './resolve.js';
-export { canonicalJson, catalogRevision } from './revision.js';
+export { type ResolveCatalogOptions, type ResolvedCatalog, resolveCatalogFrom } from './resolve.js';
+export { catalogRevision } from './revision.js';
 export { applyRouting, routeTask } from './routing/route-task.js';
 export {
   DEFAULT_COMPLEXITY_ROUTES,

@@ -3,8 +3,8 @@
 // engine options its config sets, how it runs gate commands and the lines it prints, so an
 // in-process run does and shows what `switchyard run` would.
 export { BUILTIN_PLUGINS } from './builtin-plugins.js';
-export { type ConfiguredEngineOptions, configuredEngineOptions } from './engine-options.js';
-export { EXIT, exitCodeFor } from './exit-codes.js';
+export { configuredEngineOptions } from './engine-options.js';
+export { exitCodeFor } from './exit-codes.js';
 export { runGateCommand } from './gate-runner.js';
 export { main } from './main.js';
-export { createRunRenderer, type RunRenderer } from './run-renderer.js';
+export { createRunRenderer } from './run-renderer.js';

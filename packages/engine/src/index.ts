@@ -20,13 +20,7 @@ export {
   resolveEscalation,
 } from './escalation/index.js';
 export { loadPromptTemplates } from './prompts/index.js';
-export {
-  buildRetro,
-  type Retro,
-  renderRetro,
-  runsInScope,
-  writeRetroFile,
-} from './retro/index.js';
+export { buildRetro, renderRetro, runsInScope, writeRetroFile } from './retro/index.js';
 export { type CatalogFacts, STAGE_FAILURE_BUDGET } from './selection/index.js';
 export { sessionTaskAfter } from './session/session-tasks.js';
 export {

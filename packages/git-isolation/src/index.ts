@@ -1,19 +1,8 @@
-export { type ApplyOptions, applyTask } from './apply.js';
-export { DEFAULT_LOCK_TIMEOUT_MS } from './apply-lock.js';
-export { cleanWorktrees, listWorktrees } from './cleanup.js';
-export { commandCheck } from './command-check.js';
-export { commitMessage } from './commit.js';
 export { type GitIsolationOptions, openGitIsolation } from './git-isolation.js';
-export { inspectWorktree, revertOutside } from './inspect.js';
-export { type IsolationLayout, type LayoutOptions, layoutOf } from './layout.js';
-export { worktreePatch } from './patch.js';
-export { recoverApplies } from './recover.js';
-export {
-  landOnRemote,
-  type RemoteBranch,
-  type RemoteLandingOptions,
-  remoteBranchOf,
-} from './remote-landing.js';
+
+export { layoutOf } from './layout.js';
+
+export { landOnRemote, type RemoteBranch, remoteBranchOf } from './remote-landing.js';
 export {
   findRepository,
   isGitRepository,
@@ -21,13 +10,5 @@ export {
   toRepoPath,
   toWorkspacePath,
 } from './repository.js';
-export { openSourceGuard, type SourceGuardOptions } from './source-guard.js';
+export { openSourceGuard } from './source-guard.js';
 export { dirtySourceFiles } from './source-tree.js';
-export type { TimingSink } from './timing.js';
-export {
-  ensureWorktree,
-  type IsolationContext,
-  markBlocked,
-  recreateWorktree,
-  removeWorktree,
-} from './worktree.js';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describeStoreConformance } from '@switchyard/testkit/store-conformance';
 import { describe, it } from 'vitest';
-import { type FsStore, openFsStore } from './index.js';
+import { type FsStore, openFsStore } from './fs-store.js';
 
 // The crash case's child opens the built package (run `pnpm build` first; the test script does).
 const built = fileURLToPath(new URL('../dist/index.js', import.meta.url));

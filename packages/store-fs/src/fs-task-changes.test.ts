@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { newTaskState } from '@switchyard/core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openFsStore } from './index.js';
+import { openFsStore } from './fs-store.js';
 
 let ws: string;
 afterEach(() => rmSync(ws, { recursive: true, force: true }));

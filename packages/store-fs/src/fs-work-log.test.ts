@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { WorkLogRow } from '@switchyard/core';
 import { describe, expect, it } from 'vitest';
-import { openFsStore } from './index.js';
+import { openFsStore } from './fs-store.js';
 
 const row = (kind: 'START' | 'FINISH', attempt: string): WorkLogRow => ({
   kind,

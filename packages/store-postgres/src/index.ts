@@ -1,17 +1,3 @@
-export { initStore, type StoreInitResult, type StoreStatus, storeStatus } from './admin.js';
-export {
-  BACKLOG_CHANNEL,
-  type BacklogEntry,
-  type BacklogStatus,
-  type BacklogTask,
-  type Delivery,
-  type PgBacklog,
-} from './backlog.js';
-export { SCHEMA_VERSION } from './migrations.js';
-export {
-  openPostgresStore,
-  openPostgresStoreAt,
-  type PostgresStore,
-  type PostgresStoreOptions,
-} from './store.js';
-export { isPostgresUrl, type PostgresLocation, parseStoreUrl, redact } from './url.js';
+export { initStore, type StoreStatus, storeStatus } from './admin.js';
+
+export { openPostgresStore, openPostgresStoreAt, type PostgresStore } from './store.js';

@@ -3,4 +3,4 @@
 // so the command loads less. Same objects as the root entry (shared chunks).
 export { refuseUnjudgeableTests } from './gates/tests-required.js';
 export { quoteArgv } from './orchestrate/plan-materialize.js';
-export { loadWorkspaceAsync, type WorkspaceModel } from './workspace/load.js';
+export { loadWorkspaceAsync } from './workspace/load.js';

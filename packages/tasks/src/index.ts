@@ -29,7 +29,7 @@ export { parseAssertion } from './task/definition-of-done.js';
 export { followUpDoneProblem } from './task/done-contract.js';
 export { parseFrontMatter } from './task/front-matter.js';
 export { hasErrors, parsePlan, parsePlanFile, readPlanText } from './task/parse-plan.js';
-export { resolveDependency, splitTaskId, taskId } from './task/task-id.js';
+export { resolveDependency } from './task/task-id.js';
 export { WriteSetResolver } from './task/write-set-path.js';
 export {
   type LoadedTask,
@@ -39,4 +39,4 @@ export {
   taskFromPlanTexts,
   type WorkspaceModel,
 } from './workspace/load.js';
-export { readTaskFolder, scanWorkspace } from './workspace/scan.js';
+export { scanWorkspace } from './workspace/scan.js';

@@ -1,12 +1,7 @@
 // The helpers other packages use; each throws `SwitchyardError` (core's light errors entry).
 export { assetPath } from './assets.js';
 export { replaceFile, replaceFileSync } from './atomic-file.js';
-export {
-  type BoundedRead,
-  type BoundedReadOptions,
-  maxPlanBytes,
-  readBoundedFile,
-} from './bounded-read.js';
+export { maxPlanBytes, readBoundedFile } from './bounded-read.js';
 export { formatBytes, parseByteSize } from './byte-size.js';
 export { closestName, didYouMean } from './did-you-mean.js';
 export { encodeJsonChunks, Utf8ChunkWriter } from './json-chunks.js';
@@ -39,11 +34,5 @@ export {
   secretInEnvironment,
 } from './secrets.js';
 export { redactStoreUrl } from './store-url.js';
-export {
-  type FindWorkspaceOptions,
-  findWorkspaceRoot,
-  hasTasksDir,
-  searchWorkspaceRoot,
-  type WorkspaceSearch,
-} from './workspace-root.js';
+export { findWorkspaceRoot, hasTasksDir, searchWorkspaceRoot } from './workspace-root.js';
 export { dottedPath, issuesToProblems, unknownKeyHint } from './zod-problems.js';

@@ -6,12 +6,6 @@ import { claudeCodeSandboxWritable } from './sandbox.js';
 import { claudeCodeTranscript } from './transcript.js';
 import { claudeCodeUsage } from './usage.js';
 
-export { claudeCodeClassifier } from './classifier.js';
-export { claudeCodePermissionArgs } from './permissions.js';
-export { claudeCodeSandboxWritable } from './sandbox.js';
-export { claudeCodeTranscript } from './transcript.js';
-export { claudeCodeUsage } from './usage.js';
-
 /** Plugin entry: the Claude Code classifier and transcript formatter. */
 export default function plugin(options?: ClassifierOptions): SwitchyardPlugin[] {
   return [

@@ -6,12 +6,6 @@ import { codexSandboxWritable } from './sandbox.js';
 import { codexTranscript } from './transcript.js';
 import { codexUsage } from './usage.js';
 
-export { codexClassifier } from './classifier.js';
-export { codexPermissionArgs } from './permissions.js';
-export { codexSandboxWritable } from './sandbox.js';
-export { codexTranscript, formatCodexEvent } from './transcript.js';
-export { codexUsage } from './usage.js';
-
 /** Plugin entry: the Codex classifier and transcript formatter. */
 export default function plugin(options?: ClassifierOptions): SwitchyardPlugin[] {
   return [

@@ -5,11 +5,6 @@ import { copilotPermissionArgs } from './permissions.js';
 import { copilotSandboxWritable } from './sandbox.js';
 import { copilotTranscript } from './transcript.js';
 
-export { copilotClassifier } from './classifier.js';
-export { copilotPermissionArgs } from './permissions.js';
-export { copilotSandboxWritable } from './sandbox.js';
-export { copilotTranscript, formatCopilotEvent } from './transcript.js';
-
 /** Plugin entry: the Copilot classifier and transcript formatter. */
 export default function plugin(options?: ClassifierOptions): SwitchyardPlugin[] {
   return [

@@ -6,12 +6,6 @@ import { geminiCliSandboxWritable } from './sandbox.js';
 import { geminiCliTranscript } from './transcript.js';
 import { geminiCliUsage } from './usage.js';
 
-export { geminiCliClassifier } from './classifier.js';
-export { geminiCliPermissionArgs } from './permissions.js';
-export { geminiCliSandboxWritable } from './sandbox.js';
-export { formatGeminiEvent, geminiCliTranscript } from './transcript.js';
-export { geminiCliUsage } from './usage.js';
-
 /** Plugin entry: the Gemini CLI classifier and transcript formatter. */
 export default function plugin(options?: ClassifierOptions): SwitchyardPlugin[] {
   return [

@@ -11,15 +11,13 @@ export {
   finalEventSuccess,
   STDIN_PROMPT_NOTE,
 } from './agent-classifier.js';
-export { type Candidate, errorLineCandidates, isErrorEvidence, isJsonText } from './error-lines.js';
-export { type CapturedRun, classifyCapture } from './fixture-harness.js';
-export { API_ERROR_LINE, genericClassifier } from './generic-classifier.js';
-export { genericTranscript } from './generic-transcript.js';
+export { type Candidate, errorLineCandidates } from './error-lines.js';
+
 export { type ClassifierOptions, parseClassifierOptions } from './options.js';
-export { type FaultRule, matchRules, PROVIDER_RULES, ruleMatches } from './rules.js';
+
 export { formatStreamJsonEvent } from './stream-json-transcript.js';
 export { streamJsonResultUsage } from './stream-json-usage.js';
-export { eventText, terminationVerdict, verdictFromLines } from './verdict.js';
+export { eventText } from './verdict.js';
 
 /** Plugin entry: the generic classifier and the generic transcript formatter. */
 export default function plugin(options?: ClassifierOptions): SwitchyardPlugin[] {

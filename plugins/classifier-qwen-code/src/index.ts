@@ -6,12 +6,6 @@ import { qwenCodeSandboxWritable } from './sandbox.js';
 import { qwenCodeTranscript } from './transcript.js';
 import { qwenCodeUsage } from './usage.js';
 
-export { qwenCodeClassifier } from './classifier.js';
-export { qwenCodePermissionArgs } from './permissions.js';
-export { qwenCodeSandboxWritable } from './sandbox.js';
-export { qwenCodeTranscript } from './transcript.js';
-export { qwenCodeUsage } from './usage.js';
-
 /** Plugin entry: the Qwen Code classifier and transcript formatter. */
 export default function plugin(options?: ClassifierOptions): SwitchyardPlugin[] {
   return [

@@ -5,20 +5,11 @@ import { planResume } from './resume.js';
 import { findSessionFile } from './session-file.js';
 import { sessionIdFromEvent, sessionIdFromTextLine } from './session-id.js';
 
-export { planResume, type ResumePlan } from './resume.js';
-export { expandHome, findSessionFile, readHead } from './session-file.js';
-export { sessionIdFromEvent, sessionIdFromTextLine } from './session-id.js';
-export {
-  type SessionOrigin,
-  sessionBelongsToWorkspace,
-  sessionOrigin,
-} from './session-workspace.js';
-
 const LOOKUP_EVERY_MS = 2000;
 
 /** Per attempt: reads the session id from the stream and, with `native_session_monitor`,
  * reports the session file's size so its growth counts as progress. */
-export const nativeSessionHooks: HooksFactory = (context) => {
+const nativeSessionHooks: HooksFactory = (context) => {
   let sessionId = context.sessionId;
   let file: string | undefined;
   let lastLookup = Number.NEGATIVE_INFINITY;

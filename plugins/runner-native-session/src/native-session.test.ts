@@ -6,7 +6,9 @@ import { join } from 'node:path';
 import type { RunnerSpec } from '@switchyard/core';
 import { attemptEnvironment, readLocator } from '@switchyard/runner-kit';
 import { describe, expect, it } from 'vitest';
-import runner, { planResume, sessionIdFromEvent, sessionIdFromTextLine } from './index.js';
+import runner from './index.js';
+import { planResume } from './resume.js';
+import { sessionIdFromEvent, sessionIdFromTextLine } from './session-id.js';
 
 const fakeAgent = createRequire(import.meta.url)
   .resolve('@switchyard/testkit/package.json')

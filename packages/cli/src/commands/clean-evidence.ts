@@ -1,4 +1,5 @@
 import { SwitchyardError } from '@switchyard/core/errors';
+import type { PruneEvidenceReport } from '@switchyard/runner-kit';
 
 const AGE_UNITS: Record<string, number> = {
   s: 1000,
@@ -32,7 +33,7 @@ function parseSize(text: string, parseByteSize: (text: string) => number | undef
 export async function cleanEvidence(
   workspace: string,
   opts: { olderThan?: string; maxSize?: string; dryRun: boolean },
-) {
+): Promise<PruneEvidenceReport> {
   const { stateDir } = await import('@switchyard/core');
   const { parseByteSize } = await import('@switchyard/utils');
   const { pruneAttemptEvidence } = await import('@switchyard/runner-kit');

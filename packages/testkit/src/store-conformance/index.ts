@@ -4,7 +4,6 @@ import { ownershipCases } from './ownership-cases.js';
 import { recordCases } from './record-cases.js';
 import type { ConformanceRunner, StoreAdapter } from './types.js';
 
-export { FakeClock } from './harness.js';
 export type { ChildOpener, ConformanceRunner, StoreAdapter, StoreLocation } from './types.js';
 
 /**
