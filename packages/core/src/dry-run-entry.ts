@@ -5,15 +5,7 @@
 // schemas and its lease and version checks are here because the file store's modules, which
 // its read entry shares with its root, take them from this entry.
 export { isRouteId, type PermissionLevel, STAGES } from './catalog/constants.js';
-export {
-  ERROR_CODES,
-  formatProblem,
-  type Problem,
-  type ProblemLocation,
-  SwitchyardError,
-  type SwitchyardErrorCode,
-  type SwitchyardErrorOptions,
-} from './errors.js';
+export { type Problem, SwitchyardError } from './errors.js';
 export { type RunEvent, runEventSchema } from './events/event-schema.js';
 export { applyJournalSchema, worktreeRecordSchema } from './isolation/schema.js';
 export { FINAL_PHASE, PHASES, type Phase, takesAgentSlot } from './lifecycle/lifecycle-table.js';
