@@ -14,31 +14,39 @@ const alive = (pid: number) => {
   }
 };
 
+/**
+ * A run of `task` whose dispatcher is SIGKILLed once its worker started; the agent works on
+ * until the test creates `go` (after the kill), however slow the machine.
+ */
+async function crashWithAgentRunning(task: string, file: string) {
+  const ws = new Workspace();
+  const go = join(mkdtempSync(join(tmpdir(), 'sy-go-')), 'go');
+  ws.catalog({
+    a: { scenario: { cases: [approve], steps: [{ waitFor: go }, { fillChecklist: true }] } },
+  });
+  ws.task(task, { files: [file] });
+  let pid = 0;
+  const first = ws.run([], {
+    onSpawn: (p) => {
+      pid = p;
+    },
+  });
+  await Promise.race([
+    until(() => ws.events().some((e) => e.type === 'attempt.started')),
+    first.then((r) => {
+      throw new Error(`the run ended before its agent started: ${r.stderr}`);
+    }),
+  ]);
+  const agentPid = ws.events().find((e) => e.type === 'attempt.started')?.pid as number;
+  process.kill(pid, 'SIGKILL');
+  expect((await first).signal).toBe('SIGKILL');
+  expect(alive(agentPid)).toBe(true);
+  return { ws, go, agentPid };
+}
+
 describe('switchyard run: restart after a dispatcher crash', { timeout: 120_000 }, () => {
   it('re-attaches the agent a SIGKILLed dispatcher left running instead of starting it twice', async () => {
-    const ws = new Workspace();
-    // The agent works until the test lets it finish (after the kill), however slow the machine.
-    const go = join(mkdtempSync(join(tmpdir(), 'sy-go-')), 'go');
-    ws.catalog({
-      a: { scenario: { cases: [approve], steps: [{ waitFor: go }, { fillChecklist: true }] } },
-    });
-    ws.task('g/crash', { files: ['src/c.ts'] });
-    let pid = 0;
-    const first = ws.run([], {
-      onSpawn: (p) => {
-        pid = p;
-      },
-    });
-    await Promise.race([
-      until(() => ws.events().some((e) => e.type === 'attempt.started')),
-      first.then((r) => {
-        throw new Error(`the run ended before its agent started: ${r.stderr}`);
-      }),
-    ]);
-    const agentPid = ws.events().find((e) => e.type === 'attempt.started')?.pid as number;
-    process.kill(pid, 'SIGKILL');
-    expect((await first).signal).toBe('SIGKILL');
-    expect(alive(agentPid)).toBe(true);
+    const { ws, go, agentPid } = await crashWithAgentRunning('g/crash', 'src/c.ts');
 
     // Let the agent finish only once the second run has re-attached it.
     const secondRun = ws.run();
@@ -62,28 +70,7 @@ describe('switchyard run: restart after a dispatcher crash', { timeout: 120_000 
   });
 
   it('re-attaches an agent whose PID was not written yet (a crash before its record said running), never starting it twice', async () => {
-    const ws = new Workspace();
-    const go = join(mkdtempSync(join(tmpdir(), 'sy-go-')), 'go');
-    ws.catalog({
-      a: { scenario: { cases: [approve], steps: [{ waitFor: go }, { fillChecklist: true }] } },
-    });
-    ws.task('g/early', { files: ['src/e.ts'] });
-    let pid = 0;
-    const first = ws.run([], {
-      onSpawn: (p) => {
-        pid = p;
-      },
-    });
-    await Promise.race([
-      until(() => ws.events().some((e) => e.type === 'attempt.started')),
-      first.then((r) => {
-        throw new Error(`the run ended before its agent started: ${r.stderr}`);
-      }),
-    ]);
-    const agentPid = ws.events().find((e) => e.type === 'attempt.started')?.pid as number;
-    process.kill(pid, 'SIGKILL');
-    expect((await first).signal).toBe('SIGKILL');
-    expect(alive(agentPid)).toBe(true);
+    const { ws, go, agentPid } = await crashWithAgentRunning('g/early', 'src/e.ts');
     // The state as a crash right after the spawn leaves it, whenever the kill landed: the
     // attempt's record written before the spawn (status starting), without PID or start token
     // (they ride with the attempt's end, or are written once it has run a while).

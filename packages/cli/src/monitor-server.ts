@@ -62,15 +62,4 @@ export async function startAnnouncedMonitor(
   return server;
 }
 
-/** Resolves on the first SIGINT/SIGTERM (the way to stop a monitor kept up by the terminal). */
-export function untilInterrupted(): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      process.off('SIGINT', done);
-      process.off('SIGTERM', done);
-      resolve();
-    };
-    process.on('SIGINT', done);
-    process.on('SIGTERM', done);
-  });
-}
+export { untilInterrupted } from './until-interrupted.js';

@@ -6,6 +6,7 @@ import {
   stateHome,
   systemdUserUnit,
 } from '../schedule/index.js';
+import { untilInterrupted } from '../until-interrupted.js';
 
 /** `switchyard daemon`: run the stored schedules until SIGTERM/SIGINT, or print the systemd unit. */
 export async function scheduleDaemon(opts: {
@@ -18,7 +19,7 @@ export async function scheduleDaemon(opts: {
     process.stdout.write(systemdUserUnit(cli));
     return;
   }
-  const stop = untilSignalled();
+  const stop = untilInterrupted();
   const shared = await openSharedSchedules(opts.store);
   try {
     await runDaemon({
@@ -39,19 +40,6 @@ function cliArgv(): [string, string] {
   if (!bin)
     throw new Error('cannot tell where the switchyard binary is (process.argv[1] is empty)');
   return [process.execPath, realpathSync(bin)];
-}
-
-/** Resolves on the first SIGINT or SIGTERM, and stops listening for both. */
-function untilSignalled(): Promise<void> {
-  return new Promise<void>((resolve) => {
-    const done = () => {
-      process.off('SIGINT', done);
-      process.off('SIGTERM', done);
-      resolve();
-    };
-    process.on('SIGINT', done);
-    process.on('SIGTERM', done);
-  });
 }
 
 /** One daemon event: a JSON line, or `<at> <type> key=value …`. */
