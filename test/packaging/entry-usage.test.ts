@@ -88,6 +88,10 @@ const KEPT: Record<string, Record<string, string>> = {
     openFsStoreAt:
       "opened by name in the store conformance suite's crash child (`child.exportName` of the adapter in conformance.test.ts), on the built entry",
   },
+  '@switchyard/git-isolation': {
+    commandCheck:
+      "imported from the built entry by the apply crash trials' child process (packages/git-isolation/fixtures/apply-child.mjs), which cannot import a module of the package's source",
+  },
   '@switchyard/store-postgres': {
     openPostgresStoreAt:
       "opened by name in the store conformance suite's crash child (`child.exportName` of the adapter in test/conformance.test.ts), on the built entry",

@@ -1,3 +1,4 @@
+export { commandCheck } from './command-check.js';
 export { type GitIsolationOptions, openGitIsolation } from './git-isolation.js';
 
 export { layoutOf } from './layout.js';
