@@ -5,6 +5,9 @@ export const snapshotEntrySchema = z.object({
   size: z.number(),
   mtimeMs: z.number(),
   ino: z.number(),
+  /** Permission bits (`mode & 0o7777`): a chmod is a change as an edit is. Absent in
+   * snapshots written before it was recorded, which then compare by content only. */
+  mode: z.number().optional(),
   /** SHA-256 of the content (of the link text for a symbolic link). */
   sha256: z.string(),
 });

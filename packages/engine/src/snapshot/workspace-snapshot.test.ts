@@ -1,5 +1,13 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  mkdirSync,
+  mkdtempSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -54,6 +62,27 @@ describe('takeSnapshot', () => {
     expect(third['a/f1.txt']?.sha256).toBe('from the first');
     expect(third['a/f2.txt']?.sha256).toBe(first['a/f2.txt']?.sha256);
   }, 60_000); // 1,200 files and a 3 MB one to write and hash: slow on a loaded machine
+});
+
+describe('changedPaths and permission bits', () => {
+  it('reports a chmod as a change (mtime and size stay), without reading the file again', async () => {
+    root = mkdtempSync(join(tmpdir(), 'sy-snapshot-'));
+    writeFileSync(join(root, 'run.sh'), 'echo hi\n');
+    writeFileSync(join(root, 'other.txt'), 'x');
+    chmodSync(join(root, 'run.sh'), 0o644);
+    const before = await takeSnapshot(root);
+    expect(before['run.sh']?.mode).toBe(0o644);
+    chmodSync(join(root, 'run.sh'), 0o755);
+    // The recorded hash stands for the content: a mode change alone does not read it again.
+    const recorded = { ...before, 'run.sh': { ...before['run.sh']!, sha256: 'recorded' } };
+    const after = await takeSnapshot(root, { previous: recorded });
+    expect(after['run.sh']).toMatchObject({ mode: 0o755, sha256: 'recorded' });
+    expect(changedPaths(recorded, after)).toEqual(['run.sh']);
+    expect(changedPaths(after, await takeSnapshot(root, { previous: after }))).toEqual([]);
+    // A snapshot written before modes were recorded compares by content only.
+    const { mode: _, ...withoutMode } = before['other.txt']!;
+    expect(changedPaths({ ...after, 'other.txt': withoutMode }, after)).toEqual([]);
+  });
 });
 
 describe('takeSnapshot with folder listings kept between walks', () => {

@@ -124,18 +124,21 @@ export async function takeSnapshot(root: string, options: SnapshotOptions = {}):
       }
       if ((!stat.isFile() && !stat.isSymbolicLink()) || skip?.(path)) continue;
       const seen = seenBefore(path);
+      // A chmod moves neither mtime nor size: the mode is compared on its own, without a read.
+      const mode = stat.mode & 0o7777;
       if (
         seen &&
         seen.size === stat.size &&
         seen.mtimeMs === stat.mtimeMs &&
         seen.ino === stat.ino
       ) {
-        snapshot[path] = seen; // the same version: its entry (never changed in place) is kept
+        // The same content: its entry (never changed in place) is kept, or copied with the mode.
+        snapshot[path] = seen.mode === mode ? seen : { ...seen, mode };
         continue;
       }
       const sha256 = await contentHash(full, stat.isSymbolicLink(), stat.size);
       if (sha256 === undefined) continue;
-      snapshot[path] = { size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino, sha256 };
+      snapshot[path] = { size: stat.size, mtimeMs: stat.mtimeMs, ino: stat.ino, mode, sha256 };
     }
   };
   const top = resolve(root);
@@ -144,10 +147,19 @@ export async function takeSnapshot(root: string, options: SnapshotOptions = {}):
   return snapshot;
 }
 
-/** Paths added, removed or changed in content between two snapshots, sorted. */
+/** Paths added, removed, or changed in content or permission bits between two snapshots, sorted. */
 export function changedPaths(before: Snapshot, after: Snapshot): string[] {
   const paths = new Set([...Object.keys(before), ...Object.keys(after)]);
-  return [...paths].filter((p) => before[p]?.sha256 !== after[p]?.sha256).sort();
+  return [...paths].filter((p) => changed(before[p], after[p])).sort();
+}
+
+/** Another content, or other permission bits (when both snapshots recorded them). */
+function changed(
+  before: Snapshot[string] | undefined,
+  after: Snapshot[string] | undefined,
+): boolean {
+  if (before?.sha256 !== after?.sha256) return true;
+  return before?.mode !== undefined && after?.mode !== undefined && before.mode !== after.mode;
 }
 
 /**
