@@ -1,11 +1,11 @@
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { readdirSync, rmSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import type { TaskState, TaskStatePort, Versioned } from '@switchyard/core';
 import { SwitchyardError, taskStateSchema, versionConflict } from '@switchyard/core/dry-run';
 import { ensureOwnedDir, replaceFile } from '@switchyard/utils';
 import type { FsLeases } from './fs-leases.js';
 import { fsTaskChanges } from './fs-task-changes.js';
-import { statKey } from './json-file.js';
+import { readTextIfExists, statKey } from './json-file.js';
 import { taskFile } from './layout.js';
 import type { Locked } from './locked.js';
 
@@ -103,13 +103,8 @@ export function fsTasks(
 
 /** A task's state file and its version; undefined when there is none. */
 function readTaskState(file: string): Versioned<TaskState> | undefined {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
-  }
+  const text = readTextIfExists(file);
+  if (text === undefined) return undefined;
   let raw: { revision?: unknown };
   try {
     raw = JSON.parse(text);

@@ -20,15 +20,20 @@ export function corrupt(file: string, detail: string, hint: string, cause?: unkn
   });
 }
 
-/** Reads a JSON file; undefined when it does not exist, `SY_STATE_CORRUPT` when it is not JSON. */
-export function readJson(file: string, hint: string): unknown {
-  let text: string;
+/** A file's text; undefined when it does not exist (any other error is thrown). */
+export function readTextIfExists(file: string): string | undefined {
   try {
-    text = readFileSync(file, 'utf8');
+    return readFileSync(file, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
+}
+
+/** Reads a JSON file; undefined when it does not exist, `SY_STATE_CORRUPT` when it is not JSON. */
+export function readJson(file: string, hint: string): unknown {
+  const text = readTextIfExists(file);
+  if (text === undefined) return undefined;
   try {
     return JSON.parse(text);
   } catch (error) {
