@@ -7,7 +7,7 @@ import { openFsStore } from '@switchyard/store-fs';
 import { type AgentVersion, versionsByTarget } from './agent-versions.js';
 import { configuredEngineOptions } from './engine-options.js';
 import { runGateCommand } from './gate-runner.js';
-import type { LiveRunOptions } from './live-run.js';
+import type { LiveRunOptions } from './live-run-options.js';
 import type { RunSetup } from './live-run-setup.js';
 import { cappedParallel } from './plan-concurrency.js';
 import { openRunIsolation, type RunIsolation } from './run-isolation.js';

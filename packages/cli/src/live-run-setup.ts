@@ -23,7 +23,7 @@ import { assetPath } from '@switchyard/utils';
 import { BUILTIN_PLUGINS } from './builtin-plugins.js';
 import { skipMissingTargets } from './executable-targets.js';
 import { agentTypoWarnings } from './known-agents.js';
-import type { LiveRunOptions } from './live-run.js';
+import type { LiveRunOptions } from './live-run-options.js';
 import { printProblems } from './output.js';
 import { permittedCatalog } from './permissions.js';
 import { checkSandbox, type SandboxCheck } from './sandbox-check.js';

@@ -1,6 +1,6 @@
 import { SwitchyardError } from '@switchyard/core';
-import type { BacklogTask } from './backlog.js';
 import type { BacklogQueue } from './backlog-queue.js';
+import type { BacklogTask } from './backlog-types.js';
 import { type Client, transaction } from './db.js';
 
 /** What publishing did with one task. */

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { PgBoss } from 'pg-boss';
-import type { BacklogEntry, BacklogStatus } from './backlog.js';
+import type { BacklogEntry, BacklogStatus } from './backlog-types.js';
 import { inTransaction } from './boss.js';
 import type { PgContext } from './context.js';
 import type { Client } from './db.js';

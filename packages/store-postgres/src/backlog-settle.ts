@@ -1,6 +1,6 @@
 import type { Fence, TaskId } from '@switchyard/core';
-import type { BacklogEntry } from './backlog.js';
 import { BACKLOG_CHANNEL, type BacklogQueue, entryOf } from './backlog-queue.js';
+import type { BacklogEntry } from './backlog-types.js';
 import { checkFence } from './context.js';
 import { transaction } from './db.js';
 

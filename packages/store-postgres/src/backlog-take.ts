@@ -1,5 +1,5 @@
-import type { Delivery } from './backlog.js';
 import { type BacklogQueue, type BacklogRow, entryOf } from './backlog-queue.js';
+import type { Delivery } from './backlog-types.js';
 import { inTransaction } from './boss.js';
 import { transaction } from './db.js';
 import { acquireLease } from './pg-leases.js';

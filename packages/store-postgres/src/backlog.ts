@@ -1,42 +1,14 @@
-import type { Fence, Lease, TaskId } from '@switchyard/core';
+import type { Fence, TaskId } from '@switchyard/core';
 import type { PgBoss } from 'pg-boss';
 import { publishToBacklog } from './backlog-publish.js';
 import { BACKLOG_CHANNEL, type BacklogRow, backlogQueue, entryOf } from './backlog-queue.js';
 import { finishInBacklog, reopenInBacklog, requeueInBacklog } from './backlog-settle.js';
 import { takeFromBacklog } from './backlog-take.js';
+import type { BacklogEntry, BacklogTask, Delivery } from './backlog-types.js';
 import type { PgContext } from './context.js';
 import { checkOut } from './db.js';
 
 export { BACKLOG_CHANNEL } from './backlog-queue.js';
-
-/** A task as published to the shared backlog. */
-export interface BacklogTask {
-  task: TaskId;
-  /** SHA-256 of the plan content: the same id and hash is the same task. */
-  planHash: string;
-  /** Tasks that must be archived in the backlog before this one is delivered. */
-  dependsOn: TaskId[];
-  /** What a machine needs to run the task (its plan files, write set…): JSON, opaque here. */
-  payload: unknown;
-}
-
-export type BacklogStatus = 'waiting' | 'ready' | 'taken' | 'archived' | 'blocked';
-
-export interface BacklogEntry extends BacklogTask {
-  status: BacklogStatus;
-  publishedBy: string;
-  publishedAt: string;
-  /** The holder of the task's lease (the machine working on it, or the last one). */
-  holder?: string;
-  /** The archive folder's text files, as the machine that archived it left them. */
-  archive?: Record<string, string>;
-}
-
-/** A task delivered to one holder, with the lease (and fencing token) it now holds. */
-export interface Delivery {
-  entry: BacklogEntry;
-  lease: Lease;
-}
 
 /**
  * The shared backlog of one scope. Rows hold each task, its dependencies and its status; pg-boss

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { fenceOf, newTaskState } from '@switchyard/core';
 import { afterEach, beforeAll, describe, it } from 'vitest';
-import type { BacklogTask } from '../src/backlog.js';
+import type { BacklogTask } from '../src/backlog-types.js';
 import { openPostgresStore, type PostgresStore } from '../src/index.js';
 import { type Holder, startHolder } from './child.js';
 import { freshScope, testDatabase } from './database.js';

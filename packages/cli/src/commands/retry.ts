@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 // type-only: live-run.js itself is loaded lazily, only for a live run
-import type { LiveRunOptions } from '../live-run.js';
+import type { LiveRunOptions } from '../live-run-options.js';
 import { parseMaxParallel } from './run.js';
 
 /** `switchyard retry <group/task>…`: a live run in which only the named blocked tasks are retried. */

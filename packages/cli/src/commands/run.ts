@@ -1,7 +1,7 @@
 import { SwitchyardError } from '@switchyard/core/errors';
 import { type Command, InvalidArgumentError } from 'commander';
 // type-only: live-run.js itself is loaded lazily, only for a live run
-import type { LiveRunOptions } from '../live-run.js';
+import type { LiveRunOptions } from '../live-run-options.js';
 import { parsePort } from '../monitor-server.js';
 import { addOptions, type OptionRow } from './option-table.js';
 
