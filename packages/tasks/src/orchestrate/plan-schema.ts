@@ -1,6 +1,6 @@
 import { ROUTE_IDS } from '@switchyard/core';
 import { z } from 'zod';
-import { COMPLEXITIES, RISKS } from '../task/front-matter.js';
+import { COMPLEXITIES, RISKS } from '../task/front-matter-keys.js';
 
 /** The `kind` of a YAML plan this release reads. */
 export const ORCHESTRATE_PLAN_KIND = 'orchestrate-plan';
