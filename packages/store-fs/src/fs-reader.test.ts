@@ -5,6 +5,7 @@ import { newTaskState, SwitchyardError } from '@switchyard/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openFsReader } from './fs-reader.js';
 import { openFsStore } from './index.js';
+import { type MethodKinds, readOnly } from './read-only-port.js';
 
 const roots: string[] = [];
 afterEach(() => {
@@ -143,5 +144,68 @@ describe('the file store opened for reading', () => {
       expect(SwitchyardError.is(error) && error.code).toBe('SY_INTERNAL');
     }
     expect(listing(root)).toEqual(before);
+  });
+
+  it('refuses every member of its ports that is not a read, those beyond the port interfaces too', async () => {
+    const { root, ws } = workspace();
+    const reader = openFsReader({ workspace: ws });
+    const before = listing(root);
+    const refused: string[] = [];
+    const ports = {
+      tasks: reader.tasks,
+      leases: reader.leases,
+      claims: reader.claims,
+      sessions: reader.sessions,
+      isolation: reader.isolation,
+    };
+    for (const [name, port] of Object.entries(ports)) {
+      for (const [key, member] of Object.entries(port)) {
+        if (typeof member !== 'function') continue;
+        // Each member is called bare: a refusal ignores its arguments, a read may throw on none.
+        const error = await Promise.resolve()
+          .then(() => (member as () => unknown)())
+          .then(
+            () => undefined,
+            (e: unknown) => e,
+          );
+        if (SwitchyardError.is(error) && error.code === 'SY_INTERNAL')
+          refused.push(`${name}.${key}`);
+      }
+    }
+    expect(refused.sort()).toEqual([
+      'claims.release',
+      'claims.tryClaim',
+      'isolation.putJournal',
+      'isolation.putRecord',
+      'isolation.removeJournal',
+      'isolation.removeRecord',
+      'leases.acquire',
+      'leases.check',
+      'leases.flush',
+      'leases.release',
+      'leases.renew',
+      'sessions.appendEvent',
+      'sessions.close',
+      'sessions.create',
+      'sessions.putMonitor',
+      'sessions.putStatus',
+      'tasks.delete',
+      'tasks.put',
+    ]);
+    expect(listing(root)).toEqual(before);
+  });
+
+  it('a port method left unclassified does not compile, and is refused at run time', async () => {
+    const port = { count: async () => 3, wipe: async () => 'wiped' };
+    // @ts-expect-error `wipe` is neither a read nor a write yet
+    const kinds: MethodKinds<typeof port> = { count: 'read' };
+    const reader = readOnly(port, 'demo', kinds);
+    expect(await reader.count()).toBe(3);
+    const error = await reader.wipe().then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(SwitchyardError.is(error) && error.code).toBe('SY_INTERNAL');
+    expect(SwitchyardError.is(error) && error.message).toContain('demo.wipe');
   });
 });
