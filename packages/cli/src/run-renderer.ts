@@ -1,7 +1,8 @@
 import { phaseLabel, type RunCounts, type RunEvent } from '@switchyard/core';
 import type { DispatchResult } from '@switchyard/engine';
 import { evidenceMessage } from '@switchyard/runner-kit';
-import { createLogUpdate } from 'log-update';
+import { lazyRequire } from '@switchyard/utils';
+import type * as LogUpdate from 'log-update';
 import pc from 'picocolors';
 import { ATTEMPT_BUDGET, ProgressState } from './progress-block.js';
 
@@ -11,6 +12,10 @@ export interface RunRenderer {
   onEvent(event: RunEvent): void;
   summary(result: DispatchResult, where: { archive: string; state: string }): void;
 }
+
+// Only a terminal gets the live block: a run piped to a file or CI never loads log-update
+// and the terminal-width modules under it (a tenth of the run's start-up modules).
+const logUpdate = lazyRequire<typeof LogUpdate>('log-update', import.meta.url);
 
 const clock = (ms: number) => {
   const s = Math.floor(ms / 1000);
@@ -114,7 +119,7 @@ export function formatCounts(counts: RunCounts, elapsedMs: number): string {
  */
 export function createRunRenderer(out: NodeJS.WriteStream = process.stdout): RunRenderer {
   const live = out.isTTY === true;
-  const block = live ? createLogUpdate(out, { showCursor: true }) : undefined;
+  const block = live ? logUpdate().createLogUpdate(out, { showCursor: true }) : undefined;
   const progress = new ProgressState();
   let counts: RunCounts | undefined;
   // the run's elapsed time, on the monotonic clock (a wall-clock step does not move it)

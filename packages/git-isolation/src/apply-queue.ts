@@ -1,4 +1,4 @@
-import PQueue from 'p-queue';
+import type PQueue from 'p-queue';
 
 /**
  * One apply at a time per repository in this process, first come first served. The
@@ -8,10 +8,17 @@ import PQueue from 'p-queue';
  */
 const queues = new Map<string, PQueue>();
 
-function queueOf(lockFile: string): PQueue {
+// Loaded on the first apply: a run without worktrees never needs the queue library.
+let queueClass: Promise<typeof PQueue> | undefined;
+const loadQueueClass = () => {
+  queueClass ??= import('p-queue').then((m) => m.default);
+  return queueClass;
+};
+
+function queueOf(lockFile: string, Queue: typeof PQueue): PQueue {
   let queue = queues.get(lockFile);
   if (!queue) {
-    queue = new PQueue({ concurrency: 1 });
+    queue = new Queue({ concurrency: 1 });
     queues.set(lockFile, queue);
   }
   return queue;
@@ -30,12 +37,14 @@ export async function inApplyQueue<T>(
   stop: AbortSignal | undefined,
   work: () => Promise<T>,
 ): Promise<T> {
+  // Callers resume from this await in the order they called: first come, first served.
+  const Queue = await loadQueueClass();
   if (stop?.aborted) throw new StoppedWhileQueued();
   const waiting = new AbortController();
   const onStop = () => waiting.abort(new StoppedWhileQueued());
   stop?.addEventListener('abort', onStop, { once: true });
   try {
-    return await queueOf(lockFile).add(
+    return await queueOf(lockFile, Queue).add(
       () => {
         stop?.removeEventListener('abort', onStop);
         return work();

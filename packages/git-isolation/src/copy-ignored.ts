@@ -1,7 +1,6 @@
 import { constants } from 'node:fs';
 import { copyFile, mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { glob } from 'tinyglobby';
 import { git, nulList } from './git.js';
 import { type Repository, toRepoPath } from './repository.js';
 
@@ -24,6 +23,8 @@ export async function copyIgnoredFiles(
   patterns: readonly string[],
 ): Promise<CopyReport> {
   if (patterns.length === 0) return { copied: [], skipped: [] };
+  // Loaded here: only a worktree with `isolation.copy` patterns needs the glob library.
+  const { glob } = await import('tinyglobby');
   const files = (
     await glob([...patterns], {
       cwd: repo.workspace,
