@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { existsSync, lstatSync, readFileSync, renameSync, rmdirSync } from 'node:fs';
-import { open, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { type Dirent, existsSync, lstatSync, readFileSync, renameSync, rmdirSync } from 'node:fs';
+import { open, readdir, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import {
   archivedTaskDir,
@@ -148,16 +148,14 @@ const KEPT_FILES = new Set([
  * its normalized transcript, so no archived record points at a deleted file.
  */
 async function trimAttemptEvidence(dir: string): Promise<void> {
-  let names: string[];
+  let entries: Dirent[];
   try {
-    names = await readdir(dir);
+    entries = await readdir(dir, { withFileTypes: true });
   } catch {
     return;
   }
   await Promise.all(
-    names
-      .filter((name) => !KEPT_FILES.has(name))
-      .map((name) => rm(join(dir, name), { recursive: true, force: true })),
+    entries.filter((entry) => !KEPT_FILES.has(entry.name)).map((entry) => removeEntry(dir, entry)),
   );
   const transcript = join(dir, ATTEMPT_FILES.normalized);
   const size = await stat(transcript).then(
@@ -177,6 +175,25 @@ async function trimAttemptEvidence(dir: string): Promise<void> {
     transcript,
     Buffer.concat([Buffer.from(`[… ${size - tail.length} earlier bytes dropped]\n`), tail]),
   );
+}
+
+/**
+ * Removes one entry of an attempt folder, never following a link. A file (nearly every
+ * entry) is one unlink: `rm`'s recursive walk would lstat it first and go through its retry
+ * machinery, a cost per file of every archived attempt. A folder, or an entry that changed
+ * kind since it was listed, goes through `rm`; one already gone is fine.
+ */
+async function removeEntry(dir: string, entry: Dirent): Promise<void> {
+  const path = join(dir, entry.name);
+  if (!entry.isDirectory()) {
+    try {
+      await unlink(path);
+      return;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
+    }
+  }
+  await rm(path, { recursive: true, force: true });
 }
 
 function completeLogText(ctx: DispatchContext, rt: TaskRuntime): string {
