@@ -10,7 +10,6 @@ import {
 } from '@switchyard/cli';
 import { loadProjectConfig, resolveCatalog } from '@switchyard/config';
 import {
-  type Clock,
   formatWorkLogRow,
   type RunEvent,
   type Store,
@@ -30,7 +29,7 @@ import {
 import { loadPlugins, PluginSet } from '@switchyard/runner-kit';
 import { acquireWorkspaceLock, openFsStore, type WorkspaceLock } from '@switchyard/store-fs';
 import { createMemoryStore, type MemoryStore } from '@switchyard/store-memory';
-import { assetPath } from '@switchyard/utils';
+import { assetPath, type Clock } from '@switchyard/utils';
 import { inProcessRunner } from './in-process-runner.js';
 
 /** What {@link runEngine} runs: a workspace folder and its catalog file (a test `Workspace`). */

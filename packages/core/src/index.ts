@@ -20,7 +20,6 @@ export {
   type TemplatePlaceholder,
   type TemplateValues,
 } from './catalog/constants.js';
-export { type Clock, stopwatch, systemClock } from './clock/index.js';
 export {
   type AttemptUsage,
   attemptUsageSchema,

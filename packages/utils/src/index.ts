@@ -3,6 +3,7 @@ export { assetPath } from './assets.js';
 export { replaceFile, replaceFileSync } from './atomic-file.js';
 export { maxPlanBytes, readBoundedFile } from './bounded-read.js';
 export { formatBytes, parseByteSize } from './byte-size.js';
+export { type Clock, stopwatch, systemClock } from './clock.js';
 export { closestName, didYouMean } from './did-you-mean.js';
 export { encodeJsonChunks, Utf8ChunkWriter } from './json-chunks.js';
 export { lazyRequire } from './lazy-require.js';

@@ -2,20 +2,18 @@ import { randomBytes } from 'node:crypto';
 import { realpathSync } from 'node:fs';
 import { hostname } from 'node:os';
 import {
-  type Clock,
   type Problem,
   type RunCounts,
   type SecretValue,
   SwitchyardError,
   stateDir as stateDirOf,
-  stopwatch,
-  systemClock,
   type TaskState,
   type Versioned,
 } from '@switchyard/core';
 import { dispatcherSecrets, redactDeep } from '@switchyard/runner-kit';
 import { acquireWorkspaceLock } from '@switchyard/store-fs';
 import { loadWorkspace, refuseUnjudgeableTests } from '@switchyard/tasks';
+import { type Clock, stopwatch, systemClock } from '@switchyard/utils';
 import { createEventBus, type EventBus } from '../events/event-bus.js';
 import { buildRuntimes, prepareRetryBlocked } from './agent/runtimes.js';
 import { countingSourceCommands, type SourceCommands } from './checks/source-watch.js';

@@ -1,4 +1,5 @@
-import { type Clock, newTaskState } from '@switchyard/core';
+import { newTaskState } from '@switchyard/core';
+import type { Clock } from '@switchyard/utils';
 import { describe, expect, it } from 'vitest';
 import type { DispatchContext, TaskRuntime } from './context.js';
 import { waitLeftMs, waitUntil } from './task-wait.js';

@@ -3,7 +3,6 @@ import type { AgentCommitPolicy, WriteSetPolicy } from '@switchyard/config';
 import type {
   AgentWritablePath,
   ClassifierPlugin,
-  Clock,
   CostBudget,
   OutputFormat,
   PriceTable,
@@ -18,6 +17,7 @@ import type {
 } from '@switchyard/core';
 import type { WorkspaceLock } from '@switchyard/store-fs';
 import type { ProjectGate } from '@switchyard/tasks';
+import type { Clock } from '@switchyard/utils';
 import type { PromptTemplates } from '../prompts/templates.js';
 import type { RetryPolicy } from '../selection/on-failure.js';
 import type { ParkPolicy } from '../selection/park.js';

@@ -1,1 +1,0 @@
-export { type Clock, stopwatch, systemClock } from './clock.js';
