@@ -15,6 +15,8 @@ for (const exclusive of [false, true]) {
     {
       name: exclusive ? 'fs (exclusive: one process holds the workspace lock)' : 'fs',
       durable: true,
+      // events.jsonl can be removed or rewritten by hand between runs, under a reader.
+      eventLogReset: 'on-replace',
       async create() {
         const root = mkdtempSync(join(tmpdir(), 'sy-store-fs-'));
         const workspace = join(root, 'ws');
@@ -32,6 +34,13 @@ for (const exclusive of [false, true]) {
             return shared;
           },
           child: { module: built, exportName: 'openFsStoreAt', arg: location },
+          // As a later run leaves it: the file removed, then appended to by a store of its own.
+          replaceEventLog: async (events) => {
+            const later = openFsStore(location);
+            rmSync(later.layout.eventsFile, { force: true });
+            for (const event of events) await later.events.append(event);
+            await later.close();
+          },
           dispose: async () => rmSync(root, { recursive: true, force: true }),
         };
       },

@@ -1,4 +1,4 @@
-import type { Store } from '@switchyard/core';
+import type { RunEvent, Store } from '@switchyard/core';
 
 /** The test functions of the runner the suite registers its cases with (vitest, node:test). */
 export interface ConformanceRunner {
@@ -23,6 +23,12 @@ export interface StoreLocation {
   captureRoot: string;
   /** For durable stores: how a child process opens it (enables the crash case). */
   child?: ChildOpener;
+  /**
+   * For `eventLogReset: 'on-replace'`: replaces the stored event log behind the open handles'
+   * back by one holding `events` (none: the log is gone), as a later run leaves it after the
+   * state folder was removed by hand. The handles only read the log afterwards.
+   */
+  replaceEventLog?(events: readonly RunEvent[]): Promise<void>;
   dispose?(): Promise<void>;
 }
 
@@ -32,6 +38,14 @@ export interface StoreAdapter {
   /** True when the store outlives its process (every location then has a `child`): the
    * crash case runs. A memory store keeps nothing after a crash and skips it. */
   durable: boolean;
+  /**
+   * When a read of the event log may say `reset`. `on-replace`: the log can be replaced under
+   * a reader (the file store's `events.jsonl`), every location has `replaceEventLog`, and the
+   * suite checks that a reader at a position the log no longer holds is told and reads from
+   * the start. `never`: the log is only ever appended to (a memory or database store), and the
+   * suite checks that no read says `reset`.
+   */
+  eventLogReset: 'on-replace' | 'never';
   /** A fresh, empty location. */
   create(): Promise<StoreLocation>;
 }
