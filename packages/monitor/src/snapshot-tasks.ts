@@ -1,45 +1,12 @@
 import type { ProjectGateResult, RunEvent, TaskState } from '@switchyard/core';
 import { STAGE_FAILURE_BUDGET, type StatusReport } from '@switchyard/engine';
+import type { TaskCard, TaskCardState } from './task-card.js';
 
 /** A task's lifecycle state as the page colours it. */
-export type MonitorTaskState = 'running' | 'waiting' | 'blocked' | 'done';
+export type MonitorTaskState = TaskCardState;
 
-/** One task of the page: its place in the DAG, its state and why, and its history. */
-export interface MonitorTask {
-  id: string;
-  group: string;
-  dependsOn: string[];
-  writeSet: string[];
-  /** Longest dependency chain below the task inside the snapshot (its DAG column). */
-  depth: number;
-  state: MonitorTaskState;
-  /** One line: what it does now or why it waits/blocks. */
-  why: string;
-  planLoop: number;
-  /** The task's cap on plan loops (the page says "plan loop N of M"). */
-  maxPlanLoops?: number;
-  phase?: string;
-  /** Why is in `why`. */
-  waiting?: { kind: string; until?: string };
-  running?: {
-    role: string;
-    target: string;
-    attempt: string;
-    since: string;
-    planLoop: number;
-    /** 1-based attempt number within the stage's consecutive-failure budget. */
-    attemptNo: number;
-    budget: number;
-    supervision: string;
-  };
-  blocked?: { stage: string; reason: string; evidence: string[]; class?: string; since?: string };
-  /** On a shared store: the machine running it, or the last one (`<host> pid <pid>`). */
-  machine?: string;
-  /** Events about this task, oldest first (attempts, failovers, gates, verdicts, loops). */
-  history: RunEvent[];
-  /** The last result of each project gate (config `gates`) for this task. */
-  gates?: ProjectGateResult[];
-}
+/** One task of the page, as the server builds it (the card type the page reads too). */
+export type MonitorTask = TaskCard<RunEvent, ProjectGateResult>;
 
 /** What a task's plan says, for its card: its edges, write set and plan-loop cap. */
 export interface TaskPlanFacts {

@@ -1,5 +1,8 @@
 // The snapshot as the page reads it (the server's MonitorSnapshot, restated without Node
-// types so the browser bundle compiles on its own).
+// types so the browser bundle compiles on its own). The task card is the server's own type,
+// from a module of types only.
+
+import type { TaskCard } from '../task-card.js';
 
 export interface Totals {
   attempts: number;
@@ -109,32 +112,8 @@ export type RunEventView = Base &
       }
   );
 
-export interface TaskView {
-  id: string;
-  group: string;
-  dependsOn: string[];
-  writeSet: string[];
-  depth: number;
-  state: 'running' | 'waiting' | 'blocked' | 'done';
-  why: string;
-  planLoop: number;
-  maxPlanLoops?: number;
-  waiting?: { kind: string; until?: string };
-  running?: {
-    role: string;
-    target: string;
-    attempt: string;
-    since: string;
-    planLoop: number;
-    attemptNo: number;
-    budget: number;
-    supervision: string;
-  };
-  blocked?: { stage: string; reason: string; evidence: string[]; class?: string };
-  /** On a shared store: the machine running it, or the last one. */
-  machine?: string;
-  history: RunEventView[];
-}
+/** A task's card, the type the server builds it by, with the page's view of its events. */
+export type TaskView = TaskCard<RunEventView>;
 
 export interface Snapshot {
   /** Number of this snapshot; each patch names the one it applies to. */
