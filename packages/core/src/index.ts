@@ -26,10 +26,9 @@ export {
   type CostBudget,
   costBudgetSchema,
   type PriceTable,
-  priceUsage,
-  tokensOf,
+  type TokenPrice,
 } from './cost/index.js';
-export { formatUsd, priceTableSchema, roundUsd } from './cost/usage.js';
+export { priceTableSchema } from './cost/usage.js';
 export {
   formatProblem,
   type Problem,

@@ -9,6 +9,7 @@ export { frameHeader, readStreamLog, scanStreamLog } from './attempt/stream-log.
 export { fillTemplate } from './attempt/template.js';
 export { workspaceIdentity } from './attempt/workspace-identity.js';
 export { extractUsage } from './cost/extract.js';
+export { formatUsd, priceUsage, roundUsd, tokensOf } from './cost/price.js';
 export {
   describeUsage,
   summarizeUsage,

@@ -4,8 +4,6 @@ export {
   attemptUsageSchema,
   type PriceTable,
   priceTableSchema,
-  priceUsage,
   type TokenPrice,
   tokenPriceSchema,
-  tokensOf,
 } from './usage.js';

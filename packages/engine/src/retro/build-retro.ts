@@ -1,4 +1,5 @@
-import { formatUsd, type PriceTable, type RunEvent, roundUsd } from '@switchyard/core';
+import type { PriceTable, RunEvent } from '@switchyard/core';
+import { formatUsd, roundUsd } from '@switchyard/runner-kit';
 import { RetroTally, type TargetTally, type TaskTally } from './tally-events.js';
 
 /** Which events a retrospective covers. */

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
-import { agentTaskDir, formatUsd as usd } from '@switchyard/core';
+import { agentTaskDir } from '@switchyard/core';
+import { formatUsd as usd } from '@switchyard/runner-kit';
 import { ensureOwnedDir, writeOwnedFile } from '@switchyard/utils';
 import type { Retro } from './build-retro.js';
 

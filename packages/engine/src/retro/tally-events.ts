@@ -1,4 +1,5 @@
-import { type PriceTable, priceUsage, type RunEvent, roundUsd, tokensOf } from '@switchyard/core';
+import type { PriceTable, RunEvent } from '@switchyard/core';
+import { priceUsage, roundUsd, tokensOf } from '@switchyard/runner-kit';
 import type { RetroTarget, RetroTask } from './build-retro.js';
 
 /** A task's figures while the events are read: its first and last instants give its duration. */

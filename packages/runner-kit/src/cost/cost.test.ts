@@ -1,13 +1,7 @@
-import {
-  type ClassifierPlugin,
-  formatUsd,
-  priceUsage,
-  type RunEvent,
-  roundUsd,
-  type TerminalEvidence,
-} from '@switchyard/core';
+import type { ClassifierPlugin, RunEvent, TerminalEvidence } from '@switchyard/core';
 import { describe, expect, it } from 'vitest';
 import { extractUsage } from './extract.js';
+import { formatUsd, priceUsage, roundUsd } from './price.js';
 import { formatCost, summarizeUsage } from './usage-totals.js';
 
 const finished = (

@@ -3,8 +3,8 @@ import {
   attemptUsageSchema,
   type ClassifierPlugin,
   type TerminalEvidence,
-  tokensOf,
 } from '@switchyard/core';
+import { tokensOf } from './price.js';
 
 /**
  * The usage an attempt's agent reported, from the first classifier of its chain whose

@@ -1,12 +1,5 @@
-import {
-  type AttemptUsage,
-  formatUsd,
-  type PriceTable,
-  priceUsage,
-  type RunEvent,
-  roundUsd,
-  tokensOf,
-} from '@switchyard/core';
+import type { AttemptUsage, PriceTable, RunEvent } from '@switchyard/core';
+import { formatUsd, priceUsage, roundUsd, tokensOf } from './price.js';
 
 /** Summed usage of several attempts. */
 export interface UsageTotals {

@@ -1,4 +1,5 @@
-import { type AttemptRecord, priceUsage, roundUsd } from '@switchyard/core';
+import type { AttemptRecord } from '@switchyard/core';
+import { priceUsage, roundUsd } from '@switchyard/runner-kit';
 import type { StartGuard, StartVeto } from '../../events/start-guard.js';
 import type { DispatchContext, TaskRuntime } from '../context.js';
 import { blockTask } from '../landing/apply-failure.js';
