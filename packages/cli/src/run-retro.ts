@@ -1,4 +1,5 @@
-import type { EventLogPort, PriceTable, RunEvent } from '@switchyard/core';
+import type { PriceTable } from '@switchyard/config';
+import type { EventLogPort, RunEvent } from '@switchyard/core';
 import { buildRetro, writeRetroFile } from '@switchyard/engine';
 
 /** Every event of a store's log, in order. */

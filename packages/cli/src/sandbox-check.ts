@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 // The dry-run subpath: the dry run loads this module too (no dispatcher, no plugins).
 import { findExecutable } from '@switchyard/catalog';
 import type { ProjectConfig } from '@switchyard/config';
-import { type Problem, sandboxForTarget } from '@switchyard/core/dry-run';
+import { sandboxForTarget } from '@switchyard/config';
+import type { Problem } from '@switchyard/core/dry-run';
 import { sandboxProbeArgv } from '@switchyard/runner-kit/dry-run';
 import { execa } from 'execa';
 

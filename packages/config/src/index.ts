@@ -1,3 +1,4 @@
+export type { CostBudget, PriceTable, TokenPrice } from './cost-schema.js';
 export {
   type AgentCommitPolicy,
   agentCommitPolicyOf,
@@ -21,5 +22,11 @@ export {
 } from './load.js';
 export type { NotifyConfig, NotifyEvent } from './notify-schema.js';
 export { resolveCatalog } from './resolve-catalog.js';
+export {
+  type BwrapSandboxConfig,
+  bwrapSandboxSchema,
+  type SandboxConfig,
+  sandboxForTarget,
+} from './sandbox-schema.js';
 export { defineConfig, type ProjectConfig, projectConfigSchema } from './schema.js';
 export { resolveStoreSetting, STORE_ENV, type StoreSetting } from './store-setting.js';

@@ -1,9 +1,10 @@
 import { DEFAULT_ROUTING, routingSchema } from '@switchyard/catalog';
-import { costBudgetSchema, priceTableSchema, sandboxSchema } from '@switchyard/core';
 import { projectGateSchema } from '@switchyard/tasks';
 import { z } from 'zod';
+import { costBudgetSchema, priceTableSchema } from './cost-schema.js';
 import { isolationConfigSchema } from './isolation-schema.js';
 import { notifySchema } from './notify-schema.js';
+import { sandboxSchema } from './sandbox-schema.js';
 import { storeConfigSchema } from './store-setting.js';
 
 const pluginEntry = z

@@ -9,7 +9,6 @@ export { type Problem, SwitchyardError } from './errors.js';
 export { type RunEvent, runEventSchema } from './events/event-schema.js';
 export { applyJournalSchema, worktreeRecordSchema } from './isolation/schema.js';
 export { FINAL_PHASE, PHASES, type Phase, takesAgentSlot } from './lifecycle/lifecycle-table.js';
-export { sandboxForTarget } from './sandbox/sandbox-schema.js';
 export {
   sessionMonitorSchema,
   sessionPlanSchema,

@@ -20,15 +20,7 @@ export {
   type TemplatePlaceholder,
   type TemplateValues,
 } from './catalog/constants.js';
-export {
-  type AttemptUsage,
-  attemptUsageSchema,
-  type CostBudget,
-  costBudgetSchema,
-  type PriceTable,
-  type TokenPrice,
-} from './cost/index.js';
-export { priceTableSchema } from './cost/usage.js';
+export { type AttemptUsage, attemptUsageSchema } from './cost/index.js';
 export {
   formatProblem,
   type Problem,
@@ -142,16 +134,7 @@ export {
   validatePlugin,
 } from './plugins/index.js';
 export type { PermissionArgs } from './plugins/types.js';
-export {
-  type BwrapSandboxConfig,
-  bwrapSandboxSchema,
-  type SandboxConfig,
-  type SandboxMount,
-  type SandboxMountReason,
-  type SandboxSpec,
-  sandboxForTarget,
-  sandboxSchema,
-} from './sandbox/index.js';
+export type { SandboxMount, SandboxMountReason, SandboxSpec } from './sandbox/index.js';
 export type {
   SessionMonitor,
   SessionOptions,

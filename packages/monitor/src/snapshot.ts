@@ -1,10 +1,9 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { isolationSettings, loadProjectConfig } from '@switchyard/config';
+import { isolationSettings, loadProjectConfig, type PriceTable } from '@switchyard/config';
 import {
   agentTaskDir,
   type BacklogView,
-  type PriceTable,
   type RunEvent,
   type Store,
   type TaskState,

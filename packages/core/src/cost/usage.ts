@@ -18,18 +18,3 @@ export const attemptUsageSchema = z.object({
 });
 
 export type AttemptUsage = z.infer<typeof attemptUsageSchema>;
-
-/** USD per million tokens, by kind; a missing cache price bills those tokens as input. */
-export const tokenPriceSchema = z.strictObject({
-  inputPerMTok: z.number().nonnegative(),
-  outputPerMTok: z.number().nonnegative(),
-  cacheReadPerMTok: z.number().nonnegative().optional(),
-  cacheWritePerMTok: z.number().nonnegative().optional(),
-});
-
-export type TokenPrice = z.infer<typeof tokenPriceSchema>;
-
-/** Price table of the project config: catalog target id -> price. */
-export const priceTableSchema = z.record(z.string(), tokenPriceSchema);
-
-export type PriceTable = z.infer<typeof priceTableSchema>;

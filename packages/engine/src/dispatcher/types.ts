@@ -1,14 +1,17 @@
 import type { ResolvedCatalog, RoutingConfig } from '@switchyard/catalog';
-import type { AgentCommitPolicy, WriteSetPolicy } from '@switchyard/config';
+import type {
+  AgentCommitPolicy,
+  CostBudget,
+  PriceTable,
+  SandboxConfig,
+  WriteSetPolicy,
+} from '@switchyard/config';
 import type {
   AgentWritablePath,
   ClassifierPlugin,
-  CostBudget,
   OutputFormat,
-  PriceTable,
   RunEvent,
   RunnerPlugin,
-  SandboxConfig,
   SharedBacklogPort,
   SourceGuard,
   Store,

@@ -1,4 +1,5 @@
-import type { PriceTable, RunEvent } from '@switchyard/core';
+import type { PriceTable } from '@switchyard/config';
+import type { RunEvent } from '@switchyard/core';
 import { formatUsd, roundUsd } from '@switchyard/runner-kit';
 import { RetroTally, type TargetTally, type TaskTally } from './tally-events.js';
 

@@ -1,4 +1,5 @@
-import type { PriceTable, RunEvent } from '@switchyard/core';
+import type { PriceTable } from '@switchyard/config';
+import type { RunEvent } from '@switchyard/core';
 import { priceUsage, roundUsd, tokensOf } from '@switchyard/runner-kit';
 import type { RetroTarget, RetroTask } from './build-retro.js';
 

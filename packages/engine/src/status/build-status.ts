@@ -1,4 +1,5 @@
-import { INITIAL_PHASE, type PriceTable, type RunEvent, type TaskState } from '@switchyard/core';
+import type { PriceTable } from '@switchyard/config';
+import { INITIAL_PHASE, type RunEvent, type TaskState } from '@switchyard/core';
 import { summarizeUsage } from '@switchyard/runner-kit';
 import type { EscalationEntry, LockHolder } from '@switchyard/store-fs';
 import { type AdmissionDecision, admit } from '../admission/admit.js';

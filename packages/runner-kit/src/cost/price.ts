@@ -1,4 +1,5 @@
-import type { AttemptUsage, TokenPrice } from '@switchyard/core';
+import type { TokenPrice } from '@switchyard/config';
+import type { AttemptUsage } from '@switchyard/core';
 
 /** Total tokens of a usage: the reported total, else the sum of the parts. */
 export function tokensOf(usage: AttemptUsage): number {

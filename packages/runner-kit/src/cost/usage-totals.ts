@@ -1,4 +1,5 @@
-import type { AttemptUsage, PriceTable, RunEvent } from '@switchyard/core';
+import type { PriceTable } from '@switchyard/config';
+import type { AttemptUsage, RunEvent } from '@switchyard/core';
 import { formatUsd, priceUsage, roundUsd, tokensOf } from './price.js';
 
 /** Summed usage of several attempts. */

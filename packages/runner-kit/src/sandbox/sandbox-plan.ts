@@ -1,8 +1,8 @@
 import { existsSync, mkdirSync, readFileSync, realpathSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import type { BwrapSandboxConfig } from '@switchyard/config';
 import type {
   AgentWritablePath,
-  BwrapSandboxConfig,
   SandboxMount,
   SandboxMountReason,
   SandboxSpec,

@@ -1,10 +1,6 @@
 import { homedir } from 'node:os';
-import {
-  type RunnerPlugin,
-  type SandboxSpec,
-  SwitchyardError,
-  sandboxForTarget,
-} from '@switchyard/core';
+import { sandboxForTarget } from '@switchyard/config';
+import { type RunnerPlugin, type SandboxSpec, SwitchyardError } from '@switchyard/core';
 import { planSandbox } from '@switchyard/runner-kit';
 import type { DispatchContext, TaskRuntime } from '../context.js';
 import { workdirOf } from '../worktree/workdir.js';

@@ -1,4 +1,4 @@
-import type { CostBudget } from '@switchyard/core';
+import type { CostBudget } from '@switchyard/config';
 
 // A breach names amounts under a dollar to the hundredth of a cent, finer than what status
 // shows: spent $0.0504 against a limit of $0.05 must not read "$0.050, over $0.050".
