@@ -3,7 +3,12 @@ import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import type { Fence, Lease, LeasePort, LeaseResult } from '@switchyard/core';
 import { fenceHolds, leaseLost, parseLeaseHolder } from '@switchyard/core/dry-run';
-import { isSameProcessAlive, replaceFile } from '@switchyard/utils';
+import {
+  type DeferredWrites,
+  deferredWrites,
+  isSameProcessAlive,
+  replaceFile,
+} from '@switchyard/utils';
 import { cachedJson, corrupt } from './json-file.js';
 import type { Locked } from './locked.js';
 
@@ -76,9 +81,9 @@ export interface FsLeases extends LeasePort {
  * ownership explicit per task, as a shared store needs it.
  *
  * Exclusive (the opener holds the workspace lock): the workspace lock is the grant, so the
- * leases live in this process and `leases.json` is written behind them (coalesced: every
- * change within {@link LEASE_WRITE_DELAY_MS} of the first shares one write, at the latest on
- * `flush`): a lease costs no file write on the hot path. A crash may lose the last ones; the
+ * leases live in this process and `leases.json` is written behind them (a deferred write on the
+ * store's timers: every change within {@link LEASE_WRITE_DELAY_MS} of the first shares one
+ * write, at the latest on `flush`): a lease costs no file write on the hot path. A crash may lose the last ones; the
  * next run's tokens may then repeat, which fences nobody wrongly, since the lock proves the
  * previous holder dead. No other process takes a lease meanwhile: it would need the lock.
  */
@@ -87,10 +92,10 @@ export function fsLeases(
   locked: Locked,
   now: () => number,
   exclusive = false,
+  deferred: DeferredWrites = deferredWrites(),
 ): FsLeases & { flush(): Promise<void> } {
   const read = cachedJson(file, (raw) => parse(file, raw), HINT);
   let held: LeasesFile | undefined; // exclusive: the leases as this process keeps them
-  let writing: Promise<void> | undefined;
   let dirty = false;
   const load = (): LeasesFile => held ?? read();
   const current = (task: string): Lease | undefined => {
@@ -98,26 +103,16 @@ export function fsLeases(
     return stored && !stored.released ? toLease(task, stored) : undefined;
   };
   const save = leasesWriter(file);
-  // The pending write-behind: its timer (cleared by flush, which writes at once) and its end.
-  let timer: NodeJS.Timeout | undefined;
-  let wake: (() => void) | undefined;
+  // Every change within the delay of the first shares one write of the latest document.
   const writeBehind = () => {
     dirty = true;
-    writing ??= new Promise<void>((resolve) => {
-      wake = resolve;
-      timer = setTimeout(resolve, LEASE_WRITE_DELAY_MS);
-      timer.unref(); // a run that ends flushes them; a crash may lose them (see above)
-    }).then(async () => {
-      timer = undefined;
-      wake = undefined;
-      while (dirty) {
-        dirty = false;
-        await save(held as LeasesFile).catch(() => {
-          dirty = true; // retried by the next change or flush
-        });
-        if (dirty) break;
-      }
-      writing = undefined;
+    deferred.defer('leases.json', LEASE_WRITE_DELAY_MS, writeHeld);
+  };
+  const writeHeld = async () => {
+    if (!dirty || !held) return;
+    dirty = false;
+    await save(held).catch(() => {
+      dirty = true; // retried by the next change or flush
     });
   };
   // A change replaces whole entries of `leases`, so a copy of that map keeps the document it
@@ -150,9 +145,7 @@ export function fsLeases(
         .sort()
         .flatMap((task) => current(task) ?? []),
     async flush() {
-      if (timer) clearTimeout(timer);
-      wake?.();
-      await writing;
+      await deferred.flush();
       if (dirty && held) {
         dirty = false;
         await save(held);

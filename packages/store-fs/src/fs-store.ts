@@ -1,5 +1,6 @@
 import { realpathSync } from 'node:fs';
 import type { Store, StoreClockOptions } from '@switchyard/core';
+import { deferredWrites } from '@switchyard/utils';
 import { fsAttempts } from './fs-attempts.js';
 import { fsClaims } from './fs-claims.js';
 import { fsEscalations } from './fs-escalations.js';
@@ -42,7 +43,13 @@ export function openFsStore(options: FsStoreOptions): FsStore {
   const layout = fsLayout(realpathSync(options.workspace), options.scheduleHome ?? stateHome());
   const now = options.now ?? Date.now;
   const locked = lockedSection(layout.storeLock, options.exclusive === true);
-  const leases = fsLeases(layout.leasesFile, locked, now, options.exclusive === true);
+  const leases = fsLeases(
+    layout.leasesFile,
+    locked,
+    now,
+    options.exclusive === true,
+    deferredWrites(options.timers),
+  );
   const events = fsEvents(layout.eventsFile, leases);
   const workLog = fsWorkLog(layout.workspace, leases);
   const sessions = fsSessions(layout.stateDir);

@@ -4,6 +4,7 @@ export { replaceFile, replaceFileSync } from './atomic-file.js';
 export { maxPlanBytes, readBoundedFile } from './bounded-read.js';
 export { formatBytes, parseByteSize } from './byte-size.js';
 export { type Clock, stopwatch, systemClock } from './clock.js';
+export { type DeferredWrites, deferredWrites } from './deferred-writes.js';
 export { closestName, didYouMean } from './did-you-mean.js';
 export { encodeJsonChunks, Utf8ChunkWriter } from './json-chunks.js';
 export { lazyRequire } from './lazy-require.js';

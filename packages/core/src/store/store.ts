@@ -41,4 +41,6 @@ export interface Store {
 export interface StoreClockOptions {
   /** Epoch ms: the clock leases expire by (tests pass a fake one). */
   now?: () => number;
+  /** The timers a store's deferred writes wait on (default the system's; tests pass fake ones). */
+  timers?: { after(ms: number, fn: () => void): () => void };
 }

@@ -2,6 +2,7 @@ import type { Catalog } from '@switchyard/catalog';
 import type { ClaimPort, RunHandle, SecretValue, Store, TaskState } from '@switchyard/core';
 import { redactDeep } from '@switchyard/runner-kit';
 import type { LoadedTask } from '@switchyard/tasks';
+import type { DeferredWrites } from '@switchyard/utils';
 import type { EventBus } from '../events/event-bus.js';
 import type { CatalogFacts } from '../selection/decide.js';
 import type { SourceCommands } from './checks/source-watch.js';
@@ -104,6 +105,12 @@ export interface DispatchContext {
   now(): Date;
   /** Monotonic ms (see `clock/clock.ts`): durations, time limits and in-run waits. */
   monotonicMs(): number;
+  /**
+   * The run's deferred writes, on its clock: a running attempt's PID (`persistWithin`) and
+   * the transitions of tasks waiting for a slot (waiting-writes.ts). Settled when the
+   * scheduling loop ends; `finalizeRun` writes what they left.
+   */
+  readonly deferred: DeferredWrites;
 }
 
 /**
@@ -162,7 +169,8 @@ export function persistLater(rt: TaskRuntime): void {
 
 /**
  * `persistLater` with a bound: when no write of the task carried its transitions within `ms`
- * and `due()` still holds, they are written then. For a record worth having on the store while
+ * (on the run's clock, one deferred write per `key`) and `due()` still holds, they are written
+ * then. For a record worth having on the store while
  * a stage runs long (the PID of a running attempt: status and a restart then find its process
  * without a marker scan) that a short stage leaves to its end's write. `due` must only hold
  * while the task's state in memory is one a crash may find (no transition half made). A
@@ -172,15 +180,16 @@ export function persistLater(rt: TaskRuntime): void {
 export function persistWithin(
   ctx: DispatchContext,
   rt: TaskRuntime,
+  key: string,
   ms: number,
   due: () => boolean,
 ): void {
   persistLater(rt);
-  const timer = setTimeout(() => {
+  // Keyed by the caller (an attempt): a later stage of the task has its own `ms` to run.
+  ctx.deferred.defer(key, ms, async () => {
     if (!rt.unsaved || !due() || (ctx.shared && !ctx.shared.owned.has(rt.id))) return;
-    persist(ctx, rt).catch(() => undefined);
-  }, ms);
-  timer.unref(); // the stage's end writes it anyway
+    await persist(ctx, rt).catch(() => undefined); // the stage's end writes it anyway
+  });
 }
 
 /**

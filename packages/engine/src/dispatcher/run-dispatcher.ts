@@ -13,7 +13,7 @@ import {
 import { dispatcherSecrets, redactDeep } from '@switchyard/runner-kit';
 import { acquireWorkspaceLock } from '@switchyard/store-fs';
 import { loadWorkspace, refuseUnjudgeableTests } from '@switchyard/tasks';
-import { type Clock, stopwatch, systemClock } from '@switchyard/utils';
+import { type Clock, deferredWrites, stopwatch, systemClock } from '@switchyard/utils';
 import { createEventBus, type EventBus } from '../events/event-bus.js';
 import { buildRuntimes, prepareRetryBlocked } from './agent/runtimes.js';
 import { countingSourceCommands, type SourceCommands } from './checks/source-watch.js';
@@ -114,6 +114,7 @@ async function openDispatchContext(
   const signal = options.signal ? AbortSignal.any([options.signal, abort.signal]) : abort.signal;
   const sourceCommands: SourceCommands = { running: 0, started: 0 };
   const shared = openSharedRun(options.backlog, options.leaseMs ?? DEFAULT_LEASE_MS);
+  const after = clock.after?.bind(clock);
   const ctx: DispatchContext = {
     options: {
       ...options,
@@ -155,6 +156,7 @@ async function openDispatchContext(
     runStartedAt: startedAt,
     now: () => clock.now(),
     monotonicMs: () => clock.monotonicMs(),
+    deferred: deferredWrites(after ? { after } : undefined),
   };
   return { ctx, abort };
 }

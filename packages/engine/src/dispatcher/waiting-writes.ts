@@ -6,13 +6,16 @@ import { type DispatchContext, writeUnsaved } from './context.js';
  */
 export const WAITING_WRITE_DELAY_MS = 1000;
 
+const WAITING_KEY = 'waiting tasks';
+
 /** The deferred write of the tasks that wait with transitions left unsaved. */
 export interface WaitingWrites {
-  /** After a pass: writes what is still unsaved in {@link WAITING_WRITE_DELAY_MS} (one timer
-   * for every pass meanwhile), except the tasks whose stage runs then (it writes first). */
+  /** After a pass: writes what is still unsaved in {@link WAITING_WRITE_DELAY_MS} on the
+   * run's clock (one deferred write for every pass meanwhile), except the tasks whose stage
+   * runs then (it writes first). */
   arm(): void;
-  /** The run's loop ended: no more timer; a write under way is awaited (`finalizeRun`
-   * writes the rest). */
+  /** The run's loop ended: no more timers (the run's deferred writes, see `ctx.deferred`);
+   * a write under way is awaited (`finalizeRun` writes the rest). */
   settle(): Promise<void>;
 }
 
@@ -27,22 +30,13 @@ export function waitingWrites(
   ctx: DispatchContext,
   running: { has(task: string): boolean },
 ): WaitingWrites {
-  let timer: NodeJS.Timeout | undefined;
-  let writing: Promise<void> | undefined;
   return {
     arm() {
-      if (timer) return;
-      timer = setTimeout(() => {
-        timer = undefined;
-        const previous = writing ?? Promise.resolve();
-        writing = previous.then(() => writeUnsaved(ctx, running));
-      }, WAITING_WRITE_DELAY_MS);
-      timer.unref();
+      if (ctx.deferred.pending(WAITING_KEY)) return;
+      ctx.deferred.defer(WAITING_KEY, WAITING_WRITE_DELAY_MS, () => writeUnsaved(ctx, running));
     },
-    async settle() {
-      if (timer) clearTimeout(timer);
-      timer = undefined;
-      await writing;
-    },
+    // The loop ended with nothing running: the run's other deferred writes (a running
+    // attempt's PID) have nothing left to write either.
+    settle: () => ctx.deferred.settle(),
   };
 }

@@ -268,7 +268,13 @@ function markRunning(
   if (handle.startToken !== undefined) record.startToken = handle.startToken;
   // Only while the attempt runs: once it ended in memory, its end and the task's next phase
   // are written together by the caller.
-  persistWithin(ctx, rt, RUNNING_RECORD_DELAY_MS, () => record.status === 'running');
+  persistWithin(
+    ctx,
+    rt,
+    `running ${rt.id} ${record.id}`,
+    RUNNING_RECORD_DELAY_MS,
+    () => record.status === 'running',
+  );
   ctx.bus.emit({
     type: 'attempt.started',
     task: rt.id,
