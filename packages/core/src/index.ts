@@ -153,7 +153,6 @@ export {
   newTaskState,
   type TaskState,
 } from './state/index.js';
-export { type Snapshot, snapshotEntrySchema } from './state/snapshot-entry.js';
 export {
   type AdmittedPlan,
   type DecisionKey,

@@ -21,4 +21,5 @@ export {
 } from './lock/workspace-lock.js';
 export { newSessionId, SessionStore } from './session/session-store.js';
 export { type ChangeBaseline, openChangeStore } from './state/change-store.js';
+export type { Snapshot } from './state/snapshot-entry.js';
 export { openStateStore } from './state/state-store.js';

@@ -9,7 +9,7 @@ import {
 } from 'node:fs';
 import { readlink } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import type { Snapshot } from '@switchyard/core';
+import type { Snapshot } from '@switchyard/store-fs';
 import ignore from 'ignore';
 
 /** Folders never walked: version-control data, dependencies, caches and the dispatcher's own. */

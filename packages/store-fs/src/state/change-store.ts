@@ -1,8 +1,8 @@
 import { rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { snapshotEntrySchema } from '@switchyard/core';
 import { ensureOwnedDir, readJsonFile, replaceFile } from '@switchyard/utils';
 import { z } from 'zod';
+import { snapshotEntrySchema } from './snapshot-entry.js';
 
 /**
  * What a task's change is measured against when it works in the shared workspace (no git

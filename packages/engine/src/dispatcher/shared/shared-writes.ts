@@ -1,6 +1,5 @@
-import type { Snapshot } from '@switchyard/core';
 import { AGENT_TASK_DIR, type WriteSetReport } from '@switchyard/core';
-import { openChangeStore } from '@switchyard/store-fs';
+import { openChangeStore, type Snapshot } from '@switchyard/store-fs';
 import {
   changedPaths,
   type FolderListings,
