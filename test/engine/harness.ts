@@ -10,13 +10,11 @@ import {
 } from '@switchyard/cli';
 import { loadProjectConfig, resolveCatalog } from '@switchyard/config';
 import {
-  formatWorkLogRow,
   type RunEvent,
   type Store,
   SwitchyardError,
   stateDir,
   type TaskState,
-  WORK_LOG_HEADER,
 } from '@switchyard/core';
 import {
   buildRetro,
@@ -27,7 +25,13 @@ import {
   writeRetroFile,
 } from '@switchyard/engine';
 import { loadPlugins, PluginSet } from '@switchyard/runner-kit';
-import { acquireWorkspaceLock, openFsStore, type WorkspaceLock } from '@switchyard/store-fs';
+import {
+  acquireWorkspaceLock,
+  formatWorkLogRow,
+  openFsStore,
+  WORK_LOG_HEADER,
+  type WorkspaceLock,
+} from '@switchyard/store-fs';
 import { createMemoryStore, type MemoryStore } from '@switchyard/store-memory';
 import { assetPath, type Clock } from '@switchyard/utils';
 import { inProcessRunner } from './in-process-runner.js';

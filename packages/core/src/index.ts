@@ -218,12 +218,7 @@ export type {
   TaskId,
   WriteSetEntry,
 } from './task/types.js';
-export {
-  formatWorkLogRow,
-  WORK_LOG_FILE,
-  WORK_LOG_HEADER,
-  type WorkLogRow,
-} from './worklog/index.js';
+export type { WorkLogRow } from './worklog/index.js';
 // The pairing of START and FINISH rows every store's `WorkLogPort.openStarts` answers by.
 export { openStartsAcrossLogs } from './worklog/open-rows.js';
 export {

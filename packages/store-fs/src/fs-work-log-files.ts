@@ -1,7 +1,7 @@
 import { closeSync, fstatSync, fsync, fsyncSync, lstatSync, writeSync } from 'node:fs';
-import { WORK_LOG_HEADER } from '@switchyard/core';
 import { openOwnedFile } from '@switchyard/utils';
 import { workLogPath } from './worklog/work-log.js';
+import { WORK_LOG_HEADER } from './worklog/work-log-format.js';
 
 /** How long a written row waits for others to share its background fsync. */
 const SYNC_DELAY_MS = 100;

@@ -3,7 +3,6 @@ import { join } from 'node:path';
 import {
   AGENT_TASK_DIR,
   ARCHIVE_DIR,
-  formatWorkLogRow,
   openStartsAcrossLogs,
   SwitchyardError,
   type WorkLogPort,
@@ -13,6 +12,7 @@ import {
 import type { FsLeases } from './fs-leases.js';
 import { workLogFiles } from './fs-work-log-files.js';
 import { archiveWorkLog, workLogPath } from './worklog/work-log.js';
+import { formatWorkLogRow } from './worklog/work-log-format.js';
 
 /**
  * Work-log rows in each group's `agent-task/<group>/WORK_LOG.md`, the Markdown table people

@@ -8,9 +8,10 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { formatWorkLogRow, SwitchyardError, type WorkLogRow } from '@switchyard/core';
+import { SwitchyardError, type WorkLogRow } from '@switchyard/core';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { appendWorkLog, archiveWorkLog, workLogPath } from './work-log.js';
+import { formatWorkLogRow } from './work-log-format.js';
 
 function ws(): string {
   const dir = mkdtempSync(join(tmpdir(), 'sy-wl-'));

@@ -1,13 +1,8 @@
 import { closeSync, fsyncSync, linkSync, lstatSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  formatWorkLogRow,
-  SwitchyardError,
-  WORK_LOG_FILE,
-  WORK_LOG_HEADER,
-  type WorkLogRow,
-} from '@switchyard/core';
+import { SwitchyardError, type WorkLogRow } from '@switchyard/core';
 import { ensureOwnedDir, openOwnedFile, unsafePathError } from '@switchyard/utils';
+import { formatWorkLogRow, WORK_LOG_FILE, WORK_LOG_HEADER } from './work-log-format.js';
 
 /** Path of a group's work log: `<workspace>/agent-task/<group>/WORK_LOG.md`. */
 export function workLogPath(workspace: string, group: string): string {

@@ -1,10 +1,6 @@
 import { join } from 'node:path';
-import {
-  type AttemptRecord,
-  formatWorkLogRow,
-  newTaskState,
-  type RunEventInput,
-} from '@switchyard/core';
+import { type AttemptRecord, newTaskState, type RunEventInput } from '@switchyard/core';
+import { formatWorkLogRow } from '@switchyard/store-fs';
 import { createMemoryStore } from '@switchyard/store-memory';
 import { describe, expect, it } from 'vitest';
 import { createEventBus } from '../../events/event-bus.js';
