@@ -2,6 +2,10 @@ import { join } from 'node:path';
 import { reviewFileOf } from '../lifecycle/lifecycle-table.js';
 import type { TaskId } from '../task/types.js';
 
+// The workspace's on-disk layout is a contract, so it stays in core: the task loader (tasks),
+// the file store and its light read entry (store-fs), the engine and the CLI all agree on it.
+// It could not move up to tasks: the store's read entry must not load a root entry.
+
 /** The task tree under the workspace root. */
 export const AGENT_TASK_DIR = 'agent-task';
 /** Archive group name: `agent-task/archive/<group>/<task>/`. */
