@@ -11,6 +11,7 @@ import { retryBlockedTask } from './agent/runtimes.js';
 import { type DispatchContext, persist, type TaskRuntime } from './context.js';
 import { maxPlanLoopsOf } from './corrections/plan-loop-cap.js';
 import { blockStoppedTask } from './stop-task.js';
+import type { DispatchControl } from './types.js';
 
 /**
  * A human's hold on a run in progress (the monitor started with it, `run --monitor`): the
@@ -20,7 +21,7 @@ import { blockStoppedTask } from './stop-task.js';
  * `switchyard resolve` records it, stop-task through the cancel of the task's attempt. Each
  * action carried out is an event of the run and a row of the task's work log.
  */
-export class RunControl {
+export class RunControl implements DispatchControl {
   #live: { ctx: DispatchContext; stop: () => void } | undefined;
   #wake: (() => void) | undefined;
 

@@ -16,7 +16,7 @@ import { loadWorkspace, refuseUnjudgeableTests } from '@switchyard/tasks';
 import { type Clock, deferredWrites, stopwatch, systemClock } from '@switchyard/utils';
 import { createEventBus, type EventBus } from '../events/event-bus.js';
 import { buildRuntimes, prepareRetryBlocked } from './agent/runtimes.js';
-import { countingSourceCommands, type SourceCommands } from './checks/source-watch.js';
+import { countingSourceCommands } from './checks/source-watch.js';
 import type { DispatchContext } from './context.js';
 import { type EscalationWatch, watchEscalations } from './corrections/escalate.js';
 import { finalizeRun } from './landing/finalize.js';
@@ -28,7 +28,12 @@ import { schedule } from './scheduler.js';
 import { loseTask, openSharedRun } from './shared/shared-backlog.js';
 import { DEFAULT_LEASE_MS, TaskLeases } from './shared/task-leases.js';
 import { registerStartGuards } from './start-veto.js';
-import { catalogSourceLabel, type DispatcherOptions, type DispatchResult } from './types.js';
+import {
+  catalogSourceLabel,
+  type DispatcherOptions,
+  type DispatchResult,
+  type SourceCommands,
+} from './types.js';
 import { measureKeptWorktrees } from './worktree/worktree-disk.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { ResolvedCatalog, RoutingConfig } from '@switchyard/catalog';
+import type { Catalog, ResolvedCatalog, RoutingConfig } from '@switchyard/catalog';
 import type {
   AgentCommitPolicy,
   CostBudget,
@@ -8,23 +8,31 @@ import type {
 } from '@switchyard/config';
 import type {
   AgentWritablePath,
+  ClaimPort,
   ClassifierPlugin,
   OutputFormat,
   RunEvent,
+  RunHandle,
   RunnerPlugin,
+  SecretValue,
   SharedBacklogPort,
   SourceGuard,
   Store,
+  TaskState,
   TranscriptPlugin,
   WorkspaceIsolation,
 } from '@switchyard/core';
 import type { WorkspaceLock } from '@switchyard/store-fs';
-import type { ProjectGate } from '@switchyard/tasks';
-import type { Clock } from '@switchyard/utils';
+import type { LoadedTask, ProjectGate } from '@switchyard/tasks';
+import type { Clock, DeferredWrites } from '@switchyard/utils';
+import type { EventBus } from '../events/event-bus.js';
 import type { PromptTemplates } from '../prompts/templates.js';
+import type { CatalogFacts } from '../selection/decide.js';
 import type { RetryPolicy } from '../selection/on-failure.js';
 import type { ParkPolicy } from '../selection/park.js';
-import type { RunControl } from './run-control.js';
+import type { WorkLogWriter } from './landing/work-log-writer.js';
+import type { SharedRun } from './shared/shared-run.js';
+import type { TaskLeases } from './shared/task-leases.js';
 
 /** A command the dispatcher needs run without a shell (definition-of-done gates). */
 export interface CommandRequest {
@@ -61,6 +69,17 @@ export interface WorktreeSetup {
 /** Runs a command; provided by the CLI (core spawns nothing). */
 export type CommandRunner = (request: CommandRequest) => Promise<CommandResult>;
 
+/**
+ * Commands the dispatcher runs in the source checkout itself (gates without isolation, the
+ * definition of done on the source after an apply, `runner: local`): while one runs, changes
+ * in the source may be its own, so an attempt's check only reports them (see source-watch.ts).
+ */
+export interface SourceCommands {
+  running: number;
+  /** Counts every start; an attempt that saw it move had one beside it. */
+  started: number;
+}
+
 /** The plugin lookups the dispatcher needs (a `PluginSet` provides them). */
 export interface DispatcherPlugins {
   runnerFor(format: OutputFormat, needs?: { nativeSession?: boolean }): RunnerPlugin;
@@ -82,6 +101,116 @@ export interface DispatcherSandbox {
   targets: Readonly<Record<string, SandboxConfig>>;
   /** The bwrap executable the run's sandbox check found working. */
   command: string;
+}
+
+/** What a run's dispatcher asks of a human's hold on it (`RunControl`, control/). */
+export interface DispatchControl {
+  /** The dispatcher starts being controlled; returns the detach it calls when it ends. */
+  attach(ctx: DispatchContext, stop: () => void): () => void;
+  /** The scheduling loop's wake-up (a retried task may start at once). */
+  bindWake(wake: () => void): void;
+}
+
+/** A task of this run: its contract (from the PLAN files) and its durable state. */
+export interface TaskRuntime {
+  readonly id: string;
+  readonly group: string;
+  /** Its contract: the plans the dispatcher admitted (see admitted-plan.ts), re-built when a
+   * plan loop starts. */
+  task: LoadedTask;
+  /** The task as its plan files read at the run's start (what a human's retry admits). */
+  files?: LoadedTask;
+  state: TaskState;
+  /** The store version of `state` as last read or written (0: never stored). */
+  version: number;
+  /** The task's writes in order (each waits for the one before: compare-and-set). */
+  persisting?: Promise<void>;
+  /** A pure transition made in memory that the task's next `persist` writes (see
+   * `persistLater`). */
+  unsaved?: boolean;
+  /** True while a stage of the task runs (the task holds a parallel slot). */
+  busy: boolean;
+  /** Emitted task.admitted in this run already. */
+  announced: boolean;
+  /** The last waiting reason announced (task.waiting is emitted when it changes). */
+  waitingOn?: string;
+  /** The claim conflict last announced at claim time (a holder admission could not see). */
+  claimWait?: string;
+  /** Set when a control-plane failure (e.g. the work log cannot be written) holds the task
+   * for the rest of this run: it is not blocked, nothing is charged, the run exits 1. */
+  halted?: string;
+  /** Set when the user moved the unfinished task's folder to the archive (this path): its
+   * leftover attempts are recovered, then the task is settled, never run on. */
+  archivedByHand?: string;
+  /** The project config declares `task` gates: the task runs the project-gates stage. */
+  hasProjectGates?: boolean;
+  /** This run said already that the task keeps the shared workspace it started in. */
+  sharedWorkspaceAnnounced?: boolean;
+  /** A human asked to stop the task (from the monitor): its running attempt is cancelled
+   * (counting for nothing) and the task blocks when its step ends. */
+  stopRequested?: { by?: string; note?: string };
+  /** The task's `notBefore` on this run's monotonic clock (see `task-wait.ts`). */
+  wait?: { notBefore: string; monotonicUntil: number };
+  /** Target cool-downs and parks this task saw that the store does not hold yet: written
+   * (fenced) by the next `persist`, before the task's state (see `shared-targets.ts`). */
+  targetFaults?: TargetFault[];
+}
+
+/** A target cooling down (or parked) until an instant, for every task of the store. */
+export interface TargetFault {
+  target: string;
+  until: string;
+  reason: string;
+  park?: boolean;
+}
+
+/** What every stage of a run shares. One per `runDispatcher` call. */
+export interface DispatchContext {
+  readonly options: DispatcherOptions;
+  /** Real path of the workspace. */
+  readonly workspace: string;
+  readonly stateDir: string;
+  readonly catalog: Catalog;
+  readonly catalogFacts: CatalogFacts;
+  /** Every durable fact of the run goes through it. */
+  readonly store: Store;
+  /** `store.claims`. */
+  readonly claims: ClaimPort;
+  /** A backlog shared with other machines (`options.backlog`): what this run took from it. */
+  readonly shared?: SharedRun;
+  /** The leases this run holds on its tasks (every task write carries the fence). */
+  readonly leases: TaskLeases;
+  /** In-memory mirror of the held claims (path -> task); the store is the durable copy. */
+  readonly claimIndex: Map<string, string>;
+  readonly bus: EventBus;
+  readonly workLog: WorkLogWriter;
+  readonly tasks: Map<string, TaskRuntime>;
+  /** Tasks archived complete (found at start, or archived in this run). */
+  readonly archived: Set<string>;
+  /** Running attempts by attempt id, to stop them on interrupt. */
+  readonly handles: Map<string, RunHandle>;
+  /** Control-plane failures seen (each keeps the run from exiting 0). */
+  readonly controlFailures: string[];
+  /** Credential-looking environment values and every `${VAR}` the catalog expands: redacted
+   * from prompts, evidence, state, events and work logs. */
+  readonly secrets: readonly SecretValue[];
+  readonly signal: AbortSignal;
+  /** Aborted with a second stop request: the apply under way is rolled back (see types.ts). */
+  readonly applyAbort: AbortSignal;
+  /** The dispatcher's own commands running in the source checkout (see source-watch.ts). */
+  readonly sourceCommands: SourceCommands;
+  /** When this run started (ms since the epoch): the run's cost counts attempts since. */
+  readonly runStartedAt?: number;
+  /** Wall time: timestamps, provider reset instants. */
+  now(): Date;
+  /** Monotonic ms (see `clock/clock.ts`): durations, time limits and in-run waits. */
+  monotonicMs(): number;
+  /**
+   * The run's deferred writes, on its clock: a running attempt's PID (`persistWithin`) and
+   * the transitions of tasks waiting for a slot (waiting-writes.ts). Settled when the
+   * scheduling loop ends; `finalizeRun` writes what they left.
+   */
+  readonly deferred: DeferredWrites;
 }
 
 /** Everything a dispatcher run is configured with. */
@@ -142,7 +271,7 @@ export interface DispatcherOptions {
    * included) stops and is rolled back through its journal. */
   abortApply?: AbortSignal;
   /** A human's hold on the run (the monitor's actions: retry, skip, resolve, stop). */
-  control?: RunControl;
+  control?: DispatchControl;
   /** IANA zone for wall-clock reset times in provider errors (default: the system zone). */
   timeZone?: string;
   /** Grace between SIGTERM and SIGKILL when stopping an agent. */

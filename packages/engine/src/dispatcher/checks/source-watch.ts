@@ -8,23 +8,12 @@ import {
 } from '@switchyard/core';
 import { writeOwnedFileBelow } from '@switchyard/utils';
 import type { DispatchContext, TaskRuntime } from '../context.js';
-import type { CommandRunner } from '../types.js';
+import type { CommandRunner, SourceCommands } from '../types.js';
 
 /** The snapshot of the source taken before an attempt, in its folder until it was checked. */
 const SNAPSHOT_FILE = 'source-before.json';
 /** Where the versions of source files an attempt changed are kept once put back. */
 export const SOURCE_CHANGES_DIR = 'source-changes';
-
-/**
- * Commands the dispatcher runs in the source checkout itself (gates without isolation, the
- * definition of done on the source after an apply, `runner: local`): while one runs, changes
- * in the source may be its own, so an attempt's check only reports them.
- */
-export interface SourceCommands {
-  running: number;
-  /** Counts every start; an attempt that saw it move had one beside it. */
-  started: number;
-}
 
 /** `runCommand`, counting the commands whose cwd is the source (not a worktree, not state). */
 export function countingSourceCommands(

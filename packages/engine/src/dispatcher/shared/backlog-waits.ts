@@ -1,7 +1,7 @@
 import type { BacklogView } from '@switchyard/core';
 import type { DispatchContext, TaskRuntime } from '../context.js';
 import { stuckInBacklog } from './backlog-stuck.js';
-import type { SharedRun } from './shared-backlog.js';
+import type { SharedRun } from './shared-run.js';
 
 /**
  * Says what the run waits for on the other machines (`task.waiting`, reason `backlog`), once
