@@ -23,7 +23,7 @@ import { type FsReader, openFsReader } from '@switchyard/store-fs/read';
 import type { ProjectGate, WorkspaceModel } from '@switchyard/tasks';
 import { loadWorkspaceAsync, refuseUnjudgeableTests } from '@switchyard/tasks/dry-run';
 import { encodeJsonChunks, findWorkspaceRoot } from '@switchyard/utils';
-import type { RunOptions } from './commands/run.js';
+import type { RunOptions } from './commands/run-options.js';
 import { renderDryRun } from './dry-run-render.js';
 import { skipMissingTargets } from './executable-targets.js';
 import { EXIT } from './exit-codes.js';

@@ -8,7 +8,20 @@ import {
   type TerminalEvidence,
 } from '@switchyard/core';
 import type { EvidenceCollector } from '@switchyard/runner-kit';
-import type { ClassifyOptions } from './classify.js';
+
+export interface ClassifyOptions {
+  agent?: string;
+  outputFormat?: string;
+  exitCode?: string;
+  stdout?: string;
+  stderr?: string;
+  signal?: string;
+  endedBy?: string;
+  endedAt?: string;
+  timeZone?: string;
+  workspace?: string;
+  json?: boolean;
+}
 
 const ENDED_BY = ['stall', 'retry-loop', 'time-limit', 'cancel'] as const;
 type EndedBy = (typeof ENDED_BY)[number];

@@ -1,18 +1,5 @@
 import type { Command } from 'commander';
-
-export interface ClassifyOptions {
-  agent?: string;
-  outputFormat?: string;
-  exitCode?: string;
-  stdout?: string;
-  stderr?: string;
-  signal?: string;
-  endedBy?: string;
-  endedAt?: string;
-  timeZone?: string;
-  workspace?: string;
-  json?: boolean;
-}
+import type { ClassifyOptions } from './classify-run.js';
 
 /** `switchyard classify`: run the classifier chain on saved output or an attempt directory. */
 export function registerClassify(program: Command): void {

@@ -7,7 +7,6 @@ import pc from 'picocolors';
 import { printJson } from '../output.js';
 import { probeBwrap } from '../sandbox-check.js';
 import { detectInstalledCatalog, writeCatalogFile } from './catalog-init.js';
-import type { InitCommandOptions } from './init.js';
 import {
   applyChoices,
   cloudTargetsInLocalRoutes,
@@ -17,6 +16,25 @@ import {
   ROLE_QUESTIONS,
 } from './init-catalog.js';
 import { type ProposedSetup, proposeSetup } from './init-setup.js';
+
+/** Options of `switchyard init`. */
+export interface InitCommandOptions {
+  workspace?: string;
+  yes?: boolean;
+  fast?: string;
+  standard?: string;
+  complex?: string;
+  review?: string;
+  /** What agents may do without asking: edit, edit+shell or all. */
+  permissions?: PermissionLevel;
+  catalog: string;
+  force?: boolean;
+  json?: boolean;
+  /** `bwrap`: contain every agent attempt in a bubblewrap sandbox; `none`: do not. */
+  sandbox?: 'bwrap' | 'none';
+  /** false (`--no-setup`): propose no worktree set-up from the lockfiles found. */
+  setup?: boolean;
+}
 
 /** True when a person can answer questions: both ends are a terminal. */
 function interactive(opts: InitCommandOptions): boolean {

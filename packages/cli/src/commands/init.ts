@@ -1,5 +1,6 @@
 import type { PermissionLevel } from '@switchyard/core/dry-run';
 import { type Command, Option } from 'commander';
+import type { InitCommandOptions } from './init-run.js';
 
 /** The `permissions` levels (core's PERMISSION_LEVELS; spelled here so `--help` loads no core). */
 const PERMISSION_LEVELS = [
@@ -7,25 +8,6 @@ const PERMISSION_LEVELS = [
   'edit+shell',
   'all',
 ] as const satisfies readonly PermissionLevel[];
-
-/** Options of `switchyard init`. */
-export interface InitCommandOptions {
-  workspace?: string;
-  yes?: boolean;
-  fast?: string;
-  standard?: string;
-  complex?: string;
-  review?: string;
-  /** What agents may do without asking: edit, edit+shell or all. */
-  permissions?: PermissionLevel;
-  catalog: string;
-  force?: boolean;
-  json?: boolean;
-  /** `bwrap`: contain every agent attempt in a bubblewrap sandbox; `none`: do not. */
-  sandbox?: 'bwrap' | 'none';
-  /** false (`--no-setup`): propose no worktree set-up from the lockfiles found. */
-  setup?: boolean;
-}
 
 /** `switchyard init`: set up a project (catalog + project config), asking on a terminal. */
 export function registerInit(program: Command): void {

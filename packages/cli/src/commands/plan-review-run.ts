@@ -17,7 +17,15 @@ import { execa } from 'execa';
 import pc from 'picocolors';
 import { printJson } from '../output.js';
 import { permittedWithProjectPlugins } from '../permissions.js';
-import type { PlanReviewOptions } from './plan-review.js';
+
+/** Options of `switchyard plan review`. */
+export interface PlanReviewOptions {
+  workspace?: string;
+  executionCatalog?: string;
+  with?: string;
+  route?: string;
+  json?: boolean;
+}
 
 /** A finished plan review: who reviewed, where the evidence is, what it found. */
 export interface PlanReviewReport extends PlanReviewResult {

@@ -1,13 +1,5 @@
 import type { Command } from 'commander';
-
-/** Options of `switchyard plan review`. */
-export interface PlanReviewOptions {
-  workspace?: string;
-  executionCatalog?: string;
-  with?: string;
-  route?: string;
-  json?: boolean;
-}
+import type { PlanReviewOptions } from './plan-review-run.js';
 
 /** The `plan` command group, shared with the other `plan` subcommands (created once). */
 function planGroup(program: Command): Command {

@@ -38,7 +38,7 @@ import { EXIT } from '../exit-codes.js';
 import { printJson, printProblems } from '../output.js';
 import { cappedParallel } from '../plan-concurrency.js';
 import { inGitRepository } from '../run-isolation.js';
-import type { RunOptions } from './run.js';
+import type { RunOptions } from './run-options.js';
 
 /** Options of `switchyard run <plan>`. */
 export interface PlanRunOptions extends RunOptions {

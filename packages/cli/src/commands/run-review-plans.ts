@@ -1,6 +1,6 @@
 import { EXIT } from '../exit-codes.js';
 import { renderPlanReview, reviewPlans } from './plan-review-run.js';
-import type { RunOptions } from './run.js';
+import type { RunOptions } from './run-options.js';
 
 /**
  * `run --review-plans`: the plan review before the run. Findings go to stderr (stdout stays

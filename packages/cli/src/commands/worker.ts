@@ -1,15 +1,6 @@
 import type { Command } from 'commander';
+import type { WorkerOptions } from '../store/worker-loop.js';
 import { parseMaxParallel } from './run.js';
-
-/** Options of `switchyard worker`. */
-export interface WorkerOptions {
-  store?: string;
-  workspace?: string;
-  executionCatalog?: string;
-  maxParallel?: number;
-  untilIdle?: boolean;
-  json?: boolean;
-}
 
 /** `switchyard worker`: a dispatcher on the shared backlog of the clone it stands in. */
 export function registerWorker(program: Command): void {

@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import type { SchedulePort } from '@switchyard/core';
 import type { Cron } from 'croner';
 import { firesBetween, parseCron } from './cron.js';
-import type { DaemonOptions } from './daemon.js';
 import type { RunRecords } from './daemon-records.js';
+import type { DaemonOptions } from './daemon-types.js';
 import { loadSchedules, type Schedule, schedulesPath } from './store.js';
 
 /** A schedule with its running cron. */

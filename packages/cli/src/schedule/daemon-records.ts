@@ -1,5 +1,5 @@
 import type { SchedulePort } from '@switchyard/core';
-import type { DaemonEvent } from './daemon.js';
+import type { DaemonEvent } from './daemon-types.js';
 import { MISSED_KEPT, runsPath, type ScheduleRuns, saveRuns } from './store.js';
 
 /** The daemon's records of each schedule's runs, and their writes (in order, one chain). */

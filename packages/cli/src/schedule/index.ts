@@ -1,5 +1,6 @@
 export { firesBetween, parseCron } from './cron.js';
-export { type DaemonEvent, type DaemonOptions, runDaemon } from './daemon.js';
+export { runDaemon } from './daemon.js';
+export type { DaemonEvent, DaemonOptions } from './daemon-types.js';
 export { openSharedSchedules, SCHEDULE_SCOPE, type SharedSchedules } from './shared.js';
 export {
   loadRuns,

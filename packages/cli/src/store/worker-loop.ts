@@ -1,5 +1,14 @@
 import { SwitchyardError } from '@switchyard/core';
-import type { WorkerOptions } from '../commands/worker.js';
+
+/** Options of `switchyard worker`. */
+export interface WorkerOptions {
+  store?: string;
+  workspace?: string;
+  executionCatalog?: string;
+  maxParallel?: number;
+  untilIdle?: boolean;
+  json?: boolean;
+}
 
 const IDLE_LOOK_MS = 3_000;
 
