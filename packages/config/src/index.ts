@@ -1,16 +1,16 @@
 export type { CostBudget, PriceTable, TokenPrice } from './cost-schema.js';
 export {
   type AgentCommitPolicy,
-  agentCommitPolicyOf,
   type IsolationMode,
-  isolationModeOf,
   type ResolvedIsolation,
   resolveIsolation,
   type WriteSetPolicy,
 } from './isolation-mode.js';
 export {
+  agentCommitPolicyOf,
   type IsolationConfig,
   type IsolationSettings,
+  isolationModeOf,
   isolationSettings,
 } from './isolation-schema.js';
 export { projectConfigJsonSchema } from './json-schema.js';

@@ -1,5 +1,3 @@
-import type { IsolationConfig } from './isolation-schema.js';
-
 /** Where a task's agents and gates work: a git worktree of its own, or the shared workspace. */
 export type IsolationMode = 'worktree' | 'none';
 
@@ -8,16 +6,6 @@ export type WriteSetPolicy = 'correct' | 'revert-outside';
 
 /** What happens to commits an agent makes in its worktree (config `isolation.agentCommits`). */
 export type AgentCommitPolicy = 'warn' | 'refuse';
-
-/** The mode of a config `isolation` (undefined: the default for the workspace). */
-export function isolationModeOf(config: IsolationConfig | undefined): IsolationMode | undefined {
-  return typeof config === 'object' ? config.mode : config;
-}
-
-/** The agent-commit policy of a config `isolation` (default "warn"). */
-export function agentCommitPolicyOf(config: IsolationConfig | undefined): AgentCommitPolicy {
-  return (typeof config === 'object' ? config.agentCommits : undefined) ?? 'warn';
-}
 
 /** The isolation a run uses, and the warning dry run and run print when it is not a worktree. */
 export interface ResolvedIsolation {

@@ -1,6 +1,6 @@
 import { parseByteSize } from '@switchyard/utils';
 import { z } from 'zod';
-import type { IsolationMode } from './isolation-mode.js';
+import type { AgentCommitPolicy, IsolationMode } from './isolation-mode.js';
 
 const mode = z.enum(['worktree', 'none']);
 
@@ -111,4 +111,14 @@ export function isolationSettings(config: IsolationConfig | undefined): Isolatio
     dir: object?.dir,
     maxDiskBytes: typeof cap === 'string' ? parseByteSize(cap) : cap,
   };
+}
+
+/** The mode of a config `isolation` (undefined: the default for the workspace). */
+export function isolationModeOf(config: IsolationConfig | undefined): IsolationMode | undefined {
+  return typeof config === 'object' ? config.mode : config;
+}
+
+/** The agent-commit policy of a config `isolation` (default "warn"). */
+export function agentCommitPolicyOf(config: IsolationConfig | undefined): AgentCommitPolicy {
+  return (typeof config === 'object' ? config.agentCommits : undefined) ?? 'warn';
 }
