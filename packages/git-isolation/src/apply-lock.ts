@@ -1,5 +1,5 @@
 import { acquireFileMutex } from '@switchyard/store-fs';
-import type { IsolationContext } from './worktree.js';
+import type { IsolationContext } from './isolation-context.js';
 
 /** Default wait for another task's apply in the same repository: a day. */
 export const DEFAULT_LOCK_TIMEOUT_MS = 24 * 60 * 60 * 1000;

@@ -15,6 +15,7 @@ import { inApplyQueue, StoppedWhileQueued, whileSourceMoves } from './apply-queu
 import { commitMessage, commitWorktree, replayOnto } from './commit.js';
 import { firstLine, git, nulList } from './git.js';
 import { inspectWorktree } from './inspect.js';
+import type { IsolationContext } from './isolation-context.js';
 import { scratchIndexFile } from './layout.js';
 import { pausePoint } from './pause.js';
 import { readRecord, recordStep, removeJournal } from './records.js';
@@ -28,7 +29,6 @@ import {
 } from './repository.js';
 import { advanceSource, dirtySourceFiles } from './source-tree.js';
 import { timed } from './timing.js';
-import type { IsolationContext } from './worktree.js';
 
 /** Options of {@link applyTask}. */
 export interface ApplyOptions {

@@ -3,10 +3,11 @@ import { join, relative, sep } from 'node:path';
 import type { CleanOptions, CleanReport, ListOptions, WorktreeListing } from '@switchyard/core';
 import { diskUsage } from './disk-usage.js';
 import { git, nulList } from './git.js';
+import type { IsolationContext } from './isolation-context.js';
 import { readRecord } from './records.js';
 import { isBlockedNow } from './task-blocked.js';
 import { removeEmptyParents } from './tidy.js';
-import { type IsolationContext, registeredWorktrees, removeWorktree } from './worktree.js';
+import { registeredWorktrees, removeWorktree } from './worktree.js';
 
 const BRANCH_PREFIX = 'refs/heads/switchyard/';
 

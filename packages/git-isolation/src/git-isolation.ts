@@ -3,6 +3,7 @@ import { applyTask } from './apply.js';
 import { cleanWorktrees, listWorktrees } from './cleanup.js';
 import { diskUsage } from './disk-usage.js';
 import { inspectWorktree, revertOutside } from './inspect.js';
+import type { IsolationContext } from './isolation-context.js';
 import { layoutOf } from './layout.js';
 import { worktreePatch } from './patch.js';
 import { type IsolationStore, readRecord } from './records.js';
@@ -12,7 +13,6 @@ import { findRepository } from './repository.js';
 import type { TimingSink } from './timing.js';
 import {
   ensureWorktree,
-  type IsolationContext,
   markBlocked,
   markSetUp,
   recreateWorktree,

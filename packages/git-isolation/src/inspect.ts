@@ -4,9 +4,9 @@ import type { WorktreeRecord, WriteSetReport } from '@switchyard/core';
 import { escapingLinks } from './escaping-links.js';
 import { firstLine, git, nulList, pathspecInput } from './git.js';
 import { metadataChanges, metadataFingerprint } from './git-metadata.js';
+import type { IsolationContext } from './isolation-context.js';
 import { restoreMetadata } from './metadata-restore.js';
 import { toRepoPath, toWorkspacePath } from './repository.js';
-import type { IsolationContext } from './worktree.js';
 
 /** A worktree's changes against its base, repository-relative, split by kind. */
 export interface WorktreeChanges {

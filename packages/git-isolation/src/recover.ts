@@ -7,10 +7,10 @@ import {
 import { withApplyLock } from './apply-lock.js';
 import { whileSourceMoves } from './apply-queue.js';
 import { git } from './git.js';
+import type { IsolationContext } from './isolation-context.js';
 import { readJournal, readRecord, recordStep, removeJournal, writeRecord } from './records.js';
 import { resolveCommit } from './repository.js';
 import { moveSourceBack, removeStrays } from './source-tree.js';
-import type { IsolationContext } from './worktree.js';
 
 /**
  * Brings every apply a crash interrupted to a correct state, under the repository's apply

@@ -3,10 +3,10 @@ import { cp, mkdir, readdir, readlink, rm, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { TaskId, WorktreeRecord } from '@switchyard/core';
 import { git } from './git.js';
+import type { IsolationContext } from './isolation-context.js';
 import { worktreePath } from './layout.js';
 import { readRecord, writeRecord } from './records.js';
 import { removeEmptyParents } from './tidy.js';
-import type { IsolationContext } from './worktree.js';
 import { isInside } from './worktrees-location.js';
 
 /**

@@ -2,11 +2,11 @@ import { posix, relative, sep } from 'node:path';
 import type { SourceChange, SourceGuard } from '@switchyard/core';
 import { withApplyLock } from './apply-lock.js';
 import { inApplyQueue, sourceSettled } from './apply-queue.js';
+import type { IsolationContext } from './isolation-context.js';
 import { type LayoutOptions, layoutOf } from './layout.js';
 import { findRepository, toRepoPath, toWorkspacePath } from './repository.js';
 import { restoreSource } from './source-restore.js';
 import { changedBetween, sourceSnapshot } from './source-status.js';
-import type { IsolationContext } from './worktree.js';
 
 /** Options of {@link openSourceGuard}: where the state and the worktrees are (never looked at). */
 export type SourceGuardOptions = LayoutOptions;

@@ -5,25 +5,13 @@ import { SwitchyardError, type TaskId, type WorktreeRecord } from '@switchyard/c
 import { copyIgnoredFiles } from './copy-ignored.js';
 import { git } from './git.js';
 import { metadataFingerprint } from './git-metadata.js';
-import { branchOf, ensureLayout, type IsolationLayout, worktreePath } from './layout.js';
+import type { IsolationContext } from './isolation-context.js';
+import { branchOf, ensureLayout, worktreePath } from './layout.js';
 import { saveMetadataSnapshot } from './metadata-snapshot.js';
-import { type IsolationStore, readRecord, removeRecord, writeRecord } from './records.js';
+import { readRecord, removeRecord, writeRecord } from './records.js';
 import { relocateWorktree } from './relocate.js';
-import { currentBranch, type Repository, resolveCommit } from './repository.js';
+import { currentBranch, resolveCommit } from './repository.js';
 import { removeEmptyParents } from './tidy.js';
-import type { TimingSink } from './timing.js';
-
-/** What every isolation operation works on. */
-export interface IsolationContext {
-  repo: Repository;
-  layout: IsolationLayout;
-  /** The run's store: worktree records, apply journals, task states. */
-  store: IsolationStore;
-  /** Ignored files (or globs) copied into each new worktree (config `isolation.copy`). */
-  copy?: readonly string[];
-  /** Receives the apply's time per span (the isolation bench); see ./timing.ts. */
-  onTiming?: TimingSink;
-}
 
 /** A worktree git has registered: its path and branch (`refs/heads/…`), if any. */
 export interface RegisteredWorktree {
