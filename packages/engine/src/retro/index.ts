@@ -1,10 +1,3 @@
-export {
-  buildRetro,
-  type Retro,
-  type RetroScope,
-  type RetroSuggestion,
-  type RetroTarget,
-  type RetroTask,
-  runsInScope,
-} from './build-retro.js';
+export { buildRetro, runsInScope } from './build-retro.js';
 export { renderRetro, writeRetroFile } from './render-retro.js';
+export type { Retro, RetroScope, RetroSuggestion, RetroTarget, RetroTask } from './retro-types.js';

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { agentTaskDir } from '@switchyard/core';
 import { formatUsd as usd } from '@switchyard/runner-kit';
 import { ensureOwnedDir, writeOwnedFile } from '@switchyard/utils';
-import type { Retro } from './build-retro.js';
+import type { Retro } from './retro-types.js';
 
 const secs = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 const cls = (c: Record<string, number>) =>

@@ -1,7 +1,7 @@
 import type { PriceTable } from '@switchyard/config';
 import type { RunEvent } from '@switchyard/core';
 import { priceUsage, roundUsd, tokensOf } from '@switchyard/runner-kit';
-import type { RetroTarget, RetroTask } from './build-retro.js';
+import type { RetroTarget, RetroTask } from './retro-types.js';
 
 /** A task's figures while the events are read: its first and last instants give its duration. */
 export type TaskTally = RetroTask & { first?: number; last?: number };

@@ -1,6 +1,7 @@
 import { newTaskState, type RunEvent, type TaskState } from '@switchyard/core';
 import { describe, expect, it } from 'vitest';
-import { buildStatus, type StatusInput } from './build-status.js';
+import { buildStatus } from './build-status.js';
+import type { StatusInput } from './status-types.js';
 
 const now = new Date('2026-01-02T10:00:00.000Z');
 const started = (runId: string, pid: number, maxParallel = 2): RunEvent => ({

@@ -1,53 +1,19 @@
-import type { PriceTable } from '@switchyard/config';
-import { INITIAL_PHASE, type RunEvent, type TaskState } from '@switchyard/core';
+import { INITIAL_PHASE, type TaskState } from '@switchyard/core';
 import { summarizeUsage } from '@switchyard/runner-kit';
-import type { EscalationEntry, LockHolder } from '@switchyard/store-fs';
 import { type AdmissionDecision, admit } from '../admission/admit.js';
 import { worktreeBytes } from '../admission/worktree-bytes.js';
 import { unrecordedReason } from '../dispatcher/checks/completion-record.js';
 import { describeWaiting } from './describe-waiting.js';
 import { dispatcherStatus, maxParallelOf } from './dispatcher-status.js';
-import type { BlockedEntry, RunningEntry, StatusReport, WaitingEntry } from './status-types.js';
+import type {
+  BlockedEntry,
+  RunningEntry,
+  StatusInput,
+  StatusReport,
+  StatusTask,
+  WaitingEntry,
+} from './status-types.js';
 import { placeTask } from './task-standing.js';
-
-/** An active (not archived) task as status needs it. */
-export interface StatusTask {
-  id: string;
-  dependsOn: string[];
-  writeSet: string[];
-  /** First error of an invalid plan; undefined when the plan is valid. */
-  invalid?: string;
-  /** The task's cap on plan loops (status says "loop N of M"). */
-  maxPlanLoops?: number;
-  /** `runner: local`: it runs in the source workspace and never gets a worktree. */
-  local?: boolean;
-}
-
-/** Everything the report is built from; gathered by {@link gatherStatus} (or a test). */
-export interface StatusInput {
-  workspace: string;
-  now: Date;
-  tasks: StatusTask[];
-  /** Ids of tasks archived with `complete.log` and recorded done by the dispatcher. */
-  archived: string[];
-  /** Ids of archive entries with `complete.log` the dispatcher has no record of: not done. */
-  unrecorded?: string[];
-  states: TaskState[];
-  /** Held claims: path -> task. */
-  claims: ReadonlyMap<string, string>;
-  /** Persisted run events (events.jsonl), oldest first. */
-  events: readonly RunEvent[];
-  /** The lock file's holder and whether that process still lives. */
-  lock?: { holder: LockHolder; alive: boolean };
-  /** Live PID of each unfinished attempt (absent = no process found). */
-  liveAttempts: ReadonlyMap<string, number>;
-  /** Price table (target id -> USD per million tokens) for token-only usage reports. */
-  prices?: PriceTable;
-  /** Open escalations (see the escalation module); none when absent. */
-  escalations?: EscalationEntry[];
-  /** Config `isolation.maxDiskBytes`: fresh tasks wait while the worktrees take this much. */
-  worktreeDiskCap?: number;
-}
 
 /**
  * Builds the status report. Pure: every fact comes from `input`. A task is exactly one of

@@ -11,8 +11,8 @@ import { isSameProcessAlive } from '@switchyard/utils';
 import { claimKeys } from '../admission/task-view.js';
 import { DEFAULT_MAX_PLAN_LOOPS } from '../dispatcher/corrections/plan-loop-cap.js';
 import { probeAttempt } from './attempt-probe.js';
-import type { StatusInput } from './build-status.js';
 import type { StatusFacts } from './status-facts.js';
+import type { StatusInput } from './status-types.js';
 
 /** Facts a long-lived reader (the monitor) already holds, so they are not read again. */
 export interface GatherReuse {

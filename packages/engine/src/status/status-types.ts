@@ -1,6 +1,7 @@
-import type { ProjectGateResult } from '@switchyard/core';
+import type { PriceTable } from '@switchyard/config';
+import type { ProjectGateResult, RunEvent, TaskState } from '@switchyard/core';
 import type { UsageSummary } from '@switchyard/runner-kit';
-import type { EscalationEntry } from '@switchyard/store-fs';
+import type { EscalationEntry, LockHolder } from '@switchyard/store-fs';
 
 /** What `switchyard status` reports: a snapshot built from persisted state, never from a
  * running dispatcher's memory, so it reads the same during a run, after it and after a crash. */
@@ -133,4 +134,43 @@ export interface StatusReport {
 /** One project gate's last result for one task. */
 export interface ProjectGateEntry extends ProjectGateResult {
   task: string;
+}
+
+/** An active (not archived) task as status needs it. */
+export interface StatusTask {
+  id: string;
+  dependsOn: string[];
+  writeSet: string[];
+  /** First error of an invalid plan; undefined when the plan is valid. */
+  invalid?: string;
+  /** The task's cap on plan loops (status says "loop N of M"). */
+  maxPlanLoops?: number;
+  /** `runner: local`: it runs in the source workspace and never gets a worktree. */
+  local?: boolean;
+}
+
+/** Everything the report is built from; gathered by {@link gatherStatus} (or a test). */
+export interface StatusInput {
+  workspace: string;
+  now: Date;
+  tasks: StatusTask[];
+  /** Ids of tasks archived with `complete.log` and recorded done by the dispatcher. */
+  archived: string[];
+  /** Ids of archive entries with `complete.log` the dispatcher has no record of: not done. */
+  unrecorded?: string[];
+  states: TaskState[];
+  /** Held claims: path -> task. */
+  claims: ReadonlyMap<string, string>;
+  /** Persisted run events (events.jsonl), oldest first. */
+  events: readonly RunEvent[];
+  /** The lock file's holder and whether that process still lives. */
+  lock?: { holder: LockHolder; alive: boolean };
+  /** Live PID of each unfinished attempt (absent = no process found). */
+  liveAttempts: ReadonlyMap<string, number>;
+  /** Price table (target id -> USD per million tokens) for token-only usage reports. */
+  prices?: PriceTable;
+  /** Open escalations (see the escalation module); none when absent. */
+  escalations?: EscalationEntry[];
+  /** Config `isolation.maxDiskBytes`: fresh tasks wait while the worktrees take this much. */
+  worktreeDiskCap?: number;
 }

@@ -1,6 +1,12 @@
 import type { AttemptRecord, TaskState } from '@switchyard/core';
-import type { StatusInput, StatusTask } from './build-status.js';
-import type { BlockedEntry, DispatcherStatus, RunningEntry, WaitingEntry } from './status-types.js';
+import type {
+  BlockedEntry,
+  DispatcherStatus,
+  RunningEntry,
+  StatusInput,
+  StatusTask,
+  WaitingEntry,
+} from './status-types.js';
 
 /** Where a task stands by its own records, before admission decides the rest (`pending`). */
 export type Standing =
