@@ -1,5 +1,6 @@
 import { type BacklogView, parseLeaseHolder } from '@switchyard/core';
-import type { MonitorSnapshot, MonitorTask } from './snapshot.js';
+import type { StatusReport } from '@switchyard/engine';
+import type { MonitorTask } from './snapshot-tasks.js';
 
 /** `<host> pid <pid>` of a lease holder (as events name their machine), or the holder as is. */
 export function machineOf(holder: string | undefined): string | undefined {
@@ -17,7 +18,7 @@ export function machineOf(holder: string | undefined): string | undefined {
 export function applyBacklog(
   tasks: MonitorTask[],
   backlog: readonly BacklogView[],
-): { tasks: MonitorTask[]; counts: MonitorSnapshot['counts'] } {
+): { tasks: MonitorTask[]; counts: StatusReport['counts'] } {
   const byId = new Map(tasks.map((t) => [t.id, t]));
   for (const entry of backlog) {
     const machine = machineOf(entry.holder);
