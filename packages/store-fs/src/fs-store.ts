@@ -53,20 +53,22 @@ export function openFsStore(options: FsStoreOptions): FsStore {
   const events = fsEvents(layout.eventsFile, leases);
   const workLog = fsWorkLog(layout.workspace, leases);
   const sessions = fsSessions(layout.stateDir);
+  const tasks = fsTasks(
+    layout.workspace,
+    layout.stateDir,
+    layout.tasksDir,
+    layout.taskJournal,
+    locked,
+    leases,
+    now,
+    options.exclusive === true,
+  );
   const { check: _check, flush: flushLeases, ...leasePort } = leases;
   return {
     kind: 'fs',
     location: layout.stateDir,
     layout,
-    tasks: fsTasks(
-      layout.workspace,
-      layout.stateDir,
-      layout.tasksDir,
-      locked,
-      leases,
-      now,
-      options.exclusive === true,
-    ),
+    tasks,
     leases: leasePort,
     claims: fsClaims(layout.stateDir, locked, leases, options.exclusive === true),
     events,
@@ -78,6 +80,8 @@ export function openFsStore(options: FsStoreOptions): FsStore {
     schedules: fsSchedules(layout.scheduleHome),
     targets: fsTargets(layout.targetsFile, locked, leases, now),
     async close() {
+      // The end of a run: the task files become the truth at rest again.
+      await tasks.compact().catch(() => undefined);
       await flushLeases().catch(() => undefined);
       await workLog.flush().catch(() => undefined);
       workLog.close();
