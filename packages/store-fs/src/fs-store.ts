@@ -93,7 +93,7 @@ export function openFsStore(options: FsStoreOptions): FsStore {
 
 /** `openFsStore` in the shape of a conformance-suite child opener: `(arg, { now })`. */
 export function openFsStoreAt(
-  location: Pick<FsStoreOptions, 'workspace' | 'scheduleHome'>,
+  location: Pick<FsStoreOptions, 'workspace' | 'scheduleHome' | 'exclusive'>,
   clock: StoreClockOptions = {},
 ): FsStore {
   return openFsStore({ ...location, ...clock });

@@ -46,6 +46,12 @@ export interface StoreAdapter {
    * suite checks that no read says `reset`.
    */
   eventLogReset: 'on-replace' | 'never';
+  /**
+   * True when a crashed holder's leases die with it (a store whose opener holds a lock that
+   * proves a dead holder dead, as the exclusive file store does): the crash case then takes
+   * the task over at once instead of waiting for the lease to expire.
+   */
+  leasesDieWithHolder?: boolean;
   /** A fresh, empty location. */
   create(): Promise<StoreLocation>;
 }
