@@ -47,9 +47,10 @@ export interface StoreAdapter {
    */
   eventLogReset: 'on-replace' | 'never';
   /**
-   * True when a crashed holder's leases die with it (a store whose opener holds a lock that
-   * proves a dead holder dead, as the exclusive file store does): the crash case then takes
-   * the task over at once instead of waiting for the lease to expire.
+   * True when a crashed holder's leases may die with it (a store whose opener holds a lock
+   * that proves a dead holder dead, as the exclusive file store does, writing its leases
+   * behind them): the crash case then accepts a task taken over at once instead of after
+   * the lease expired.
    */
   leasesDieWithHolder?: boolean;
   /** A fresh, empty location. */
