@@ -57,83 +57,112 @@ export function convertMarkdownPlan(
   file: string,
   title?: string,
 ): ConvertedMarkdownPlan {
-  const problems: Problem[] = [];
+  const read = readMarkdownTasks(source, title);
+  const problems = markdownProblems(read.tasks, file);
+  return { ...renderYaml(read.tasks, read.title ?? file, file), problems };
+}
+
+/** The scan of the markdown: the tasks so far, the one being read, and the plan's title. */
+interface MarkdownReading {
+  tasks: MarkdownTask[];
+  title: string | undefined;
+  current: MarkdownTask | undefined;
+  /** Under a task's `Definition of Done` bullet: its indented Command and Assertion follow. */
+  inDone: boolean;
+}
+
+function readMarkdownTasks(source: string, title: string | undefined): MarkdownReading {
+  const reading: MarkdownReading = { tasks: [], title, current: undefined, inDone: false };
   const lines = source.replace(/^\uFEFF/, '').split(/\r?\n/);
-  const tasks: MarkdownTask[] = [];
-  let planTitle = title;
-  let current: MarkdownTask | undefined;
-  let inDone = false;
-  lines.forEach((text, index) => {
-    const line = index + 1;
-    const heading = HEADING.exec(text);
-    if (heading) {
-      current = {
-        id: heading[1] as string,
-        title: (heading[2] as string) || `Task ${heading[1]}`,
-        line,
-        dependencies: [],
-        files: [],
-        implementation: [],
-      };
-      tasks.push(current);
-      inDone = false;
-      return;
+  for (const [index, text] of lines.entries()) readLine(reading, text, index + 1);
+  return reading;
+}
+
+/** A task heading starts a task, another heading ends it; a `# Title` before any task names the plan. */
+function readLine(reading: MarkdownReading, text: string, line: number): void {
+  const heading = HEADING.exec(text);
+  if (heading) {
+    reading.current = {
+      id: heading[1] as string,
+      title: (heading[2] as string) || `Task ${heading[1]}`,
+      line,
+      dependencies: [],
+      files: [],
+      implementation: [],
+    };
+    reading.tasks.push(reading.current);
+    reading.inDone = false;
+    return;
+  }
+  if (!reading.current) {
+    const h1 = /^#\s+(.+?)\s*$/.exec(text);
+    if (h1 && reading.title === undefined) reading.title = h1[1];
+    return;
+  }
+  if (/^#{1,4}\s/.test(text)) {
+    reading.current = undefined;
+    return;
+  }
+  readTaskLine(reading, reading.current, text);
+}
+
+/** A line inside a task: a `- Key: value` field, or a plain bullet (a thing to do). */
+function readTaskLine(reading: MarkdownReading, task: MarkdownTask, text: string): void {
+  const field = FIELD.exec(text);
+  if (!field) {
+    // A plain bullet of the task (not under the Definition of Done) is a thing to do.
+    const bullet = /^([-*+])\s+(.+?)\s*$/.exec(text);
+    if (bullet) {
+      reading.inDone = false;
+      task.implementation.push(bullet[2] as string);
     }
-    if (!current) {
-      const h1 = /^#\s+(.+?)\s*$/.exec(text);
-      if (h1 && planTitle === undefined) planTitle = h1[1];
-      return;
-    }
-    if (/^#{1,4}\s/.test(text)) {
-      current = undefined;
-      return;
-    }
-    const field = FIELD.exec(text);
-    if (!field) {
-      // A plain bullet of the task (not under the Definition of Done) is a thing to do.
-      const bullet = /^([-*+])\s+(.+?)\s*$/.exec(text);
-      if (bullet) {
-        inDone = false;
-        current.implementation.push(bullet[2] as string);
-      }
-      return;
-    }
-    const key = (field[1] as string).trim().toLowerCase();
-    const value = (field[2] as string).replace(/\*\*$/, '').trim();
-    const indented = /^\s{2,}/.test(text);
-    if (inDone && indented && (key === 'command' || key === 'assertion')) {
-      if (key === 'command') current.command = unquote(value);
-      else current.assertion = value;
-      return;
-    }
-    inDone = false;
-    switch (key) {
-      case 'agent':
-        current.agent = value;
-        return;
-      case 'model':
-        current.model = value;
-        return;
-      case 'parallel':
-        current.parallel = value;
-        return;
-      case 'dependencies':
-      case 'depends on':
-        current.dependencies = dependencyIds(value);
-        return;
-      case 'files':
-        current.files = value
-          .split(',')
-          .map((f) => unquote(f.trim()))
-          .filter(Boolean);
-        return;
-      case 'definition of done':
-        inDone = true;
-        return;
-      default:
-        current.implementation.push(`${field[1]}: ${value}`);
-    }
-  });
+    return;
+  }
+  const key = (field[1] as string).trim().toLowerCase();
+  const value = (field[2] as string).replace(/\*\*$/, '').trim();
+  const indented = /^\s{2,}/.test(text);
+  if (reading.inDone && indented && (key === 'command' || key === 'assertion')) {
+    if (key === 'command') task.command = unquote(value);
+    else task.assertion = value;
+    return;
+  }
+  reading.inDone = key === 'definition of done';
+  if (!setField(task, key, value)) task.implementation.push(`${field[1]}: ${value}`);
+}
+
+/** Sets the task's field for a known key; false for any other key (a thing to do). */
+function setField(task: MarkdownTask, key: string, value: string): boolean {
+  switch (key) {
+    case 'agent':
+      task.agent = value;
+      return true;
+    case 'model':
+      task.model = value;
+      return true;
+    case 'parallel':
+      task.parallel = value;
+      return true;
+    case 'dependencies':
+    case 'depends on':
+      task.dependencies = dependencyIds(value);
+      return true;
+    case 'files':
+      task.files = value
+        .split(',')
+        .map((f) => unquote(f.trim()))
+        .filter(Boolean);
+      return true;
+    case 'definition of done':
+      // Its Command and Assertion follow as indented bullets (see `inDone`).
+      return true;
+    default:
+      return false;
+  }
+}
+
+/** Problems of the markdown itself: no task at all, a Command without its Assertion. */
+function markdownProblems(tasks: MarkdownTask[], file: string): Problem[] {
+  const problems: Problem[] = [];
   if (tasks.length === 0)
     problems.push({
       code: 'SY_YAML_PLAN_INVALID',
@@ -153,7 +182,7 @@ export function convertMarkdownPlan(
         hint: 'add `  - Assertion: exit code 0` under the Definition of Done',
         severity: 'error',
       });
-  return { ...renderYaml(tasks, planTitle ?? file, file), problems };
+  return problems;
 }
 
 const q = (text: string) => JSON.stringify(text);
