@@ -161,12 +161,7 @@ function validateShallowPlan(source: string, options: PlanValidationOptions): Va
     problems: [],
   };
   const at: Located = (path) => positionOf(doc, counter, path);
-  const report = (
-    position: SourcePosition,
-    message: string,
-    hint?: string,
-    severity: 'error' | 'warning' = 'error',
-  ) =>
+  const report: Report = (position, message, hint, severity = 'error') =>
     result.problems.push({
       code: 'SY_YAML_PLAN_INVALID',
       message,
@@ -176,6 +171,30 @@ function validateShallowPlan(source: string, options: PlanValidationOptions): Va
       ...(hint ? { hint } : {}),
       severity,
     });
+  const read = readPlanDocument(doc, counter, report);
+  if (!read) return result;
+  const parsed = orchestratePlanSchema.safeParse(read.js);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) reportIssue(read.js, doc, counter, issue, report);
+    // The checks across tasks run on the well-formed tasks now too: one round of problems.
+    const parts = wellFormedParts(read.js);
+    if (parts) resolveTasks(parts.plan, at, report, options, parts);
+    return result;
+  }
+  readPlanHeader(result, parsed.data, at, report);
+  result.tasks = resolveTasks(parsed.data, at, report, options);
+  return result;
+}
+
+/**
+ * The document as plain values, or undefined after reporting what makes it unreadable: YAML
+ * syntax errors, characters a reader cannot see, aliases that expand past the limit.
+ */
+function readPlanDocument(
+  doc: Document,
+  counter: LineCounter,
+  report: Report,
+): { js: unknown } | undefined {
   for (const e of doc.errors) {
     const pos = counter.linePos(e.pos[0]);
     // The yaml parser turns its own stack overflow on deep nesting into this error.
@@ -188,30 +207,30 @@ function validateShallowPlan(source: string, options: PlanValidationOptions): Va
         : 'fix the YAML syntax (indentation, quotes, duplicate keys)',
     );
   }
-  if (doc.errors.length > 0) return result;
-  for (const c of unreadableCharacters(doc, counter)) report(c.position, c.message, c.hint);
-  if (result.problems.length > 0) return result;
-  let js: unknown;
+  if (doc.errors.length > 0) return undefined;
+  const unreadable = unreadableCharacters(doc, counter);
+  for (const c of unreadable) report(c.position, c.message, c.hint);
+  if (unreadable.length > 0) return undefined;
   try {
     // Aliases are expanded here; a document that expands past the limit is an alias bomb.
-    js = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+    return { js: doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }) };
   } catch (error) {
     report(
       { line: 1, column: 1 },
       `YAML: ${(error as Error).message} (aliases expand to more than ${MAX_ALIAS_COUNT} times the document's nodes)`,
       'write the values out instead of repeating anchors (&name) and aliases (*name) inside each other',
     );
-    return result;
+    return undefined;
   }
-  const parsed = orchestratePlanSchema.safeParse(js);
-  if (!parsed.success) {
-    for (const issue of parsed.error.issues) reportIssue(js, doc, counter, issue, report);
-    // The checks across tasks run on the well-formed tasks now too: one round of problems.
-    const parts = wellFormedParts(js);
-    if (parts) resolveTasks(parts.plan, at, report, options, parts);
-    return result;
-  }
-  const plan = parsed.data;
+}
+
+/** The plan's own fields (title, goal, concurrency, id, lanes); its id must be a group folder name. */
+function readPlanHeader(
+  result: ValidatedPlan,
+  plan: OrchestratePlan,
+  at: Located,
+  report: Report,
+): void {
   result.title = plan.metadata.title;
   if (plan.metadata.goal !== undefined) result.goal = plan.metadata.goal;
   if (plan.execution?.max_concurrency !== undefined)
@@ -227,8 +246,6 @@ function validateShallowPlan(source: string, options: PlanValidationOptions): Va
       `plan id "${result.planId}" cannot be a task group folder name`,
       'set `metadata.id` to a name like `release-1` (not "archive" or "retros", not starting with a dot)',
     );
-  result.tasks = resolveTasks(plan, at, report, options);
-  return result;
 }
 
 /** The file name without folders and extension: the default plan id. */
@@ -455,29 +472,13 @@ function routeOf(
   };
 }
 
+type Here = (...path: PropertyKey[]) => SourcePosition;
+
+/** Checks one task against the plan and builds what the materializer needs of it. */
 function resolveTask(task: OrchestratePlanTask, i: number, c: TaskContext): ResolvedPlanTask {
-  const { at, report } = c;
-  const here = (...path: PropertyKey[]) => at(['tasks', i, ...path]);
-  task.depends_on.forEach((dep, d) => {
-    if (dep === task.id)
-      report(here('depends_on', d), `task "${task.id}" depends on itself`, 'remove the entry');
-    else if (!c.taskIndex.has(dep))
-      report(
-        here('depends_on', d),
-        `task "${task.id}" depends on "${dep}", which is not a task of this plan`,
-        `task ids: ${[...c.taskIndex.keys()].join(', ')}`,
-      );
-    else {
-      const own = task.lane === undefined ? undefined : c.laneIndex.get(task.lane);
-      const other = c.taskLane.get(dep);
-      if (own !== undefined && other !== undefined && other > own)
-        report(
-          here('depends_on', d),
-          `task "${task.id}" (lane "${task.lane}") depends on "${dep}" of a later lane: a cycle, since later lanes wait for earlier ones`,
-          'move one of the two tasks to another lane or drop the dependency',
-        );
-    }
-  });
+  const { report } = c;
+  const here: Here = (...path) => c.at(['tasks', i, ...path]);
+  checkDependencies(task, here, c);
   const route = routeOf(task, c.defaultRoute, c.options.routing ?? DEFAULT_ROUTING);
   const resolved: ResolvedPlanTask = {
     id: task.id,
@@ -500,6 +501,43 @@ function resolveTask(task: OrchestratePlanTask, i: number, c: TaskContext): Reso
   if (task.files) resolved.files = [...task.files];
   checkRunner(task, resolved, here, report);
   checkDone(task, resolved, here, report);
+  checkSourceContract(task, resolved, here, report);
+  checkWriteSet(task, resolved, here, c);
+  if (task.backend !== undefined) resolveTaskBackend(task, task.backend, resolved, here, c);
+  return resolved;
+}
+
+/** Each dependency is another task of the plan, and not one of a later lane. */
+function checkDependencies(task: OrchestratePlanTask, here: Here, c: TaskContext): void {
+  task.depends_on.forEach((dep, d) => {
+    if (dep === task.id)
+      c.report(here('depends_on', d), `task "${task.id}" depends on itself`, 'remove the entry');
+    else if (!c.taskIndex.has(dep))
+      c.report(
+        here('depends_on', d),
+        `task "${task.id}" depends on "${dep}", which is not a task of this plan`,
+        `task ids: ${[...c.taskIndex.keys()].join(', ')}`,
+      );
+    else {
+      const own = task.lane === undefined ? undefined : c.laneIndex.get(task.lane);
+      const other = c.taskLane.get(dep);
+      if (own !== undefined && other !== undefined && other > own)
+        c.report(
+          here('depends_on', d),
+          `task "${task.id}" (lane "${task.lane}") depends on "${dep}" of a later lane: a cycle, since later lanes wait for earlier ones`,
+          'move one of the two tasks to another lane or drop the dependency',
+        );
+    }
+  });
+}
+
+/** The task lands a commit only with the whole source contract; part of it ends with a patch. */
+function checkSourceContract(
+  task: OrchestratePlanTask,
+  resolved: ResolvedPlanTask,
+  here: Here,
+  report: Report,
+): void {
   const contract = [task.apply_to_source, task.commit_on_success, task.rollback_on_failure];
   if (contract.every((v) => v === true)) resolved.apply = 'source';
   else if (task.runner === 'code-runner' && contract.some((v) => v === true))
@@ -509,8 +547,17 @@ function resolveTask(task: OrchestratePlanTask, i: number, c: TaskContext): Reso
       'set apply_to_source, commit_on_success and rollback_on_failure all to true to land a commit',
       'warning',
     );
+}
+
+/** A task without `files`: never for a local command; for an agent, only under worktree isolation. */
+function checkWriteSet(
+  task: OrchestratePlanTask,
+  resolved: ResolvedPlanTask,
+  here: Here,
+  c: TaskContext,
+): void {
   if (task.runner === 'local' && !task.files)
-    report(
+    c.report(
       here(),
       `local task "${task.id}" has no \`files\` (the files its command writes)`,
       'a local command runs in the source workspace, never in a worktree, so it always needs its write set (its claim): `files: [package-lock.json]`',
@@ -518,36 +565,42 @@ function resolveTask(task: OrchestratePlanTask, i: number, c: TaskContext): Reso
   if (task.runner === 'code-runner' && !task.files) {
     if ((c.options.isolation ?? 'worktree') === 'worktree') resolved.anyWriteSet = true;
     else
-      report(
+      c.report(
         here(),
         `task "${task.id}" has no \`files\` (its write set), which only worktree isolation allows; this run has isolation "none"`,
         'add `files: [src/a.ts]` (the workspace-relative files the task may change), or run in a git repository with isolation "worktree"',
       );
   }
-  if (task.backend !== undefined) {
-    resolved.backend = task.backend;
-    if (c.options.catalog && task.runner === 'code-runner') {
-      const backend = resolveBackend(
-        c.options.catalog,
-        task.backend,
-        resolved.route,
-        c.options.now ?? new Date(),
-      );
-      if ('error' in backend) report(here('backend'), backend.error, backend.hint);
-      else {
-        resolved.target = backend.target;
-        resolved.targetWhy = backend.why;
-      }
-    }
+}
+
+/** `backend` as written, and for an agent task (with a catalog) the target it resolves to. */
+function resolveTaskBackend(
+  task: OrchestratePlanTask,
+  backend: string,
+  resolved: ResolvedPlanTask,
+  here: Here,
+  c: TaskContext,
+): void {
+  resolved.backend = backend;
+  if (!c.options.catalog || task.runner !== 'code-runner') return;
+  const found = resolveBackend(
+    c.options.catalog,
+    backend,
+    resolved.route,
+    c.options.now ?? new Date(),
+  );
+  if ('error' in found) c.report(here('backend'), found.error, found.hint);
+  else {
+    resolved.target = found.target;
+    resolved.targetWhy = found.why;
   }
-  return resolved;
 }
 
 /** Local tasks need a command and run no agent; agent tasks take no command. */
 function checkRunner(
   task: OrchestratePlanTask,
   resolved: ResolvedPlanTask,
-  here: (...path: PropertyKey[]) => SourcePosition,
+  here: Here,
   report: Report,
 ): void {
   if (task.runner === 'local') {
@@ -585,7 +638,7 @@ function checkRunner(
 function checkDone(
   task: OrchestratePlanTask,
   resolved: ResolvedPlanTask,
-  here: (...path: PropertyKey[]) => SourcePosition,
+  here: Here,
   report: Report,
 ): void {
   const done = task.definition_of_done;
