@@ -393,66 +393,14 @@ export async function buildPlanDryRun(
   file: string,
   opts: PlanRunOptions,
 ): Promise<PlanDryRunReport> {
-  const { plan, workspace, catalog, routing, problems, config, source } = await loadPlan(
-    file,
-    opts,
-  );
+  const loaded = await loadPlan(file, opts);
+  const { plan, problems } = loaded;
   const valid = !problems.some(isError);
-  const folders = new Map<string, MaterializedTask['status'] | 'refused'>();
-  if (valid) {
-    const dry = materializePlan(workspace, plan, {
-      patchOnly: opts.patchOnly === true,
-      dryRun: true,
-      source,
-    });
-    problems.push(...dry.problems);
-    for (const t of dry.tasks) folders.set(t.id, t.status);
-    problems.push(...(await planPreflight(workspace, config, plan, folders, opts)));
-  }
+  const folders = valid
+    ? await dryMaterialize(loaded, opts)
+    : new Map<string, MaterializedTask['status'] | 'refused'>();
   const now = new Date();
-  const tasks = plan.tasks.map((t): PlanDryRunTask => {
-    const agent = t.runner !== 'local';
-    const stages = valid ? planTaskRoutes(catalog, t, opts.with, now) : [];
-    const redTeam =
-      agent && t.risk !== undefined && routing.risk[t.risk]?.review === 'red-team'
-        ? redTeamOf(catalog, plan, t, stages, now)
-        : null;
-    if (redTeam?.problem) problems.push(redTeam.problem);
-    return {
-      id: t.id,
-      task_id: `${plan.planId}/${t.id}`,
-      title: t.title,
-      lane: t.lane ?? null,
-      runner: t.runner,
-      route: t.route,
-      route_why: t.routeWhy,
-      complexity: t.complexity ?? null,
-      risk: t.risk ?? null,
-      depends_on: t.effectiveDependsOn,
-      backend: t.backend ?? null,
-      apply: agent ? (opts.patchOnly ? 'patch' : t.apply) : null,
-      command: t.command ?? null,
-      shell: t.shell,
-      review: agent,
-      definition_of_done: t.done
-        ? {
-            command: quoteArgv(t.done.argv),
-            assertion:
-              t.done.assertion.kind === 'exit-code'
-                ? `exit code ${t.done.assertion.code}`
-                : t.done.assertion.kind === 'stdout-contains'
-                  ? `stdout contains ${JSON.stringify(t.done.assertion.text)}`
-                  : `stdout matches /${t.done.assertion.pattern}/`,
-            note: t.done.note ?? null,
-          }
-        : null,
-      files: t.files ?? [],
-      any_write_set: t.anyWriteSet,
-      folder: folders.get(t.id) ?? 'refused',
-      stages,
-      red_team: redTeam ? { target: redTeam.target, candidates: redTeam.candidates } : null,
-    };
-  });
+  const tasks = plan.tasks.map((t) => planDryRunTask(t, loaded, opts, valid, folders, now));
   const errors = problems.filter(isError).length;
   return {
     schema_version: 1,
@@ -469,6 +417,84 @@ export async function buildPlanDryRun(
     tasks,
     problems,
     summary: { tasks: tasks.length, errors, warnings: problems.length - errors },
+  };
+}
+
+type LoadedPlan = Awaited<ReturnType<typeof loadPlan>>;
+
+/**
+ * What materializing the plan would do to each task's folder (nothing is written), with its
+ * problems and the live run's preflight added to the plan's.
+ */
+async function dryMaterialize(
+  { plan, workspace, problems, config, source }: LoadedPlan,
+  opts: PlanRunOptions,
+): Promise<Map<string, MaterializedTask['status'] | 'refused'>> {
+  const folders = new Map<string, MaterializedTask['status'] | 'refused'>();
+  const dry = materializePlan(workspace, plan, {
+    patchOnly: opts.patchOnly === true,
+    dryRun: true,
+    source,
+  });
+  problems.push(...dry.problems);
+  for (const t of dry.tasks) folders.set(t.id, t.status);
+  problems.push(...(await planPreflight(workspace, config, plan, folders, opts)));
+  return folders;
+}
+
+/** One task of the report: its routes, its red-team review (a problem when it has none), its folder. */
+function planDryRunTask(
+  t: ValidatedPlan['tasks'][number],
+  { plan, catalog, routing, problems }: LoadedPlan,
+  opts: PlanRunOptions,
+  valid: boolean,
+  folders: ReadonlyMap<string, MaterializedTask['status'] | 'refused'>,
+  now: Date,
+): PlanDryRunTask {
+  const agent = t.runner !== 'local';
+  const stages = valid ? planTaskRoutes(catalog, t, opts.with, now) : [];
+  const redTeam =
+    agent && t.risk !== undefined && routing.risk[t.risk]?.review === 'red-team'
+      ? redTeamOf(catalog, plan, t, stages, now)
+      : null;
+  if (redTeam?.problem) problems.push(redTeam.problem);
+  return {
+    id: t.id,
+    task_id: `${plan.planId}/${t.id}`,
+    title: t.title,
+    lane: t.lane ?? null,
+    runner: t.runner,
+    route: t.route,
+    route_why: t.routeWhy,
+    complexity: t.complexity ?? null,
+    risk: t.risk ?? null,
+    depends_on: t.effectiveDependsOn,
+    backend: t.backend ?? null,
+    apply: agent ? (opts.patchOnly ? 'patch' : t.apply) : null,
+    command: t.command ?? null,
+    shell: t.shell,
+    review: agent,
+    definition_of_done: t.done ? doneOf(t.done) : null,
+    files: t.files ?? [],
+    any_write_set: t.anyWriteSet,
+    folder: folders.get(t.id) ?? 'refused',
+    stages,
+    red_team: redTeam ? { target: redTeam.target, candidates: redTeam.candidates } : null,
+  };
+}
+
+/** The definition of done as the report words it: the command quoted, the assertion as written. */
+function doneOf(done: NonNullable<ValidatedPlan['tasks'][number]['done']>) {
+  const { assertion } = done;
+  return {
+    command: quoteArgv(done.argv),
+    assertion:
+      assertion.kind === 'exit-code'
+        ? `exit code ${assertion.code}`
+        : assertion.kind === 'stdout-contains'
+          ? `stdout contains ${JSON.stringify(assertion.text)}`
+          : `stdout matches /${assertion.pattern}/`,
+    note: done.note ?? null,
   };
 }
 
