@@ -6,9 +6,14 @@ import { parseArgs } from 'node:util';
 import { FakeAgentExit, type FakeAgentIo, FakeAgentKilled, processIo } from './agent-io.js';
 import { formatPrinter } from './formats.js';
 import { logPrompt, receivePrompt } from './prompt-input.js';
-import { type FakeAgentScenario, type FakeAgentWhen, scenarioSchema } from './scenario.js';
+import {
+  type FakeAgentScenario,
+  type FakeAgentStep,
+  type FakeAgentWhen,
+  scenarioSchema,
+} from './scenario.js';
 import { recordRun } from './state.js';
-import { runStep } from './steps.js';
+import { runStep, type StepContext } from './steps.js';
 
 export const FAKE_AGENT_USAGE = `Usage: switchyard-fake-agent --scenario <file.yaml|json> [--resume <session>] [--model <m>] [--state <file>] [prompt]
        switchyard-fake-agent --version   (prints SWITCHYARD_FAKE_AGENT_VERSION, if set)
@@ -84,9 +89,27 @@ export async function runFakeAgent(
   env: NodeJS.ProcessEnv,
   io: FakeAgentIo,
 ): Promise<FakeAgentEnd> {
-  const exit = (exitCode: number): FakeAgentEnd => ({ exitCode, signal: null });
-  const say = (fd: 1 | 2, text: string) => io.write(fd, `${text}\n`);
-  const { values, positionals } = parseArgs({
+  const say: Say = (fd, text) => io.write(fd, `${text}\n`);
+  const { values, positionals } = parseFakeAgentArgs(argv);
+  const answered = answerInfoFlag(values, env, say);
+  if (answered) return answered;
+  const opened = openScenario(values, env, io, say);
+  if ('exitCode' in opened) return opened;
+  const run = startRun(opened, values, env, io, say);
+  if ('exitCode' in run) return run;
+  // the prompt is taken like a real CLI's (argv or stdin) and not interpreted
+  const prompt = receivePrompt(positionals, io.stdin);
+  if (env.SWITCHYARD_FAKE_AGENT_PROMPT_LOG) logPrompt(env.SWITCHYARD_FAKE_AGENT_PROMPT_LOG, prompt);
+  return playSteps(run.steps, run.ctx);
+}
+
+type Say = (fd: 1 | 2, text: string) => void;
+
+const exited = (exitCode: number): FakeAgentEnd => ({ exitCode, signal: null });
+
+/** The flags a real CLI takes that the fake agent reads; any other flag is ignored. */
+function parseFakeAgentArgs(argv: string[]) {
+  return parseArgs({
     args: argv,
     strict: false,
     allowPositionals: true,
@@ -99,30 +122,62 @@ export async function runFakeAgent(
       version: { type: 'boolean' },
     },
   });
+}
+
+type FakeAgentArgs = ReturnType<typeof parseFakeAgentArgs>['values'];
+
+/** `--version` and `--help` answer without a scenario. */
+function answerInfoFlag(
+  values: FakeAgentArgs,
+  env: NodeJS.ProcessEnv,
+  say: Say,
+): FakeAgentEnd | undefined {
   if (values.version) {
     // Stands in for an agent CLI's version line, e.g. "2.1.197 (Claude Code)"; without the
     // variable it names no version (the run then knows none and warns about none).
     const version = env.SWITCHYARD_FAKE_AGENT_VERSION;
     say(1, `${version ? `${version} ` : ''}(switchyard fake agent)`);
-    return exit(0);
+    return exited(0);
   }
   if (values.help) {
     say(1, FAKE_AGENT_USAGE);
-    return exit(0);
+    return exited(0);
   }
+  return undefined;
+}
+
+/** The scenario from `--scenario` or the environment; exit 2 when there is none or it is invalid. */
+function openScenario(
+  values: FakeAgentArgs,
+  env: NodeJS.ProcessEnv,
+  io: FakeAgentIo,
+  say: Say,
+): { scenario: FakeAgentScenario; scenarioFile: string } | FakeAgentEnd {
   const scenarioFile =
     (values.scenario as string | undefined) ?? env.SWITCHYARD_FAKE_AGENT_SCENARIO;
   if (!scenarioFile) {
     say(2, `switchyard-fake-agent: no scenario given\n${FAKE_AGENT_USAGE}`);
-    return exit(2);
+    return exited(2);
   }
-  let scenario: FakeAgentScenario;
   try {
-    scenario = loadScenario(resolve(io.cwd, scenarioFile));
+    return { scenario: loadScenario(resolve(io.cwd, scenarioFile)), scenarioFile };
   } catch (error) {
     say(2, `switchyard-fake-agent: ${(error as Error).message}`);
-    return exit(2);
+    return exited(2);
   }
+}
+
+/**
+ * Records this run in the state file (its attempt number per role, task and target) and picks
+ * the steps of the first case that matches; exit 1 when `--resume` names an unknown session.
+ */
+function startRun(
+  { scenario, scenarioFile }: { scenario: FakeAgentScenario; scenarioFile: string },
+  values: FakeAgentArgs,
+  env: NodeJS.ProcessEnv,
+  io: FakeAgentIo,
+  say: Say,
+): { steps: FakeAgentStep[]; ctx: StepContext } | FakeAgentEnd {
   const resume = values.resume as string | undefined;
   const sessionId = resume ?? scenario.sessionId ?? randomUUID();
   const stateFile = resolve(
@@ -139,14 +194,14 @@ export async function runFakeAgent(
   const { attempt, sessions } = recordRun(stateFile, key, sessionId, io.pid);
   if (resume !== undefined && !sessions.has(resume)) {
     say(2, `No conversation found with session ID: ${resume}`);
-    return exit(1);
+    return exited(1);
   }
   const facts: RunFacts = { ...key, attempt, resumed: resume !== undefined, env };
   const steps = scenario.cases.find((c) => matches(c.when, facts))?.steps ?? scenario.steps;
   const workspace = env.SWITCHYARD_WORKSPACE ?? io.cwd;
   const model = (values.model as string | undefined) ?? 'fake-model';
   const printer = formatPrinter(scenario.format, sessionId, workspace, model);
-  const ctx = {
+  const ctx: StepContext = {
     format: scenario.format,
     textOf: scenario.textOf,
     printer,
@@ -155,17 +210,19 @@ export async function runFakeAgent(
     env,
     io,
   };
-  // the prompt is taken like a real CLI's (argv or stdin) and not interpreted
-  const prompt = receivePrompt(positionals, io.stdin);
-  if (env.SWITCHYARD_FAKE_AGENT_PROMPT_LOG) logPrompt(env.SWITCHYARD_FAKE_AGENT_PROMPT_LOG, prompt);
+  return { steps, ctx };
+}
+
+/** The format's opening lines, the steps, then a result "done"; an exit step or a kill ends it sooner. */
+async function playSteps(steps: FakeAgentStep[], ctx: StepContext): Promise<FakeAgentEnd> {
   try {
-    for (const line of printer.init()) await runStep({ print: line, stream: 'stdout' }, ctx);
+    for (const line of ctx.printer.init()) await runStep({ print: line, stream: 'stdout' }, ctx);
     for (const step of steps) await runStep(step, ctx);
     await runStep({ result: 'done' }, ctx);
   } catch (error) {
-    if (error instanceof FakeAgentExit) return exit(error.code);
+    if (error instanceof FakeAgentExit) return exited(error.code);
     if (error instanceof FakeAgentKilled) return { exitCode: null, signal: error.signal };
     throw error;
   }
-  return exit(0);
+  return exited(0);
 }
