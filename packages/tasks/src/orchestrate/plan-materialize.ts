@@ -4,7 +4,8 @@ import type { DoneAssertion, Problem } from '@switchyard/core';
 import { AGENT_TASK_DIR, ARCHIVE_DIR, PLAN_FILE, planFileName, STATE_DIR } from '@switchyard/core';
 import { writeOwnedFileBelow } from '@switchyard/utils';
 import { ANY_WRITE_SET_TEXT } from '../task/write-set-any.js';
-import type { ResolvedPlanTask, ValidatedPlan } from './plan-validate.js';
+import type { ResolvedPlanTask } from './plan-task.js';
+import type { ValidatedPlan } from './plan-validate.js';
 
 /** Options of {@link renderTaskPlan} and {@link materializePlan}. */
 export interface MaterializeOptions {
