@@ -1,33 +1,20 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import {
-  type ApplyJournal,
   type ApplyRequest,
   type ApplyResult,
-  type ApplyStep,
-  type SourceCheck,
   SwitchyardError,
   type WorktreeRecord,
   type WriteSetReport,
 } from '@switchyard/core';
+import { applyJournaled } from './apply-journaled.js';
 import { withApplyLock } from './apply-lock.js';
-import { inApplyQueue, StoppedWhileQueued, whileSourceMoves } from './apply-queue.js';
-import { commitMessage, commitWorktree, replayOnto } from './commit.js';
+import { checkSourceReady } from './apply-preflight.js';
+import { inApplyQueue, StoppedWhileQueued } from './apply-queue.js';
 import { firstLine, git, nulList } from './git.js';
 import { inspectWorktree } from './inspect.js';
 import type { IsolationContext } from './isolation-context.js';
-import { scratchIndexFile } from './layout.js';
-import { pausePoint } from './pause.js';
-import { readRecord, recordStep, removeJournal } from './records.js';
-import { finishApplied, recoverTask, rollbackSource } from './recover.js';
-import {
-  currentBranch,
-  type Repository,
-  resolveCommit,
-  toRepoPath,
-  toWorkspacePath,
-} from './repository.js';
-import { advanceSource, dirtySourceFiles } from './source-tree.js';
+import { readRecord } from './records.js';
+import { recoverTask } from './recover.js';
+import { toWorkspacePath } from './repository.js';
 import { timed } from './timing.js';
 
 /** Options of {@link applyTask}. */
@@ -108,196 +95,16 @@ function refusalOf(report: WriteSetReport): string | undefined {
   return undefined;
 }
 
+/** Under the lock: the source checkout checked, then the journaled apply. */
 async function applyLocked(
   ctx: IsolationContext,
   record: WorktreeRecord,
   request: ApplyRequest,
   report: WriteSetReport,
 ): Promise<ApplyResult> {
-  const { repo, layout } = ctx;
-  const { taskId } = request;
-  const waiting = (message: string, files: string[] = []): ApplyResult => ({
-    status: 'waiting',
-    taskId,
-    files,
-    message,
-  });
-  if (existsSync(join(repo.gitDir, 'index.lock')))
-    return waiting('waiting: git is busy in the source checkout (.git/index.lock exists)');
-  const taskFiles = report.changed.map((f) => toRepoPath(repo, f));
-  // The source checkout's branch and tip (one rev-parse) and the user's uncommitted work on
-  // the task's files, read side by side; nothing is written before both are known.
-  const [source, dirty] = await Promise.all([
-    sourceState(repo, record.sourceBranch),
-    dirtySourceFiles(repo, taskFiles),
-  ]);
-  if (source.head !== record.sourceBranch)
-    return waiting(
-      `waiting: the source checkout is on ${source.head ?? 'a detached HEAD'}, not ${record.sourceBranch}`,
-    );
-  if (dirty.length > 0) {
-    const files = dirty.map((f) => toWorkspacePath(repo, f));
-    return waiting(`waiting: dirty source overlaps ${files.join(', ')}`, files);
-  }
-  const tip = source.tip;
-  if (!tip)
-    throw new SwitchyardError('SY_GIT', `branch ${record.sourceBranch} is gone`, {
-      file: repo.root,
-    });
-  const message = commitMessage(request);
-
-  let journal: ApplyJournal = {
-    schema: 1,
-    taskId,
-    sourceBranch: record.sourceBranch,
-    baseCommit: record.baseCommit,
-    step: 'commit',
-    files: [],
-    history: [],
-  };
-  const step = (next: ApplyStep, fields?: Partial<ApplyJournal>) =>
-    timed(ctx.onTiming, 'journal', () => recordStep(ctx, journal, next, fields));
-  const aborted = () => request.abort?.aborted === true;
-  const abortedUntouched = async (): Promise<ApplyResult> => {
-    await removeJournal(ctx, taskId);
-    return {
-      status: 'interrupted',
-      taskId,
-      message: 'the apply was aborted before the source was touched; it applies on the next run',
-    };
-  };
-  journal = await step('commit');
-  await pausePoint('commit');
-  const taskCommit = await timed(ctx.onTiming, 'commit', () =>
-    commitWorktree(record, message, taskFiles, scratchIndexFile(layout, taskId)),
-  );
-  if (aborted()) return abortedUntouched();
-
-  journal = await step('rebase', { taskCommit, sourceTip: tip });
-  await pausePoint('rebase');
-  const replay = await timed(ctx.onTiming, 'replay', () =>
-    replayOnto(repo, record.baseCommit, taskCommit, tip, message, taskFiles),
-  );
-  if (aborted()) return abortedUntouched();
-  if ('conflict' in replay) {
-    await removeJournal(ctx, taskId);
-    const files = replay.conflict.map((f) => toWorkspacePath(repo, f));
-    return {
-      status: 'conflict',
-      taskId,
-      files,
-      sourceTip: tip,
-      taskCommit,
-      message: `conflict: ${replay.why}${files.length > 0 ? `: ${files.join(', ')}` : ''}`,
-    };
-  }
-
-  journal = await step('advance', { sourceCommit: replay.commit, files: replay.files });
-  await pausePoint('advance');
-  const advanced = await timed(ctx.onTiming, 'advance', () =>
-    whileSourceMoves(ctx.layout.lockFile, () =>
-      advanceSource(
-        repo,
-        record.sourceBranch,
-        tip,
-        replay.commit,
-        replay.files,
-        `switchyard: apply ${taskId}`,
-        { branch: record.branch, commit: taskCommit },
-      ),
-    ),
-  );
-  if (!advanced) {
-    await removeJournal(ctx, taskId);
-    return waiting(`waiting: ${record.sourceBranch} moved during the apply; apply again`);
-  }
-
-  journal = await step('dod');
-  await pausePoint('dod');
-  const check = aborted()
-    ? { ok: false, detail: '' }
-    : await timed(ctx.onTiming, 'check', () => runCheck(request.check, repo.workspace));
-  // Aborted (a second SIGINT) while it moved the source or ran its check: undone through the
-  // journal like a failed check, and the task stays approved for the next run.
-  if (aborted()) {
-    journal = await step('rollback', { reason: 'the apply was aborted' });
-    await rollbackSource(ctx, journal);
-    await step('rolled-back');
-    await removeJournal(ctx, taskId);
-    return {
-      status: 'interrupted',
-      taskId,
-      message: `the apply was aborted; commit ${replay.commit} was rolled back and the task applies on the next run`,
-      rolledBack: replay.commit,
-    };
-  }
-  if (check.ok) {
-    journal = await step('verified');
-    await pausePoint('verified');
-    await timed(ctx.onTiming, 'finish', () => finishApplied(ctx, journal));
-    return {
-      status: 'applied',
-      taskId,
-      baseCommit: record.baseCommit,
-      sourceTip: tip,
-      sourceCommit: replay.commit,
-      files: replay.files.map((f) => toWorkspacePath(repo, f)),
-    };
-  }
-  journal = await step('rollback', { reason: check.detail });
-  await pausePoint('rollback');
-  await rollbackSource(ctx, journal);
-  await step('rolled-back');
-  await pausePoint('rolled-back');
-  await removeJournal(ctx, taskId);
-  return {
-    status: 'dod-failed',
-    taskId,
-    baseCommit: record.baseCommit,
-    sourceTip: tip,
-    sourceCommit: replay.commit,
-    rolledBack: true,
-    detail: check.detail,
-  };
-}
-
-/** The branch the source checkout has checked out, and the tip of `branch`. */
-async function sourceState(
-  repo: Repository,
-  branch: string,
-): Promise<{ head: string | undefined; tip: string | undefined }> {
-  const probe = await git(
-    repo.root,
-    ['rev-parse', `refs/heads/${branch}^{commit}`, '--symbolic-full-name', 'HEAD'],
-    { allow: [128] },
-  );
-  const [tip, head] = probe.stdout.split('\n');
-  if (probe.exitCode === 0 && tip && head?.startsWith('refs/heads/'))
-    return { head: head.slice('refs/heads/'.length), tip };
-  // A detached HEAD or a missing branch: asked one at a time, so each answer is exact.
-  return {
-    head: await currentBranch(repo),
-    tip: await resolveCommit(repo.root, `refs/heads/${branch}`),
-  };
-}
-
-async function runCheck(
-  check: SourceCheck | undefined,
-  cwd: string,
-): Promise<{ ok: boolean; detail: string }> {
-  if (!check) return { ok: true, detail: '' };
-  try {
-    const outcome = await check(cwd);
-    return {
-      ok: outcome.ok,
-      detail: outcome.detail ?? (outcome.ok ? '' : 'the definition of done failed on the source'),
-    };
-  } catch (error) {
-    return {
-      ok: false,
-      detail: `the definition of done could not run on the source: ${(error as Error).message}`,
-    };
-  }
+  const source = await checkSourceReady(ctx.repo, request.taskId, record, report);
+  if ('status' in source) return source;
+  return applyJournaled(ctx, record, request, source);
 }
 
 async function appliedAgain(ctx: IsolationContext, record: WorktreeRecord): Promise<ApplyResult> {
