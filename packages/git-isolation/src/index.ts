@@ -3,7 +3,8 @@ export { type GitIsolationOptions, openGitIsolation } from './git-isolation.js';
 
 export { layoutOf } from './layout.js';
 
-export { landOnRemote, type RemoteBranch, remoteBranchOf } from './remote-landing.js';
+export { type RemoteBranch, remoteBranchOf } from './remote-branch.js';
+export { landOnRemote } from './remote-landing.js';
 export {
   findRepository,
   isGitRepository,

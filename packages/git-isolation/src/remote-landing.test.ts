@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ApplyRequest, WorkspaceIsolation } from '@switchyard/core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { landOnRemote, remoteBranchOf } from './remote-landing.js';
+import { remoteBranchOf } from './remote-branch.js';
+import { landOnRemote } from './remote-landing.js';
 import { makeRepo, put, sh } from './test-repo.js';
 
 const dirs: string[] = [];

@@ -2,42 +2,10 @@ import {
   type ApplyRequest,
   type ApplyResult,
   SwitchyardError,
-  type TaskId,
   type WorkspaceIsolation,
 } from '@switchyard/core';
-import { firstLine, git } from './git.js';
-import { currentBranch, findRepository } from './repository.js';
-
-/** The remote branch a source checkout lands on: its branch's upstream. */
-export interface RemoteBranch {
-  /** The remote's name (`origin`) and its URL as git has it. */
-  remote: string;
-  url: string;
-  /** The branch on the remote (`main`), and the checked-out local branch that follows it. */
-  branch: string;
-  localBranch: string;
-  /** Real path of the source checkout. */
-  root: string;
-}
-
-/**
- * The upstream of the workspace's checked-out branch (`branch.<name>.remote` and `.merge`),
- * or undefined outside git, on a detached HEAD or on a branch without an upstream.
- */
-export async function remoteBranchOf(workspace: string): Promise<RemoteBranch | undefined> {
-  const repo = await findRepository(workspace);
-  const localBranch = repo ? await currentBranch(repo) : undefined;
-  if (!repo || !localBranch) return undefined;
-  const config = async (key: string) => {
-    const out = await git(repo.root, ['config', '--get', key], { allow: [1] });
-    return out.exitCode === 0 ? firstLine(out) : undefined;
-  };
-  const remote = await config(`branch.${localBranch}.remote`);
-  const merge = await config(`branch.${localBranch}.merge`);
-  const url = remote ? await config(`remote.${remote}.url`) : undefined;
-  if (!remote || !merge || !url || remote === '.') return undefined;
-  return { remote, url, branch: merge.replace(/^refs\/heads\//, ''), localBranch, root: repo.root };
-}
+import type { RemoteBranch } from './remote-branch.js';
+import { RemoteCheckout } from './remote-checkout.js';
 
 /** What {@link landOnRemote} needs besides the local isolation. */
 export interface RemoteLandingOptions {
@@ -68,9 +36,8 @@ export function landOnRemote(
   inner: WorkspaceIsolation,
   options: RemoteLandingOptions,
 ): WorkspaceIsolation {
-  const { target } = options;
-  const tracking = `refs/remotes/${target.remote}/${target.branch}`;
-  const run = (args: string[], allow?: number[]) => git(target.root, args, allow ? { allow } : {});
+  const checkout = new RemoteCheckout(options.target);
+  const { remote, branch } = options.target;
   // One git operation on the source checkout at a time within this process.
   let queue: Promise<unknown> = Promise.resolve();
   const turn = <T>(fn: () => Promise<T>): Promise<T> => {
@@ -78,89 +45,7 @@ export function landOnRemote(
     queue = next.catch(() => undefined);
     return next;
   };
-  const fetch = () =>
-    run(['fetch', '--quiet', target.remote, `+refs/heads/${target.branch}:${tracking}`]);
-  /** The source checkout at the remote tip (commits that never reached the remote are dropped). */
-  const sync = async () => {
-    await fetch();
-    const ff = await run(['merge', '--ff-only', '--quiet', tracking], [1, 128]);
-    if (ff.exitCode !== 0) await run(['reset', '--quiet', '--keep', tracking]);
-  };
-  const landedCommit = async (taskId: TaskId) => {
-    const log = await run([
-      'log',
-      '-n',
-      '1000',
-      '--format=%H%x00%(trailers:key=Switchyard-Task,valueonly,separator=%x20)%x00',
-      tracking,
-    ]);
-    for (const line of log.stdout.split('\n')) {
-      const [sha, task] = line.split('\0');
-      if (sha && task?.trim() === taskId) return sha;
-    }
-    return undefined;
-  };
-  /** The task's commit found on the remote branch: applied, nothing pushed. */
-  const landedAlready = async (taskId: TaskId, commit: string): Promise<ApplyResult> => {
-    const parent = firstLine(await run(['rev-parse', `${commit}^`]));
-    return {
-      status: 'applied',
-      taskId,
-      baseCommit: parent,
-      sourceTip: parent,
-      sourceCommit: commit,
-      files: [],
-    };
-  };
-  const push = async (commit: string) =>
-    (await run(['push', '--quiet', target.remote, `${commit}:refs/heads/${target.branch}`], [1]))
-      .exitCode === 0;
-
-  const apply = async (request: ApplyRequest): Promise<ApplyResult> => {
-    await sync();
-    const landed = await landedCommit(request.taskId);
-    if (landed) return landedAlready(request.taskId, landed);
-    await request.confirm?.();
-    const result = await inner.apply(request);
-    if (result.status !== 'applied') return result;
-    let commit = result.sourceCommit;
-    try {
-      for (let tries = 0; ; tries++) {
-        await request.confirm?.();
-        if (await push(commit)) return { ...result, sourceCommit: commit };
-        if (tries >= (options.maxPushRetries ?? 5))
-          throw new SwitchyardError(
-            'SY_GIT',
-            `${request.taskId}: the push to ${target.remote}/${target.branch} was refused ${tries + 1} times (the remote branch kept moving).`,
-            { hint: 'Nothing landed; the task applies again on the next run.' },
-          );
-        // Someone pushed meanwhile: replay the task's commit on the new remote tip, unless
-        // that push carried this task (a holder that lost it pushed before it learned so): then
-        // that commit is the task's landing, recorded here, and this one is dropped.
-        await fetch();
-        const theirs = await landedCommit(request.taskId);
-        if (theirs) {
-          await run(['reset', '--quiet', '--keep', tracking], [1, 128]);
-          return landedAlready(request.taskId, theirs);
-        }
-        const rebase = await run(['rebase', '--quiet', tracking], [1, 128]);
-        if (rebase.exitCode !== 0) {
-          await run(['rebase', '--abort'], [1, 128]);
-          throw new SwitchyardError(
-            'SY_GIT',
-            `${request.taskId}: its commit does not replay on the new tip of ${target.remote}/${target.branch}: ${rebase.stderr.trim()}`,
-            { hint: 'Nothing landed; the task applies again on the next run, on the new tip.' },
-          );
-        }
-        commit = firstLine(await run(['rev-parse', 'HEAD']));
-      }
-    } catch (error) {
-      // Not landed (refused, or the task is no longer ours): the checkout goes back to the remote.
-      await run(['reset', '--quiet', '--keep', tracking], [1, 128]);
-      throw error;
-    }
-  };
-
+  const sync = () => checkout.sync();
   return {
     ...inner,
     ensureWorktree: async (taskId) => {
@@ -173,22 +58,91 @@ export function landOnRemote(
     },
     landedOnRemote: (taskId) =>
       turn(async () => {
-        await fetch();
-        const commit = await landedCommit(taskId);
+        await checkout.fetch();
+        const commit = await checkout.landedCommit(taskId);
         if (!commit) return undefined;
-        const parent = firstLine(await run(['rev-parse', `${commit}^`]));
-        return { commit, parent, sourceBranch: target.localBranch };
+        const parent = await checkout.parentOf(commit);
+        return { commit, parent, sourceBranch: options.target.localBranch };
       }),
     apply: (request) =>
       turn(async () => {
-        const result = await options.exclusive(() => apply(request), request.stop);
+        const result = await options.exclusive(
+          () => applyOnRemote(checkout, inner, request, options.maxPushRetries ?? 5),
+          request.stop,
+        );
         return (
           result ?? {
             status: 'interrupted',
             taskId: request.taskId,
-            message: `stopped while waiting for the apply turn of ${target.remote}/${target.branch}`,
+            message: `stopped while waiting for the apply turn of ${remote}/${branch}`,
           }
         );
       }),
   };
+}
+
+/**
+ * An apply in the remote branch's turn: the checkout at the remote tip, the task's landing
+ * found there or the local apply, then pushed. Not landed: the checkout goes back to the remote.
+ */
+async function applyOnRemote(
+  checkout: RemoteCheckout,
+  inner: WorkspaceIsolation,
+  request: ApplyRequest,
+  maxPushRetries: number,
+): Promise<ApplyResult> {
+  await checkout.sync();
+  const landed = await checkout.landedCommit(request.taskId);
+  if (landed) return checkout.landedAlready(request.taskId, landed);
+  await request.confirm?.();
+  const result = await inner.apply(request);
+  if (result.status !== 'applied') return result;
+  try {
+    return await pushUntilLanded(checkout, request, result, maxPushRetries);
+  } catch (error) {
+    // Not landed (refused, or the task is no longer ours): the checkout goes back to the remote.
+    await checkout.backToRemote();
+    throw error;
+  }
+}
+
+/**
+ * Pushes the applied commit, confirming the task is still ours before each push; a refused
+ * push replays the commit on the new remote tip and tries again, at most `maxPushRetries` times.
+ */
+async function pushUntilLanded(
+  checkout: RemoteCheckout,
+  request: ApplyRequest,
+  result: Extract<ApplyResult, { status: 'applied' }>,
+  maxPushRetries: number,
+): Promise<ApplyResult> {
+  const { remote, branch } = checkout.target;
+  let commit = result.sourceCommit;
+  for (let tries = 0; ; tries++) {
+    await request.confirm?.();
+    if (await checkout.push(commit)) return { ...result, sourceCommit: commit };
+    if (tries >= maxPushRetries)
+      throw new SwitchyardError(
+        'SY_GIT',
+        `${request.taskId}: the push to ${remote}/${branch} was refused ${tries + 1} times (the remote branch kept moving).`,
+        { hint: 'Nothing landed; the task applies again on the next run.' },
+      );
+    // Someone pushed meanwhile: replay the task's commit on the new remote tip, unless
+    // that push carried this task (a holder that lost it pushed before it learned so): then
+    // that commit is the task's landing, recorded here, and this one is dropped.
+    await checkout.fetch();
+    const theirs = await checkout.landedCommit(request.taskId);
+    if (theirs) {
+      await checkout.backToRemote();
+      return checkout.landedAlready(request.taskId, theirs);
+    }
+    const replay = await checkout.replayOnRemote();
+    if ('refused' in replay)
+      throw new SwitchyardError(
+        'SY_GIT',
+        `${request.taskId}: its commit does not replay on the new tip of ${remote}/${branch}: ${replay.refused}`,
+        { hint: 'Nothing landed; the task applies again on the next run, on the new tip.' },
+      );
+    commit = replay.commit;
+  }
 }
