@@ -1,17 +1,11 @@
-import { dirname, isAbsolute, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { resolve } from 'node:path';
 import type { ResolvedCatalog } from '@switchyard/catalog';
-import {
-  applyRouting,
-  CATALOG_ENV,
-  DEFAULT_ROUTING,
-  selectCandidates,
-} from '@switchyard/catalog/dry-run';
+import { applyRouting, DEFAULT_ROUTING, selectCandidates } from '@switchyard/catalog/dry-run';
 import type { ProjectConfig } from '@switchyard/config';
 import { hasConfigFile, loadProjectConfig, resolveCatalog } from '@switchyard/config';
 import type { ClaimRecord, Problem, RouteId, Stage, TaskState } from '@switchyard/core';
 // The dry-run subpath: only what this command needs is loaded (not the dispatcher, etc.).
-import { STAGES, SwitchyardError } from '@switchyard/core/dry-run';
+import { STAGES } from '@switchyard/core/dry-run';
 import {
   type DryRunReport,
   type DryRunRouting,
@@ -20,41 +14,22 @@ import {
   slotFreeTasks,
 } from '@switchyard/engine/dry-run';
 import { type FsReader, openFsReader } from '@switchyard/store-fs/read';
-import type { ProjectGate, WorkspaceModel } from '@switchyard/tasks';
+import type { WorkspaceModel } from '@switchyard/tasks';
 import { loadWorkspaceAsync, refuseUnjudgeableTests } from '@switchyard/tasks/dry-run';
 import { encodeJsonChunks, findWorkspaceRoot } from '@switchyard/utils';
 import type { RunOptions } from './commands/run-options.js';
+import {
+  catalogEnv,
+  checkCatalog,
+  checkPlugins,
+  checkProject,
+  problemsOf,
+} from './dry-run-checks.js';
 import { renderDryRun } from './dry-run-render.js';
 import { skipMissingTargets } from './executable-targets.js';
 import { EXIT } from './exit-codes.js';
-import { agentTypoWarnings, isUnknownAgent } from './known-agents.js';
-import { checkSandbox, type SandboxCheck } from './sandbox-check.js';
-
-const problemsOf = (error: unknown): Problem[] => {
-  if (!SwitchyardError.is(error)) throw error;
-  if (error.problems.length > 0) return error.problems;
-  return [
-    {
-      code: error.code,
-      message: error.message,
-      severity: 'error',
-      ...(error.file ? { file: error.file } : {}),
-      ...(error.line ? { line: error.line } : {}),
-      ...(error.path ? { path: error.path } : {}),
-      ...(error.hint ? { hint: error.hint } : {}),
-    },
-  ];
-};
-
-type SandboxSettings = Parameters<typeof checkSandbox>[0]['config'];
-
-/** The environment for catalog resolution: relative catalog paths mean the shell's folder. */
-function catalogEnv(): NodeJS.ProcessEnv {
-  const env = { ...process.env };
-  const fromEnv = env[CATALOG_ENV];
-  if (fromEnv && !isAbsolute(fromEnv)) env[CATALOG_ENV] = resolve(fromEnv);
-  return env;
-}
+import { agentTypoWarnings } from './known-agents.js';
+import type { SandboxCheck } from './sandbox-check.js';
 
 /**
  * Resolves the catalog for the dry run (an invalid one is reported, not thrown). Commands
@@ -143,54 +118,6 @@ async function readDispatcherState(store: FsReader, problems: Problem[]) {
   return { blocked, live, slotFree, states };
 }
 
-/** Loads the config's plugins (only code the config names); a failure is a problem. */
-async function checkPlugins(
-  entries: Parameters<typeof import('@switchyard/runner-kit').loadPlugins>[0]['entries'],
-  configFile: string,
-): Promise<Problem[]> {
-  const kit = await import('@switchyard/runner-kit');
-  const { BUILTIN_PLUGINS } = await import('./builtin-plugins.js');
-  try {
-    const loaded = await kit.loadPlugins({
-      entries,
-      configDir: dirname(configFile),
-      configFile,
-      fallbackDir: dirname(fileURLToPath(import.meta.url)),
-      builtins: BUILTIN_PLUGINS,
-    });
-    const set = new kit.PluginSet(loaded);
-    await set.dispose();
-    return [];
-  } catch (error) {
-    return problemsOf(error);
-  }
-}
-
-/**
- * Warnings for agent CLIs whose version is outside their classifiers' verified release lines
- * (only the built-in classifiers' lines; only CLIs of those agents are asked for `--version`).
- */
-async function checkAgentVersions(
-  resolved: ResolvedCatalog,
-  routing: DryRunRouting,
-  workspace: string,
-): Promise<Problem[]> {
-  const targets = Object.entries(resolved.catalog.targets).filter(([id]) =>
-    routing.targetIds.has(id),
-  );
-  // Nothing to ask (and nothing more to load) when no target is a known agent CLI.
-  if (targets.every(([, t]) => isUnknownAgent(t.agent))) return [];
-  const { agentsWithVerifiedLines, probeAgentVersions, versionWarnings } = await import(
-    './agent-versions.js'
-  );
-  const { builtinClassifiers } = await import('./builtin-classifiers.js');
-  const classifiers = await builtinClassifiers();
-  const agents = agentsWithVerifiedLines(classifiers);
-  if (!targets.some(([, t]) => agents.has(t.agent))) return [];
-  const versions = await probeAgentVersions(targets, agents, { cwd: workspace, env: catalogEnv() });
-  return versionWarnings(versions, classifiers);
-}
-
 /** `SWITCHYARD_PARSE_WORKERS=<n>`: plan parse threads (0 = parse on the main thread). */
 function parallelFromEnv(): { workers?: number } {
   const raw = process.env.SWITCHYARD_PARSE_WORKERS;
@@ -203,6 +130,48 @@ export async function buildDryRun(opts: RunOptions, now = new Date()): Promise<D
   const { report, cacheWritten } = await prepareDryRun(opts, now);
   await cacheWritten;
   return report;
+}
+
+/** The project config as the dry run reads it: absent (and its problems) when it does not load. */
+interface DryRunConfig {
+  problems: Problem[];
+  project?: { config: ProjectConfig; file: string | undefined };
+}
+
+/** Reads the project config; the plugins it names load as in a live run, so both agree on a broken one. */
+async function readDryRunConfig(workspace: string): Promise<DryRunConfig> {
+  const problems: Problem[] = [];
+  let project: DryRunConfig['project'];
+  try {
+    const { config, filepath } = await loadProjectConfig(workspace);
+    project = { config, file: filepath };
+    if (config.plugins.length > 0 && filepath)
+      problems.push(...(await checkPlugins(config.plugins, filepath)));
+  } catch (error) {
+    problems.push(...problemsOf(error));
+  }
+  return project ? { problems, project } : { problems };
+}
+
+/** Each problem once: the config is read here and again by the catalog's resolution. */
+function uniqueProblems(problems: Problem[]): Problem[] {
+  const seen = new Set<string>();
+  return problems.filter((p) => {
+    const key = JSON.stringify([p.code, p.file, p.path, p.line, p.message]);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/** The claims of the workspace's store (none, and a problem, when they cannot be read). */
+async function readClaims(store: FsReader, problems: Problem[]): Promise<ClaimRecord[]> {
+  try {
+    return await store.claims.list();
+  } catch (error) {
+    problems.push(...problemsOf(error));
+    return [];
+  }
 }
 
 /** The report, and the plan cache write still going on in the background. */
@@ -223,87 +192,37 @@ async function prepareDryRun(
   const model = loadWorkspaceAsync(workspace, { cache: true, parallel: parallelFromEnv() });
   // An early failure below must not leave the load's rejection unobserved.
   model.catch(() => {});
-  const early: Problem[] = [];
-  let configMax: number | undefined;
-  let taskRouting = DEFAULT_ROUTING;
-  let gates: ProjectGate[] = [];
-  let projectConfig: ProjectConfig | undefined;
-  let configFile: string | undefined;
-  let sandboxConfig: SandboxSettings | undefined;
-  try {
-    const { config, filepath } = await loadProjectConfig(workspace);
-    projectConfig = config;
-    configFile = filepath;
-    sandboxConfig = { sandbox: config.sandbox, sandboxTargets: config.sandboxTargets };
-    configMax = config.maxParallel;
-    taskRouting = config.routing;
-    gates = config.gates;
-    // The plugins the config names load as in a live run, so both agree on a broken one.
-    if (config.plugins.length > 0 && filepath)
-      early.push(...(await checkPlugins(config.plugins, filepath)));
-  } catch (error) {
-    early.push(...problemsOf(error));
-  }
+  const { problems: early, project } = await readDryRunConfig(workspace);
+  const config = project?.config;
   const resolvedCatalog = await resolveForDryRun(workspace, opts);
+  const resolved = Array.isArray(resolvedCatalog) ? undefined : resolvedCatalog;
   const loaded = await model;
   // PLAN `complexity:` / `risk:` become a route (and review mode) by the config's routing.
   for (const task of loaded.tasks) {
-    applyRouting(task, taskRouting);
-    refuseUnjudgeableTests(task, gates);
+    applyRouting(task, config?.routing ?? DEFAULT_ROUTING);
+    refuseUnjudgeableTests(task, config?.gates ?? []);
   }
   const routing = routingFor(resolvedCatalog, loaded, opts, workspace);
-  routing.problems.unshift(...early);
-  // The config is read here and again by the catalog's resolution: each of its problems once.
-  const seen = new Set<string>();
-  const unique = routing.problems.filter((p) => {
-    const key = JSON.stringify([p.code, p.file, p.path, p.line, p.message]);
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
-  routing.problems.splice(0, routing.problems.length, ...unique);
+  const problems = routing.problems;
+  problems.splice(0, problems.length, ...uniqueProblems([...early, ...problems]));
   // The store opened for reading: nothing under the state folder is created or changed.
   const store = openFsReader({ workspace });
-  let claims: ClaimRecord[] = [];
-  try {
-    claims = await store.claims.list();
-  } catch (error) {
-    routing.problems.push(...problemsOf(error));
-  }
-  if (!Array.isArray(resolvedCatalog) && routing.valid)
-    routing.problems.push(...(await checkAgentVersions(resolvedCatalog, routing, workspace)));
-  // A sandboxed target needs a working bwrap: the dry run tries it as the run would.
+  const claims = await readClaims(store, problems);
   let sandbox: SandboxCheck | undefined;
-  if (!Array.isArray(resolvedCatalog) && sandboxConfig) {
-    sandbox = await checkSandbox({
-      config: sandboxConfig,
-      catalogTargets: Object.keys(resolvedCatalog.catalog.targets),
-      targets: [...routing.targetIds],
-      version: true,
-    });
-    routing.problems.push(...sandbox.problems);
+  if (resolved) {
+    const checked = await checkCatalog(resolved, routing, workspace, config);
+    problems.push(...checked.problems);
+    sandbox = checked.sandbox;
   }
-  const dispatcher = await readDispatcherState(store, routing.problems);
+  const dispatcher = await readDispatcherState(store, problems);
+  const configMax = config?.maxParallel;
   // The checks a live run makes before starting anything, except those that run commands.
-  // Targets' `permissions` need a plugin of their agent that knows the CLI's flags.
-  if (!Array.isArray(resolvedCatalog) && projectConfig) {
-    const { permittedWithProjectPlugins } = await import('./permissions.js');
-    try {
-      const permitted = await permittedWithProjectPlugins(
-        resolvedCatalog,
-        projectConfig,
-        configFile,
-      );
-      routing.problems.push(...permitted.problems);
-    } catch {
-      // A plugin that does not load is reported above (checkPlugins), once.
-    }
-  }
-  if (projectConfig)
-    routing.problems.push(
-      ...(await dryRunPreflight(
+  if (project)
+    problems.push(
+      ...(await checkProject(
         workspace,
-        projectConfig,
+        resolved,
+        project,
         loaded,
         opts,
         configMax ?? 3,
@@ -324,35 +243,6 @@ async function prepareDryRun(
     now,
   });
   return { report, cacheWritten: loaded.cacheWritten, sandbox, states: dispatcher.states };
-}
-
-/** The live run's preflight problems, from the checks that only read (git, disk). */
-async function dryRunPreflight(
-  workspace: string,
-  config: ProjectConfig,
-  model: WorkspaceModel,
-  opts: RunOptions,
-  configMax: number,
-  states: readonly TaskState[],
-): Promise<Problem[]> {
-  const { preflightContext } = await import('./preflight/context.js');
-  const { runPreflightChecks } = await import('./preflight/registry.js');
-  const { PREFLIGHT_CHECKS } = await import('./preflight/checks.js');
-  const ctx = await preflightContext({
-    workspace,
-    mode: 'dry-run',
-    config,
-    model,
-    states,
-    ...(opts.taskGroup !== undefined ? { taskGroup: opts.taskGroup } : {}),
-    ...(opts.retryBlocked ? { retryBlocked: true } : {}),
-    maxParallel: opts.maxParallel ?? configMax,
-    targets: [],
-    // Missing agent CLIs are in the report already (the routing's problems).
-    foundProblems: [],
-    env: catalogEnv(),
-  });
-  return runPreflightChecks(ctx, PREFLIGHT_CHECKS);
 }
 
 /** `switchyard run --dry-run`: prints the report; exit 0 when nothing is wrong, else 2. */
