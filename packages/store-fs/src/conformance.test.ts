@@ -15,9 +15,6 @@ for (const exclusive of [false, true]) {
     {
       name: exclusive ? 'fs (exclusive: one process holds the workspace lock)' : 'fs',
       durable: true,
-      // Exclusive: the child holds the store as a run does (task states in the journal, leases
-      // in its process), so the crash case kills it between a journal append and a compaction.
-      leasesDieWithHolder: exclusive,
       // events.jsonl can be removed or rewritten by hand between runs, under a reader.
       eventLogReset: 'on-replace',
       async create() {
@@ -36,11 +33,7 @@ for (const exclusive of [false, true]) {
             shared ??= openFsStore({ ...location, now, exclusive: true });
             return shared;
           },
-          child: {
-            module: built,
-            exportName: 'openFsStoreAt',
-            arg: exclusive ? { ...location, exclusive: true } : location,
-          },
+          child: { module: built, exportName: 'openFsStoreAt', arg: location },
           // As a later run leaves it: the file removed, then appended to by a store of its own.
           replaceEventLog: async (events) => {
             const later = openFsStore(location);

@@ -189,7 +189,6 @@ describe('the file store opened for reading', () => {
       'sessions.create',
       'sessions.putMonitor',
       'sessions.putStatus',
-      'tasks.compact',
       'tasks.delete',
       'tasks.put',
     ]);

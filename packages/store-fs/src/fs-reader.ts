@@ -40,15 +40,7 @@ export function openFsReader(options: { workspace: string }): FsReader {
     kind: 'fs',
     location: layout.stateDir,
     tasks: readOnly(
-      fsTasks(
-        layout.workspace,
-        layout.stateDir,
-        layout.tasksDir,
-        layout.taskJournal,
-        locked,
-        leases,
-        Date.now,
-      ),
+      fsTasks(layout.workspace, layout.stateDir, layout.tasksDir, locked, leases, Date.now),
       'tasks',
       TASK_STATE_METHODS,
     ),

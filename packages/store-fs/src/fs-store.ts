@@ -53,22 +53,20 @@ export function openFsStore(options: FsStoreOptions): FsStore {
   const events = fsEvents(layout.eventsFile, leases);
   const workLog = fsWorkLog(layout.workspace, leases);
   const sessions = fsSessions(layout.stateDir);
-  const tasks = fsTasks(
-    layout.workspace,
-    layout.stateDir,
-    layout.tasksDir,
-    layout.taskJournal,
-    locked,
-    leases,
-    now,
-    options.exclusive === true,
-  );
   const { check: _check, flush: flushLeases, ...leasePort } = leases;
   return {
     kind: 'fs',
     location: layout.stateDir,
     layout,
-    tasks,
+    tasks: fsTasks(
+      layout.workspace,
+      layout.stateDir,
+      layout.tasksDir,
+      locked,
+      leases,
+      now,
+      options.exclusive === true,
+    ),
     leases: leasePort,
     claims: fsClaims(layout.stateDir, locked, leases, options.exclusive === true),
     events,
@@ -80,8 +78,6 @@ export function openFsStore(options: FsStoreOptions): FsStore {
     schedules: fsSchedules(layout.scheduleHome),
     targets: fsTargets(layout.targetsFile, locked, leases, now),
     async close() {
-      // The end of a run: the task files become the truth at rest again.
-      await tasks.compact().catch(() => undefined);
       await flushLeases().catch(() => undefined);
       await workLog.flush().catch(() => undefined);
       workLog.close();
@@ -93,7 +89,7 @@ export function openFsStore(options: FsStoreOptions): FsStore {
 
 /** `openFsStore` in the shape of a conformance-suite child opener: `(arg, { now })`. */
 export function openFsStoreAt(
-  location: Pick<FsStoreOptions, 'workspace' | 'scheduleHome' | 'exclusive'>,
+  location: Pick<FsStoreOptions, 'workspace' | 'scheduleHome'>,
   clock: StoreClockOptions = {},
 ): FsStore {
   return openFsStore({ ...location, ...clock });

@@ -10,8 +10,6 @@ export interface FsLayout {
   stateDir: string;
   /** `tasks/<group>/<task>.json`: task states. */
   tasksDir: string;
-  /** `tasks.journal.jsonl`: task-state writes since the last compaction (task-journal.ts). */
-  taskJournal: string;
   /** `leases.json`: per-task leases. */
   leasesFile: string;
   /** `targets.json`: shared target cool-down/park state. */
@@ -52,7 +50,6 @@ export function fsLayout(workspace: string, scheduleHome = stateHome()): FsLayou
     workspace,
     stateDir,
     tasksDir: join(stateDir, 'tasks'),
-    taskJournal: join(stateDir, 'tasks.journal.jsonl'),
     leasesFile: join(stateDir, 'leases.json'),
     targetsFile: join(stateDir, 'targets.json'),
     storeLock: join(stateDir, 'store.lock'),

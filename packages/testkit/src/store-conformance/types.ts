@@ -46,13 +46,6 @@ export interface StoreAdapter {
    * suite checks that no read says `reset`.
    */
   eventLogReset: 'on-replace' | 'never';
-  /**
-   * True when a crashed holder's leases may die with it (a store whose opener holds a lock
-   * that proves a dead holder dead, as the exclusive file store does, writing its leases
-   * behind them): the crash case then accepts a task taken over at once instead of after
-   * the lease expired.
-   */
-  leasesDieWithHolder?: boolean;
   /** A fresh, empty location. */
   create(): Promise<StoreLocation>;
 }
