@@ -165,7 +165,7 @@ function uniqueProblems(problems: Problem[]): Problem[] {
 }
 
 /** The claims of the workspace's store (none, and a problem, when they cannot be read). */
-async function readClaims(store: FsReader, problems: Problem[]): Promise<ClaimRecord[]> {
+async function claimsThroughStore(store: FsReader, problems: Problem[]): Promise<ClaimRecord[]> {
   try {
     return await store.claims.list();
   } catch (error) {
@@ -207,7 +207,7 @@ async function prepareDryRun(
   problems.splice(0, problems.length, ...uniqueProblems([...early, ...problems]));
   // The store opened for reading: nothing under the state folder is created or changed.
   const store = openFsReader({ workspace });
-  const claims = await readClaims(store, problems);
+  const claims = await claimsThroughStore(store, problems);
   let sandbox: SandboxCheck | undefined;
   if (resolved) {
     const checked = await checkCatalog(resolved, routing, workspace, config);
