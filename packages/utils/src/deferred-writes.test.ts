@@ -39,6 +39,17 @@ function gatedWrite(log: string[], name: string) {
   return { write, release: () => release() };
 }
 
+/** A store whose write of key `slow` is under way (its 5 ms came), held until `slow.release()`. */
+function slowWriteUnderWay() {
+  const clock = fakeTimers();
+  const writes = deferredWrites(clock);
+  const log: string[] = [];
+  const slow = gatedWrite(log, 'slow');
+  writes.defer('slow', 5, slow.write);
+  clock.advance(5);
+  return { clock, writes, log, slow };
+}
+
 const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 describe('deferredWrites', () => {
@@ -110,12 +121,7 @@ describe('deferredWrites', () => {
   });
 
   it('flush writes what is pending at once and awaits the writes under way', async () => {
-    const clock = fakeTimers();
-    const writes = deferredWrites(clock);
-    const log: string[] = [];
-    const slow = gatedWrite(log, 'slow');
-    writes.defer('slow', 5, slow.write);
-    clock.advance(5);
+    const { clock, writes, log, slow } = slowWriteUnderWay();
     writes.defer('leases', 1000, async () => void log.push('leases'));
     let flushed = false;
     const flushing = writes.flush().then(() => {
@@ -133,12 +139,7 @@ describe('deferredWrites', () => {
   });
 
   it('settle drops what is pending and awaits what is under way', async () => {
-    const clock = fakeTimers();
-    const writes = deferredWrites(clock);
-    const log: string[] = [];
-    const slow = gatedWrite(log, 'slow');
-    writes.defer('slow', 5, slow.write);
-    clock.advance(5);
+    const { clock, writes, log, slow } = slowWriteUnderWay();
     writes.defer('waiting', 1000, async () => void log.push('waiting'));
     const settling = writes.settle();
     await tick();

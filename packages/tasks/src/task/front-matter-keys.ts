@@ -154,25 +154,33 @@ function enumReader(key: 'complexity' | 'risk', allowed: readonly string[]): Key
   };
 }
 
-const readTests: KeyReader = ({ line }, scalar, { frontMatter, err }) => {
-  if (scalar !== 'required')
-    err(
-      `tests ${JSON.stringify(scalar ?? null)} is not a test policy`,
-      line,
-      '`tests: required` rejects a change that adds or changes no test, and a definition of done whose runner reports zero tests',
-    );
-  else frontMatter.tests = 'required';
-};
+/** A key with one accepted value (a mode switched on by naming it). */
+function oneValueKey(
+  key: 'tests' | 'review',
+  value: 'required' | 'red-team',
+  what: string,
+  hint: string,
+): KeyReader {
+  return ({ line }, scalar, { frontMatter, err }) => {
+    if (scalar !== value)
+      err(`${key} ${JSON.stringify(scalar ?? null)} is not ${what}`, line, hint);
+    else Object.assign(frontMatter, { [key]: value });
+  };
+}
 
-const readReview: KeyReader = ({ line }, scalar, { frontMatter, err }) => {
-  if (scalar !== 'red-team')
-    err(
-      `review ${JSON.stringify(scalar ?? null)} is not a review mode`,
-      line,
-      '`review: red-team` adds an adversarial second review by another agent family',
-    );
-  else frontMatter.review = 'red-team';
-};
+const readTests = oneValueKey(
+  'tests',
+  'required',
+  'a test policy',
+  '`tests: required` rejects a change that adds or changes no test, and a definition of done whose runner reports zero tests',
+);
+
+const readReview = oneValueKey(
+  'review',
+  'red-team',
+  'a review mode',
+  '`review: red-team` adds an adversarial second review by another agent family',
+);
 
 const readWriteSet: KeyReader = ({ line }, scalar, { frontMatter, err, required }) => {
   if (!required)
