@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { until, Workspace } from './helpers.js';
 
 const approve = { when: { role: 'review' }, steps: [{ review: 'Verdict: APPROVED\n' }] };
@@ -21,6 +21,8 @@ const alive = (pid: number) => {
 async function crashWithAgentRunning(task: string, file: string) {
   const ws = new Workspace();
   const go = join(mkdtempSync(join(tmpdir(), 'sy-go-')), 'go');
+  // A test that fails before it lets the orphaned agent go would leave it waiting forever.
+  onTestFinished(() => writeFileSync(go, ''));
   ws.catalog({
     a: { scenario: { cases: [approve], steps: [{ waitFor: go }, { fillChecklist: true }] } },
   });
