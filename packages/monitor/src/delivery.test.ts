@@ -2,8 +2,8 @@ import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'n
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { RunEvent } from '@switchyard/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { failoverEvent } from './failover-event.fixture.js';
 import { type MonitorServer, startMonitor } from './server.js';
 
 /**
@@ -82,18 +82,6 @@ function openStream(m: MonitorServer): Stream {
   return { first, ended };
 }
 
-const failover = (task: string): RunEvent => ({
-  type: 'target.failover',
-  at: new Date().toISOString(),
-  runId: 'r1',
-  task,
-  stage: 'worker',
-  from: 'one',
-  to: 'two',
-  class: 'provider-quota',
-  evidence: ['429 quota'],
-});
-
 describe('the live stream loses no update', () => {
   it('a change written right before close() reaches the open page', async () => {
     monitor = await startMonitor({ workspace: ws });
@@ -101,7 +89,7 @@ describe('the live stream loses no update', () => {
     await stream.first;
     appendFileSync(
       join(ws, 'agent-task', '.switchyard', 'events.jsonl'),
-      `${JSON.stringify(failover('g/b'))}\n`,
+      `${JSON.stringify(failoverEvent('g/b'))}\n`,
     );
     await monitor.close();
     monitor = undefined;

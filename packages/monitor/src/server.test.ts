@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { newTaskState, type RunEvent } from '@switchyard/core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { failoverEvent } from './failover-event.fixture.js';
 import { maskSecrets } from './guard.js';
 import { type MonitorServer, startMonitor } from './server.js';
 
@@ -239,18 +240,7 @@ describe('monitor follows persisted state', () => {
     const dir = join(ws, 'agent-task', '.switchyard');
     mkdirSync(dir, { recursive: true });
     const file = join(dir, 'events.jsonl');
-    const failover = (task: string, to: string): string =>
-      `${JSON.stringify({
-        type: 'target.failover',
-        at: new Date().toISOString(),
-        runId: 'r1',
-        task,
-        stage: 'worker',
-        from: 'one',
-        to,
-        class: 'provider-quota',
-        evidence: ['429 quota'],
-      } satisfies RunEvent)}\n`;
+    const failover = (task: string, to: string) => `${JSON.stringify(failoverEvent(task, to))}\n`;
     writeFileSync(file, failover('g/a', 'two') + failover('g/a', 'three'));
     monitor = await startMonitor({ workspace: ws });
     const historyOf = (s: { tasks: { id: string; history: RunEvent[] }[] }, id: string) =>

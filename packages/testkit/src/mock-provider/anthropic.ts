@@ -1,5 +1,5 @@
 import { type HandlerContext, replyWithFault } from './handler.js';
-import { cutConnection, deltas, sendJson, sseEvent, startSse } from './http-util.js';
+import { cutConnection, cutJsonReply, deltas, sendJson, sseEvent, startSse } from './http-util.js';
 import { anthropicToolCall, type MockToolCall } from './tool-calls.js';
 
 const usage = {
@@ -93,9 +93,10 @@ function replyWithText(ctx: HandlerContext): void {
   };
   if (!ctx.stream) {
     if (ctx.fault === 'stream-cut') {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.write('{"id":"msg_mock_01","type":"message","content":[{"type":"text","text":"Hal');
-      cutConnection(res);
+      cutJsonReply(
+        res,
+        '{"id":"msg_mock_01","type":"message","content":[{"type":"text","text":"Hal',
+      );
       return;
     }
     const done = {

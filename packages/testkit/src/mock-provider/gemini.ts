@@ -1,5 +1,5 @@
 import { type HandlerContext, replyWithFault } from './handler.js';
-import { cutConnection, deltas, sendJson, startSse } from './http-util.js';
+import { cutConnection, cutJsonReply, deltas, sendJson, startSse } from './http-util.js';
 import { type MockToolCall, scriptedToolCall } from './tool-calls.js';
 
 function candidate(text: string, done: boolean) {
@@ -66,9 +66,7 @@ function replyWithText(ctx: HandlerContext, sse: boolean): void {
   const modelVersion = ctx.model;
   if (!ctx.stream) {
     if (ctx.fault === 'stream-cut') {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.write('{"candidates":[{"content":{"role":"model","parts":[{"te');
-      cutConnection(res);
+      cutJsonReply(res, '{"candidates":[{"content":{"role":"model","parts":[{"te');
       return;
     }
     sendJson(res, 200, { ...candidate(replyText, true), modelVersion });

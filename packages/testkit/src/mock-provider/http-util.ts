@@ -48,6 +48,13 @@ export function cutConnection(res: ServerResponse): void {
   setTimeout(() => res.socket?.destroy(), 50);
 }
 
+/** A JSON reply cut off after `partial`: the client sees a truncated body. */
+export function cutJsonReply(res: ServerResponse, partial: string): void {
+  res.writeHead(200, { 'content-type': 'application/json' });
+  res.write(partial);
+  cutConnection(res);
+}
+
 /** Splits a reply text into a few stream deltas. */
 export function deltas(text: string): string[] {
   const words = text.split(/(?<= )/);

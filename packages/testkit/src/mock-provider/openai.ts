@@ -1,5 +1,5 @@
 import { type HandlerContext, replyWithFault } from './handler.js';
-import { cutConnection, deltas, sendJson, sseEvent, startSse } from './http-util.js';
+import { cutConnection, cutJsonReply, deltas, sendJson, sseEvent, startSse } from './http-util.js';
 import {
   replyChatToolCall,
   replyResponsesToolCall,
@@ -35,9 +35,7 @@ function replyResponsesText(ctx: HandlerContext): void {
   const { item, response } = responsesText(ctx.model, ctx.replyText);
   if (!ctx.stream) {
     if (ctx.fault === 'stream-cut') {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.write('{"id":"resp_mock_01","object":"response","output":[{"type":"mess');
-      cutConnection(res);
+      cutJsonReply(res, '{"id":"resp_mock_01","object":"response","output":[{"type":"mess');
       return;
     }
     sendJson(res, 200, response);
@@ -161,9 +159,10 @@ function replyChatText(ctx: HandlerContext): void {
   const base = { id: 'chatcmpl-mock01', created, model };
   if (!ctx.stream) {
     if (ctx.fault === 'stream-cut') {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.write('{"id":"chatcmpl-mock01","object":"chat.completion","choices":[{"index":0,"mes');
-      cutConnection(res);
+      cutJsonReply(
+        res,
+        '{"id":"chatcmpl-mock01","object":"chat.completion","choices":[{"index":0,"mes',
+      );
       return;
     }
     sendChatCompletion(ctx, base, { role: 'assistant', content: replyText }, 'stop', usage);
