@@ -10,7 +10,7 @@ import {
   type TaskState,
   transition,
 } from '@switchyard/core';
-import type { TaskRuntime } from './context.js';
+import type { TaskRuntime } from './types.js';
 
 /** What a stage handler reports besides the outcome. */
 export interface AdvanceInput {

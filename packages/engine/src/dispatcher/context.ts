@@ -1,8 +1,6 @@
 import { redactDeep } from '@switchyard/runner-kit';
 import type { DispatchContext, TaskRuntime } from './types.js';
 
-export type { DispatchContext, TargetFault, TaskRuntime } from './types.js';
-
 /**
  * Persists a task's state as it is now: a compare-and-set on the version this run last
  * wrote, fenced by the task's lease, secrets redacted; the target faults it saw go to the

@@ -2,7 +2,7 @@ import { INITIAL_PHASE, takesAgentSlot } from '@switchyard/core';
 import type { AdmissionState, AdmissionTask, ApplyQueueState } from '../admission/admit.js';
 import { admissionTaskOf, type TaskViewSource } from '../admission/task-view.js';
 import { worktreeBytes } from '../admission/worktree-bytes.js';
-import type { DispatchContext, TaskRuntime } from './context.js';
+import type { DispatchContext, TaskRuntime } from './types.js';
 
 /**
  * The admission input of one scheduling pass, from one snapshot of the run: its task

@@ -17,10 +17,11 @@ import { runnerForTarget } from './agent/run-attempt.js';
 import { unrecordedReason } from './checks/completion-record.js';
 import { judgeGoneAttempt } from './checks/judge-gone.js';
 import { checkSource } from './checks/source-watch.js';
-import { type DispatchContext, persist, type TaskRuntime } from './context.js';
+import { persist } from './context.js';
 import { takeReturnedPlan } from './corrections/plan-copy.js';
 import { blockTask } from './landing/apply-failure.js';
 import { settleGoneAttempt } from './settle-gone.js';
+import type { DispatchContext, TaskRuntime } from './types.js';
 
 /**
  * Reconciles one task's unfinished attempts after a restart. A gone attempt is judged from

@@ -8,10 +8,10 @@ import {
   refused,
 } from '../control/human-action.js';
 import { retryBlockedTask } from './agent/runtimes.js';
-import { type DispatchContext, persist, type TaskRuntime } from './context.js';
+import { persist } from './context.js';
 import { maxPlanLoopsOf } from './corrections/plan-loop-cap.js';
 import { blockStoppedTask } from './stop-task.js';
-import type { DispatchControl } from './types.js';
+import type { DispatchContext, DispatchControl, TaskRuntime } from './types.js';
 
 /**
  * A human's hold on a run in progress (the monitor started with it, `run --monitor`): the

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AdmissionDecision } from '../admission/admit.js';
-import type { DispatchContext, TaskRuntime } from './context.js';
 import { countsOf } from './run-counts.js';
+import type { DispatchContext, TaskRuntime } from './types.js';
 
 const rt = (id: string, phase: string, busy = false) =>
   [id, { id, group: id.split('/')[0], state: { phase }, busy } as unknown as TaskRuntime] as const;

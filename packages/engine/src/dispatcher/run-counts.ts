@@ -1,6 +1,6 @@
 import type { RunCounts } from '@switchyard/core';
 import type { AdmissionDecision } from '../admission/admit.js';
-import type { DispatchContext } from './context.js';
+import type { DispatchContext } from './types.js';
 
 /**
  * Counts for the live status line, from the last admission pass: every figure is about the

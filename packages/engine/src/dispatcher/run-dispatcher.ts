@@ -17,7 +17,6 @@ import { type Clock, deferredWrites, stopwatch, systemClock } from '@switchyard/
 import { createEventBus, type EventBus } from '../events/event-bus.js';
 import { buildRuntimes, prepareRetryBlocked } from './agent/runtimes.js';
 import { countingSourceCommands } from './checks/source-watch.js';
-import type { DispatchContext } from './context.js';
 import { type EscalationWatch, watchEscalations } from './corrections/escalate.js';
 import { finalizeRun } from './landing/finalize.js';
 import { sealInterruptedRows } from './landing/seal-open-rows.js';
@@ -30,6 +29,7 @@ import { DEFAULT_LEASE_MS, TaskLeases } from './shared/task-leases.js';
 import { registerStartGuards } from './start-veto.js';
 import {
   catalogSourceLabel,
+  type DispatchContext,
   type DispatcherOptions,
   type DispatchResult,
   type SourceCommands,

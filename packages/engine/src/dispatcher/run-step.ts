@@ -8,7 +8,7 @@ import { runGateStage } from './checks/stage-gate.js';
 import { runProjectGatesStage } from './checks/stage-project-gates.js';
 import { runPromiseStage } from './checks/stage-promise.js';
 import { runWriteSetStage } from './checks/stage-writeset.js';
-import { type DispatchContext, persist, type TaskRuntime } from './context.js';
+import { persist } from './context.js';
 import { stopOverBudget } from './corrections/cost-guard.js';
 import { blockTask } from './landing/apply-failure.js';
 import { runApplyStage } from './landing/stage-apply.js';
@@ -16,6 +16,7 @@ import { runArchiveStage } from './landing/stage-archive.js';
 import { loseTask } from './shared/shared-backlog.js';
 import { refuseStart } from './start-veto.js';
 import { blockStoppedTask } from './stop-task.js';
+import type { DispatchContext, TaskRuntime } from './types.js';
 import { blockedForGoneFolder } from './worktree/folder-gone.js';
 import { ensureTaskWorktree, keepBlockedWorktree } from './worktree/task-worktree.js';
 

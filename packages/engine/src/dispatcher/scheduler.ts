@@ -3,13 +3,13 @@ import { formatBytes } from '@switchyard/utils';
 import { type AdmissionDecision, admit } from '../admission/admit.js';
 import { claimKeys } from '../admission/task-view.js';
 import { worktreeBytes } from '../admission/worktree-bytes.js';
-import type { DispatchContext, TaskRuntime } from './context.js';
 import { liveAdmissionState } from './live-admission.js';
 import { countsOf } from './run-counts.js';
 import { runStep } from './run-step.js';
 import { releaseBlockedClaims } from './shared/blocked-claims.js';
 import { ownsTask, sharedWorkLeft, syncSharedBacklog } from './shared/shared-backlog.js';
 import { waitLeftMs } from './task-wait.js';
+import type { DispatchContext, TaskRuntime } from './types.js';
 import { type WaitingWrites, waitingWrites } from './waiting-writes.js';
 
 /** True when the task may run a stage in this run (in scope, not finished, not blocked). */

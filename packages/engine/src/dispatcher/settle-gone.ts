@@ -10,7 +10,7 @@ import {
 import { collectAuxiliaryLogs } from './agent/auxiliary-logs.js';
 import { finish } from './agent/await-attempt.js';
 import { lastWrite } from './checks/judge-gone.js';
-import type { DispatchContext, TaskRuntime } from './context.js';
+import type { DispatchContext, TaskRuntime } from './types.js';
 
 /**
  * Settles an attempt judged after a restart from its files (its dispatcher died; the agent

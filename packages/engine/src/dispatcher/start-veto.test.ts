@@ -5,9 +5,8 @@ import { newTaskState } from '@switchyard/core';
 import { readEvents } from '@switchyard/store-fs';
 import { describe, expect, it } from 'vitest';
 import { createEventBus } from '../events/event-bus.js';
-import type { DispatchContext, TaskRuntime } from './context.js';
 import { refuseStart, registerStartGuards } from './start-veto.js';
-import type { DispatcherOptions } from './types.js';
+import type { DispatchContext, DispatcherOptions, TaskRuntime } from './types.js';
 
 /** The parts of a run the start guards read: its tasks, options, bus and clock. */
 function run(costBudget: DispatcherOptions['costBudget'], spentUsd: number[]) {

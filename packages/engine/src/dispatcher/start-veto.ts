@@ -1,7 +1,7 @@
 import type { StartVeto } from '../events/start-guard.js';
-import type { DispatchContext, TaskRuntime } from './context.js';
 import { costBudgetGuard } from './corrections/cost-guard.js';
 import { blockTask } from './landing/apply-failure.js';
+import type { DispatchContext, TaskRuntime } from './types.js';
 
 /** Registers the dispatcher's own start guards on the run's bus (the cost budget). */
 export function registerStartGuards(ctx: DispatchContext): () => void {

@@ -1,5 +1,5 @@
-import type { DispatchContext, TaskRuntime } from './context.js';
 import { blockTask } from './corrections/block-task.js';
+import type { DispatchContext, TaskRuntime } from './types.js';
 
 /**
  * Blocks a task a human asked to stop (from the monitor), once nothing of it runs: the block

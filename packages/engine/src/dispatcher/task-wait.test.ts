@@ -1,8 +1,8 @@
 import { newTaskState } from '@switchyard/core';
 import type { Clock } from '@switchyard/utils';
 import { describe, expect, it } from 'vitest';
-import type { DispatchContext, TaskRuntime } from './context.js';
 import { waitLeftMs, waitUntil } from './task-wait.js';
+import type { DispatchContext, TaskRuntime } from './types.js';
 
 /** A clock whose wall time and monotonic time the test moves separately. */
 function fakeClock(): Clock & { wall: number; mono: number } {

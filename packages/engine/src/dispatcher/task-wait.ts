@@ -1,5 +1,5 @@
-import type { DispatchContext, TaskRuntime } from './context.js';
 import { persistedWaitLeftMs, waitBoundOf } from './persisted-wait.js';
+import type { DispatchContext, TaskRuntime } from './types.js';
 
 /**
  * Makes the task wait until `until` (a backoff, a cooldown, a parked stage, an apply retry):

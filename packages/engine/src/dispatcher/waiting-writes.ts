@@ -1,4 +1,5 @@
-import { type DispatchContext, writeUnsaved } from './context.js';
+import { writeUnsaved } from './context.js';
+import type { DispatchContext } from './types.js';
 
 /**
  * How long a transition left to a task's next write (`persistLater`) may wait for it once a

@@ -7,10 +7,11 @@ import {
   decisionKeyOf,
   LIFECYCLE,
 } from '@switchyard/core';
-import { type DispatchContext, persist, type TaskRuntime } from '../context.js';
+import { persist } from '../context.js';
 import { applyFailure } from '../landing/apply-failure.js';
 import { holdForSharedTarget } from '../shared/shared-targets.js';
 import { openSharedRound } from '../shared/shared-writes.js';
+import type { DispatchContext, TaskRuntime } from '../types.js';
 import { newAttemptId } from './attempt-spec.js';
 import { runStageAttempt } from './stage-attempt.js';
 

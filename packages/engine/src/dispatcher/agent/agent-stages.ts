@@ -1,5 +1,5 @@
 import type { AttemptRecord, AttemptRoleName, Classification } from '@switchyard/core';
-import type { DispatchContext, TaskRuntime } from '../context.js';
+import type { DispatchContext, TaskRuntime } from '../types.js';
 import { type AgentStage, settleAgentAttempt } from './agent-stage.js';
 import { FIXUP_STAGE } from './stage-fixup.js';
 import { RED_TEAM_STAGE } from './stage-redteam.js';

@@ -2,7 +2,7 @@ import { homedir } from 'node:os';
 import { sandboxForTarget } from '@switchyard/config';
 import { type RunnerPlugin, type SandboxSpec, SwitchyardError } from '@switchyard/core';
 import { planSandbox } from '@switchyard/runner-kit';
-import type { DispatchContext, TaskRuntime } from '../context.js';
+import type { DispatchContext, TaskRuntime } from '../types.js';
 import { workdirOf } from '../worktree/workdir.js';
 import type { AttemptInputs } from './attempt-spec.js';
 

@@ -4,7 +4,7 @@ import type { CatalogTarget } from '@switchyard/catalog';
 import type { AttemptRole, RunnerLocatorFields, TemplateValues } from '@switchyard/core';
 import { attemptEnvironment, fillTemplate } from '@switchyard/runner-kit';
 import { expandEnvironmentValue } from '@switchyard/utils';
-import type { DispatchContext, TaskRuntime } from '../context.js';
+import type { DispatchContext, TaskRuntime } from '../types.js';
 import { workdirOf } from '../worktree/workdir.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { CatalogRuntime } from '@switchyard/catalog';
-import type { DispatchContext } from '../context.js';
+import type { DispatchContext } from '../types.js';
 
 /**
  * How long one attempt of a target may run, in ms: the target's `runtime.max_attempt_seconds`,

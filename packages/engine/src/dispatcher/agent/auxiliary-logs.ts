@@ -2,7 +2,7 @@ import { closeSync, mkdirSync, openSync, readSync, statSync, writeFileSync } fro
 import { basename, join, resolve } from 'node:path';
 import type { AttemptRecord } from '@switchyard/core';
 import { fillTemplate } from '@switchyard/runner-kit';
-import type { DispatchContext } from '../context.js';
+import type { DispatchContext } from '../types.js';
 
 /** Each auxiliary log is kept up to this size (its tail: where an agent's last error is). */
 export const AUXILIARY_LOG_BYTES = 1024 * 1024;

@@ -8,8 +8,8 @@ import {
   maskSecretsBelow,
   redactDeep,
 } from '@switchyard/runner-kit';
-import type { DispatchContext, TaskRuntime } from '../context.js';
 import { runTimeZone } from '../time-zone.js';
+import type { DispatchContext, TaskRuntime } from '../types.js';
 import { collectAuxiliaryLogs } from './auxiliary-logs.js';
 import { isReviewRole } from './red-team.js';
 import { judgeReviewAttempt } from './review-judge.js';

@@ -2,7 +2,7 @@ import type { Catalog } from '@switchyard/catalog';
 import { newTaskState } from '@switchyard/core';
 import { planTaskRoutes } from '@switchyard/tasks';
 import { describe, expect, it } from 'vitest';
-import type { DispatchContext, TaskRuntime } from '../context.js';
+import type { DispatchContext, TaskRuntime } from '../types.js';
 import { ensureDecision } from './ensure-decision.js';
 
 const target = (agent: string) => ({

@@ -6,8 +6,8 @@ import {
 } from '@switchyard/catalog';
 import { type Decision, type DecisionStage, isRouteId } from '@switchyard/core';
 import { checkDecision, decideTarget } from '../../selection/decide.js';
-import type { DispatchContext, TaskRuntime } from '../context.js';
 import { blockTask } from '../landing/apply-failure.js';
+import type { DispatchContext, TaskRuntime } from '../types.js';
 
 /**
  * The stage's decision: the persisted one while the catalog revision and target snapshot

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { reviewFileOf } from '@switchyard/core';
 import { parseReview } from '@switchyard/tasks';
 import { maxPlanBytes, readBoundedFile } from '@switchyard/utils';
-import type { DispatchContext, TaskRuntime } from '../context.js';
+import type { DispatchContext, TaskRuntime } from '../types.js';
 
 /** The review files of the task's current plan loop (the red-team one too when asked). */
 export function loopReviewFiles(rt: TaskRuntime): string[] {

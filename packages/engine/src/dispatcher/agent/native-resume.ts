@@ -1,6 +1,6 @@
 import type { CatalogTarget } from '@switchyard/catalog';
 import type { ResumePlan, RunnerPlugin } from '@switchyard/core';
-import type { DispatchContext, TaskRuntime } from '../context.js';
+import type { DispatchContext, TaskRuntime } from '../types.js';
 import { workdirOf } from '../worktree/workdir.js';
 import { failoverSession } from './prompt-facts.js';
 

@@ -2,9 +2,9 @@ import { join } from 'node:path';
 import type { CatalogTarget } from '@switchyard/catalog';
 import { type AttemptRole, planFileName } from '@switchyard/core';
 import type { FailoverFacts, PromptContext } from '../../prompts/build-prompt.js';
-import type { DispatchContext, TaskRuntime } from '../context.js';
 import { planCopyOf } from '../corrections/plan-copy.js';
 import { maxPlanLoopsOf } from '../corrections/plan-loop-cap.js';
+import type { DispatchContext, TaskRuntime } from '../types.js';
 import { workdirOf } from '../worktree/workdir.js';
 import { attemptDirOf } from './attempt-spec.js';
 

@@ -1,6 +1,6 @@
 import type { RunnerPlugin } from '@switchyard/core';
 import { type PromptDeliveryPlan, planPromptDelivery } from '@switchyard/runner-kit';
-import type { DispatchContext } from '../context.js';
+import type { DispatchContext } from '../types.js';
 import type { AttemptInputs } from './attempt-spec.js';
 
 /**

@@ -1,8 +1,8 @@
 import { agentsOf, redTeamCandidates, selectCandidates } from '@switchyard/catalog';
 import { type AttemptRole, type Decision, isRouteId, promptTemplateOf } from '@switchyard/core';
 import { checkDecision, decideTarget } from '../../selection/decide.js';
-import type { DispatchContext, TaskRuntime } from '../context.js';
 import { blockTask } from '../landing/apply-failure.js';
+import type { DispatchContext, TaskRuntime } from '../types.js';
 
 /** True for the roles whose attempt writes a review: their prompt is the review's. */
 export function isReviewRole(role: AttemptRole): boolean {

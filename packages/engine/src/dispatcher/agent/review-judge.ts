@@ -6,7 +6,7 @@ import {
   parsePlan,
   type ReviewOutcome,
 } from '@switchyard/tasks';
-import type { DispatchContext, TaskRuntime } from '../context.js';
+import type { DispatchContext, TaskRuntime } from '../types.js';
 
 /** The review file (the red-team review's own in its stage) and the next plan of the current loop. */
 export function reviewFiles(rt: TaskRuntime): { reviewFile: string; nextPlanFile: string } {

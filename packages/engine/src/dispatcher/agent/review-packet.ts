@@ -10,7 +10,7 @@ import {
   type ParsedReview,
 } from '@switchyard/tasks';
 import { readBoundedFile, writeOwnedFile } from '@switchyard/utils';
-import type { DispatchContext, TaskRuntime } from '../context.js';
+import type { DispatchContext, TaskRuntime } from '../types.js';
 import { reviewFiles } from './review-judge.js';
 
 /** Where the reviewer's own follow-up plan is kept once the packet replaces it. */

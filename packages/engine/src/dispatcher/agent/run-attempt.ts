@@ -12,9 +12,10 @@ import {
 import { type PromptDeliveryPlan, redactSecrets } from '@switchyard/runner-kit';
 import { writeOwnedFileBelow } from '@switchyard/utils';
 import { checkSource, snapshotSource } from '../checks/source-watch.js';
-import { type DispatchContext, persist, persistWithin, type TaskRuntime } from '../context.js';
+import { persist, persistWithin } from '../context.js';
 import { notePlanFiles, takeReturnedPlan } from '../corrections/plan-copy.js';
 import { type AttemptRowFields, attemptRowFields } from '../landing/work-log-row.js';
+import type { DispatchContext, TaskRuntime } from '../types.js';
 import { workdirOf } from '../worktree/workdir.js';
 import { attemptSandbox } from './attempt-sandbox.js';
 import { type AttemptInputs, attemptArgv, attemptEnv, locatorFields } from './attempt-spec.js';

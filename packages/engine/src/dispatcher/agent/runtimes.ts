@@ -13,9 +13,10 @@ import type { LoadedTask, WorkspaceModel } from '@switchyard/tasks';
 import { checkDecision } from '../../selection/decide.js';
 import { readCompletion } from '../checks/completion-record.js';
 import { taskStageGates } from '../checks/stage-project-gates.js';
-import { type DispatchContext, persist, type TaskRuntime } from '../context.js';
+import { persist } from '../context.js';
 import { readmitPlan, useAdmittedPlan } from '../corrections/admitted-plan.js';
 import { advancePlanLoop } from '../corrections/plan-loop.js';
+import type { DispatchContext, TaskRuntime } from '../types.js';
 import { DEFAULT_MAX_PLAN_LOOPS } from './stage-review.js';
 
 /**

@@ -1,5 +1,5 @@
-import type { DispatchContext, TaskRuntime } from '../context.js';
 import { writePlanCopy } from '../corrections/plan-copy.js';
+import type { DispatchContext, TaskRuntime } from '../types.js';
 import { workdirOf } from '../worktree/workdir.js';
 import { type AttemptInputs, attemptDirOf } from './attempt-spec.js';
 import type { AttemptResult } from './await-attempt.js';

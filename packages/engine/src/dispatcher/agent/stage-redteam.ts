@@ -1,4 +1,4 @@
-import type { DispatchContext, TaskRuntime } from '../context.js';
+import type { DispatchContext, TaskRuntime } from '../types.js';
 import { runAgentStage } from './agent-stage.js';
 import { ensureRedTeamDecision, RED_TEAM_BRIEF } from './red-team.js';
 import { reviewStage } from './stage-review.js';

@@ -5,11 +5,11 @@ import { type ParsedReview, reviewDisposition } from '@switchyard/tasks';
 import { buildPrompt } from '../../prompts/build-prompt.js';
 import { advance } from '../advance.js';
 import { openChecklistNotes } from '../checks/completion-promise.js';
-import type { DispatchContext, TaskRuntime } from '../context.js';
 import { advancePlanLoop } from '../corrections/plan-loop.js';
 import { maxPlanLoopsOf } from '../corrections/plan-loop-cap.js';
 import { applyFailure } from '../landing/apply-failure.js';
 import { sealIncomplete } from '../landing/seal-incomplete.js';
+import type { DispatchContext, TaskRuntime } from '../types.js';
 import {
   type AgentStage,
   type AttemptPlace,

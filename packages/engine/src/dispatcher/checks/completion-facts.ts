@@ -2,8 +2,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import { isAbsolute, join, relative } from 'node:path';
 import { ARCHIVE_DIR, COMPLETE_LOG } from '@switchyard/core';
 import { probeAttempt } from '../../status/attempt-probe.js';
-import type { DispatchContext, TaskRuntime } from '../context.js';
-import type { BlockedSummary } from '../types.js';
+import type { BlockedSummary, DispatchContext, TaskRuntime } from '../types.js';
 import { unrecordedReason } from './completion-record.js';
 
 /** What keeps a run from exiting 0 although no task is blocked: see `completionFacts`. */

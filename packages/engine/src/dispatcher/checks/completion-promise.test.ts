@@ -5,8 +5,9 @@ import { type AttemptRecord, newTaskState } from '@switchyard/core';
 import { createMemoryStore } from '@switchyard/store-memory';
 import { describe, expect, it } from 'vitest';
 import { advance } from '../advance.js';
-import { type DispatchContext, persist, type TaskRuntime } from '../context.js';
+import { persist } from '../context.js';
 import { TaskLeases } from '../shared/task-leases.js';
+import type { DispatchContext, TaskRuntime } from '../types.js';
 import { brokenPromises, openChecklistNotes } from './completion-promise.js';
 import { runPromiseStage } from './stage-promise.js';
 

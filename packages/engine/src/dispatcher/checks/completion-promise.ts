@@ -5,7 +5,7 @@ import { maxPlanBytes, readBoundedFile } from '@switchyard/utils';
 import { acceptChecklist } from '../../selfcheck/accept-checklist.js';
 import { loopReviewFiles } from '../agent/fixup-notes.js';
 import { currentChecklist } from '../agent/stage-selfcheck.js';
-import type { DispatchContext, TaskRuntime } from '../context.js';
+import type { DispatchContext, TaskRuntime } from '../types.js';
 
 /**
  * The completion promise, checked before anything lands (the promise stage runs before the

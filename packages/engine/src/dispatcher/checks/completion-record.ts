@@ -1,6 +1,6 @@
 import { newTaskState, type TaskState } from '@switchyard/core';
 import type { WorkspaceModel } from '@switchyard/tasks';
-import type { DispatchContext } from '../context.js';
+import type { DispatchContext } from '../types.js';
 
 /**
  * Completion is read from the dispatcher's records, never from folders an agent can write:

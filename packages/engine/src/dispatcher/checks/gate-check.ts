@@ -4,8 +4,7 @@ import { maskSecretsInFile } from '@switchyard/runner-kit';
 import { assertionText, type ProjectGate } from '@switchyard/tasks';
 import { ensureOwnedDir } from '@switchyard/utils';
 import { type GateRun, gateAsDone } from '../../gates/run-gates.js';
-import type { DispatchContext, TaskRuntime } from '../context.js';
-import type { CommandResult } from '../types.js';
+import type { CommandResult, DispatchContext, TaskRuntime } from '../types.js';
 import { judgeGate } from './judge-gate.js';
 
 /** Output lines of the task's own gate kept in its event (the whole output is in its file). */

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AttemptRecord } from '@switchyard/core';
 import { describe, expect, it } from 'vitest';
-import type { DispatchContext } from '../context.js';
+import type { DispatchContext } from '../types.js';
 import { judgeGoneAttempt } from './judge-gone.js';
 
 /** An ended attempt whose agent printed a successful final event, with the given locator end. */

@@ -7,8 +7,8 @@ import {
   readLocator,
 } from '@switchyard/runner-kit';
 import { judgeUnobservedExit } from '../agent/unobserved-exit.js';
-import type { DispatchContext } from '../context.js';
 import { runTimeZone } from '../time-zone.js';
+import type { DispatchContext } from '../types.js';
 
 const TAIL_BYTES = 256 * 1024;
 

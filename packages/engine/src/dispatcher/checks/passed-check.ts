@@ -1,4 +1,5 @@
-import { type DispatchContext, persist, persistLater, type TaskRuntime } from '../context.js';
+import { persist, persistLater } from '../context.js';
+import type { DispatchContext, TaskRuntime } from '../types.js';
 
 /**
  * Writes the task's state after a check passed (the task already moved on), or leaves it to

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { DispatchContext, TaskRuntime } from '../context.js';
+import type { DispatchContext, TaskRuntime } from '../types.js';
 import { runProjectGates } from './gate-check.js';
 import { recordResults } from './stage-project-gates.js';
 

@@ -7,8 +7,7 @@ import {
   sourceSnapshotSchema,
 } from '@switchyard/core';
 import { writeOwnedFileBelow } from '@switchyard/utils';
-import type { DispatchContext, TaskRuntime } from '../context.js';
-import type { CommandRunner, SourceCommands } from '../types.js';
+import type { CommandRunner, DispatchContext, SourceCommands, TaskRuntime } from '../types.js';
 
 /** The snapshot of the source taken before an attempt, in its folder until it was checked. */
 const SNAPSHOT_FILE = 'source-before.json';

@@ -3,8 +3,9 @@ import { planFileName } from '@switchyard/core';
 import { maskSecretsInFile } from '@switchyard/runner-kit';
 import { ensureOwnedDir } from '@switchyard/utils';
 import { advance } from '../advance.js';
-import { type DispatchContext, persist, type TaskRuntime } from '../context.js';
+import { persist } from '../context.js';
 import { blockTask } from '../landing/apply-failure.js';
+import type { DispatchContext, TaskRuntime } from '../types.js';
 
 /** The argv a local task runs: its command, or `/bin/sh -c <script>` when the plan says `shell: true`. */
 export function localArgv(task: { command?: string[]; shell?: boolean }): string[] {

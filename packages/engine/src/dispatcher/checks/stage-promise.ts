@@ -1,6 +1,7 @@
 import { advance } from '../advance.js';
-import { type DispatchContext, persist, type TaskRuntime } from '../context.js';
+import { persist } from '../context.js';
 import { correctOrBlock } from '../landing/apply-failure.js';
+import type { DispatchContext, TaskRuntime } from '../types.js';
 import { brokenPromises } from './completion-promise.js';
 import { persistPassedCheck } from './passed-check.js';
 

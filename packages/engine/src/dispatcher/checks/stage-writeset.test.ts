@@ -10,8 +10,8 @@ import {
 } from '@switchyard/core';
 import { createMemoryStore } from '@switchyard/store-memory';
 import { describe, expect, it } from 'vitest';
-import type { DispatchContext, TaskRuntime } from '../context.js';
 import { TaskLeases } from '../shared/task-leases.js';
+import type { DispatchContext, TaskRuntime } from '../types.js';
 import { runWriteSetStage } from './stage-writeset.js';
 
 const BASE = 'a'.repeat(40);

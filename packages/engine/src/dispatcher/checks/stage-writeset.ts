@@ -1,10 +1,11 @@
 import type { AgentCommitPolicy } from '@switchyard/config';
 import type { Correction, WriteSetReport } from '@switchyard/core';
 import { advance } from '../advance.js';
-import { type DispatchContext, persist, type TaskRuntime } from '../context.js';
+import { persist } from '../context.js';
 import { blockTask, correctOrBlock } from '../landing/apply-failure.js';
 import { filesCell, writeGitStageRows } from '../landing/git-stage-rows.js';
 import { inspectSharedRound } from '../shared/shared-writes.js';
+import type { DispatchContext, TaskRuntime } from '../types.js';
 import { isolationOf } from '../worktree/task-worktree.js';
 import { persistPassedCheck } from './passed-check.js';
 import { allowedPaths } from './write-set-scope.js';

@@ -8,7 +8,7 @@ import {
   addedLinesOfPatch,
   type ChangedFile,
 } from '../../verification/added-lines.js';
-import type { DispatchContext, TaskRuntime } from '../context.js';
+import type { DispatchContext, TaskRuntime } from '../types.js';
 import { isolationOf } from '../worktree/task-worktree.js';
 
 /** Largest write-set file whose text the baseline keeps (larger ones: only their hash). */

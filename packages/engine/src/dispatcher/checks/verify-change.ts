@@ -1,7 +1,7 @@
 import { readBoundedFile } from '@switchyard/utils';
 import { findStubs, isTestFile } from '../../verification/stub-detector.js';
 import { readTestSummary } from '../../verification/test-summary.js';
-import type { DispatchContext, TaskRuntime } from '../context.js';
+import type { DispatchContext, TaskRuntime } from '../types.js';
 import { taskChange } from './task-change.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { WorkspaceIsolation } from '@switchyard/core';
-import type { DispatchContext, TaskRuntime } from '../context.js';
 import { blockTask } from '../landing/apply-failure.js';
+import type { DispatchContext, TaskRuntime } from '../types.js';
 import { isolationOf } from '../worktree/task-worktree.js';
 
 /**

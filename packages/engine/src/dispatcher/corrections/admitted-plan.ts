@@ -7,7 +7,7 @@ import {
   SwitchyardError,
 } from '@switchyard/core';
 import { type LoadedTask, taskFromPlanTexts } from '@switchyard/tasks';
-import type { DispatchContext, TaskRuntime } from '../context.js';
+import type { DispatchContext, TaskRuntime } from '../types.js';
 
 /** SHA-256 of a plan's text (hex). */
 export const planHash = (text: string): string => createHash('sha256').update(text).digest('hex');

@@ -1,5 +1,5 @@
 import type { BlockedInfo } from '@switchyard/core';
-import type { DispatchContext, TaskRuntime } from '../context.js';
+import type { DispatchContext, TaskRuntime } from '../types.js';
 
 /** Blocks a task: records why, with evidence, and emits `task.blocked`. */
 export function blockTask(

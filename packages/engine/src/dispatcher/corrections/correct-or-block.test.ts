@@ -1,8 +1,8 @@
 import { newTaskState } from '@switchyard/core';
 import { describe, expect, it } from 'vitest';
 import { STAGE_FAILURE_BUDGET } from '../../selection/on-failure.js';
-import type { DispatchContext, TaskRuntime } from '../context.js';
 import { type CheckFailure, correctOrBlock } from '../landing/apply-failure.js';
+import type { DispatchContext, TaskRuntime } from '../types.js';
 
 /** A task at `stage` with `failed` consecutive failures there, and the events it emits. */
 function taskAt(stage: CheckFailure['stage'], failed: number) {

@@ -1,8 +1,8 @@
 import type { AttemptRecord } from '@switchyard/core';
 import { priceUsage, roundUsd } from '@switchyard/runner-kit';
 import type { StartGuard, StartVeto } from '../../events/start-guard.js';
-import type { DispatchContext, TaskRuntime } from '../context.js';
 import { blockTask } from '../landing/apply-failure.js';
+import type { DispatchContext, TaskRuntime } from '../types.js';
 import { type BudgetBreach, breachUsd, checkBudget, type Spent } from './budget.js';
 
 /** The cost of attempts: reported, else estimated from the price table. */

@@ -1,6 +1,6 @@
 import type { BlockedInfo, TaskState } from '@switchyard/core';
 import { buildEscalation } from '../../escalation/build-bundle.js';
-import type { DispatchContext, TaskRuntime } from '../context.js';
+import type { DispatchContext, TaskRuntime } from '../types.js';
 
 /** Writes escalation files for the tasks of a run that block. */
 export interface EscalationWatch {

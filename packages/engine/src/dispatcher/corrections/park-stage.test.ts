@@ -5,8 +5,8 @@ import {
   newTaskState,
 } from '@switchyard/core';
 import { describe, expect, it } from 'vitest';
-import type { DispatchContext, TaskRuntime } from '../context.js';
 import { applyFailure } from '../landing/apply-failure.js';
+import type { DispatchContext, TaskRuntime } from '../types.js';
 
 /** A worker stage on candidates a, b (both used) and a clock the test moves. */
 function stage(park = { maxParks: 3, maxWaitMs: 3_600_000 }) {

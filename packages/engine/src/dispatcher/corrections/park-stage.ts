@@ -8,9 +8,9 @@ import type {
 } from '@switchyard/core';
 import { ATTEMPT_FILES, evidenceMessage } from '@switchyard/runner-kit';
 import { DEFAULT_PARK_POLICY, planQuotaWait } from '../../selection/park.js';
-import type { DispatchContext, TaskRuntime } from '../context.js';
 import { noteTargetFault } from '../shared/target-faults.js';
 import { waitUntil } from '../task-wait.js';
+import type { DispatchContext, TaskRuntime } from '../types.js';
 import { blockTask } from './block-task.js';
 
 /**

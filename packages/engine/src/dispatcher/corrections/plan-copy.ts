@@ -8,7 +8,7 @@ import {
 } from '@switchyard/core';
 import { readChecklist, readPlanText, taskFromPlanTexts } from '@switchyard/tasks';
 import { writeOwnedFile, writeOwnedFileBelow } from '@switchyard/utils';
-import type { DispatchContext, TaskRuntime } from '../context.js';
+import type { DispatchContext, TaskRuntime } from '../types.js';
 import { contractChanges, describeChanges } from './admitted-plan.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { TaskRuntime } from '../context.js';
+import type { TaskRuntime } from '../types.js';
 
 /** Default cap on plan loops when the PLAN sets no `max_plan_loops`. */
 export const DEFAULT_MAX_PLAN_LOOPS = 5;

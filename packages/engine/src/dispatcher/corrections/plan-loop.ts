@@ -4,8 +4,8 @@ import { planFileName } from '@switchyard/core';
 import { loadTask, readPlanText, taskFromPlanTexts } from '@switchyard/tasks';
 import { advance } from '../advance.js';
 import { currentPlan } from '../agent/prompt-facts.js';
-import type { DispatchContext, TaskRuntime } from '../context.js';
 import { blockTask } from '../landing/apply-failure.js';
+import type { DispatchContext, TaskRuntime } from '../types.js';
 import { admitPlans } from './admitted-plan.js';
 
 /**

@@ -13,7 +13,6 @@ import {
 import { evidenceMessage } from '@switchyard/runner-kit';
 import { decideAfterFailure, STAGE_FAILURE_BUDGET } from '../../selection/on-failure.js';
 import { advance } from '../advance.js';
-import type { DispatchContext, TaskRuntime } from '../context.js';
 import { blockTask } from '../corrections/block-task.js';
 import { waitForQuotaReset } from '../corrections/park-stage.js';
 import {
@@ -22,6 +21,7 @@ import {
 } from '../corrections/repeated-correction.js';
 import { noteTargetFault } from '../shared/target-faults.js';
 import { waitUntil } from '../task-wait.js';
+import type { DispatchContext, TaskRuntime } from '../types.js';
 
 export { blockTask } from '../corrections/block-task.js';
 

@@ -11,9 +11,9 @@ import { createMemoryStore, type MemoryStoreData } from '@switchyard/store-memor
 import { loadWorkspace } from '@switchyard/tasks';
 import { describe, expect, it } from 'vitest';
 import { createEventBus } from '../../events/event-bus.js';
-import { type DispatchContext, persist, type TaskRuntime } from '../context.js';
+import { persist } from '../context.js';
 import { TaskLeases } from '../shared/task-leases.js';
-import type { DispatcherOptions } from '../types.js';
+import type { DispatchContext, DispatcherOptions, TaskRuntime } from '../types.js';
 import { archiveAnnounced } from './archive-announcement.js';
 import { runArchiveStage } from './stage-archive.js';
 import { WorkLogWriter } from './work-log-writer.js';

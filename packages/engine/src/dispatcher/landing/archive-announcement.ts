@@ -1,5 +1,5 @@
 import type { EventLogPort } from '@switchyard/core';
-import type { DispatchContext, TaskRuntime } from '../context.js';
+import type { DispatchContext, TaskRuntime } from '../types.js';
 
 /**
  * Emits `task.archived` exactly once per archive, across crashes. Callers announce *before*

@@ -3,9 +3,9 @@ import { join, relative } from 'node:path';
 import { archivedTaskDir, SwitchyardError } from '@switchyard/core';
 import { completionFacts, knowsTask } from '../checks/completion-facts.js';
 import { unrecordedReason } from '../checks/completion-record.js';
-import { type DispatchContext, writeUnsaved } from '../context.js';
+import { writeUnsaved } from '../context.js';
 import { isRunnable } from '../scheduler.js';
-import type { BlockedSummary, DispatchResult } from '../types.js';
+import type { BlockedSummary, DispatchContext, DispatchResult } from '../types.js';
 import { removeIfEmpty } from './stage-archive.js';
 
 /**

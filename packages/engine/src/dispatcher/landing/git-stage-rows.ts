@@ -1,8 +1,8 @@
 import { join, relative } from 'node:path';
 import { redactDeep } from '@switchyard/runner-kit';
 import { writeOwnedFileBelow } from '@switchyard/utils';
-import type { DispatchContext, TaskRuntime } from '../context.js';
 import { maxPlanLoopsOf } from '../corrections/plan-loop-cap.js';
+import type { DispatchContext, TaskRuntime } from '../types.js';
 
 /** What one write-set check, apply or change verification judged, for the group's work log. */
 export interface GitStageRow {

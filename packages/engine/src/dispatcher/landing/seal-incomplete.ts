@@ -4,8 +4,8 @@ import { redactSecrets } from '@switchyard/runner-kit';
 import type { ParsedReview } from '@switchyard/tasks';
 import { writeOwnedFile } from '@switchyard/utils';
 import { reviewFiles } from '../agent/review-judge.js';
-import type { DispatchContext, TaskRuntime } from '../context.js';
 import { maxPlanLoopsOf } from '../corrections/plan-loop-cap.js';
+import type { DispatchContext, TaskRuntime } from '../types.js';
 import { blockTask } from './apply-failure.js';
 
 /** The file a task sealed incomplete carries in its (never archived) folder. */

@@ -1,6 +1,6 @@
 import { join, relative } from 'node:path';
 import type { AttemptRecord } from '@switchyard/core';
-import type { DispatchContext } from '../context.js';
+import type { DispatchContext } from '../types.js';
 
 /**
  * Closes the START rows an earlier dispatcher left open, once recovery has judged its

@@ -2,8 +2,9 @@ import type { ApplyResult, Correction } from '@switchyard/core';
 import { advance } from '../advance.js';
 import { writeSetCorrection } from '../checks/stage-writeset.js';
 import { allowedPaths } from '../checks/write-set-scope.js';
-import { type DispatchContext, persist, type TaskRuntime } from '../context.js';
+import { persist } from '../context.js';
 import { waitUntil } from '../task-wait.js';
+import type { DispatchContext, TaskRuntime } from '../types.js';
 import { isolationOf } from '../worktree/task-worktree.js';
 import { correctOrBlock } from './apply-failure.js';
 

@@ -1,7 +1,7 @@
 import { join, relative } from 'node:path';
 import { type AttemptRecord, planFileName, reviewFileOf, type WorkLogRow } from '@switchyard/core';
-import type { DispatchContext, TaskRuntime } from '../context.js';
 import { maxPlanLoopsOf } from '../corrections/plan-loop-cap.js';
+import type { DispatchContext, TaskRuntime } from '../types.js';
 
 /** The work-log columns of an agent attempt, without kind, time and result. */
 export type AttemptRowFields = Omit<WorkLogRow, 'kind' | 'time' | 'result'>;

@@ -4,7 +4,7 @@ import { formatWorkLogRow } from '@switchyard/store-fs';
 import { createMemoryStore } from '@switchyard/store-memory';
 import { describe, expect, it } from 'vitest';
 import { createEventBus } from '../../events/event-bus.js';
-import type { DispatchContext, TaskRuntime } from '../context.js';
+import type { DispatchContext, TaskRuntime } from '../types.js';
 import { feedWorkLogFromBus } from './work-log-subscriber.js';
 import { WorkLogWriter } from './work-log-writer.js';
 

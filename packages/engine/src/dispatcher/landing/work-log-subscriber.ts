@@ -1,4 +1,4 @@
-import type { DispatchContext } from '../context.js';
+import type { DispatchContext } from '../types.js';
 import { attemptRowFields } from './work-log-row.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { BacklogView } from '@switchyard/core';
-import type { DispatchContext, TaskRuntime } from '../context.js';
+import type { DispatchContext, TaskRuntime } from '../types.js';
 import { stuckInBacklog } from './backlog-stuck.js';
 import type { SharedRun } from './shared-run.js';
 

@@ -1,6 +1,6 @@
 import { newTaskState } from '@switchyard/core';
 import { describe, expect, it } from 'vitest';
-import type { DispatchContext, TaskRuntime } from '../context.js';
+import type { DispatchContext, TaskRuntime } from '../types.js';
 import { releaseBlockedClaims } from './blocked-claims.js';
 
 /** Two blocked tasks holding claims: one in its worktree, one in the shared workspace. */

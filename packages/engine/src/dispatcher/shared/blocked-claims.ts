@@ -1,4 +1,4 @@
-import type { DispatchContext, TaskRuntime } from '../context.js';
+import type { DispatchContext, TaskRuntime } from '../types.js';
 import { taskIsolationMode } from '../worktree/task-isolation-mode.js';
 
 /**

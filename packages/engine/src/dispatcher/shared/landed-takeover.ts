@@ -1,5 +1,6 @@
 import { newTaskState } from '@switchyard/core';
-import { type DispatchContext, persist, type TaskRuntime } from '../context.js';
+import { persist } from '../context.js';
+import type { DispatchContext, TaskRuntime } from '../types.js';
 import { isolationOf } from '../worktree/task-worktree.js';
 
 /**

@@ -2,7 +2,7 @@ import { existsSync, lstatSync, readdirSync, readFileSync, rmSync } from 'node:f
 import { join, relative, resolve, sep } from 'node:path';
 import { archivedTaskDir } from '@switchyard/core';
 import { writeOwnedFileBelow } from '@switchyard/utils';
-import type { DispatchContext, TaskRuntime } from '../context.js';
+import type { DispatchContext, TaskRuntime } from '../types.js';
 
 /** An archive is carried between machines as text; beyond these it is left on its machine. */
 const MAX_FILE_BYTES = 512 * 1024;

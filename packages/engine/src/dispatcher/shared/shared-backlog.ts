@@ -6,9 +6,10 @@ import {
   type SharedBacklogPort,
   SwitchyardError,
 } from '@switchyard/core';
-import { type DispatchContext, persist, type TaskRuntime } from '../context.js';
+import { persist } from '../context.js';
 import { readmitPlan } from '../corrections/admitted-plan.js';
 import { recoverTask } from '../recover.js';
+import type { DispatchContext, TaskRuntime } from '../types.js';
 import { stuckInBacklog } from './backlog-stuck.js';
 import { announceBacklogWaits } from './backlog-waits.js';
 import { recordLandedTakeover } from './landed-takeover.js';

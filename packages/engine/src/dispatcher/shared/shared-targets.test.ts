@@ -6,8 +6,9 @@ import {
 } from '@switchyard/core';
 import { createMemoryStore, type MemoryStoreData } from '@switchyard/store-memory';
 import { describe, expect, it } from 'vitest';
-import { type DispatchContext, persist, type TaskRuntime } from '../context.js';
+import { persist } from '../context.js';
 import { applyFailure } from '../landing/apply-failure.js';
+import type { DispatchContext, TaskRuntime } from '../types.js';
 import { holdForSharedTarget } from './shared-targets.js';
 import { TaskLeases } from './task-leases.js';
 

@@ -1,7 +1,7 @@
 import type { BudgetStageName, Decision, DecisionKey, TargetState } from '@switchyard/core';
-import type { DispatchContext, TaskRuntime } from '../context.js';
 import { followQuotaResets } from '../corrections/park-stage.js';
 import { waitUntil } from '../task-wait.js';
+import type { DispatchContext, TaskRuntime } from '../types.js';
 
 /**
  * Target cool-downs and parks shared through `store.targets`: every task records the resets

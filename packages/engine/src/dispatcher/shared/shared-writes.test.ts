@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { newTaskState } from '@switchyard/core';
 import { describe, expect, it } from 'vitest';
 import { taskChange } from '../checks/task-change.js';
-import type { DispatchContext, TaskRuntime } from '../context.js';
+import type { DispatchContext, TaskRuntime } from '../types.js';
 import { inspectSharedRound, openSharedRound } from './shared-writes.js';
 
 /** A workspace outside git with task g/t (write set src/a.ts) and task g/other (src/b.ts). */

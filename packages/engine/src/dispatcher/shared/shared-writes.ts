@@ -8,7 +8,7 @@ import {
   takeSnapshot,
 } from '../../snapshot/workspace-snapshot.js';
 import { recordChangeBaseline } from '../checks/task-change.js';
-import type { DispatchContext, TaskRuntime } from '../context.js';
+import type { DispatchContext, TaskRuntime } from '../types.js';
 
 // The latest snapshot of each run's workspace and its folders' listings: a new one reads only
 // the files changed since, and lists only the folders whose entries changed.

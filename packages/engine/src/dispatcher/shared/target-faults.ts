@@ -1,4 +1,4 @@
-import type { TaskRuntime } from '../context.js';
+import type { TaskRuntime } from '../types.js';
 
 /** Records that `target` cannot be used before `until` (a provider's reset), for every task. */
 export function noteTargetFault(

@@ -2,8 +2,8 @@ import { existsSync } from 'node:fs';
 import { relative } from 'node:path';
 import { archivedTaskDir } from '@switchyard/core';
 import { unrecordedReason } from '../checks/completion-record.js';
-import type { DispatchContext, TaskRuntime } from '../context.js';
 import { blockTask } from '../landing/apply-failure.js';
+import type { DispatchContext, TaskRuntime } from '../types.js';
 
 /**
  * True (and the task blocked) when the task's folder left `agent-task/<group>/` while the

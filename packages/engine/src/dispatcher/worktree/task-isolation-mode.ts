@@ -1,6 +1,6 @@
 import type { IsolationMode } from '@switchyard/config';
 import { SwitchyardError } from '@switchyard/core';
-import type { DispatchContext, TaskRuntime } from '../context.js';
+import type { DispatchContext, TaskRuntime } from '../types.js';
 
 /**
  * The isolation a task works under: the one it started with, kept until it is archived. A

@@ -1,5 +1,6 @@
 import { type TaskIsolation, WORKTREE_STAGES, type WorkspaceIsolation } from '@switchyard/core';
-import { type DispatchContext, persist, persistLater, type TaskRuntime } from '../context.js';
+import { persist, persistLater } from '../context.js';
+import type { DispatchContext, TaskRuntime } from '../types.js';
 import { taskIsolationMode, worktreeTaskWithoutIsolation } from './task-isolation-mode.js';
 import { measureWorktreeDisk } from './worktree-disk.js';
 import { setUpWorktree } from './worktree-setup.js';

@@ -1,4 +1,4 @@
-import type { DispatchContext, TaskRuntime } from '../context.js';
+import type { DispatchContext, TaskRuntime } from '../types.js';
 
 /**
  * Where a task's agents and its definition-of-done gate run: its own worktree under

@@ -1,4 +1,5 @@
-import { type DispatchContext, persist, type TaskRuntime } from '../context.js';
+import { persist } from '../context.js';
+import type { DispatchContext, TaskRuntime } from '../types.js';
 
 /** How old a worktree's disk figure may get before the next stage measures it again. */
 const MEASURE_EVERY_MS = 60_000;

@@ -9,9 +9,8 @@ import {
 } from '@switchyard/core';
 import { createMemoryStore } from '@switchyard/store-memory';
 import { describe, expect, it } from 'vitest';
-import type { DispatchContext, TaskRuntime } from '../context.js';
 import { TaskLeases } from '../shared/task-leases.js';
-import type { CommandRequest, CommandResult } from '../types.js';
+import type { CommandRequest, CommandResult, DispatchContext, TaskRuntime } from '../types.js';
 import { setUpWorktree } from './worktree-setup.js';
 
 const ok: CommandResult = { exitCode: 0, signal: null, stdout: '', tail: [], timedOut: false };

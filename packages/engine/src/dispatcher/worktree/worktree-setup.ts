@@ -3,10 +3,10 @@ import type { WorktreeRecord } from '@switchyard/core';
 import { maskSecretsInFile, redactDeep } from '@switchyard/runner-kit';
 import { quoteArgv } from '@switchyard/tasks';
 import { writeOwnedFileBelow } from '@switchyard/utils';
-import { type DispatchContext, persist, type TaskRuntime } from '../context.js';
+import { persist } from '../context.js';
 import { maxPlanLoopsOf } from '../corrections/plan-loop-cap.js';
 import { blockTask } from '../landing/apply-failure.js';
-import type { CommandResult } from '../types.js';
+import type { CommandResult, DispatchContext, TaskRuntime } from '../types.js';
 
 /** Output lines of a failed set-up command kept in the block's evidence (all are in its file). */
 const TAIL_LINES = 20;
