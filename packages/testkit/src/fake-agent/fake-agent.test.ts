@@ -124,6 +124,27 @@ steps:
     expect(existsSync(join(outside, 'victim'))).toBe(false);
   });
 
+  it('changes only the mode of a file with chmod, and refuses a mode that is not octal in a string', () => {
+    const { dir, run } = setup(`steps:
+  - chmod: { path: "\${TOOLS}/run.sh", mode: "750" }
+`);
+    mkdirSync(join(dir, 'tools'));
+    writeFileSync(join(dir, 'tools/run.sh'), 'echo hi\n', { mode: 0o644 });
+    const before = statSync(join(dir, 'tools/run.sh'));
+    const r = run([], { TOOLS: 'tools' });
+    expect(r.code, r.stderr).toBe(0);
+    const after = statSync(join(dir, 'tools/run.sh'));
+    expect(after.mode & 0o7777).toBe(0o750);
+    expect(readFileSync(join(dir, 'tools/run.sh'), 'utf8')).toBe('echo hi\n');
+    expect(after.mtimeMs).toBe(before.mtimeMs);
+    const bad = setup(
+      'steps: [{ chmod: { path: a, mode: 755 } }, { chmod: { path: a, mode: "u+x" } }, { chmod: { path: a } }]\n',
+    ).run();
+    expect(bad.code).toBe(2);
+    const octal = 'expected permission bits in octal, as a string such as "755" or "0644"';
+    for (const n of [0, 1, 2]) expect(bad.stderr).toContain(`steps.${n}.chmod.mode: ${octal}`);
+  });
+
   it('honours resume only for a session it issued', () => {
     const { run } = setup(
       'format: gemini-cli\nsessionId: 11111111-2222-4333-8444-555555555555\nsteps: [{ say: hi }]\n',

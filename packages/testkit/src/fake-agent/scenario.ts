@@ -27,6 +27,12 @@ const text = z.string();
 // biome-ignore lint/suspicious/noTemplateCurlyInString: the scenario's own syntax, not a template
 const EXPANDED = '`${NAME}` in paths is expanded from the environment';
 const stream = z.enum(['stdout', 'stderr']).default('stdout');
+// A string: YAML reads an unquoted 755 as a decimal number. A check that does not abort, so
+// the union of steps reports this message instead of only "Invalid input".
+const octalMode = z.custom<string>(
+  (value) => typeof value === 'string' && /^[0-7]{3,4}$/.test(value),
+  { error: 'expected permission bits in octal, as a string such as "755" or "0644"', abort: false },
+);
 
 /** One scripted step. Exactly one key per step object. */
 export const stepSchema = z.union([
@@ -61,6 +67,11 @@ export const stepSchema = z.union([
   z
     .strictObject({ remove: text })
     .describe(`Remove a file or folder (recursively), relative to the workspace; ${EXPANDED}.`),
+  z
+    .strictObject({ chmod: z.strictObject({ path: text, mode: octalMode }) })
+    .describe(
+      `Set a file's permission bits to \`mode\` (octal), leaving its content as it is; the path is relative to the workspace; ${EXPANDED}.`,
+    ),
   z
     .strictObject({ fillChecklist: z.union([z.literal(true), text]) })
     .describe(

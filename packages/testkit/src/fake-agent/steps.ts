@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import {
   appendFileSync,
+  chmodSync,
   cpSync,
   existsSync,
   linkSync,
@@ -129,6 +130,10 @@ function runFileStep(step: FakeAgentStep, ctx: StepContext): boolean {
   } else if ('remove' in step) {
     rmSync(pathOf(ctx, step.remove), { recursive: true, force: true });
     out(ctx, ctx.printer.tool('Bash', { command: `rm -rf ${pathOf(ctx, step.remove)}` }));
+  } else if ('chmod' in step) {
+    const path = pathOf(ctx, step.chmod.path);
+    chmodSync(path, Number.parseInt(step.chmod.mode, 8));
+    out(ctx, ctx.printer.tool('Bash', { command: `chmod ${step.chmod.mode} ${path}` }));
   } else if ('fillChecklist' in step) {
     const plan = requireEnv(ctx, 'SWITCHYARD_PLAN');
     const value = step.fillChecklist === true ? '' : ` ${step.fillChecklist}`;
