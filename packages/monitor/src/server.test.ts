@@ -254,6 +254,32 @@ describe('monitor follows persisted state', () => {
     expect(historyOf(snap, 'g/b')).toEqual([expect.objectContaining({ to: 'four' })]);
   });
 
+  it('reads a replaced event log from the start when it has a line end at the old position', async () => {
+    const dir = join(ws, 'agent-task', '.switchyard');
+    mkdirSync(dir, { recursive: true });
+    const file = join(dir, 'events.jsonl');
+    const failover = (task: string, to: string) => `${JSON.stringify(failoverEvent(task, to))}\n`;
+    writeFileSync(file, failover('g/a', 'two') + failover('g/a', 'three'));
+    monitor = await startMonitor({ workspace: ws });
+    const historyOf = (s: { tasks: { id: string; history: RunEvent[] }[] }, id: string) =>
+      s.tasks.find((t) => t.id === id)?.history ?? [];
+    await nextSnapshot(monitor, (s) => historyOf(s, 'g/a').length === 2);
+    const next = nextSnapshot(monitor, (s) => historyOf(s, 'g/b').length > 0);
+    // lines as long as the old ones, then one more: the old position is a line end of it
+    const replacement = failover('g/b', 'two') + failover('g/b', 'eight') + failover('g/b', 'four');
+    expect(
+      replacement[Buffer.byteLength(failover('g/a', 'two') + failover('g/a', 'three')) - 1],
+    ).toBe('\n');
+    writeFileSync(file, replacement);
+    const snap = await next;
+    expect(historyOf(snap, 'g/a')).toEqual([]);
+    expect(historyOf(snap, 'g/b').map((e) => (e.type === 'target.failover' ? e.to : ''))).toEqual([
+      'two',
+      'eight',
+      'four',
+    ]);
+  });
+
   it('tails the normalized output of an attempt of the log, live; unknown attempts are refused', async () => {
     const dir = join(ws, 'agent-task', '.switchyard');
     const attemptDir = join(dir, 'attempts', 'att-1');

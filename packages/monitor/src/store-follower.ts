@@ -16,6 +16,8 @@ export class StoreFollower {
   /** Every held claim as last read. */
   claims: ClaimRecord[] = [];
   private position = 0;
+  /** The store's mark of `position`: lets it tell a log replaced under the follower. */
+  private mark: string | undefined;
   private resets = 0;
   private cursor: TaskStateCursor | undefined;
   private claimsMark = '';
@@ -48,7 +50,7 @@ export class StoreFollower {
 
   private async pullOnce(): Promise<boolean> {
     const [page, changes, claims] = await Promise.all([
-      this.store.events.read({ after: this.position }),
+      this.store.events.read({ after: this.position, mark: this.mark }),
       this.store.tasks.changes(this.cursor),
       this.store.claims.list(),
     ]);
@@ -57,6 +59,7 @@ export class StoreFollower {
       this.resets += 1;
     }
     this.position = page.next;
+    this.mark = page.mark;
     for (const stored of page.events) this.events.push(stored.event);
     this.cursor = changes.cursor;
     for (const entry of changes.changed) {

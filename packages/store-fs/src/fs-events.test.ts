@@ -1,6 +1,14 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { RunEvent } from '@switchyard/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openFsStore } from './index.js';
@@ -36,6 +44,7 @@ describe('fs event log read from a position', () => {
       events: [],
       next: first.next,
       skipped: [],
+      mark: first.mark,
     });
     const file = store.layout.eventsFile;
     // replaced by a shorter log (the state folder removed and a new run begun)
@@ -58,6 +67,54 @@ describe('fs event log read from a position', () => {
       skipped: [],
       reset: true,
     });
+    await store.close();
+  });
+
+  it('tells by the mark a replacement that holds the reader position as a line end', async () => {
+    const ws = mkdtempSync(join(tmpdir(), 'sy-fs-events-'));
+    roots.push(ws);
+    const store = openFsStore({ workspace: ws });
+    const file = store.layout.eventsFile;
+    mkdirSync(dirname(file), { recursive: true });
+    const lines = (task: string, from: number, to: number) =>
+      Array.from({ length: to - from + 1 }, (_, i) => admitted(task, from + i))
+        .map((event) => `${JSON.stringify(event)}\n`)
+        .join('');
+    // Each replacement's lines are as long as the old ones, so the old position is a line end.
+    const replacements = [
+      [
+        'removed and begun again',
+        () => {
+          rmSync(file);
+          writeFileSync(file, lines('g/new', 1, 3));
+        },
+      ],
+      ['rewritten in place', () => writeFileSync(file, lines('g/new', 1, 3))],
+      [
+        'cut after its first event in place and written on',
+        () => writeFileSync(file, lines('g/old', 1, 1) + lines('g/new', 2, 3)),
+      ],
+    ] as const;
+    for (const [how, replace] of replacements) {
+      // Written by hand, not by this store: no descriptor of the store keeps the old inode.
+      writeFileSync(file, lines('g/old', 1, 2));
+      const seen = await store.events.read();
+      expect(seen.mark).toEqual(expect.any(String));
+      const inode = statSync(file).ino;
+      replace();
+      if (how !== 'removed and begun again') expect(statSync(file).ino, how).toBe(inode);
+      expect(readFileSync(file, 'utf8')[seen.next - 1], how).toBe('\n');
+      // the position alone passes: what a reader without the mark cannot tell
+      expect((await store.events.read({ after: seen.next })).reset, how).toBeUndefined();
+      const page = await store.events.read({ after: seen.next, mark: seen.mark });
+      expect(page.reset, how).toBe(true);
+      expect(page.events, how).toHaveLength(3);
+      // the new log appended to: its own mark reads on without reset
+      appendFileSync(file, lines('g/more', 1, 1));
+      const more = await store.events.read({ after: page.next, mark: page.mark });
+      expect(more.reset, how).toBeUndefined();
+      expect(loops(more.events), how).toEqual(['g/more#1']);
+    }
     await store.close();
   });
 });

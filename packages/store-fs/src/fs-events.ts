@@ -1,18 +1,22 @@
+import { closeSync, fstatSync, openSync } from 'node:fs';
 import {
   type EventLogPort,
   type RunEvent,
   runEventSchema,
   type StoredEvent,
 } from '@switchyard/core';
+import { holdsPosition, markAt, type OpenLog } from './event-log-mark.js';
 import type { FsLeases } from './fs-leases.js';
-import { endsLineAt, JsonlAppender, readJsonlLines } from './jsonl-file.js';
+import { JsonlAppender, readJsonlLines } from './jsonl-file.js';
 
 /**
  * The event log in `events.jsonl`, one JSON line per event, as before. An event's sequence
  * number is the byte offset just past its line, so reading on from a position is a seek. The
  * line is written before `append` returns (no fsync: a dispatcher crash keeps the page cache).
  * A fenced append is checked against the leases as they are on disk at that moment. A read
- * from a position the file no longer holds (replaced by hand) starts over and says so (`reset`).
+ * from a position the file no longer holds (removed or rewritten by hand) starts over and says
+ * so (`reset`); each page's `mark` lets the next read tell a replacement that holds the
+ * position too (see event-log-mark.ts).
  */
 export interface FsEventLog extends EventLogPort {
   close(): void;
@@ -26,25 +30,55 @@ export function fsEvents(file: string, leases: FsLeases): FsEventLog {
       return appender.append(JSON.stringify(event));
     },
     async read(options = {}) {
-      let after = Math.max(0, options.after ?? 0);
-      // A position the log no longer holds: it was replaced, so it is read from the start.
-      const reset = !endsLineAt(file, after);
-      if (reset) after = 0;
-      const events: StoredEvent[] = [];
-      const skipped: number[] = [];
-      let next = after;
-      for (const line of readJsonlLines(file, after)) {
-        if (options.limit !== undefined && events.length >= options.limit) break;
-        next = line.end;
-        if (line.text.trim() === '') continue;
-        const event = parseEvent(line.text);
-        if (event) events.push({ seq: line.end, event });
-        else skipped.push(line.end);
+      // One descriptor for the check and the read: a replacement in between cannot mix them.
+      const log = openLog(file);
+      try {
+        let after = Math.max(0, options.after ?? 0);
+        const reset = after > 0 && !(log && holdsPosition(log, after, options.mark));
+        if (reset) after = 0;
+        const events: StoredEvent[] = [];
+        const skipped: number[] = [];
+        let next = after;
+        for (const line of log ? readJsonlLines(log.fd, log.size, after) : []) {
+          if (options.limit !== undefined && events.length >= options.limit) break;
+          next = line.end;
+          if (line.text.trim() === '') continue;
+          const event = parseEvent(line.text);
+          if (event) events.push({ seq: line.end, event });
+          else skipped.push(line.end);
+        }
+        const mark = log && next > 0 ? markAt(log, next) : undefined;
+        return {
+          events,
+          next,
+          skipped,
+          ...(reset ? { reset: true as const } : {}),
+          ...(mark ? { mark } : {}),
+        };
+      } finally {
+        if (log) closeSync(log.fd);
       }
-      return { events, next, skipped, ...(reset ? { reset: true as const } : {}) };
     },
     close: () => appender.close(),
   };
+}
+
+/** The events file open for reading, or undefined when there is none. */
+function openLog(file: string): OpenLog | undefined {
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+  try {
+    const stat = fstatSync(fd, { bigint: true });
+    return { fd, size: Number(stat.size), identity: `${stat.dev}:${stat.ino}` };
+  } catch (error) {
+    closeSync(fd);
+    throw error;
+  }
 }
 
 function parseEvent(text: string): RunEvent | undefined {

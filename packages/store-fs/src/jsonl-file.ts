@@ -52,61 +52,21 @@ export interface JsonlLine {
   text: string;
 }
 
-/** The complete lines after byte `from` (an incomplete last line is left for later). */
-export function readJsonlLines(file: string, from: number): JsonlLine[] {
-  let fd: number;
-  try {
-    fd = openSync(file, 'r');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw error;
+/** The complete lines of an open file of `size` bytes after byte `from` (an incomplete last line is left for later). */
+export function readJsonlLines(fd: number, size: number, from: number): JsonlLine[] {
+  if (size <= from) return [];
+  const buffer = Buffer.alloc(size - from);
+  let read = 0;
+  while (read < buffer.length) {
+    const n = readSync(fd, buffer, read, buffer.length - read, from + read);
+    if (n === 0) break;
+    read += n;
   }
-  try {
-    const size = fstatSync(fd).size;
-    if (size <= from) return [];
-    const buffer = Buffer.alloc(size - from);
-    let read = 0;
-    while (read < buffer.length) {
-      const n = readSync(fd, buffer, read, buffer.length - read, from + read);
-      if (n === 0) break;
-      read += n;
-    }
-    const lines: JsonlLine[] = [];
-    let start = 0;
-    for (
-      let nl = buffer.indexOf(0x0a, 0);
-      nl !== -1 && nl < read;
-      nl = buffer.indexOf(0x0a, start)
-    ) {
-      lines.push({ end: from + nl + 1, text: buffer.toString('utf8', start, nl) });
-      start = nl + 1;
-    }
-    return lines;
-  } finally {
-    closeSync(fd);
+  const lines: JsonlLine[] = [];
+  let start = 0;
+  for (let nl = buffer.indexOf(0x0a, 0); nl !== -1 && nl < read; nl = buffer.indexOf(0x0a, start)) {
+    lines.push({ end: from + nl + 1, text: buffer.toString('utf8', start, nl) });
+    start = nl + 1;
   }
-}
-
-/**
- * Whether `offset` can be a position of the file as a reader last saw it: 0, or just past a
- * newline it still holds. A log replaced or cut shorter (its folder removed by hand between
- * runs) fails this at almost every old position; a replacement that happens to hold a newline
- * there is not told apart.
- */
-export function endsLineAt(file: string, offset: number): boolean {
-  if (offset === 0) return true;
-  let fd: number;
-  try {
-    fd = openSync(file, 'r');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
-    throw error;
-  }
-  try {
-    if (fstatSync(fd).size < offset) return false;
-    const byte = Buffer.alloc(1);
-    return readSync(fd, byte, 0, 1, offset - 1) === 1 && byte[0] === 0x0a;
-  } finally {
-    closeSync(fd);
-  }
+  return lines;
 }

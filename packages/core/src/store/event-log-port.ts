@@ -21,6 +21,13 @@ export interface EventPage {
    * start instead, and a reader drops every event it had read before.
    */
   reset?: true;
+  /**
+   * From a store whose log can be replaced: what tells it, at the next read from `next`, that
+   * the log is still the one this page was read from (a replacement can hold `next` as a
+   * position too). Opaque; pass it back with this page's `next`. Without it such a store can
+   * only judge the position itself, and may miss a replacement.
+   */
+  mark?: string;
 }
 
 /**
@@ -34,6 +41,9 @@ export interface EventPage {
  */
 export interface EventLogPort {
   append(event: RunEvent, options?: FencedWrite): Promise<number>;
-  /** Events with `seq > after` (default 0: from the start), at most `limit`. */
-  read(options?: { after?: number; limit?: number }): Promise<EventPage>;
+  /**
+   * Events with `seq > after` (default 0: from the start), at most `limit`. `mark`: the `mark`
+   * of the page whose `next` is `after` (a store whose log is only appended to ignores it).
+   */
+  read(options?: { after?: number; limit?: number; mark?: string }): Promise<EventPage>;
 }

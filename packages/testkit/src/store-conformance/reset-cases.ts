@@ -44,6 +44,37 @@ export function resetCases(t: ConformanceRunner, adapter: StoreAdapter): void {
           assert.deepEqual(seqs(rest), seqs(shorter).slice(1));
         }),
     );
+    t.it(
+      "events: a log replaced by one that holds the reader's position too is read from the start, with reset",
+      () =>
+        withStores(adapter, async ({ a, b, location }) => {
+          const replace = location.replaceEventLog?.bind(location);
+          assert.ok(replace, `${adapter.name}: eventLogReset 'on-replace' needs replaceEventLog`);
+          for (let i = 1; i <= 3; i++) await a.events.append(admitted('g/a', i));
+          const seen = await b.events.read();
+          assert.equal(seen.events.length, 3);
+
+          // Events of the same shapes as the old ones: the new log has an entry ending exactly
+          // where the reader stopped (on the file store, a line end at the same byte).
+          const replacement = [1, 2, 3, 4, 5].map((i) => admitted('h/b', i));
+          await replace(replacement);
+          const fresh = await a.events.read();
+          assert.ok(
+            fresh.events.some((e) => e.seq === seen.next),
+            'the replacement holds the position the reader stopped at',
+          );
+          const page = await b.events.read({ after: seen.next, mark: seen.mark });
+          assert.equal(page.reset, true, 'a replacement that holds the old position');
+          assert.deepEqual(
+            page.events.map((e) => e.event),
+            replacement,
+          );
+          // read on from the new log's position: no reset, nothing new
+          const end = await b.events.read({ after: page.next, mark: page.mark });
+          assert.equal(end.reset, undefined);
+          assert.deepEqual(end.events, []);
+        }),
+    );
     return;
   }
   t.it('events: a log only ever appended to: no read says reset, from any position', () =>
