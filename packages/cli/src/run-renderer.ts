@@ -1,5 +1,5 @@
-import { phaseLabel, type RunCounts, type RunEvent } from '@switchyard/core';
-import type { DispatchResult } from '@switchyard/engine';
+import type { RunCounts, RunEvent } from '@switchyard/core';
+import { type DispatchResult, phaseLabel } from '@switchyard/engine';
 import { evidenceMessage } from '@switchyard/runner-kit';
 import { lazyRequire } from '@switchyard/utils';
 import type * as LogUpdate from 'log-update';

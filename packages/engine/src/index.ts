@@ -19,6 +19,8 @@ export {
   type ResolveOutcome,
   resolveEscalation,
 } from './escalation/index.js';
+// The human label of a phase, for the CLI's run lines.
+export { phaseLabel } from './lifecycle/index.js';
 export { loadPromptTemplates } from './prompts/index.js';
 export { buildRetro, renderRetro, runsInScope, writeRetroFile } from './retro/index.js';
 export { type CatalogFacts, STAGE_FAILURE_BUDGET } from './selection/index.js';

@@ -1,4 +1,4 @@
-import { DECISION_STAGES } from '../lifecycle/lifecycle-table.js';
+import { DECISION_STAGES } from '../lifecycle/stages.js';
 
 /** The stages every catalog routes (the lifecycle's decision stages): the worker implements a
  * PLAN, the review judges it. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { attemptUsageSchema } from '../cost/usage.js';
-import { ATTEMPT_ROLES, DECISION_STAGES } from '../lifecycle/lifecycle-table.js';
+import { ATTEMPT_ROLES, DECISION_STAGES } from '../lifecycle/stages.js';
 import { FAILURE_CLASSES } from '../plugins/failure-class.js';
 
 /**

@@ -9,7 +9,7 @@ import {
   FAILURE_COUNTERS,
   INITIAL_PHASE,
   PHASES,
-} from '../lifecycle/lifecycle-table.js';
+} from '../lifecycle/stages.js';
 import { FAILURE_CLASSES, FAILURE_REASONS } from '../plugins/failure-class.js';
 
 /**
@@ -19,7 +19,8 @@ import { FAILURE_CLASSES, FAILURE_REASONS } from '../plugins/failure-class.js';
  * reads it, re-attaches or judges every attempt not marked finished, and continues.
  */
 
-/** One value per key: a zod shape (or a record) whose keys are a list of the lifecycle table. */
+/** One value per key: a zod shape (or a record) whose keys are a stage list of the lifecycle's
+ * vocabulary (../lifecycle/stages.ts). */
 function shapeOf<K extends string, V>(keys: readonly K[], value: V): Record<K, V> {
   return Object.fromEntries(keys.map((k) => [k, value])) as Record<K, V>;
 }
@@ -191,8 +192,8 @@ export const taskStateSchema = z.object({
    * project config names). */
   decisions: z.object(shapeOf(DECISION_KEYS, decisionSchema.optional())),
   attempts: z.array(attemptRecordSchema),
-  /** Consecutive failures per stage with a counter in the lifecycle table; a success resets
-   * that stage only. A counter added later reads as 0 in a state written before it. */
+  /** Consecutive failures per stage with a counter (the lifecycle's vocabulary); a success
+   * resets that stage only. A counter added later reads as 0 in a state written before it. */
   failures: z.object(shapeOf(FAILURE_COUNTERS, z.number().int().default(0))),
   /** Target id -> ISO instant before which it must not be started (classifier retryAfter). */
   cooldowns: z.record(z.string(), z.string()),

@@ -1,4 +1,4 @@
-import type { WorkLogRoleName } from '../lifecycle/lifecycle-table.js';
+import type { WorkLogRoleName } from '../lifecycle/stages.js';
 
 /** One START or FINISH row of a work log. */
 export interface WorkLogRow {

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { reviewFileOf } from '../lifecycle/lifecycle-table.js';
+import { reviewFileOf } from '../lifecycle/stages.js';
 import type { TaskId } from '../task/types.js';
 
 // The workspace's on-disk layout is a contract, so it stays in core: the task loader (tasks),
@@ -46,7 +46,7 @@ export function planFileName(loop: number): string {
   return loop <= 1 ? PLAN_FILE : `PLAN-${loop}.md`;
 }
 
-/** File name of the review of plan loop `n` (the review stage's, from the lifecycle table). */
+/** File name of the review of plan loop `n` (the review stage's, from the lifecycle's stages). */
 export function reviewFileName(loop: number): string {
   return reviewFileOf('review', loop);
 }

@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { newTaskState, PHASES, type Phase, stateDir as stateDirOf } from '@switchyard/core';
+import { newTaskState, stateDir as stateDirOf } from '@switchyard/core';
 import { openClaimStore, openStateStore, readClaims } from '@switchyard/store-fs';
 import { createMemoryStore, type MemoryStore } from '@switchyard/store-memory';
 import { loadWorkspace } from '@switchyard/tasks';
@@ -11,6 +11,7 @@ import { buildRuntimes } from '../dispatcher/agent/runtimes.js';
 import { liveAdmissionState } from '../dispatcher/live-admission.js';
 import type { DispatchContext } from '../dispatcher/types.js';
 import { planDryRun } from '../dry-run/index.js';
+import { PHASES, type Phase } from '../lifecycle/index.js';
 import { admit } from './admit.js';
 import { claimKeys, slotFreeTasks } from './task-view.js';
 

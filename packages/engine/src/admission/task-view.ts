@@ -1,5 +1,5 @@
 import type { DependencyRef, TaskId, WriteSetEntry } from '@switchyard/core';
-import { FINAL_PHASE, type Phase, takesAgentSlot } from '@switchyard/core/dry-run';
+import { FINAL_PHASE, type Phase, takesAgentSlot } from '../lifecycle/index.js';
 import type { AdmissionTask } from './admit.js';
 
 /**

@@ -1,15 +1,13 @@
+import { type Correction, SwitchyardError, type TaskState } from '@switchyard/core';
 import {
-  type Correction,
   type Effect,
   type FailureCounterName,
   type LifecycleFacts,
   type Outcome,
   PLAN_LOOP_RESETS,
-  SwitchyardError,
   stageRow,
-  type TaskState,
   transition,
-} from '@switchyard/core';
+} from '../lifecycle/index.js';
 import type { TaskRuntime } from './types.js';
 
 /** What a stage handler reports besides the outcome. */

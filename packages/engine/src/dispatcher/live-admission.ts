@@ -1,7 +1,7 @@
-import { INITIAL_PHASE, takesAgentSlot } from '@switchyard/core';
 import type { AdmissionState, AdmissionTask, ApplyQueueState } from '../admission/admit.js';
 import { admissionTaskOf, type TaskViewSource } from '../admission/task-view.js';
 import { worktreeBytes } from '../admission/worktree-bytes.js';
+import { INITIAL_PHASE, takesAgentSlot } from '../lifecycle/index.js';
 import type { DispatchContext, TaskRuntime } from './types.js';
 
 /**

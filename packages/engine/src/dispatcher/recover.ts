@@ -1,13 +1,9 @@
 import { existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import {
-  type AttemptRecord,
-  type Classification,
-  COMPLETE_LOG,
-  decisionKeyOf,
-} from '@switchyard/core';
+import { type AttemptRecord, type Classification, COMPLETE_LOG } from '@switchyard/core';
 import { readLocator } from '@switchyard/runner-kit';
 import { isSameProcessAlive } from '@switchyard/utils';
+import { decisionKeyOf } from '../lifecycle/index.js';
 import { checkDecision } from '../selection/decide.js';
 import { probeAttempt } from '../status/attempt-probe.js';
 import { applyVerdict } from './agent/agent-stages.js';

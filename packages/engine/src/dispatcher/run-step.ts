@@ -1,4 +1,5 @@
-import { FINAL_PHASE, type LifecycleStage, SwitchyardError } from '@switchyard/core';
+import { SwitchyardError } from '@switchyard/core';
+import { FINAL_PHASE, type LifecycleStage } from '../lifecycle/index.js';
 import { runFixupStage } from './agent/stage-fixup.js';
 import { runRedTeamStage } from './agent/stage-redteam.js';
 import { runReviewStage } from './agent/stage-review.js';

@@ -1,8 +1,9 @@
-import { type RunCounts, takesAgentSlot } from '@switchyard/core';
+import type { RunCounts } from '@switchyard/core';
 import { formatBytes } from '@switchyard/utils';
 import { type AdmissionDecision, admit } from '../admission/admit.js';
 import { claimKeys } from '../admission/task-view.js';
 import { worktreeBytes } from '../admission/worktree-bytes.js';
+import { takesAgentSlot } from '../lifecycle/index.js';
 import { liveAdmissionState } from './live-admission.js';
 import { countsOf } from './run-counts.js';
 import { runStep } from './run-step.js';

@@ -3,7 +3,6 @@ import { userInfo } from 'node:os';
 import {
   archivedTaskDir,
   type BlockedInfo,
-  DECISION_KEYS,
   freshFailures,
   type ResolutionAction,
   type Store,
@@ -13,6 +12,7 @@ import {
 } from '@switchyard/core';
 import { acquireWorkspaceLock, isOpen } from '@switchyard/store-fs';
 import { didYouMean } from '@switchyard/utils';
+import { DECISION_KEYS } from '../lifecycle/index.js';
 import { type CatalogFacts, checkDecision } from '../selection/decide.js';
 import { recordDoneByHand } from './record-done.js';
 

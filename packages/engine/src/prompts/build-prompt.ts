@@ -1,4 +1,4 @@
-import { type AttemptRoleName, promptTemplateOf } from '@switchyard/core';
+import { type AttemptRoleName, promptTemplateOf } from '../lifecycle/index.js';
 import { capLines, capList, capText, MAX_EMBEDDED_LINE, MAX_LISTED_PATHS } from './cap-text.js';
 import { fillPromptTemplate, type PromptTemplates } from './templates.js';
 

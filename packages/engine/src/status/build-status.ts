@@ -1,8 +1,9 @@
-import { INITIAL_PHASE, type TaskState } from '@switchyard/core';
+import type { TaskState } from '@switchyard/core';
 import { summarizeUsage } from '@switchyard/runner-kit';
 import { type AdmissionDecision, admit } from '../admission/admit.js';
 import { worktreeBytes } from '../admission/worktree-bytes.js';
 import { unrecordedReason } from '../dispatcher/checks/completion-record.js';
+import { INITIAL_PHASE } from '../lifecycle/index.js';
 import { describeWaiting } from './describe-waiting.js';
 import { dispatcherStatus, maxParallelOf } from './dispatcher-status.js';
 import type {

@@ -1,6 +1,7 @@
-import { INITIAL_PHASE, phaseLabel, type TaskState } from '@switchyard/core';
+import type { TaskState } from '@switchyard/core';
 import { formatBytes } from '@switchyard/utils';
 import type { AdmissionDecision, WorktreeDiskState } from '../admission/admit.js';
+import { INITIAL_PHASE, phaseLabel } from '../lifecycle/index.js';
 import { parkBudgetText } from '../selection/park.js';
 import type { WaitingEntry } from './status-types.js';
 

@@ -1,12 +1,6 @@
 import type { CatalogTarget } from '@switchyard/catalog';
-import {
-  type AttemptRecord,
-  type AttemptRoleName,
-  type Classification,
-  type Decision,
-  decisionKeyOf,
-  LIFECYCLE,
-} from '@switchyard/core';
+import type { AttemptRecord, Classification, Decision } from '@switchyard/core';
+import { type AttemptRoleName, decisionKeyOf, LIFECYCLE } from '../../lifecycle/index.js';
 import { persist } from '../context.js';
 import { applyFailure } from '../landing/apply-failure.js';
 import { holdForSharedTarget } from '../shared/shared-targets.js';

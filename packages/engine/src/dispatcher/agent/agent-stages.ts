@@ -1,4 +1,5 @@
-import type { AttemptRecord, AttemptRoleName, Classification } from '@switchyard/core';
+import type { AttemptRecord, Classification } from '@switchyard/core';
+import type { AttemptRoleName } from '../../lifecycle/index.js';
 import type { DispatchContext, TaskRuntime } from '../types.js';
 import { type AgentStage, settleAgentAttempt } from './agent-stage.js';
 import { FIXUP_STAGE } from './stage-fixup.js';

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
-import { reviewFileOf } from '@switchyard/core';
 import { parseReview } from '@switchyard/tasks';
 import { maxPlanBytes, readBoundedFile } from '@switchyard/utils';
+import { reviewFileOf } from '../../lifecycle/index.js';
 import type { DispatchContext, TaskRuntime } from '../types.js';
 
 /** The review files of the task's current plan loop (the red-team one too when asked). */

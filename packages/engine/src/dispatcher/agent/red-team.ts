@@ -1,5 +1,6 @@
 import { agentsOf, redTeamCandidates, selectCandidates } from '@switchyard/catalog';
-import { type AttemptRole, type Decision, isRouteId, promptTemplateOf } from '@switchyard/core';
+import { type AttemptRole, type Decision, isRouteId } from '@switchyard/core';
+import { promptTemplateOf } from '../../lifecycle/index.js';
 import { checkDecision, decideTarget } from '../../selection/decide.js';
 import { blockTask } from '../landing/apply-failure.js';
 import type { DispatchContext, TaskRuntime } from '../types.js';

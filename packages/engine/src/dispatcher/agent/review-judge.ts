@@ -1,11 +1,12 @@
 import { join, relative } from 'node:path';
-import { type Classification, formatProblem, planFileName, reviewFileOf } from '@switchyard/core';
+import { type Classification, formatProblem, planFileName } from '@switchyard/core';
 import {
   evaluateReview,
   followUpDoneProblem,
   parsePlan,
   type ReviewOutcome,
 } from '@switchyard/tasks';
+import { reviewFileOf } from '../../lifecycle/index.js';
 import type { DispatchContext, TaskRuntime } from '../types.js';
 
 /** The review file (the red-team review's own in its stage) and the next plan of the current loop. */

@@ -2,7 +2,6 @@ import { join } from 'node:path';
 import {
   type AttemptRecord,
   type Classification,
-  decisionKeyOf,
   type RunHandle,
   type RunnerPlugin,
   type RunnerSpec,
@@ -11,6 +10,7 @@ import {
 } from '@switchyard/core';
 import { type PromptDeliveryPlan, redactSecrets } from '@switchyard/runner-kit';
 import { writeOwnedFileBelow } from '@switchyard/utils';
+import { decisionKeyOf } from '../../lifecycle/index.js';
 import { checkSource, snapshotSource } from '../checks/source-watch.js';
 import { persist, persistWithin } from '../context.js';
 import { notePlanFiles, takeReturnedPlan } from '../corrections/plan-copy.js';

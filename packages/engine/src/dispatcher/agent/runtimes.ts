@@ -3,13 +3,13 @@ import { join } from 'node:path';
 import { applyRouting } from '@switchyard/catalog';
 import {
   archivedTaskDir,
-  DECISION_KEYS,
   freshFailures,
   newTaskState,
   planFileName,
   taskDir,
 } from '@switchyard/core';
 import type { LoadedTask, WorkspaceModel } from '@switchyard/tasks';
+import { DECISION_KEYS } from '../../lifecycle/index.js';
 import { checkDecision } from '../../selection/decide.js';
 import { readCompletion } from '../checks/completion-record.js';
 import { taskStageGates } from '../checks/stage-project-gates.js';

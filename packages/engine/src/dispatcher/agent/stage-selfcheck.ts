@@ -1,5 +1,6 @@
-import { type ChecklistItem, decisionKeyOf } from '@switchyard/core';
+import type { ChecklistItem } from '@switchyard/core';
 import { readChecklist, readPlanText } from '@switchyard/tasks';
+import { decisionKeyOf } from '../../lifecycle/index.js';
 import { buildPrompt } from '../../prompts/build-prompt.js';
 import { acceptChecklist, SELFCHECK_RETRY_LIMIT } from '../../selfcheck/accept-checklist.js';
 import { advance } from '../advance.js';

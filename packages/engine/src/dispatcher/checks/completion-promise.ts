@@ -1,7 +1,8 @@
 import { join } from 'node:path';
-import { phaseLabel, planFileName } from '@switchyard/core';
+import { planFileName } from '@switchyard/core';
 import { parseReview, reviewDisposition } from '@switchyard/tasks';
 import { maxPlanBytes, readBoundedFile } from '@switchyard/utils';
+import { phaseLabel } from '../../lifecycle/index.js';
 import { acceptChecklist } from '../../selfcheck/accept-checklist.js';
 import { loopReviewFiles } from '../agent/fixup-notes.js';
 import { currentChecklist } from '../agent/stage-selfcheck.js';

@@ -1,12 +1,7 @@
 import { join, relative } from 'node:path';
-import type {
-  AttemptRecord,
-  BudgetStageName,
-  Classification,
-  Decision,
-  DecisionKey,
-} from '@switchyard/core';
+import type { AttemptRecord, Classification, Decision, DecisionKey } from '@switchyard/core';
 import { ATTEMPT_FILES, evidenceMessage } from '@switchyard/runner-kit';
+import type { BudgetStageName } from '../../lifecycle/index.js';
 import { DEFAULT_PARK_POLICY, planQuotaWait } from '../../selection/park.js';
 import { noteTargetFault } from '../shared/target-faults.js';
 import { waitUntil } from '../task-wait.js';

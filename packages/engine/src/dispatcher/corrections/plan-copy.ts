@@ -1,13 +1,9 @@
 import { chmodSync, existsSync, lstatSync, renameSync, rmSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
-import {
-  type AdmittedPlan,
-  type AttemptRecord,
-  decisionKeyOf,
-  planFileName,
-} from '@switchyard/core';
+import { type AdmittedPlan, type AttemptRecord, planFileName } from '@switchyard/core';
 import { readChecklist, readPlanText, taskFromPlanTexts } from '@switchyard/tasks';
 import { writeOwnedFile, writeOwnedFileBelow } from '@switchyard/utils';
+import { decisionKeyOf } from '../../lifecycle/index.js';
 import type { DispatchContext, TaskRuntime } from '../types.js';
 import { contractChanges, describeChanges } from './admitted-plan.js';
 

@@ -1,16 +1,18 @@
+import type {
+  AttemptRecord,
+  Classification,
+  Correction,
+  Decision,
+  DecisionKey,
+  FailureClass,
+} from '@switchyard/core';
+import { evidenceMessage } from '@switchyard/runner-kit';
 import {
-  type AttemptRecord,
   type BudgetStageName,
   backToWorkerOutcome,
   type CheckStageName,
-  type Classification,
-  type Correction,
-  type Decision,
-  type DecisionKey,
-  type FailureClass,
   LIFECYCLE,
-} from '@switchyard/core';
-import { evidenceMessage } from '@switchyard/runner-kit';
+} from '../../lifecycle/index.js';
 import { decideAfterFailure, STAGE_FAILURE_BUDGET } from '../../selection/on-failure.js';
 import { advance } from '../advance.js';
 import { blockTask } from '../corrections/block-task.js';

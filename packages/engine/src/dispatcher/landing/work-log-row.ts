@@ -1,5 +1,6 @@
 import { join, relative } from 'node:path';
-import { type AttemptRecord, planFileName, reviewFileOf, type WorkLogRow } from '@switchyard/core';
+import { type AttemptRecord, planFileName, type WorkLogRow } from '@switchyard/core';
+import { reviewFileOf } from '../../lifecycle/index.js';
 import { maxPlanLoopsOf } from '../corrections/plan-loop-cap.js';
 import type { DispatchContext, TaskRuntime } from '../types.js';
 

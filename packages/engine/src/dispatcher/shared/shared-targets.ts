@@ -1,4 +1,5 @@
-import type { BudgetStageName, Decision, DecisionKey, TargetState } from '@switchyard/core';
+import type { Decision, DecisionKey, TargetState } from '@switchyard/core';
+import type { BudgetStageName } from '../../lifecycle/index.js';
 import { followQuotaResets } from '../corrections/park-stage.js';
 import { waitUntil } from '../task-wait.js';
 import type { DispatchContext, TaskRuntime } from '../types.js';

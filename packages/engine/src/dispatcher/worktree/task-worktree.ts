@@ -1,4 +1,5 @@
-import { type TaskIsolation, WORKTREE_STAGES, type WorkspaceIsolation } from '@switchyard/core';
+import type { TaskIsolation, WorkspaceIsolation } from '@switchyard/core';
+import { WORKTREE_STAGES } from '../../lifecycle/index.js';
 import { persist, persistLater } from '../context.js';
 import type { DispatchContext, TaskRuntime } from '../types.js';
 import { taskIsolationMode, worktreeTaskWithoutIsolation } from './task-isolation-mode.js';

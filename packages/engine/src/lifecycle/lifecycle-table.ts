@@ -1,38 +1,28 @@
+import {
+  type AttemptRoleName,
+  type DecisionKeyName,
+  FINAL_PHASE,
+  type LifecycleStage,
+  type Phase,
+  STAGE_CONTRACT,
+  type StageContractRow,
+  type StagesWhere,
+  stagesWhere,
+} from '@switchyard/core/dry-run';
+
 /**
  * The task lifecycle, declared once. Every stage a task goes through is one row: what runs
  * it (an agent attempt, a command, the archive), which catalog decision picks its target,
  * whether it has a failure budget, takes a `max_parallel` agent slot or writes work-log rows,
- * and where each outcome leads. The state and event schemas, the work-log vocabulary, the
- * status view and the run renderer derive their stage lists from this table; the dispatcher
- * moves a task only through `transition()` (./transition.ts). Adding a stage (worktree apply,
- * source definition of done, rollback, escalation…) is a row here plus its handler in the
- * dispatcher's stage map.
+ * and where each outcome leads. The stages and the columns the persisted formats derive from
+ * (kind, decision, decision key, failure counter, correction source, work log, review file)
+ * are core's vocabulary (`STAGE_CONTRACT`): each row here is built from its stage's contract
+ * row plus the columns of a run's behaviour. The status view and the run renderer derive their
+ * stage lists from this table; the dispatcher moves a task only through `transition()`
+ * (./transition.ts). Adding a stage (worktree apply, source definition of done, rollback,
+ * escalation…) is a row of core's vocabulary, a row here, and its handler in the dispatcher's
+ * stage map.
  */
-
-/** The stages, in lifecycle order. */
-export const LIFECYCLE_STAGES = [
-  'worker',
-  'selfcheck',
-  'writeset',
-  'gate',
-  'project-gates',
-  'review',
-  'redteam',
-  'fixup',
-  'promise',
-  'apply',
-  'archive',
-] as const;
-export type LifecycleStage = (typeof LIFECYCLE_STAGES)[number];
-
-/** A task's phase: the stage the dispatcher runs next, or `done` once it is archived. */
-export const PHASES = [...LIFECYCLE_STAGES, 'done'] as const;
-export type Phase = (typeof PHASES)[number];
-
-/** The phase of a task that has never run. */
-export const INITIAL_PHASE = 'worker' satisfies Phase;
-/** The phase of an archived, verified task. */
-export const FINAL_PHASE = 'done' satisfies Phase;
 
 /** What a stage's outcome may be (what its handler reports to `transition`). */
 export const OUTCOMES = [
@@ -142,27 +132,15 @@ export interface OutcomeRow {
   effects: readonly Effect[];
 }
 
-/** How a stage runs (`check`: the dispatcher judges its own records). */
-export type StageKind = 'agent' | 'command' | 'archive' | 'git' | 'check';
-
-/** One row of the lifecycle table. */
-export interface StageRow {
-  kind: StageKind;
+/** One row of the lifecycle table: the stage's contract columns (core's `STAGE_CONTRACT`) and
+ * how a run treats it. */
+export interface StageRow extends StageContractRow {
   /** Human name, for status lines and messages. */
   label: string;
-  /** The catalog decision whose target runs the stage (agent stages; the fixup stage's target
-   * is named by the project config). */
-  decision?: 'worker' | 'review';
-  /** Where the stage's catalog decision is kept in a task state's `decisions` (agent stages;
-   * the self-check runs on the worker's). */
-  decisionKey?: 'worker' | 'review' | 'redteam' | 'fixup';
   /** The prompt template the stage's attempt is built from (agent stages). */
   prompt?: 'worker' | 'selfcheck' | 'review' | 'fixup';
   /** The stage has its own consecutive-failure budget. */
   budget: boolean;
-  /** The stage keeps a consecutive-failure counter in a task state's `failures` (a stage
-   * without a budget counts its failures too: the write set, the promise and the apply). */
-  failureCounter: boolean;
   /** A new plan loop (a review asked for changes) starts the stage's failure counter over: the
    * stages that make and check the change before the review. The checks without a budget of
    * their own (write set, promise, apply) count every failure until they pass, across plan
@@ -172,17 +150,11 @@ export interface StageRow {
    * of its decision's candidates (config `park`). The self-check never does: it runs on the
    * worker's decision and resumes the worker's context, so it must not move that target. */
   quotaPark: boolean;
-  /** The review file an attempt of the stage writes, `<n>` being the plan loop (review stages). */
-  reviewFile?: `CODE_REVIEW-<n>${string}.md`;
-  /** A failure of the stage reaches the worker's next prompt as a correction of this source. */
-  correctionSource: boolean;
   /** Under worktree isolation the stage runs in the task's worktree: it is created (or
    * re-attached) before the stage runs. After the apply it is only cleaned up. */
   worktree: boolean;
   /** The stage takes one of the `max_parallel` agent slots while it runs. */
   agentSlot: boolean;
-  /** The stage writes START/FINISH rows to the group's work log. */
-  workLog: boolean;
   /** A failover-class failure may move the stage to another candidate. */
   failover: boolean;
   outcomes: Partial<Record<Outcome, OutcomeRow>>;
@@ -247,19 +219,14 @@ function reviewOutcomes(stage: 'review' | 'redteam'): StageRow['outcomes'] {
 /** The table, its literal columns kept for the derived types below. */
 const TABLE = {
   worker: {
-    kind: 'agent',
+    ...STAGE_CONTRACT.worker,
     label: 'worker',
-    decision: 'worker',
-    decisionKey: 'worker',
     prompt: 'worker',
     budget: true,
-    failureCounter: true,
     planLoopReset: true,
     quotaPark: true,
-    correctionSource: false,
     worktree: true,
     agentSlot: true,
-    workLog: true,
     failover: true,
     outcomes: {
       passed: {
@@ -282,19 +249,14 @@ const TABLE = {
     },
   },
   selfcheck: {
-    kind: 'agent',
+    ...STAGE_CONTRACT.selfcheck,
     label: 'self-check',
-    decision: 'worker',
-    decisionKey: 'worker',
     prompt: 'selfcheck',
     budget: true,
-    failureCounter: true,
     planLoopReset: true,
     quotaPark: false,
-    correctionSource: true,
     worktree: true,
     agentSlot: true,
-    workLog: true,
     // Self-check resumes the worker's context: a provider fault never moves its target.
     failover: false,
     outcomes: {
@@ -311,16 +273,13 @@ const TABLE = {
     },
   },
   gate: {
-    kind: 'command',
+    ...STAGE_CONTRACT.gate,
     label: 'definition-of-done gate',
     budget: true,
-    failureCounter: true,
     planLoopReset: true,
     quotaPark: false,
-    correctionSource: true,
     worktree: true,
     agentSlot: false,
-    workLog: true,
     failover: false,
     outcomes: {
       passed: {
@@ -333,16 +292,13 @@ const TABLE = {
   // The project's own gates (config `gates`, `on: "task"`), after the task's definition of
   // done; a failing one goes back to the worker as a correction naming it.
   'project-gates': {
-    kind: 'command',
+    ...STAGE_CONTRACT['project-gates'],
     label: 'project gates',
     budget: true,
-    failureCounter: true,
     planLoopReset: true,
     quotaPark: false,
-    correctionSource: true,
     worktree: true,
     agentSlot: false,
-    workLog: true,
     failover: false,
     outcomes: {
       passed: {
@@ -353,20 +309,14 @@ const TABLE = {
     },
   },
   review: {
-    kind: 'agent',
+    ...STAGE_CONTRACT.review,
     label: 'review',
-    decision: 'review',
-    decisionKey: 'review',
     prompt: 'review',
     budget: true,
-    failureCounter: true,
     planLoopReset: false,
     quotaPark: true,
-    reviewFile: 'CODE_REVIEW-<n>.md',
-    correctionSource: true,
     worktree: true,
     agentSlot: true,
-    workLog: true,
     failover: true,
     outcomes: reviewOutcomes('review'),
   },
@@ -374,20 +324,14 @@ const TABLE = {
   // review candidate of another agent family than the worker's. Both must approve; its
   // CHANGES_REQUESTED starts plan loop N+1 like a normal review's.
   redteam: {
-    kind: 'agent',
+    ...STAGE_CONTRACT.redteam,
     label: 'red-team review',
-    decision: 'review',
-    decisionKey: 'redteam',
     prompt: 'review',
     budget: true,
-    failureCounter: true,
     planLoopReset: false,
     quotaPark: true,
-    reviewFile: 'CODE_REVIEW-<n>.red-team.md',
-    correctionSource: false,
     worktree: true,
     agentSlot: true,
-    workLog: true,
     failover: true,
     outcomes: reviewOutcomes('redteam'),
   },
@@ -395,17 +339,13 @@ const TABLE = {
   // against its base, in the shared workspace the files changed since a snapshot taken before
   // it. Its failures count in `failures.writeset` (reset when it passes), not the worker's.
   writeset: {
-    kind: 'git',
+    ...STAGE_CONTRACT.writeset,
     label: 'write-set check',
     budget: false,
-    failureCounter: true,
     planLoopReset: false,
     quotaPark: false,
-    correctionSource: true,
     worktree: true,
     agentSlot: false,
-    // It judges the agent's work: one START/FINISH pair per check (dispatcher/git-stage-rows.ts).
-    workLog: true,
     failover: false,
     outcomes: {
       passed: {
@@ -422,18 +362,14 @@ const TABLE = {
   // applied by that target in the task's working tree, without a worker round; the change is
   // then verified again (write set, gates) and goes on to the completion promise.
   fixup: {
-    kind: 'agent',
+    ...STAGE_CONTRACT.fixup,
     label: 'fixup',
-    decisionKey: 'fixup',
     prompt: 'fixup',
     budget: true,
-    failureCounter: true,
     planLoopReset: false,
     quotaPark: true,
-    correctionSource: false,
     worktree: true,
     agentSlot: true,
-    workLog: true,
     // One target, named by the config: nothing to fail over to (a quota error waits for its reset).
     failover: false,
     outcomes: {
@@ -458,16 +394,13 @@ const TABLE = {
   // it is now (definition of done and gates passed, reviews approved, a required self-check
   // accepted). An unmet part goes back to the worker as a correction naming it.
   promise: {
-    kind: 'check',
+    ...STAGE_CONTRACT.promise,
     label: 'completion promise',
     budget: false,
-    failureCounter: true,
     planLoopReset: false,
     quotaPark: false,
-    correctionSource: true,
     worktree: false,
     agentSlot: false,
-    workLog: false,
     failover: false,
     outcomes: {
       passed: { next: after('promise'), effects: ['reset-failures'] },
@@ -480,17 +413,13 @@ const TABLE = {
   // Worktree isolation: commit, replay onto the source tip (serialized per repository), the
   // definition of done on the source, rollback of exactly that commit when it fails.
   apply: {
-    kind: 'git',
+    ...STAGE_CONTRACT.apply,
     label: 'apply to source',
     budget: false,
-    failureCounter: true,
     planLoopReset: false,
     quotaPark: false,
-    correctionSource: true,
     worktree: true,
     agentSlot: false,
-    // It judges the agent's work: one START/FINISH pair per check (dispatcher/git-stage-rows.ts).
-    workLog: true,
     failover: false,
     outcomes: {
       passed: { next: after('apply'), effects: ['reset-failures', 'clear-correction'] },
@@ -499,16 +428,13 @@ const TABLE = {
     },
   },
   archive: {
-    kind: 'archive',
+    ...STAGE_CONTRACT.archive,
     label: 'archive',
     budget: false,
-    failureCounter: false,
     planLoopReset: false,
     quotaPark: false,
-    correctionSource: false,
     worktree: false,
     agentSlot: false,
-    workLog: false,
     failover: false,
     outcomes: {
       // The archive handler has moved the folder and released the claim by then.
@@ -521,56 +447,22 @@ const TABLE = {
 export const LIFECYCLE: Readonly<Record<LifecycleStage, StageRow>> = TABLE;
 
 /** The stages whose row has `value` in `column` (a type derived from the table). */
-type StagesWhere<K extends keyof StageRow, V> = {
-  [S in LifecycleStage]: (typeof TABLE)[S] extends Record<K, V> ? S : never;
-}[LifecycleStage];
+type TableWhere<K extends keyof StageRow, V> = StagesWhere<typeof TABLE, K, V>;
+const tableWhere = <S extends LifecycleStage>(test: (row: StageRow) => boolean) =>
+  stagesWhere<S, StageRow>(LIFECYCLE, test);
 
-/** The stages whose row passes `test`, in lifecycle order (a non-empty tuple for zod enums). */
-const stagesWhere = <S extends LifecycleStage>(test: (row: StageRow) => boolean) =>
-  LIFECYCLE_STAGES.filter((s) => test(LIFECYCLE[s])) as unknown as readonly [S, ...S[]];
-/** The distinct values of a column, in lifecycle order. */
-const columnValues = <V extends string>(value: (row: StageRow) => V | undefined) =>
-  [...new Set(LIFECYCLE_STAGES.flatMap((s) => value(LIFECYCLE[s]) ?? []))] as unknown as readonly [
-    V,
-    ...V[],
-  ];
-
-/** Stages run by an agent attempt: the values of an attempt's role (`SWITCHYARD_ROLE`). */
-export const ATTEMPT_ROLES = stagesWhere<AttemptRoleName>((r) => r.kind === 'agent');
-export type AttemptRoleName = StagesWhere<'kind', 'agent'>;
-/** Catalog decisions stages run on (self-check runs on the worker's, the red-team review on a
- * review candidate): the catalog's route kinds. */
-export const DECISION_STAGES = columnValues<DecisionStageName>((r) => r.decision);
-export type DecisionStageName = NonNullable<StageRow['decision']>;
-/** Where stages keep their decision: the keys of a task state's `decisions`. */
-export const DECISION_KEYS = columnValues<DecisionKeyName>((r) => r.decisionKey);
-export type DecisionKeyName = NonNullable<StageRow['decisionKey']>;
 /** Stages with a consecutive-failure budget. */
-export const BUDGET_STAGES = stagesWhere<BudgetStageName>((r) => r.budget);
-export type BudgetStageName = StagesWhere<'budget', true>;
-/** Stages with a consecutive-failure counter: the keys of a task state's `failures`. */
-export const FAILURE_COUNTERS = stagesWhere<FailureCounterName>((r) => r.failureCounter);
-export type FailureCounterName = StagesWhere<'failureCounter', true>;
-/** Stages that write work-log rows (the log's role column). */
-export const WORK_LOG_ROLES = stagesWhere<WorkLogStageName>((r) => r.workLog);
-export type WorkLogStageName = StagesWhere<'workLog', true>;
-/** The log's role column: a stage, or `setup` (a new worktree's set-up, before its first
- * stage: not a stage of the task, it runs again whenever the worktree is created anew). */
-export type WorkLogRoleName = WorkLogStageName | 'setup';
-/** Sources of a correction shown to the next worker attempt. */
-export const CORRECTION_SOURCES = stagesWhere<CorrectionSourceName>((r) => r.correctionSource);
-export type CorrectionSourceName = StagesWhere<'correctionSource', true>;
+export const BUDGET_STAGES = tableWhere<BudgetStageName>((r) => r.budget);
+export type BudgetStageName = TableWhere<'budget', true>;
 /** The checks of the work after an agent changed it (commands, git checks, the promise): a
  * failure sends the task back to the worker with a correction. */
-export type CheckStageName = StagesWhere<'kind', 'command' | 'git' | 'check'>;
+export type CheckStageName = TableWhere<'kind', 'command' | 'git' | 'check'>;
 /** Stages that run in the task's worktree under worktree isolation. */
-export const WORKTREE_STAGES = stagesWhere<WorktreeStageName>((r) => r.worktree);
-export type WorktreeStageName = StagesWhere<'worktree', true>;
+export const WORKTREE_STAGES = tableWhere<WorktreeStageName>((r) => r.worktree);
+export type WorktreeStageName = TableWhere<'worktree', true>;
 /** Stages whose failure counter a new plan loop starts over. */
-export const PLAN_LOOP_RESETS = stagesWhere<PlanLoopResetName>((r) => r.planLoopReset);
-export type PlanLoopResetName = StagesWhere<'planLoopReset', true>;
-/** Stages whose attempts write a review file (the normal review and the red-team one). */
-export type ReviewStageName = StagesWhere<'reviewFile', string>;
+export const PLAN_LOOP_RESETS = tableWhere<PlanLoopResetName>((r) => r.planLoopReset);
+export type PlanLoopResetName = TableWhere<'planLoopReset', true>;
 
 /** The row of a phase, or undefined for `done`. */
 export function stageRow(phase: Phase): StageRow | undefined {
@@ -600,13 +492,6 @@ export function promptTemplateOf(role: AttemptRoleName): NonNullable<StageRow['p
 /** True when a quota error that names its reset parks `stage` instead of charging it. */
 export function parksOnQuota(stage: LifecycleStage): boolean {
   return LIFECYCLE[stage].quotaPark;
-}
-
-/** The review file an attempt of `stage` writes in plan loop `loop` (none: not a review stage). */
-export function reviewFileOf(stage: ReviewStageName, loop: number): string;
-export function reviewFileOf(stage: Phase, loop: number): string | undefined;
-export function reviewFileOf(stage: Phase, loop: number): string | undefined {
-  return stageRow(stage)?.reviewFile?.replace('<n>', String(loop));
 }
 
 /** The outcome that sends a task from `stage` back to the worker with a correction. */

@@ -1,5 +1,6 @@
+import { LIFECYCLE_STAGES, type Phase } from '@switchyard/core/dry-run';
 import { describe, expect, it } from 'vitest';
-import { FACTS, LIFECYCLE_STAGES, type LifecycleFacts, type Phase } from './lifecycle-table.js';
+import { FACTS, type LifecycleFacts } from './lifecycle-table.js';
 import { transition } from './transition.js';
 
 const factSets: LifecycleFacts[] = FACTS.reduce<LifecycleFacts[]>(

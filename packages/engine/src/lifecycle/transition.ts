@@ -1,11 +1,5 @@
-import {
-  type Effect,
-  FINAL_PHASE,
-  LIFECYCLE,
-  type LifecycleFacts,
-  type Outcome,
-  type Phase,
-} from './lifecycle-table.js';
+import { FINAL_PHASE, type Phase } from '@switchyard/core/dry-run';
+import { type Effect, LIFECYCLE, type LifecycleFacts, type Outcome } from './lifecycle-table.js';
 
 /** The part of a task's state the lifecycle moves. */
 export interface LifecycleState {

@@ -1,20 +1,19 @@
-import { describe, expect, it } from 'vitest';
 import {
-  ATTEMPT_ROLES,
-  BUDGET_STAGES,
-  DECISION_STAGES,
-  EFFECTS,
-  FACTS,
   FINAL_PHASE,
   INITIAL_PHASE,
-  LIFECYCLE,
   LIFECYCLE_STAGES,
-  type LifecycleFacts,
-  OUTCOMES,
   PHASES,
   type Phase,
+} from '@switchyard/core/dry-run';
+import { describe, expect, it } from 'vitest';
+import {
+  BUDGET_STAGES,
+  EFFECTS,
+  FACTS,
+  LIFECYCLE,
+  type LifecycleFacts,
+  OUTCOMES,
   takesAgentSlot,
-  WORK_LOG_ROLES,
 } from './lifecycle-table.js';
 import { transition } from './transition.js';
 
@@ -127,22 +126,9 @@ describe('transition (generated from the lifecycle table)', () => {
     }
   });
 
-  it('derives the vocabularies other modules use from the rows', () => {
-    expect([...ATTEMPT_ROLES]).toEqual(['worker', 'selfcheck', 'review', 'redteam', 'fixup']);
+  it('derives the budgets and agent slots from the rows', () => {
     const budgeted = ['worker', 'selfcheck', 'gate', 'project-gates', 'review', 'redteam', 'fixup'];
     expect([...BUDGET_STAGES]).toEqual(budgeted);
-    expect([...WORK_LOG_ROLES]).toEqual([
-      'worker',
-      'selfcheck',
-      'writeset',
-      'gate',
-      'project-gates',
-      'review',
-      'redteam',
-      'fixup',
-      'apply',
-    ]);
-    for (const s of DECISION_STAGES) expect(LIFECYCLE[s].decision).toBe(s);
     // Gates and the archive never hold an agent slot.
     expect(PHASES.filter(takesAgentSlot)).toEqual([
       'worker',
