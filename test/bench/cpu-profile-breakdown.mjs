@@ -48,7 +48,7 @@ export const CATEGORIES = [
     'store (state writes and reads)',
     (f) =>
       /store-fs\/dist/.test(f.url) ||
-      /^(writeDurably|replaceFile|writeOwnedFileBelow|ensureOwnedDir|writeLocator|createLocator|finalizeLocator|recordLocatorExit|persist)$/.test(
+      /^(writeDurably|replaceFile|replaceNow|writeOwnedFileBelow|ensureOwnedDir|writeLocator|createLocator|finalizeLocator|recordLocatorExit|persist)$/.test(
         f.functionName,
       ),
   ],

@@ -303,6 +303,11 @@ for (let round = 0; round < ROUNDS; round++) {
   );
 }
 const sum = (xs, f) => xs.reduce((a, x) => a + f(x), 0);
+/** The main thread's CPU of runs (undefined when a run's Node could not tell it). */
+const mainThreadMs = (cpus) =>
+  cpus.every((c) => c.mainUserMs !== undefined)
+    ? sum(cpus, (c) => c.mainUserMs + c.mainSystemMs)
+    : undefined;
 const baseWall = sum(bases, (b) => b.wallMs);
 const dispWall = sum(disps, (d) => d.wallMs);
 const attempts = sum(disps, (d) => d.attempts);
@@ -319,8 +324,9 @@ const userMs = sum(disps, (d) => d.cpu.userMs);
 const systemMs = sum(disps, (d) => d.cpu.systemMs);
 const cpuMs = userMs + systemMs;
 const helperMs = sum(disps, (d) => d.helperMs);
+const mainMs = mainThreadMs(disps.map((d) => d.cpu));
 console.log(
-  `  dispatcher CPU (own process, children excluded): user ${fmt(userMs)} + sys ${fmt(systemMs)} = ${fmt(cpuMs)}, ${(cpuMs / attempts).toFixed(1)} ms per attempt`,
+  `  dispatcher CPU (own process, children excluded): user ${fmt(userMs)} + sys ${fmt(systemMs)} = ${fmt(cpuMs)}, ${(cpuMs / attempts).toFixed(1)} ms per attempt${mainMs === undefined ? '' : `; its main thread (the event loop, libuv's thread pool left out) ${fmt(mainMs)}, ${(mainMs / attempts).toFixed(1)} ms per attempt`}`,
 );
 console.log(
   `  + its spawn helper (sampled every 250 ms): ${fmt(helperMs)}; together ${((cpuMs + helperMs) / attempts).toFixed(1)} ms per attempt`,
@@ -336,12 +342,13 @@ console.log(
 if (BREAKDOWN_TASKS > 0) {
   const { run, profile, fsOps, replacements } = await breakdownRun(BREAKDOWN_TASKS);
   // On a loaded machine the profiler's samples also count time the process waited for a CPU:
-  // each category's share of the samples is scaled to the CPU the run really used.
-  const runCpuMs = run.cpu.userMs + run.cpu.systemMs;
+  // each category's share of the samples is scaled to the CPU the run really used, on the
+  // thread the profiler samples (the main thread; the process's CPU where that is unknown).
+  const runCpuMs = mainThreadMs([run.cpu]) ?? run.cpu.userMs + run.cpu.systemMs;
   const per = (ms) =>
     `${((ms / profile.totalMs) * (runCpuMs / run.attempts)).toFixed(2).padStart(6)} ms`;
   console.log(
-    `  where the dispatcher's CPU per attempt goes (${BREAKDOWN_TASKS} tasks under --cpu-prof, ${run.attempts} attempts, ${(runCpuMs / run.attempts).toFixed(1)} ms CPU per attempt; shares of the profile's samples, idle left out):`,
+    `  where the dispatcher's CPU per attempt goes (${BREAKDOWN_TASKS} tasks under --cpu-prof, ${run.attempts} attempts, ${(runCpuMs / run.attempts).toFixed(1)} ms CPU per attempt ${run.cpu.mainUserMs === undefined ? '(process)' : '(main thread)'}; shares of the profile's samples, idle left out):`,
   );
   for (const row of [...profile.rows].sort((a, b) => b.ms - a.ms))
     console.log(

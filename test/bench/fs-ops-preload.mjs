@@ -49,7 +49,9 @@ function siteOf() {
     .filter(
       (line) =>
         /\/packages\/[^/]+\/dist\//.test(line) &&
-        !/^at (async )?(writeTemp|run|replaceFile|openOwnedFile) .*\/utils\/dist\//.test(line) &&
+        !/^at (async )?(writeTemp|openTemp|run|replaceNow|replaceFile|openOwnedFile) .*\/utils\/dist\//.test(
+          line,
+        ) &&
         !line.includes('fs-ops-preload'),
     )
     .map((line) =>

@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   type AttemptLocator,
@@ -26,12 +26,16 @@ export async function writeLocator(
   return value;
 }
 
-/** Reads and validates `locator.json`; a broken one is SY_STATE_CORRUPT with every problem. */
+/**
+ * Reads and validates `locator.json`; a broken one is SY_STATE_CORRUPT with every problem.
+ * Read on this thread: a small file in the page cache, where fs/promises' open, stat, read and
+ * close on the thread pool cost about ten times the CPU.
+ */
 export async function readLocator(dir: string): Promise<AttemptLocator> {
   const file = join(dir, ATTEMPT_FILES.locator);
   let raw: unknown;
   try {
-    raw = JSON.parse(await readFile(file, 'utf8'));
+    raw = JSON.parse(readFileSync(file, 'utf8'));
   } catch (cause) {
     throw new SwitchyardError('SY_STATE_CORRUPT', `Cannot read attempt locator ${file}.`, {
       cause,
