@@ -39,6 +39,7 @@ export {
   maskSecretsBelow,
   maskSecretsInFile,
   redactDeep,
+  redactedCopy,
   redactSecrets,
   StreamMasker,
   secretValuesOf,

@@ -15,6 +15,7 @@ export {
   writeOwnedFile,
   writeOwnedFileBelow,
 } from './owned-files.js';
+export { copyPlainData } from './plain-copy.js';
 export { processAgeMs } from './process-age.js';
 export {
   findProcessesWithMarker,

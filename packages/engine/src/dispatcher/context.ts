@@ -1,4 +1,4 @@
-import { redactDeep } from '@switchyard/runner-kit';
+import { redactedCopy } from '@switchyard/runner-kit';
 import type { DispatchContext, TaskRuntime } from './types.js';
 
 /**
@@ -10,7 +10,7 @@ import type { DispatchContext, TaskRuntime } from './types.js';
 export function persist(ctx: DispatchContext, rt: TaskRuntime): Promise<void> {
   rt.unsaved = false;
   rt.state.updatedAt = ctx.now().toISOString();
-  const snapshot = redactDeep(structuredClone(rt.state), ctx.secrets);
+  const snapshot = redactedCopy(rt.state, ctx.secrets);
   const write = async () => {
     const fence = await ctx.leases.fenceFor(rt.id);
     for (const fault of rt.targetFaults?.splice(0) ?? []) {

@@ -6,6 +6,7 @@ export {
   maskSecretsBelow,
   maskSecretsInFile,
   redactDeep,
+  redactedCopy,
   redactingReplacer,
 } from './secret-set.js';
 export { type MaskedChunk, type StreamMask, StreamMasker } from './stream-masker.js';

@@ -3,7 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { secretValuesOf } from './redact.js';
-import { catalogReferencedNames, maskSecretsInFile, redactDeep } from './secret-set.js';
+import {
+  catalogReferencedNames,
+  maskSecretsInFile,
+  redactDeep,
+  redactedCopy,
+} from './secret-set.js';
 
 const secret = { name: 'API_TOKEN', value: 'tok-0123456789abcdefghijklmnop' };
 
@@ -30,6 +35,21 @@ describe('secret masking', () => {
       a: ['k=[redacted:API_TOKEN]'],
       n: 1,
     });
+  });
+
+  it('copies and redacts in one walk what a clone then redactDeep gives, the input left alone', () => {
+    const state = {
+      id: 't',
+      attempts: [{ argv: ['--key', secret.value], pid: 3, end: undefined }],
+    };
+    const before = structuredClone(state);
+    for (const secrets of [[secret], []]) {
+      const copy = redactedCopy(state, secrets);
+      expect(copy).toStrictEqual(redactDeep(structuredClone(state), secrets));
+      expect(copy.attempts[0]).not.toBe(state.attempts[0]);
+    }
+    expect(redactedCopy(state, [secret]).attempts[0]!.argv[1]).toBe('[redacted:API_TOKEN]');
+    expect(state).toStrictEqual(before);
   });
 
   it('keeps the working-folder variables (PWD reads like a password abbreviation)', () => {

@@ -10,6 +10,7 @@ import {
 } from 'node:fs';
 import { join } from 'node:path';
 import type { SecretValue } from '@switchyard/core';
+import { copyPlainData } from '@switchyard/utils';
 import { redactSecrets, secretValuesOf } from './redact.js';
 
 // `${NAME}` and `${NAME:-fallback}`, as the catalog expands them.
@@ -57,6 +58,16 @@ export function redactDeep<T>(value: T, secrets: readonly SecretValue[]): T {
       Object.entries(value).map(([k, v]) => [k, redactDeep(v, secrets)]),
     ) as T;
   return value;
+}
+
+/**
+ * `redactDeep(structuredClone(value), secrets)` in one walk: a copy of `value` (plain data)
+ * with every string redacted, for a snapshot of state that goes on changing after it is taken.
+ */
+export function redactedCopy<T>(value: T, secrets: readonly SecretValue[]): T {
+  return secrets.length === 0
+    ? copyPlainData(value)
+    : copyPlainData(value, (text) => redactSecrets(text, secrets));
 }
 
 const WINDOW = 1 << 20;

@@ -8,7 +8,7 @@ import {
   maskSecretsBelow,
   redactDeep,
 } from '@switchyard/runner-kit';
-import { runTimeZone } from '../time-zone.js';
+import { classifyContextOf } from '../time-zone.js';
 import type { DispatchContext, TaskRuntime } from '../types.js';
 import { collectAuxiliaryLogs } from './auxiliary-logs.js';
 import { isReviewRole } from './red-team.js';
@@ -56,10 +56,11 @@ export async function awaitAttempt(
       }
     : judgeUnobservedExit(
         outcome,
-        await classifyEvidence(outcome.evidence, ctx.options.plugins.classifiersFor(agent), {
-          endedAt: outcome.endedAt,
-          timeZone: runTimeZone(ctx),
-        }),
+        await classifyEvidence(
+          outcome.evidence,
+          ctx.options.plugins.classifiersFor(agent),
+          classifyContextOf(ctx, outcome.endedAt),
+        ),
       );
   // Evidence lines quote agent output: no credential goes on into state, events or logs.
   const verdict = redactDeep(

@@ -7,7 +7,7 @@ import {
   readLocator,
 } from '@switchyard/runner-kit';
 import { judgeUnobservedExit } from '../agent/unobserved-exit.js';
-import { runTimeZone } from '../time-zone.js';
+import { classifyContextOf } from '../time-zone.js';
 import type { DispatchContext } from '../types.js';
 
 const TAIL_BYTES = 256 * 1024;
@@ -95,10 +95,7 @@ export async function judgeGoneAttempt(
   const classified = await classifyEvidence(
     evidence,
     ctx.options.plugins.classifiersFor(locator.agent),
-    {
-      endedAt: observed ? new Date(locator.endedAt!) : lastWrite(paths, ctx.now()),
-      timeZone: runTimeZone(ctx),
-    },
+    classifyContextOf(ctx, observed ? new Date(locator.endedAt!) : lastWrite(paths, ctx.now())),
   );
   if (observed) return classified;
   const verdict = judgeUnobservedExit(
