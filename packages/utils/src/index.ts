@@ -19,7 +19,7 @@ export { copyPlainData } from './plain-copy.js';
 export { processAgeMs } from './process-age.js';
 export {
   findProcessesWithMarker,
-  findProcessesWithMarkers,
+  findProcessesWithMarkersInTurns,
   hasEnvironmentMarker,
   isSameProcessAlive,
   processIdentity,
@@ -36,6 +36,7 @@ export {
   secretInArgument,
   secretInEnvironment,
 } from './secrets.js';
+export { sharedPass } from './shared-pass.js';
 export { redactStoreUrl } from './store-url.js';
 export { findWorkspaceRoot, hasTasksDir, searchWorkspaceRoot } from './workspace-root.js';
 export { dottedPath, issuesToProblems, unknownKeyHint } from './zod-problems.js';

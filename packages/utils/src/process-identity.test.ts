@@ -4,6 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import {
   findProcessesWithMarker,
   findProcessesWithMarkers,
+  findProcessesWithMarkersInTurns,
   hasEnvironmentMarker,
   isSameProcessAlive,
   processIdentity,
@@ -111,6 +112,19 @@ describe('process identity', () => {
       expect(
         findProcessesWithMarkers('SWITCHYARD_ATTEMPT_ID', markers, {
           bornSinceMs: Date.now() + 60_000,
+        }),
+      ).toEqual(new Map());
+      // the same scan spread over turns of the event loop, a few entries at a time
+      expect(
+        await findProcessesWithMarkersInTurns('SWITCHYARD_ATTEMPT_ID', markers, {
+          bornSinceMs: spawnedAt,
+          entriesPerTurn: 3,
+        }),
+      ).toEqual(new Map([[marker, [pid]]]));
+      expect(
+        await findProcessesWithMarkersInTurns('SWITCHYARD_ATTEMPT_ID', markers, {
+          bornSinceMs: Date.now() + 60_000,
+          entriesPerTurn: 3,
         }),
       ).toEqual(new Map());
     } finally {

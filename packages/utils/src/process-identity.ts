@@ -145,33 +145,68 @@ export function findProcessesWithMarkers(
   values: ReadonlySet<string>,
   options: MarkerScanOptions = {},
 ): Map<string, number[]> {
+  const scan = markerScan(name, values, options);
+  if (scan) for (const entry of scan.entries) scan.look(entry);
+  return scan?.found ?? new Map();
+}
+
+/**
+ * {@link findProcessesWithMarkers} spread over turns of the event loop: the listing of /proc
+ * is taken when it is called (so it answers for whatever ran then), and the entries are
+ * looked at `entriesPerTurn` at a time, so that callers can tell a scan still under way from
+ * one that has not started.
+ */
+export async function findProcessesWithMarkersInTurns(
+  name: string,
+  values: ReadonlySet<string>,
+  options: MarkerScanOptions & { entriesPerTurn: number },
+): Promise<Map<string, number[]>> {
+  const scan = markerScan(name, values, options);
+  if (!scan) return new Map();
+  let sinceYield = 0;
+  for (const entry of scan.entries) {
+    if (++sinceYield > options.entriesPerTurn) {
+      sinceYield = 1;
+      await new Promise<void>((done) => setImmediate(done));
+    }
+    scan.look(entry);
+  }
+  return scan.found;
+}
+
+/** The listing of /proc and the look at one of its entries, of one scan for `values`. */
+function markerScan(
+  name: string,
+  values: ReadonlySet<string>,
+  options: MarkerScanOptions,
+): { entries: string[]; look: (entry: string) => void; found: Map<string, number[]> } | undefined {
   const found = new Map<string, number[]>();
-  if (values.size === 0) return found;
+  if (values.size === 0) return undefined;
   let entries: string[];
   try {
     entries = readdirSync('/proc');
   } catch {
-    return found;
+    return undefined;
   }
   const key = Buffer.from(`${name}=`);
   const bornSince =
     options.bornSinceMs !== undefined && procEntryTimesUsable()
       ? options.bornSinceMs - PROC_CLOCK_SLACK_MS
       : undefined;
-  for (const entry of entries) {
+  const lookAtProcEntry = (entry: string) => {
     const pid = Number(entry);
-    if (!Number.isInteger(pid) || pid <= 0) continue;
-    if (bornSince !== undefined && procEntryOlderThan(entry, bornSince)) continue;
+    if (!Number.isInteger(pid) || pid <= 0) return;
+    if (bornSince !== undefined && procEntryOlderThan(entry, bornSince)) return;
     const environ = readEnviron(pid);
-    if (environ === undefined) continue;
+    if (environ === undefined) return;
     for (const value of entryValues(environ, key)) {
       if (!values.has(value)) continue;
       const pids = found.get(value) ?? [];
       if (!pids.includes(pid)) pids.push(pid);
       found.set(value, pids);
     }
-  }
-  return found;
+  };
+  return { entries, look: lookAtProcEntry, found };
 }
 
 // Why the age of a /proc/<pid> entry tells a process born later from one born earlier, at the

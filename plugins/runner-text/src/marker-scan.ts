@@ -1,16 +1,23 @@
-import { findProcessesWithMarkers } from '@switchyard/utils';
+import { findProcessesWithMarkersInTurns, sharedPass } from '@switchyard/utils';
 
 // Looking for an attempt's leftover processes reads the environment of processes on the
-// machine (see terminateAttempt): attempts that end together share one pass over /proc.
-// Asked in the same turn of the event loop, they are answered by one scan that starts after
-// every request (so it sees whatever was there when each one asked). Processes older than
-// the earliest attempt asking are passed over (see `bornSinceMs` in core's process identity).
+// machine (see terminateAttempt): attempts that end near each other share one pass over
+// /proc. A request is answered by a scan that lists /proc after it was made (so it sees
+// whatever was there when it asked): one scan runs at a time, and the requests made while it
+// runs or in the few turns of the event loop after it share the next. Processes older than
+// the earliest attempt of a scan are passed over (see `bornSinceMs` in utils' process
+// identity); which processes belong to an attempt is still decided by its own marker.
 interface Request {
-  resolve: (pids: number[]) => void;
+  name: string;
+  value: string;
   bornSinceMs: number | undefined;
 }
-const waiting = new Map<string, Map<string, Request[]>>();
-let scheduled = false;
+
+// /proc entries looked at in one turn of the event loop: on a machine with thousands of
+// processes, the agents of other attempts are still watched while a scan runs.
+const ENTRIES_PER_TURN = 64;
+
+const scan = sharedPass(scanFor, { gapTurns: 64 });
 
 /**
  * PIDs of live processes whose environment carries `name=value`, from the next shared scan.
@@ -22,14 +29,7 @@ export function processesWithMarker(
   value: string,
   bornSinceMs?: number,
 ): Promise<number[]> {
-  return new Promise((resolve) => {
-    const byValue = waiting.get(name) ?? new Map<string, Request[]>();
-    waiting.set(name, byValue);
-    byValue.set(value, [...(byValue.get(value) ?? []), { resolve, bornSinceMs }]);
-    if (scheduled) return;
-    scheduled = true;
-    setImmediate(scan);
-  });
+  return scan({ name, value, bornSinceMs }).then((found) => found.get(name)?.get(value) ?? []);
 }
 
 /**
@@ -42,21 +42,24 @@ export function attemptBornSinceMs(startedAtWallMs: number, startedAtMonotonicMs
   return Math.min(startedAtWallMs, Date.now() - (performance.now() - startedAtMonotonicMs));
 }
 
-function scan(): void {
-  scheduled = false;
-  const batch = [...waiting];
-  waiting.clear();
-  for (const [name, byValue] of batch) {
-    const requests = [...byValue.values()].flat();
-    const bornSinceMs = requests.some((r) => r.bornSinceMs === undefined)
+/** The PIDs of each requested marker value, by marker name: one scan per name asked for. */
+async function scanFor(requests: readonly Request[]): Promise<Map<string, Map<string, number[]>>> {
+  const found = new Map<string, Map<string, number[]>>();
+  for (const name of new Set(requests.map((r) => r.name))) {
+    const ofName = requests.filter((r) => r.name === name);
+    const bornSinceMs = ofName.some((r) => r.bornSinceMs === undefined)
       ? undefined
-      : Math.min(...requests.map((r) => r.bornSinceMs as number));
-    const found = findProcessesWithMarkers(
+      : Math.min(...ofName.map((r) => r.bornSinceMs as number));
+    found.set(
       name,
-      new Set(byValue.keys()),
-      bornSinceMs === undefined ? {} : { bornSinceMs },
+      await findProcessesWithMarkersInTurns(
+        name,
+        new Set(ofName.map((r) => r.value)),
+        bornSinceMs === undefined
+          ? { entriesPerTurn: ENTRIES_PER_TURN }
+          : { bornSinceMs, entriesPerTurn: ENTRIES_PER_TURN },
+      ),
     );
-    for (const [value, pending] of byValue)
-      for (const request of pending) request.resolve(found.get(value) ?? []);
   }
+  return found;
 }

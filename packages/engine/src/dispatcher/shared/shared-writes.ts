@@ -1,5 +1,6 @@
 import { AGENT_TASK_DIR, type WriteSetReport } from '@switchyard/core';
 import { openChangeStore, type Snapshot } from '@switchyard/store-fs';
+import { sharedPass } from '@switchyard/utils';
 import {
   changedPaths,
   type FolderListings,
@@ -114,13 +115,40 @@ function heldByOthers(
   return held;
 }
 
-async function snapshotOf(ctx: DispatchContext, previous?: Snapshot): Promise<Snapshot> {
+/**
+ * A snapshot of the workspace taken after this call: one walk at a time per run, and the
+ * calls made while one is under way or in the few turns of the event loop after it share
+ * the next. A walk that starts after a call sees every change made before it, which is all
+ * the snapshot before or after an agent needs, so attempts that open or close rounds near
+ * each other walk the workspace once.
+ */
+function snapshotOf(ctx: DispatchContext, previous?: Snapshot): Promise<Snapshot> {
+  let walk = walkOf.get(ctx);
+  if (!walk) {
+    walk = sharedPass(
+      (previous: readonly (Snapshot | undefined)[]) => walkWorkspace(ctx, previous),
+      { gapTurns: 16 },
+    );
+    walkOf.set(ctx, walk);
+  }
+  return walk(previous);
+}
+
+const walkOf = new WeakMap<
+  DispatchContext,
+  (previous: Snapshot | undefined) => Promise<Snapshot>
+>();
+
+async function walkWorkspace(
+  ctx: DispatchContext,
+  previous: readonly (Snapshot | undefined)[],
+): Promise<Snapshot> {
   const ignored = await gitignoreOf(ctx.workspace);
   const skip = (path: string) => path === `${AGENT_TASK_DIR}/` || ignored(path);
   const listings = listingsOf.get(ctx) ?? folderListings();
   listingsOf.set(ctx, listings);
   const snapshot = await takeSnapshot(ctx.workspace, {
-    previous: [previous, latest.get(ctx)],
+    previous: [...previous, latest.get(ctx)],
     skip,
     listings,
   });
