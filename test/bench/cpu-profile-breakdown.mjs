@@ -16,10 +16,10 @@ export const CATEGORIES = [
   [
     'process scan after an agent exits (/proc)',
     (f) =>
-      /^(terminateAttempt|survivors|findProcessesWithMarkers?|hasEnvironmentMarker|readEnviron|groupMembers)$/.test(
+      /^(terminateAttempt|survivors|findProcessesWithMarkers?|findProcessesWithMarkersInTurns|markerScan|lookAtProcEntry|procEntryOlderThan|hasEnvironmentMarker|readEnviron|groupMembers)$/.test(
         f.functionName,
       ) ||
-      (/runner-text/.test(f.url) && f.functionName === 'scan'),
+      (/runner-text/.test(f.url) && (f.functionName === 'scan' || f.functionName === 'scanFor')),
   ],
   [
     'spawn (agent start, spawn helper IPC)',
