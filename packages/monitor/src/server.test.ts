@@ -236,16 +236,26 @@ describe('monitor follows persisted state', () => {
     expect(a.history).toEqual([expect.objectContaining({ from: 'one', to: 'two' })]);
   });
 
-  it('reads a replaced event log from the start (a new run in a state folder made again)', async () => {
+  /** A line of the event log: `task` failed over to `to`. */
+  const failover = (task: string, to: string) => `${JSON.stringify(failoverEvent(task, to))}\n`;
+  const historyOf = (s: { tasks: { id: string; history: RunEvent[] }[] }, id: string) =>
+    s.tasks.find((t) => t.id === id)?.history ?? [];
+  /** The text of the first log, two failovers of g/a, which the monitor has shown. */
+  const FIRST_LOG = () => failover('g/a', 'two') + failover('g/a', 'three');
+
+  /** A monitor that has shown a log of two events of g/a; returns the log's path. */
+  async function monitorPastFirstLog(): Promise<{ file: string; monitor: MonitorServer }> {
     const dir = join(ws, 'agent-task', '.switchyard');
     mkdirSync(dir, { recursive: true });
     const file = join(dir, 'events.jsonl');
-    const failover = (task: string, to: string) => `${JSON.stringify(failoverEvent(task, to))}\n`;
-    writeFileSync(file, failover('g/a', 'two') + failover('g/a', 'three'));
+    writeFileSync(file, FIRST_LOG());
     monitor = await startMonitor({ workspace: ws });
-    const historyOf = (s: { tasks: { id: string; history: RunEvent[] }[] }, id: string) =>
-      s.tasks.find((t) => t.id === id)?.history ?? [];
     await nextSnapshot(monitor, (s) => historyOf(s, 'g/a').length === 2);
+    return { file, monitor };
+  }
+
+  it('reads a replaced event log from the start (a new run in a state folder made again)', async () => {
+    const { file, monitor } = await monitorPastFirstLog();
     const next = nextSnapshot(monitor, (s) => historyOf(s, 'g/b').length === 1);
     // a shorter log in its place: the old position is past its end
     writeFileSync(file, failover('g/b', 'four'));
@@ -255,21 +265,11 @@ describe('monitor follows persisted state', () => {
   });
 
   it('reads a replaced event log from the start when it has a line end at the old position', async () => {
-    const dir = join(ws, 'agent-task', '.switchyard');
-    mkdirSync(dir, { recursive: true });
-    const file = join(dir, 'events.jsonl');
-    const failover = (task: string, to: string) => `${JSON.stringify(failoverEvent(task, to))}\n`;
-    writeFileSync(file, failover('g/a', 'two') + failover('g/a', 'three'));
-    monitor = await startMonitor({ workspace: ws });
-    const historyOf = (s: { tasks: { id: string; history: RunEvent[] }[] }, id: string) =>
-      s.tasks.find((t) => t.id === id)?.history ?? [];
-    await nextSnapshot(monitor, (s) => historyOf(s, 'g/a').length === 2);
+    const { file, monitor } = await monitorPastFirstLog();
     const next = nextSnapshot(monitor, (s) => historyOf(s, 'g/b').length > 0);
     // lines as long as the old ones, then one more: the old position is a line end of it
     const replacement = failover('g/b', 'two') + failover('g/b', 'eight') + failover('g/b', 'four');
-    expect(
-      replacement[Buffer.byteLength(failover('g/a', 'two') + failover('g/a', 'three')) - 1],
-    ).toBe('\n');
+    expect(replacement[Buffer.byteLength(FIRST_LOG()) - 1]).toBe('\n');
     writeFileSync(file, replacement);
     const snap = await next;
     expect(historyOf(snap, 'g/a')).toEqual([]);
