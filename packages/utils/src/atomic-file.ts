@@ -2,7 +2,6 @@ import {
   closeSync,
   constants,
   fsync,
-  open,
   openSync,
   readdirSync,
   rename,
@@ -35,13 +34,12 @@ const queues = new Map<string, Promise<void>>();
 /**
  * Replaces `file` atomically: write a temp file beside it, optionally fsync, rename over.
  * Readers see the old or the new content, never a mix. Lean on purpose (no realpath, chown
- * or chmod per write): these files are created and owned by switchyard itself. The temp
- * file's creation, the fsync and the rename go to the thread pool, as plain callbacks (a
+ * or chmod per write): these files are created and owned by switchyard itself. The temp file
+ * is created and written synchronously (page cache only); only the fsync and the rename go to
+ * the thread pool (ext4 starts writeback when a rename replaces a file), as plain callbacks: a
  * FileHandle's open, write, sync and close cost about twice the CPU of the same write done
- * this way): creating a file is most of a replacement's kernel time (ext4 allocates an inode,
- * passing over recently freed ones; a rename that replaces a file starts writeback), about
- * 0.2 ms of the event loop's CPU per write on a busy file system. Writing the bytes into the
- * page cache and closing stay on this thread (cheaper than two more round trips).
+ * this way. Creating the temp file on the thread pool too took it off the event loop but cost
+ * the dispatcher more CPU per attempt, its event loop's included (test/bench/README.md).
  */
 export function replaceFile(
   file: string,
@@ -52,7 +50,7 @@ export function replaceFile(
   const replaceNow = async () => {
     sweepStaleTemps(dirname(file));
     const temp = tempOf(file);
-    const fd = await openTemp(temp);
+    const fd = openSync(temp, TEMP_FLAGS, TEMP_MODE);
     fillTemp(fd, temp, data);
     try {
       if (options.durable) await call(fsync, fd);
@@ -105,13 +103,6 @@ function call<A extends unknown[]>(
 ): Promise<void> {
   return new Promise((resolve, reject) =>
     fn(...args, (error) => (error ? reject(error) : resolve())),
-  );
-}
-
-/** Creates the temp file on the thread pool; resolves to its open descriptor. */
-function openTemp(temp: string): Promise<number> {
-  return new Promise((resolve, reject) =>
-    open(temp, TEMP_FLAGS, TEMP_MODE, (error, fd) => (error ? reject(error) : resolve(fd))),
   );
 }
 
