@@ -44,16 +44,7 @@ export async function awaitAttempt(
   if (outcome.endedBy === 'cancel' && (ctx.signal.aborted || rt.stopRequested))
     record.interrupted = true;
   const classified: Classification = record.interrupted
-    ? {
-        class: 'process-termination',
-        confidence: 'certain',
-        evidence: [
-          ctx.signal.aborted
-            ? 'stopped: the run was interrupted'
-            : 'stopped: a human stopped the task',
-        ],
-        classifier: 'dispatcher',
-      }
+    ? interruptedVerdict(ctx)
     : judgeUnobservedExit(
         outcome,
         await classifyEvidence(
@@ -102,6 +93,18 @@ export async function awaitAttempt(
     ...(usage ? { usage } : {}),
   });
   return result;
+}
+
+/** The verdict of an attempt stopped with the run or by a human: it counts for nothing. */
+function interruptedVerdict(ctx: DispatchContext): Classification {
+  return {
+    class: 'process-termination',
+    confidence: 'certain',
+    evidence: [
+      ctx.signal.aborted ? 'stopped: the run was interrupted' : 'stopped: a human stopped the task',
+    ],
+    classifier: 'dispatcher',
+  };
 }
 
 /** Marks a record finished with a verdict (in memory; the caller persists). */
