@@ -145,6 +145,26 @@ steps:
     for (const n of [0, 1, 2]) expect(bad.stderr).toContain(`steps.${n}.chmod.mode: ${octal}`);
   });
 
+  it('stops at a chmod or copy of a missing path with a message naming the step and the path', () => {
+    for (const [step, name] of [
+      ['chmod: { path: "${GONE}/run.sh", mode: "755" }', 'chmod'],
+      ['copy: { from: "${GONE}/run.sh", to: copied/run.sh }', 'copy'],
+    ] as const) {
+      const { dir, run } = setup(
+        `steps:\n  - ${step}\n  - write: { path: after.txt, content: x }\n`,
+      );
+      const r = run([], { GONE: 'gone' });
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain(
+        `fake agent: ${name}: no such file or folder: ${join(dir, 'gone/run.sh')}`,
+      );
+      expect(r.stderr).not.toMatch(/^Error: ENOENT/m);
+      // Nothing after the failed step ran, and the copy made no folder for what it never had.
+      expect(existsSync(join(dir, 'after.txt'))).toBe(false);
+      expect(existsSync(join(dir, 'copied'))).toBe(false);
+    }
+  });
+
   it('honours resume only for a session it issued', () => {
     const { run } = setup(
       'format: gemini-cli\nsessionId: 11111111-2222-4333-8444-555555555555\nsteps: [{ say: hi }]\n',

@@ -5,6 +5,7 @@ import {
   cpSync,
   existsSync,
   linkSync,
+  lstatSync,
   mkdirSync,
   readFileSync,
   rmSync,
@@ -42,6 +43,19 @@ function expand(ctx: StepContext, text: string): string {
 /** A step's path: `${NAME}` expanded, then resolved against the workspace. */
 function pathOf(ctx: StepContext, path: string): string {
   return resolve(ctx.workspace, expand(ctx, path));
+}
+
+/**
+ * Runs a step's file operation on `path`; a missing path fails with a message naming the step
+ * and the path (like a step missing its environment), not Node's bare ENOENT.
+ */
+function onExisting(step: string, path: string, operation: () => void): void {
+  try {
+    operation();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    throw new Error(`fake agent: ${step}: no such file or folder: ${path}`, { cause: error });
+  }
 }
 
 function requireEnv(ctx: StepContext, name: string): string {
@@ -123,16 +137,17 @@ function runFileStep(step: FakeAgentStep, ctx: StepContext): boolean {
     else symlinkSync(expand(ctx, step.link.target), path);
     out(ctx, ctx.printer.tool('Bash', { command: `ln ${step.link.hard ? '' : '-s '}… ${path}` }));
   } else if ('copy' in step) {
-    const to = pathOf(ctx, step.copy.to);
+    const [from, to] = [pathOf(ctx, step.copy.from), pathOf(ctx, step.copy.to)];
+    onExisting('copy', from, () => lstatSync(from));
     mkdirSync(dirname(to), { recursive: true });
-    cpSync(pathOf(ctx, step.copy.from), to, { recursive: true });
+    cpSync(from, to, { recursive: true });
     out(ctx, ctx.printer.tool('Bash', { command: `cp -r … ${to}` }));
   } else if ('remove' in step) {
     rmSync(pathOf(ctx, step.remove), { recursive: true, force: true });
     out(ctx, ctx.printer.tool('Bash', { command: `rm -rf ${pathOf(ctx, step.remove)}` }));
   } else if ('chmod' in step) {
     const path = pathOf(ctx, step.chmod.path);
-    chmodSync(path, Number.parseInt(step.chmod.mode, 8));
+    onExisting('chmod', path, () => chmodSync(path, Number.parseInt(step.chmod.mode, 8)));
     out(ctx, ctx.printer.tool('Bash', { command: `chmod ${step.chmod.mode} ${path}` }));
   } else if ('fillChecklist' in step) {
     const plan = requireEnv(ctx, 'SWITCHYARD_PLAN');
