@@ -7,6 +7,7 @@ export default defineConfig({
     index: 'src/index.ts',
     errors: 'src/errors.ts',
     'dry-run': 'src/dry-run-entry.ts',
+    lifecycle: 'src/lifecycle-entry.ts',
   },
   format: ['esm'],
   dts: true,

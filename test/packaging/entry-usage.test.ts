@@ -135,6 +135,7 @@ describe('each package entry exports only what others import', () => {
   it('finds every package and its subpath entries', () => {
     expect(entries.length).toBeGreaterThan(23);
     expect(entries.map((e) => e.key)).toContain('@switchyard/core/dry-run');
+    expect(entries.map((e) => e.key)).toContain('@switchyard/core/lifecycle');
     expect(entries.map((e) => e.key)).toContain('@switchyard/testkit/store-conformance');
   });
 

@@ -4,29 +4,11 @@
 // (shared chunks): `SwitchyardError.is` and friends work across both. The store's record
 // schemas and its lease and version checks are here because the file store's modules, which
 // its read entry shares with its root, take them from this entry. The lifecycle's vocabulary
-// (the stages and their contract columns) is here because the engine's lifecycle table, which
-// its dry run reads (a phase's agent slot), is built from it.
+// has its own light entry, `@switchyard/core/lifecycle`.
 export { isRouteId, type PermissionLevel, STAGES } from './catalog/constants.js';
 export { type Problem, SwitchyardError } from './errors.js';
 export { type RunEvent, runEventSchema } from './events/event-schema.js';
 export { applyJournalSchema, worktreeRecordSchema } from './isolation/schema.js';
-export {
-  type AttemptRoleName,
-  DECISION_KEYS,
-  type DecisionKeyName,
-  type FailureCounterName,
-  FINAL_PHASE,
-  INITIAL_PHASE,
-  LIFECYCLE_STAGES,
-  type LifecycleStage,
-  PHASES,
-  type Phase,
-  reviewFileOf,
-  STAGE_CONTRACT,
-  type StageContractRow,
-  type StagesWhere,
-  stagesWhere,
-} from './lifecycle/stages.js';
 export {
   sessionMonitorSchema,
   sessionPlanSchema,

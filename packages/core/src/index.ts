@@ -66,7 +66,6 @@ export {
   type WorktreeRecord,
   type WriteSetReport,
 } from './isolation/index.js';
-export { DECISION_STAGES, type WorkLogRoleName } from './lifecycle/stages.js';
 export {
   type AgentPromptInput,
   type AgentWritablePath,

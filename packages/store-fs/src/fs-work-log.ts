@@ -6,9 +6,9 @@ import {
   openStartsAcrossLogs,
   SwitchyardError,
   type WorkLogPort,
-  type WorkLogRoleName,
   type WorkLogRow,
 } from '@switchyard/core';
+import type { WorkLogRoleName } from '@switchyard/core/lifecycle';
 import type { FsLeases } from './fs-leases.js';
 import { workLogFiles } from './fs-work-log-files.js';
 import { archiveWorkLog, workLogPath } from './worklog/work-log.js';

@@ -1,6 +1,7 @@
 import type { Catalog } from '@switchyard/catalog';
 import type { RouteId } from '@switchyard/core';
-import { DECISION_STAGES, SwitchyardError } from '@switchyard/core';
+import { SwitchyardError } from '@switchyard/core';
+import { DECISION_STAGES } from '@switchyard/core/lifecycle';
 
 /** What `switchyard init` asks for: the target of each kind of work, and of review. */
 export const INIT_ROLES = ['fast', 'standard', 'complex', 'review'] as const;

@@ -1,6 +1,7 @@
 import { statfs } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { PHASES, type Problem } from '@switchyard/core/dry-run';
+import type { Problem } from '@switchyard/core/dry-run';
+import { PHASES } from '@switchyard/core/lifecycle';
 import { quoteArgv } from '@switchyard/tasks/dry-run';
 import { gitFacts, gitFix, gitRun } from './git-facts.js';
 import type { PreflightCheck, PreflightContext } from './registry.js';

@@ -10,7 +10,7 @@ export {
   PHASES,
   type Phase,
   reviewFileOf,
-} from '@switchyard/core/dry-run';
+} from '@switchyard/core/lifecycle';
 export {
   type BudgetStageName,
   backToWorkerOutcome,

@@ -1,4 +1,4 @@
-import { LIFECYCLE_STAGES, type Phase } from '@switchyard/core/dry-run';
+import { LIFECYCLE_STAGES, type Phase } from '@switchyard/core/lifecycle';
 import { describe, expect, it } from 'vitest';
 import { FACTS, type LifecycleFacts } from './lifecycle-table.js';
 import { transition } from './transition.js';

@@ -8,7 +8,7 @@ import {
   type StageContractRow,
   type StagesWhere,
   stagesWhere,
-} from '@switchyard/core/dry-run';
+} from '@switchyard/core/lifecycle';
 
 /**
  * The task lifecycle, declared once. Every stage a task goes through is one row: what runs

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { LIFECYCLE_STAGES, reviewFileOf, STAGE_CONTRACT } from '@switchyard/core/dry-run';
+import { LIFECYCLE_STAGES, reviewFileOf, STAGE_CONTRACT } from '@switchyard/core/lifecycle';
 import { describe, expect, it } from 'vitest';
 import {
   BUDGET_STAGES,

@@ -4,7 +4,7 @@ import {
   LIFECYCLE_STAGES,
   PHASES,
   type Phase,
-} from '@switchyard/core/dry-run';
+} from '@switchyard/core/lifecycle';
 import { describe, expect, it } from 'vitest';
 import {
   BUDGET_STAGES,

@@ -1,4 +1,4 @@
-import { FINAL_PHASE, type Phase } from '@switchyard/core/dry-run';
+import { FINAL_PHASE, type Phase } from '@switchyard/core/lifecycle';
 import { type Effect, LIFECYCLE, type LifecycleFacts, type Outcome } from './lifecycle-table.js';
 
 /** The part of a task's state the lifecycle moves. */
