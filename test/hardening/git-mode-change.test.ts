@@ -22,6 +22,18 @@ function runScript(ws: Workspace) {
     committed: git(ws.dir, 'ls-tree', 'main', 'tools/run.sh').split(' ')[0],
   };
 }
+/** The worker's first attempt writes its file and makes `tools/run.sh` executable; later
+ * attempts take `later`; reviews approve. */
+function chmodOnFirstAttempt(later: object[]) {
+  const first = [
+    { write: { path: 'src/a.js', content: 'a1\n' } },
+    { chmod: { path: 'tools/run.sh', mode: '755' } },
+    { fillChecklist: true },
+  ];
+  const cases = [approve, { when: { role: 'worker', attempt: 1 }, steps: first }];
+  return { t: { scenario: { cases, steps: later } } };
+}
+
 const untouched = { mode: 0o644, content: 'echo hi\n', committed: '100644' };
 
 /**
@@ -37,24 +49,12 @@ describe('a mode-only change outside the write set in a git workspace (spawned C
     const ws = repository();
     ws.config({ retry: { baseDelayMs: 5, maxDelayMs: 20 }, isolation: 'none' });
     git(ws.dir, 'commit', '-qam', 'isolation none');
-    ws.catalog({
-      t: {
-        scenario: {
-          cases: [
-            approve,
-            {
-              when: { role: 'worker', attempt: 1 },
-              steps: [
-                { write: { path: 'src/a.js', content: 'a1\n' } },
-                { chmod: { path: 'tools/run.sh', mode: '755' } },
-                { fillChecklist: true },
-              ],
-            },
-          ],
-          steps: [{ write: { path: 'src/a.js', content: 'a2\n' } }, { fillChecklist: true }],
-        },
-      },
-    });
+    ws.catalog(
+      chmodOnFirstAttempt([
+        { write: { path: 'src/a.js', content: 'a2\n' } },
+        { fillChecklist: true },
+      ]),
+    );
     ws.task('g/a', { files: ['src/a.js'] });
     const result = await ws.run();
     expect(result.code, result.stdout + result.stderr).toBe(0);
@@ -73,25 +73,12 @@ describe('a mode-only change outside the write set in a git workspace (spawned C
     const ws = repository();
     ws.config({ retry: { baseDelayMs: 5, maxDelayMs: 20 }, writeSet: 'revert-outside' });
     git(ws.dir, 'commit', '-qam', 'config');
-    ws.catalog({
-      t: {
-        scenario: {
-          cases: [
-            approve,
-            {
-              when: { role: 'worker', attempt: 1 },
-              steps: [
-                { write: { path: 'src/a.js', content: 'a1\n' } },
-                { chmod: { path: 'tools/run.sh', mode: '755' } },
-                { fillChecklist: true },
-              ],
-            },
-          ],
-          // Told, the worker does not undo the change itself: the reset did.
-          steps: [{ write: { path: 'src/a.js', content: 'a2\n' } }, { fillChecklist: true }],
-        },
-      },
-    });
+    ws.catalog(
+      chmodOnFirstAttempt(
+        // Told, the worker does not undo the change itself: the reset did.
+        [{ write: { path: 'src/a.js', content: 'a2\n' } }, { fillChecklist: true }],
+      ),
+    );
     ws.task('g/a', { files: ['src/a.js'] });
     const result = await ws.run();
     expect(result.code, result.stdout + result.stderr).toBe(0);
@@ -109,28 +96,13 @@ describe('a mode-only change outside the write set in a git workspace (spawned C
   it('worktree isolation, correct: the worker is told, undoes the mode change, and only the write set lands', async () => {
     // The default write-set policy ("correct"), the config as the workspace has it.
     const ws = repository();
-    ws.catalog({
-      t: {
-        scenario: {
-          cases: [
-            approve,
-            {
-              when: { role: 'worker', attempt: 1 },
-              steps: [
-                { write: { path: 'src/a.js', content: 'a1\n' } },
-                { chmod: { path: 'tools/run.sh', mode: '755' } },
-                { fillChecklist: true },
-              ],
-            },
-          ],
-          steps: [
-            { chmod: { path: 'tools/run.sh', mode: '644' } },
-            { write: { path: 'src/a.js', content: 'a2\n' } },
-            { fillChecklist: true },
-          ],
-        },
-      },
-    });
+    ws.catalog(
+      chmodOnFirstAttempt([
+        { chmod: { path: 'tools/run.sh', mode: '644' } },
+        { write: { path: 'src/a.js', content: 'a2\n' } },
+        { fillChecklist: true },
+      ]),
+    );
     ws.task('g/a', { files: ['src/a.js'] });
     const result = await ws.run();
     expect(result.code, result.stdout + result.stderr).toBe(0);
