@@ -1,16 +1,8 @@
 import { LIFECYCLE_STAGES, type Phase } from '@switchyard/core/lifecycle';
 import { describe, expect, it } from 'vitest';
-import { FACTS, type LifecycleFacts } from './lifecycle-table.js';
+import { factSets } from './fact-sets.fixture.js';
+import type { LifecycleFacts } from './lifecycle-table.js';
 import { transition } from './transition.js';
-
-const factSets: LifecycleFacts[] = FACTS.reduce<LifecycleFacts[]>(
-  (sets, fact) =>
-    sets.flatMap((s) => [
-      { ...s, [fact]: false },
-      { ...s, [fact]: true },
-    ]),
-  [{} as LifecycleFacts],
-);
 
 /**
  * The phases a task passes through when every stage succeeds. The facts a stage's effects

@@ -6,6 +6,7 @@ import {
   type Phase,
 } from '@switchyard/core/lifecycle';
 import { describe, expect, it } from 'vitest';
+import { factSets } from './fact-sets.fixture.js';
 import {
   BUDGET_STAGES,
   EFFECTS,
@@ -16,16 +17,6 @@ import {
   takesAgentSlot,
 } from './lifecycle-table.js';
 import { transition } from './transition.js';
-
-/** Every combination of the table's facts. */
-const factSets: LifecycleFacts[] = FACTS.reduce<LifecycleFacts[]>(
-  (sets, fact) =>
-    sets.flatMap((s) => [
-      { ...s, [fact]: false },
-      { ...s, [fact]: true },
-    ]),
-  [{} as LifecycleFacts],
-);
 
 describe('transition (generated from the lifecycle table)', () => {
   const cases = PHASES.flatMap((phase) =>
