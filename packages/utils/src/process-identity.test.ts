@@ -132,4 +132,46 @@ describe('process identity', () => {
       await once(child, 'exit');
     }
   }, 30_000);
+  it('lists /proc again when an entry vanished before its look, finding the child it may have left', async () => {
+    const marker = `relist-${process.pid}-${Date.now()}`;
+    const child = spawn('sleep', ['30'], {
+      stdio: 'ignore',
+      env: { ...process.env, SWITCHYARD_ATTEMPT_ID: marker },
+    });
+    try {
+      const pid = child.pid!;
+      await vi.waitFor(
+        () => expect(hasEnvironmentMarker(pid, 'SWITCHYARD_ATTEMPT_ID', marker)).toBe(true),
+        { timeout: 20_000, interval: 20 },
+      );
+      const markers = new Set([marker]);
+      // A first listing taken before the child existed: `1` (init) and a process that has
+      // since ended (a PID above any pid_max has no entry), as when a listed parent forked the
+      // child and exited before the scan reached it.
+      const vanished = { listProc: () => ['1', '4194305'] };
+      expect(findProcessesWithMarkers('SWITCHYARD_ATTEMPT_ID', markers, vanished)).toEqual(
+        new Map([[marker, [pid]]]),
+      );
+      expect(
+        await findProcessesWithMarkersInTurns('SWITCHYARD_ATTEMPT_ID', markers, {
+          ...vanished,
+          entriesPerTurn: 1,
+        }),
+      ).toEqual(new Map([[marker, [pid]]]));
+      // Nothing vanished: the listing answers alone, /proc is not listed again.
+      const complete = { listProc: () => ['1'] };
+      expect(findProcessesWithMarkers('SWITCHYARD_ATTEMPT_ID', markers, complete)).toEqual(
+        new Map(),
+      );
+      expect(
+        await findProcessesWithMarkersInTurns('SWITCHYARD_ATTEMPT_ID', markers, {
+          ...complete,
+          entriesPerTurn: 1,
+        }),
+      ).toEqual(new Map());
+    } finally {
+      child.kill('SIGKILL');
+      await once(child, 'exit');
+    }
+  }, 30_000);
 });

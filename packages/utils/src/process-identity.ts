@@ -1,4 +1,12 @@
-import { closeSync, lstatSync, openSync, readdirSync, readFileSync, readSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  lstatSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+} from 'node:fs';
 
 /**
  * Identity of a running process that survives PID reuse: the PID plus a start token
@@ -133,7 +141,16 @@ export interface MarkerScanOptions {
    * environment is not read. Without it, every process's environment is read.
    */
   bornSinceMs?: number;
+  /** The names in /proc (its listing, by default): a test's stand-in for a listing taken earlier. */
+  listProc?: () => string[];
 }
+
+// A process in a listing that forks and ends before its entry is looked at leaves a child the
+// listing never had (a tool daemonizing as its attempt ends: fork, setsid, exit). So after a
+// listing in which an entry vanished before its look, /proc is listed again and its new names
+// looked at, until none vanished. Each round looks only at names no earlier round listed; the
+// bound stops a machine whose processes churn without end from holding a scan.
+const MAX_PROC_LISTINGS = 8;
 
 /**
  * For each of `values`, the PIDs of live processes whose environment carries `name=<value>`:
@@ -146,8 +163,13 @@ export function findProcessesWithMarkers(
   options: MarkerScanOptions = {},
 ): Map<string, number[]> {
   const scan = markerScan(name, values, options);
-  if (scan) for (const entry of scan.entries) scan.look(entry);
-  return scan?.found ?? new Map();
+  if (!scan) return new Map();
+  for (let entries = scan.entries; entries.length > 0; entries = scan.relist()) {
+    let vanished = false;
+    for (const entry of entries) if (scan.look(entry) === 'gone') vanished = true;
+    if (!vanished) break;
+  }
+  return scan.found;
 }
 
 /**
@@ -164,49 +186,82 @@ export async function findProcessesWithMarkersInTurns(
   const scan = markerScan(name, values, options);
   if (!scan) return new Map();
   let sinceYield = 0;
-  for (const entry of scan.entries) {
-    if (++sinceYield > options.entriesPerTurn) {
-      sinceYield = 1;
-      await new Promise<void>((done) => setImmediate(done));
+  for (let entries = scan.entries; entries.length > 0; entries = scan.relist()) {
+    let vanished = false;
+    for (const entry of entries) {
+      if (++sinceYield > options.entriesPerTurn) {
+        sinceYield = 1;
+        await new Promise<void>((done) => setImmediate(done));
+      }
+      if (scan.look(entry) === 'gone') vanished = true;
     }
-    scan.look(entry);
+    if (!vanished) break;
   }
   return scan.found;
 }
 
-/** The listing of /proc and the look at one of its entries, of one scan for `values`. */
+/** A look at one /proc entry: `'gone'` when its process ended before it could be read. */
+type EntryLook = 'looked' | 'gone';
+
+/**
+ * The listing of /proc, the look at one of its entries and the next listing's new names, of
+ * one scan for `values`.
+ */
 function markerScan(
   name: string,
   values: ReadonlySet<string>,
   options: MarkerScanOptions,
-): { entries: string[]; look: (entry: string) => void; found: Map<string, number[]> } | undefined {
+):
+  | {
+      entries: string[];
+      look: (entry: string) => EntryLook;
+      relist: () => string[];
+      found: Map<string, number[]>;
+    }
+  | undefined {
   const found = new Map<string, number[]>();
   if (values.size === 0) return undefined;
+  const list = options.listProc ?? (() => readdirSync('/proc'));
   let entries: string[];
   try {
-    entries = readdirSync('/proc');
+    entries = list();
   } catch {
     return undefined;
   }
+  const listed = new Set(entries);
+  let listings = 1;
+  const relist = (): string[] => {
+    if (listings++ >= MAX_PROC_LISTINGS) return [];
+    let names: string[];
+    try {
+      names = readdirSync('/proc');
+    } catch {
+      return [];
+    }
+    const fresh = names.filter((n) => !listed.has(n));
+    for (const n of fresh) listed.add(n);
+    return fresh;
+  };
   const key = Buffer.from(`${name}=`);
   const bornSince =
     options.bornSinceMs !== undefined && procEntryTimesUsable()
       ? options.bornSinceMs - PROC_CLOCK_SLACK_MS
       : undefined;
-  const lookAtProcEntry = (entry: string) => {
+  const lookAtProcEntry = (entry: string): EntryLook => {
     const pid = Number(entry);
-    if (!Number.isInteger(pid) || pid <= 0) return;
-    if (bornSince !== undefined && procEntryOlderThan(entry, bornSince)) return;
+    if (!Number.isInteger(pid) || pid <= 0) return 'looked';
+    if (bornSince !== undefined && procEntryOlderThan(entry, bornSince)) return 'looked';
     const environ = readEnviron(pid);
-    if (environ === undefined) return;
+    if (environ === undefined) return existsSync(`/proc/${entry}`) ? 'looked' : 'gone';
     for (const value of entryValues(environ, key)) {
       if (!values.has(value)) continue;
       const pids = found.get(value) ?? [];
       if (!pids.includes(pid)) pids.push(pid);
       found.set(value, pids);
     }
+    return 'looked';
   };
-  return { entries, look: lookAtProcEntry, found };
+  return { entries, look: lookAtProcEntry, relist, found };
 }
 
 // Why the age of a /proc/<pid> entry tells a process born later from one born earlier, at the

@@ -117,8 +117,13 @@ export async function terminateAttempt(opts: {
   }
   signalGroup(opts.pgid, 'SIGKILL');
   for (const pid of left) killQuietly(pid, 'SIGKILL');
-  for (let i = 0; i < 100 && (await survivors()).length > 0; i++) await sleep(20);
+  // Up to 2 s for the killed to be gone, on the monotonic clock: each look waits for a shared
+  // scan of /proc, so a count of looks would stretch with the dispatcher's load.
+  const killDeadline = performance.now() + KILLED_WAIT_MS;
+  while (performance.now() < killDeadline && (await survivors()).length > 0) await sleep(20);
 }
+
+const KILLED_WAIT_MS = 2_000;
 
 function killQuietly(pid: number, signal: NodeJS.Signals): void {
   try {
