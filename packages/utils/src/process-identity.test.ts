@@ -11,6 +11,28 @@ import {
   readStartToken,
 } from './process-identity.js';
 
+/**
+ * Runs `body` with a live `sleep` whose environment carries `SWITCHYARD_ATTEMPT_ID=marker`,
+ * once its environment can be read; kills it after.
+ */
+async function withMarkedSleeper(marker: string, body: (pid: number) => Promise<void>) {
+  const child = spawn('sleep', ['30'], {
+    stdio: 'ignore',
+    env: { ...process.env, SWITCHYARD_ATTEMPT_ID: marker },
+  });
+  try {
+    const pid = child.pid!;
+    await vi.waitFor(
+      () => expect(hasEnvironmentMarker(pid, 'SWITCHYARD_ATTEMPT_ID', marker)).toBe(true),
+      { timeout: 20_000, interval: 20 },
+    );
+    await body(pid);
+  } finally {
+    child.kill('SIGKILL');
+    await once(child, 'exit');
+  }
+}
+
 describe('process identity', () => {
   it('reads a stable start token for a live process and none for a dead one', async () => {
     const child = spawn('sleep', ['30'], { stdio: 'ignore' });
@@ -93,16 +115,7 @@ describe('process identity', () => {
   it('passes over processes running before the time given, reading only later ones', async () => {
     const marker = `born-${process.pid}-${Date.now()}`;
     const spawnedAt = Date.now();
-    const child = spawn('sleep', ['30'], {
-      stdio: 'ignore',
-      env: { ...process.env, SWITCHYARD_ATTEMPT_ID: marker },
-    });
-    try {
-      const pid = child.pid!;
-      await vi.waitFor(
-        () => expect(hasEnvironmentMarker(pid, 'SWITCHYARD_ATTEMPT_ID', marker)).toBe(true),
-        { timeout: 20_000, interval: 20 },
-      );
+    await withMarkedSleeper(marker, async (pid) => {
       const markers = new Set([marker]);
       // started after `spawnedAt`: looked at, and found
       expect(
@@ -127,23 +140,11 @@ describe('process identity', () => {
           entriesPerTurn: 3,
         }),
       ).toEqual(new Map());
-    } finally {
-      child.kill('SIGKILL');
-      await once(child, 'exit');
-    }
+    });
   }, 30_000);
   it('lists /proc again when an entry vanished before its look, finding the child it may have left', async () => {
     const marker = `relist-${process.pid}-${Date.now()}`;
-    const child = spawn('sleep', ['30'], {
-      stdio: 'ignore',
-      env: { ...process.env, SWITCHYARD_ATTEMPT_ID: marker },
-    });
-    try {
-      const pid = child.pid!;
-      await vi.waitFor(
-        () => expect(hasEnvironmentMarker(pid, 'SWITCHYARD_ATTEMPT_ID', marker)).toBe(true),
-        { timeout: 20_000, interval: 20 },
-      );
+    await withMarkedSleeper(marker, async (pid) => {
       const markers = new Set([marker]);
       // A first listing taken before the child existed: `1` (init) and a process that has
       // since ended (a PID above any pid_max has no entry), as when a listed parent forked the
@@ -169,9 +170,6 @@ describe('process identity', () => {
           entriesPerTurn: 1,
         }),
       ).toEqual(new Map());
-    } finally {
-      child.kill('SIGKILL');
-      await once(child, 'exit');
-    }
+    });
   }, 30_000);
 });
