@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { addedLinesBetween, addedLinesOfPatch } from './added-lines.js';
 import { findStubs, isTestFile } from './stub-detector.js';
@@ -52,6 +53,11 @@ describe('stubs and test files', () => {
       'fn g() { unimplemented!() }',
     ].join('\n');
     expect(findStubs('a.ts', text).map((s) => s.line)).toEqual([2, 5, 6, 8]);
+  });
+
+  it('reads no stub in its own source (a change to it is judged like any other)', () => {
+    const own = readFileSync(new URL('./stub-detector.ts', import.meta.url), 'utf8');
+    expect(findStubs('stub-detector.ts', own)).toEqual([]);
   });
 
   it('knows test files by the usual conventions', () => {
