@@ -197,6 +197,29 @@ const stay = (stage: LifecycleStage, ...effects: Effect[]): OutcomeRow => ({
   effects,
 });
 
+/**
+ * The columns of a gate stage (the definition of done, the project's gates): commands run in
+ * the task's worktree without an agent; a pass moves on, a failure goes back to the worker as
+ * a correction.
+ */
+function gateColumns(stage: 'gate' | 'project-gates') {
+  return {
+    budget: true,
+    planLoopReset: true,
+    quotaPark: false,
+    worktree: true,
+    agentSlot: false,
+    failover: false,
+    outcomes: {
+      passed: {
+        next: after(stage),
+        effects: ['reset-failures', 'clear-correction', 'mark-verified'],
+      },
+      'gate-failed': { next: [{ to: 'worker' }], effects: ['count-failure', 'record-correction'] },
+    },
+  } as const satisfies Omit<StageRow, keyof StageContractRow | 'label'>;
+}
+
 /** A review stage's verdicts: approval goes on along the path, changes start plan loop N+1. */
 function reviewOutcomes(stage: 'review' | 'redteam'): StageRow['outcomes'] {
   const passed: OutcomeRow = {
@@ -275,38 +298,14 @@ const TABLE = {
   gate: {
     ...STAGE_CONTRACT.gate,
     label: 'definition-of-done gate',
-    budget: true,
-    planLoopReset: true,
-    quotaPark: false,
-    worktree: true,
-    agentSlot: false,
-    failover: false,
-    outcomes: {
-      passed: {
-        next: after('gate'),
-        effects: ['reset-failures', 'clear-correction', 'mark-verified'],
-      },
-      'gate-failed': { next: [{ to: 'worker' }], effects: ['count-failure', 'record-correction'] },
-    },
+    ...gateColumns('gate'),
   },
   // The project's own gates (config `gates`, `on: "task"`), after the task's definition of
   // done; a failing one goes back to the worker as a correction naming it.
   'project-gates': {
     ...STAGE_CONTRACT['project-gates'],
     label: 'project gates',
-    budget: true,
-    planLoopReset: true,
-    quotaPark: false,
-    worktree: true,
-    agentSlot: false,
-    failover: false,
-    outcomes: {
-      passed: {
-        next: after('project-gates'),
-        effects: ['reset-failures', 'clear-correction', 'mark-verified'],
-      },
-      'gate-failed': { next: [{ to: 'worker' }], effects: ['count-failure', 'record-correction'] },
-    },
+    ...gateColumns('project-gates'),
   },
   review: {
     ...STAGE_CONTRACT.review,

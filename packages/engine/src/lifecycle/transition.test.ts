@@ -18,6 +18,12 @@ import {
 } from './lifecycle-table.js';
 import { transition } from './transition.js';
 
+/** Where a task in plan loop 1 goes from `phase` on `outcome`, or why it cannot. */
+function next(phase: Phase, outcome: Parameters<typeof transition>[1], facts: LifecycleFacts) {
+  const t = transition({ phase, planLoop: 1 }, outcome, facts);
+  return t.ok ? t.state.phase : t.reason;
+}
+
 describe('transition (generated from the lifecycle table)', () => {
   const cases = PHASES.flatMap((phase) =>
     OUTCOMES.flatMap((outcome) => factSets.map((facts) => ({ phase, outcome, facts }))),
@@ -165,10 +171,6 @@ describe('worktree isolation rows', () => {
     minorNotes: false,
     fixedUp: false,
   });
-  const next = (phase: Phase, outcome: Parameters<typeof transition>[1], f: LifecycleFacts) => {
-    const t = transition({ phase, planLoop: 1 }, outcome, f);
-    return t.ok ? t.state.phase : t.reason;
-  };
 
   it('checks the write set after the worker or self-check when its writes are checked', () => {
     expect(next('worker', 'passed', facts(true))).toBe('writeset');
@@ -222,17 +224,13 @@ describe('worktree isolation rows', () => {
       minorNotes: false,
       fixedUp: false,
     };
-    const ok = (phase: Phase, outcome: 'passed' | 'gate-failed', facts: LifecycleFacts) => {
-      const t = transition({ phase, planLoop: 1 }, outcome, facts);
-      return t.ok ? t.state.phase : t.reason;
-    };
-    expect(ok('worker', 'passed', all)).toBe('gate');
-    expect(ok('gate', 'passed', all)).toBe('project-gates');
-    expect(ok('worker', 'passed', { ...all, hasGate: false })).toBe('project-gates');
-    expect(ok('selfcheck', 'passed', { ...all, hasGate: false })).toBe('project-gates');
-    expect(ok('gate', 'passed', { ...all, hasProjectGates: false })).toBe('review');
-    expect(ok('project-gates', 'passed', all)).toBe('review');
-    expect(ok('project-gates', 'gate-failed', all)).toBe('worker');
+    expect(next('worker', 'passed', all)).toBe('gate');
+    expect(next('gate', 'passed', all)).toBe('project-gates');
+    expect(next('worker', 'passed', { ...all, hasGate: false })).toBe('project-gates');
+    expect(next('selfcheck', 'passed', { ...all, hasGate: false })).toBe('project-gates');
+    expect(next('gate', 'passed', { ...all, hasProjectGates: false })).toBe('review');
+    expect(next('project-gates', 'passed', all)).toBe('review');
+    expect(next('project-gates', 'gate-failed', all)).toBe('worker');
     expect(LIFECYCLE['project-gates'].outcomes['gate-failed']?.effects).toEqual([
       'count-failure',
       'record-correction',
@@ -252,10 +250,6 @@ describe('red-team review rows', () => {
     minorNotes: false,
     fixedUp: false,
   });
-  const next = (phase: Phase, outcome: Parameters<typeof transition>[1], f: LifecycleFacts) => {
-    const t = transition({ phase, planLoop: 1 }, outcome, f);
-    return t.ok ? t.state.phase : t.reason;
-  };
 
   it('runs the red-team review only after the normal review approved, and only when asked', () => {
     expect(next('review', 'approved', facts(true))).toBe('redteam');
@@ -310,10 +304,6 @@ describe('fixup and completion-promise rows', () => {
     redTeam: false,
     minorNotes: false,
     fixedUp: false,
-  };
-  const next = (phase: Phase, outcome: Parameters<typeof transition>[1], f: LifecycleFacts) => {
-    const t = transition({ phase, planLoop: 1 }, outcome, f);
-    return t.ok ? t.state.phase : t.reason;
   };
 
   it('MINOR-only findings with a fixup target go to the fixup; without one they stay notes', () => {
