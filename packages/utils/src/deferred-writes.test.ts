@@ -39,11 +39,15 @@ function gatedWrite(log: string[], name: string) {
   return { write, release: () => release() };
 }
 
+/** Deferred writes on a fake clock, and the log the test's writes append to. */
+function deferredOnFakeClock() {
+  const clock = fakeTimers();
+  return { clock, writes: deferredWrites(clock), log: [] as string[] };
+}
+
 /** A store whose write of key `slow` is under way (its 5 ms came), held until `slow.release()`. */
 function slowWriteUnderWay() {
-  const clock = fakeTimers();
-  const writes = deferredWrites(clock);
-  const log: string[] = [];
+  const { clock, writes, log } = deferredOnFakeClock();
   const slow = gatedWrite(log, 'slow');
   writes.defer('slow', 5, slow.write);
   clock.advance(5);
@@ -54,9 +58,7 @@ const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 describe('deferredWrites', () => {
   it('runs a write once its time passed on the clock, not before', async () => {
-    const clock = fakeTimers();
-    const writes = deferredWrites(clock);
-    const log: string[] = [];
+    const { clock, writes, log } = deferredOnFakeClock();
     writes.defer('a', 1000, async () => void log.push('a'));
     clock.advance(999);
     await tick();
@@ -69,9 +71,7 @@ describe('deferredWrites', () => {
   });
 
   it('gives the changes of one interval one write: the first time stands, the latest write runs', async () => {
-    const clock = fakeTimers();
-    const writes = deferredWrites(clock);
-    const log: string[] = [];
+    const { clock, writes, log } = deferredOnFakeClock();
     writes.defer('leases', 1000, async () => void log.push('first'));
     clock.advance(600);
     writes.defer('leases', 1000, async () => void log.push('second'));
@@ -85,9 +85,7 @@ describe('deferredWrites', () => {
   });
 
   it('keeps keys apart: each has its own time', async () => {
-    const clock = fakeTimers();
-    const writes = deferredWrites(clock);
-    const log: string[] = [];
+    const { clock, writes, log } = deferredOnFakeClock();
     writes.defer('pid:a1', 1000, async () => void log.push('a1'));
     clock.advance(500);
     writes.defer('pid:b1', 1000, async () => void log.push('b1'));
@@ -100,9 +98,7 @@ describe('deferredWrites', () => {
   });
 
   it('runs the writes of one key one after another', async () => {
-    const clock = fakeTimers();
-    const writes = deferredWrites(clock);
-    const log: string[] = [];
+    const { clock, writes, log } = deferredOnFakeClock();
     const one = gatedWrite(log, 'one');
     const two = gatedWrite(log, 'two');
     writes.defer('k', 10, one.write);
@@ -152,9 +148,7 @@ describe('deferredWrites', () => {
   });
 
   it('a failed write neither stops the next of its key nor rejects flush', async () => {
-    const clock = fakeTimers();
-    const writes = deferredWrites(clock);
-    const log: string[] = [];
+    const { clock, writes, log } = deferredOnFakeClock();
     writes.defer('k', 10, async () => {
       throw new Error('disk full');
     });
