@@ -2,6 +2,7 @@ import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunEvent } from '@switchyard/core';
 import { STAGE_FAILURE_BUDGET } from '@switchyard/engine';
+import { terminalText } from '@switchyard/utils';
 import stripAnsi from 'strip-ansi';
 
 /** Failed attempts of one stage a task may spend before it is blocked (the dispatcher's budget). */
@@ -28,7 +29,7 @@ export function lastLine(file: string): string | undefined {
     readSync(fd, buffer, 0, length, size - length);
     const lines = buffer.toString('utf8').split('\n');
     for (let i = lines.length - 1; i >= 0; i--) {
-      const line = stripAnsi(lines[i] ?? '').trim();
+      const line = terminalText(stripAnsi(lines[i] ?? '').trim());
       if (line) return line;
     }
     return undefined;

@@ -209,4 +209,57 @@ describe('run renderer', () => {
     plain.onEvent(progress);
     expect(pipe.text()).not.toContain('attempt 1/10');
   });
+
+  it("shows an agent's control characters as escapes: its output never drives the terminal", () => {
+    // What an agent printed reaches the lines as evidence, reasons and questions quoting it.
+    const hostile = 'boom \x1b]0;PWNED\x07 \x1b[2J\rcleared';
+    const lines = [
+      formatEvent({
+        ...base,
+        type: 'target.failover',
+        task: 'g/t',
+        stage: 'worker',
+        from: 'a',
+        to: 'b',
+        class: 'provider-quota',
+        evidence: [hostile],
+      }),
+      formatEvent({
+        ...base,
+        type: 'attempt.retry-scheduled',
+        task: 'g/t',
+        role: 'worker',
+        target: 'a',
+        delayMs: 0,
+        consecutiveFailures: 1,
+        reason: `generic-error: ${hostile}`,
+      }),
+      formatEvent({
+        ...base,
+        type: 'task.escalated',
+        task: 'g/t',
+        code: 'SY_BUDGET_EXHAUSTED',
+        question: `The last evidence was: "${hostile}".`,
+        bundle: 'b.json',
+        blockedDownstream: [],
+      }),
+    ];
+    const pipe = capture(false);
+    createRunRenderer(pipe.out).summary(
+      {
+        exitCode: 3,
+        archived: [],
+        blocked: [{ task: 'g/t', reason: hostile }],
+        controlFailures: [hostile],
+        elapsedMs: 1,
+      },
+      { archive: '/a', state: '/s' },
+    );
+    for (const text of [...lines.map((l) => l ?? ''), pipe.text()]) {
+      // colours are switchyard's own; nothing else of ESC, BEL or CR may reach the terminal
+      const plain = text.replace(/\x1b\[[0-9;]*m/g, '');
+      expect(plain).not.toMatch(/[\x07\x1b\r]/);
+      expect(plain).toContain('boom \\x1b]0;PWNED\\x07 \\x1b[2J\\x0dcleared');
+    }
+  });
 });

@@ -1,7 +1,7 @@
 import type { RunCounts, RunEvent } from '@switchyard/core';
 import { type DispatchResult, phaseLabel } from '@switchyard/engine';
 import { evidenceMessage } from '@switchyard/runner-kit';
-import { lazyRequire } from '@switchyard/utils';
+import { lazyRequire, terminalSafe, terminalText } from '@switchyard/utils';
 import type * as LogUpdate from 'log-update';
 import pc from 'picocolors';
 import { ATTEMPT_BUDGET, ProgressState } from './progress-block.js';
@@ -32,8 +32,13 @@ const clip = (text: string, max: number) =>
 const first = (lines: readonly string[]) =>
   lines[0] ? `: ${clip(evidenceMessage(lines[0]).replace(/\s+/g, ' '), 160)}` : '';
 
-/** The line for one event, or undefined when the event is not worth a line of its own. */
-export function formatEvent(event: RunEvent): string | undefined {
+/**
+ * The line for one event, or undefined when the event is not worth a line of its own. Its
+ * text (evidence, reasons, questions quoting what an agent printed) is made terminal-safe
+ * first: an agent's escape sequences are shown, never acted on by the user's terminal.
+ */
+export function formatEvent(raw: RunEvent): string | undefined {
+  const event = terminalSafe(raw);
   const tag = (label: string, paint: (s: string) => string = (s) => s) => paint(label.padEnd(10));
   switch (event.type) {
     case 'run.started':
@@ -174,8 +179,10 @@ export function createRunRenderer(out: NodeJS.WriteStream = process.stdout): Run
                 )
               : pc.red(`Control-plane failure after ${seconds}s.`);
       const lines = [head];
-      for (const b of result.blocked) lines.push(`  ${pc.red('blocked')} ${b.task}: ${b.reason}`);
-      for (const f of result.controlFailures) lines.push(`  ${pc.red('failure')} ${f}`);
+      for (const b of result.blocked)
+        lines.push(`  ${pc.red('blocked')} ${b.task}: ${terminalText(b.reason)}`);
+      for (const f of result.controlFailures)
+        lines.push(`  ${pc.red('failure')} ${terminalText(f)}`);
       lines.push(
         `  archive:   ${where.archive} (each task with complete.log; work logs as work_log_<N>.log)`,
         `  evidence:  ${where.state} (events.jsonl, attempts/<id>/locator.json, stream.log, normalized-output.log)`,

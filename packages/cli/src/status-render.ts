@@ -1,5 +1,6 @@
 import type { StatusReport } from '@switchyard/engine';
 import { describeUsage, evidenceMessage } from '@switchyard/runner-kit';
+import { terminalSafe } from '@switchyard/utils';
 import pc from 'picocolors';
 import stringWidth from 'string-width';
 
@@ -27,8 +28,12 @@ function dispatcherLine(r: StatusReport): string {
   }
 }
 
-/** The human report of `switchyard status`. */
-export function renderStatus(r: StatusReport): string {
+/**
+ * The human report of `switchyard status`. The report's text (evidence, reasons, questions
+ * quoting what an agent printed) is made terminal-safe first.
+ */
+export function renderStatus(report: StatusReport): string {
+  const r = terminalSafe(report);
   const out: string[] = [];
   const width = Math.max(
     8,

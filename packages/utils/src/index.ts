@@ -38,5 +38,6 @@ export {
 } from './secrets.js';
 export { sharedPass } from './shared-pass.js';
 export { redactStoreUrl } from './store-url.js';
+export { terminalSafe, terminalText } from './terminal-text.js';
 export { findWorkspaceRoot, hasTasksDir, searchWorkspaceRoot } from './workspace-root.js';
 export { dottedPath, issuesToProblems, unknownKeyHint } from './zod-problems.js';

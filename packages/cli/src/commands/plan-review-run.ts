@@ -12,7 +12,12 @@ import {
   parsePlanFindings,
   planReviewPrompt,
 } from '@switchyard/tasks';
-import { expandEnvironmentValue, findWorkspaceRoot, searchWorkspaceRoot } from '@switchyard/utils';
+import {
+  expandEnvironmentValue,
+  findWorkspaceRoot,
+  searchWorkspaceRoot,
+  terminalText,
+} from '@switchyard/utils';
 import { execa } from 'execa';
 import pc from 'picocolors';
 import { printJson } from '../output.js';
@@ -204,7 +209,9 @@ export function renderPlanReview(r: PlanReviewReport): string {
   const paint = { CRITICAL: pc.red, MODERATE: pc.yellow, MINOR: pc.dim } as const;
   return `${[
     `plan review of ${r.plans.length} plan(s) by ${r.target}${r.route ? ` (review route ${r.route})` : ''}: ${r.counts.critical} critical, ${r.counts.moderate} moderate, ${r.counts.minor} minor`,
-    ...r.findings.map((f) => `  ${paint[f.severity](f.severity.padEnd(8))}  ${f.text}`),
+    ...r.findings.map(
+      (f) => `  ${paint[f.severity](f.severity.padEnd(8))}  ${terminalText(f.text)}`,
+    ),
     `  findings: ${r.findingsFile}`,
   ].join('\n')}\n`;
 }
