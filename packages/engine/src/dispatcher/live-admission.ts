@@ -1,4 +1,4 @@
-import type { AdmissionState, AdmissionTask, ApplyQueueState } from '../admission/admit.js';
+import type { AdmissionState, AdmissionTask } from '../admission/admit.js';
 import { admissionTaskOf, type TaskViewSource } from '../admission/task-view.js';
 import { worktreeBytes } from '../admission/worktree-bytes.js';
 import { INITIAL_PHASE, takesAgentSlot } from '../lifecycle/index.js';
@@ -17,36 +17,48 @@ export function liveAdmissionState(
 ): AdmissionState {
   // On a shared backlog only the tasks this run took are admitted here; the others' claims are
   // in the store (a claim taken on another machine refuses this one's) and their end reaches
-  // `archived` through the backlog.
-  const runtimes = [...ctx.tasks.values()].filter(
-    (rt) => !ctx.shared || ctx.shared.owned.has(rt.id),
-  );
+  // `archived` through the backlog. One walk over the run's tasks: the scheduler calls this on
+  // every pass, over every task of the backlog.
   const group = ctx.options.taskGroup;
+  const isolation = ctx.options.isolation;
+  const diskCap = isolation ? ctx.options.worktreeDiskCap : undefined;
+  const tasks: AdmissionTask[] = [];
+  const blocked = new Set<string>();
+  const invalid = new Set<string>();
+  const scope = group ? new Set<string>() : undefined;
+  let applyWaiting = 0;
+  let diskBytes = 0;
+  for (const rt of ctx.tasks.values()) {
+    if (ctx.shared && !ctx.shared.owned.has(rt.id)) continue;
+    const { state } = rt;
+    const halted = state.blocked || rt.halted !== undefined;
+    if (state.phase !== 'done')
+      tasks.push(admissionViewOf(rt.task, !takesAgentSlot(state.phase), isFresh(rt)));
+    if (halted) blocked.add(rt.id);
+    if (!rt.task.valid) invalid.add(rt.id);
+    if (scope && rt.group === group) scope.add(rt.id);
+    if (isolation && waitsForApply(rt) && !halted) applyWaiting += 1;
+    if (diskCap) diskBytes += worktreeBytes([state]);
+  }
   return {
-    tasks: runtimes
-      .filter((rt) => rt.state.phase !== 'done')
-      .map((rt) => admissionViewOf(rt.task, !takesAgentSlot(rt.state.phase), isFresh(rt))),
+    tasks,
     archivedComplete: ctx.archived,
     liveAttempts: live,
-    blocked: new Set(
-      runtimes.filter((rt) => rt.state.blocked || rt.halted !== undefined).map((rt) => rt.id),
-    ),
-    invalid: new Set(runtimes.filter((rt) => !rt.task.valid).map((rt) => rt.id)),
+    blocked,
+    invalid,
     claims: ctx.claimIndex,
     activeStages,
     maxParallel: ctx.options.maxParallel,
-    ...(group
-      ? { scope: new Set(runtimes.filter((rt) => rt.group === group).map((rt) => rt.id)) }
-      : {}),
-    ...(ctx.options.isolation ? { applyQueue: applyQueueOf(ctx, runtimes) } : {}),
-    ...(ctx.options.isolation && ctx.options.worktreeDiskCap
+    ...(scope ? { scope } : {}),
+    ...(isolation
       ? {
-          worktreeDisk: {
-            bytes: worktreeBytes(runtimes.map((rt) => rt.state)),
-            cap: ctx.options.worktreeDiskCap,
+          applyQueue: {
+            waiting: applyWaiting,
+            limit: ctx.options.maxApplyQueue ?? ctx.options.maxParallel,
           },
         }
       : {}),
+    ...(diskCap ? { worktreeDisk: { bytes: diskBytes, cap: diskCap } } : {}),
   };
 }
 
@@ -85,17 +97,8 @@ function isFresh(rt: TaskRuntime): boolean {
   );
 }
 
-/** Approved tasks waiting for the apply (their completion promise checked or about to be),
- * and how many may wait (`maxApplyQueue`, default `maxParallel`). */
-function applyQueueOf(
-  ctx: Pick<DispatchContext, 'options'>,
-  runtimes: readonly TaskRuntime[],
-): ApplyQueueState {
-  const waiting = runtimes.filter(
-    (rt) =>
-      (rt.state.phase === 'apply' || (rt.state.phase === 'promise' && rt.state.isolation)) &&
-      !rt.state.blocked &&
-      rt.halted === undefined,
-  ).length;
-  return { waiting, limit: ctx.options.maxApplyQueue ?? ctx.options.maxParallel };
+/** An approved task waiting for the apply: its completion promise checked or about to be
+ * (the apply queue counts those not blocked; `maxApplyQueue`, default `maxParallel`, may wait). */
+export function waitsForApply(rt: Pick<TaskRuntime, 'state'>): boolean {
+  return rt.state.phase === 'apply' || (rt.state.phase === 'promise' && !!rt.state.isolation);
 }

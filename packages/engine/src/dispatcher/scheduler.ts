@@ -1,10 +1,11 @@
 import type { RunCounts } from '@switchyard/core';
 import { formatBytes } from '@switchyard/utils';
-import { type AdmissionDecision, admit } from '../admission/admit.js';
+import type { AdmissionDecision, AdmissionResult, AdmissionState } from '../admission/admit.js';
+import { admitPasses } from '../admission/admit-passes.js';
 import { claimKeys } from '../admission/task-view.js';
 import { worktreeBytes } from '../admission/worktree-bytes.js';
 import { takesAgentSlot } from '../lifecycle/index.js';
-import { liveAdmissionState } from './live-admission.js';
+import { liveAdmissionState, waitsForApply } from './live-admission.js';
 import { countsOf } from './run-counts.js';
 import { runStep } from './run-step.js';
 import { releaseBlockedClaims } from './shared/blocked-claims.js';
@@ -61,6 +62,8 @@ export async function schedule(
   // A retry asked by a human (monitor) may start a task at once.
   ctx.options.control?.bindWake(stages.wake);
   const held: HeldAnnouncements = { applyQueue: false, disk: false };
+  // Admission keeps the backlog's order between passes (see admit-passes.ts).
+  const admit = admitPasses();
   const waiting = waitingWrites(ctx, stages.inflight);
   const onAbort = () => stages.wake();
   ctx.signal.addEventListener('abort', onAbort);
@@ -69,7 +72,7 @@ export async function schedule(
       // Nothing is admitted once the run is interrupted: the loop waits for what runs.
       const pass = ctx.signal.aborted
         ? idlePass()
-        : await admitAndStart(ctx, stages, held, waiting);
+        : await admitAndStart(ctx, stages, held, waiting, admit);
       // The soonest end of a wait, on the monotonic clock (see task-wait.ts).
       let nextTimer = pass.nextTimer;
       onCounts(countsOf(ctx, pass.decisions, stages.inflight.size));
@@ -195,6 +198,7 @@ async function admitAndStart(
   stages: RunningStages,
   held: HeldAnnouncements,
   waiting: WaitingWrites,
+  admit: (state: AdmissionState) => AdmissionResult,
 ): Promise<AdmissionPass> {
   if (ctx.shared) {
     const room = ctx.options.maxParallel > 0 ? ctx.options.maxParallel - ctx.shared.owned.size : 64;
@@ -272,11 +276,9 @@ function announceApplyQueue(
   decisions: readonly AdmissionDecision[],
   before: boolean,
 ): boolean {
-  const held = decisions.filter((d) => d.status === 'waiting-apply').length;
+  const held = countOf(decisions, 'waiting-apply');
   if (held > 0 && !before) {
-    const waiting = [...ctx.tasks.values()].filter(
-      (rt) => rt.state.phase === 'apply' || (rt.state.phase === 'promise' && rt.state.isolation),
-    ).length;
+    const waiting = [...ctx.tasks.values()].filter(waitsForApply).length;
     ctx.bus.emit({
       type: 'admission.held',
       rule: 'apply-queue',
@@ -293,7 +295,7 @@ function announceDiskCap(
   decisions: readonly AdmissionDecision[],
   before: boolean,
 ): boolean {
-  const held = decisions.filter((d) => d.status === 'waiting-disk').length;
+  const held = countOf(decisions, 'waiting-disk');
   if (held > 0 && !before)
     ctx.bus.emit({
       type: 'admission.held',
@@ -302,4 +304,10 @@ function announceDiskCap(
       detail: `the task worktrees take ${formatBytes(worktreeBytes([...ctx.tasks.values()].map((rt) => rt.state)))} of the ${formatBytes(ctx.options.worktreeDiskCap ?? 0)} cap (isolation.maxDiskBytes): ${held} task(s) not started yet wait for archives or \`switchyard clean --blocked\` to free some`,
     });
   return held > 0;
+}
+
+function countOf(decisions: readonly AdmissionDecision[], status: AdmissionDecision['status']) {
+  let n = 0;
+  for (const d of decisions) if (d.status === status) n += 1;
+  return n;
 }
