@@ -97,6 +97,29 @@ describe('loadWorkspace', () => {
     ]);
   });
 
+  it('reports a plan lying in agent-task/ or in a group folder, where no run would see it', () => {
+    write('agent-task/fix-bug/PLAN.md', plan('cloud-G01', ['a.ts']));
+    write('agent-task/PLAN-2.md', plan('cloud-G01', ['b.ts']));
+    write('agent-task/g/ok/PLAN.md', plan('cloud-G01', ['c.ts']));
+    write('agent-task/g/WORK_LOG.md', 'rows');
+    const model = loadWorkspace(ws);
+    expect(model.tasks.map((t) => [t.id, t.valid])).toEqual([['g/ok', true]]);
+    expect(model.problems.map((p) => [p.severity, p.file, p.message, p.hint])).toEqual([
+      [
+        'error',
+        join(ws, 'agent-task/PLAN-2.md'),
+        "this plan is not in a task folder, so no run sees it (a task's plan is agent-task/<group>/<task>/PLAN.md)",
+        'move it into a task folder of its own, e.g. agent-task/<group>/<task>/PLAN.md',
+      ],
+      [
+        'error',
+        join(ws, 'agent-task/fix-bug/PLAN.md'),
+        "this plan is not in a task folder, so no run sees it (a task's plan is agent-task/<group>/<task>/PLAN.md)",
+        'move it into a task folder of its own, e.g. agent-task/fix-bug/<task>/PLAN.md',
+      ],
+    ]);
+  });
+
   it('reports a workspace without agent-task/', () => {
     expect(loadWorkspace(ws).problems.map((p) => p.message)).toEqual([
       `no agent-task/ folder in ${ws}`,

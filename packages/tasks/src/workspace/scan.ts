@@ -5,6 +5,7 @@ import {
   AGENT_TASK_DIR,
   ARCHIVE_DIR,
   COMPLETE_LOG,
+  PLAN_FILE,
   planLoopOf,
   reviewLoopOf,
 } from '@switchyard/core';
@@ -58,12 +59,36 @@ function symlinkedFolder(path: string): Problem {
   };
 }
 
-/** The sub-folders of `path`; symlinks among them are reported, not followed. */
-function dirsReporting(path: string, problems: Problem[], keep = (_: string) => true): Dirent[] {
+/**
+ * The problem of a plan file directly in `agent-task/` or in a group folder: no task folder
+ * holds it, so no run would ever see it (a run that finds nothing else to do ends "done").
+ */
+function strayPlan(path: string, group: string | undefined): Problem {
+  return {
+    code: 'SY_PLAN_INVALID',
+    message: `this plan is not in a task folder, so no run sees it (a task's plan is ${AGENT_TASK_DIR}/<group>/<task>/${PLAN_FILE})`,
+    file: path,
+    hint: `move it into a task folder of its own, e.g. ${AGENT_TASK_DIR}/${group ?? '<group>'}/<task>/${PLAN_FILE}`,
+    severity: 'error',
+  };
+}
+
+/**
+ * The sub-folders of `path`; symlinks among them are reported, not followed, and so are plan
+ * files lying in `path` itself when `strayPlansOf` names the group they would belong to.
+ */
+function dirsReporting(
+  path: string,
+  problems: Problem[],
+  keep = (_: string) => true,
+  strayPlansOf?: { group?: string },
+): Dirent[] {
   const out: Dirent[] = [];
   for (const d of entries(path)) {
     if (d.isDirectory()) out.push(d);
     else if (d.isSymbolicLink() && keep(d.name)) problems.push(symlinkedFolder(join(path, d.name)));
+    else if (strayPlansOf && d.isFile() && planLoopOf(d.name) !== undefined)
+      problems.push(strayPlan(join(path, d.name), strayPlansOf.group));
   }
   return out;
 }
@@ -140,13 +165,16 @@ export function listTaskFolders(workspace: string): TaskFolderListing {
     root,
     listing.problems,
     (g) => !isReservedGroupName(g) && isValidName(g),
+    {},
   )
     .map((d) => d.name)
     .filter((g) => !isReservedGroupName(g) && isValidName(g))
     .sort();
   for (const group of groups) {
     listing.groups.push(group);
-    const names = dirsReporting(join(root, group), listing.problems, (n) => !n.startsWith('.'))
+    const names = dirsReporting(join(root, group), listing.problems, (n) => !n.startsWith('.'), {
+      group,
+    })
       .map((d) => d.name)
       .filter((n) => !n.startsWith('.'))
       .sort();
