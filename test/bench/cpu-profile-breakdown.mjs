@@ -30,7 +30,7 @@ export const CATEGORIES = [
   [
     'shared write-set check (workspace snapshots, change rounds)',
     fn(
-      /^(takeSnapshot|snapshotOf|walk\d*|changedPaths|contentHash|gitignoreOf|readRound|writeRound|removeRound|readBaseline|writeBaseline|openSharedRound|inspectSharedRound|recordChangeBaseline)$/,
+      /^(takeSnapshot|snapshotOf|walk\d*|seenBefore\d*|namesOf\d*|changedPaths|contentHash|gitignoreOf|readRound|writeRound|removeRound|readBaseline|writeBaseline|openSharedRound|inspectSharedRound|recordChangeBaseline|heldByOthers)$/,
     ),
   ],
   [
@@ -79,7 +79,9 @@ export const CATEGORIES = [
   ],
   [
     'scheduling and admission',
-    fn(/^(schedule|admit|liveAdmissionState|countsOf|releaseBlockedClaims|claimFor|isRunnable)$/),
+    fn(
+      /^(schedule|admitAndStart|admit|admitPass|decideOne|reindex|liveAdmissionState|admissionViewOf|coolingTasks|announceWaits|countsOf|releaseBlockedClaims|claimFor|isRunnable)$/,
+    ),
   ],
   ['start-up (module loading)', file(/^node:internal\/modules\//)],
 ];

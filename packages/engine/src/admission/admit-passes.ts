@@ -43,7 +43,7 @@ export function admitPasses(): (state: AdmissionState) => AdmissionResult {
     return true;
   };
 
-  return (state) => {
+  return function admitPass(state) {
     const tasks = state.tasks;
     if (!sameIds(tasks, ids) && !reindex(tasks)) {
       ids = [];

@@ -81,9 +81,10 @@ const SETTLED_MS = 1000;
  */
 export async function takeSnapshot(root: string, options: SnapshotOptions = {}): Promise<Snapshot> {
   const snapshot: Snapshot = {};
-  const earlier = (Array.isArray(options.previous) ? options.previous : [options.previous]).filter(
-    (e): e is Snapshot => e !== undefined,
-  );
+  // Each earlier snapshot once: attempts closing their rounds together often pass the same one.
+  const earlier = [
+    ...new Set(Array.isArray(options.previous) ? options.previous : [options.previous]),
+  ].filter((e): e is Snapshot => e !== undefined);
   const seenBefore = (path: string) => {
     for (const e of earlier) if (Object.hasOwn(e, path)) return e[path];
     return undefined;
@@ -149,8 +150,12 @@ export async function takeSnapshot(root: string, options: SnapshotOptions = {}):
 
 /** Paths added, removed, or changed in content or permission bits between two snapshots, sorted. */
 export function changedPaths(before: Snapshot, after: Snapshot): string[] {
-  const paths = new Set([...Object.keys(before), ...Object.keys(after)]);
-  return [...paths].filter((p) => changed(before[p], after[p])).sort();
+  // Each path once, without a set of both snapshots' paths (a whole workspace's, twice).
+  const paths: string[] = [];
+  for (const p of Object.keys(after)) if (changed(before[p], after[p])) paths.push(p);
+  for (const p of Object.keys(before))
+    if (!Object.hasOwn(after, p) && changed(before[p], after[p])) paths.push(p);
+  return paths.sort();
 }
 
 /** Another content, or other permission bits (when both snapshots recorded them). */

@@ -1,4 +1,12 @@
-import { existsSync, mkdtempSync } from 'node:fs';
+import {
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -32,5 +40,40 @@ describe('change store', () => {
     expect(existsSync(join(dir, 'changes', 'g', 'a.baseline.json'))).toBe(false);
     expect(existsSync(join(dir, 'changes', 'g', 'a.round.json'))).toBe(false);
     await store.remove('g/never-recorded');
+  });
+
+  it('reads back the round it wrote while the file is the one written, and the file once it is not', async () => {
+    const dir = stateDir();
+    try {
+      const store = openChangeStore(dir);
+      const file = join(dir, 'changes', 'g', 'a.round.json');
+      const written = {
+        ...round('g/a'),
+        run: 'run-1',
+        files: { 'src/a.ts': { size: 3, mtimeMs: 1.5, ino: 7, mode: 0o644, sha256: 'aa' } },
+      };
+      await store.writeRound(written);
+      // What the file says, and no second parse of it.
+      expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual(written);
+      expect(store.readRound('g/a')).toBe(written);
+      // Another store of the same folder (the next attempt's) reads it the same way.
+      expect(openChangeStore(dir).readRound('g/a')).toEqual(written);
+
+      // Replaced by hand: what the new file says.
+      const edited = { ...written, before: 'att-2' };
+      writeFileSync(`${file}.tmp`, JSON.stringify(edited));
+      renameSync(`${file}.tmp`, file);
+      expect(store.readRound('g/a')).toEqual(edited);
+      // Written again, then removed by hand: no round.
+      await store.writeRound(written);
+      unlinkSync(file);
+      expect(store.readRound('g/a')).toBeUndefined();
+      // Written again, then edited in place into something that is not a round: refused.
+      await store.writeRound(written);
+      writeFileSync(file, '{"schema_version":1}');
+      expect(() => store.readRound('g/a')).toThrow(/workspace snapshot/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

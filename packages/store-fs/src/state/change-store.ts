@@ -1,4 +1,4 @@
-import { unlink } from 'node:fs';
+import { lstatSync, type Stats, unlink } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { ensureOwnedDir, readJsonFile, replaceFile } from '@switchyard/utils';
 import { z } from 'zod';
@@ -67,18 +67,61 @@ export function openChangeStore(stateDir: string): ChangeStore {
         hint: HINT,
       }),
     writeBaseline: (baseline) => write(fileOf(baseline.task, 'baseline'), baseline),
-    readRound: (task) =>
-      readJsonFile(fileOf(task, 'round'), roundSnapshotSchema, {
-        what: 'workspace snapshot',
-        hint: HINT,
-      }),
-    writeRound: (round) => write(fileOf(round.task, 'round'), round),
-    removeRound: (task) => removeIfPresent(fileOf(task, 'round')),
+    readRound(task) {
+      const file = fileOf(task, 'round');
+      const kept = writtenRounds.get(file);
+      if (kept && sameFile(lstatSync(file, { throwIfNoEntry: false }), kept)) return kept.round;
+      writtenRounds.delete(file);
+      return readJsonFile(file, roundSnapshotSchema, { what: 'workspace snapshot', hint: HINT });
+    },
+    async writeRound(round) {
+      const file = fileOf(round.task, 'round');
+      writtenRounds.delete(file);
+      await write(file, round);
+      const stat = lstatSync(file, { throwIfNoEntry: false });
+      if (stat) writtenRounds.set(file, { round, ...identityOf(stat) });
+    },
+    removeRound(task) {
+      writtenRounds.delete(fileOf(task, 'round'));
+      return removeIfPresent(fileOf(task, 'round'));
+    },
     async remove(task) {
+      writtenRounds.delete(fileOf(task, 'round'));
       await removeIfPresent(fileOf(task, 'baseline'));
       await removeIfPresent(fileOf(task, 'round'));
     },
   };
+}
+
+/**
+ * The rounds this process wrote, by file, with the file's identity right after the write. A
+ * round holds a snapshot of the whole workspace, and it is read back when its attempt ends:
+ * while the file is still the one written (same inode, size, modification and change time;
+ * an atomic replacement always gives a new inode, and no process can set a change time
+ * back), the round written is returned instead of parsing the file again. Rounds are never
+ * changed in place: callers only read what they get.
+ */
+const writtenRounds = new Map<string, { round: RoundSnapshot } & FileIdentity>();
+
+interface FileIdentity {
+  ino: number;
+  size: number;
+  mtimeMs: number;
+  ctimeMs: number;
+}
+
+function identityOf(stat: Stats): FileIdentity {
+  return { ino: stat.ino, size: stat.size, mtimeMs: stat.mtimeMs, ctimeMs: stat.ctimeMs };
+}
+
+function sameFile(stat: Stats | undefined, kept: FileIdentity): boolean {
+  return (
+    stat !== undefined &&
+    stat.ino === kept.ino &&
+    stat.size === kept.size &&
+    stat.mtimeMs === kept.mtimeMs &&
+    stat.ctimeMs === kept.ctimeMs
+  );
 }
 
 /**
