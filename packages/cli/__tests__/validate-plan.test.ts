@@ -125,4 +125,19 @@ describe('switchyard validate-plan', { timeout: 60_000 }, () => {
     expect(missing.exitCode).toBe(2);
     expect(missing.stderr).toMatch(/cannot read plan: ENOENT/);
   });
+
+  it('sends a YAML plan to the check that reads it instead of judging it as a PLAN.md', async () => {
+    const { ws, write } = workspace();
+    write('plan.yaml', 'version: 1\nkind: orchestrate-plan\n');
+    for (const args of [
+      ['validate-plan', 'plan.yaml'],
+      ['run', '--validate-plan', 'plan.yaml'],
+    ]) {
+      const r = await runCli(args, { cwd: ws, env: SYSTEM_PATH });
+      expect(r.exitCode).toBe(2);
+      expect(r.stderr).toContain('plan.yaml is a YAML plan; validate-plan checks one PLAN.md');
+      expect(r.stderr).toContain('`switchyard run plan.yaml --dry-run` checks the whole plan');
+      expect(r.stderr).not.toContain('Modified Files Summary');
+    }
+  });
 });

@@ -59,6 +59,13 @@ export async function validatePlanCommand(
   const file = resolve(planPath);
   const workspace = resolve(opts.workspace ?? inferWorkspace(file));
   const shown = relative(process.cwd(), file) || file;
+  // A YAML plan read as a PLAN.md only gets "missing section" errors that say nothing of it.
+  if (/\.ya?ml$/i.test(file))
+    throw new core.SwitchyardError(
+      'SY_USAGE',
+      `${shown} is a YAML plan; validate-plan checks one PLAN.md`,
+      { hint: `\`switchyard run ${shown} --dry-run\` checks the whole plan and starts nothing` },
+    );
   const loop = core.planLoopOf(basename(file));
   const plan = tasksLib.parsePlanFile(file, { file: shown, workspace, followUp: (loop ?? 1) > 1 });
   const problems = [...plan.problems];
