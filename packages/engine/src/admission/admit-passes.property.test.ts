@@ -20,6 +20,11 @@ const genView = fc.record({
 /** One pass's state; `ids: undefined` keeps the previous pass's task list (the usual pass). */
 const genStep = fc.record({
   ids: fc.option(fc.shuffledSubarray(IDS), { nil: undefined, freq: 2 }),
+  /** Keeps the last pass's views of the tasks it had (no plan read again, no phase moved). */
+  sameViews: fc.boolean(),
+  /** Keeps the last pass's blocked tasks, its invalid tasks. */
+  sameBlocked: fc.boolean(),
+  sameInvalid: fc.boolean(),
   /** Lists one task twice (admit keeps its last view). */
   duplicate: fc.nat(4).map((n) => n === 0),
   views: fc.array(genView, { minLength: IDS.length, maxLength: IDS.length }),
@@ -72,10 +77,18 @@ describe('admission kept between passes', () => {
       fc.property(fc.array(genStep, { minLength: 1, maxLength: 12 }), (steps) => {
         const passes = admitPasses();
         let ids: readonly string[] = IDS;
+        let last: AdmissionState | undefined;
         for (const step of steps) {
           ids = step.ids ?? ids;
-          const state = stateOf(step, ids);
+          let state = stateOf(step, ids);
+          if (last && step.sameViews) {
+            const kept = new Map(last.tasks.map((t) => [t.id, t]));
+            state = { ...state, tasks: state.tasks.map((t) => kept.get(t.id) ?? t) };
+          }
+          if (last && step.sameBlocked) state = { ...state, blocked: last.blocked };
+          if (last && step.sameInvalid) state = { ...state, invalid: last.invalid };
           expect(passes(state)).toEqual(admit(state));
+          last = state;
         }
       }),
       { numRuns: 400 },

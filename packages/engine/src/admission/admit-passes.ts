@@ -43,6 +43,27 @@ export function admitPasses(): (state: AdmissionState) => AdmissionResult {
     return true;
   };
 
+  /** The last pass's stuck tasks, and what they were found from. */
+  let lastStuck:
+    | { tasks: readonly AdmissionTask[]; blocked: TaskId[]; invalid: TaskId[]; stuck: Set<TaskId> }
+    | undefined;
+  // While a task is blocked every pass needs the closure of its dependents: found again only
+  // when a task's view (its dependencies) or the blocked and invalid tasks changed.
+  const stuckOf = (state: AdmissionState): Set<TaskId> => {
+    const blocked = [...(state.blocked ?? [])];
+    const invalid = [...(state.invalid ?? [])];
+    if (
+      lastStuck &&
+      sameItems(lastStuck.tasks, state.tasks) &&
+      sameItems(lastStuck.blocked, blocked) &&
+      sameItems(lastStuck.invalid, invalid)
+    )
+      return lastStuck.stuck;
+    const stuck = stuckTasks(state, new Map(state.tasks.map((t) => [t.id, t])));
+    lastStuck = { tasks: [...state.tasks], blocked, invalid, stuck };
+    return stuck;
+  };
+
   return function admitPass(state) {
     const tasks = state.tasks;
     if (!sameIds(tasks, ids) && !reindex(tasks)) {
@@ -64,10 +85,7 @@ export function admitPasses(): (state: AdmissionState) => AdmissionResult {
         holders.push(holder);
       }
     holders.sort(byId);
-    const stuck =
-      state.blocked?.size || state.invalid?.size
-        ? stuckTasks(state, new Map(tasks.map((t) => [t.id, t])))
-        : undefined;
+    const stuck = state.blocked?.size || state.invalid?.size ? stuckOf(state) : undefined;
     const taken = new Map(state.claims);
     for (const id of state.liveAttempts)
       for (const p of taskOf(id)?.writeSet ?? []) if (!taken.has(p)) taken.set(p, id);
@@ -129,6 +147,12 @@ function decideOne(pass: Pass, task: AdmissionTask): AdmissionDecision {
   for (const path of task.writeSet) pass.taken.set(path, id);
   if (!task.slotFree) pass.active += 1;
   return { id, status: 'admitted' };
+}
+
+function sameItems<T>(a: readonly T[], b: readonly T[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 function sameIds(tasks: readonly AdmissionTask[], ids: readonly TaskId[]): boolean {
