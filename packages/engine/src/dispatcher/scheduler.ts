@@ -217,15 +217,22 @@ async function admitAndStart(
   announceWaits(ctx, result.decisions);
   held.applyQueue = announceApplyQueue(ctx, result.decisions, held.applyQueue);
   held.disk = announceDiskCap(ctx, result.decisions, held.disk);
-  for (const id of result.admitted) {
-    const rt = ctx.tasks.get(id)!;
-    if (!(await claimFor(ctx, rt))) continue;
-    if (!rt.announced) {
-      rt.announced = true;
-      ctx.bus.emit({ type: 'task.admitted', task: id, planLoop: rt.state.planLoop });
-    }
-    stages.track(id, runStep(ctx, rt), takesAgentSlot(rt.state.phase));
-  }
+  // The pass's claims are asked for at once, so the store writes them together (one durable
+  // write, not one after another); each task starts as soon as its own claim is durable (a
+  // task that holds its claim already, at once). The pass ends once every admitted task has
+  // started or been refused, so the next one counts their slots.
+  const started = await Promise.allSettled(
+    result.admitted.map(async (id) => {
+      const rt = ctx.tasks.get(id)!;
+      if (!(await claimFor(ctx, rt))) return;
+      if (!rt.announced) {
+        rt.announced = true;
+        ctx.bus.emit({ type: 'task.admitted', task: id, planLoop: rt.state.planLoop });
+      }
+      stages.track(id, runStep(ctx, rt), takesAgentSlot(rt.state.phase));
+    }),
+  );
+  for (const outcome of started) if (outcome.status === 'rejected') throw outcome.reason;
   // A passed check left to the next write is written within a second when the stage after
   // it did not start by then (no slot, a cooldown…): status and the monitor read the phase
   // from the store, and the wait may be long (waiting-writes.ts).

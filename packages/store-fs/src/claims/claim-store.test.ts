@@ -57,6 +57,20 @@ describe('openClaimStore', () => {
     ).toBe(1);
   });
 
+  it('saves the changes asked for together in one write, in order, each settled once the file holds it', async () => {
+    const store = await openClaimStore(state, { exclusive: true });
+    await store.tryClaim('g/a', ['a.ts']);
+    const released = store.release('g/a');
+    const claimed = store.tryClaim('g/b', ['a.ts', 'b.ts']);
+    const refused = store.tryClaim('g/c', ['b.ts']);
+    expect(await released).toEqual(['a.ts']);
+    // the claim asked for after the release rode on the same write
+    expect(readClaims(state).map((c) => [c.taskId, c.paths])).toEqual([['g/b', ['a.ts', 'b.ts']]]);
+    expect(await claimed).toEqual({ ok: true, paths: ['a.ts', 'b.ts'] });
+    expect(await refused).toEqual({ ok: false, conflicts: [{ path: 'b.ts', holder: 'g/b' }] });
+    expect(await store.holderOf('a.ts')).toBe('g/b');
+  });
+
   it('creates its folder with the first change, not when opened or read', async () => {
     const store = await openClaimStore(state);
     expect(await store.list()).toEqual([]);

@@ -20,6 +20,19 @@ interface ClaimsFile {
   tasks: Record<TaskId, { paths: string[]; since: string }>;
 }
 
+/** One queued change of the claims document: applied in memory, settled once it is durable. */
+interface Mutation<T> {
+  apply: (file: ClaimsFile, index: Map<string, TaskId>) => { result: T; changed: boolean };
+  resolve: (value: T) => void;
+  reject: (error: unknown) => void;
+}
+
+interface Applied {
+  mutation: Mutation<unknown>;
+  result: unknown;
+  changed: boolean;
+}
+
 interface Loaded {
   key: string;
   file: ClaimsFile;
@@ -73,44 +86,77 @@ export async function openClaimStore(
     await replaceFile(dataPath, `${JSON.stringify(file)}\n`, { durable: true });
   };
   // Mutations of this process take turns here first, so only other processes ever wait on
-  // the file mutex (whose retry sleeps would otherwise delay them too).
-  let turn: Promise<unknown> = Promise.resolve();
-  const locked = <T>(fn: () => T | Promise<T>): Promise<T> => {
-    const run = async () => {
+  // the file mutex (whose retry sleeps would otherwise delay them too). Those that queue while
+  // a save is under way (the claims of one admission pass, an archive's release) are applied
+  // in order to one document and saved together: a group commit. Each settles only once the
+  // save that carries it is durable, so a crash keeps a prefix of the queue, as one save per
+  // mutation would; a failed save fails every mutation it carried.
+  let queue: Mutation<unknown>[] = [];
+  let draining = false;
+  const drain = async () => {
+    while (queue.length > 0) {
+      const batch = queue;
+      queue = [];
+      await commit(batch);
+    }
+    draining = false;
+  };
+  const commit = async (batch: readonly Mutation<unknown>[]) => {
+    let release: (() => void) | undefined;
+    try {
       if (!madeDir) mkdirSync(dir, { recursive: true, mode: 0o700 }); // owner-only, like all state
       madeDir = true;
-      const release = options.exclusive ? undefined : await acquireFileMutex(lockPath, options);
-      try {
-        return await fn();
-      } catch (error) {
-        cache = undefined; // the cached document may hold an unsaved change
-        throw error;
-      } finally {
-        release?.();
+      release = options.exclusive ? undefined : await acquireFileMutex(lockPath, options);
+      let done: Applied[] = [];
+      for (const mutation of batch) {
+        const { file, index } = load();
+        try {
+          done.push({ mutation, ...mutation.apply(file, index) });
+        } catch (error) {
+          // As if alone: its half change is dropped (the document is read again and those
+          // before it applied again), and it fails.
+          cache = undefined;
+          done = reapply(done);
+          mutation.reject(error);
+        }
       }
-    };
-    const result = turn.then(run, run);
-    turn = result.catch(() => undefined);
-    return result;
+      if (done.some((d) => d.changed)) await save(load().file);
+      for (const d of done) d.mutation.resolve(d.result);
+    } catch (error) {
+      cache = undefined; // the cached document may hold an unsaved change
+      for (const mutation of batch) mutation.reject(error); // a settled one ignores it
+    } finally {
+      release?.();
+    }
   };
+  const reapply = (done: readonly Applied[]): Applied[] => {
+    const { file, index } = load();
+    return done.map(({ mutation }) => ({ mutation, ...mutation.apply(file, index) }));
+  };
+  const mutate = <T>(apply: Mutation<T>['apply']): Promise<T> =>
+    new Promise<T>((resolve, reject) => {
+      queue.push({ apply, resolve, reject } as Mutation<unknown>);
+      if (draining) return;
+      draining = true;
+      // The mutations asked for in this turn's microtasks go in the first save too.
+      queueMicrotask(() => void drain());
+    });
 
   return {
     dir,
     tryClaim: (taskId, paths) =>
-      locked(async (): Promise<ClaimResult> => {
-        const { file, index } = load();
+      mutate((file, index) => {
         const { result, changed } = claimIn(file, index, taskId, paths);
-        if (changed) await save(file);
-        return result;
+        if (changed && result.ok) for (const p of result.paths) index.set(p, taskId);
+        return { result, changed };
       }),
     release: (taskId) =>
-      locked(async () => {
-        const { file } = load();
+      mutate((file, index) => {
         const current = file.tasks[taskId];
-        if (!current) return [];
+        if (!current) return { result: [], changed: false };
         delete file.tasks[taskId];
-        await save(file);
-        return current.paths;
+        for (const p of current.paths) if (index.get(p) === taskId) index.delete(p);
+        return { result: current.paths, changed: true };
       }),
     holderOf: async (path) => load().index.get(path),
     list: async () =>
