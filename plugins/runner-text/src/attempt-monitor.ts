@@ -283,6 +283,17 @@ export class AttemptMonitor {
     signal: string | null;
     endedBy?: EndedBy;
   }): Promise<TerminalEvidence> {
+    const { evidence, durable } = this.end(exit);
+    await durable;
+    return evidence;
+  }
+
+  /** {@link finish} without waiting: the evidence at once, and the fsyncs and closes of its
+   * files as `durable`, for a caller with other work to do meanwhile. */
+  end(exit: { exitCode: number | null; signal: string | null; endedBy?: EndedBy }): {
+    evidence: TerminalEvidence;
+    durable: Promise<void>;
+  } {
     this.#stopped = true;
     this.#leavePolling?.();
     this.#drain(Number.POSITIVE_INFINITY);
@@ -291,7 +302,6 @@ export class AttemptMonitor {
     this.#heartbeat(false);
     this.#tails.stdout.close();
     this.#tails.stderr.close();
-    await this.#files.close();
-    return evidence;
+    return { evidence, durable: this.#files.close() };
   }
 }

@@ -73,27 +73,33 @@ function control(c: Controller, setEnd: (end: (reason: EndedBy) => void) => void
     const contained = c.sandboxed && ended.exitObserved && ended.signal === null && !endedBy;
     await terminateAttempt({ pgid, graceMs: c.killGraceMs, marker, contained, ...bornSince() });
     const exit = c.sandboxed ? sandboxedExit(ended) : ended;
-    const evidence = await c.monitor.finish({
+    const { evidence, durable } = c.monitor.end({
       exitCode: exit.exitCode,
       signal: exit.signal,
       ...(endedBy ? { endedBy } : {}),
     });
     const endedAt = new Date();
     const sessionId = c.hooks.sessionId?.();
-    // The locator writer's second write (see core `locator-writer.ts` for the order).
-    await recordLocatorExit(c.dir, c.locator, {
-      endedAt,
-      exitCode: exit.exitCode,
-      signal: exit.signal,
-      exitObserved: exit.exitObserved,
-      ...(endedBy ? { endedBy } : {}),
-      ...(sessionId ? { sessionId } : {}),
-      // provisional until the dispatcher finalizes it with the classification
-      result:
-        exit.exitCode === 0 && !endedBy && evidence.terminalEvents.length === 0
-          ? 'success'
-          : 'failure',
-    });
+    // The locator writer's second write (see core `locator-writer.ts` for the order), made
+    // while the evidence files are fsynced: it is not fsynced itself, so nothing durable
+    // comes before it, and the outcome is handed on only once both are done, as before.
+    const written = await Promise.allSettled([
+      durable,
+      recordLocatorExit(c.dir, c.locator, {
+        endedAt,
+        exitCode: exit.exitCode,
+        signal: exit.signal,
+        exitObserved: exit.exitObserved,
+        ...(endedBy ? { endedBy } : {}),
+        ...(sessionId ? { sessionId } : {}),
+        // provisional until the dispatcher finalizes it with the classification
+        result:
+          exit.exitCode === 0 && !endedBy && evidence.terminalEvents.length === 0
+            ? 'success'
+            : 'failure',
+      }),
+    ]);
+    for (const w of written) if (w.status === 'rejected') throw w.reason;
     return {
       exitCode: exit.exitCode,
       signal: exit.signal,
