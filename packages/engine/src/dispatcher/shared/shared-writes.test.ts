@@ -88,6 +88,36 @@ describe('the shared workspace: a task judged on snapshots, not a git diff', () 
     expect((await inspectSharedRound(ctx, rt))?.outside).toEqual(['notes.txt']);
   });
 
+  it("follows the other tasks' write sets as their plans are read again, resolved targets included", async () => {
+    const { ctx, rt, write } = workspace();
+    const other = ctx.tasks.get('g/other')!;
+    ctx.claimIndex.clear();
+    await openSharedRound(ctx, rt, 'w1');
+    write('src/b.ts', 'export const b = 2;\n');
+    write('notes.txt', 'one\n');
+    expect((await inspectSharedRound(ctx, rt))?.outside).toEqual(['notes.txt']);
+    // The other task's plan read again: a new task object listing a link and its target.
+    other.task = {
+      ...other.task,
+      writeSet: [{ path: 'link/n.txt', resolved: 'notes.txt' }],
+    } as TaskRuntime['task'];
+    await openSharedRound(ctx, rt, 'w2');
+    write('src/b.ts', 'export const b = 3;\n');
+    write('notes.txt', 'two\n');
+    expect((await inspectSharedRound(ctx, rt))?.outside).toEqual(['src/b.ts']);
+    // Its list given a new array in place of the old one: seen too.
+    other.task.writeSet = [{ path: 'src/b.ts' }] as TaskRuntime['task']['writeSet'];
+    await openSharedRound(ctx, rt, 'w3');
+    write('src/b.ts', 'export const b = 4;\n');
+    write('notes.txt', 'three\n');
+    expect((await inspectSharedRound(ctx, rt))?.outside).toEqual(['notes.txt']);
+    // A task gone from the run lists nothing any more.
+    ctx.tasks.delete('g/other');
+    await openSharedRound(ctx, rt, 'w4');
+    write('src/b.ts', 'export const b = 5;\n');
+    expect((await inspectSharedRound(ctx, rt))?.outside).toEqual(['src/b.ts']);
+  });
+
   it('a file touched but not changed is no change', async () => {
     const { dir, ctx, rt } = workspace();
     await openSharedRound(ctx, rt, 'w1');

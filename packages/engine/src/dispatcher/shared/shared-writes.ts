@@ -91,7 +91,7 @@ export async function inspectSharedRound(
 /**
  * Which of `paths` (changed outside the task's write set) another task lists in its write set
  * (a claim key: the path or its resolved target) or holds a claim on. Looks only for these
- * few paths, without collecting every task's keys.
+ * few paths, in an index of every task's claim keys kept while no task's plans changed.
  */
 function heldByOthers(
   ctx: DispatchContext,
@@ -100,19 +100,57 @@ function heldByOthers(
 ): Set<string> {
   const held = new Set<string>();
   if (paths.length === 0) return held;
-  const wanted = new Set(paths);
-  for (const other of ctx.tasks.values()) {
-    if (other.id === rt.id) continue;
-    for (const entry of other.task.writeSet) {
-      if (wanted.has(entry.path)) held.add(entry.path);
-      if (entry.resolved !== undefined && wanted.has(entry.resolved)) held.add(entry.resolved);
-    }
-  }
-  for (const path of wanted) {
+  const listedBy = writeSetIndexOf(ctx);
+  for (const path of paths) {
+    const tasks = listedBy.get(path);
+    if (tasks && (tasks.size > 1 || !tasks.has(rt.id))) held.add(path);
     const holder = ctx.claimIndex.get(path);
     if (holder !== undefined && holder !== rt.id) held.add(path);
   }
   return held;
+}
+
+/** The tasks listing each claim key, and the plans (task, write set) it was built from. */
+interface WriteSetIndex {
+  from: { rt: TaskRuntime; task: unknown; writeSet: unknown }[];
+  listedBy: Map<string, Set<string>>;
+}
+
+const writeSetIndexes = new WeakMap<DispatchContext, WriteSetIndex>();
+
+/**
+ * Claim key -> the tasks whose write sets list it, built again only when the run's tasks or
+ * one's plans changed (a new task object or write-set list, as the admission views are kept):
+ * every writing attempt of a large backlog looks its few paths up without walking every task.
+ */
+function writeSetIndexOf(ctx: DispatchContext): Map<string, Set<string>> {
+  const kept = writeSetIndexes.get(ctx);
+  if (kept && builtFromPlansOf(ctx, kept)) return kept.listedBy;
+  const index: WriteSetIndex = { from: [], listedBy: new Map() };
+  for (const rt of ctx.tasks.values()) {
+    index.from.push({ rt, task: rt.task, writeSet: rt.task.writeSet });
+    for (const entry of rt.task.writeSet) {
+      for (const key of entry.resolved === undefined
+        ? [entry.path]
+        : [entry.path, entry.resolved]) {
+        const tasks = index.listedBy.get(key);
+        if (tasks) tasks.add(rt.id);
+        else index.listedBy.set(key, new Set([rt.id]));
+      }
+    }
+  }
+  writeSetIndexes.set(ctx, index);
+  return index.listedBy;
+}
+
+function builtFromPlansOf(ctx: DispatchContext, index: WriteSetIndex): boolean {
+  if (index.from.length !== ctx.tasks.size) return false;
+  let i = 0;
+  for (const rt of ctx.tasks.values()) {
+    const from = index.from[i++]!;
+    if (from.rt !== rt || from.task !== rt.task || from.writeSet !== rt.task.writeSet) return false;
+  }
+  return true;
 }
 
 /**
