@@ -196,4 +196,78 @@ describe('the dispatcher trusts only what it wrote', { timeout: 180_000 }, () =>
       /without the dispatcher's record/,
     );
   });
+
+  it('a worker rewrites a sibling’s plan the run has not admitted yet, then the dispatcher dies: the next run keeps the plan it first saw, a reworded plan is taken', async () => {
+    const ws = new TrialWorkspace('sy-sibling-plan-');
+    const forged = plan(hostile('pwned-sibling'), ['src/b.ts'], ['depends_on: [a]']);
+    ws.catalog({
+      t: {
+        cases: [
+          approve,
+          {
+            when: { role: 'worker', task: 'g/a' },
+            steps: [
+              {
+                write: { path: '${SWITCHYARD_WORKSPACE}/agent-task/g/b/PLAN.md', content: forged },
+              },
+              { waitFor: '.release' },
+              { fillChecklist: true },
+              { result: 'done' },
+            ],
+          },
+        ],
+        steps: [{ fillChecklist: true }, { result: 'done' }],
+      },
+    });
+    ws.task('g/a', { files: ['src/a.ts'] });
+    ws.task('g/b', { files: ['src/b.ts'], dependsOn: ['a'] });
+    // c's plan is reworded by hand between the runs: no agent worked on it, its contract stays
+    ws.task('g/c', { files: ['src/c.ts'], dependsOn: ['b'] });
+    const first = ws.start();
+    onTestFinished(() => first.kill('SIGKILL'));
+    await until(
+      () => readFileSync(ws.path('agent-task/g/b/PLAN.md'), 'utf8').includes('pwned-sibling'),
+      'the worker of g/a rewrote the plan of g/b',
+    );
+    first.kill('SIGKILL');
+    await first.exited;
+    const reworded = readFileSync(ws.path('agent-task/g/c/PLAN.md'), 'utf8').replace(
+      '- [ ] do the work',
+      '- [ ] do the work, and say so in the log',
+    );
+    writeFileSync(ws.path('agent-task/g/c/PLAN.md'), reworded);
+
+    const before = ws.events().length;
+    const second = ws.start();
+    onTestFinished(() => {
+      writeFileSync(ws.path('.release'), '');
+      second.kill('SIGKILL');
+    });
+    await until(
+      () =>
+        ws
+          .events()
+          .slice(before)
+          .some((e) => e.type === 'run.started'),
+      'the second run started',
+    );
+    writeFileSync(ws.path('.release'), '');
+    const exit = await second.exited;
+    expect(exit.code, second.stdout + second.stderr).toBe(0);
+    // The command the agent wrote into g/b's plan never ran; g/b ran the plan first seen.
+    expect(ws.exists('pwned-sibling')).toBe(false);
+    const events = ws.events().slice(before);
+    expect(events.filter((e) => e.type === 'gate.finished' && e.task === 'g/b')).toEqual([]);
+    const changed = events.filter((e) => e.type === 'plan.changed');
+    expect(changed.map((e) => [e.task, e.fields])).toEqual([['g/b', ['Definition of Done']]]);
+    expect(second.stdout).toMatch(/finding.*g\/b/);
+    expect(readFileSync(ws.path('agent-task/archive/g/b/PLAN.md'), 'utf8')).not.toContain(
+      'pwned-sibling',
+    );
+    // The reworded plan of g/c is the one its worker got.
+    expect(readFileSync(ws.path('agent-task/archive/g/c/PLAN.md'), 'utf8')).toContain(
+      'say so in the log',
+    );
+    expect(agentProcesses(ws.dir)).toEqual([]);
+  });
 });

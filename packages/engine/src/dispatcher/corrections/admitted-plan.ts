@@ -123,9 +123,9 @@ export function admitFromFiles(ctx: DispatchContext, rt: TaskRuntime, files: Loa
  * At a run's start, for a task the dispatcher admitted before: the task is its record, and
  * plan files that say something else are a finding (announced, the admitted plan stays in
  * force; the files are written again from the record after its next attempt). A record that
- * does not match its hashes blocks the task.
+ * does not match its hashes blocks the task. True when the files hold the record's contract.
  */
-export function useAdmittedPlan(ctx: DispatchContext, rt: TaskRuntime, files: LoadedTask): void {
+export function useAdmittedPlan(ctx: DispatchContext, rt: TaskRuntime, files: LoadedTask): boolean {
   const plan = rt.state.plan!;
   try {
     rt.task = admittedTask(ctx, rt.id, plan);
@@ -137,10 +137,10 @@ export function useAdmittedPlan(ctx: DispatchContext, rt: TaskRuntime, files: Lo
       evidence: [`state: ${storedStateOf(ctx, rt.id)}`],
       at: ctx.now().toISOString(),
     };
-    return;
+    return false;
   }
   const drift = fileDrift(ctx, rt, files);
-  if (drift.length === 0) return;
+  if (drift.length === 0) return true;
   ctx.bus.emit({
     type: 'plan.changed',
     task: rt.id,
@@ -149,6 +149,7 @@ export function useAdmittedPlan(ctx: DispatchContext, rt: TaskRuntime, files: Lo
     restored: false,
     detail: `the plan files of ${rt.id} differ from the plan the dispatcher admitted (${drift.join('; ')}): the admitted plan stays in force. To run the files instead, stop the run and \`switchyard retry ${rt.id}\``,
   });
+  return false;
 }
 
 /**
