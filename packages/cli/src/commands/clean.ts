@@ -19,7 +19,10 @@ export function registerClean(program: Command): void {
     .description(
       'Remove leftover task worktrees and switchyard/… branches (never an active task’s).',
     )
-    .option('--workspace <dir>', 'repository root holding agent-task/ (default: current folder)')
+    .option(
+      '--workspace <dir>',
+      'repository root holding agent-task/ (default: found from the current folder upward)',
+    )
     .option('--blocked', 'also remove blocked tasks’ worktrees (kept as evidence otherwise)')
     .option('--dry-run', 'only list what would be removed, with the disk it uses')
     .option('--json', 'print one JSON document: { removed, kept, bytesFreed, dryRun }')
@@ -57,10 +60,14 @@ Examples:
 }
 
 async function cleanCommand(opts: CleanCommandOptions): Promise<void> {
-  const { formatBytes: size } = await import('@switchyard/utils');
-  const { loadProjectConfig } = await import('@switchyard/config');
+  const { formatBytes: size, searchWorkspaceRoot } = await import('@switchyard/utils');
+  const { hasConfigFile, loadProjectConfig } = await import('@switchyard/config');
   const { openConfiguredIsolation } = await import('../run-isolation.js');
-  const workspace = resolve(opts.workspace ?? process.cwd());
+  // Found from the current folder upward like the other commands; where there is none, the
+  // current folder (outside git there is nothing to clean).
+  const workspace = resolve(
+    opts.workspace ?? searchWorkspaceRoot(process.cwd(), hasConfigFile).root ?? process.cwd(),
+  );
   // `isolation.dir` says where the worktrees are; an unreadable config cannot say otherwise.
   const config = await loadProjectConfig(workspace).then(
     (c) => c.config,

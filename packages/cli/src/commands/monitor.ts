@@ -53,7 +53,10 @@ export function registerMonitor(program: Command): void {
     .description(
       'Serve a live browser page of the workspace run (DAG, failovers, reviews, tokens, cost).',
     )
-    .option('--workspace <dir>', 'repository root holding agent-task/ (default: current folder)')
+    .option(
+      '--workspace <dir>',
+      'repository root holding agent-task/ (default: found from the current folder upward)',
+    )
     .option('--port <n>', 'port on 127.0.0.1 (default: a random free port)', parsePort)
     .option('--host <address>', 'bind address; only 127.0.0.1 is accepted')
     .option('--json', 'print the URL as one JSON line {"type":"monitor.started","monitor_url":…}')
@@ -65,7 +68,12 @@ export function registerMonitor(program: Command): void {
     .addHelpText('after', MONITOR_HELP)
     .action(async (opts: MonitorOptions) => {
       const { startAnnouncedMonitor, untilInterrupted } = await import('../monitor-server.js');
-      const workspace = resolve(opts.workspace ?? process.cwd());
+      const { searchWorkspaceRoot } = await import('@switchyard/utils');
+      const { hasConfigFile } = await import('@switchyard/config');
+      // Found from the current folder upward like the other commands (none: refused below).
+      const workspace = resolve(
+        opts.workspace ?? searchWorkspaceRoot(process.cwd(), hasConfigFile).root ?? process.cwd(),
+      );
       const { sharedStoreSetting } = await import('../store/resolve-store.js');
       const setting = await sharedStoreSetting({
         workspace,
