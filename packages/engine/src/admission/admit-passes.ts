@@ -1,13 +1,13 @@
-import type { ClaimConflict, TaskId } from '@switchyard/core';
+import type { TaskId } from '@switchyard/core';
 import {
   type AdmissionDecision,
   type AdmissionResult,
   type AdmissionState,
   type AdmissionTask,
+  admissionPass,
   admit,
-  applyQueueFull,
+  decideTask,
   stuckTasks,
-  worktreeDiskFull,
 } from './admit.js';
 
 const byId = (a: TaskId, b: TaskId) => (a < b ? -1 : a > b ? 1 : 0);
@@ -86,15 +86,11 @@ export function admitPasses(): (state: AdmissionState) => AdmissionResult {
       }
     holders.sort(byId);
     const stuck = state.blocked?.size || state.invalid?.size ? stuckOf(state) : undefined;
-    const taken = new Map(state.claims);
-    for (const id of state.liveAttempts)
-      for (const p of taskOf(id)?.writeSet ?? []) if (!taken.has(p)) taken.set(p, id);
-    const limit = state.maxParallel > 0 ? state.maxParallel : Number.POSITIVE_INFINITY;
-    const pass = { state, stuck, taken, limit, active: state.activeStages };
+    const pass = admissionPass(state, stuck, taskOf);
     const admitted: TaskId[] = [];
     const decisions: AdmissionDecision[] = [];
     const decide = (id: TaskId) => {
-      const decision = decideOne(pass, tasks[indexOf.get(id)!]!);
+      const decision = decideTask(pass, tasks[indexOf.get(id)!]!);
       if (decision.status === 'admitted') admitted.push(id);
       decisions.push(decision);
     };
@@ -102,51 +98,6 @@ export function admitPasses(): (state: AdmissionState) => AdmissionResult {
     for (const id of sorted) if (!holding.has(id)) decide(id);
     return { admitted, decisions };
   };
-}
-
-/** What one pass carries from task to task: paths taken so far and stages counted so far. */
-interface Pass {
-  state: AdmissionState;
-  stuck: ReadonlySet<TaskId> | undefined;
-  taken: Map<string, TaskId>;
-  limit: number;
-  active: number;
-}
-
-/** The rules of {@link admit}'s loop for one task, in the same order. */
-function decideOne(pass: Pass, task: AdmissionTask): AdmissionDecision {
-  const { state } = pass;
-  const id = task.id;
-  if (state.liveAttempts.has(id)) return { id, status: 'active' };
-  if (state.invalid?.has(id)) return { id, status: 'invalid' };
-  if (state.blocked?.has(id)) return { id, status: 'blocked' };
-  if (task.dependsOn.length > 0) {
-    const stuck = pass.stuck;
-    if (stuck !== undefined) {
-      const blockedDeps = task.dependsOn.filter((d) => stuck.has(d));
-      if (blockedDeps.length > 0)
-        return { id, status: 'dependency-blocked', waitingOn: blockedDeps };
-    }
-    const open = task.dependsOn.filter(
-      (d) => !state.archivedComplete.has(d) || state.liveAttempts.has(d),
-    );
-    if (open.length > 0) return { id, status: 'waiting-dependencies', waitingOn: open };
-  }
-  if (state.scope && !state.scope.has(id)) return { id, status: 'out-of-scope' };
-  let conflicts: ClaimConflict[] | undefined;
-  for (const path of task.writeSet) {
-    const holder = pass.taken.get(path);
-    if (holder === undefined || holder === id) continue;
-    conflicts ??= [];
-    conflicts.push({ path, holder });
-  }
-  if (conflicts !== undefined) return { id, status: 'waiting-claim', conflicts };
-  if (task.fresh && applyQueueFull(state.applyQueue)) return { id, status: 'waiting-apply' };
-  if (task.fresh && worktreeDiskFull(state.worktreeDisk)) return { id, status: 'waiting-disk' };
-  if (!task.slotFree && pass.active >= pass.limit) return { id, status: 'waiting-slot' };
-  for (const path of task.writeSet) pass.taken.set(path, id);
-  if (!task.slotFree) pass.active += 1;
-  return { id, status: 'admitted' };
 }
 
 function sameItems<T>(a: readonly T[], b: readonly T[]): boolean {

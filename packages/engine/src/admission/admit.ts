@@ -104,70 +104,78 @@ export function admit(state: AdmissionState): AdmissionResult {
   const order = [...tasks.keys()].sort(
     (a, b) => Number(holdsClaim.has(b)) - Number(holdsClaim.has(a)) || byId(a, b),
   );
-  const stuck = stuckTasks(state, tasks);
-  const taken = new Map(state.claims);
-  for (const id of state.liveAttempts)
-    for (const p of tasks.get(id)?.writeSet ?? []) if (!taken.has(p)) taken.set(p, id);
-  const limit = state.maxParallel > 0 ? state.maxParallel : Number.POSITIVE_INFINITY;
-  let active = state.activeStages;
+  const pass = admissionPass(state, stuckTasks(state, tasks), (id) => tasks.get(id));
   const admitted: TaskId[] = [];
   const decisions: AdmissionDecision[] = [];
   for (const id of order) {
-    const task = tasks.get(id) as AdmissionTask;
-    if (state.liveAttempts.has(id)) {
-      decisions.push({ id, status: 'active' });
-      continue;
-    }
-    if (state.invalid?.has(id)) {
-      decisions.push({ id, status: 'invalid' });
-      continue;
-    }
-    if (state.blocked?.has(id)) {
-      decisions.push({ id, status: 'blocked' });
-      continue;
-    }
-    const blockedDeps = task.dependsOn.filter((d) => stuck.has(d));
-    if (blockedDeps.length > 0) {
-      decisions.push({ id, status: 'dependency-blocked', waitingOn: blockedDeps });
-      continue;
+    const decision = decideTask(pass, tasks.get(id) as AdmissionTask);
+    if (decision.status === 'admitted') admitted.push(id);
+    decisions.push(decision);
+  }
+  return { admitted, decisions };
+}
+
+/** What one pass carries from task to task: paths taken so far and stages counted so far. */
+export interface AdmissionPass {
+  state: AdmissionState;
+  /** Blocked and invalid tasks and their dependents; undefined when there are none. */
+  stuck: ReadonlySet<TaskId> | undefined;
+  taken: Map<string, TaskId>;
+  limit: number;
+  active: number;
+}
+
+/** A pass's starting point: the held claims, and the paths of tasks with a live attempt. */
+export function admissionPass(
+  state: AdmissionState,
+  stuck: ReadonlySet<TaskId> | undefined,
+  taskOf: (id: TaskId) => AdmissionTask | undefined,
+): AdmissionPass {
+  const taken = new Map(state.claims);
+  for (const id of state.liveAttempts)
+    for (const p of taskOf(id)?.writeSet ?? []) if (!taken.has(p)) taken.set(p, id);
+  const limit = state.maxParallel > 0 ? state.maxParallel : Number.POSITIVE_INFINITY;
+  return { state, stuck, taken, limit, active: state.activeStages };
+}
+
+/**
+ * Admission's rules for one task, in their order; an admitted task takes its paths and (unless
+ * its stage is slot-free) a slot in the pass. The one place the rules are written: `admit` and
+ * the scheduler's kept passes (admit-passes.ts) both decide through it.
+ */
+export function decideTask(pass: AdmissionPass, task: AdmissionTask): AdmissionDecision {
+  const { state } = pass;
+  const id = task.id;
+  if (state.liveAttempts.has(id)) return { id, status: 'active' };
+  if (state.invalid?.has(id)) return { id, status: 'invalid' };
+  if (state.blocked?.has(id)) return { id, status: 'blocked' };
+  if (task.dependsOn.length > 0) {
+    const stuck = pass.stuck;
+    if (stuck !== undefined && stuck.size > 0) {
+      const blockedDeps = task.dependsOn.filter((d) => stuck.has(d));
+      if (blockedDeps.length > 0)
+        return { id, status: 'dependency-blocked', waitingOn: blockedDeps };
     }
     const open = task.dependsOn.filter(
       (d) => !state.archivedComplete.has(d) || state.liveAttempts.has(d),
     );
-    if (open.length > 0) {
-      decisions.push({ id, status: 'waiting-dependencies', waitingOn: open });
-      continue;
-    }
-    if (state.scope && !state.scope.has(id)) {
-      decisions.push({ id, status: 'out-of-scope' });
-      continue;
-    }
-    const conflicts = task.writeSet.flatMap((path) => {
-      const holder = taken.get(path);
-      return holder !== undefined && holder !== id ? [{ path, holder }] : [];
-    });
-    if (conflicts.length > 0) {
-      decisions.push({ id, status: 'waiting-claim', conflicts });
-      continue;
-    }
-    if (task.fresh && applyQueueFull(state.applyQueue)) {
-      decisions.push({ id, status: 'waiting-apply' });
-      continue;
-    }
-    if (task.fresh && worktreeDiskFull(state.worktreeDisk)) {
-      decisions.push({ id, status: 'waiting-disk' });
-      continue;
-    }
-    if (!task.slotFree && active >= limit) {
-      decisions.push({ id, status: 'waiting-slot' });
-      continue;
-    }
-    for (const path of task.writeSet) taken.set(path, id);
-    if (!task.slotFree) active += 1;
-    admitted.push(id);
-    decisions.push({ id, status: 'admitted' });
+    if (open.length > 0) return { id, status: 'waiting-dependencies', waitingOn: open };
   }
-  return { admitted, decisions };
+  if (state.scope && !state.scope.has(id)) return { id, status: 'out-of-scope' };
+  let conflicts: ClaimConflict[] | undefined;
+  for (const path of task.writeSet) {
+    const holder = pass.taken.get(path);
+    if (holder === undefined || holder === id) continue;
+    conflicts ??= [];
+    conflicts.push({ path, holder });
+  }
+  if (conflicts !== undefined) return { id, status: 'waiting-claim', conflicts };
+  if (task.fresh && applyQueueFull(state.applyQueue)) return { id, status: 'waiting-apply' };
+  if (task.fresh && worktreeDiskFull(state.worktreeDisk)) return { id, status: 'waiting-disk' };
+  if (!task.slotFree && pass.active >= pass.limit) return { id, status: 'waiting-slot' };
+  for (const path of task.writeSet) pass.taken.set(path, id);
+  if (!task.slotFree) pass.active += 1;
+  return { id, status: 'admitted' };
 }
 
 /**
