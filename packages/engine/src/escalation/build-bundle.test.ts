@@ -307,4 +307,32 @@ describe('buildEscalation: every field seed 003 lists, for every kind of block',
       'Task g/t is blocked in its worker stage: PLAN route "x" is not a route id. What should happen to it: fix the cause and retry, or leave it blocked?',
     );
   });
+
+  it('an agent stage blocked again after a retry: the question counts the failures in a row, not every attempt of the stage', () => {
+    const state = newTaskState('g/t');
+    // Ten failed worker attempts blocked the task, a human retried it, ten more failed.
+    state.attempts = Array.from({ length: 20 }, (_, i) => ({
+      id: `w${i + 1}`,
+      role: 'worker' as const,
+      planLoop: 1,
+      target: 'a',
+      attemptDir: join(stateDir, `attempts/w${i + 1}`),
+      status: 'finished' as const,
+      startedAt: '2026-12-01T00:00:00.000Z',
+      result: 'generic-error' as const,
+      exitCode: 1,
+    }));
+    state.blocked = {
+      reason: '10 consecutive failures in the worker stage (last: generic-error on a)',
+      stage: 'worker',
+      class: 'generic-error',
+      evidence: ['boom'],
+      at: '2026-12-01T00:01:00.000Z',
+    };
+    const bundle = build(state);
+    expect(bundle.attempts).toEqual({ total: 20, stage: 20 });
+    expect(bundle.question).toMatch(
+      /^Task g\/t failed its worker stage 10 times in a row with generic-error\. /,
+    );
+  });
 });

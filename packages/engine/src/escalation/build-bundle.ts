@@ -82,7 +82,9 @@ export function recommendedQuestion(code: EscalationCode, input: BundleInput): s
       if (check)
         return `Task ${id} is blocked: ${check(input, stageAttempts(input.state, blocked.stage))} (${failureOf(blocked.reason)}).${cited} ${CHECK_DECISION[blocked.stage]}`;
       const kind = blocked.class ? ` with ${blocked.class}` : '';
-      const n = stageAttempts(input.state, blocked.stage);
+      // The count the block recorded: the stage's attempts include those before a retry.
+      const inARow = /^(\d+) consecutive failures/.exec(blocked.reason)?.[1];
+      const n = inARow ? Number(inARow) : stageAttempts(input.state, blocked.stage);
       return `Task ${id} failed its ${blocked.stage} stage ${n > 0 ? `${n} times in a row` : 'repeatedly'}${kind}.${cited} Is the plan feasible as written, or should it be changed (or the agent/catalog fixed) before it is retried?`;
     }
     case 'SY_AUTHENTICATION':
