@@ -51,6 +51,29 @@ describe('switchyard validate-plan', { timeout: 60_000 }, () => {
     expect(r.stderr).toMatch(/9 problems; nothing was run/);
   });
 
+  it('refuses a plan that lies outside a task folder, as a run would not see it', async () => {
+    const { ws, write } = workspace();
+    write('agent-task/fix-bug/PLAN.md', plan('local-G01', ['src/a.ts']));
+    write('agent-task/PLAN.md', plan('local-G01', ['src/b.ts']));
+    write('agent-task/fix-bug/t/PLAN.md', plan('local-G01', ['src/c.ts']));
+    for (const [file, where] of [
+      ['agent-task/fix-bug/PLAN.md', 'agent-task/fix-bug/<task>/PLAN.md'],
+      ['agent-task/PLAN.md', 'agent-task/<group>/<task>/PLAN.md'],
+    ] as const) {
+      const r = await runCli(['validate-plan', file], { cwd: ws, env: SYSTEM_PATH });
+      expect(r.exitCode).toBe(2);
+      expect(r.stderr).toContain(`${file}`);
+      expect(r.stderr).toMatch(/SY_PLAN_INVALID.*not in a task folder/);
+      expect(r.stderr).toContain(where);
+    }
+    // The same plan inside a task folder is valid.
+    const ok = await runCli(['validate-plan', 'agent-task/fix-bug/t/PLAN.md'], {
+      cwd: ws,
+      env: SYSTEM_PATH,
+    });
+    expect(ok.exitCode).toBe(0);
+  });
+
   it('refuses a write-set entry whose symlink leaves the workspace', async () => {
     const { root, ws, write } = workspace();
     write('outside.txt', '');

@@ -39,4 +39,4 @@ export {
   taskFromPlanTexts,
   type WorkspaceModel,
 } from './workspace/load.js';
-export { scanWorkspace } from './workspace/scan.js';
+export { scanWorkspace, strayPlanProblem } from './workspace/scan.js';

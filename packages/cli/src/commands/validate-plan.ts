@@ -69,6 +69,9 @@ export async function validatePlanCommand(
   const loop = core.planLoopOf(basename(file));
   const plan = tasksLib.parsePlanFile(file, { file: shown, workspace, followUp: (loop ?? 1) > 1 });
   const problems = [...plan.problems];
+  // Where the file lies counts as a run sees it: a plan outside a task folder never runs.
+  const stray = tasksLib.strayPlanProblem(workspace, file);
+  if (stray) problems.push({ ...stray, file: shown });
   problems.push(...(await dependencyProblems(plan.frontMatter.dependsOn, file, workspace, shown)));
   problems.sort((a, b) => (a.line ?? 0) - (b.line ?? 0));
   const valid = !tasksLib.hasErrors(problems);

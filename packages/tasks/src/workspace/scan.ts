@@ -1,5 +1,5 @@
 import { type Dirent, existsSync, lstatSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, isAbsolute, join, relative, sep } from 'node:path';
 import type { Problem, TaskId } from '@switchyard/core';
 import {
   AGENT_TASK_DIR,
@@ -71,6 +71,23 @@ function strayPlan(path: string, group: string | undefined): Problem {
     hint: `move it into a task folder of its own, e.g. ${AGENT_TASK_DIR}/${group ?? '<group>'}/<task>/${PLAN_FILE}`,
     severity: 'error',
   };
+}
+
+/**
+ * The stray-plan problem of one plan file, judged from where it lies (the scan's rule, for a
+ * check of a single file such as `validate-plan`): a plan file directly in `agent-task/` or
+ * in a group folder is one no run sees. Undefined for a file anywhere else.
+ */
+export function strayPlanProblem(workspace: string, file: string): Problem | undefined {
+  if (planLoopOf(basename(file)) === undefined) return undefined;
+  const rel = relative(join(workspace, AGENT_TASK_DIR), file);
+  if (rel.startsWith('..') || isAbsolute(rel)) return undefined;
+  const parts = rel.split(sep);
+  if (parts.length === 1) return strayPlan(file, undefined);
+  const group = parts[0] as string;
+  if (parts.length === 2 && !isReservedGroupName(group) && isValidName(group))
+    return strayPlan(file, group);
+  return undefined;
 }
 
 /**
