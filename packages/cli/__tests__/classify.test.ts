@@ -55,6 +55,18 @@ describe('switchyard classify (flags)', () => {
     expect(text.stdout).toMatch(/^ {2}API Error: Request rejected \(429\)/m);
   });
 
+  it("prints the evidence's control characters as escapes, not as terminal commands", async () => {
+    const f = await files('', 'API Error: Request rejected (429) \x1b[2J\x1b]0;owned\x07 retry\n');
+    const r = await runCli([
+      ...['classify', '--agent', 'claude-code', '--exit-code', '1'],
+      ...['--stdout', f.out, '--stderr', f.err],
+    ]);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toMatch(/^ {2}API Error: Request rejected \(429\)/m);
+    expect(r.stdout).not.toMatch(/[\x07\x1b]/);
+    expect(r.stdout).toContain('\\x1b[2J\\x1b]0;owned\\x07 retry');
+  });
+
   it('calls a clean exit success even when the prose talks about quota', async () => {
     const prose =
       '{"type":"assistant","message":{"content":[{"type":"text","text":"API Error: 429 rate limit quota exceeded"}]}}\n' +

@@ -204,10 +204,17 @@ export async function classifyCommand(
     endedAt: input.endedAt ?? new Date(),
     timeZone: opts.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone,
   });
-  print(verdict, evidence, opts.json === true);
+  const { terminalText } = await import('@switchyard/utils');
+  print(verdict, evidence, opts.json === true, terminalText);
 }
 
-function print(verdict: Classification, evidence: TerminalEvidence, json: boolean): void {
+/** `shown`: the agent's text as a terminal may print it (its control characters as escapes). */
+function print(
+  verdict: Classification,
+  evidence: TerminalEvidence,
+  json: boolean,
+  shown: (text: string) => string,
+): void {
   if (json) {
     const out = {
       ...verdict,
@@ -223,7 +230,7 @@ function print(verdict: Classification, evidence: TerminalEvidence, json: boolea
     `classifier:  ${verdict.classifier ?? '-'}`,
     ...(verdict.retryAfter ? [`retry after: ${verdict.retryAfter}`] : []),
     `evidence:${verdict.evidence.length === 0 ? ' (none: clean exit)' : ''}`,
-    ...verdict.evidence.map((l) => `  ${l.length > 400 ? `${l.slice(0, 400)}…` : l}`),
+    ...verdict.evidence.map((l) => `  ${shown(l.length > 400 ? `${l.slice(0, 400)}…` : l)}`),
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
 }
