@@ -219,7 +219,8 @@ async function admitAndStart(
   held.disk = announceDiskCap(ctx, result.decisions, held.disk);
   // The pass's claims are asked for at once, so the store writes them together (one durable
   // write, not one after another); each task starts as soon as its own claim is durable (a
-  // task that holds its claim already, at once). The pass ends once every admitted task has
+  // task that holds its claim already, at once: its `task.admitted` then comes before those of
+  // the tasks whose claims are being written). The pass ends once every admitted task has
   // started or been refused, so the next one counts their slots.
   const started = await Promise.allSettled(
     result.admitted.map(async (id) => {
