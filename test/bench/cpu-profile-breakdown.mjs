@@ -30,7 +30,7 @@ export const CATEGORIES = [
   [
     'shared write-set check (workspace snapshots, change rounds)',
     fn(
-      /^(takeSnapshot|snapshotOf|walk\d*|seenBefore\d*|namesOf\d*|changedPaths|contentHash|gitignoreOf|readRound|writeRound|removeRound|readBaseline|writeBaseline|openSharedRound|inspectSharedRound|recordChangeBaseline|heldByOthers)$/,
+      /^(takeSnapshot|snapshotOf|walk\d*|seenBefore\d*|namesOf\d*|changedPaths|contentHash|gitignoreOf|readRound|writeRound|removeRound|readBaseline|writeBaseline|openSharedRound|inspectSharedRound|recordChangeBaseline|heldByOthers|writeSetIndexOf|builtFromPlansOf)$/,
     ),
   ],
   [
@@ -80,7 +80,7 @@ export const CATEGORIES = [
   [
     'scheduling and admission',
     fn(
-      /^(schedule|admitAndStart|admit|admitPass|decideOne|reindex|liveAdmissionState|admissionViewOf|coolingTasks|announceWaits|countsOf|releaseBlockedClaims|claimFor|isRunnable)$/,
+      /^(schedule|admitAndStart|admit|admitPass|admissionPass|decideTask|reindex|stuckOf|stuckTasks|sameIds|sameItems|mergeSorted|liveAdmissionState|admissionViewOf|coolingTasks|announceWaits|countsOf|releaseBlockedClaims|claimFor|isRunnable)$/,
     ),
   ],
   ['start-up (module loading)', file(/^node:internal\/modules\//)],

@@ -6,11 +6,10 @@ import {
   type AdmissionTask,
   admissionPass,
   admit,
+  byId,
   decideTask,
   stuckTasks,
 } from './admit.js';
-
-const byId = (a: TaskId, b: TaskId) => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
  * {@link admit} for a caller that decides again and again over a backlog that changes little

@@ -86,7 +86,8 @@ export interface AdmissionResult {
   decisions: AdmissionDecision[];
 }
 
-const byId = (a: TaskId, b: TaskId) => (a < b ? -1 : a > b ? 1 : 0);
+/** Task ids in code-unit order, admission's order after the claim holders. */
+export const byId = (a: TaskId, b: TaskId) => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
  * Decides which tasks start now. Order (deterministic): tasks that already hold a claim
