@@ -27,12 +27,6 @@ interface Mutation<T> {
   reject: (error: unknown) => void;
 }
 
-interface Applied {
-  mutation: Mutation<unknown>;
-  result: unknown;
-  changed: boolean;
-}
-
 interface Loaded {
   key: string;
   file: ClaimsFile;
@@ -90,48 +84,46 @@ export async function openClaimStore(
   // a save is under way (the claims of one admission pass, an archive's release) are applied
   // in order to one document and saved together: a group commit. Each settles only once the
   // save that carries it is durable, so a crash keeps a prefix of the queue, as one save per
-  // mutation would; a failed save fails every mutation it carried.
+  // mutation would; a failed save (or a change that throws) fails every mutation it carried,
+  // and the next batch runs all the same.
   let queue: Mutation<unknown>[] = [];
   let draining = false;
   const drain = async () => {
-    while (queue.length > 0) {
-      const batch = queue;
-      queue = [];
-      await commit(batch);
+    try {
+      while (queue.length > 0) {
+        const batch = queue;
+        queue = [];
+        await commit(batch);
+      }
+    } finally {
+      draining = false;
     }
-    draining = false;
   };
+  // Never rejects: what goes wrong settles the batch's mutations instead.
   const commit = async (batch: readonly Mutation<unknown>[]) => {
     let release: (() => void) | undefined;
     try {
       if (!madeDir) mkdirSync(dir, { recursive: true, mode: 0o700 }); // owner-only, like all state
       madeDir = true;
       release = options.exclusive ? undefined : await acquireFileMutex(lockPath, options);
-      let done: Applied[] = [];
-      for (const mutation of batch) {
-        const { file, index } = load();
-        try {
-          done.push({ mutation, ...mutation.apply(file, index) });
-        } catch (error) {
-          // As if alone: its half change is dropped (the document is read again and those
-          // before it applied again), and it fails.
-          cache = undefined;
-          done = reapply(done);
-          mutation.reject(error);
-        }
-      }
-      if (done.some((d) => d.changed)) await save(load().file);
+      const { file, index } = load();
+      const done = batch.map((mutation) => ({ mutation, ...mutation.apply(file, index) }));
+      if (done.some((d) => d.changed)) await save(file);
       for (const d of done) d.mutation.resolve(d.result);
     } catch (error) {
       cache = undefined; // the cached document may hold an unsaved change
       for (const mutation of batch) mutation.reject(error); // a settled one ignores it
     } finally {
-      release?.();
+      try {
+        release?.();
+      } catch {
+        // The batch is durable and settled: its claims hold, and failing their callers would
+        // have them believe otherwise (a task "refused" while claims.json names it, a release
+        // retried that is done). A lock file left behind names this live process, so other
+        // processes (and this one's next batch) time out on it with SY_LOCK_HELD and its hint:
+        // the fault surfaces there, without stopping this queue.
+      }
     }
-  };
-  const reapply = (done: readonly Applied[]): Applied[] => {
-    const { file, index } = load();
-    return done.map(({ mutation }) => ({ mutation, ...mutation.apply(file, index) }));
   };
   const mutate = <T>(apply: Mutation<T>['apply']): Promise<T> =>
     new Promise<T>((resolve, reject) => {
