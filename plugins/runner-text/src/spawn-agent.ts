@@ -40,7 +40,7 @@ export async function spawnAgent(spec: SpawnAgentSpec): Promise<SpawnedAgent> {
   mkdirSync(spec.attemptDir, { recursive: true, mode: 0o700 });
   const paths = attemptPaths(spec.attemptDir);
   // the agent's environment: this process's, extended by the attempt's
-  const env = { ...process.env, ...spec.env };
+  const env = { ...inheritedEnvironment(), ...spec.env };
   try {
     const helper = SpawnHelperClient.shared();
     const marker = spec.env[PROCESS_MARKER_VAR];
@@ -110,4 +110,16 @@ async function spawnDirect(
     child.once('exit', (exitCode, signal) => resolve({ exitCode, signal, exitObserved: true })),
   );
   return { pid, exit };
+}
+
+// The shared store's connection string (often with its password) names the database every
+// machine's leases and fencing tokens live in: an agent never needs it, and with it could write
+// the store past every lease.
+const DISPATCHER_ONLY = ['SWITCHYARD_STORE'];
+
+/** This process's environment without what belongs to the dispatcher alone. */
+function inheritedEnvironment(): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  for (const name of DISPATCHER_ONLY) delete env[name];
+  return env;
 }
