@@ -102,6 +102,21 @@ describe('validateCatalog: structure', () => {
     expect(paths(raw)).toEqual(['routes.review']);
   });
 
+  it('a full catalog missing routes or a stage points at the compact form', () => {
+    const raw = validCatalog();
+    delete raw.routes.review;
+    delete raw.routes.worker['local-G07'];
+    const { problems } = check(raw);
+    expect(problems.map((p) => p.path).sort()).toEqual([
+      'routes.review',
+      'routes.worker.local-G07',
+    ]);
+    for (const p of problems) {
+      expect(p.hint).toMatch(/local-G01\.\.local-G10/);
+      expect(p.hint).toContain('"defaults": { "candidates": [...] }');
+    }
+  });
+
   it('checks target fields: agent, model, execution_class, command, output_format, selfcheck', () => {
     const raw = validCatalog();
     raw.targets['cloud-a'].execution_class = 'gpu';

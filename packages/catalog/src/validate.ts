@@ -188,12 +188,15 @@ function executableProblems(
   return problems;
 }
 
-/** Route-coverage problems get a hint that names the exact route set. */
+/**
+ * Route-coverage problems get a hint that names the exact route set; a missing route or stage
+ * also names the compact form, where a default fills every route the catalog leaves out.
+ */
 function routeHints(problem: Problem): Problem {
-  if (
-    /^(.*\.)?routes\.(worker|review)\.[^.]+$/.test(problem.path ?? '') &&
-    /^(unknown|missing)/.test(problem.message)
-  ) {
+  const path = problem.path ?? '';
+  if (/^(.*\.)?routes\.(worker|review)(\.[^.]+)?$/.test(path) && /^missing/.test(problem.message))
+    return { ...problem, hint: MISSING_ROUTE_HINT };
+  if (/^(.*\.)?routes\.(worker|review)\.[^.]+$/.test(path) && /^unknown/.test(problem.message)) {
     return {
       ...problem,
       hint: 'each stage defines exactly local-G01..local-G10 and cloud-G01..cloud-G10',
@@ -201,3 +204,6 @@ function routeHints(problem: Problem): Problem {
   }
   return problem;
 }
+
+const MISSING_ROUTE_HINT =
+  'each stage defines exactly local-G01..local-G10 and cloud-G01..cloud-G10; or write the compact form: "defaults": { "candidates": [...] } fills every route, and routes.<stage> holds only those that differ (`switchyard catalog show --expanded` prints the full catalog)';
