@@ -20,7 +20,7 @@ export {
   type WorkspaceLock,
 } from './lock/workspace-lock.js';
 export { newSessionId, SessionStore } from './session/session-store.js';
-export { type ChangeBaseline, openChangeStore } from './state/change-store.js';
+export { type ChangeBaseline, type ChangeStore, openChangeStore } from './state/change-store.js';
 export type { Snapshot } from './state/snapshot-entry.js';
 export { openStateStore } from './state/state-store.js';
 export { formatWorkLogRow, WORK_LOG_HEADER } from './worklog/work-log-format.js';

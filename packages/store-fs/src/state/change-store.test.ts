@@ -56,8 +56,10 @@ describe('change store', () => {
       // What the file says, and no second parse of it.
       expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual(written);
       expect(store.readRound('g/a')).toBe(written);
-      // Another store of the same folder (the next attempt's) reads it the same way.
-      expect(openChangeStore(dir).readRound('g/a')).toEqual(written);
+      // Another store of the same folder (another run's) reads the file: nothing is shared.
+      const other = openChangeStore(dir).readRound('g/a');
+      expect(other).toEqual(written);
+      expect(other).not.toBe(written);
 
       // Replaced by hand: what the new file says.
       const edited = { ...written, before: 'att-2' };
@@ -72,6 +74,33 @@ describe('change store', () => {
       await store.writeRound(written);
       writeFileSync(file, '{"schema_version":1}');
       expect(() => store.readRound('g/a')).toThrow(/workspace snapshot/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('keeps only the rounds written or read back last, and reads the others from their files', async () => {
+    const dir = stateDir();
+    try {
+      const store = openChangeStore(dir, { keptRounds: 2 });
+      const rounds = ['g/a', 'g/b', 'g/c', 'g/d'].map((task) => ({ ...round(task), run: 'r' }));
+      for (const r of rounds.slice(0, 2)) await store.writeRound(r);
+      expect(store.readRound('g/a')).toBe(rounds[0]); // read back last: g/b is now the oldest
+      for (const r of rounds.slice(2)) await store.writeRound(r); // rounds left open
+      // kept: the last two; the others are parsed from their files again
+      expect(store.readRound('g/d')).toBe(rounds[3]);
+      expect(store.readRound('g/c')).toBe(rounds[2]);
+      for (const i of [0, 1]) {
+        const read = store.readRound(rounds[i]!.task);
+        expect(read).toEqual(rounds[i]);
+        expect(read).not.toBe(rounds[i]);
+      }
+      // a kept round replaced by hand is read from its file
+      const file = join(dir, 'changes', 'g', 'd.round.json');
+      const edited = { ...rounds[3]!, before: 'att-2' };
+      writeFileSync(`${file}.tmp`, JSON.stringify(edited));
+      renameSync(`${file}.tmp`, file);
+      expect(store.readRound('g/d')).toEqual(edited);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -53,8 +53,21 @@ export interface ChangeStore {
 const HINT =
   'delete the file (the next attempt of the task records it again; its change is then measured from there)';
 
-export function openChangeStore(stateDir: string): ChangeStore {
+/** Options of {@link openChangeStore}. */
+export interface ChangeStoreOptions {
+  /**
+   * Most rounds kept in memory to read back without parsing their file again (default
+   * {@link KEPT_ROUNDS}): at least the writing attempts that may run at once.
+   */
+  keptRounds?: number;
+}
+
+/** Default of {@link ChangeStoreOptions.keptRounds}. */
+export const KEPT_ROUNDS = 16;
+
+export function openChangeStore(stateDir: string, options: ChangeStoreOptions = {}): ChangeStore {
   const root = join(stateDir, 'changes');
+  const writtenRounds = keptRounds(Math.max(1, options.keptRounds ?? KEPT_ROUNDS));
   const fileOf = (task: string, kind: 'baseline' | 'round') => join(root, `${task}.${kind}.json`);
   const write = async (file: string, value: unknown) => {
     ensureOwnedDir(stateDir, dirname(file));
@@ -69,8 +82,11 @@ export function openChangeStore(stateDir: string): ChangeStore {
     writeBaseline: (baseline) => write(fileOf(baseline.task, 'baseline'), baseline),
     readRound(task) {
       const file = fileOf(task, 'round');
-      const kept = writtenRounds.get(file);
-      if (kept && sameFile(lstatSync(file, { throwIfNoEntry: false }), kept)) return kept.round;
+      const kept = writtenRounds.take(file);
+      if (kept && sameFile(lstatSync(file, { throwIfNoEntry: false }), kept)) {
+        writtenRounds.set(file, kept); // read back at the end of each attempt it serves
+        return kept.round;
+      }
       writtenRounds.delete(file);
       return readJsonFile(file, roundSnapshotSchema, { what: 'workspace snapshot', hint: HINT });
     },
@@ -94,14 +110,43 @@ export function openChangeStore(stateDir: string): ChangeStore {
 }
 
 /**
- * The rounds this process wrote, by file, with the file's identity right after the write. A
+ * The rounds this store wrote, by file, with the file's identity right after the write. A
  * round holds a snapshot of the whole workspace, and it is read back when its attempt ends:
  * while the file is still the one written (same inode, size, modification and change time;
  * an atomic replacement always gives a new inode, and no process can set a change time
  * back), the round written is returned instead of parsing the file again. Rounds are never
  * changed in place: callers only read what they get.
+ *
+ * Only the `limit` rounds written or read back last are kept. Rounds that stay open (an
+ * attempt failed, its task blocked or was stopped) would otherwise each pin a snapshot for
+ * as long as the store lives; the rounds of the attempts in flight are the ones written or
+ * read last, so they stay and the gain (no parse when a writing attempt ends) is kept. Not a
+ * WeakRef: the writer drops its round at once and the next walk of the workspace replaces the
+ * snapshot, so whether a round survived to its attempt's end would be up to the collector.
  */
-const writtenRounds = new Map<string, { round: RoundSnapshot } & FileIdentity>();
+function keptRounds(limit: number) {
+  const rounds = new Map<string, KeptRound>(); // oldest first
+  return {
+    take(file: string): KeptRound | undefined {
+      const kept = rounds.get(file);
+      rounds.delete(file);
+      return kept;
+    },
+    set(file: string, kept: KeptRound): void {
+      rounds.delete(file);
+      rounds.set(file, kept);
+      for (const oldest of rounds.keys()) {
+        if (rounds.size <= limit) break;
+        rounds.delete(oldest);
+      }
+    },
+    delete(file: string): void {
+      rounds.delete(file);
+    },
+  };
+}
+
+type KeptRound = { round: RoundSnapshot } & FileIdentity;
 
 interface FileIdentity {
   ino: number;

@@ -1,13 +1,14 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import { type ChangeBaseline, openChangeStore } from '@switchyard/store-fs';
+import type { ChangeBaseline } from '@switchyard/store-fs';
 import { readBoundedFile } from '@switchyard/utils';
 import {
   addedLinesBetween,
   addedLinesOfPatch,
   type ChangedFile,
 } from '../../verification/added-lines.js';
+import { changeStoreOf } from '../shared/change-store-of.js';
 import type { DispatchContext, TaskRuntime } from '../types.js';
 import { isolationOf } from '../worktree/task-worktree.js';
 
@@ -28,7 +29,7 @@ export async function taskChange(ctx: DispatchContext, rt: TaskRuntime): Promise
     const prefix = relative(facts.path, facts.workdir).split(sep).join('/');
     return addedLinesOfPatch(await isolation.patch(rt.id), prefix);
   }
-  const baseline = openChangeStore(ctx.stateDir).readBaseline(rt.id);
+  const baseline = changeStoreOf(ctx).readBaseline(rt.id);
   if (!baseline) return [];
   const files: ChangedFile[] = [];
   for (const { path } of rt.task.writeSet) {
@@ -52,7 +53,7 @@ export async function taskChange(ctx: DispatchContext, rt: TaskRuntime): Promise
  */
 export async function recordChangeBaseline(ctx: DispatchContext, rt: TaskRuntime): Promise<void> {
   if (rt.state.isolation) return;
-  const store = openChangeStore(ctx.stateDir);
+  const store = changeStoreOf(ctx);
   const baseline: ChangeBaseline = store.readBaseline(rt.id) ?? {
     schema_version: 1,
     task: rt.id,

@@ -10,7 +10,6 @@ import {
   SwitchyardError,
 } from '@switchyard/core';
 import { ATTEMPT_FILES, maskSecretsBelow, redactSecrets, usageLine } from '@switchyard/runner-kit';
-import { openChangeStore } from '@switchyard/store-fs';
 import { ensureOwnedDir, unsafePathError, writeOwnedFile } from '@switchyard/utils';
 import { gateResultLine } from '../../gates/gate-result-line.js';
 import { advance } from '../advance.js';
@@ -18,6 +17,7 @@ import { acceptedNotesLines } from '../agent/accepted-notes.js';
 import { openChecklistNotes } from '../checks/completion-promise.js';
 import { SOURCE_CHANGES_DIR } from '../checks/source-watch.js';
 import { persist } from '../context.js';
+import { changeStoreOf } from '../shared/change-store-of.js';
 import type { DispatchContext, TaskRuntime } from '../types.js';
 import { blockTask } from './apply-failure.js';
 import { announceArchived } from './archive-announcement.js';
@@ -81,7 +81,7 @@ export async function runArchiveStage(ctx: DispatchContext, rt: TaskRuntime): Pr
   await ctx.options.isolation?.removeWorktree(rt.id);
   await ctx.claims.release(rt.id);
   for (const [path, holder] of ctx.claimIndex) if (holder === rt.id) ctx.claimIndex.delete(path);
-  await openChangeStore(ctx.stateDir).remove(rt.id);
+  await changeStoreOf(ctx).remove(rt.id);
   // Off the event loop: other tasks' agents keep being watched meanwhile.
   await Promise.all(
     rt.state.attempts

@@ -1,5 +1,5 @@
 import { AGENT_TASK_DIR, type WriteSetReport } from '@switchyard/core';
-import { openChangeStore, type Snapshot } from '@switchyard/store-fs';
+import type { Snapshot } from '@switchyard/store-fs';
 import { sharedPass } from '@switchyard/utils';
 import {
   changedPaths,
@@ -10,6 +10,7 @@ import {
 } from '../../snapshot/workspace-snapshot.js';
 import { recordChangeBaseline } from '../checks/task-change.js';
 import type { DispatchContext, TaskRuntime } from '../types.js';
+import { changeStoreOf } from './change-store-of.js';
 
 // The latest snapshot of each run's workspace and its folders' listings: a new one reads only
 // the files changed since, and lists only the folders whose entries changed.
@@ -30,7 +31,7 @@ export async function openSharedRound(
   before: string,
 ): Promise<void> {
   if (rt.state.isolation || rt.task.runner === 'local') return;
-  const store = openChangeStore(ctx.stateDir);
+  const store = changeStoreOf(ctx);
   // A round of this run stays open; one an earlier run left (the task blocked or was stopped,
   // and a person may have changed the workspace since) starts over. Judged by the run's id,
   // not by time: the wall clock may have stepped between the runs.
@@ -67,7 +68,7 @@ export async function inspectSharedRound(
   ctx: DispatchContext,
   rt: TaskRuntime,
 ): Promise<WriteSetReport | undefined> {
-  const store = openChangeStore(ctx.stateDir);
+  const store = changeStoreOf(ctx);
   const round = store.readRound(rt.id);
   if (!round) return undefined;
   const after = await snapshotOf(ctx, round.files);
