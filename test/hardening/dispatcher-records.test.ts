@@ -197,7 +197,7 @@ describe('the dispatcher trusts only what it wrote', { timeout: 180_000 }, () =>
     );
   });
 
-  it('a worker rewrites a sibling’s plan the run has not admitted yet, then the dispatcher dies: the next run keeps the plan it first saw, a reworded plan is taken', async () => {
+  it('a worker rewrites a sibling’s plan the run has not admitted yet, then the dispatcher dies: the next run holds that task, blocked, with the files as they are; a reworded plan is taken; a retry runs the files', async () => {
     const ws = new TrialWorkspace('sy-sibling-plan-');
     const forged = plan(hostile('pwned-sibling'), ['src/b.ts'], ['depends_on: [a]']);
     ws.catalog({
@@ -222,7 +222,7 @@ describe('the dispatcher trusts only what it wrote', { timeout: 180_000 }, () =>
     ws.task('g/a', { files: ['src/a.ts'] });
     ws.task('g/b', { files: ['src/b.ts'], dependsOn: ['a'] });
     // c's plan is reworded by hand between the runs: no agent worked on it, its contract stays
-    ws.task('g/c', { files: ['src/c.ts'], dependsOn: ['b'] });
+    ws.task('g/c', { files: ['src/c.ts'], dependsOn: ['a'] });
     const first = ws.start();
     onTestFinished(() => first.kill('SIGKILL'));
     await until(
@@ -253,21 +253,35 @@ describe('the dispatcher trusts only what it wrote', { timeout: 180_000 }, () =>
     );
     writeFileSync(ws.path('.release'), '');
     const exit = await second.exited;
-    expect(exit.code, second.stdout + second.stderr).toBe(0);
-    // The command the agent wrote into g/b's plan never ran; g/b ran the plan first seen.
+    // g/b waits for a person (exit 3); nothing of it ran and its files are as they were left.
+    expect(exit.code, second.stdout + second.stderr).toBe(3);
     expect(ws.exists('pwned-sibling')).toBe(false);
     const events = ws.events().slice(before);
+    expect(events.filter((e) => e.task === 'g/b' && e.type === 'attempt.started')).toEqual([]);
     expect(events.filter((e) => e.type === 'gate.finished' && e.task === 'g/b')).toEqual([]);
     const changed = events.filter((e) => e.type === 'plan.changed');
     expect(changed.map((e) => [e.task, e.fields])).toEqual([['g/b', ['Definition of Done']]]);
-    expect(second.stdout).toMatch(/finding.*g\/b/);
-    expect(readFileSync(ws.path('agent-task/archive/g/b/PLAN.md'), 'utf8')).not.toContain(
-      'pwned-sibling',
+    expect(second.stdout).toMatch(/g\/b/);
+    expect(readFileSync(ws.path('agent-task/g/b/PLAN.md'), 'utf8')).toContain('pwned-sibling');
+    const status = spawnSync(process.execPath, [CLI, 'status', '--json', '--workspace', ws.dir], {
+      encoding: 'utf8',
+    });
+    const report = JSON.parse(status.stdout) as { blocked: { task: string; reason: string }[] };
+    expect(report.blocked.find((b) => b.task === 'g/b')?.reason).toMatch(
+      /before any agent worked on it.*switchyard retry g\/b/,
     );
     // The reworded plan of g/c is the one its worker got.
     expect(readFileSync(ws.path('agent-task/archive/g/c/PLAN.md'), 'utf8')).toContain(
       'say so in the log',
     );
     expect(agentProcesses(ws.dir)).toEqual([]);
+
+    // A person who made the change takes it with a retry: the files as they are now run.
+    writeFileSync(ws.path('agent-task/g/b/PLAN.md'), plan(gate, ['src/b.ts'], ['depends_on: [a]']));
+    const retried = ws.start(['g/b'], 'retry');
+    onTestFinished(() => retried.kill('SIGKILL'));
+    const three = await retried.exited;
+    expect(three.code, retried.stdout + retried.stderr).toBe(0);
+    expect(ws.exists('agent-task/archive/g/b/complete.log')).toBe(true);
   });
 });

@@ -125,7 +125,12 @@ export function admitFromFiles(ctx: DispatchContext, rt: TaskRuntime, files: Loa
  * force; the files are written again from the record after its next attempt). A record that
  * does not match its hashes blocks the task. True when the files hold the record's contract.
  */
-export function useAdmittedPlan(ctx: DispatchContext, rt: TaskRuntime, files: LoadedTask): boolean {
+export function useAdmittedPlan(
+  ctx: DispatchContext,
+  rt: TaskRuntime,
+  files: LoadedTask,
+  hold = false,
+): boolean {
   const plan = rt.state.plan!;
   try {
     rt.task = admittedTask(ctx, rt.id, plan);
@@ -141,14 +146,25 @@ export function useAdmittedPlan(ctx: DispatchContext, rt: TaskRuntime, files: Lo
   }
   const drift = fileDrift(ctx, rt, files);
   if (drift.length === 0) return true;
+  const differ = `the plan files of ${rt.id} differ from the plan the dispatcher recorded (${drift.join('; ')})`;
+  const retry = `\`switchyard retry ${rt.id}\``;
   ctx.bus.emit({
     type: 'plan.changed',
     task: rt.id,
     files: filesOf(rt),
     fields: drift.map((d) => d.split(':')[0]!),
     restored: false,
-    detail: `the plan files of ${rt.id} differ from the plan the dispatcher admitted (${drift.join('; ')}): the admitted plan stays in force. To run the files instead, stop the run and \`switchyard retry ${rt.id}\``,
+    detail: hold
+      ? `${differ}: the task waits, blocked, and nothing is rewritten. If the change is yours, ${retry} runs the files as they are; else put the files back`
+      : `${differ}: the admitted plan stays in force. To run the files instead, stop the run and ${retry}`,
   });
+  if (hold)
+    rt.state.blocked = {
+      stage: 'plan',
+      reason: `${differ} before any agent worked on it: a person's edit or an agent's, so it waits for ${retry} (which runs the files as they are) or for the files to be put back`,
+      evidence: drift,
+      at: ctx.now().toISOString(),
+    };
   return false;
 }
 
