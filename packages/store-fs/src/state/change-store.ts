@@ -87,7 +87,6 @@ export function openChangeStore(stateDir: string, options: ChangeStoreOptions = 
         writtenRounds.set(file, kept); // read back at the end of each attempt it serves
         return kept.round;
       }
-      writtenRounds.delete(file);
       return readJsonFile(file, roundSnapshotSchema, { what: 'workspace snapshot', hint: HINT });
     },
     async writeRound(round) {
