@@ -18,6 +18,7 @@ export const DEFAULT_HIDDEN_PATHS = [
   '~/.netrc',
   '~/.git-credentials',
   '~/.pypirc',
+  '~/.pgpass',
 ] as const;
 
 const sandboxPath = z

@@ -135,6 +135,15 @@ describe('planSandbox', () => {
   });
 });
 
+describe('the default hidden paths', () => {
+  it("hide PostgreSQL's password file, where the store's login hint sends the password", () => {
+    const l = layout();
+    writeFileSync(join(l.home, '.pgpass'), 'db:5432:switchyard:sy:S3cret\n');
+    const lines = table(l.root, planSandbox(l.input).mounts);
+    expect(lines).toContain('hide-file hide home/.pgpass');
+  });
+});
+
 describe('bwrapArgs', () => {
   it('new user/PID/IPC namespaces without capabilities, no --die-with-parent, the table in order, then the working folder', () => {
     const args = bwrapArgs(
