@@ -5,12 +5,9 @@ import { SwitchyardError, taskStateSchema, versionConflict } from '@switchyard/c
 import { ensureOwnedDir, replaceFile } from '@switchyard/utils';
 import type { FsLeases } from './fs-leases.js';
 import { fsTaskChanges } from './fs-task-changes.js';
-import { readTextIfExists, statKey } from './json-file.js';
+import { readTextIfExists, statKey, TASK_STATE_CORRUPT_HINT } from './json-file.js';
 import { taskFile } from './layout.js';
 import type { Locked } from './locked.js';
-
-const HINT =
-  'The file is written atomically, so this means it was edited or damaged by hand. Restore it, or delete it to let the task start over from its PLAN.';
 
 /**
  * Task states, one JSON file per task at `tasks/<group>/<task>.json`, as before; the file also
@@ -180,6 +177,6 @@ function stateCorrupt(file: string, detail: string, cause: unknown): SwitchyardE
   return new SwitchyardError('SY_STATE_CORRUPT', `Cannot read dispatcher state: ${detail}`, {
     file,
     cause,
-    hint: HINT,
+    hint: TASK_STATE_CORRUPT_HINT,
   });
 }

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { SwitchyardError, type TaskState, taskStateSchema } from '@switchyard/core/dry-run';
 import { ensureOwnedDir, replaceFile } from '@switchyard/utils';
+import { TASK_STATE_CORRUPT_HINT } from '../json-file.js';
 
 /** Reads and atomically replaces the per-task state files under a state directory. */
 export interface StateStore {
@@ -97,6 +98,6 @@ function corrupt(file: string, detail: string, cause: unknown): SwitchyardError 
   return new SwitchyardError('SY_STATE_CORRUPT', `Cannot read dispatcher state: ${detail}`, {
     file,
     cause,
-    hint: 'The file is written atomically, so this means it was edited or damaged by hand. Restore it, or delete it to let the task start over from its PLAN.',
+    hint: TASK_STATE_CORRUPT_HINT,
   });
 }
