@@ -5,6 +5,17 @@ import { createRunRenderer, formatCounts, formatEvent } from './run-renderer.js'
 
 const at = '2026-11-30T12:00:00.000Z';
 const base = { at, runId: 'r' };
+/** A failover of g/t's worker from a to b for a quota, with this evidence. */
+const failoverEvent = (evidence: string[]): RunEvent => ({
+  ...base,
+  type: 'target.failover',
+  task: 'g/t',
+  stage: 'worker',
+  from: 'a',
+  to: 'b',
+  class: 'provider-quota',
+  evidence,
+});
 
 function capture(isTTY: boolean) {
   const chunks: string[] = [];
@@ -23,17 +34,7 @@ function capture(isTTY: boolean) {
 describe('run renderer', () => {
   it('formats significant events as one line each and skips the rest', () => {
     const line = (e: RunEvent) => formatEvent(e)?.replace(/\x1b\[[0-9;]*m/g, '');
-    const failover = (evidence: string[]) =>
-      line({
-        ...base,
-        type: 'target.failover',
-        task: 'g/t',
-        stage: 'worker',
-        from: 'a',
-        to: 'b',
-        class: 'provider-quota',
-        evidence,
-      });
+    const failover = (evidence: string[]) => line(failoverEvent(evidence));
     expect(failover(['API Error: 429'])).toBe(
       'failover   g/t worker: a -> b (provider-quota: API Error: 429)',
     );
@@ -214,16 +215,7 @@ describe('run renderer', () => {
     // What an agent printed reaches the lines as evidence, reasons and questions quoting it.
     const hostile = 'boom \x1b]0;PWNED\x07 \x1b[2J\rcleared';
     const lines = [
-      formatEvent({
-        ...base,
-        type: 'target.failover',
-        task: 'g/t',
-        stage: 'worker',
-        from: 'a',
-        to: 'b',
-        class: 'provider-quota',
-        evidence: [hostile],
-      }),
+      formatEvent(failoverEvent([hostile])),
       formatEvent({
         ...base,
         type: 'attempt.retry-scheduled',
