@@ -1,3 +1,4 @@
+import { formatProblem } from '@switchyard/core/errors';
 import type { StatusReport } from '@switchyard/engine';
 import { describeUsage, evidenceMessage } from '@switchyard/runner-kit';
 import { terminalSafe } from '@switchyard/utils';
@@ -28,6 +29,22 @@ function dispatcherLine(r: StatusReport): string {
   }
 }
 
+/** Why the next `switchyard run` would stop before anything starts (exit 2), problem by problem. */
+function refusalLines(r: StatusReport): string[] {
+  const refusal = r.runRefusal;
+  if (!refusal) return [];
+  return [
+    '',
+    pc.bold(
+      pc.red(
+        `next run refuses (${refusal.problems.length}): \`switchyard run\` stops with ${refusal.code} (exit 2) before anything starts`,
+      ),
+    ),
+    ...refusal.problems.map((p) => `  ${pc.red('error')} ${formatProblem(p)}`),
+    `  ${pc.dim(refusal.hint)}`,
+  ];
+}
+
 /**
  * The human report of `switchyard status`. The report's text (evidence, reasons, questions
  * quoting what an agent printed) is made terminal-safe first.
@@ -42,6 +59,7 @@ export function renderStatus(report: StatusReport): string {
   const name = (task: string) => task + ' '.repeat(Math.max(0, width - stringWidth(task)));
   out.push(`${pc.bold('switchyard status')} ${r.workspace}`);
   out.push(`dispatcher: ${dispatcherLine(r)}`);
+  out.push(...refusalLines(r));
   out.push('');
   out.push(pc.bold(`running (${r.counts.running})`));
   for (const e of r.running) {

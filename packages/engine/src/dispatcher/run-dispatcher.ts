@@ -2,17 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { realpathSync } from 'node:fs';
 import { hostname } from 'node:os';
 import {
-  type Problem,
   type RunCounts,
   type SecretValue,
   SwitchyardError,
   stateDir as stateDirOf,
-  type TaskState,
-  type Versioned,
 } from '@switchyard/core';
 import { dispatcherSecrets, redactDeep } from '@switchyard/runner-kit';
 import { acquireWorkspaceLock } from '@switchyard/store-fs';
-import { loadWorkspace, refuseUnjudgeableTests } from '@switchyard/tasks';
+import { loadWorkspace, refuseUnjudgeableTests, type WorkspaceModel } from '@switchyard/tasks';
 import { type Clock, deferredWrites, stopwatch, systemClock } from '@switchyard/utils';
 import { createEventBus, type EventBus } from '../events/event-bus.js';
 import { buildRuntimes, prepareRetryBlocked } from './agent/runtimes.js';
@@ -23,6 +20,7 @@ import { sealInterruptedRows } from './landing/seal-open-rows.js';
 import { feedWorkLogFromBus } from './landing/work-log-subscriber.js';
 import { WorkLogWriter } from './landing/work-log-writer.js';
 import { recoverTask } from './recover.js';
+import { admittedTasks, type RunScope, runRefusal } from './run-refusal.js';
 import { schedule } from './scheduler.js';
 import { loseTask, openSharedRun } from './shared/shared-backlog.js';
 import { DEFAULT_LEASE_MS, TaskLeases } from './shared/task-leases.js';
@@ -55,12 +53,11 @@ export async function runDispatcher(options: DispatcherOptions): Promise<Dispatc
   try {
     const model = loadWorkspace(workspace);
     for (const task of model.tasks) refuseUnjudgeableTests(task, options.projectGates ?? []);
-    rejectInvalidInput(
-      model,
-      options.taskGroup,
-      options.retryTasks,
-      admittedTasks(await options.store.tasks.list()),
-    );
+    rejectInvalidInput(model, {
+      group: options.taskGroup,
+      ...(options.retryTasks ? { retryTasks: options.retryTasks } : {}),
+      admitted: admittedTasks((await options.store.tasks.list()).map((entry) => entry.value)),
+    });
     const { ctx, abort } = await openDispatchContext(options, workspace, clock, startedAt);
     const { shared } = ctx;
     ctx.leases.adoptedOnly = shared !== undefined;
@@ -279,74 +276,13 @@ async function finishRun(
 }
 
 /** Invalid input in scope stops the run before anything launches (exit 2). */
-function rejectInvalidInput(
-  model: ReturnType<typeof loadWorkspace>,
-  group: string | undefined,
-  retryTasks: readonly string[] = [],
-  admitted: ReadonlySet<string> = new Set(),
-): void {
-  // Problems of the workspace itself (no agent-task/ folder…); task problems are on each task.
-  const problems: Problem[] = model.problems.filter(
-    (p) => p.severity !== 'warning' && !model.tasks.some((t) => t.problems.includes(p)),
-  );
-  if (group && !model.groups.includes(group)) {
-    problems.push({
-      code: 'SY_USAGE',
-      message: `no task group "${group}" under agent-task/`,
-      hint: `Known groups: ${model.groups.join(', ') || '(none)'}.`,
-    });
-  }
-  const retried = new Set(retryTasks);
-  for (const task of model.tasks) {
-    if (group && task.group !== group) continue;
-    // A task the dispatcher admitted runs its record: files an agent broke are a finding then,
-    // not a reason to stop the run (a retry admits the files, so those must be valid).
-    if (admitted.has(task.id) && !retried.has(task.id)) continue;
-    problems.push(...task.problems.filter((p) => p.severity !== 'warning'));
-  }
-  problems.push(...unknownRetryTasks(model, retryTasks));
-  if (problems.length === 0) return;
-  const unique = [
-    ...new Map(problems.map((p) => [`${p.file}:${p.line}:${p.message}`, p])).values(),
-  ];
-  throw new SwitchyardError(
-    'SY_PLAN_INVALID',
-    `${unique.length} problem(s) in the task plans; nothing was launched.`,
-    {
-      problems: unique,
-      hint: 'Fix every listed problem (`switchyard validate-plan <PLAN.md>` checks one plan), then run again.',
-    },
-  );
-}
-
-/** `switchyard retry` names only active tasks (a typo must not silently retry nothing). */
-function unknownRetryTasks(
-  model: ReturnType<typeof loadWorkspace>,
-  ids: readonly string[],
-): Problem[] {
-  const known = new Set(model.tasks.map((t) => t.id));
-  return ids
-    .filter((id) => !known.has(id))
-    .map((id) => ({
-      code: 'SY_USAGE' as const,
-      message: `no active task "${id}" to retry`,
-      hint: `Name tasks as <group>/<task> under agent-task/ (\`switchyard status\` lists the blocked ones). Known: ${
-        model.tasks
-          .map((t) => t.id)
-          .slice(0, 10)
-          .join(', ') || '(none)'
-      }.`,
-    }));
-}
-
-/** Tasks whose state holds an admitted plan that is not to be admitted again. */
-function admittedTasks(stored: readonly Versioned<TaskState>[]): Set<string> {
-  return new Set(
-    stored
-      .map((entry) => entry.value)
-      .filter((state) => state.plan && !state.plan.readmit && state.phase !== 'done')
-      .map((state) => state.task),
-  );
+function rejectInvalidInput(model: WorkspaceModel, scope: RunScope): void {
+  const refusal = runRefusal(model, scope);
+  if (!refusal) return;
+  throw new SwitchyardError(refusal.code, refusal.message, {
+    problems: refusal.problems,
+    hint: refusal.hint,
+  });
 }
 
 /** This machine as events name it: `<host> pid <pid>` (as `status --store` shows a holder). */

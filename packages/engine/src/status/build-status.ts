@@ -47,6 +47,7 @@ export function buildStatus(input: StatusInput): StatusReport {
       activeStages: running.length,
       blocked: new Set(blocked.map((b) => b.task)),
       dispatcherRunning: dispatcher.state === 'running',
+      runRefused: input.runRefusal !== undefined,
     }),
   );
   for (const task of input.unrecorded ?? [])
@@ -81,6 +82,7 @@ export function buildStatus(input: StatusInput): StatusReport {
     gates: input.states
       .flatMap((st) => (st.gates ?? []).map((g) => ({ task: st.task, ...g })))
       .sort(byTask),
+    ...(input.runRefusal ? { runRefusal: input.runRefusal } : {}),
   };
 }
 
@@ -96,6 +98,7 @@ function admissionWaits(
     activeStages: number;
     blocked: ReadonlySet<string>;
     dispatcherRunning: boolean;
+    runRefused: boolean;
   },
 ): WaitingEntry[] {
   const states = new Map(input.states.map((s) => [s.task, s]));
@@ -115,7 +118,7 @@ function admissionWaits(
       states.get(task.id),
       decisions.get(task.id),
       input.now,
-      run.dispatcherRunning,
+      { dispatcherRunning: run.dispatcherRunning, runRefused: run.runRefused },
       run.blocked,
       disk,
     ),

@@ -14,7 +14,8 @@ export function describeWaiting(
   state: TaskState | undefined,
   decision: AdmissionDecision | undefined,
   now: Date,
-  dispatcherRunning: boolean,
+  /** Whether a dispatcher works now, and whether the next run would refuse to start. */
+  run: { dispatcherRunning: boolean; runRefused?: boolean },
   /** Tasks that are blocked (a claim one of them holds is kept until it is settled). */
   blocked: ReadonlySet<string> = new Set(),
   disk?: WorktreeDiskState,
@@ -23,7 +24,12 @@ export function describeWaiting(
   const base: WaitingBase = { task, phase, planLoop: state?.planLoop ?? 1 };
   return (
     (state && heldByItsState(base, state, now)) ??
-    heldByAdmission(base, decision, { dispatcherRunning, blocked, disk })
+    heldByAdmission(base, decision, {
+      dispatcherRunning: run.dispatcherRunning,
+      runRefused: run.runRefused === true,
+      blocked,
+      disk,
+    })
   );
 }
 
@@ -32,6 +38,8 @@ type WaitingBase = Pick<WaitingEntry, 'task' | 'phase' | 'planLoop'>;
 /** What admission needs besides its decision to say why a task waits. */
 interface AdmissionFacts {
   dispatcherRunning: boolean;
+  /** The next run refuses before anything starts (status's `runRefusal`). */
+  runRefused: boolean;
   blocked: ReadonlySet<string>;
   disk: WorktreeDiskState | undefined;
 }
@@ -113,7 +121,9 @@ function heldByAdmission(
         kind: 'ready',
         why: facts.dispatcherRunning
           ? `ready; the dispatcher starts the ${next} next`
-          : `ready; the next \`switchyard run\` starts the ${next}`,
+          : facts.runRefused
+            ? `ready, but the next \`switchyard run\` refuses to start until the problems under "next run refuses" are fixed; then it starts the ${next}`
+            : `ready; the next \`switchyard run\` starts the ${next}`,
       };
   }
 }

@@ -10,6 +10,7 @@ import { loadWorkspace, type WorkspaceModel } from '@switchyard/tasks';
 import { isSameProcessAlive } from '@switchyard/utils';
 import { claimKeys } from '../admission/task-view.js';
 import { DEFAULT_MAX_PLAN_LOOPS } from '../dispatcher/corrections/plan-loop-cap.js';
+import { admittedTasks, runRefusal } from '../dispatcher/run-refusal.js';
 import { probeAttempt } from './attempt-probe.js';
 import type { StatusFacts } from './status-facts.js';
 import type { StatusInput } from './status-types.js';
@@ -51,6 +52,7 @@ export function gatherStatus(
     }
   }
   const holder = readLockHolder(stateDir);
+  const refusal = runRefusal(model, { admitted: admittedTasks(facts.states) });
   const claims = new Map<string, string>();
   for (const claim of facts.claims) for (const path of claim.paths) claims.set(path, claim.taskId);
   return {
@@ -85,6 +87,7 @@ export function gatherStatus(
       : {}),
     liveAttempts,
     escalations: facts.escalations,
+    ...(refusal ? { runRefusal: refusal } : {}),
   };
 }
 

@@ -2,6 +2,7 @@ import type { PriceTable } from '@switchyard/config';
 import type { ProjectGateResult, RunEvent, TaskState } from '@switchyard/core';
 import type { UsageSummary } from '@switchyard/runner-kit';
 import type { EscalationEntry, LockHolder } from '@switchyard/store-fs';
+import type { RunRefusal } from '../dispatcher/run-refusal.js';
 
 /** What `switchyard status` reports: a snapshot built from persisted state, never from a
  * running dispatcher's memory, so it reads the same during a run, after it and after a crash. */
@@ -129,6 +130,9 @@ export interface StatusReport {
   escalations: EscalationEntry[];
   /** The last result of each project gate (config `gates`) per task, by task then gate. */
   gates: ProjectGateEntry[];
+  /** Set when the next `switchyard run` (no `--task-group`) would refuse before anything
+   * starts (exit 2): the same problems, by the same rule, as the run's `SY_PLAN_INVALID`. */
+  runRefusal?: RunRefusal;
 }
 
 /** One project gate's last result for one task. */
@@ -173,4 +177,6 @@ export interface StatusInput {
   escalations?: EscalationEntry[];
   /** Config `isolation.maxDiskBytes`: fresh tasks wait while the worktrees take this much. */
   worktreeDiskCap?: number;
+  /** What makes the next run refuse before anything starts; none when it can start. */
+  runRefusal?: RunRefusal;
 }
