@@ -199,7 +199,7 @@ describe('open escalations', () => {
       expect.objectContaining({
         task: 'g/a',
         code: 'SY_BUDGET_EXHAUSTED',
-        question: expect.stringContaining('Task g/a failed its worker stage repeatedly'),
+        question: expect.stringContaining('Task g/a failed its worker stage 10 times in a row'),
         bundle: 'agent-task/.switchyard/escalations/g/a.failure-bundle.json',
         blockedDownstream: ['g/b'],
       }),
