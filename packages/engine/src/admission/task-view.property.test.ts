@@ -9,7 +9,6 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { buildRuntimes } from '../dispatcher/agent/runtimes.js';
 import { liveAdmissionState } from '../dispatcher/live-admission.js';
-import { TaskLeases } from '../dispatcher/shared/task-leases.js';
 import type { DispatchContext } from '../dispatcher/types.js';
 import { planDryRun } from '../dry-run/index.js';
 import { PHASES, type Phase } from '../lifecycle/index.js';
@@ -150,9 +149,6 @@ async function liveAdmits(
     workspace: ws,
     stateDir: stateDirOf(ws),
     store,
-    // a run records the plan of each task it sees first (leased and written like any write)
-    leases: new TaskLeases(store.leases, 'run-1'),
-    secrets: [],
     claims: store.claims,
     claimIndex: new Map(await store.claims.snapshot()),
     tasks: new Map(),

@@ -6,7 +6,6 @@ import {
   freshFailures,
   newTaskState,
   planFileName,
-  type TaskState,
   taskDir,
 } from '@switchyard/core';
 import type { LoadedTask, WorkspaceModel } from '@switchyard/tasks';
@@ -27,8 +26,6 @@ import { DEFAULT_MAX_PLAN_LOOPS } from './stage-review.js';
  */
 export async function buildRuntimes(ctx: DispatchContext, model: WorkspaceModel): Promise<void> {
   const stored = new Map((await ctx.store.tasks.list()).map((s) => [s.value.task, s]));
-  const firstSeen: TaskRuntime[] = [];
-  const held: TaskRuntime[] = [];
   for (const files of model.tasks) {
     applyRouting(files, ctx.options.routing);
     const entry = stored.get(files.id);
@@ -49,24 +46,11 @@ export async function buildRuntimes(ctx: DispatchContext, model: WorkspaceModel)
       announced: false,
     };
     // The plan it runs: the one admitted before (see ./admitted-plan.ts), else the files now.
-    // A task no agent worked on yet takes what the files say beside its contract (a fix of
-    // its wording). A change of its contract may be a person's edit between runs as well as
-    // an agent's: the task is held, blocked, for a person to retry it (taking the files) or
-    // put the files back, so neither a forged contract runs nor a person's edit is replaced.
-    if (state.plan && !state.plan.readmit) {
-      const fresh = neverStarted(state) && !state.blocked && !ctx.shared;
-      const sameContract = useAdmittedPlan(ctx, rt, files, fresh);
-      if (sameContract && neverStarted(state)) readmitPlan(ctx, rt, files);
-      else if (fresh && rt.state.blocked) held.push(rt);
-    } else if (!readmitPlan(ctx, rt, files)) delete state.plan;
-    // Recorded as first seen, before any agent of this run starts: an agent that rewrites the
-    // plan of a task it does not own (every agent can reach the task folders) changes nothing
-    // the next run trusts, even when this run ends before that task is admitted.
-    if (!entry && state.plan && !ctx.shared) firstSeen.push(rt);
+    if (state.plan && !state.plan.readmit) useAdmittedPlan(ctx, rt, files);
+    else if (!readmitPlan(ctx, rt, files)) delete state.plan;
     rt.hasProjectGates = taskStageGates(ctx.options, rt.task).length > 0;
     ctx.tasks.set(files.id, rt);
   }
-  await Promise.all([...firstSeen, ...held].map((rt) => persist(ctx, rt)));
   for (const { value: state, version } of stored.values()) {
     if (ctx.tasks.has(state.task) || state.phase === 'done') continue;
     // Moved to the archive by hand before it was done (maybe while its agent ran): its
@@ -108,10 +92,6 @@ export async function buildRuntimes(ctx: DispatchContext, model: WorkspaceModel)
     [...stored.values()].map((s) => s.value),
   );
 }
-
-/** No agent has worked on the task and no worktree was made for it. */
-const neverStarted = (state: TaskState): boolean =>
-  state.attempts.length === 0 && state.isolation === undefined;
 
 /**
  * `--retry-blocked` (every blocked task in scope) or `switchyard retry <task>…` (those): each

@@ -123,14 +123,9 @@ export function admitFromFiles(ctx: DispatchContext, rt: TaskRuntime, files: Loa
  * At a run's start, for a task the dispatcher admitted before: the task is its record, and
  * plan files that say something else are a finding (announced, the admitted plan stays in
  * force; the files are written again from the record after its next attempt). A record that
- * does not match its hashes blocks the task. True when the files hold the record's contract.
+ * does not match its hashes blocks the task.
  */
-export function useAdmittedPlan(
-  ctx: DispatchContext,
-  rt: TaskRuntime,
-  files: LoadedTask,
-  hold = false,
-): boolean {
+export function useAdmittedPlan(ctx: DispatchContext, rt: TaskRuntime, files: LoadedTask): void {
   const plan = rt.state.plan!;
   try {
     rt.task = admittedTask(ctx, rt.id, plan);
@@ -142,30 +137,18 @@ export function useAdmittedPlan(
       evidence: [`state: ${storedStateOf(ctx, rt.id)}`],
       at: ctx.now().toISOString(),
     };
-    return false;
+    return;
   }
   const drift = fileDrift(ctx, rt, files);
-  if (drift.length === 0) return true;
-  const differ = `the plan files of ${rt.id} differ from the plan the dispatcher recorded (${drift.join('; ')})`;
-  const retry = `\`switchyard retry ${rt.id}\``;
+  if (drift.length === 0) return;
   ctx.bus.emit({
     type: 'plan.changed',
     task: rt.id,
     files: filesOf(rt),
     fields: drift.map((d) => d.split(':')[0]!),
     restored: false,
-    detail: hold
-      ? `${differ}: the task waits, blocked, and nothing is rewritten. If the change is yours, ${retry} runs the files as they are; else put the files back`
-      : `${differ}: the admitted plan stays in force. To run the files instead, stop the run and ${retry}`,
+    detail: `the plan files of ${rt.id} differ from the plan the dispatcher admitted (${drift.join('; ')}): the admitted plan stays in force. To run the files instead, stop the run and \`switchyard retry ${rt.id}\``,
   });
-  if (hold)
-    rt.state.blocked = {
-      stage: 'plan',
-      reason: `${differ} before any agent worked on it: a person's edit or an agent's, so it waits for ${retry} (which runs the files as they are) or for the files to be put back`,
-      evidence: drift,
-      at: ctx.now().toISOString(),
-    };
-  return false;
 }
 
 /**
