@@ -17,7 +17,7 @@ export function statKey(path: string): string {
  * instead of counted until a person records it done.
  */
 export const TASK_STATE_CORRUPT_HINT =
-  "The file is written atomically, so this means it was edited or damaged by hand. Restore it from a backup if you have one. Else move it aside: a task still in agent-task/<group>/ starts over from its PLAN; a task already in agent-task/archive/ is then reported as archived without the dispatcher's record until `switchyard resolve <task> --done` records it done.";
+  "The file is written atomically, so this means it was edited or damaged by hand. Restore it from a backup if you have one. Else move it out of agent-task/.switchyard/ (a copy left in its folder under a name ending in .json is read as a task state too): a task still in agent-task/<group>/ starts over from its PLAN; a task already in agent-task/archive/ is then reported as archived without the dispatcher's record until `switchyard resolve <task> --done` records it done.";
 
 /** `SY_STATE_CORRUPT` for a record that cannot be read, naming the file. */
 export function corrupt(file: string, detail: string, hint: string, cause?: unknown) {
