@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { replaceFile } from '@switchyard/utils';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { openClaimStore, readClaims } from './claim-store.js';
 
@@ -25,10 +26,10 @@ vi.mock('./file-mutex.js', async (original) => {
 });
 
 vi.mock('@switchyard/utils', async (original) => {
-  const real = await original<typeof import('@switchyard/utils')>();
+  const real = await original<{ replaceFile: typeof replaceFile }>();
   return {
     ...real,
-    replaceFile: (...args: Parameters<typeof real.replaceFile>) => {
+    replaceFile: (...args: Parameters<typeof replaceFile>) => {
       if (faults.saveErrors > 0) {
         faults.saveErrors--;
         return Promise.reject(
