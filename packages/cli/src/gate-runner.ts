@@ -1,7 +1,7 @@
 import { closeSync, constants, mkdirSync, openSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { CommandRequest, CommandResult, CommandRunner } from '@switchyard/engine';
-import { redactSecrets, secretValuesOf } from '@switchyard/runner-kit';
+import { inheritedEnvironment, redactSecrets, secretValuesOf } from '@switchyard/runner-kit';
 import { execa } from 'execa';
 
 const TAIL_LINES = 60;
@@ -20,7 +20,9 @@ export const runGateCommand: CommandRunner = async (
   const [file = '', ...args] = request.argv;
   const result = await execa(file, args, {
     cwd: request.cwd,
-    ...(request.env ? { env: request.env } : {}),
+    // A gate runs code an agent wrote: it gets what an agent gets, never the store's URL.
+    env: { ...inheritedEnvironment(), ...request.env },
+    extendEnv: false,
     stdin: 'ignore',
     all: true,
     reject: false,

@@ -1,5 +1,9 @@
 // What other packages use: the engine, the CLI and the runner and classifier plugins.
-export { attemptEnvironment, PROCESS_MARKER_VAR } from './attempt/environment.js';
+export {
+  attemptEnvironment,
+  inheritedEnvironment,
+  PROCESS_MARKER_VAR,
+} from './attempt/environment.js';
 export { formatHeartbeat, type Heartbeat, readLastHeartbeat } from './attempt/heartbeat.js';
 export { ATTEMPT_FILES, attemptPaths } from './attempt/layout.js';
 export { readLocator, writeLocator } from './attempt/locator-file.js';

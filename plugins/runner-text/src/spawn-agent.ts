@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { closeSync, constants, mkdirSync, openSync } from 'node:fs';
 import { SwitchyardError } from '@switchyard/core';
-import { attemptPaths, PROCESS_MARKER_VAR } from '@switchyard/runner-kit';
+import { attemptPaths, inheritedEnvironment, PROCESS_MARKER_VAR } from '@switchyard/runner-kit';
 import { EVIDENCE_APPEND, EVIDENCE_MODE } from './owned-append.js';
 import { type AgentExit, HelperSpawnError, SpawnHelperClient } from './spawn-client.js';
 
@@ -110,16 +110,4 @@ async function spawnDirect(
     child.once('exit', (exitCode, signal) => resolve({ exitCode, signal, exitObserved: true })),
   );
   return { pid, exit };
-}
-
-// The shared store's connection string (often with its password) names the database every
-// machine's leases and fencing tokens live in: an agent never needs it, and with it could write
-// the store past every lease.
-const DISPATCHER_ONLY = ['SWITCHYARD_STORE'];
-
-/** This process's environment without what belongs to the dispatcher alone. */
-function inheritedEnvironment(): NodeJS.ProcessEnv {
-  const env = { ...process.env };
-  for (const name of DISPATCHER_ONLY) delete env[name];
-  return env;
 }

@@ -29,3 +29,20 @@ export function attemptEnvironment(env: AttemptEnvironment): Record<string, stri
   if (env.targetId !== undefined) out.SWITCHYARD_TARGET_ID = env.targetId;
   return out;
 }
+
+// The shared store's connection string (often with its password) names the database every
+// machine's leases and fencing tokens live in: no agent, gate or set-up command needs it, and
+// with it one could write the store past every lease.
+const DISPATCHER_ONLY = ['SWITCHYARD_STORE'];
+
+/**
+ * The environment a process the dispatcher starts for a task inherits (an agent, a gate, a
+ * set-up command): this process's, without what belongs to the dispatcher alone. A process
+ * outside the sandbox runs as the same user and can still read the dispatcher's own
+ * environment from /proc: this keeps the value out of what the task's code is handed.
+ */
+export function inheritedEnvironment(): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  for (const name of DISPATCHER_ONLY) delete env[name];
+  return env;
+}
