@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cli, runInProcess } from '../engine/cli-in-process.js';
@@ -62,6 +62,49 @@ describe('plan review (advisory), scripted fake agent as the reviewer', {
     expect(text.code, text.stderr).toBe(0);
     expect(text.stdout).toContain('1 critical, 1 moderate, 1 minor');
     expect(text.stdout).toMatch(/CRITICAL\s+g\/vague\/PLAN\.md: the goal/);
+  });
+
+  it("does not hand the reviewer the dispatcher's SWITCHYARD_STORE", async () => {
+    const ws = new Workspace();
+    // The reviewer names a file after the variable: store-.txt when it does not have it.
+    ws.catalog({
+      a: {
+        scenario: {
+          cases: [
+            {
+              when: { role: 'plan-review' },
+              steps: [
+                {
+                  write: {
+                    path: '${SWITCHYARD_WORKSPACE}/store-${SWITCHYARD_STORE}.txt',
+                    content: 'x',
+                  },
+                },
+                { review: 'Verdict: APPROVED\n' },
+              ],
+            },
+          ],
+          steps: [{ fillChecklist: true }],
+        },
+      },
+    });
+    ws.task('g/ok', { files: ['src/ok.ts'] });
+    process.env.SWITCHYARD_STORE = 'secretstore';
+    try {
+      const r = await cli([
+        'plan',
+        'review',
+        '--workspace',
+        ws.dir,
+        '--execution-catalog',
+        ws.catalogFile,
+      ]);
+      expect(r.code, r.stderr).toBe(0);
+    } finally {
+      delete process.env.SWITCHYARD_STORE;
+    }
+    expect(existsSync(ws.path('store-.txt'))).toBe(true);
+    expect(existsSync(ws.path('store-secretstore.txt'))).toBe(false);
   });
 
   it('reviews one plan file given as an argument', async () => {

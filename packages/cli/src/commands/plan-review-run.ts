@@ -4,7 +4,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { type CatalogTarget, findExecutable, selectCandidates } from '@switchyard/catalog';
 import { hasConfigFile, loadProjectConfig, resolveCatalog } from '@switchyard/config';
 import { isRouteId, planFileName, SwitchyardError, stateDir } from '@switchyard/core';
-import { attemptEnvironment, fillTemplate } from '@switchyard/runner-kit';
+import { attemptEnvironment, fillTemplate, inheritedEnvironment } from '@switchyard/runner-kit';
 import {
   loadWorkspace,
   type PlanReviewResult,
@@ -186,7 +186,9 @@ async function runReviewer(
   );
   const result = await execa(argv[0]!, argv.slice(1), {
     cwd: workspace,
-    env,
+    // The reviewer is an agent: it inherits what agents inherit, never the store's URL.
+    env: { ...inheritedEnvironment(), ...env },
+    extendEnv: false,
     reject: false,
     stdin: 'ignore',
     all: true,
