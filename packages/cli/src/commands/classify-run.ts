@@ -175,15 +175,13 @@ export async function classifyCommand(
   opts: ClassifyOptions,
 ): Promise<void> {
   const kit = await import('@switchyard/runner-kit');
-  const { searchWorkspaceRoot } = await import('@switchyard/utils');
   const configLib = await import('@switchyard/config');
   const input =
     dir === undefined ? await fromFlags(opts) : await fromAttemptDir(resolve(dir), opts);
   const { BUILTIN_PLUGINS } = await import('../builtin-plugins.js');
-  const workspace =
-    opts.workspace !== undefined
-      ? resolve(opts.workspace)
-      : (searchWorkspaceRoot(process.cwd(), configLib.hasConfigFile).root ?? process.cwd());
+  const workspace = await (await import('../command-workspace.js')).commandWorkspace(
+    opts.workspace,
+  );
   const { config, filepath } = await configLib.loadProjectConfig(workspace);
   const plugins = new kit.PluginSet(
     await kit.loadPlugins({

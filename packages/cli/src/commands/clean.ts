@@ -1,4 +1,3 @@
-import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { cleanEvidence } from './clean-evidence.js';
 
@@ -60,13 +59,13 @@ Examples:
 }
 
 async function cleanCommand(opts: CleanCommandOptions): Promise<void> {
-  const { formatBytes: size, searchWorkspaceRoot } = await import('@switchyard/utils');
-  const { hasConfigFile, loadProjectConfig } = await import('@switchyard/config');
+  const { formatBytes: size } = await import('@switchyard/utils');
+  const { loadProjectConfig } = await import('@switchyard/config');
   const { openConfiguredIsolation } = await import('../run-isolation.js');
   // Found from the current folder upward like the other commands; where there is none, the
   // current folder (outside git there is nothing to clean).
-  const workspace = resolve(
-    opts.workspace ?? searchWorkspaceRoot(process.cwd(), hasConfigFile).root ?? process.cwd(),
+  const workspace = await (await import('../command-workspace.js')).commandWorkspace(
+    opts.workspace,
   );
   // `isolation.dir` says where the worktrees are; an unreadable config cannot say otherwise.
   const config = await loadProjectConfig(workspace).then(

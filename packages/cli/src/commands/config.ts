@@ -38,14 +38,11 @@ Examples:
 }
 
 async function configCommand(opts: ConfigOptions): Promise<void> {
-  const { relative, resolve } = await import('node:path');
-  const { redactStoreUrl, searchWorkspaceRoot } = await import('@switchyard/utils');
+  const { relative } = await import('node:path');
+  const { redactStoreUrl } = await import('@switchyard/utils');
   const configLib = await import('@switchyard/config');
   const catalogLib = await import('@switchyard/catalog');
-  const root =
-    opts.workspace !== undefined
-      ? resolve(opts.workspace)
-      : (searchWorkspaceRoot(process.cwd(), configLib.hasConfigFile).root ?? process.cwd());
+  const root = await (await import('../command-workspace.js')).commandWorkspace(opts.workspace);
   const { config, filepath, raw } = await configLib.loadProjectConfig(process.cwd(), {
     stopDir: root,
   });

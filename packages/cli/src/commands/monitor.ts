@@ -1,4 +1,3 @@
-import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { parsePort } from '../monitor-server.js';
 
@@ -68,12 +67,9 @@ export function registerMonitor(program: Command): void {
     .addHelpText('after', MONITOR_HELP)
     .action(async (opts: MonitorOptions) => {
       const { startAnnouncedMonitor, untilInterrupted } = await import('../monitor-server.js');
-      const { searchWorkspaceRoot } = await import('@switchyard/utils');
-      const { hasConfigFile } = await import('@switchyard/config');
+      const { commandWorkspace } = await import('../command-workspace.js');
       // Found from the current folder upward like the other commands (none: refused below).
-      const workspace = resolve(
-        opts.workspace ?? searchWorkspaceRoot(process.cwd(), hasConfigFile).root ?? process.cwd(),
-      );
+      const workspace = await commandWorkspace(opts.workspace);
       const { sharedStoreSetting } = await import('../store/resolve-store.js');
       const setting = await sharedStoreSetting({
         workspace,

@@ -1,4 +1,4 @@
-import { dirname, resolve } from 'node:path';
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 
@@ -51,14 +51,12 @@ Examples:
 /** Loads config + plugins and prints them. */
 export async function pluginsCommand(opts: PluginsOptions): Promise<void> {
   const kit = await import('@switchyard/runner-kit');
-  const { searchWorkspaceRoot } = await import('@switchyard/utils');
   const configLib = await import('@switchyard/config');
   const { BUILTIN_PLUGINS } = await import('../builtin-plugins.js');
   const { printJson } = await import('../output.js');
-  const workspace =
-    opts.workspace !== undefined
-      ? resolve(opts.workspace)
-      : (searchWorkspaceRoot(process.cwd(), configLib.hasConfigFile).root ?? process.cwd());
+  const workspace = await (await import('../command-workspace.js')).commandWorkspace(
+    opts.workspace,
+  );
   const { config, filepath } = await configLib.loadProjectConfig(workspace);
   const loaded = await kit.loadPlugins({
     entries: config.plugins,

@@ -13,14 +13,9 @@ export interface StoreFlagOptions {
  * `store status --store URL`; `leaseSeconds` still comes from a readable config.
  */
 export async function resolveStore(opts: StoreFlagOptions): Promise<StoreSetting> {
-  const { resolve } = await import('node:path');
-  const { searchWorkspaceRoot } = await import('@switchyard/utils');
   const configLib = await import('@switchyard/config');
   const env = process.env[configLib.STORE_ENV];
-  const root =
-    opts.workspace !== undefined
-      ? resolve(opts.workspace)
-      : (searchWorkspaceRoot(process.cwd(), configLib.hasConfigFile).root ?? process.cwd());
+  const root = await (await import('../command-workspace.js')).commandWorkspace(opts.workspace);
   const decided = opts.store !== undefined || Boolean(env);
   const loaded = await configLib
     .loadProjectConfig(opts.workspace !== undefined ? root : process.cwd(), { stopDir: root })
