@@ -7,9 +7,7 @@ import { resolve } from 'node:path';
  */
 export async function commandWorkspace(workspace: string | undefined): Promise<string> {
   if (workspace !== undefined) return resolve(workspace);
-  const [{ searchWorkspaceRoot }, { hasConfigFile }] = await Promise.all([
-    import('@switchyard/utils'),
-    import('@switchyard/config'),
-  ]);
+  const { searchWorkspaceRoot } = await import('@switchyard/utils');
+  const { hasConfigFile } = await import('@switchyard/config');
   return searchWorkspaceRoot(process.cwd(), hasConfigFile).root ?? process.cwd();
 }
