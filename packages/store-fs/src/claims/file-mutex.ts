@@ -46,13 +46,30 @@ function createExclusive(path: string, content: string): boolean {
   }
 }
 
+/**
+ * True unless the lock's record proves its holder gone: a process of this machine whose PID is
+ * free, a zombie, or another process (its start differs: the PID was reused). A holder on
+ * another host cannot be judged from here, so it counts as alive.
+ *
+ * A record that does not parse (empty or torn) counts as dead. A lock is linked into place
+ * only once its record is written whole ({@link createExclusive}), so no process, live or not,
+ * ever held a lock with a partial record that others could see: only a power loss (the link
+ * reached the disk, the data did not; every process of that boot is gone) or a hand edit leaves
+ * one, and nobody holds it.
+ */
 function holderAlive(content: string): boolean {
+  const owner = parseOwner(content);
+  if (owner === undefined) return false;
+  if (owner.host !== hostname()) return true; // cannot judge another machine's process: wait
+  return isSameProcessAlive({ pid: owner.pid, startToken: owner.startToken });
+}
+
+function parseOwner(content: string): MutexOwner | undefined {
   try {
-    const owner = JSON.parse(content) as MutexOwner;
-    if (owner.host !== hostname()) return true; // cannot judge another machine's process: wait
-    return isSameProcessAlive({ pid: owner.pid, startToken: owner.startToken });
+    const owner = JSON.parse(content) as MutexOwner | null;
+    return typeof owner?.pid === 'number' && typeof owner.host === 'string' ? owner : undefined;
   } catch {
-    return false; // unparsable: no live process can be behind it
+    return undefined;
   }
 }
 
@@ -108,17 +125,26 @@ export async function acquireFileMutex(
       await sleep(1);
       continue;
     }
-    if (performance.now() > deadline)
-      throw new SwitchyardError(
-        'SY_LOCK_HELD',
-        `lock ${lockPath} is held by ${held ?? 'another process'}`,
-        {
-          file: lockPath,
-          hint: 'another switchyard process is using the claim store; retry when it finishes',
-        },
-      );
+    if (performance.now() > deadline) throw heldError(lockPath, held);
     await sleep(Math.min(1 + attempt, 20) * (0.5 + Math.random()), undefined, {
       ...(options.signal ? { signal: options.signal } : {}),
     });
   }
+}
+
+/** The timeout's error; a holder on another host is never taken over, so it says how to break it. */
+function heldError(lockPath: string, held: string | undefined): SwitchyardError {
+  const owner = held === undefined ? undefined : parseOwner(held);
+  const foreign = owner !== undefined && owner.host !== hostname() ? owner.host : undefined;
+  return new SwitchyardError(
+    'SY_LOCK_HELD',
+    `lock ${lockPath} is held by ${held ?? 'another process'}`,
+    {
+      file: lockPath,
+      hint:
+        foreign === undefined
+          ? 'another switchyard process is using the claim store; retry when it finishes'
+          : `it was taken on another host (${foreign}), so this machine cannot tell whether its holder still runs and never takes it over; make sure no switchyard process on ${foreign} uses it, then break the lock: rm ${lockPath}`,
+    },
+  );
 }
