@@ -22,6 +22,9 @@ export async function publishToBacklog(
   const { ctx } = q;
   await q.ensure();
   return transaction(ctx.pool, async (client) => {
+    // Before any row lock: a task published while its predecessor is archived is released by
+    // whichever of the two commits second.
+    await q.lockScope(client);
     const outcomes: PublishOutcome[] = [];
     const conflicts: string[] = [];
     for (const task of [...tasks].sort((a, b) => (a.task < b.task ? -1 : 1))) {

@@ -3,7 +3,7 @@ import type { PgBoss } from 'pg-boss';
 import type { BacklogEntry, BacklogStatus } from './backlog-types.js';
 import { inTransaction } from './boss.js';
 import type { PgContext } from './context.js';
-import type { Client } from './db.js';
+import { type Client, lockKey } from './db.js';
 
 /** The NOTIFY channel of backlog changes (payload: the scope). */
 export const BACKLOG_CHANNEL = 'switchyard_backlog';
@@ -47,7 +47,18 @@ export interface BacklogQueue {
   ensure(): Promise<void>;
   /** Sends one job per task, in the client's transaction, and notifies the scope's watchers. */
   deliver(client: Client, tasks: string[], startAfterSeconds?: number): Promise<void>;
-  /** Marks ready the waiting tasks whose predecessors are all archived now; returns them, sorted. */
+  /**
+   * Takes the scope's backlog lock for the transaction: every transaction that archives a task
+   * or publishes one takes it first (before any row lock), so a `releasable` runs after every
+   * other archive or publish of the scope has committed and sees it. Without it two machines
+   * archiving a task's last two predecessors at once each miss the other's archive (READ
+   * COMMITTED), and the task waits for ever.
+   */
+  lockScope(client: Client): Promise<void>;
+  /**
+   * Marks ready the waiting tasks whose predecessors are all archived now; returns them, sorted.
+   * Only with the scope's lock (`lockScope`) taken first.
+   */
   releasable(client: Client): Promise<string[]>;
   /** The task's row, locked for the transaction. */
   lockRow(client: Client, task: string): Promise<BacklogRow | undefined>;
@@ -79,6 +90,7 @@ export function backlogQueue(ctx: PgContext, boss: PgBoss): BacklogQueue {
       if (tasks.length > 0)
         await client.query('select pg_notify($1, $2)', [BACKLOG_CHANNEL, ctx.scope]);
     },
+    lockScope: (client) => lockKey(client, `backlog:${ctx.scope}`),
     async releasable(client) {
       const { rows } = await client.query<{ task: string }>(
         `update ${ctx.s}.backlog b set status = 'ready', updated_at = now()

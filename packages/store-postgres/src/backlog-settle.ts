@@ -7,8 +7,9 @@ import { transaction } from './db.js';
 /**
  * Records a task's end (fenced: only its current holder may), with the archive folder's
  * files for the other machines to materialize. Archiving delivers every waiting task whose
- * predecessors are now all archived, in the same transaction; a blocked task keeps its
- * dependents waiting.
+ * predecessors are now all archived, in the same transaction (under the scope's lock, so two
+ * machines archiving a task's last predecessors at once do not both miss it); a blocked task
+ * keeps its dependents waiting.
  */
 export function finishInBacklog(
   q: BacklogQueue,
@@ -19,6 +20,8 @@ export function finishInBacklog(
 ): Promise<void> {
   const { ctx } = q;
   return transaction(ctx.pool, async (client) => {
+    // Before any row lock: one archive of the scope at a time releases dependents.
+    if (status === 'archived') await q.lockScope(client);
     await checkFence(ctx, client, fence);
     await client.query(
       `update ${ctx.s}.backlog set status = $3, updated_at = now(),
