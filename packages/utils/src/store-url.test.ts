@@ -22,3 +22,25 @@ describe('redactStoreUrl', () => {
     expect(shown).toContain('schema=a');
   });
 });
+
+describe('redactStoreUrl with a password holding characters a URL reserves', () => {
+  it.each([
+    ['a slash (base64)', 'postgres://sy:Zm9v/YmFy+cXV4@db/x', 'Zm9v/YmFy+cXV4'],
+    ['a slash after digits (reads as a port)', 'postgres://sy:123/x@db:5432/x', '123/x'],
+    ['a question mark', 'postgres://sy:a?b=c@db/x', 'a?b=c'],
+    ['a hash', 'postgres://sy:a#b@db/x', 'a#b'],
+    ['an at sign', 'postgres://sy:p@ss@db/x', 'p@ss'],
+    ['an at sign and a slash', 'postgres://sy:p@s/s@db/x?password=Q9', 'p@s/s'],
+  ])('drops the password with %s', (_what, value, password) => {
+    const shown = redactStoreUrl(value);
+    expect(shown).not.toContain(password);
+    expect(shown).not.toContain('Q9');
+    expect(shown).toMatch(/^postgres:\/\/sy@db(:5432)?\/x$/);
+  });
+
+  it('keeps a URL whose query holds an at sign and no password', () => {
+    expect(redactStoreUrl('postgres://sy@db/x?application_name=a@b')).toBe(
+      'postgres://sy@db/x?application_name=a@b',
+    );
+  });
+});

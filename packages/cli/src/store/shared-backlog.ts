@@ -4,6 +4,7 @@ import { type SharedBacklogPort, SwitchyardError, type WorkspaceIsolation } from
 import type { RemoteBranch } from '@switchyard/git-isolation';
 import type { PostgresStore } from '@switchyard/store-postgres';
 import type { LoadedTask } from '@switchyard/tasks';
+import { redactStoreUrl } from '@switchyard/utils';
 
 /** A run's link to a shared (PostgreSQL) store: the store, its backlog, the remote branch. */
 export interface SharedStore {
@@ -29,7 +30,7 @@ export async function openSharedStore(
   if (!target)
     throw new SwitchyardError(
       'SY_STORE_SCOPE',
-      `${workspace} is not a git clone whose checked-out branch has an upstream, so it cannot share the backlog of the store ${setting.url.replace(/\/\/[^@/]*@/, '//')}.`,
+      `${workspace} is not a git clone whose checked-out branch has an upstream, so it cannot share the backlog of the store ${redactStoreUrl(setting.url)}.`,
       {
         hint: 'Clone the shared repository (`git clone URL`) and run there, or set the upstream with `git branch --set-upstream-to=origin/<branch>`; without --store (and SWITCHYARD_STORE) the run uses the file store of this machine.',
       },
