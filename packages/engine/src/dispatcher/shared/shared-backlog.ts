@@ -181,7 +181,8 @@ async function settleElsewhere(
  * A task just taken. Its stored state is read again (another machine may have worked on it
  * since this run started). Attempts and a worktree this machine knows are recovered as after
  * a restart; work another machine began (its worktree and captures are on that machine) is
- * started over here from the plan. A task whose commit is on the remote branch already (its
+ * started over here from the plan, unless that machine ended it (blocked or done): the end
+ * stays. A task whose commit is on the remote branch already (its
  * holder pushed it and died before recording it) is archived from that commit, no agent run.
  */
 async function takeUp(ctx: DispatchContext, rt: TaskRuntime): Promise<Promise<void> | undefined> {
@@ -189,6 +190,14 @@ async function takeUp(ctx: DispatchContext, rt: TaskRuntime): Promise<Promise<vo
   if (stored) {
     rt.state = stored.value;
     rt.version = stored.version;
+  }
+  // Saved blocked or done on another machine that died before recording that end in the
+  // backlog: the end is kept (a block waits for a human, not for a fresh budget), and this run
+  // records it at its next pass, as its holder would have.
+  if ((rt.state.blocked || rt.state.phase === 'done') && !isLocal(ctx, rt)) {
+    if (rt.state.phase === 'done') ctx.archived.add(rt.id);
+    ctx.shared?.wake?.();
+    return undefined;
   }
   // Its commit pushed by a holder that died before recording it: recorded, nothing runs again.
   // (An attempt of this machine that may still run is recovered first: its apply finds it.)
