@@ -180,7 +180,7 @@ async function rollBackFailed(
   const { ctx, record, request, tip } = run;
   await step(run, 'rollback', { reason: detail });
   await pausePoint('rollback');
-  await rollbackSource(ctx, run.journal);
+  const kept = await rollbackSource(ctx, run.journal);
   await step(run, 'rolled-back');
   await pausePoint('rolled-back');
   await removeJournal(ctx, request.taskId);
@@ -192,6 +192,7 @@ async function rollBackFailed(
     sourceCommit: replayed.commit,
     rolledBack: true,
     detail,
+    ...(kept.length > 0 ? { kept: kept.map((f) => toWorkspacePath(ctx.repo, f)) } : {}),
   };
 }
 

@@ -296,6 +296,50 @@ describe('apply', () => {
     expect(read(root, 'src/added.js')).toBe('added\n');
   });
 
+  it('a rollback keeps what the user changed in the task’s files while the source check ran', async () => {
+    const root = makeRepo({ 'src/a.js': 'a\n', 'src/b.js': 'b\n', 'src/gone.js': 'gone\n' });
+    const isolation = await open(root);
+    const tip = sh(root, 'rev-parse', 'HEAD');
+    const wt = await isolation.ensureWorktree('g/t');
+    put(wt.workdir, 'src/a.js', 'task a\n');
+    put(wt.workdir, 'src/b.js', 'task b\n');
+    put(wt.workdir, 'src/new.js', 'task new\n');
+    await rm(join(wt.workdir, 'src/gone.js'));
+    // The user edits two of the landed files, and re-creates the deleted one, while the check
+    // runs on the source; the check fails.
+    const check = async (cwd: string) => {
+      put(cwd, 'src/a.js', 'task a\nuser edit\n');
+      put(cwd, 'src/new.js', 'task new\nuser edit\n');
+      put(cwd, 'src/gone.js', 'user again\n');
+      return { ok: false, detail: 'the check failed' };
+    };
+    const files = ['src/a.js', 'src/b.js', 'src/new.js', 'src/gone.js'];
+    const result = await isolation.apply(request('g/t', files, { check }));
+    expect(result.status).toBe('dod-failed');
+    expect(result.status === 'dod-failed' && result.kept).toEqual([
+      'src/a.js',
+      'src/gone.js',
+      'src/new.js',
+    ]);
+    expect(sh(root, 'rev-parse', 'HEAD')).toBe(tip);
+    // The task's own change is undone; the user's edits are left as uncommitted changes.
+    expect(read(root, 'src/b.js')).toBe('b\n');
+    expect(read(root, 'src/a.js')).toBe('task a\nuser edit\n');
+    expect(read(root, 'src/new.js')).toBe('task new\nuser edit\n');
+    expect(read(root, 'src/gone.js')).toBe('user again\n');
+    expect(sh(root, 'diff', '--cached', '--name-only')).toBe('');
+    expect(sh(root, 'diff', '--name-only').split('\n')).toEqual(['src/a.js', 'src/gone.js']);
+    expect(sh(root, 'ls-files', '--others', '--exclude-standard')).toBe('src/new.js');
+    // The next apply waits for them instead of writing over them.
+    const next = await isolation.apply(request('g/t', files));
+    expect(next.status).toBe('waiting');
+    expect(next.status === 'waiting' && next.files).toEqual([
+      'src/a.js',
+      'src/gone.js',
+      'src/new.js',
+    ]);
+  });
+
   it('stop: queued applies end interrupted with nothing touched while the one under way lands; abort rolls the one under way back', async () => {
     const root = makeRepo({ 'src/a.js': 'a\n', 'src/b.js': 'b\n', 'src/c.js': 'c\n' });
     const isolation = await open(root);

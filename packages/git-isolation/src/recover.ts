@@ -95,7 +95,10 @@ export async function finishApplied(ctx: IsolationContext, journal: ApplyJournal
  * moved (the apply stopped before) is left as it is; one that moved past the task's commit
  * (someone committed on top meanwhile) is not rewritten: that needs a person.
  */
-export async function rollbackSource(ctx: IsolationContext, journal: ApplyJournal): Promise<void> {
+export async function rollbackSource(
+  ctx: IsolationContext,
+  journal: ApplyJournal,
+): Promise<string[]> {
   const { sourceTip: tip, sourceCommit: commit, files, sourceBranch } = journal;
   if (!tip || !commit)
     throw new SwitchyardError(
@@ -111,7 +114,7 @@ export async function rollbackSource(ctx: IsolationContext, journal: ApplyJourna
       ? (await git(ctx.repo.root, ['merge-base', '--is-ancestor', commit, at], { allow: [1] }))
           .exitCode === 0
       : false;
-    if (!past) return; // the branch never moved to the task's commit: nothing of it is on the source
+    if (!past) return []; // the branch never moved to the task's commit: nothing of it is on the source
     throw new SwitchyardError(
       'SY_GIT',
       `${sourceBranch} has commits on top of ${commit}, which failed its check`,
@@ -121,8 +124,8 @@ export async function rollbackSource(ctx: IsolationContext, journal: ApplyJourna
       },
     );
   }
-  await whileSourceMoves(ctx.layout.lockFile, async () => {
-    await moveSourceBack(
+  return whileSourceMoves(ctx.layout.lockFile, async () => {
+    const kept = await moveSourceBack(
       ctx.repo,
       sourceBranch,
       commit,
@@ -131,5 +134,6 @@ export async function rollbackSource(ctx: IsolationContext, journal: ApplyJourna
       `switchyard: rollback ${journal.taskId}`,
     );
     await removeStrays(ctx.repo, commit, files);
+    return kept;
   });
 }

@@ -1,4 +1,4 @@
-import { rm } from 'node:fs/promises';
+import { lstat, readlink, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SwitchyardError } from '@switchyard/core';
 import { firstLine, git, nulList, pathspecInput } from './git.js';
@@ -10,7 +10,10 @@ import { type Repository, resolveCommit } from './repository.js';
  * Rollback: moves the source branch from `from` (the task's commit) back to `to` (the tip
  * the apply started from) with a compare-and-swap, and brings the index and work tree of
  * exactly `files` (repository-relative) to `to`'s content. Nothing else in the source tree
- * is touched, so the user's own uncommitted changes on other files stay as they are.
+ * is touched, so the user's own uncommitted changes on other files stay as they are. Nor is
+ * a file of the task whose content is neither `from`'s nor `to`'s: the user changed it after
+ * the apply moved it (while the check ran). Its work-tree content stays, an uncommitted
+ * change against `to`; only its index entry goes back. Returns those files.
  * Idempotent: running it again after a crash finishes the job.
  */
 export async function moveSourceBack(
@@ -20,7 +23,8 @@ export async function moveSourceBack(
   to: string,
   files: readonly string[],
   reason: string,
-): Promise<void> {
+): Promise<string[]> {
+  const kept = await changedSinceApply(repo, from, to, files);
   const ref = `refs/heads/${branch}`;
   const at = await resolveCommit(repo.root, ref);
   if (at === from) await git(repo.root, ['update-ref', '-m', reason, ref, to, from]);
@@ -35,7 +39,83 @@ export async function moveSourceBack(
     );
   await pausePoint('rollback:ref');
   // After a crash some files may be in neither tree nor index yet: name only those git knows.
-  await syncFiles(repo, to, files, await knownTo(repo.root, files, to));
+  const keep = new Set(kept);
+  const undone = files.filter((f) => !keep.has(f));
+  await syncFiles(repo, to, undone, await knownTo(repo.root, undone, to));
+  await syncFiles(repo, to, kept, await knownTo(repo.root, kept, to), 'index only');
+  return kept;
+}
+
+/**
+ * Of `files`, those whose work-tree content (or absence) is neither `from`'s nor `to`'s:
+ * changed in the source checkout since the apply brought them to `from`.
+ */
+async function changedSinceApply(
+  repo: Repository,
+  from: string,
+  to: string,
+  files: readonly string[],
+): Promise<string[]> {
+  if (files.length === 0) return [];
+  const [atFrom, atTo, onDisk] = await Promise.all([
+    blobsAt(repo, from, files),
+    blobsAt(repo, to, files),
+    workTreeBlobs(repo, files),
+  ]);
+  return files.filter((f) => {
+    const now = onDisk.get(f);
+    return now !== atFrom.get(f) && now !== atTo.get(f);
+  });
+}
+
+/** The blob id of each of `files` in `commit` (absent ones are left out). */
+async function blobsAt(
+  repo: Repository,
+  commit: string,
+  files: readonly string[],
+): Promise<Map<string, string>> {
+  const out = await git(repo.root, ['ls-tree', '-r', '-z', commit, '--', ...files]);
+  const blobs = new Map<string, string>();
+  for (const entry of nulList(out)) {
+    const tab = entry.indexOf('\t');
+    const oid = entry.slice(0, tab).split(' ')[2];
+    if (oid) blobs.set(entry.slice(tab + 1), oid);
+  }
+  return blobs;
+}
+
+/**
+ * The blob id each of `files` would have if added now (clean filters applied, as `git add`
+ * does; a symbolic link's target), absent ones left out. Anything else at the path (a
+ * folder) gets an id no commit has.
+ */
+async function workTreeBlobs(
+  repo: Repository,
+  files: readonly string[],
+): Promise<Map<string, string>> {
+  const blobs = new Map<string, string>();
+  const regular: string[] = [];
+  for (const file of files) {
+    const stat = await lstat(join(repo.root, file)).catch(() => undefined);
+    if (!stat) continue;
+    if (stat.isSymbolicLink()) {
+      const target = await readlink(join(repo.root, file));
+      blobs.set(
+        file,
+        firstLine(await git(repo.root, ['hash-object', '--stdin'], { input: target })),
+      );
+    } else if (stat.isFile() && !file.includes('\n')) regular.push(file);
+    else if (stat.isFile())
+      blobs.set(file, firstLine(await git(repo.root, ['hash-object', '--', file])));
+    else blobs.set(file, `not a file: ${stat.mode}`);
+  }
+  if (regular.length > 0) {
+    const ids = (
+      await git(repo.root, ['hash-object', '--stdin-paths'], { input: `${regular.join('\n')}\n` })
+    ).stdout.split('\n');
+    for (const [i, file] of regular.entries()) blobs.set(file, ids[i] ?? '');
+  }
+  return blobs;
 }
 
 /**
@@ -66,12 +146,14 @@ export async function advanceSource(
   return true;
 }
 
-/** Index and work tree of `files` = `commit`'s content (a file not in `commit` is removed). */
+/** Index and work tree of `files` = `commit`'s content (a file not in `commit` is removed);
+ * with 'index only', their index entries alone. */
 async function syncFiles(
   repo: Repository,
   commit: string,
   files: readonly string[],
   known: Set<string>,
+  scope: 'index and work tree' | 'index only' = 'index and work tree',
 ): Promise<void> {
   const named = files.filter((f) => known.has(f));
   if (named.length > 0)
@@ -81,7 +163,7 @@ async function syncFiles(
         'restore',
         `--source=${commit}`,
         '--staged',
-        '--worktree',
+        ...(scope === 'index only' ? [] : ['--worktree']),
         '--pathspec-from-file=-',
         '--pathspec-file-nul',
       ],

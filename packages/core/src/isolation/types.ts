@@ -84,6 +84,9 @@ export type ApplyResult =
       sourceCommit: string;
       rolledBack: true;
       detail: string;
+      /** The task's files the user changed while the check ran: left as they were (their
+       * uncommitted changes then hold the rolled-back change too). */
+      kept?: string[];
     }
   | { status: 'refused'; taskId: TaskId; report: WriteSetReport; message: string }
   | {

@@ -117,6 +117,12 @@ async function conflictCorrection(
   };
 }
 
+/** The user's changes the rollback left in place (they changed those files while the check ran). */
+const keptNote = (kept: readonly string[] | undefined): string =>
+  kept?.length
+    ? `; your changes to ${kept.join(', ')}, made while the check ran, were kept as uncommitted changes (they include the rolled-back change): the task applies again once you commit or revert them`
+    : '';
+
 /** The definition of done failed on the source: the commit was rolled back. */
 function rolledBackCorrection(
   ctx: DispatchContext,
@@ -130,8 +136,9 @@ function rolledBackCorrection(
     type: 'task.isolation',
     task: rt.id,
     step: 'rolled-back',
-    detail: `the definition of done failed on the source; commit ${result.sourceCommit.slice(0, 12)} was rolled back (${result.detail})`,
+    detail: `the definition of done failed on the source; commit ${result.sourceCommit.slice(0, 12)} was rolled back (${result.detail})${keptNote(result.kept)}`,
     commit: result.sourceCommit,
+    ...(result.kept ? { files: result.kept } : {}),
   });
   const file = files.sourceOutput ?? files.evidence;
   return {
