@@ -35,6 +35,7 @@ async function setUp(results: CommandResult[], record: Partial<WorktreeRecord> =
     options: {
       isolation: {
         markSetUp: async (id: string) => marked.push(id),
+        inspect: async () => ({ changed: [], outside: [], gitMetadata: [], empty: true }),
       } as unknown as WorkspaceIsolation,
       worktreeSetup: {
         commands: [

@@ -1,5 +1,5 @@
 import { join, relative } from 'node:path';
-import type { WorktreeRecord } from '@switchyard/core';
+import type { WorkspaceIsolation, WorktreeRecord } from '@switchyard/core';
 import { maskSecretsInFile, redactDeep } from '@switchyard/runner-kit';
 import { quoteArgv } from '@switchyard/tasks';
 import { writeOwnedFileBelow } from '@switchyard/utils';
@@ -51,6 +51,9 @@ export async function setUpWorktree(
     detail: `setting up ${record.workdir}: ${setup.commands.map((c) => quoteArgv(c)).join(' && ')}${record.copied?.length ? ` (copied ${record.copied.join(', ')})` : ''}`,
     ...(record.copied?.length ? { files: record.copied } : {}),
   });
+  // What the worktree already holds (nothing, unless an agent worked in it before a set-up
+  // was configured): the set-up's own changes are what it adds.
+  const before = (await isolation.inspect(rt.id, [])).changed;
   const steps: SetupStep[] = [];
   for (const [i, command] of setup.commands.entries()) {
     facts.setup = {
@@ -89,9 +92,69 @@ export async function setUpWorktree(
       return false;
     }
   }
+  const changed = await setupChanges(isolation, rt.id, before);
+  if (changed.length > 0) {
+    await blockChangingSetup(ctx, rt, { startedAt, stamp, steps, record }, changed);
+    return false;
+  }
   await isolation.markSetUp(rt.id);
   await passSetup(ctx, rt, { startedAt, stamp, steps, record });
   return true;
+}
+
+/**
+ * Files the set-up changed that the task's commit would carry (a lockfile `npm install`
+ * rewrote or created, generated sources git tracks) and git metadata it changed: taken for
+ * the agent's work, they would be refused as outside the write set after every attempt (or
+ * committed with the task under `write_set: any`). They are reset to the base (the metadata
+ * was put back by the inspection already), so `retry` runs the set-up on a clean worktree.
+ */
+async function setupChanges(
+  isolation: WorkspaceIsolation,
+  taskId: string,
+  before: readonly string[],
+): Promise<string[]> {
+  const report = await isolation.inspect(taskId, before);
+  if (report.outside.length > 0) await isolation.revertOutside(taskId, before);
+  return [...report.outside, ...report.gitMetadata];
+}
+
+/** The set-up passed but changed files a commit would carry: the task blocks before any agent. */
+async function blockChangingSetup(
+  ctx: DispatchContext,
+  rt: TaskRuntime,
+  run: SetupRun,
+  changed: readonly string[],
+): Promise<void> {
+  const facts = rt.state.isolation!;
+  facts.setup = {
+    ...facts.setup!,
+    state: 'failed',
+    durationMs: ctx.now().getTime() - run.startedAt.getTime(),
+  };
+  const evidence = writeEvidence(
+    ctx,
+    rt,
+    run.startedAt,
+    run.stamp,
+    run.steps,
+    run.record,
+    'setup-failed',
+  );
+  const files = changed.join(', ');
+  ctx.bus.emit({
+    type: 'task.isolation',
+    task: rt.id,
+    step: 'setup-failed',
+    detail: `the set-up changed files the task's commit would carry: ${files}`,
+    files: [...changed],
+  });
+  blockTask(ctx, rt, {
+    stage: 'setup',
+    reason: `the worktree set-up changed files the task's commit would carry: ${files} (reset in the worktree; they would be taken for the agent's work). Make the set-up leave them alone (\`npm ci\`, not \`npm install\`), or commit them or a .gitignore for them and run \`switchyard clean --blocked\` so the worktree starts from that commit; then \`switchyard retry ${rt.id}\` runs the set-up again`,
+    evidence: [`evidence: ${evidence}`, ...changed.map((f) => `changed by the set-up: ${f}`)],
+  });
+  await persist(ctx, rt);
 }
 
 /** A set-up under way: when it began, its evidence files' stamp, the commands that ran. */
