@@ -219,7 +219,7 @@ describe.skipIf(pgMissing)(
       const monitor = await startMonitor(c);
       expect(monitor.line).toMatchObject({
         type: 'monitor.started',
-        scope: remote.replace(/\.git$/, ''),
+        scope: `${remote.replace(/\.git$/, '')}#main`,
       });
       const first = readLog(monitor.line.monitor_url!);
 

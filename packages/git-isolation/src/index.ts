@@ -5,6 +5,7 @@ export { layoutOf } from './layout.js';
 
 export { type RemoteBranch, remoteBranchOf } from './remote-branch.js';
 export { landOnRemote } from './remote-landing.js';
+export { canonicalRemoteUrl } from './remote-url.js';
 export {
   findRepository,
   isGitRepository,

@@ -7,6 +7,7 @@ import { takeFromBacklog } from './backlog-take.js';
 import type { BacklogEntry, BacklogTask, Delivery } from './backlog-types.js';
 import type { PgContext } from './context.js';
 import { checkOut } from './db.js';
+import { adoptScope, backlogScopes } from './rescope.js';
 
 export { BACKLOG_CHANNEL } from './backlog-queue.js';
 
@@ -58,6 +59,10 @@ export function pgBacklog(ctx: PgContext, boss: PgBoss) {
       task: TaskId,
       decide: (entry: BacklogEntry, liveHolder: string | undefined) => Promise<boolean>,
     ) => reopenInBacklog(q, task, decide),
+    /** Every scope of the database that holds backlog tasks (this one's included). */
+    scopes: () => backlogScopes(ctx),
+    /** Moves the scope `from` (all its records) to this one, which has no backlog yet. */
+    adopt: (from: string) => adoptScope(q, from),
     /** Calls `onChange` whenever this scope's backlog changes on any machine (LISTEN/NOTIFY). */
     async watch(onChange: () => void): Promise<{ stop(): Promise<void> }> {
       const { client, release } = await checkOut(ctx.pool);

@@ -5,6 +5,7 @@ import type { RemoteBranch } from '@switchyard/git-isolation';
 import type { PostgresStore } from '@switchyard/store-postgres';
 import type { LoadedTask } from '@switchyard/tasks';
 import { redactStoreUrl } from '@switchyard/utils';
+import { adoptEarlierBacklog, backlogScopeOf } from './backlog-scope.js';
 
 /** A run's link to a shared (PostgreSQL) store: the store, its backlog, the remote branch. */
 export interface SharedStore {
@@ -12,13 +13,15 @@ export interface SharedStore {
   backlog: SharedBacklogPort;
   target: RemoteBranch;
   leaseMs: number;
-  /** The backlog's scope: the remote's URL without credentials or `.git`. */
+  /** The backlog's scope: the remote's canonical URL and the branch (`host/o/r#main`). */
   scope: string;
 }
 
 /**
- * Opens the shared store for the workspace's backlog: the scope is the remote URL of the
- * checked-out branch's upstream, so every clone of one repository shares one backlog.
+ * Opens the shared store for the workspace's backlog: the scope is the canonical remote URL
+ * and the branch of the checked-out branch's upstream, so every clone of one repository that
+ * lands on that branch shares one backlog, whichever way its remote URL is spelled. A backlog
+ * an earlier switchyard named by the raw URL moves to that scope (see `adoptEarlierBacklog`).
  * `SY_STORE_SCOPE` outside a git clone with an upstream; the store's own errors otherwise.
  */
 export async function openSharedStore(
@@ -35,12 +38,17 @@ export async function openSharedStore(
         hint: 'Clone the shared repository (`git clone URL`) and run there, or set the upstream with `git branch --set-upstream-to=origin/<branch>`; without --store (and SWITCHYARD_STORE) the run uses the file store of this machine.',
       },
     );
-  const scope = scopeOf(target.url);
+  const scope = await backlogScopeOf(target);
   const { openPostgresStore } = await import('@switchyard/store-postgres');
   // Room for the LISTEN connection, pg-boss, lease renewals and the stages' writes at once.
   const store = await openPostgresStore({ url: setting.url, scope, poolSize: 10 });
   try {
     const pg = await store.backlog();
+    const moved = await adoptEarlierBacklog(pg, target, scope, store.pgLocation.schema);
+    if (moved)
+      process.stderr.write(
+        `switchyard: the backlog ${moved.from} (named by an earlier switchyard) is now ${scope} (${moved.rows} records moved)\n`,
+      );
     const backlog: SharedBacklogPort = {
       take: async (holder, ttlMs) => {
         const delivery = await pg.take(holder, ttlMs);
@@ -63,14 +71,6 @@ export async function openSharedStore(
     await store.close();
     throw error;
   }
-}
-
-/** The scope of a remote URL: credentials, a trailing `.git` and slashes dropped. */
-export function scopeOf(url: string): string {
-  return url
-    .replace(/^([a-z+]+:\/\/)[^@/]*@/i, '$1')
-    .replace(/\/+$/, '')
-    .replace(/\.git$/, '');
 }
 
 /**
