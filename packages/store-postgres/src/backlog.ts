@@ -6,7 +6,7 @@ import { finishInBacklog, reopenInBacklog, requeueInBacklog } from './backlog-se
 import { takeFromBacklog } from './backlog-take.js';
 import type { BacklogEntry, BacklogTask, Delivery } from './backlog-types.js';
 import type { PgContext } from './context.js';
-import { checkOut } from './db.js';
+import { listenLasting } from './pg-listen.js';
 import { adoptScope, backlogScopes } from './rescope.js';
 
 export { BACKLOG_CHANNEL } from './backlog-queue.js';
@@ -63,20 +63,20 @@ export function pgBacklog(ctx: PgContext, boss: PgBoss) {
     scopes: () => backlogScopes(ctx),
     /** Moves the scope `from` (all its records) to this one, which has no backlog yet. */
     adopt: (from: string) => adoptScope(q, from),
-    /** Calls `onChange` whenever this scope's backlog changes on any machine (LISTEN/NOTIFY). */
-    async watch(onChange: () => void): Promise<{ stop(): Promise<void> }> {
-      const { client, release } = await checkOut(ctx.pool);
-      client.on('notification', (message) => {
-        if (message.channel === BACKLOG_CHANNEL && message.payload === ctx.scope) onChange();
-      });
-      await client.query(`listen ${BACKLOG_CHANNEL}`);
-      return {
-        async stop() {
-          await client.query(`unlisten ${BACKLOG_CHANNEL}`).catch(() => undefined);
-          release();
+    /**
+     * Calls `onChange` whenever this scope's backlog changes on any machine (LISTEN/NOTIFY),
+     * and once more after the listening connection was lost and taken again (changes
+     * meanwhile were not notified).
+     */
+    watch: (onChange: () => void): Promise<{ stop(): Promise<void> }> =>
+      listenLasting(
+        ctx.pool,
+        BACKLOG_CHANNEL,
+        (payload) => {
+          if (payload === ctx.scope) onChange();
         },
-      };
-    },
+        onChange,
+      ),
   };
 }
 

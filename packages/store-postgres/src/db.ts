@@ -64,7 +64,9 @@ export function connectionError(error: unknown, location: PostgresLocation): unk
  * emits `error`, and an `error` nobody listens to crashes the process. Here it is kept, the
  * client's next query fails with it, and `release` hands a broken client back to be discarded.
  */
-export async function checkOut(pool: Pool): Promise<{ client: Client; release(): void }> {
+export async function checkOut(
+  pool: Pool,
+): Promise<{ client: Client; release(discard?: boolean): void }> {
   const client = await pool.connect();
   let broken: Error | undefined;
   const onError = (error: Error) => {
@@ -73,9 +75,10 @@ export async function checkOut(pool: Pool): Promise<{ client: Client; release():
   client.on('error', onError);
   return {
     client,
-    release() {
+    /** `discard`: the connection is not to be reused (its state is unknown). */
+    release(discard = false) {
       client.off('error', onError);
-      client.release(broken);
+      client.release(broken ?? discard);
     },
   };
 }

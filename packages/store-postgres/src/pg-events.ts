@@ -1,6 +1,7 @@
 import type { EventLogPort, RunEvent, StoredEvent } from '@switchyard/core';
 import { checkFence, type PgContext } from './context.js';
-import { checkOut, lockKey, transaction } from './db.js';
+import { lockKey, transaction } from './db.js';
+import { listenLasting } from './pg-listen.js';
 
 /** The NOTIFY channel an append signals on (payload: `<scope> <seq>`). */
 export const EVENTS_CHANNEL = 'switchyard_events';
@@ -43,8 +44,10 @@ export function pgEvents(ctx: PgContext): EventLogPort {
 
 /**
  * Follows the event log live: replays every event after `after`, then reads on whenever an
- * append of this scope is notified (on a connection of its own that LISTENs). A notification
- * lost while reconnecting costs nothing: every wake-up reads from the last position seen.
+ * append of this scope is notified (on a connection of its own that LISTENs, taken again when
+ * the server ends it). Every read starts from the last position seen, so a notification lost
+ * while the connection was down costs nothing: the reconnect reads on from there, and no event
+ * is delivered twice.
  */
 export async function followEvents(
   ctx: PgContext,
@@ -52,7 +55,6 @@ export async function followEvents(
   after: number,
   onEvent: (event: StoredEvent) => void,
 ): Promise<{ stop(): Promise<void> }> {
-  const { client, release } = await checkOut(ctx.pool);
   let position = after;
   let reading: Promise<void> = Promise.resolve();
   let stopped = false;
@@ -68,18 +70,20 @@ export async function followEvents(
     });
     reading = reading.catch(() => undefined);
   };
-  client.on('notification', (message) => {
-    if (message.channel === EVENTS_CHANNEL && message.payload?.startsWith(`${ctx.scope} `))
-      readOn();
-  });
-  await client.query(`listen ${EVENTS_CHANNEL}`);
+  const listening = await listenLasting(
+    ctx.pool,
+    EVENTS_CHANNEL,
+    (payload) => {
+      if (payload?.startsWith(`${ctx.scope} `)) readOn();
+    },
+    readOn,
+  );
   readOn();
   return {
     async stop() {
       stopped = true;
       await reading;
-      await client.query(`unlisten ${EVENTS_CHANNEL}`).catch(() => undefined);
-      release();
+      await listening.stop();
     },
   };
 }
