@@ -48,7 +48,12 @@ export async function listenLasting(
       if (current !== held) return;
       current = undefined;
       held.release(true);
-      if (!stopped) reconnecting ??= reconnect().finally(() => (reconnecting = undefined));
+      // Nobody awaits this but `stop`: a throwing `onResume` must not become an unhandled
+      // rejection (which ends the process).
+      if (!stopped)
+        reconnecting ??= reconnect()
+          .catch(() => undefined)
+          .finally(() => (reconnecting = undefined));
     };
     client.on('error', lost);
     client.on('end', lost);
@@ -66,19 +71,22 @@ export async function listenLasting(
   const reconnect = async () => {
     // A closed store's pool takes no new client: nothing to listen on any more.
     for (let delay = 50; !stopped && !pool.ending; delay = Math.min(delay * 2, MAX_RETRY_MS)) {
+      let held: Held;
       try {
-        const held = await listen();
-        if (stopped) {
-          held.detach();
-          held.release(true);
-          return;
-        }
-        current = held;
-        onResume();
-        return;
+        held = await listen();
       } catch {
         await pause(delay);
+        continue;
       }
+      if (stopped) {
+        held.detach();
+        held.release(true);
+        return;
+      }
+      current = held;
+      // Outside the retry: a failing callback must not make a second connection.
+      onResume();
+      return;
     }
   };
 

@@ -110,6 +110,35 @@ describe('LISTEN connections the server ends', () => {
     expect(await listeners('switchyard_backlog')).toEqual([]);
   });
 
+  it('a resume callback that throws ends nothing: the listener goes on hearing', async () => {
+    const pool = createPool(parseStoreUrl(url), 2);
+    const heard: (string | undefined)[] = [];
+    let resumed = 0;
+    const listening = await listenLasting(
+      pool,
+      'switchyard_probe',
+      (payload) => heard.push(payload),
+      () => {
+        resumed += 1;
+        throw new Error('the caller failed');
+      },
+    );
+    try {
+      const before = await listeners('switchyard_probe');
+      await terminate(before);
+      await until(() => resumed === 1);
+      await admin.query(`select pg_notify('switchyard_probe', 'after')`);
+      await until(() => heard.length === 1);
+      expect(heard).toEqual(['after']);
+      // One connection listens again, resumed once: the failure made no second one.
+      expect(await listeners('switchyard_probe')).toHaveLength(1);
+      expect(resumed).toBe(1);
+    } finally {
+      await listening.stop();
+      await pool.end();
+    }
+  });
+
   it('a LISTEN that fails gives its connection back, so the pool ends', async () => {
     const pool = createPool(parseStoreUrl(url), 2);
     // Not an identifier: the server refuses the statement.
