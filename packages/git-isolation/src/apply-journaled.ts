@@ -180,7 +180,7 @@ async function rollBackFailed(
   const { ctx, record, request, tip } = run;
   await step(run, 'rollback', { reason: detail });
   await pausePoint('rollback');
-  const kept = await rollbackSource(ctx, run.journal);
+  const kept = await rollbackSource(ctx, run.journal, true);
   await step(run, 'rolled-back');
   await pausePoint('rolled-back');
   await removeJournal(ctx, request.taskId);
@@ -199,7 +199,7 @@ async function rollBackFailed(
 async function rollBackAborted(run: JournaledApply, replayed: Replayed): Promise<ApplyResult> {
   const { ctx, request } = run;
   await step(run, 'rollback', { reason: 'the apply was aborted' });
-  await rollbackSource(ctx, run.journal);
+  await rollbackSource(ctx, run.journal, true);
   await step(run, 'rolled-back');
   await removeJournal(ctx, request.taskId);
   return {

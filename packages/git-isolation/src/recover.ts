@@ -93,11 +93,14 @@ export async function finishApplied(ctx: IsolationContext, journal: ApplyJournal
  * Undoes exactly the task's commit: the source branch back at the tip the apply started
  * from and the task's files back to their content there. Idempotent. A branch that never
  * moved (the apply stopped before) is left as it is; one that moved past the task's commit
- * (someone committed on top meanwhile) is not rewritten: that needs a person.
+ * (someone committed on top meanwhile) is not rewritten: that needs a person. For the apply
+ * under way (`underWay`: its task blocks with the error) the journal goes first: kept, it
+ * made every later run's recovery refuse to start, even after the commit was reverted.
  */
 export async function rollbackSource(
   ctx: IsolationContext,
   journal: ApplyJournal,
+  underWay = false,
 ): Promise<string[]> {
   const { sourceTip: tip, sourceCommit: commit, files, sourceBranch } = journal;
   if (!tip || !commit)
@@ -115,6 +118,7 @@ export async function rollbackSource(
           .exitCode === 0
       : false;
     if (!past) return []; // the branch never moved to the task's commit: nothing of it is on the source
+    if (underWay) await removeJournal(ctx, journal.taskId);
     throw new SwitchyardError(
       'SY_GIT',
       `${sourceBranch} has commits on top of ${commit}, which failed its check`,
