@@ -60,7 +60,10 @@ export interface BacklogQueue {
    * Only with the scope's lock (`lockScope`) taken first.
    */
   releasable(client: Client): Promise<string[]>;
-  /** The task's row, locked for the transaction. */
+  /**
+   * The task's row, locked for the transaction. A transaction that locks a task's lease row too
+   * locks its backlog row first (take, finish, requeue), so two of them never deadlock.
+   */
   lockRow(client: Client, task: string): Promise<BacklogRow | undefined>;
 }
 

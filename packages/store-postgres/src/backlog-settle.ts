@@ -22,6 +22,8 @@ export function finishInBacklog(
   return transaction(ctx.pool, async (client) => {
     // Before any row lock: one archive of the scope at a time releases dependents.
     if (status === 'archived') await q.lockScope(client);
+    // The task's row before its lease row, as `take` locks them (the other order deadlocks).
+    await q.lockRow(client, task);
     await checkFence(ctx, client, fence);
     await client.query(
       `update ${ctx.s}.backlog set status = $3, updated_at = now(),
@@ -45,6 +47,7 @@ export function requeueInBacklog(
 ): Promise<void> {
   const { ctx } = q;
   return transaction(ctx.pool, async (client) => {
+    await q.lockRow(client, task);
     await checkFence(ctx, client, fence);
     await client.query(
       `update ${ctx.s}.leases set released = true where scope = $1 and task = $2 and token = $3`,

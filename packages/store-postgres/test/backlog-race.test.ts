@@ -24,8 +24,8 @@ afterAll(async () => {
   await admin?.end();
 });
 
-const open = async (scope: string) => {
-  const store = await openPostgresStore({ url, scope });
+const open = async (scope: string, now?: () => number) => {
+  const store = await openPostgresStore({ url, scope, ...(now ? { now } : {}) });
   opened.push(store);
   return store;
 };
@@ -141,4 +141,66 @@ describe('the backlog under interleaved archives and publishes', () => {
     assert.equal(status['g/t5'], 'ready', JSON.stringify(status));
     assert.equal(status['g/t4'], 'ready');
   });
+});
+
+// Holding this advisory lock stops every UPDATE statement on the backlog table at its start
+// (a statement trigger), after the rows the transaction locked before it: a machine's finish or
+// requeue holding its locks meets another machine's take of the same task.
+const PAUSE = 7_202_612;
+
+async function pauseBacklogUpdates(store: PostgresStore): Promise<void> {
+  const s = store.context.s;
+  await admin.query(`
+    create or replace function ${s}.test_pause() returns trigger language plpgsql as $$
+    begin perform pg_advisory_xact_lock_shared(${PAUSE}); return null; end $$;
+    drop trigger if exists test_pause on ${s}.backlog;
+    create trigger test_pause before update on ${s}.backlog
+      for each statement execute function ${s}.test_pause();`);
+}
+
+describe('the lock order of finish and requeue against a take-over', () => {
+  for (const end of ['finish', 'requeue'] as const)
+    it(`a holder's ${end} while another machine takes its expired task over: no deadlock`, async () => {
+      const scope = freshScope(end);
+      const a = await open(scope);
+      // The other machine's clock is past every lease A holds: the task is an orphan to it.
+      const b = await open(scope, () => Date.now() + 3_600_000);
+      await pauseBacklogUpdates(a);
+      const [ba, bb] = [await a.backlog(), await b.backlog()];
+      await ba.publish([task('g/k')], 'test');
+      const held = (await ba.take('A', 60_000)) as Delivery;
+      assert.equal(held.entry.task, 'g/k');
+      const client = await admin.connect();
+      let ended: PromiseSettledResult<unknown>[];
+      try {
+        await client.query('select pg_advisory_lock($1)', [PAUSE]);
+        const settle = tracked(
+          end === 'finish'
+            ? ba.finish('g/k', 'archived', fenceOf(held.lease))
+            : ba.requeue('g/k', fenceOf(held.lease)),
+        );
+        await until(async () => (await lockWaiters()) >= 1);
+        const take = tracked(bb.take('B', 60_000));
+        await until(async () => take.settled() || (await lockWaiters()) >= 2);
+        await client.query('select pg_advisory_unlock($1)', [PAUSE]);
+        ended = await Promise.allSettled([settle.promise, take.promise]);
+      } finally {
+        client.release();
+      }
+      for (const outcome of ended)
+        assert.equal(
+          outcome.status,
+          'fulfilled',
+          String((outcome as PromiseRejectedResult).reason),
+        );
+      const entry = await ba.get('g/k');
+      if (end === 'finish') assert.equal(entry?.status, 'archived');
+      else {
+        // Given back, then taken over by B (at once, or by its next take).
+        const taken = (ended[1] as PromiseFulfilledResult<Delivery | undefined>).value;
+        const next = taken ?? (await bb.take('B', 60_000));
+        assert.equal(next?.entry.task, 'g/k');
+        assert.ok(next && next.lease.token > held.lease.token);
+      }
+    });
 });
