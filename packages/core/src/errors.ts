@@ -39,6 +39,8 @@ export const ERROR_CODES = {
   SY_STORE_URL: 'The state store URL (--store, SWITCHYARD_STORE, config `store`) is not valid.',
   SY_STORE_UNREACHABLE:
     'The state store (a PostgreSQL server) cannot be reached or refused the login.',
+  SY_STORE_TRANSIENT:
+    'A state store operation failed for a passing reason (a deadlock or serialization failure, a dropped connection): trying it again may succeed.',
   SY_STORE_SCHEMA:
     "The state store's schema is missing or older than this switchyard (run `switchyard store init`).",
   SY_STORE_SCOPE:

@@ -6,6 +6,7 @@ import { finishInBacklog, reopenInBacklog, requeueInBacklog } from './backlog-se
 import { takeFromBacklog } from './backlog-take.js';
 import type { BacklogEntry, BacklogTask, Delivery } from './backlog-types.js';
 import type { PgContext } from './context.js';
+import { transientError } from './db.js';
 import { listenLasting } from './pg-listen.js';
 import { adoptScope, backlogScopes } from './rescope.js';
 
@@ -21,16 +22,23 @@ export { BACKLOG_CHANNEL } from './backlog-queue.js';
  */
 export function pgBacklog(ctx: PgContext, boss: PgBoss) {
   const q = backlogQueue(ctx, boss);
+  // What a dispatcher calls on every pass: a failure that passes is `SY_STORE_TRANSIENT`.
+  const passing = <T>(operation: Promise<T>): Promise<T> =>
+    operation.catch((error: unknown) => {
+      throw transientError(error, ctx.location);
+    });
   return {
     queue: q.queue,
     /** All or none; a task of the same id and another plan refuses the publish. */
     publish: (tasks: readonly BacklogTask[], by: string) => publishToBacklog(q, tasks, by),
     async list(): Promise<BacklogEntry[]> {
-      const { rows } = await ctx.pool.query<BacklogRow>(
-        `select b.*, l.holder from ${ctx.s}.backlog b
-         left join ${ctx.s}.leases l on l.scope = b.scope and l.task = b.task
-         where b.scope = $1 order by b.task collate "C"`,
-        [ctx.scope],
+      const { rows } = await passing(
+        ctx.pool.query<BacklogRow>(
+          `select b.*, l.holder from ${ctx.s}.backlog b
+           left join ${ctx.s}.leases l on l.scope = b.scope and l.task = b.task
+           where b.scope = $1 order by b.task collate "C"`,
+          [ctx.scope],
+        ),
       );
       return rows.map(entryOf);
     },
@@ -43,17 +51,17 @@ export function pgBacklog(ctx: PgContext, boss: PgBoss) {
     },
     /** An orphaned task first (its holder's lease expired), else the next delivery. */
     take: (holder: string, ttlMs: number): Promise<Delivery | undefined> =>
-      takeFromBacklog(q, holder, ttlMs),
+      passing(takeFromBacklog(q, holder, ttlMs)),
     /** A task's end, fenced; archiving delivers the dependents it releases. */
     finish: (
       task: TaskId,
       status: 'archived' | 'blocked',
       fence: Fence,
       archive?: Record<string, string>,
-    ) => finishInBacklog(q, task, status, fence, archive),
+    ) => passing(finishInBacklog(q, task, status, fence, archive)),
     /** Gives a taken task back, fenced, delivered again after `afterSeconds`. */
     requeue: (task: TaskId, fence: Fence, afterSeconds = 0) =>
-      requeueInBacklog(q, task, fence, afterSeconds),
+      passing(requeueInBacklog(q, task, fence, afterSeconds)),
     /** A human's answer on a task, its row locked; may deliver a blocked task again. */
     reopen: (
       task: TaskId,

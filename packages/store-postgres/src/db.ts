@@ -57,6 +57,38 @@ export function connectionError(error: unknown, location: PostgresLocation): unk
   );
 }
 
+// PostgreSQL: serialization_failure, deadlock_detected, lock_not_available, too_many_connections,
+// admin_shutdown, crash_shutdown, cannot_connect_now; class 08 is connection_exception.
+const PASSING_STATES = new Set(['40001', '40P01', '55P03', '53300', '57P01', '57P02', '57P03']);
+const PASSING_NET = new Set([...UNREACHABLE, 'ECONNRESET', 'EPIPE', 'ENETUNREACH']);
+
+/**
+ * A failure that passes (a deadlock or serialization failure, a dropped or refused connection, a
+ * server restarting) as `SY_STORE_TRANSIENT`: a dispatcher tries the operation again on its next
+ * pass instead of ending its run. Anything else unchanged.
+ */
+export function transientError(error: unknown, location: string): unknown {
+  if (SwitchyardError.is(error)) return error;
+  const code = String((error as { code?: unknown } | null)?.code ?? '');
+  const message = error instanceof Error ? error.message : String(error);
+  const passing =
+    PASSING_STATES.has(code) ||
+    code.startsWith('08') ||
+    PASSING_NET.has(code) ||
+    /connection terminated|connection error and is not queryable|timeout exceeded when trying to connect/i.test(
+      message,
+    );
+  if (!passing) return error;
+  return new SwitchyardError(
+    'SY_STORE_TRANSIENT',
+    `The store ${location} failed for a passing reason: ${message}${code ? ` (${code})` : ''}.`,
+    {
+      hint: 'A dispatcher tries again on its next pass. If it keeps failing, check the server: `switchyard store status --store URL`.',
+      cause: error,
+    },
+  );
+}
+
 /**
  * A client taken from the pool for a while (a transaction, a LISTEN). The pool listens for the
  * errors of idle clients only: a checked-out client whose connection the server ends (a session

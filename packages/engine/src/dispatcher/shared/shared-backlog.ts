@@ -11,6 +11,7 @@ import { readmitPlan } from '../corrections/admitted-plan.js';
 import { recoverTask } from '../recover.js';
 import type { DispatchContext, TaskRuntime } from '../types.js';
 import { stuckInBacklog } from './backlog-stuck.js';
+import { tryBacklog } from './backlog-trouble.js';
 import { announceBacklogWaits } from './backlog-waits.js';
 import { recordLandedTakeover } from './landed-takeover.js';
 import { materializeArchive, readArchiveFiles } from './shared-archive.js';
@@ -38,7 +39,8 @@ export function ownsTask(ctx: DispatchContext, id: string): boolean {
 
 /**
  * One scheduling pass's look at the backlog: finishes this run's tasks that ended, takes in
- * the ends of other machines' tasks, then takes up to `room` more tasks.
+ * the ends of other machines' tasks, then takes up to `room` more tasks. A backlog operation
+ * that fails for a passing reason is left to the next pass (backlog-trouble.ts).
  */
 export async function syncSharedBacklog(
   ctx: DispatchContext,
@@ -48,6 +50,7 @@ export async function syncSharedBacklog(
   const live = new Map<string, Promise<void>>();
   const shared = ctx.shared;
   if (!shared) return live;
+  shared.retryPass = false;
   for (const id of [...shared.owned]) {
     const rt = ctx.tasks.get(id);
     if (!rt || running.has(id) || !(rt.state.phase === 'done' || rt.state.blocked)) continue;
@@ -55,12 +58,16 @@ export async function syncSharedBacklog(
     const archived = rt.state.phase === 'done';
     try {
       const fence = await ctx.leases.fenceFor(id);
-      await shared.backlog.finish(
-        id,
-        archived ? 'archived' : 'blocked',
-        fence,
-        archived ? readArchiveFiles(ctx, id) : undefined,
+      const ended = await tryBacklog(ctx, shared, `${id}: recording its end`, () =>
+        shared.backlog.finish(
+          id,
+          archived ? 'archived' : 'blocked',
+          fence,
+          archived ? readArchiveFiles(ctx, id) : undefined,
+        ),
       );
+      // Still this run's (its lease is renewed meanwhile): the end is recorded on a later pass.
+      if (!ended.ok) continue;
     } catch (error) {
       // Its lease moved before the end was recorded (this dispatcher missed its renewals): the
       // task is the new holder's, which finds a pushed commit on the remote branch.
@@ -72,7 +79,9 @@ export async function syncSharedBacklog(
     shared.settled.add(id);
     await ctx.leases.release(id);
   }
-  shared.status = new Map((await shared.backlog.list()).map((view) => [view.task, view]));
+  const views = await tryBacklog(ctx, shared, 'reading the backlog', () => shared.backlog.list());
+  if (!views.ok) return live;
+  shared.status = new Map(views.value.map((view) => [view.task, view]));
   // A dependency archived on another machine counts as archived here even when this workspace
   // has no folder of it (a worker writes only the open tasks): its dependents are admitted.
   for (const view of shared.status.values())
@@ -85,7 +94,11 @@ export async function syncSharedBacklog(
   }
   announceBacklogWaits(ctx, shared, (rt) => inScope(ctx, rt));
   while (room > 0 && !ctx.signal.aborted) {
-    const delivery = await shared.backlog.take(ctx.leases.holder, ctx.leases.ttlMs);
+    const taken = await tryBacklog(ctx, shared, 'taking a task', () =>
+      shared.backlog.take(ctx.leases.holder, ctx.leases.ttlMs),
+    );
+    if (!taken.ok) return live;
+    const delivery = taken.value;
     if (!delivery) return live;
     if (shared.owned.has(delivery.task)) {
       // Its own task, whose lease ran out unseen and came back to it: the same lease, renewed.
@@ -95,7 +108,11 @@ export async function syncSharedBacklog(
     const rt = ctx.tasks.get(delivery.task);
     if (!rt || !inScope(ctx, rt) || !rt.task.valid) {
       // Not a task of this workspace (or of this run's scope): another dispatcher takes it.
-      await shared.backlog.requeue(delivery.task, fenceOf(delivery.lease), 10);
+      const given = await tryBacklog(ctx, shared, `${delivery.task}: giving it back`, () =>
+        shared.backlog.requeue(delivery.task, fenceOf(delivery.lease), 10),
+      );
+      // Not given back: its lease expires, and it is taken over as any orphan is.
+      if (!given.ok) return live;
       continue;
     }
     ctx.leases.adopt(delivery.lease);
@@ -116,6 +133,7 @@ export async function syncSharedBacklog(
 export function sharedWorkLeft(ctx: DispatchContext): boolean {
   const shared = ctx.shared;
   if (!shared) return false;
+  if (shared.retryPass) return true;
   const stuck = stuckInBacklog(shared.status);
   return [...ctx.tasks.values()].some((rt) => {
     const view = shared.status.get(rt.id);

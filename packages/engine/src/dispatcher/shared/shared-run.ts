@@ -16,6 +16,8 @@ export interface SharedRun {
   readonly settled: Set<string>;
   /** How often the run looks at the backlog without a wake-up: an expired lease sends none. */
   readonly pollMs: number;
+  /** A backlog operation of the last pass failed for a passing reason: look again soon. */
+  retryPass?: boolean;
   /** Set by the scheduler: wakes its loop (a backlog change on any machine, a lost lease). */
   wake?: () => void;
 }
