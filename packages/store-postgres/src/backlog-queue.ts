@@ -33,6 +33,13 @@ export const entryOf = (row: BacklogRow): BacklogEntry => ({
   ...(row.archive ? { archive: row.archive } : {}),
 });
 
+/**
+ * How long pg-boss keeps a job nobody fetched (its default is 14 days, then the job is deleted).
+ * A ready task is delivered by its job alone, and one may wait that long for a machine with
+ * room: 50 years (pg-boss keeps it in an int column). `take` sends a lost job again anyway.
+ */
+export const JOB_RETENTION_SECONDS = 50 * 365 * 24 * 60 * 60;
+
 /** The pg-boss queue that delivers one scope's ready tasks. */
 export const queueName = (scope: string): string =>
   `switchyard-tasks-${createHash('sha256').update(scope).digest('hex').slice(0, 16)}`;
@@ -43,10 +50,17 @@ export interface BacklogQueue {
   boss: PgBoss;
   /** The pg-boss queue name. */
   queue: string;
-  /** Creates the queue once (exclusive per task, notifying, retried). */
+  /** Creates the queue once (exclusive per task, notifying, retried, kept for decades). */
   ensure(): Promise<void>;
-  /** Sends one job per task, in the client's transaction, and notifies the scope's watchers. */
-  deliver(client: Client, tasks: string[], startAfterSeconds?: number): Promise<void>;
+  /**
+   * Sends one job per task, in the client's transaction, and notifies the scope's watchers when
+   * one was sent. A task whose job still waits (created, retry) or is being taken (active) keeps
+   * that one: the queue's exclusive policy drops the second send of its key. Returns how many
+   * jobs were sent.
+   */
+  deliver(client: Client, tasks: string[], startAfterSeconds?: number): Promise<number>;
+  /** Sends the jobs of every ready task of the scope again (`deliver`); returns how many were sent. */
+  redeliver(client: Client): Promise<number>;
   /**
    * Takes the scope's backlog lock for the transaction: every transaction that archives a task
    * or publishes one takes it first (before any row lock), so a `releasable` runs after every
@@ -70,6 +84,25 @@ export interface BacklogQueue {
 export function backlogQueue(ctx: PgContext, boss: PgBoss): BacklogQueue {
   const queue = queueName(ctx.scope);
   let created: Promise<void> | undefined;
+  const deliver = async (client: Client, tasks: string[], startAfterSeconds = 0) => {
+    let sent = 0;
+    for (const task of tasks) {
+      const id = await boss.send(
+        queue,
+        { task },
+        {
+          singletonKey: task,
+          startAfter: startAfterSeconds,
+          // Per job as well: a queue created before kept pg-boss's default.
+          retentionSeconds: JOB_RETENTION_SECONDS,
+          db: inTransaction(client),
+        },
+      );
+      if (id !== null) sent += 1;
+    }
+    if (sent > 0) await client.query('select pg_notify($1, $2)', [BACKLOG_CHANNEL, ctx.scope]);
+    return sent;
+  };
   return {
     ctx,
     boss,
@@ -80,18 +113,28 @@ export function backlogQueue(ctx: PgContext, boss: PgBoss): BacklogQueue {
         notify: true,
         retryLimit: 1000,
         expireInSeconds: 120,
+        retentionSeconds: JOB_RETENTION_SECONDS,
       });
       return created;
     },
-    async deliver(client, tasks, startAfterSeconds = 0) {
-      for (const task of tasks)
-        await boss.send(
-          queue,
-          { task },
-          { singletonKey: task, startAfter: startAfterSeconds, db: inTransaction(client) },
-        );
-      if (tasks.length > 0)
-        await client.query('select pg_notify($1, $2)', [BACKLOG_CHANNEL, ctx.scope]);
+    deliver,
+    async redeliver(client) {
+      // A row being taken right now (locked) is that take's. A task whose last holder's lease
+      // still runs cannot be taken until it expires: a job now would only wake every machine
+      // to a take that drops it, again and again.
+      const at = await ctx.now(client);
+      const { rows } = await client.query<{ task: string }>(
+        `select b.task from ${ctx.s}.backlog b
+         where b.scope = $1 and b.status = 'ready' and not exists (
+           select 1 from ${ctx.s}.leases l
+           where l.scope = b.scope and l.task = b.task and not l.released and l.expires_at > $2)
+         order by b.task collate "C" for update of b skip locked`,
+        [ctx.scope, at],
+      );
+      return deliver(
+        client,
+        rows.map((row) => row.task),
+      );
     },
     lockScope: (client) => lockKey(client, `backlog:${ctx.scope}`),
     async releasable(client) {

@@ -7,7 +7,10 @@ import { acquireLease } from './pg-leases.js';
 /**
  * The next task for `holder`, leased for `ttlMs`, or undefined when nothing is deliverable.
  * A taken task whose holder's lease expired (the holder died or froze) is taken over first,
- * with a greater token; then the next pg-boss delivery is fetched.
+ * with a greater token; then the next pg-boss delivery is fetched. When there is none, the
+ * jobs of the ready tasks are sent again, once per take: a ready task whose job is gone
+ * (deleted by pg-boss's retention, failed after its retries, completed by a take that could not
+ * lease the task) is delivered by nothing else, and one whose job still waits keeps it.
  */
 export async function takeFromBacklog(
   q: BacklogQueue,
@@ -17,9 +20,15 @@ export async function takeFromBacklog(
   await q.ensure();
   const orphan = await takeOrphan(q, holder, ttlMs);
   if (orphan) return orphan;
+  let resent = false;
   for (;;) {
     const [job] = await q.boss.fetch<{ task: string }>(q.queue, { batchSize: 1 });
-    if (!job) return undefined;
+    if (!job) {
+      if (resent || (await transaction(q.ctx.pool, (client) => q.redeliver(client))) === 0)
+        return undefined;
+      resent = true;
+      continue;
+    }
     const delivery = await settleJob(q, job, holder, ttlMs);
     if (delivery) return delivery;
   }
