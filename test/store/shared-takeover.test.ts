@@ -4,7 +4,16 @@ import { join } from 'node:path';
 import type { PostgresCluster } from '@switchyard/testkit/postgres';
 import { describe, expect, it } from 'vitest';
 import { APPROVE, runCli, until, type Workspace } from '../dispatcher/helpers.js';
-import { jsonEvents, NO_STORE_ENV, pgMissing, processTree, sharedDatabase } from './machines.js';
+import { git } from '../isolation/git-workspace.js';
+import {
+  appendingWorker,
+  jsonEvents,
+  landed,
+  NO_STORE_ENV,
+  pgMissing,
+  processTree,
+  sharedDatabase,
+} from './machines.js';
 
 // A task taken over from a machine that died after ending it, before the backlog knew: real
 // processes, machines on their own clones of one bare remote, one PostgreSQL.
@@ -13,10 +22,11 @@ if (pgMissing) console.warn(`skipping the shared-backlog take-over tests: ${pgMi
 const { db, sql, workspace, bareRemote, machine } = sharedDatabase('takeover');
 
 /**
- * Holds the task's backlog row locked (`for update`) from a psql session of the test's own:
- * a dispatcher's write of the task's end in the backlog waits until `release`.
+ * Holds the task's backlog and claim rows locked (`for update`) from a psql session of the
+ * test's own: a dispatcher's record of the task's end in the backlog, and its release of the
+ * task's claims, wait until `release`.
  */
-async function lockBacklogRow(task: string): Promise<{ release: () => void }> {
+async function lockTaskRows(task: string): Promise<{ release: () => void }> {
   const cluster = db.cluster as PostgresCluster;
   const psql = spawn(
     join(cluster.bin, 'psql'),
@@ -31,9 +41,14 @@ async function lockBacklogRow(task: string): Promise<{ release: () => void }> {
     out += d;
   });
   psql.stdin.write(
-    `begin;\nselect 'locked:' || task from switchyard.backlog where task = '${task}' for update;\n`,
+    [
+      'begin;',
+      `select path from switchyard.claims where task = '${task}' for update;`,
+      `select 'locked:' || task from switchyard.backlog where task = '${task}' for update;`,
+      '',
+    ].join('\n'),
   );
-  await until(() => out.includes(`locked:${task}`), 'the backlog row locked');
+  await until(() => out.includes(`locked:${task}`), "the task's rows locked");
   return {
     release: () => {
       psql.stdin.end('rollback;\n');
@@ -47,7 +62,7 @@ describe.skipIf(pgMissing)(
     timeout: 240_000,
   },
   () => {
-    it('a task saved blocked by a machine killed before it recorded the block in the backlog: the machine that takes it over keeps it blocked and records it, no attempt runs again', async () => {
+    it('a task saved blocked by a machine killed before it recorded the block in the backlog or released its claim: the machine that takes it over keeps it blocked, records it and releases the claim (a task sharing its file lands), no attempt runs again', async () => {
       const remote = bareRemote();
       const config = {
         retry: { baseDelayMs: 5, maxDelayMs: 20 },
@@ -72,6 +87,7 @@ describe.skipIf(pgMissing)(
                 ],
               },
               { when: { role: 'worker', task: 'g/x' }, steps: [failing, { exit: 2 }] },
+              appendingWorker('g/u', 'x.txt', 'u\n'),
             ],
             steps: [{ fillChecklist: true }],
           },
@@ -83,20 +99,21 @@ describe.skipIf(pgMissing)(
         env: NO_STORE_ENV,
       });
       expect(submitted.code, submitted.stderr).toBe(0);
+      // B runs two tasks at once: g/u waits on the claim while B takes g/x over.
       const dispatch = (command: string[], ws: Workspace, onSpawn: (pid: number) => void) =>
         runCli(
           [
             ...command,
             ...['--workspace', ws.dir, '--execution-catalog', catalog.catalogFile],
-            ...['--json', '--max-parallel', '1'],
+            ...['--json', '--max-parallel', '2'],
           ],
           { env: NO_STORE_ENV, onSpawn },
         );
       let pidA = 0;
       const runA = dispatch(['run'], a, (pid) => (pidA = pid));
       await until(() => existsSync(flag('x-started')), "A's first attempt started");
-      // A records the block in the backlog only after this lock is gone: it dies before.
-      const lock = await lockBacklogRow('g/x');
+      // A records the block and releases the claim only after this lock is gone: it dies before.
+      const lock = await lockTaskRows('g/x');
       try {
         writeFileSync(flag('x-go'), 'go');
         await until(
@@ -113,6 +130,9 @@ describe.skipIf(pgMissing)(
         lock.release();
       }
       expect(sql("select status from switchyard.backlog where task = 'g/x'")).toBe('taken');
+      const claimsOf = (task: string) =>
+        sql(`select string_agg(path, ',') from switchyard.claims where task = '${task}'`);
+      expect(claimsOf('g/x')).toBe('x.txt');
       const launches = () =>
         readFileSync(catalog.path('.scenario-t.json.state.jsonl'), 'utf8')
           .split('\n')
@@ -122,8 +142,14 @@ describe.skipIf(pgMissing)(
       const paid = launches();
       expect(paid).toBe(10);
 
-      // B, a new machine, takes g/x over once A's lease expired: it stays blocked.
+      // B, a new machine, publishes g/u (the same file as g/x) and takes g/x over once A's
+      // lease expired: g/x stays blocked and its claim is released, so g/u lands.
       const b = machine(remote, config);
+      b.task('g/u', { files: ['x.txt'] });
+      const published = await runCli(['submit', '--store', db.url, '--workspace', b.dir], {
+        env: NO_STORE_ENV,
+      });
+      expect(published.code, published.stderr).toBe(0);
       const worker = await dispatch(['worker', '--until-idle', '--store', db.url], b, () => 0);
       const events = jsonEvents(worker);
       expect(
@@ -138,6 +164,15 @@ describe.skipIf(pgMissing)(
         ),
       ).toBe(`worker:${paid}`);
       expect(sql("select count(*) from switchyard.escalations where task = 'g/x'")).toBe('1');
+      expect(claimsOf('g/x')).toBe('');
+      expect(
+        events.filter((e) => e.type === 'task.isolation' && e.step === 'claim-released'),
+      ).toMatchObject([{ task: 'g/x', files: ['x.txt'] }]);
+      expect(landed(remote)).toEqual(['g/u']);
+      expect(git(remote, 'show', 'main:x.txt')).toBe('u');
+      expect(sql("select status from switchyard.backlog where task = 'g/u'")).toBe('archived');
+      // The run ends with a task blocked: exit 3, as on one machine.
+      expect(worker.code, worker.stderr).toBe(3);
     });
   },
 );

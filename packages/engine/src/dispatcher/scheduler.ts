@@ -1,4 +1,4 @@
-import type { RunCounts } from '@switchyard/core';
+import { type ClaimResult, type RunCounts, SwitchyardError } from '@switchyard/core';
 import { formatBytes } from '@switchyard/utils';
 import type { AdmissionDecision, AdmissionResult, AdmissionState } from '../admission/admit.js';
 import { admitPasses } from '../admission/admit-passes.js';
@@ -9,7 +9,8 @@ import { liveAdmissionState, waitsForApply } from './live-admission.js';
 import { countsOf } from './run-counts.js';
 import { runStep } from './run-step.js';
 import { releaseBlockedClaims } from './shared/blocked-claims.js';
-import { ownsTask, sharedWorkLeft, syncSharedBacklog } from './shared/shared-backlog.js';
+import { claimWriteOf } from './shared/claim-fence.js';
+import { loseTask, ownsTask, sharedWorkLeft, syncSharedBacklog } from './shared/shared-backlog.js';
 import { waitLeftMs } from './task-wait.js';
 import type { DispatchContext, TaskRuntime } from './types.js';
 import { type WaitingWrites, waitingWrites } from './waiting-writes.js';
@@ -30,7 +31,15 @@ export function isRunnable(ctx: DispatchContext, rt: TaskRuntime): boolean {
 async function claimFor(ctx: DispatchContext, rt: TaskRuntime): Promise<boolean> {
   const paths = claimKeys(rt.task.writeSet);
   if (paths.every((p) => ctx.claimIndex.get(p) === rt.id)) return true;
-  const result = await ctx.claims.tryClaim(rt.id, paths);
+  let result: ClaimResult;
+  try {
+    result = await ctx.claims.tryClaim(rt.id, paths, await claimWriteOf(ctx, rt.id));
+  } catch (error) {
+    // Shared backlog: the task went to another dispatcher before its claim; it starts nothing.
+    if (!ctx.shared || !SwitchyardError.is(error) || error.code !== 'SY_LEASE_LOST') throw error;
+    if (ctx.shared.owned.has(rt.id)) loseTask(ctx, rt.id);
+    return false;
+  }
   if (!result.ok) {
     // Held by a task this run does not see in its claim index: one on another machine.
     const detail = result.conflicts.map((c) => `${c.path} held by ${c.holder}`).join(', ');

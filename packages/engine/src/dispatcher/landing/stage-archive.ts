@@ -18,6 +18,7 @@ import { openChecklistNotes } from '../checks/completion-promise.js';
 import { SOURCE_CHANGES_DIR } from '../checks/source-watch.js';
 import { persist } from '../context.js';
 import { changeStoreOf } from '../shared/change-store-of.js';
+import { claimWriteOf } from '../shared/claim-fence.js';
 import type { DispatchContext, TaskRuntime } from '../types.js';
 import { blockTask } from './apply-failure.js';
 import { announceArchived } from './archive-announcement.js';
@@ -79,7 +80,7 @@ export async function runArchiveStage(ctx: DispatchContext, rt: TaskRuntime): Pr
   }
   // Worktree isolation: the task's commit is on the source branch (or its patch archived).
   await ctx.options.isolation?.removeWorktree(rt.id);
-  await ctx.claims.release(rt.id);
+  await ctx.claims.release(rt.id, await claimWriteOf(ctx, rt.id));
   for (const [path, holder] of ctx.claimIndex) if (holder === rt.id) ctx.claimIndex.delete(path);
   await changeStoreOf(ctx).remove(rt.id);
   // Off the event loop: other tasks' agents keep being watched meanwhile.

@@ -13,6 +13,7 @@ import type { DispatchContext, TaskRuntime } from '../types.js';
 import { stuckInBacklog } from './backlog-stuck.js';
 import { tryBacklog } from './backlog-trouble.js';
 import { announceBacklogWaits } from './backlog-waits.js';
+import { releaseBlockedClaim } from './blocked-claims.js';
 import { recordLandedTakeover } from './landed-takeover.js';
 import { materializeArchive, readArchiveFiles } from './shared-archive.js';
 import type { SharedRun } from './shared-run.js';
@@ -58,14 +59,17 @@ export async function syncSharedBacklog(
     const archived = rt.state.phase === 'done';
     try {
       const fence = await ctx.leases.fenceFor(id);
-      const ended = await tryBacklog(ctx, shared, `${id}: recording its end`, () =>
-        shared.backlog.finish(
+      // Its claims first, fenced (blocked-claims.ts): a crash before the record leaves them to
+      // the machine that takes the task over, which releases them the same way.
+      const ended = await tryBacklog(ctx, shared, `${id}: recording its end`, async () => {
+        if (!archived) await releaseBlockedClaim(ctx, rt, fence);
+        await shared.backlog.finish(
           id,
           archived ? 'archived' : 'blocked',
           fence,
           archived ? readArchiveFiles(ctx, id) : undefined,
-        ),
-      );
+        );
+      });
       // Still this run's (its lease is renewed meanwhile): the end is recorded on a later pass.
       if (!ended.ok) continue;
     } catch (error) {
