@@ -46,6 +46,8 @@ describe('switchyard run: budgets and self-check (fake agents, in process)', {
     expect(await result.store.workLog.read('g')).not.toHaveLength(0);
     const blocked = events.find((e) => e.type === 'task.blocked');
     expect(blocked?.evidence).toEqual(['fatal: cannot build']);
+    // the count is kept with the block, for the escalation question to read
+    expect((await result.store.tasks.get('g/x'))?.value.blocked?.consecutiveFailures).toBe(10);
   });
 
   it('blocks instead of starting a new context when the target cannot resume one', async () => {

@@ -106,6 +106,10 @@ export const blockedSchema = z.object({
   /** The file with the whole output (or evidence) of the check whose failures blocked the
    * task: the definition of done's log, the write-set check's or apply's evidence. */
   output: z.string().optional(),
+  /** How many failures of the stage in a row blocked the task, when a count did (a spent
+   * failure budget, the same correction repeated). Absent in a block recorded before it was
+   * kept: the count is then read from the reason's leading number. */
+  consecutiveFailures: z.number().int().optional(),
 });
 
 /** Feedback for the next worker attempt (failed DoD gate, unchecked checklist…). */

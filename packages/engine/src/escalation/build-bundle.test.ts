@@ -335,4 +335,48 @@ describe('buildEscalation: every field seed 003 lists, for every kind of block',
       /^Task g\/t failed its worker stage 10 times in a row with generic-error\. /,
     );
   });
+
+  it('the count a block recorded is the one asked about, whatever its reason says', () => {
+    const state = newTaskState('g/t');
+    // A retried task blocked again: 20 worker attempts, the last 10 in a row changed the source.
+    state.attempts = Array.from({ length: 20 }, (_, i) => ({
+      id: `w${i + 1}`,
+      role: 'worker' as const,
+      planLoop: 1,
+      target: 'a',
+      attemptDir: join(stateDir, `attempts/w${i + 1}`),
+      status: 'finished' as const,
+      startedAt: '2026-12-01T00:00:00.000Z',
+      result: 'success' as const,
+      exitCode: 0,
+    }));
+    const blocked = {
+      reason: '10 consecutive attempts changed the source checkout: src/a.ts',
+      stage: 'worker',
+      evidence: ['src/a.ts'],
+      at: '2026-12-01T00:01:00.000Z',
+    };
+    state.blocked = { ...blocked, consecutiveFailures: 10 };
+    expect(build(state).question).toMatch(
+      /^Task g\/t failed its worker stage 10 times in a row\. /,
+    );
+    // Recorded before the count was kept: no count in a form the reason is read for, so the
+    // stage's attempts stand in, as they always did.
+    state.blocked = blocked;
+    expect(build(state).question).toMatch(
+      /^Task g\/t failed its worker stage 20 times in a row\. /,
+    );
+    // A check stage: the recorded count, not its failure counter (reset by a retry since).
+    state.failures.gate = 0;
+    state.blocked = {
+      reason: '10 consecutive failed definition-of-done gates (exit code 1, expected 0)',
+      stage: 'gate',
+      evidence: [],
+      at: '2026-12-01T00:01:00.000Z',
+      consecutiveFailures: 10,
+    };
+    expect(build(state).question).toMatch(
+      /^Task g\/t is blocked: the definition of done \(`npm test`\) failed 10 times in a row /,
+    );
+  });
 });

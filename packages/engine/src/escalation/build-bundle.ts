@@ -79,12 +79,10 @@ export function recommendedQuestion(code: EscalationCode, input: BundleInput): s
   const check = CHECK_FAILURE[blocked.stage];
   switch (code) {
     case 'SY_BUDGET_EXHAUSTED': {
+      const n = failuresInARow(input.state, blocked);
       if (check)
-        return `Task ${id} is blocked: ${check(input, stageAttempts(input.state, blocked.stage))} (${failureOf(blocked.reason)}).${cited} ${CHECK_DECISION[blocked.stage]}`;
+        return `Task ${id} is blocked: ${check(input, n)} (${failureOf(blocked.reason)}).${cited} ${CHECK_DECISION[blocked.stage]}`;
       const kind = blocked.class ? ` with ${blocked.class}` : '';
-      // The count the block recorded: the stage's attempts include those before a retry.
-      const inARow = /^(\d+) consecutive failures/.exec(blocked.reason)?.[1];
-      const n = inARow ? Number(inARow) : stageAttempts(input.state, blocked.stage);
       return `Task ${id} failed its ${blocked.stage} stage ${n > 0 ? `${n} times in a row` : 'repeatedly'}${kind}.${cited} Is the plan feasible as written, or should it be changed (or the agent/catalog fixed) before it is retried?`;
     }
     case 'SY_AUTHENTICATION':
@@ -100,7 +98,7 @@ export function recommendedQuestion(code: EscalationCode, input: BundleInput): s
           blocked.reason,
         );
       if (check && repeated)
-        return `Task ${id} is blocked: ${check(input, stageAttempts(input.state, blocked.stage))}, with the same result each time (${repeated[1]!.slice(0, 300)}).${cited} ${CHECK_DECISION[blocked.stage]}`;
+        return `Task ${id} is blocked: ${check(input, failuresInARow(input.state, blocked))}, with the same result each time (${repeated[1]!.slice(0, 300)}).${cited} ${CHECK_DECISION[blocked.stage]}`;
       // Parking spent its budget (config `park`): every candidate is out of quota.
       if (blocked.class === 'provider-quota')
         return `Task ${id} is blocked: ${blocked.reason}.${cited} Should it wait for a quota to reset (retry it after the first reset named in the evidence), or run on a candidate with quota (add one of another provider to the route, or raise park.maxWaitSeconds / park.maxParks)?`;
@@ -113,6 +111,18 @@ export function recommendedQuestion(code: EscalationCode, input: BundleInput): s
 function failureOf(reason: string): string {
   const cut = /^\d+ consecutive [^:(]+[:(]\s*/.exec(reason);
   return (cut ? reason.slice(cut[0].length) : reason).replace(/\)$/, '').slice(0, 300);
+}
+
+/**
+ * How many failures in a row blocked the task: the count the block recorded. A block recorded
+ * before the count was kept has it as its reason's leading number when an agent stage's budget
+ * was spent; else the stage's count now stands in (a check stage's failures, an agent stage's
+ * attempts, which include those before a retry).
+ */
+function failuresInARow(state: TaskState, blocked: BlockedInfo): number {
+  if (blocked.consecutiveFailures !== undefined) return blocked.consecutiveFailures;
+  const recorded = /^(\d+) consecutive failures/.exec(blocked.reason)?.[1];
+  return recorded ? Number(recorded) : stageAttempts(state, blocked.stage);
 }
 
 /** Attempts of an agent stage; consecutive failed runs of a check stage (no attempt records). */

@@ -59,7 +59,7 @@ export type FailureAction =
       decision: Decision;
       cooldowns: Record<string, string>;
     }
-  | { kind: 'block'; reason: string; evidence: string[] };
+  | { kind: 'block'; reason: string; evidence: string[]; consecutiveFailures: number };
 
 /**
  * The seed's failover rules as one pure function:
@@ -84,6 +84,7 @@ export function decideAfterFailure(input: FailureInput): FailureAction {
       kind: 'block',
       reason: `${input.consecutiveFailures} consecutive failures in the ${decision.stage} stage (last: ${input.failureClass} on ${decision.target})`,
       evidence,
+      consecutiveFailures: input.consecutiveFailures,
     };
   }
   const readyAt = (target: string) =>

@@ -149,6 +149,7 @@ describe('decideAfterFailure', () => {
       kind: 'block',
       reason: '10 consecutive failures in the worker stage (last: generic-error on a)',
       evidence: ['exit 1: boom'],
+      consecutiveFailures: 10,
     });
     expect(fail({ consecutiveFailures: 9 }).kind).toBe('retry');
   });

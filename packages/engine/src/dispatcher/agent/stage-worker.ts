@@ -76,6 +76,7 @@ export function sentBackForSource(
       stage,
       reason: `${rt.state.failures[stage]} consecutive attempts changed the source checkout: ${correction.summary}`,
       evidence: correction.evidence,
+      consecutiveFailures: rt.state.failures[stage],
     });
     return true;
   }

@@ -96,6 +96,7 @@ describe('correctOrBlock: the same correction over and over stops early', () => 
       'the agent repeats itself: the same writeset correction 3 times in a row (no change was made)',
     );
     expect(rt.state.failures.writeset).toBe(3);
+    expect(rt.state.blocked?.consecutiveFailures).toBe(3); // the count, kept with the block
     expect(events).toMatchObject([{ type: 'task.blocked', stage: 'writeset' }]);
   });
 
@@ -146,6 +147,7 @@ describe('correctOrBlock: the same correction over and over stops early', () => 
       expect(off.rt.state.blocked === undefined).toBe(i < STAGE_FAILURE_BUDGET);
     }
     expect(off.rt.state.blocked?.reason).toBe('10 consecutive failed definition-of-done gates');
+    expect(off.rt.state.blocked?.consecutiveFailures).toBe(STAGE_FAILURE_BUDGET);
     const high = taskAt('gate', 0);
     limitOf(high.ctx, 50);
     for (let i = 1; i <= STAGE_FAILURE_BUDGET; i++) {

@@ -65,6 +65,7 @@ export function correctOrBlock(ctx: DispatchContext, rt: TaskRuntime, failure: C
         : failure.blockReason(failures[stage]),
       evidence: [...(failure.blockEvidence ?? correction.evidence)],
       ...(correction.file ? { output: correction.file } : {}),
+      consecutiveFailures: failures[stage],
     });
     return;
   }
@@ -149,6 +150,7 @@ export function applyFailure(
       reason: action.reason,
       evidence: action.evidence,
       class: failureClass,
+      consecutiveFailures: action.consecutiveFailures,
     });
     return;
   }
