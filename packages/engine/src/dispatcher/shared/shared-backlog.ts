@@ -6,6 +6,7 @@ import {
   type SharedBacklogPort,
   SwitchyardError,
 } from '@switchyard/core';
+import { attemptDirOf } from '../agent/attempt-spec.js';
 import { persist } from '../context.js';
 import { readmitPlan } from '../corrections/admitted-plan.js';
 import { recoverTask } from '../recover.js';
@@ -239,9 +240,17 @@ async function takeUp(ctx: DispatchContext, rt: TaskRuntime): Promise<Promise<vo
   return undefined;
 }
 
-/** Whether the task's attempts and worktree (if any) are on this machine. */
+/**
+ * Whether the task's attempts and worktree (if any) are this workspace's. Its attempts are
+ * when each one's folder is this workspace's folder of that attempt (the id is unique): a
+ * dispatcher restarted here then re-attaches an agent its killed predecessor left running,
+ * and never starts another one beside it in the same worktree. A task with no attempt yet is
+ * this run's only with a worktree this run knows (another machine's path may exist here too).
+ */
 function isLocal(ctx: DispatchContext, rt: TaskRuntime): boolean {
-  const worktree = rt.state.isolation;
-  if (worktree && !ctx.options.isolation?.worktreeOf(rt.id)) return false;
-  return rt.state.attempts.every((a) => existsSync(a.attemptDir));
+  const { attempts, isolation } = rt.state;
+  if (attempts.length === 0) return !isolation || !!ctx.options.isolation?.worktreeOf(rt.id);
+  return attempts.every(
+    (a) => a.attemptDir === attemptDirOf(ctx, a.id) && existsSync(a.attemptDir),
+  );
 }
