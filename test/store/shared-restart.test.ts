@@ -110,5 +110,102 @@ describe.skipIf(pgMissing)(
         for (const pid of orphans.filter(alive)) process.kill(pid, 'SIGKILL');
       }
     });
+
+    it('a machine killed mid-attempt while another runs: the survivor takes the task over once the lease expires, lands it, seals the abandoned attempt in the shared work log, and ends 0; a machine starting meanwhile leaves live rows of others alone', async () => {
+      const remote = bareRemote();
+      // The backlog's scope: the remote's URL without `.git` (this file's tests share one database).
+      const scope = remote.replace(/\.git$/, '');
+      const config = {
+        retry: { baseDelayMs: 5, maxDelayMs: 20 },
+        store: { url: db.url, leaseSeconds: 5 },
+      };
+      const catalog = workspace();
+      const flag = (name: string) => catalog.path(`.scenario-${name}`);
+      catalog.catalog({
+        t: {
+          scenario: {
+            cases: [
+              APPROVE,
+              {
+                when: { role: 'worker', task: 'g/a', attempt: 1 },
+                steps: [{ write: { path: flag('a-started'), content: 'a' } }, { hang: true }],
+              },
+              {
+                when: { role: 'worker', task: 'g/b', attempt: 1 },
+                steps: [
+                  { write: { path: flag('b-started'), content: 'b' } },
+                  { waitFor: flag('b-go') },
+                  { write: { path: 'b.txt', content: 'b\n' } },
+                  { fillChecklist: true },
+                ],
+              },
+              appendingWorker('g/a', 'a.txt', 'a\n'),
+            ],
+            steps: [{ fillChecklist: true }],
+          },
+        },
+      });
+      const clones = [0, 1].map(() => {
+        const ws = machine(remote, config);
+        ws.task('g/a', { files: ['a.txt'] });
+        ws.task('g/b', { files: ['b.txt'] });
+        return ws;
+      });
+      const runs = new Map<number, Promise<RunResult>>();
+      const start = (ws: Workspace) => {
+        let pid = 0;
+        const result = runCli(
+          [
+            ...['run', '--workspace', ws.dir, '--execution-catalog', catalog.catalogFile],
+            ...['--json', '--max-parallel', '1'],
+          ],
+          { env: NO_STORE_ENV, onSpawn: (p) => (pid = p) },
+        );
+        runs.set(pid, result);
+        return pid;
+      };
+      const started = () => [flag('a-started'), flag('b-started')].filter(existsSync).length;
+      const first = start(clones[0] as Workspace);
+      await until(() => started() === 1, 'the first machine started an attempt');
+      // The second machine starts while the first one's agent runs, and takes the other task.
+      const second = start(clones[1] as Workspace);
+      await until(() => started() === 2, 'the second machine started an attempt');
+      const finishes = () =>
+        sql(
+          `select count(*) from switchyard.work_log where scope = '${scope}' and row->>'kind' = 'FINISH'`,
+        );
+      // Both attempts run: no FINISH row for either (the second machine's start sealed nothing).
+      expect(finishes()).toBe('0');
+      const holderOf = (task: string) =>
+        Number(
+          sql(
+            `select holder from switchyard.leases where scope = '${scope}' and task = '${task}'`,
+          ).split('/')[1],
+        );
+      const killed = holderOf('g/a');
+      const survivor = killed === first ? second : first;
+      expect([first, second]).toContain(killed);
+      // kill -9 of the holder of a, with its agent (the machine is gone).
+      for (const pid of processTree(killed)) process.kill(pid, 'SIGKILL');
+      expect((await runs.get(killed))?.signal).toBe('SIGKILL');
+      writeFileSync(flag('b-go'), 'go');
+      const result = (await runs.get(survivor)) as RunResult;
+      const finished = jsonEvents(result).find((e) => e.type === 'run.finished');
+      expect(result.code, JSON.stringify(finished) + result.stderr).toBe(0);
+      expect(finished?.controlFailures).toEqual([]);
+      expect(landed(remote).sort()).toEqual(['g/a', 'g/b']);
+      expect(git(remote, 'show', 'main:a.txt')).toBe('a');
+      // The killed machine's attempt of a has its FINISH, written by the machine that took a over.
+      expect(
+        sql(
+          `select string_agg(row->>'result', ',' order by id) from switchyard.work_log where scope = '${scope}' and row->>'kind' = 'FINISH' and row->>'task' = 'g/a' and row->>'role' = 'worker'`,
+        ),
+      ).toBe('interrupted,success');
+      expect(
+        sql(
+          `select string_agg(status, ',' order by task) from switchyard.backlog where scope = '${scope}'`,
+        ),
+      ).toBe('archived,archived');
+    });
   },
 );

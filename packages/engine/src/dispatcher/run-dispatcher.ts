@@ -212,7 +212,8 @@ async function recoverLeftovers(
     const { live } = await recoverTask(ctx, rt);
     if (live) recovering.set(rt.id, live);
   }
-  await sealInterruptedRows(ctx);
+  // On a shared backlog, once this run takes their task (shared-backlog.ts).
+  if (!shared) await sealInterruptedRows(ctx);
   return recovering;
 }
 

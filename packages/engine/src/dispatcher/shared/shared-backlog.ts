@@ -9,6 +9,7 @@ import {
 import { attemptDirOf } from '../agent/attempt-spec.js';
 import { persist } from '../context.js';
 import { readmitPlan } from '../corrections/admitted-plan.js';
+import { sealInterruptedRows } from '../landing/seal-open-rows.js';
 import { recoverTask } from '../recover.js';
 import type { DispatchContext, TaskRuntime } from '../types.js';
 import { stuckInBacklog } from './backlog-stuck.js';
@@ -225,10 +226,14 @@ async function takeUp(ctx: DispatchContext, rt: TaskRuntime): Promise<Promise<vo
   // Its commit pushed by a holder that died before recording it: recorded, nothing runs again.
   // (An attempt of this machine that may still run is recovered first: its apply finds it.)
   const settledAttempts = rt.state.attempts.every((a) => a.status === 'finished');
-  if (settledAttempts && (await recordLandedTakeover(ctx, rt))) return undefined;
+  if (settledAttempts && (await recordLandedTakeover(ctx, rt))) {
+    await sealInterruptedRows(ctx, rt);
+    return undefined;
+  }
   if (isLocal(ctx, rt)) {
     // An attempt of this machine still alive is re-attached: the scheduler waits for it.
     const { live } = await recoverTask(ctx, rt);
+    await sealInterruptedRows(ctx, rt);
     return live;
   }
   const { planLoop } = rt.state;
@@ -237,6 +242,8 @@ async function takeUp(ctx: DispatchContext, rt: TaskRuntime): Promise<Promise<vo
   if (!readmitPlan(ctx, rt, rt.files)) delete rt.state.plan;
   if (rt.files) rt.task = rt.files;
   await persist(ctx, rt);
+  // The attempts of the machine it was taken from end here: their rows get their FINISH.
+  await sealInterruptedRows(ctx, rt);
   return undefined;
 }
 
