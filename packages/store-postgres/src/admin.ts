@@ -54,7 +54,8 @@ export interface StoreStatus {
   bossSchema: string;
   /** pg-boss's schema version, or null when it is not installed. */
   bossVersion: number | null;
-  /** Rows per scope: backlog tasks by status, live leases, claims, events. */
+  /** Rows per scope: backlog tasks by status, live leases (neither released nor expired by
+   * the database's clock), claims, events. */
   scopes: {
     scope: string;
     backlog: Record<string, number>;
@@ -81,9 +82,9 @@ export async function storeStatus(url: string): Promise<StoreStatus> {
     scopes: [],
   };
   try {
-    const server = await pool.query<{ version: string }>('show server_version');
+    const server = await pool.query<{ server_version: string }>('show server_version');
     status.reachable = true;
-    status.server = server.rows[0]?.version;
+    status.server = server.rows[0]?.server_version;
     status.schemaVersion = await appliedVersion(pool, location.schema);
     status.current = status.schemaVersion === SCHEMA_VERSION;
     status.bossVersion = await bossVersion(pool, location.bossSchema);
@@ -128,7 +129,8 @@ async function counts(pool: Pool, s: string): Promise<StoreStatus['scopes']> {
      select sc.scope,
        (select jsonb_object_agg(status, n) from
           (select status, count(*)::int n from ${s}.backlog b where b.scope = sc.scope group by status) x) as backlog,
-       (select count(*)::int from ${s}.leases l where l.scope = sc.scope and not l.released) as leases,
+       (select count(*)::int from ${s}.leases l where l.scope = sc.scope and not l.released
+          and l.expires_at > (extract(epoch from clock_timestamp()) * 1000)) as leases,
        (select count(*)::int from ${s}.claims c where c.scope = sc.scope) as claims,
        (select count(*)::int from ${s}.events e where e.scope = sc.scope) as events
      from scopes sc order by sc.scope collate "C"`,

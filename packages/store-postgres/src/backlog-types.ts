@@ -19,6 +19,9 @@ export interface BacklogEntry extends BacklogTask {
   publishedAt: string;
   /** The holder of the task's lease (the machine working on it, or the last one). */
   holder?: string;
+  /** `taken`, but its holder's lease expired (the holder died or froze): the next `take`
+   * hands it to another dispatcher. Only `list` says it. */
+  leaseExpired?: true;
   /** The archive folder's text files, as the machine that archived it left them. */
   archive?: Record<string, string>;
 }

@@ -31,16 +31,23 @@ export function pgBacklog(ctx: PgContext, boss: PgBoss) {
     queue: q.queue,
     /** All or none; a task of the same id and another plan refuses the publish. */
     publish: (tasks: readonly BacklogTask[], by: string) => publishToBacklog(q, tasks, by),
+    /** Every task, with its lease's holder; a taken task whose lease ended says so. */
     async list(): Promise<BacklogEntry[]> {
+      const at = await passing(ctx.now(ctx.pool));
       const { rows } = await passing(
-        ctx.pool.query<BacklogRow>(
-          `select b.*, l.holder from ${ctx.s}.backlog b
+        ctx.pool.query<BacklogRow & { lease_ended: boolean }>(
+          `select b.*, l.holder,
+             b.status = 'taken' and (l.released or l.expires_at <= $2) as lease_ended
+           from ${ctx.s}.backlog b
            left join ${ctx.s}.leases l on l.scope = b.scope and l.task = b.task
            where b.scope = $1 order by b.task collate "C"`,
-          [ctx.scope],
+          [ctx.scope, at],
         ),
       );
-      return rows.map(entryOf);
+      return rows.map((row) => ({
+        ...entryOf(row),
+        ...(row.lease_ended ? { leaseExpired: true } : {}),
+      }));
     },
     async get(task: TaskId): Promise<BacklogEntry | undefined> {
       const { rows } = await ctx.pool.query<BacklogRow>(

@@ -8,6 +8,8 @@ export interface SharedTaskStatus {
   /** The machine working on it (or the last one): host and dispatcher PID. */
   machine?: string;
   holder?: string;
+  /** That machine's lease expired (it died or froze): the next dispatcher takes the task over. */
+  leaseExpired?: true;
 }
 
 /**
@@ -29,6 +31,7 @@ export async function printSharedStatus(
         status: view.status,
         ...(who ? { machine: `${who.host} pid ${who.pid}` } : {}),
         ...(view.holder ? { holder: view.holder } : {}),
+        ...(view.leaseExpired ? { leaseExpired: view.leaseExpired } : {}),
       };
     });
     if (json) {
@@ -39,8 +42,12 @@ export async function printSharedStatus(
     const width = Math.max(4, ...tasks.map((t) => t.task.length));
     const lines = [`backlog ${shared.scope} on ${shared.store.location}`];
     if (tasks.length === 0) lines.push('  no task published yet (`switchyard submit` or `run`)');
-    for (const t of tasks)
-      lines.push(`  ${t.task.padEnd(width)}  ${t.status.padEnd(8)}  ${t.machine ?? ''}`.trimEnd());
+    for (const t of tasks) {
+      const expired = t.leaseExpired ? ' (lease expired: the next dispatcher takes it over)' : '';
+      lines.push(
+        `  ${t.task.padEnd(width)}  ${t.status.padEnd(8)}  ${t.machine ?? ''}${expired}`.trimEnd(),
+      );
+    }
     process.stdout.write(`${lines.join('\n')}\n`);
   } finally {
     await shared.store.close();

@@ -62,6 +62,7 @@ export async function openSharedStore(
           status: entry.status,
           dependsOn: entry.dependsOn,
           ...(entry.holder ? { holder: entry.holder } : {}),
+          ...(entry.leaseExpired ? { leaseExpired: entry.leaseExpired } : {}),
           ...(entry.archive ? { archive: entry.archive } : {}),
         })),
       watch: (onChange) => pg.watch(onChange),

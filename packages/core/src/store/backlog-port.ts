@@ -11,6 +11,9 @@ export interface BacklogView {
   status: BacklogStatus;
   /** The lease holder working on it (`taken`), or the last one (`archived`, `blocked`). */
   holder?: string;
+  /** `taken`, but its holder's lease expired (that dispatcher died or froze): the next
+   * dispatcher with room takes it over. */
+  leaseExpired?: true;
   /** Tasks of the backlog that must be archived before this one is delivered. */
   dependsOn?: TaskId[];
   /** Files of the task's archive folder (relative path → text), once a machine archived it. */
