@@ -12,10 +12,11 @@ import {
   sharedDatabase,
 } from './machines.js';
 
-// A dispatcher on a shared PostgreSQL store restarted on its own clone, with real processes.
-if (pgMissing) console.warn(`skipping the shared-store restart tests: ${pgMissing}`);
+// Tasks taken over on a shared PostgreSQL store, with real processes: a dispatcher restarted on
+// its own clone, a machine killed while another runs, a machine frozen while its agent runs.
+if (pgMissing) console.warn(`skipping the shared-store take-over tests: ${pgMissing}`);
 
-const { db, sql, workspace, bareRemote, machine } = sharedDatabase('restart');
+const { db, sql, workspace, bareRemote, machine } = sharedDatabase('takeover_agents');
 
 const alive = (pid: number): boolean => {
   try {
@@ -26,13 +27,20 @@ const alive = (pid: number): boolean => {
   }
 };
 
+/** The PIDs of the agents the fake agent launched so far (its launch log). */
+const launchedPids = (catalog: Workspace): number[] =>
+  readFileSync(catalog.path('.scenario-t.json.state.jsonl'), 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => (JSON.parse(line) as { pid: number }).pid);
+
 describe.skipIf(pgMissing)(
-  'a dispatcher restarted on its clone (shared store)',
+  'a task taken over on a shared store (real processes)',
   {
     timeout: 180_000,
   },
   () => {
-    it('after a kill -9 of the dispatcher alone, its restart takes the task over once the lease expires and re-attaches the agent still running: no second worker beside it, the run ends 0', async () => {
+    it('after a kill -9 of the dispatcher alone, its restart takes the task over once the lease expires and re-attaches the agent it left running (or judges it, had it ended): no second worker beside it, the run ends 0', async () => {
       const remote = bareRemote();
       const config = {
         retry: { baseDelayMs: 5, maxDelayMs: 20 },
@@ -74,12 +82,11 @@ describe.skipIf(pgMissing)(
       let killed = 0;
       const first = run(clone, (pid) => (killed = pid));
       await until(() => existsSync(flag('k-started')), 'the first worker started');
-      const agents = processTree(killed).slice(1);
+      const orphans = launchedPids(catalog);
+      expect(orphans).toHaveLength(1);
       // The dispatcher alone dies (the real node binary: runCli spawns process.execPath).
       process.kill(killed, 'SIGKILL');
       expect((await first).signal).toBe('SIGKILL');
-      const orphans = agents.filter(alive);
-      expect(orphans.length).toBeGreaterThan(0);
       try {
         let restarted = 0;
         const second = run(clone, (pid) => (restarted = pid));
@@ -89,15 +96,12 @@ describe.skipIf(pgMissing)(
           'the restart took the task over',
         );
         // The agent still runs when the restart holds the task: only now may it finish.
-        expect(orphans.some(alive)).toBe(true);
+        expect(orphans.filter(alive)).toEqual(orphans);
         writeFileSync(flag('k-go'), 'go');
         const result = await second;
         expect(result.code, result.stdout.slice(-3000) + result.stderr).toBe(0);
-        const events = jsonEvents(result);
-        expect(
-          events.some((e) => e.type === 'attempt.started' && e.role === 'worker' && e.reattached),
-        ).toBe(true);
-        // One worker ever ran: the restart judged the one it found, started none beside it.
+        // One worker ever ran: the restart re-attached the one it found (or judged it from its
+        // evidence, had it ended meanwhile), and started none beside it.
         const launches = readFileSync(catalog.path('.scenario-t.json.state.jsonl'), 'utf8')
           .split('\n')
           .filter(Boolean)
@@ -206,6 +210,90 @@ describe.skipIf(pgMissing)(
           `select string_agg(status, ',' order by task) from switchyard.backlog where scope = '${scope}'`,
         ),
       ).toBe('archived,archived');
+    });
+    it('a machine frozen (SIGSTOP) past its lease while its agent runs: another one takes the task over and lands it; the frozen one, woken, stops its agent, lands and writes nothing for it, and ends 0 with the archive', async () => {
+      const remote = bareRemote();
+      const scope = remote.replace(/\.git$/, '');
+      const config = {
+        retry: { baseDelayMs: 5, maxDelayMs: 20 },
+        store: { url: db.url, leaseSeconds: 5 },
+      };
+      const catalog = workspace();
+      const flag = (name: string) => catalog.path(`.scenario-${name}`);
+      catalog.catalog({
+        t: {
+          scenario: {
+            cases: [
+              APPROVE,
+              // The frozen machine's worker waits for a flag nobody writes: it runs until stopped.
+              {
+                when: { role: 'worker', task: 'g/s', attempt: 1 },
+                steps: [
+                  { write: { path: flag('s-started'), content: 's' } },
+                  { waitFor: flag('never') },
+                  { write: { path: 's.txt', content: 'frozen\n' } },
+                  { fillChecklist: true },
+                ],
+              },
+              appendingWorker('g/s', 's.txt', 's\n'),
+            ],
+            steps: [{ fillChecklist: true }],
+          },
+        },
+      });
+      const [frozenClone, otherClone] = [0, 1].map(() => {
+        const ws = machine(remote, config);
+        ws.task('g/s', { files: ['s.txt'] });
+        return ws;
+      }) as [Workspace, Workspace];
+      const run = (ws: Workspace, onSpawn: (pid: number) => void = () => undefined) =>
+        runCli(
+          [
+            ...['run', '--workspace', ws.dir, '--execution-catalog', catalog.catalogFile],
+            ...['--json', '--max-parallel', '1'],
+          ],
+          { env: NO_STORE_ENV, onSpawn },
+        );
+      let frozen = 0;
+      const woken = run(frozenClone, (pid) => (frozen = pid));
+      await until(() => existsSync(flag('s-started')), 'the first worker started');
+      const agents = launchedPids(catalog);
+      expect(agents).toHaveLength(1);
+      process.kill(frozen, 'SIGSTOP');
+      let other: RunResult;
+      try {
+        // The other machine takes s once the lease expires, and lands it while the first sleeps.
+        other = await run(otherClone);
+      } finally {
+        process.kill(frozen, 'SIGCONT');
+      }
+      try {
+        expect(other.code, other.stdout.slice(-3000) + other.stderr).toBe(0);
+        expect(landed(remote)).toEqual(['g/s']);
+        const result = await woken;
+        const events = jsonEvents(result);
+        expect(
+          events.some(
+            (e) =>
+              e.type === 'control.failure' &&
+              e.code === 'SY_LEASE_LOST' &&
+              String(e.message).startsWith('g/s'),
+          ),
+        ).toBe(true);
+        expect(result.code, result.stdout.slice(-3000) + result.stderr).toBe(0);
+        // Its agent was stopped (it would have waited for ever), and nothing of it landed.
+        expect(agents.filter(alive)).toEqual([]);
+        expect(landed(remote)).toEqual(['g/s']);
+        expect(git(remote, 'show', 'main:s.txt')).toBe('s');
+        expect(frozenClone.read('agent-task/archive/g/s/complete.log')).toBe(
+          otherClone.read('agent-task/archive/g/s/complete.log'),
+        );
+        expect(sql(`select status from switchyard.backlog where scope = '${scope}'`)).toBe(
+          'archived',
+        );
+      } finally {
+        for (const pid of agents.filter(alive)) process.kill(pid, 'SIGKILL');
+      }
     });
   },
 );
