@@ -215,17 +215,18 @@ async function takeUp(ctx: DispatchContext, rt: TaskRuntime): Promise<Promise<vo
     rt.state = stored.value;
     rt.version = stored.version;
   }
-  // Saved blocked or done on another machine that died before recording that end in the
-  // backlog: the end is kept (a block waits for a human, not for a fresh budget), and this run
-  // records it at its next pass, as its holder would have.
-  if ((rt.state.blocked || rt.state.phase === 'done') && !isLocal(ctx, rt)) {
+  const settledAttempts = rt.state.attempts.every((a) => a.status === 'finished');
+  // Saved blocked or done on a machine (this one, restarted, or another) that died before
+  // recording that end in the backlog: the end is kept (a block waits for a human, not for a
+  // fresh budget), and this run records it at its next pass, as its holder would have.
+  if ((rt.state.blocked || rt.state.phase === 'done') && (settledAttempts || !isLocal(ctx, rt))) {
     if (rt.state.phase === 'done') ctx.archived.add(rt.id);
     ctx.shared?.wake?.();
+    await sealInterruptedRows(ctx, rt);
     return undefined;
   }
   // Its commit pushed by a holder that died before recording it: recorded, nothing runs again.
   // (An attempt of this machine that may still run is recovered first: its apply finds it.)
-  const settledAttempts = rt.state.attempts.every((a) => a.status === 'finished');
   if (settledAttempts && (await recordLandedTakeover(ctx, rt))) {
     await sealInterruptedRows(ctx, rt);
     return undefined;
