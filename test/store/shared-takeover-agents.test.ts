@@ -117,8 +117,8 @@ describe.skipIf(pgMissing)(
 
     it('a machine killed mid-attempt while another runs: the survivor takes the task over once the lease expires, lands it, seals the abandoned attempt in the shared work log, and ends 0; a machine starting meanwhile leaves live rows of others alone', async () => {
       const remote = bareRemote();
-      // The backlog's scope: the remote's URL without `.git` (this file's tests share one database).
-      const scope = remote.replace(/\.git$/, '');
+      // The backlog's scope: the remote's URL without `.git`, and the branch (one database for the file).
+      const scope = `${remote.replace(/\.git$/, '')}#main`;
       const config = {
         retry: { baseDelayMs: 5, maxDelayMs: 20 },
         store: { url: db.url, leaseSeconds: 5 },
@@ -213,7 +213,7 @@ describe.skipIf(pgMissing)(
     });
     it('a machine frozen (SIGSTOP) past its lease while its agent runs: another one takes the task over and lands it; the frozen one, woken, stops its agent, lands and writes nothing for it, and ends 0 with the archive', async () => {
       const remote = bareRemote();
-      const scope = remote.replace(/\.git$/, '');
+      const scope = `${remote.replace(/\.git$/, '')}#main`;
       const config = {
         retry: { baseDelayMs: 5, maxDelayMs: 20 },
         store: { url: db.url, leaseSeconds: 5 },
