@@ -37,7 +37,7 @@ const launchedPids = (catalog: Workspace): number[] =>
 describe.skipIf(pgMissing)(
   'a task taken over on a shared store (real processes)',
   {
-    timeout: 180_000,
+    timeout: 240_000,
   },
   () => {
     it('after a kill -9 of the dispatcher alone, its restart takes the task over once the lease expires and re-attaches the agent it left running (or judges it, had it ended): no second worker beside it, the run ends 0', async () => {
