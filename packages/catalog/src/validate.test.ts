@@ -117,6 +117,28 @@ describe('validateCatalog: structure', () => {
     }
   });
 
+  it('a catalog with no routes at all points at the compact form too (inline in a config as well)', () => {
+    const raw = validCatalog();
+    delete raw.routes;
+    for (const [opts, path] of [
+      [{}, 'routes'],
+      [{ pathPrefix: 'executionCatalog' }, 'executionCatalog.routes'],
+    ] as const) {
+      const { problems } = validateCatalog(raw, { now, checkExecutables: false, ...opts });
+      expect(problems.map((p) => p.path)).toEqual([path]);
+      const hint = problems[0]!.hint ?? '';
+      expect(hint).toMatch(/worker and review/);
+      expect(hint).toMatch(/local-G01\.\.local-G10/);
+      expect(hint).toContain('"defaults": { "candidates": [...] }');
+      // With a default for every route, the compact form needs no routes key at all.
+      expect(hint).toMatch(/leave routes out/);
+    }
+    // ...and it is true: defaults alone make a valid catalog.
+    const { routes: _none, ...noRoutes } = validCatalog();
+    const compact = check({ ...noRoutes, defaults: { candidates: ['local-a'] } });
+    expect(compact.problems).toEqual([]);
+  });
+
   it('checks target fields: agent, model, execution_class, command, output_format, selfcheck', () => {
     const raw = validCatalog();
     raw.targets['cloud-a'].execution_class = 'gpu';

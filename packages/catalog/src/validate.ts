@@ -189,11 +189,14 @@ function executableProblems(
 }
 
 /**
- * Route-coverage problems get a hint that names the exact route set; a missing route or stage
- * also names the compact form, where a default fills every route the catalog leaves out.
+ * Route-coverage problems get a hint that names the exact route set; a missing route, stage or
+ * `routes` itself also names the compact form, where a default fills every route the catalog
+ * leaves out.
  */
 function routeHints(problem: Problem): Problem {
   const path = problem.path ?? '';
+  if (/^(.*\.)?routes$/.test(path) && /^missing/.test(problem.message))
+    return { ...problem, hint: MISSING_ROUTES_HINT };
   if (/^(.*\.)?routes\.(worker|review)(\.[^.]+)?$/.test(path) && /^missing/.test(problem.message))
     return { ...problem, hint: MISSING_ROUTE_HINT };
   if (/^(.*\.)?routes\.(worker|review)\.[^.]+$/.test(path) && /^unknown/.test(problem.message)) {
@@ -207,3 +210,6 @@ function routeHints(problem: Problem): Problem {
 
 const MISSING_ROUTE_HINT =
   'each stage defines exactly local-G01..local-G10 and cloud-G01..cloud-G10; or write the compact form: "defaults": { "candidates": [...] } fills every route, and routes.<stage> holds only those that differ (`switchyard catalog show --expanded` prints the full catalog)';
+
+const MISSING_ROUTES_HINT =
+  'add routes: its stages worker and review each define exactly local-G01..local-G10 and cloud-G01..cloud-G10; or write the compact form: "defaults": { "candidates": [...] } fills every route, so you can leave routes out (or keep in it only the routes that differ; `switchyard catalog show --expanded` prints the full catalog)';
