@@ -22,7 +22,7 @@ export {
 } from './routing/routing-schema.js';
 export { type Catalog, type CatalogRuntime, type CatalogTarget, catalogSchema } from './schema.js';
 export { selectCandidates } from './select.js';
-export { findJsonFaults } from './strict-json.js';
+export { findJsonFaults, type JsonLocator, jsonLocator } from './strict-json.js';
 export { renderTemplate } from './templates.js';
 export { validateCatalog } from './validate.js';
 export { findWindowFault, windowMatches } from './windows.js';

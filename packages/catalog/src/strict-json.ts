@@ -1,4 +1,12 @@
-import { type ParseErrorCode, printParseErrorCode, visit } from 'jsonc-parser';
+import {
+  getLocation,
+  type Node,
+  type ParseError,
+  type ParseErrorCode,
+  parseTree,
+  printParseErrorCode,
+  visit,
+} from 'jsonc-parser';
 
 /** A fault of a JSON document that `JSON.parse` would accept silently or report vaguely. */
 export interface StrictJsonFault {
@@ -109,4 +117,75 @@ export function findJsonFaults(text: string): StrictJsonFault[] {
     { disallowComments: true, allowTrailingComma: false },
   );
   return faults;
+}
+
+/** A 1-based line and column in a JSON text. */
+export interface JsonPosition {
+  line: number;
+  column: number;
+}
+
+/** Finds places in one JSON text by the parser's node offsets. */
+export interface JsonLocator {
+  /**
+   * The node at `path` (keys and array indexes), or the deepest one of it that exists: a
+   * missing key points at the object that lacks it. `key: true`: the last step's key.
+   */
+  at(path: readonly PropertyKey[], options?: { key?: boolean }): JsonPosition;
+  /** The line and column of a character offset. */
+  positionAt(offset: number): JsonPosition;
+  /** The first syntax error as strict JSON reads it (no comments, no trailing commas). */
+  syntaxError?: { message: string; offset: number; length: number; path: (string | number)[] };
+}
+
+/** A locator over the tolerant JSON parser's tree of `text`. */
+export function jsonLocator(text: string): JsonLocator {
+  const errors: ParseError[] = [];
+  const root = parseTree(text, errors, { disallowComments: true, allowTrailingComma: false });
+  const lineStarts: number[] = [0];
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) lineStarts.push(i + 1);
+  const positionAt = (offset: number): JsonPosition => {
+    let lo = 0;
+    let hi = lineStarts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if ((lineStarts[mid] as number) <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return { line: lo + 1, column: offset - (lineStarts[lo] as number) + 1 };
+  };
+  const first = errors[0];
+  return {
+    at: (path, options = {}) => {
+      let node: Node | undefined = root;
+      let best = root;
+      for (const [i, step] of path.entries()) {
+        if (node?.type === 'object') {
+          // The last of duplicate keys, as JSON.parse keeps it.
+          const property: Node | undefined = node.children?.findLast(
+            (p) => p.children?.[0]?.value === String(step),
+          );
+          if (!property) break;
+          const last = i === path.length - 1;
+          node = last && options.key ? property.children?.[0] : property.children?.[1];
+        } else if (node?.type === 'array' && typeof step === 'number') {
+          node = node.children?.[step];
+        } else break;
+        if (!node) break;
+        best = node;
+      }
+      return positionAt(best?.offset ?? 0);
+    },
+    positionAt,
+    ...(first
+      ? {
+          syntaxError: {
+            message: printParseErrorCode(first.error),
+            offset: first.offset,
+            length: first.length,
+            path: getLocation(text, first.offset).path,
+          },
+        }
+      : {}),
+  };
 }

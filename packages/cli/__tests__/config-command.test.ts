@@ -57,6 +57,39 @@ describe('switchyard config', { timeout: 60_000 }, () => {
     }
   });
 
+  it('a bad value is printed at its file and line with the value and the hint, and --json carries the same', async () => {
+    const { ws } = makeWorkspace();
+    mkdirSync(join(ws, 'agent-task'));
+    const file = join(ws, 'switchyard.config.yaml');
+    writeFileSync(file, 'maxParallel: 2\nsandbox:\n  mode: bwrap\n  network: maybe\n');
+    const expected = {
+      code: 'SY_CONFIG_INVALID',
+      file,
+      line: 4,
+      column: 12,
+      path: 'sandbox.network',
+      value: '"maybe"',
+      hint: 'use one of: "host", "none"',
+    };
+    for (const args of [['config'], ['run', '--dry-run']]) {
+      const r = await runCli(args, { cwd: ws });
+      expect(r.exitCode, args.join(' ')).toBe(2);
+      const out = `${r.stdout}${r.stderr}`;
+      // the dry run names files inside the workspace relative to it
+      expect(out, args.join(' ')).toContain('switchyard.config.yaml:4:12 sandbox.network: ');
+      expect(out, args.join(' ')).toContain(
+        '    value: "maybe"\n    hint: use one of: "host", "none"',
+      );
+    }
+    const config = await runCli(['config', '--json'], { cwd: ws });
+    const error = JSON.parse(config.stdout.trim().split('\n').at(-1) ?? '');
+    expect(error.problems).toEqual([expect.objectContaining(expected)]);
+    const dryRun = await runCli(['run', '--dry-run', '--json'], { cwd: ws });
+    expect(JSON.parse(dryRun.stdout).problems).toEqual([
+      expect.objectContaining({ ...expected, file: 'switchyard.config.yaml' }),
+    ]);
+  });
+
   it('two config files in one folder is an error naming both', async () => {
     const { ws } = makeWorkspace();
     mkdirSync(join(ws, 'agent-task'));

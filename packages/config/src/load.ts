@@ -6,6 +6,7 @@ import { hasTasksDir, issuesToProblems } from '@switchyard/utils';
 import { cosmiconfig } from 'cosmiconfig';
 import { nulValuePaths } from './nul-values.js';
 import { type ProjectConfig, projectConfigSchema } from './schema.js';
+import { configLocator, isYamlFile, syntaxErrorPlace } from './source-positions.js';
 
 /** The config file name to use (JSON; `switchyard.config.mjs` when plugins need code). */
 export const RECOMMENDED_CONFIG_FILE = 'switchyard.config.json';
@@ -110,30 +111,33 @@ export function findConfigFile(searchFrom: string, stopDir?: string): string | u
 }
 
 /**
- * The line of a config's syntax error: the YAML parser's mark (0-based), else for a second
- * YAML document (reported without one) the line that starts it; for JSON (whose parser's
- * message has no position) the first fault a position-keeping parser finds. Undefined for
- * other errors (a config module that throws).
+ * The line of a config's syntax error when the parsers' positions place none (see
+ * {@link syntaxErrorPlace}): the YAML reader's mark (0-based), else for JSON the line a newer
+ * JSON parser's message names, else the first fault a position-keeping parser finds.
+ * Undefined for other errors (a config module that throws).
  */
 function syntaxErrorLine(error: unknown, filepath: string): number | undefined {
   const mark = (error as { mark?: { line?: unknown } } | undefined)?.mark;
   if (typeof mark?.line === 'number') return mark.line + 1;
-  const yaml = isYamlFile(filepath);
+  if (isYamlFile(filepath)) return undefined;
   const message = error instanceof Error ? error.message : '';
-  if (yaml && !/single document/.test(message)) return undefined;
-  // Newer JSON parser messages name the line themselves.
   const named = /\(line (\d+) column \d+\)/.exec(message);
-  if (!yaml && named) return Number(named[1]);
+  if (named) return Number(named[1]);
   try {
-    const text = readFileSync(filepath, 'utf8');
-    return yaml ? secondDocumentLine(text) : (findJsonFaults(text)[0]?.line ?? 1);
+    return findJsonFaults(readFileSync(filepath, 'utf8'))[0]?.line ?? 1;
   } catch {
     return undefined;
   }
 }
 
-/** A YAML config file: `.yaml`, `.yml` or no extension (`.switchyardrc`). */
-const isYamlFile = (filepath: string) => !/\.(json|[cm]?[jt]s)$/.test(filepath);
+/** What the parser said, without the "YAML Error in <file>:" line the config loader adds. */
+function syntaxReason(error: unknown): string {
+  const reason = (error as { reason?: unknown } | undefined)?.reason;
+  if (typeof reason === 'string' && reason !== '') return reason;
+  const message = error instanceof Error ? error.message : String(error);
+  const lines = message.split('\n').filter((l) => l.trim() !== '' && !/ Error in .*:$/.test(l));
+  return lines[0] ?? message;
+}
 
 /** YAML holding nothing but comments, blank lines and markers: an empty config, like an empty file. */
 function onlyYamlComments(filepath: string): boolean {
@@ -144,18 +148,6 @@ function onlyYamlComments(filepath: string): boolean {
   } catch {
     return false;
   }
-}
-
-/** The line of the `---` that starts a YAML stream's second document. */
-function secondDocumentLine(text: string): number | undefined {
-  let content = false;
-  const lines = text.split('\n');
-  for (const [i, line] of lines.entries()) {
-    if (/^---(\s|$)/.test(line)) {
-      if (content) return i + 1;
-    } else if (line.trim() !== '' && !/^\s*#|^%|^\.\.\./.test(line)) content = true;
-  }
-  return undefined;
 }
 
 /**
@@ -177,7 +169,9 @@ export async function loadProjectConfig(
   try {
     result = await explorer.load(filepath);
   } catch (error) {
-    const line = syntaxErrorLine(error, filepath);
+    const place = syntaxErrorPlace(error, filepath);
+    const line = place?.line ?? syntaxErrorLine(error, filepath);
+    const hint = 'fix the syntax of the config file';
     throw new SwitchyardError(
       'SY_CONFIG_INVALID',
       `The project config ${filepath} could not be read: ${(error as Error).message}`,
@@ -185,7 +179,20 @@ export async function loadProjectConfig(
         cause: error,
         file: filepath,
         ...(line ? { line } : {}),
-        hint: 'fix the syntax of the config file',
+        hint,
+        ...(place
+          ? {
+              problems: [
+                {
+                  code: 'SY_CONFIG_INVALID' as const,
+                  message: `syntax error: ${syntaxReason(error)}`,
+                  file: filepath,
+                  ...place,
+                  hint,
+                },
+              ],
+            }
+          : {}),
       },
     );
   }
@@ -209,10 +216,13 @@ export async function loadProjectConfig(
     );
   const parsed = projectConfigSchema.safeParse(result.config, { reportInput: true });
   if (!parsed.success) {
+    const locate = configLocator(filepath);
     const problems = issuesToProblems(parsed.error.issues, 'SY_CONFIG_INVALID', {
       file: filepath,
       schema: projectConfigSchema,
       keysRef: 'every key: the project config table of the @switchyard/core README',
+      values: true,
+      ...(locate ? { locate } : {}),
     });
     throw new SwitchyardError(
       'SY_CONFIG_INVALID',

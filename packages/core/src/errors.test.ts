@@ -31,4 +31,21 @@ describe('SwitchyardError', () => {
       }),
     ).toBe('SY_PLAN_INVALID PLAN.md:7: empty\n    hint: list files');
   });
+
+  it('formats the offending value between the message and the hint', () => {
+    expect(
+      formatProblem({
+        code: 'SY_CONFIG_INVALID',
+        message: 'Invalid input: expected number, received string',
+        file: 'switchyard.config.json',
+        line: 2,
+        column: 18,
+        path: 'maxParallel',
+        value: '"three"',
+        hint: 'give a value of type number',
+      }),
+    ).toBe(
+      'SY_CONFIG_INVALID switchyard.config.json:2:18 maxParallel: Invalid input: expected number, received string\n    value: "three"\n    hint: give a value of type number',
+    );
+  });
 });

@@ -88,6 +88,8 @@ export interface ProblemLocation {
 export interface Problem extends ProblemLocation {
   code: SwitchyardErrorCode;
   message: string;
+  /** The offending value as written, for showing: JSON text, cut when long, a secret redacted. */
+  value?: string;
   /** What to do about it. */
   hint?: string;
   /** The exact command that fixes it, when there is one (copy, adjust, run). */
@@ -133,7 +135,7 @@ export class SwitchyardError extends Error {
 Object.defineProperty(SwitchyardError.prototype, 'name', { value: 'SwitchyardError' });
 Object.defineProperty(SwitchyardError.prototype, BRAND, { value: true });
 
-/** Formats a problem as one line: `file:line path: message (hint)`. */
+/** Formats a problem: `code file:line:column path: message`, then its value, hint and fix lines. */
 export function formatProblem(problem: Problem): string {
   const where = [
     problem.file &&
@@ -145,9 +147,10 @@ export function formatProblem(problem: Problem): string {
     .filter(Boolean)
     .join(' ');
   const head = where ? `${where}: ` : '';
+  const value = problem.value !== undefined ? `\n    value: ${problem.value}` : '';
   const hint = problem.hint ? `\n    hint: ${problem.hint}` : '';
   const fix = problem.fix ? `\n    fix:  ${problem.fix}` : '';
-  return `${problem.code} ${head}${problem.message}${hint}${fix}`;
+  return `${problem.code} ${head}${problem.message}${value}${hint}${fix}`;
 }
 
 /** What to do about each system error an environment error is made of. */

@@ -12,6 +12,7 @@ export { planTaskRoutes, resolveWith } from './orchestrate/plan-routing.js';
 export { choosePlanRun, type PlanRunChoice } from './orchestrate/plan-runs.js';
 export { orchestratePlanJsonSchema, orchestratePlanSchema } from './orchestrate/plan-schema.js';
 export { type ValidatedPlan, validateOrchestratePlan } from './orchestrate/plan-validate.js';
+export { type YamlLocator, yamlLocator } from './orchestrate/yaml-positions.js';
 export {
   type PlanReviewResult,
   type PlanUnderReview,

@@ -37,6 +37,7 @@ export {
   secretInEnvironment,
 } from './secrets.js';
 export { sharedPass } from './shared-pass.js';
+export { shownSource } from './shown-value.js';
 export { redactStoreUrl } from './store-url.js';
 export { terminalSafe, terminalText } from './terminal-text.js';
 export { findWorkspaceRoot, hasTasksDir, searchWorkspaceRoot } from './workspace-root.js';

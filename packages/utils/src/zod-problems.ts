@@ -4,6 +4,7 @@ import type { Problem, SwitchyardErrorCode } from '@switchyard/core/errors';
 import type { z } from 'zod';
 import { closestName } from './did-you-mean.js';
 import { knownKeysAt } from './schema-keys.js';
+import { shownValue } from './shown-value.js';
 
 /** Dotted JSON path: `routes.worker.cloud-G01.candidates.0`. */
 export function dottedPath(path: readonly PropertyKey[], prefix?: string): string {
@@ -24,13 +25,25 @@ function hintFor(issue: z.core.$ZodIssue): string | undefined {
     case 'invalid_value':
       return `use one of: ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
     case 'too_small':
+      if (isNumeric(issue.origin))
+        return `give a number ${issue.inclusive === false ? 'greater than' : 'of at least'} ${String(issue.minimum)}`;
       return issue.origin === 'array' ? 'give at least one element' : 'give a non-empty value';
+    case 'too_big':
+      if (isNumeric(issue.origin))
+        return `give a number ${issue.inclusive === false ? 'less than' : 'of at most'} ${String(issue.maximum)}`;
+      if (issue.origin === 'string') return `give at most ${String(issue.maximum)} characters`;
+      return issue.origin === 'array'
+        ? `give at most ${String(issue.maximum)} elements`
+        : undefined;
     case 'invalid_format':
       return `fix the format: ${issue.message}`;
     default:
       return undefined;
   }
 }
+
+const isNumeric = (origin: string) =>
+  origin === 'number' || origin === 'int' || origin === 'bigint';
 
 const isMissing = (issue: z.core.$ZodIssue) =>
   (issue.code === 'invalid_type' || issue.code === 'invalid_value') &&
@@ -81,6 +94,28 @@ export interface IssuesToProblemsOptions {
   schema?: z.ZodType;
   /** Where every key is described, named when the allowed keys are too many to list. */
   keysRef?: string;
+  /**
+   * Puts the offending value on each problem (`value`: cut, a secret redacted; see
+   * `shownValue`). Needs the schema checked with `{ reportInput: true }`.
+   */
+  values?: boolean;
+  /**
+   * The line (and column) of a path in the source text: the value at it, or with `key` the
+   * key itself (an unknown key). A missing key is looked up by its own path.
+   */
+  locate?: (
+    path: readonly PropertyKey[],
+    options: { key: boolean },
+  ) => { line: number; column?: number } | undefined;
+}
+
+/** The input an issue reports (with `reportInput`); an unknown key's is the value under it. */
+function offendingValue(issue: z.core.$ZodIssue, key?: string): unknown {
+  const input = (issue as { input?: unknown }).input;
+  if (key === undefined) return input;
+  return typeof input === 'object' && input !== null && Object.hasOwn(input, key)
+    ? (input as Record<string, unknown>)[key]
+    : undefined;
 }
 
 /** Turns zod issues into problems with dotted paths and hints. */
@@ -92,16 +127,27 @@ export function issuesToProblems(
   const make = (issue: z.core.$ZodIssue, keyPath: readonly PropertyKey[], message: string) => {
     const path = dottedPath(keyPath, opts.prefix);
     const unknownKey = issue.code === 'unrecognized_keys' ? String(keyPath.at(-1)) : undefined;
-    const hint = isMissing(issue)
+    const missing = isMissing(issue);
+    const hint = missing
       ? 'add the key'
       : unknownKey !== undefined && opts.schema
         ? unknownKeyHint(unknownKey, knownKeysAt(opts.schema, issue.path), opts.keysRef)
         : (hintFor(issue) ?? opts.defaultHint);
+    const at = opts.locate?.(keyPath, { key: unknownKey !== undefined });
+    const value =
+      opts.values && !missing
+        ? shownValue(
+            offendingValue(issue, unknownKey),
+            keyPath.findLast((step) => typeof step === 'string'),
+          )
+        : undefined;
     return {
       code,
       message,
       ...(opts.file ? { file: opts.file } : {}),
+      ...(at ? { line: at.line, ...(at.column ? { column: at.column } : {}) } : {}),
       ...(path ? { path } : {}),
+      ...(value !== undefined ? { value } : {}),
       ...(hint ? { hint } : {}),
     } satisfies Problem;
   };

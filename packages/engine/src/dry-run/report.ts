@@ -63,7 +63,10 @@ export interface DryRunProblem {
   message: string;
   file?: string;
   line?: number;
+  column?: number;
   path?: string;
+  /** The offending value (cut, a secret redacted: config problems). */
+  value?: string;
   hint?: string;
   /** The exact command that fixes it (preflight problems). */
   fix?: string;
@@ -109,7 +112,9 @@ export function toDryRunProblem(p: Problem): DryRunProblem {
   const out: DryRunProblem = { code: p.code, severity: p.severity ?? 'error', message: p.message };
   if (p.file) out.file = p.file;
   if (p.line) out.line = p.line;
+  if (p.line && p.column) out.column = p.column;
   if (p.path) out.path = p.path;
+  if (p.value !== undefined) out.value = p.value;
   if (p.hint) out.hint = p.hint;
   if (p.fix) out.fix = p.fix;
   return out;

@@ -50,3 +50,58 @@ export function keyPositionOf(
 ): SourcePosition {
   return positionOf(doc, counter, [...path, key], { key: true });
 }
+
+/** Finds places in one YAML text by the parser's node positions (all 1-based). */
+export interface YamlLocator {
+  /** The node at `path`, or the deepest one of it that exists (see {@link positionOf}). */
+  at(path: readonly PropertyKey[], options?: { key?: boolean }): SourcePosition;
+  /** The line and column of a character offset. */
+  positionAt(offset: number): SourcePosition;
+  /** The path of the deepest node that holds `offset` (a syntax error's place in the document). */
+  pathAt(offset: number): PropertyKey[];
+  /** The offset where a second document starts, when the text holds more than one. */
+  secondDocumentAt(): number | undefined;
+}
+
+/**
+ * A locator over the `yaml` parser's document of `text`, read as far as it parses (a text with
+ * a syntax error keeps the nodes before it). Used for a config whose values another parser read.
+ */
+export function yamlLocator(text: string): YamlLocator {
+  const { LineCounter, parseDocument, isMap, isSeq, isScalar } = yamlModule();
+  const counter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter: counter, uniqueKeys: false });
+  const rangeOf = (node: unknown) =>
+    (node as { range?: [number, number, number] } | null | undefined)?.range;
+  const holds = (node: unknown, offset: number) => {
+    const range = rangeOf(node);
+    return range !== undefined && range[0] <= offset && offset <= range[2];
+  };
+  return {
+    at: (path, options) => positionOf(doc, counter, path, options),
+    positionAt: (offset) => {
+      const at = counter.linePos(offset);
+      return { line: at.line, column: at.col };
+    },
+    pathAt: (offset) => {
+      const path: PropertyKey[] = [];
+      let node: unknown = doc.contents;
+      for (;;) {
+        if (isMap(node)) {
+          const pair = node.items.findLast((p) => (rangeOf(p.key)?.[0] ?? Infinity) <= offset);
+          if (!pair) break;
+          path.push(isScalar(pair.key) ? String(pair.key.value) : String(pair.key));
+          node = pair.value;
+        } else if (isSeq(node)) {
+          const index = node.items.findLastIndex((item) => holds(item, offset));
+          if (index < 0) break;
+          path.push(index);
+          node = node.items[index];
+        } else break;
+        if (!holds(node, offset)) break;
+      }
+      return path;
+    },
+    secondDocumentAt: () => doc.errors.find((e) => e.code === 'MULTIPLE_DOCS')?.pos[0],
+  };
+}
