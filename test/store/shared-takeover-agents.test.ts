@@ -34,6 +34,38 @@ const launchedPids = (catalog: Workspace): number[] =>
     .filter(Boolean)
     .map((line) => (JSON.parse(line) as { pid: number }).pid);
 
+/** A bare remote, its backlog's scope (the remote's URL without `.git`, and the branch), a
+ * config with a 5 s lease on the shared database, and a catalog whose scenario flags lie
+ * beside it. */
+function takeOverSetting() {
+  const remote = bareRemote();
+  const scope = `${remote.replace(/\.git$/, '')}#main`;
+  const config = {
+    retry: { baseDelayMs: 5, maxDelayMs: 20 },
+    store: { url: db.url, leaseSeconds: 5 },
+  };
+  const catalog = workspace();
+  const flag = (name: string) => catalog.path(`.scenario-${name}`);
+  return { remote, scope, config, catalog, flag };
+}
+
+/** The first worker of `task`: writes the flag `<name>-started`, waits for the file `go`,
+ * then writes `content` into `path` and ticks its checklist. */
+const heldWorker = (
+  flag: (name: string) => string,
+  task: string,
+  go: string,
+  write: { path: string; content: string },
+) => ({
+  when: { role: 'worker', task, attempt: 1 },
+  steps: [
+    { write: { path: flag(`${task.slice(2)}-started`), content: task.slice(2) } },
+    { waitFor: go },
+    { write },
+    { fillChecklist: true },
+  ],
+});
+
 describe.skipIf(pgMissing)(
   'a task taken over on a shared store (real processes)',
   {
@@ -41,28 +73,14 @@ describe.skipIf(pgMissing)(
   },
   () => {
     it('after a kill -9 of the dispatcher alone, its restart takes the task over once the lease expires and re-attaches the agent it left running (or judges it, had it ended): no second worker beside it, the run ends 0', async () => {
-      const remote = bareRemote();
-      const config = {
-        retry: { baseDelayMs: 5, maxDelayMs: 20 },
-        store: { url: db.url, leaseSeconds: 5 },
-      };
-      const catalog = workspace();
-      const flag = (name: string) => catalog.path(`.scenario-${name}`);
+      const { remote, config, catalog, flag } = takeOverSetting();
       catalog.catalog({
         t: {
           scenario: {
             cases: [
               APPROVE,
               // The first worker says so, then works until the test lets it finish.
-              {
-                when: { role: 'worker', task: 'g/k', attempt: 1 },
-                steps: [
-                  { write: { path: flag('k-started'), content: 'k' } },
-                  { waitFor: flag('k-go') },
-                  { write: { path: 'k.txt', content: 'first\n' } },
-                  { fillChecklist: true },
-                ],
-              },
+              heldWorker(flag, 'g/k', flag('k-go'), { path: 'k.txt', content: 'first\n' }),
               appendingWorker('g/k', 'k.txt', 'second\n'),
             ],
             steps: [{ fillChecklist: true }],
@@ -116,15 +134,7 @@ describe.skipIf(pgMissing)(
     });
 
     it('a machine killed mid-attempt while another runs: the survivor takes the task over once the lease expires, lands it, seals the abandoned attempt in the shared work log, and ends 0; a machine starting meanwhile leaves live rows of others alone', async () => {
-      const remote = bareRemote();
-      // The backlog's scope: the remote's URL without `.git`, and the branch (one database for the file).
-      const scope = `${remote.replace(/\.git$/, '')}#main`;
-      const config = {
-        retry: { baseDelayMs: 5, maxDelayMs: 20 },
-        store: { url: db.url, leaseSeconds: 5 },
-      };
-      const catalog = workspace();
-      const flag = (name: string) => catalog.path(`.scenario-${name}`);
+      const { remote, scope, config, catalog, flag } = takeOverSetting();
       catalog.catalog({
         t: {
           scenario: {
@@ -134,15 +144,7 @@ describe.skipIf(pgMissing)(
                 when: { role: 'worker', task: 'g/a', attempt: 1 },
                 steps: [{ write: { path: flag('a-started'), content: 'a' } }, { hang: true }],
               },
-              {
-                when: { role: 'worker', task: 'g/b', attempt: 1 },
-                steps: [
-                  { write: { path: flag('b-started'), content: 'b' } },
-                  { waitFor: flag('b-go') },
-                  { write: { path: 'b.txt', content: 'b\n' } },
-                  { fillChecklist: true },
-                ],
-              },
+              heldWorker(flag, 'g/b', flag('b-go'), { path: 'b.txt', content: 'b\n' }),
               appendingWorker('g/a', 'a.txt', 'a\n'),
             ],
             steps: [{ fillChecklist: true }],
@@ -212,29 +214,14 @@ describe.skipIf(pgMissing)(
       ).toBe('archived,archived');
     });
     it('a machine frozen (SIGSTOP) past its lease while its agent runs: another one takes the task over and lands it; the frozen one, woken, stops its agent, lands and writes nothing for it, and ends 0 with the archive', async () => {
-      const remote = bareRemote();
-      const scope = `${remote.replace(/\.git$/, '')}#main`;
-      const config = {
-        retry: { baseDelayMs: 5, maxDelayMs: 20 },
-        store: { url: db.url, leaseSeconds: 5 },
-      };
-      const catalog = workspace();
-      const flag = (name: string) => catalog.path(`.scenario-${name}`);
+      const { remote, scope, config, catalog, flag } = takeOverSetting();
       catalog.catalog({
         t: {
           scenario: {
             cases: [
               APPROVE,
               // The frozen machine's worker waits for a flag nobody writes: it runs until stopped.
-              {
-                when: { role: 'worker', task: 'g/s', attempt: 1 },
-                steps: [
-                  { write: { path: flag('s-started'), content: 's' } },
-                  { waitFor: flag('never') },
-                  { write: { path: 's.txt', content: 'frozen\n' } },
-                  { fillChecklist: true },
-                ],
-              },
+              heldWorker(flag, 'g/s', flag('never'), { path: 's.txt', content: 'frozen\n' }),
               appendingWorker('g/s', 's.txt', 's\n'),
             ],
             steps: [{ fillChecklist: true }],

@@ -75,18 +75,8 @@ export function jsonNestingFault(
  */
 export function findJsonFaults(text: string): StrictJsonFault[] {
   const faults: StrictJsonFault[] = [];
-  const lineStarts: number[] = [0];
-  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) lineStarts.push(i + 1);
-  const lineOf = (offset: number) => {
-    let lo = 0;
-    let hi = lineStarts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if ((lineStarts[mid] as number) <= offset) lo = mid;
-      else hi = mid - 1;
-    }
-    return lo + 1;
-  };
+  const positionAt = positionsIn(text);
+  const lineOf = (offset: number) => positionAt(offset).line;
   const keys: Set<string>[] = [];
   visit(
     text,
@@ -142,18 +132,7 @@ export interface JsonLocator {
 export function jsonLocator(text: string): JsonLocator {
   const errors: ParseError[] = [];
   const root = parseTree(text, errors, { disallowComments: true, allowTrailingComma: false });
-  const lineStarts: number[] = [0];
-  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) lineStarts.push(i + 1);
-  const positionAt = (offset: number): JsonPosition => {
-    let lo = 0;
-    let hi = lineStarts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if ((lineStarts[mid] as number) <= offset) lo = mid;
-      else hi = mid - 1;
-    }
-    return { line: lo + 1, column: offset - (lineStarts[lo] as number) + 1 };
-  };
+  const positionAt = positionsIn(text);
   const first = errors[0];
   return {
     at: (path, options = {}) => {
@@ -187,5 +166,22 @@ export function jsonLocator(text: string): JsonLocator {
           },
         }
       : {}),
+  };
+}
+
+/** The 1-based line and column of a character offset of `text` (a binary search over the
+ * offsets where its lines start, found once). */
+function positionsIn(text: string): (offset: number) => JsonPosition {
+  const lineStarts: number[] = [0];
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) lineStarts.push(i + 1);
+  return (offset) => {
+    let lo = 0;
+    let hi = lineStarts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if ((lineStarts[mid] as number) <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return { line: lo + 1, column: offset - (lineStarts[lo] as number) + 1 };
   };
 }

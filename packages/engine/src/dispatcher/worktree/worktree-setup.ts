@@ -126,21 +126,7 @@ async function blockChangingSetup(
   run: SetupRun,
   changed: readonly string[],
 ): Promise<void> {
-  const facts = rt.state.isolation!;
-  facts.setup = {
-    ...facts.setup!,
-    state: 'failed',
-    durationMs: ctx.now().getTime() - run.startedAt.getTime(),
-  };
-  const evidence = writeEvidence(
-    ctx,
-    rt,
-    run.startedAt,
-    run.stamp,
-    run.steps,
-    run.record,
-    'setup-failed',
-  );
+  const evidence = recordFailedSetup(ctx, rt, run);
   const files = changed.join(', ');
   ctx.bus.emit({
     type: 'task.isolation',
@@ -155,6 +141,17 @@ async function blockChangingSetup(
     evidence: [`evidence: ${evidence}`, ...changed.map((f) => `changed by the set-up: ${f}`)],
   });
   await persist(ctx, rt);
+}
+
+/** Marks the task's set-up failed and writes its evidence; returns the evidence file. */
+function recordFailedSetup(ctx: DispatchContext, rt: TaskRuntime, run: SetupRun): string {
+  const facts = rt.state.isolation!;
+  facts.setup = {
+    ...facts.setup!,
+    state: 'failed',
+    durationMs: ctx.now().getTime() - run.startedAt.getTime(),
+  };
+  return writeEvidence(ctx, rt, run.startedAt, run.stamp, run.steps, run.record, 'setup-failed');
 }
 
 /** A set-up under way: when it began, its evidence files' stamp, the commands that ran. */
@@ -173,24 +170,10 @@ async function blockFailedSetup(
   result: CommandResult,
   timeoutMs: number,
 ): Promise<void> {
-  const facts = rt.state.isolation!;
   const step = run.steps.at(-1)!;
   const command = quoteArgv(step.command);
   const why = failure(result, timeoutMs);
-  facts.setup = {
-    ...facts.setup!,
-    state: 'failed',
-    durationMs: ctx.now().getTime() - run.startedAt.getTime(),
-  };
-  const evidence = writeEvidence(
-    ctx,
-    rt,
-    run.startedAt,
-    run.stamp,
-    run.steps,
-    run.record,
-    'setup-failed',
-  );
+  const evidence = recordFailedSetup(ctx, rt, run);
   ctx.bus.emit({
     type: 'task.isolation',
     task: rt.id,
