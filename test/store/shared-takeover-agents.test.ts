@@ -66,6 +66,20 @@ const heldWorker = (
   ],
 });
 
+/** `switchyard run` on a clone, one stage at a time, with the catalog's fake targets. */
+const runOn = (
+  catalog: Workspace,
+  ws: Workspace,
+  onSpawn: (pid: number) => void = () => undefined,
+): Promise<RunResult> =>
+  runCli(
+    [
+      ...['run', '--workspace', ws.dir, '--execution-catalog', catalog.catalogFile],
+      ...['--json', '--max-parallel', '1'],
+    ],
+    { env: NO_STORE_ENV, onSpawn },
+  );
+
 describe.skipIf(pgMissing)(
   'a task taken over on a shared store (real processes)',
   {
@@ -89,14 +103,7 @@ describe.skipIf(pgMissing)(
       });
       const clone = machine(remote, config);
       clone.task('g/k', { files: ['k.txt'] });
-      const run = (ws: Workspace, onSpawn: (pid: number) => void): Promise<RunResult> =>
-        runCli(
-          [
-            ...['run', '--workspace', ws.dir, '--execution-catalog', catalog.catalogFile],
-            ...['--json', '--max-parallel', '1'],
-          ],
-          { env: NO_STORE_ENV, onSpawn },
-        );
+      const run = (ws: Workspace, onSpawn: (pid: number) => void) => runOn(catalog, ws, onSpawn);
       let killed = 0;
       const first = run(clone, (pid) => (killed = pid));
       await until(() => existsSync(flag('k-started')), 'the first worker started');
@@ -160,13 +167,7 @@ describe.skipIf(pgMissing)(
       const runs = new Map<number, Promise<RunResult>>();
       const start = (ws: Workspace) => {
         let pid = 0;
-        const result = runCli(
-          [
-            ...['run', '--workspace', ws.dir, '--execution-catalog', catalog.catalogFile],
-            ...['--json', '--max-parallel', '1'],
-          ],
-          { env: NO_STORE_ENV, onSpawn: (p) => (pid = p) },
-        );
+        const result = runOn(catalog, ws, (p) => (pid = p));
         runs.set(pid, result);
         return pid;
       };
@@ -233,14 +234,7 @@ describe.skipIf(pgMissing)(
         ws.task('g/s', { files: ['s.txt'] });
         return ws;
       }) as [Workspace, Workspace];
-      const run = (ws: Workspace, onSpawn: (pid: number) => void = () => undefined) =>
-        runCli(
-          [
-            ...['run', '--workspace', ws.dir, '--execution-catalog', catalog.catalogFile],
-            ...['--json', '--max-parallel', '1'],
-          ],
-          { env: NO_STORE_ENV, onSpawn },
-        );
+      const run = (ws: Workspace, onSpawn?: (pid: number) => void) => runOn(catalog, ws, onSpawn);
       let frozen = 0;
       const woken = run(frozenClone, (pid) => (frozen = pid));
       await until(() => existsSync(flag('s-started')), 'the first worker started');

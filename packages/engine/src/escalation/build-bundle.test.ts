@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { newTaskState } from '@switchyard/core';
+import { newTaskState, type TaskState } from '@switchyard/core';
 import { describe, expect, it } from 'vitest';
 import { buildEscalation } from './build-bundle.js';
 
@@ -311,17 +311,7 @@ describe('buildEscalation: every field seed 003 lists, for every kind of block',
   it('an agent stage blocked again after a retry: the question counts the failures in a row, not every attempt of the stage', () => {
     const state = newTaskState('g/t');
     // Ten failed worker attempts blocked the task, a human retried it, ten more failed.
-    state.attempts = Array.from({ length: 20 }, (_, i) => ({
-      id: `w${i + 1}`,
-      role: 'worker' as const,
-      planLoop: 1,
-      target: 'a',
-      attemptDir: join(stateDir, `attempts/w${i + 1}`),
-      status: 'finished' as const,
-      startedAt: '2026-12-01T00:00:00.000Z',
-      result: 'generic-error' as const,
-      exitCode: 1,
-    }));
+    state.attempts = workerAttempts(stateDir, 20, 'generic-error', 1);
     state.blocked = {
       reason: '10 consecutive failures in the worker stage (last: generic-error on a)',
       stage: 'worker',
@@ -339,17 +329,7 @@ describe('buildEscalation: every field seed 003 lists, for every kind of block',
   it('the count a block recorded is the one asked about, whatever its reason says', () => {
     const state = newTaskState('g/t');
     // A retried task blocked again: 20 worker attempts, the last 10 in a row changed the source.
-    state.attempts = Array.from({ length: 20 }, (_, i) => ({
-      id: `w${i + 1}`,
-      role: 'worker' as const,
-      planLoop: 1,
-      target: 'a',
-      attemptDir: join(stateDir, `attempts/w${i + 1}`),
-      status: 'finished' as const,
-      startedAt: '2026-12-01T00:00:00.000Z',
-      result: 'success' as const,
-      exitCode: 0,
-    }));
+    state.attempts = workerAttempts(stateDir, 20, 'success', 0);
     const blocked = {
       reason: '10 consecutive attempts changed the source checkout: src/a.ts',
       stage: 'worker',
@@ -380,3 +360,23 @@ describe('buildEscalation: every field seed 003 lists, for every kind of block',
     );
   });
 });
+
+/** `count` finished worker attempts of plan loop 1 on target `a`, each with `result`. */
+function workerAttempts(
+  stateDir: string,
+  count: number,
+  result: 'generic-error' | 'success',
+  exitCode: number,
+): TaskState['attempts'] {
+  return Array.from({ length: count }, (_, i) => ({
+    id: `w${i + 1}`,
+    role: 'worker' as const,
+    planLoop: 1,
+    target: 'a',
+    attemptDir: join(stateDir, `attempts/w${i + 1}`),
+    status: 'finished' as const,
+    startedAt: '2026-12-01T00:00:00.000Z',
+    result,
+    exitCode,
+  }));
+}
